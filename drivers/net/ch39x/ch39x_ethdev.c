@@ -1,0 +1,1334 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * net_ch39x: probe and devargs, device programming through vendor requests
+ * (following the vendor's V1.7 driver as the facts sheet describes it), and
+ * the ethdev ops. The bursts are in ch39x_rxtx.c.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <bus_vdev_driver.h>
+#include <rte_alarm.h>
+#include <rte_cycles.h>
+#include <rte_ether.h>
+#include <rte_kvargs.h>
+#include <rte_malloc.h>
+#include <rte_random.h>
+
+#include "ch39x_ethdev.h"
+#include "ch39x_logs.h"
+#include "rte_pmd_ch39x.h"
+
+RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
+
+#define ARG_SIM		"sim"
+#define ARG_USB_SPEED	"usb_speed"
+#define ARG_WIRE	"wire"
+#define ARG_MAC		"mac"
+#define ARG_RX_XFERS	"rx_xfers"
+#define ARG_TX_XFERS	"tx_xfers"
+#define ARG_XFER_SIZE	"xfer_size"
+
+static const char * const valid_args[] = {
+	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
+	ARG_XFER_SIZE, NULL
+};
+
+#define CH39X_CTRL_TIMEOUT_MS 500
+
+/* ---- vendor requests (sheet section 2) ---- */
+
+static int
+ctrl(struct ch39x_adapter *ad, uint8_t type, uint8_t req, uint32_t arg,
+     void *data, uint16_t len)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	int rc;
+
+	if (ad->gone)
+		return -ENODEV;
+	rc = u->ops->control(u, type, req, (uint16_t)arg, (uint16_t)(arg >> 16),
+			     data, len, CH39X_CTRL_TIMEOUT_MS);
+	if (rc == -ENODEV)
+		ad->gone = true;
+	/* V1.7 treats a length mismatch as an I/O error. */
+	if (rc >= 0 && rc != len)
+		rc = -EIO;
+	if (rc < 0) {
+		ad->ctrl_errors++;
+		PMD_LOG(ERR, "%s: vendor request 0x%02x (0x%08x) failed: %s",
+			ad->dev->data->name, req, arg, strerror(-rc));
+		return rc;
+	}
+	if (u->ctrl_delay_us)
+		rte_delay_us_sleep(u->ctrl_delay_us);
+	return 0;
+}
+
+static int
+rd_reg(struct ch39x_adapter *ad, uint32_t addr, uint16_t len, uint32_t *val)
+{
+	uint8_t b[4] = { 0 };
+	int rc = ctrl(ad, CH39X_REQT_IN, CH39X_REQ_RD_REG, addr, b, len);
+
+	*val = rc == 0 ? ch39x_get_le32(b) : 0xFFFFFFFFu;
+	return rc;
+}
+
+static int
+wr_reg(struct ch39x_adapter *ad, uint32_t addr, uint16_t len, uint32_t val)
+{
+	uint8_t b[4];
+
+	ch39x_put_le32(b, val);
+	return ctrl(ad, CH39X_REQT_OUT, CH39X_REQ_WR_REG, addr, b, len);
+}
+
+static int
+rd_phy(struct ch39x_adapter *ad, unsigned int reg, uint16_t *val)
+{
+	uint8_t b[2] = { 0xFF, 0xFF };
+	int rc = ctrl(ad, CH39X_REQT_IN, CH39X_REQ_RD_PHY,
+		      CH39X_PHY_WVALUE | ((uint32_t)reg << 16), b, 2);
+
+	*val = ch39x_get_le16(b);
+	return rc;
+}
+
+static int
+wr_phy(struct ch39x_adapter *ad, unsigned int reg, uint16_t val)
+{
+	uint8_t b[2];
+
+	ch39x_put_le16(b, val);
+	return ctrl(ad, CH39X_REQT_OUT, CH39X_REQ_WR_PHY,
+		    CH39X_PHY_WVALUE | ((uint32_t)reg << 16), b, 2);
+}
+
+/* MAC_CFG from the rx-mode path: command 0x1E on newer firmware. */
+static int
+wr_mac_cfg(struct ch39x_adapter *ad, uint32_t val)
+{
+	if (ad->maccfg_cmd)
+		return ctrl(ad, CH39X_REQT_OUT, CH39X_REQ_WR_MACCFG, val,
+			    NULL, 0);
+	return wr_reg(ad, ad->prof.regs.mac_cfg, 4, val);
+}
+
+static int
+set_mac_addr(struct ch39x_adapter *ad, const struct rte_ether_addr *a)
+{
+	const uint8_t *b = a->addr_bytes;
+	int rc;
+
+	/* Wire order: MAC_L has octets 0..3, MAC_H 4..5 (sheet 3). */
+	rc = wr_reg(ad, ad->prof.regs.mac_l, 4, ch39x_get_le32(b));
+	if (rc == 0)
+		rc = wr_reg(ad, ad->prof.regs.mac_h, 4,
+			    (uint32_t)b[4] | ((uint32_t)b[5] << 8));
+	return rc;
+}
+
+/*
+ * _ch397_set_rx_mode: hash registers, then the receive bits of MAC_CFG
+ * read-modify-written with flow control on (sheet 3).
+ */
+static int
+program_rx_mode_as(struct ch39x_adapter *ad, bool promisc, bool allmulti)
+{
+	uint32_t bits, hi = 0, lo = 0, cfg;
+	int rc;
+
+	bits = ch39x_rx_mode_bits(promisc, allmulti, ad->nb_mc);
+	if (bits & CH39X_MACCFG_RX_PLM)
+		ch39x_mc_hash_regs(ad->prof.family,
+				   (const uint8_t (*)[6])ad->mc, ad->nb_mc,
+				   &hi, &lo);
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = wr_reg(ad, ad->prof.regs.hash_hi, 4, hi);
+	if (rc == 0)
+		rc = wr_reg(ad, ad->prof.regs.hash_lo, 4, lo);
+	if (rc == 0)
+		rc = rd_reg(ad, ad->prof.regs.mac_cfg, 4, &cfg);
+	if (rc == 0) {
+		cfg &= ~(CH39X_MACCFG_RX_MASK | CH39X_MACCFG_FLOWCTRL);
+		cfg |= bits | CH39X_MACCFG_FLOWCTRL;
+		rc = wr_mac_cfg(ad, cfg);
+	}
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	return rc;
+}
+
+static int
+program_rx_mode(struct ch39x_adapter *ad)
+{
+	const struct rte_eth_dev_data *data = ad->dev->data;
+
+	return program_rx_mode_as(ad, data->promiscuous, data->all_multicast);
+}
+
+/* ch398_set_mtu: the jumbo bit, always through WR_REG (sheet 7). */
+static int
+program_mtu(struct ch39x_adapter *ad, uint16_t mtu)
+{
+	uint32_t cfg, want;
+	int rc;
+
+	if (ad->prof.family != CH39X_V02)
+		return 0;
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = rd_reg(ad, ad->prof.regs.mac_cfg, 4, &cfg);
+	if (rc == 0) {
+		want = mtu >= CH39X_JUMBO_MTU_MIN ?
+			(cfg | CH39X_MACCFG_RWTE) : (cfg & ~CH39X_MACCFG_RWTE);
+		if (want != cfg)
+			rc = wr_reg(ad, ad->prof.regs.mac_cfg, 4, want);
+	}
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	return rc;
+}
+
+static int
+program_vlan_strip(struct ch39x_adapter *ad, bool on)
+{
+	uint32_t v;
+	int rc;
+
+	if (ad->prof.regs.misc_cfg == 0)
+		return on ? -ENOTSUP : 0;
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = rd_reg(ad, ad->prof.regs.misc_cfg, 4, &v);
+	if (rc == 0)
+		rc = wr_reg(ad, ad->prof.regs.misc_cfg, 4,
+			    on ? v | CH39X_MISCCFG_VLAN_STRIP :
+			    v & ~CH39X_MISCCFG_VLAN_STRIP);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	return rc;
+}
+
+/* ---- link: the interrupt endpoint (sheet section 6) ---- */
+
+static void
+set_link(struct ch39x_adapter *ad, bool up, uint32_t speed)
+{
+	struct rte_eth_link link;
+
+	memset(&link, 0, sizeof(link));
+	link.link_status = up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
+	link.link_speed = up ? speed : RTE_ETH_SPEED_NUM_NONE;
+	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
+	link.link_autoneg = RTE_ETH_LINK_AUTONEG;
+	rte_eth_linkstatus_set(ad->dev, &link);
+}
+
+static void
+intr_poll(struct ch39x_adapter *ad)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	struct rte_eth_dev *dev = ad->dev;
+	struct ch39x_xfer *x;
+	struct ch39x_event ev;
+	bool was_up;
+
+	while (u->ops->poll(u, CH39X_EP_INTR_IN, &x, 1) == 1) {
+		if (x->status == CH39X_XFER_NO_DEVICE) {
+			ad->gone = true;
+			set_link(ad, false, 0);
+			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV,
+						     NULL);
+			return;
+		}
+		if (x->status == CH39X_XFER_OK &&
+		    ch39x_event_parse(&ad->prof, x->buf, x->actual, &ev) == 0) {
+			was_up = dev->data->dev_link.link_status;
+			ad->last_event = ev;
+			if (ev.link_up != was_up) {
+				ad->link_events++;
+				PMD_LOG(INFO, "%s: link %s, %u Mbit/s",
+					dev->data->name,
+					ev.link_up ? "up" : "down",
+					ev.speed_mbps);
+				set_link(ad, ev.link_up, ev.speed_mbps);
+				/* ch397_link_reset: rx mode at every link-up. */
+				if (ev.link_up)
+					program_rx_mode(ad);
+				rte_eth_dev_callback_process(dev,
+					RTE_ETH_EVENT_INTR_LSC, NULL);
+			}
+		}
+		if (x->status != CH39X_XFER_CANCELLED && ad->started)
+			u->ops->submit(u, x);
+	}
+}
+
+static void
+intr_alarm(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+
+	if (!ad->started)
+		return;
+	intr_poll(ad);
+	if (ad->started && !ad->gone)
+		rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
+				  intr_alarm, ad);
+}
+
+/* ---- ethdev ops ---- */
+
+static int
+ch39x_dev_configure(struct rte_eth_dev *dev)
+{
+	struct rte_eth_dev_data *data = dev->data;
+
+	if (data->nb_rx_queues > 1 || data->nb_tx_queues > 1) {
+		PMD_LOG(ERR, "%s: one RX and one TX queue only (a USB adapter "
+			"has one bulk pipe each way); asked for %u and %u",
+			data->name, data->nb_rx_queues, data->nb_tx_queues);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	const struct ch39x_profile *p = &ad->prof;
+
+	info->max_mac_addrs = 1;
+	info->max_rx_queues = 1;
+	info->max_tx_queues = 1;
+	info->max_rx_pktlen = p->max_mtu + CH39X_L2_OVERHEAD;
+	info->min_mtu = p->min_mtu;
+	info->max_mtu = p->max_mtu;
+	info->min_rx_bufsize = 64;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
+	if (p->family == CH39X_V02)
+		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	info->speed_capa = p->gigabit ?
+		(RTE_ETH_LINK_SPEED_10M | RTE_ETH_LINK_SPEED_100M |
+		 RTE_ETH_LINK_SPEED_1G) :
+		(RTE_ETH_LINK_SPEED_10M_HD | RTE_ETH_LINK_SPEED_10M |
+		 RTE_ETH_LINK_SPEED_100M_HD | RTE_ETH_LINK_SPEED_100M);
+	info->rx_desc_lim.nb_max = UINT16_MAX;
+	info->rx_desc_lim.nb_min = 1;
+	info->tx_desc_lim.nb_max = UINT16_MAX;
+	info->tx_desc_lim.nb_min = 1;
+	info->default_rxportconf.burst_size = 32;
+	info->default_txportconf.burst_size = 32;
+	info->default_rxportconf.nb_queues = 1;
+	info->default_txportconf.nb_queues = 1;
+	return 0;
+}
+
+static int
+rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	uint16_t room = (uint16_t)(rte_pktmbuf_data_room_size(q->mp) -
+				   RTE_PKTMBUF_HEADROOM);
+
+	q->scatter = (dev->data->dev_conf.rxmode.offloads &
+		      RTE_ETH_RX_OFFLOAD_SCATTER) || dev->data->scattered_rx;
+	q->max_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
+	q->data_room = room;
+	if (q->max_frame > room && !q->scatter) {
+		PMD_LOG(ERR, "%s: MTU %u makes frames of up to %u bytes, more "
+			"than the %u-byte mbuf data room; enable "
+			"RTE_ETH_RX_OFFLOAD_SCATTER (testpmd --enable-scatter) "
+			"or use larger mbufs", dev->data->name,
+			dev->data->mtu, q->max_frame, room);
+		return -EINVAL;
+	}
+	(void)ad;
+	return 0;
+}
+
+static int
+ch39x_dev_start(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct ch39x_usb_dev *u = ad->usb;
+	int rc;
+
+	if (ad->gone)
+		return -ENODEV;
+	if (ad->rxq == NULL || ad->txq == NULL) {
+		PMD_LOG(ERR, "%s: set up the RX and TX queue before start",
+			dev->data->name);
+		return -EINVAL;
+	}
+	rc = rxq_bind(dev, ad->rxq);
+	if (rc != 0)
+		return rc;
+	ad->txq->max_frame = ad->prof.max_frame;
+	rc = program_mtu(ad, dev->data->mtu);
+	if (rc == 0 && ad->prof.family == CH39X_V02)
+		rc = program_vlan_strip(ad, (dev->data->dev_conf.rxmode.offloads &
+				       RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
+	if (rc == 0)
+		rc = program_rx_mode(ad);
+	if (rc != 0)
+		return rc;
+	set_link(ad, false, 0);
+	ch39x_txq_start(ad->txq);
+	rc = ch39x_rxq_start(ad->rxq);
+	if (rc != 0) {
+		ch39x_rxq_stop(ad->rxq);
+		return rc;
+	}
+	/* ch397_open: the interrupt transfer goes first, carrier off. */
+	ad->intr_xfer.ep = CH39X_EP_INTR_IN;
+	ad->intr_xfer.buf = ad->intr_buf;
+	ad->intr_xfer.len = ad->info.maxp[CH39X_EP_INTR_IN];
+	if (ad->intr_xfer.len == 0 || ad->intr_xfer.len > sizeof(ad->intr_buf))
+		ad->intr_xfer.len = sizeof(ad->intr_buf);
+	rc = u->ops->submit(u, &ad->intr_xfer);
+	if (rc != 0) {
+		ch39x_rxq_stop(ad->rxq);
+		return rc;
+	}
+	ad->started = true;
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
+	/* Learn the link now, so that start returns with it known. */
+	intr_poll(ad);
+	rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
+			  intr_alarm, ad);
+	return 0;
+}
+
+static int
+ch39x_dev_stop(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct ch39x_xfer *x;
+
+	if (!ad->started)
+		return 0;
+	ad->started = false;
+	rte_eal_alarm_cancel(intr_alarm, ad);
+	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
+	while (ad->usb->ops->poll(ad->usb, CH39X_EP_INTR_IN, &x, 1) == 1)
+		;
+	ch39x_rxq_stop(ad->rxq);
+	ch39x_txq_stop(ad->txq);
+	set_link(ad, false, 0);
+	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	return 0;
+}
+
+static void
+rxq_free(struct ch39x_rxq *q)
+{
+	if (q == NULL)
+		return;
+	rte_free(q->xfers);
+	rte_free(q->bufs);
+	rte_free(q);
+}
+
+static void
+txq_free(struct ch39x_txq *q)
+{
+	if (q == NULL)
+		return;
+	rte_free(q->xfers);
+	rte_free(q->free);
+	rte_free(q->bufs);
+	rte_free(q);
+}
+
+static void
+ch39x_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	(void)qid;
+	rxq_free(ad->rxq);
+	ad->rxq = NULL;
+	dev->data->rx_queues[0] = NULL;
+}
+
+static void
+ch39x_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	(void)qid;
+	txq_free(ad->txq);
+	ad->txq = NULL;
+	dev->data->tx_queues[0] = NULL;
+}
+
+static int
+ch39x_dev_close(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	ch39x_dev_stop(dev);
+	ch39x_rx_queue_release(dev, 0);
+	ch39x_tx_queue_release(dev, 0);
+	if (ad->usb != NULL) {
+		ad->usb->ops->close(ad->usb);
+		ad->usb = NULL;
+	}
+	pthread_mutex_destroy(&ad->ctrl_lock);
+	/* The ethdev layer frees dev_private and the MAC address array. */
+	return 0;
+}
+
+static int
+ch39x_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		     unsigned int socket, const struct rte_eth_rxconf *conf,
+		     struct rte_mempool *mp)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct ch39x_rxq *q;
+	int rc;
+
+	(void)nb_desc;
+	(void)conf;
+	if (qid != 0)
+		return -EINVAL;
+	ch39x_rx_queue_release(dev, 0);
+	q = rte_zmalloc_socket("ch39x_rxq", sizeof(*q), RTE_CACHE_LINE_SIZE,
+			       (int)socket);
+	if (q == NULL)
+		return -ENOMEM;
+	q->ad = ad;
+	q->mp = mp;
+	q->port_id = dev->data->port_id;
+	q->queue_id = qid;
+	rc = ch39x_rxq_alloc(ad, q);
+	if (rc == 0)
+		rc = rxq_bind(dev, q);
+	if (rc != 0) {
+		rxq_free(q);
+		return rc;
+	}
+	ad->rxq = q;
+	dev->data->rx_queues[0] = q;
+	return 0;
+}
+
+static int
+ch39x_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		     unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct ch39x_txq *q;
+	int rc;
+
+	(void)nb_desc;
+	(void)conf;
+	if (qid != 0)
+		return -EINVAL;
+	ch39x_tx_queue_release(dev, 0);
+	q = rte_zmalloc_socket("ch39x_txq", sizeof(*q), RTE_CACHE_LINE_SIZE,
+			       (int)socket);
+	if (q == NULL)
+		return -ENOMEM;
+	q->ad = ad;
+	q->port_id = dev->data->port_id;
+	q->queue_id = qid;
+	q->max_frame = ad->prof.max_frame;
+	rc = ch39x_txq_alloc(ad, q);
+	if (rc != 0) {
+		txq_free(q);
+		return rc;
+	}
+	ad->txq = q;
+	dev->data->tx_queues[0] = q;
+	return 0;
+}
+
+static int
+ch39x_link_update(struct rte_eth_dev *dev, int wait_to_complete)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	uint16_t bmsr;
+
+	(void)wait_to_complete;
+	/* While started, the interrupt endpoint keeps the link current. */
+	if (ad->started || ad->gone)
+		return 0;
+	pthread_mutex_lock(&ad->ctrl_lock);
+	if (rd_phy(ad, CH39X_PHY_BMSR, &bmsr) != 0)
+		bmsr = 0;
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	set_link(ad, (bmsr & CH39X_BMSR_LINK) != 0,
+		 ad->prof.gigabit ? RTE_ETH_SPEED_NUM_1G :
+		 RTE_ETH_SPEED_NUM_100M);
+	return 0;
+}
+
+/* BMCR bit 11: power the PHY down or up, which takes the link with it. */
+static int
+set_phy_power(struct rte_eth_dev *dev, bool on)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	uint16_t bmcr;
+	int rc;
+
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = rd_phy(ad, CH39X_PHY_BMCR, &bmcr);
+	if (rc == 0)
+		rc = wr_phy(ad, CH39X_PHY_BMCR,
+			    on ? (bmcr & ~0x0800) : (bmcr | 0x0800));
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	return rc;
+}
+
+static int
+ch39x_dev_set_link_up(struct rte_eth_dev *dev)
+{
+	return set_phy_power(dev, true);
+}
+
+static int
+ch39x_dev_set_link_down(struct rte_eth_dev *dev)
+{
+	return set_phy_power(dev, false);
+}
+
+/*
+ * The ethdev layer records the new promiscuous or all-multicast state only
+ * after the op succeeds, so each op passes the state it asks for.
+ */
+static int
+ch39x_promisc_enable(struct rte_eth_dev *dev)
+{
+	return program_rx_mode_as(dev->data->dev_private, true,
+				  dev->data->all_multicast);
+}
+
+static int
+ch39x_promisc_disable(struct rte_eth_dev *dev)
+{
+	return program_rx_mode_as(dev->data->dev_private, false,
+				  dev->data->all_multicast);
+}
+
+static int
+ch39x_allmulti_enable(struct rte_eth_dev *dev)
+{
+	return program_rx_mode_as(dev->data->dev_private,
+				  dev->data->promiscuous, true);
+}
+
+static int
+ch39x_allmulti_disable(struct rte_eth_dev *dev)
+{
+	return program_rx_mode_as(dev->data->dev_private,
+				  dev->data->promiscuous, false);
+}
+
+static int
+ch39x_set_mc_addr_list(struct rte_eth_dev *dev, struct rte_ether_addr *list,
+		       uint32_t n)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	uint32_t i;
+
+	if (n > CH39X_MAX_MC_ADDRS) {
+		PMD_LOG(ERR, "%s: %u multicast addresses, at most %u",
+			dev->data->name, n, CH39X_MAX_MC_ADDRS);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!rte_is_multicast_ether_addr(&list[i]))
+			return -EINVAL;
+		memcpy(ad->mc[i], list[i].addr_bytes, RTE_ETHER_ADDR_LEN);
+	}
+	ad->nb_mc = n;
+	return program_rx_mode(ad);
+}
+
+static int
+ch39x_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int rc;
+
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = set_mac_addr(ad, addr);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	if (rc == 0)
+		ad->mac_addr = *addr;
+	return rc;
+}
+
+static int
+ch39x_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int rc;
+
+	if (ad->started) {
+		PMD_LOG(ERR, "%s: stop the port before changing the MTU",
+			dev->data->name);
+		return -EBUSY;
+	}
+	rc = program_mtu(ad, mtu);
+	if (rc == 0 && ad->rxq != NULL) {
+		ad->rxq->max_frame = mtu + CH39X_L2_OVERHEAD;
+	}
+	return rc;
+}
+
+static int
+ch39x_fw_version_get(struct rte_eth_dev *dev, char *fw, size_t size)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int n;
+
+	n = snprintf(fw, size, "%s fw %u.%02x (type 0x%02x)",
+		     ch39x_chip_name(ad->prof.pid), ad->get_info[1],
+		     ad->get_info[2], ad->get_info[0]);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n < size ? 0 : n + 1;
+}
+
+static int
+ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	const struct ch39x_rxq *rq = ad->rxq;
+	const struct ch39x_txq *tq = ad->txq;
+
+	if (rq != NULL) {
+		st->ipackets = rq->c.packets;
+		st->ibytes = rq->c.bytes;
+		st->ierrors = rq->parser.stats.bad_headers + rq->c.mtu_drops +
+			rq->c.mbuf_drops + rq->c.usb_errors;
+		st->rx_nombuf = rq->c.nombuf;
+		st->q_ipackets[0] = st->ipackets;
+		st->q_ibytes[0] = st->ibytes;
+	}
+	if (tq != NULL) {
+		st->opackets = tq->c.packets;
+		st->obytes = tq->c.bytes;
+		st->oerrors = tq->c.invalid + tq->c.usb_errors;
+		st->q_opackets[0] = st->opackets;
+		st->q_obytes[0] = st->obytes;
+	}
+	/* Frames the chip's FIFO could not hold, from its own events. */
+	st->imissed = (uint16_t)(ad->last_event.rx_overflow -
+				 ad->evt_base.rx_overflow);
+	return 0;
+}
+
+static int
+ch39x_stats_reset(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	if (ad->rxq != NULL) {
+		memset(&ad->rxq->c, 0, sizeof(ad->rxq->c));
+		memset(&ad->rxq->parser.stats, 0,
+		       sizeof(ad->rxq->parser.stats));
+	}
+	if (ad->txq != NULL)
+		memset(&ad->txq->c, 0, sizeof(ad->txq->c));
+	ad->link_events = 0;
+	ad->ctrl_errors = 0;
+	ad->evt_base = ad->last_event;
+	return 0;
+}
+
+/* ---- xstats ---- */
+
+enum xs_src { XS_RX, XS_PARSER, XS_TX, XS_AD, XS_SIM, XS_CALC };
+
+struct xs_def {
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	enum xs_src src;
+	size_t off;
+};
+
+#define XS(n, s, t, f) { n, s, offsetof(t, f) }
+static const struct xs_def xs_defs[] = {
+	XS("rx_usb_xfers", XS_RX, struct ch39x_rx_counters, usb_xfers),
+	XS("rx_usb_bytes", XS_RX, struct ch39x_rx_counters, usb_bytes),
+	XS("rx_usb_errors", XS_RX, struct ch39x_rx_counters, usb_errors),
+	XS("rx_frames", XS_PARSER, struct ch39x_rx_stats, frames),
+	XS("rx_frame_bytes", XS_PARSER, struct ch39x_rx_stats, frame_bytes),
+	XS("rx_bad_headers", XS_PARSER, struct ch39x_rx_stats, bad_headers),
+	XS("rx_straddled_records", XS_PARSER, struct ch39x_rx_stats, straddled),
+	XS("rx_lost_partial_records", XS_PARSER, struct ch39x_rx_stats,
+	   carry_lost),
+	XS("rx_short_xfers", XS_PARSER, struct ch39x_rx_stats, short_xfers),
+	XS("rx_oversize_mtu_drops", XS_RX, struct ch39x_rx_counters, mtu_drops),
+	XS("rx_oversize_mbuf_drops", XS_RX, struct ch39x_rx_counters,
+	   mbuf_drops),
+	XS("tx_usb_xfers", XS_TX, struct ch39x_tx_counters, usb_xfers),
+	XS("tx_usb_bytes", XS_TX, struct ch39x_tx_counters, usb_bytes),
+	XS("tx_usb_errors", XS_TX, struct ch39x_tx_counters, usb_errors),
+	XS("tx_zlps", XS_TX, struct ch39x_tx_counters, zlps),
+	XS("tx_ls_trailers", XS_TX, struct ch39x_tx_counters, tx_ls),
+	XS("tx_invalid_length_drops", XS_TX, struct ch39x_tx_counters, invalid),
+	XS("tx_ring_full", XS_TX, struct ch39x_tx_counters, full),
+	XS("link_events", XS_AD, struct ch39x_adapter, link_events),
+	XS("ctrl_errors", XS_AD, struct ch39x_adapter, ctrl_errors),
+	{ "rx_framing_bytes", XS_CALC, 0 },
+	{ "tx_framing_bytes", XS_CALC, 1 },
+	{ "rx_frames_per_xfer_x1000", XS_CALC, 2 },
+	{ "tx_frames_per_xfer_x1000", XS_CALC, 3 },
+	{ "rx_usb_efficiency_permille", XS_CALC, 4 },
+	{ "tx_usb_efficiency_permille", XS_CALC, 5 },
+	{ "dev_rx_packets", XS_CALC, 6 },
+	{ "dev_rx_overflow", XS_CALC, 7 },
+	{ "dev_rx_crc_errors", XS_CALC, 8 },
+	{ "dev_tx_packets", XS_CALC, 9 },
+};
+
+static const struct xs_def xs_sim_defs[] = {
+	XS("sim_rx_filtered", XS_SIM, struct ch39x_sim_counters, rx_filtered),
+	XS("sim_rx_oversize", XS_SIM, struct ch39x_sim_counters, rx_oversize),
+	XS("sim_rx_link_down", XS_SIM, struct ch39x_sim_counters, rx_link_down),
+	XS("sim_rx_overflow", XS_SIM, struct ch39x_sim_counters, rx_overflow),
+	XS("sim_tx_bad_records", XS_SIM, struct ch39x_sim_counters,
+	   tx_bad_records),
+	XS("sim_tx_unterminated", XS_SIM, struct ch39x_sim_counters,
+	   tx_unterminated),
+	XS("sim_tx_link_down", XS_SIM, struct ch39x_sim_counters, tx_link_down),
+};
+
+#define N_XS RTE_DIM(xs_defs)
+#define N_XS_SIM RTE_DIM(xs_sim_defs)
+
+static unsigned int
+xs_count(const struct ch39x_adapter *ad)
+{
+	return N_XS + (ch39x_sim_is_sim(ad->usb) ? N_XS_SIM : 0);
+}
+
+static uint64_t
+ratio(uint64_t num, uint64_t den, uint64_t scale)
+{
+	return den ? num * scale / den : 0;
+}
+
+static uint64_t
+xs_calc(const struct ch39x_adapter *ad, size_t which)
+{
+	const struct ch39x_rx_counters *r = &ad->rxq->c;
+	const struct ch39x_rx_stats *ps = &ad->rxq->parser.stats;
+	const struct ch39x_tx_counters *t = &ad->txq->c;
+	const struct ch39x_event *e = &ad->last_event, *b = &ad->evt_base;
+
+	switch (which) {
+	case 0: return r->usb_bytes - ps->frame_bytes;
+	case 1: return t->usb_bytes - t->bytes;
+	case 2: return ratio(ps->frames, r->usb_xfers, 1000);
+	case 3: return ratio(t->packets, t->usb_xfers, 1000);
+	case 4: return ratio(ps->frame_bytes, r->usb_bytes, 1000);
+	case 5: return ratio(t->bytes, t->usb_bytes, 1000);
+	case 6: return (uint32_t)(e->rx_packets - b->rx_packets);
+	case 7: return (uint16_t)(e->rx_overflow - b->rx_overflow);
+	case 8: return (uint16_t)(e->rx_crc_errors - b->rx_crc_errors);
+	default: return (uint32_t)(e->tx_packets - b->tx_packets);
+	}
+}
+
+static int
+ch39x_xstats_get_names(struct rte_eth_dev *dev,
+		       struct rte_eth_xstat_name *names, unsigned int size)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	unsigned int n = xs_count(ad), i;
+
+	if (names == NULL || size < n)
+		return (int)n;
+	for (i = 0; i < N_XS; i++)
+		strlcpy(names[i].name, xs_defs[i].name, sizeof(names[i].name));
+	for (; i < n; i++)
+		strlcpy(names[i].name, xs_sim_defs[i - N_XS].name,
+			sizeof(names[i].name));
+	return (int)n;
+}
+
+static int
+ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		 unsigned int size)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct ch39x_sim_counters sc;
+	unsigned int n = xs_count(ad), i;
+	const struct xs_def *d;
+	const void *base;
+
+	if (xs == NULL || size < n)
+		return (int)n;
+	if (ad->rxq == NULL || ad->txq == NULL)
+		return -EINVAL;
+	if (ch39x_sim_is_sim(ad->usb))
+		ch39x_sim_get_counters(ad->usb, &sc);
+	for (i = 0; i < n; i++) {
+		d = i < N_XS ? &xs_defs[i] : &xs_sim_defs[i - N_XS];
+		xs[i].id = i;
+		switch (d->src) {
+		case XS_RX: base = &ad->rxq->c; break;
+		case XS_PARSER: base = &ad->rxq->parser.stats; break;
+		case XS_TX: base = &ad->txq->c; break;
+		case XS_AD: base = ad; break;
+		case XS_SIM: base = &sc; break;
+		default: base = NULL; break;
+		}
+		xs[i].value = base ? *(const uint64_t *)
+			((const uint8_t *)base + d->off) : xs_calc(ad, d->off);
+	}
+	return (int)n;
+}
+
+static int
+ch39x_dev_reset(struct rte_eth_dev *dev);
+
+static const struct eth_dev_ops ch39x_ops = {
+	.dev_configure = ch39x_dev_configure,
+	.dev_infos_get = ch39x_dev_infos_get,
+	.dev_start = ch39x_dev_start,
+	.dev_stop = ch39x_dev_stop,
+	.dev_close = ch39x_dev_close,
+	.dev_reset = ch39x_dev_reset,
+	.dev_set_link_up = ch39x_dev_set_link_up,
+	.dev_set_link_down = ch39x_dev_set_link_down,
+	.rx_queue_setup = ch39x_rx_queue_setup,
+	.tx_queue_setup = ch39x_tx_queue_setup,
+	.rx_queue_release = ch39x_rx_queue_release,
+	.tx_queue_release = ch39x_tx_queue_release,
+	.link_update = ch39x_link_update,
+	.promiscuous_enable = ch39x_promisc_enable,
+	.promiscuous_disable = ch39x_promisc_disable,
+	.allmulticast_enable = ch39x_allmulti_enable,
+	.allmulticast_disable = ch39x_allmulti_disable,
+	.set_mc_addr_list = ch39x_set_mc_addr_list,
+	.mac_addr_set = ch39x_mac_addr_set,
+	.mtu_set = ch39x_mtu_set,
+	.fw_version_get = ch39x_fw_version_get,
+	.stats_get = ch39x_stats_get,
+	.stats_reset = ch39x_stats_reset,
+	.xstats_get = ch39x_xstats_get,
+	.xstats_get_names = ch39x_xstats_get_names,
+	.xstats_reset = ch39x_stats_reset,
+};
+
+/* ---- devargs ---- */
+
+static int
+arg_sim(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "ch398") == 0)
+		a->sim.pid = CH39X_PID_CH398;
+	else if (strcmp(v, "ch397") == 0)
+		a->sim.pid = CH39X_PID_CH397;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are ch397, ch398", key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_speed(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "high") == 0)
+		a->sim.speed = CH39X_SPEED_HIGH;
+	else if (strcmp(v, "super") == 0)
+		a->sim.speed = CH39X_SPEED_SUPER;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are high, super", key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_wire(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+	struct ch39x_sim_config *c = &a->sim;
+	const char *colon;
+
+	if (strcmp(v, "loop") == 0) {
+		c->wire = CH39X_WIRE_LOOP;
+		return 0;
+	}
+	if (strncmp(v, "pair:", 5) == 0 && v[5] != '\0' &&
+	    strlen(v + 5) < sizeof(c->pair_name)) {
+		c->wire = CH39X_WIRE_PAIR;
+		strlcpy(c->pair_name, v + 5, sizeof(c->pair_name));
+		return 0;
+	}
+	if (strncmp(v, "pcap:", 5) == 0 && (colon = strchr(v + 5, ':')) &&
+	    (size_t)(colon - (v + 5)) < sizeof(c->pcap_in) &&
+	    strlen(colon + 1) < sizeof(c->pcap_out) &&
+	    (colon != v + 5 || colon[1] != '\0')) {
+		c->wire = CH39X_WIRE_PCAP;
+		memcpy(c->pcap_in, v + 5, (size_t)(colon - (v + 5)));
+		c->pcap_in[colon - (v + 5)] = '\0';
+		strlcpy(c->pcap_out, colon + 1, sizeof(c->pcap_out));
+		return 0;
+	}
+	PMD_LOG(ERR, "%s=%s: allowed values are loop, pair:NAME, "
+		"pcap:IN.pcap:OUT.pcap (either file may be empty, not both)",
+		key, v);
+	return -EINVAL;
+}
+
+static int
+parse_uint(const char *key, const char *v, unsigned long min,
+	   unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 0);
+	if (errno != 0 || end == v || *end != '\0' || v[0] == '-' ||
+	    n < min || n > max) {
+		PMD_LOG(ERR, "%s=%s: allowed values are integers %lu..%lu",
+			key, v, min, max);
+		return -EINVAL;
+	}
+	*out = n;
+	return 0;
+}
+
+static int
+arg_xfers(const char *key, const char *v, void *opaque)
+{
+	uint16_t *dst = opaque;
+	unsigned long n;
+
+	if (parse_uint(key, v, 1, CH39X_MAX_XFERS, &n) != 0)
+		return -EINVAL;
+	*dst = (uint16_t)n;
+	return 0;
+}
+
+static int
+arg_xfer_size(const char *key, const char *v, void *opaque)
+{
+	uint32_t *dst = opaque;
+	unsigned long n;
+
+	if (parse_uint(key, v, CH39X_MIN_XFER_SIZE, CH39X_MAX_XFER_SIZE,
+		       &n) != 0)
+		return -EINVAL;
+	if (n % 1024 != 0) {
+		PMD_LOG(ERR, "%s=%s: must be a multiple of 1024 (the largest "
+			"bulk packet)", key, v);
+		return -EINVAL;
+	}
+	*dst = (uint32_t)n;
+	return 0;
+}
+
+static int
+arg_mac(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (rte_ether_unformat_addr(v, &a->mac) != 0 ||
+	    !rte_is_unicast_ether_addr(&a->mac) ||
+	    rte_is_zero_ether_addr(&a->mac)) {
+		PMD_LOG(ERR, "%s=%s: allowed values are unicast addresses "
+			"XX:XX:XX:XX:XX:XX", key, v);
+		return -EINVAL;
+	}
+	a->mac_set = true;
+	return 0;
+}
+
+static int
+parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
+{
+	const char *params = rte_vdev_device_args(vdev);
+	struct rte_kvargs *kv;
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->sim.pid = CH39X_PID_CH398;
+	a->sim.wire = CH39X_WIRE_LOOP;
+	if (params == NULL || params[0] == '\0')
+		goto defaults;
+	kv = rte_kvargs_parse(params, valid_args);
+	if (kv == NULL) {
+		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
+			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
+			"xfer_size", rte_vdev_device_name(vdev), params);
+		return -EINVAL;
+	}
+	if (rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_USB_SPEED, arg_speed, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_WIRE, arg_wire, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_MAC, arg_mac, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_RX_XFERS, arg_xfers, &a->rx_xfers) < 0 ||
+	    rte_kvargs_process(kv, ARG_TX_XFERS, arg_xfers, &a->tx_xfers) < 0 ||
+	    rte_kvargs_process(kv, ARG_XFER_SIZE, arg_xfer_size,
+			       &a->xfer_size) < 0)
+		rc = -EINVAL;
+	rte_kvargs_free(kv);
+	if (rc != 0)
+		return rc;
+defaults:
+	if (a->sim.speed == 0)
+		a->sim.speed = a->sim.pid == CH39X_PID_CH398 ?
+			CH39X_SPEED_SUPER : CH39X_SPEED_HIGH;
+	if (a->sim.pid == CH39X_PID_CH397 && a->sim.speed == CH39X_SPEED_SUPER) {
+		PMD_LOG(ERR, "usb_speed=super: the CH397 is a USB 2.0 device; "
+			"allowed value for sim=ch397 is high");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- probe (sheet section 7, V1.7 order) ---- */
+
+static int
+hw_init(struct ch39x_adapter *ad)
+{
+	const struct ch39x_regs *r;
+	struct rte_ether_addr mac;
+	uint32_t v, lo, hi;
+	uint16_t phy;
+	int rc;
+
+	ad->usb->ops->get_info(ad->usb, &ad->info);
+	if (ch39x_profile_init(&ad->prof, ad->info.pid, ad->info.speed) != 0) {
+		PMD_LOG(ERR, "unsupported device %04x:%04x at bus speed %u",
+			ad->info.vid, ad->info.pid, ad->info.speed);
+		return -ENOTSUP;
+	}
+	r = &ad->prof.regs;
+	if (ad->info.config_value != ad->prof.config_value) {
+		PMD_LOG(ERR, "%s is in configuration %u, vendor mode is %u",
+			ch39x_chip_name(ad->info.pid), ad->info.config_value,
+			ad->prof.config_value);
+		return -ENOTSUP;
+	}
+	if (ad->prof.family == CH39X_V02)
+		rte_delay_us_sleep(10 * 1000);
+	/* Two reads of MAC_CFG 100 ms apart: V1.7's liveness check. */
+	rc = rd_reg(ad, r->mac_cfg, 4, &v);
+	if (rc == 0) {
+		rte_delay_us_sleep(100 * 1000);
+		rc = rd_reg(ad, r->mac_cfg, 4, &v);
+	}
+	if (rc == 0)
+		rc = rd_reg(ad, r->mac_l, 4, &lo);
+	if (rc == 0)
+		rc = rd_reg(ad, r->mac_h, 2, &hi);
+	if (rc != 0)
+		return rc;
+	ch39x_put_le32(mac.addr_bytes, lo);
+	mac.addr_bytes[4] = (uint8_t)hi;
+	mac.addr_bytes[5] = (uint8_t)(hi >> 8);
+	if (ad->args.mac_set) {
+		mac = ad->args.mac;
+		rc = set_mac_addr(ad, &mac);
+	} else if (!rte_is_valid_assigned_ether_addr(&mac)) {
+		rte_eth_random_addr(mac.addr_bytes);
+		PMD_LOG(WARNING, "device has no valid MAC address; using "
+			RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&mac));
+		rc = set_mac_addr(ad, &mac);
+	}
+	if (rc != 0)
+		return rc;
+	ad->mac_addr = mac;
+	if (ad->prof.family == CH39X_V02) {
+		/* Advertise EEE at 100M and 1000M (PHY register 0x12). */
+		rc = rd_phy(ad, CH39X_PHY_CH398_EEE_ADV, &phy);
+		if (rc == 0)
+			rc = wr_phy(ad, CH39X_PHY_CH398_EEE_ADV, phy | 0x3);
+	}
+	if (rc == 0)
+		rc = ctrl(ad, CH39X_REQT_IN, CH39X_REQ_GET_INFO, 0,
+			  ad->get_info, CH39X_GET_INFO_LEN);
+	if (rc != 0)
+		return rc;
+	ad->maccfg_cmd = ad->get_info[2] >= CH39X_INFO_MACCFG_CMD_MIN;
+	/* Pause and asymmetric pause in ANAR. */
+	rc = rd_phy(ad, CH39X_PHY_ANAR, &phy);
+	if (rc == 0)
+		rc = wr_phy(ad, CH39X_PHY_ANAR, phy | 0x0C00);
+	return rc;
+}
+
+static int
+apply_sizes(struct ch39x_adapter *ad)
+{
+	uint32_t sz = ad->args.xfer_size;
+
+	if (sz == 0)
+		return 0;
+	if (sz < ad->prof.max_frame + CH39X_HDR_LEN) {
+		PMD_LOG(INFO, "xfer_size=%u is below one %u-byte frame: long "
+			"frames will span transfers", sz, ad->prof.max_frame);
+	}
+	ad->prof.rx_xfer_size = sz;
+	/* TX aggregates never exceed the chip's own limit. */
+	if (sz < ad->prof.tx_xfer_size) {
+		if (sz < ad->prof.max_frame + CH39X_HDR_LEN + 3) {
+			PMD_LOG(ERR, "xfer_size=%u: allowed values hold one "
+				"%u-byte frame: %u..%u", sz,
+				ad->prof.max_frame,
+				ad->prof.max_frame + CH39X_HDR_LEN + 3 + 1023 -
+				(ad->prof.max_frame + CH39X_HDR_LEN + 3 + 1023) %
+				1024, CH39X_MAX_XFER_SIZE);
+			return -EINVAL;
+		}
+		ad->prof.tx_xfer_size = sz;
+	}
+	return 0;
+}
+
+static int
+ch39x_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev;
+	struct ch39x_adapter *ad;
+	struct ch39x_args args;
+	char err[256] = "";
+	int rc;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		PMD_LOG(ERR, "%s: secondary processes are not supported", name);
+		return -ENOTSUP;
+	}
+	rc = parse_args(vdev, &args);
+	if (rc != 0) {
+		PMD_LOG(ERR, "%s: invalid devargs, probe failed", name);
+		return rc;
+	}
+	dev = rte_eth_vdev_allocate(vdev, sizeof(*ad));
+	if (dev == NULL)
+		return -ENOMEM;
+	ad = dev->data->dev_private;
+	ad->dev = dev;
+	ad->args = args;
+	pthread_mutex_init(&ad->ctrl_lock, NULL);
+	ad->usb = ch39x_sim_open(&args.sim, err, sizeof(err));
+	if (ad->usb == NULL) {
+		PMD_LOG(ERR, "%s: %s", name, err);
+		rc = -EINVAL;
+		goto fail;
+	}
+	rc = hw_init(ad);
+	if (rc == 0)
+		rc = apply_sizes(ad);
+	if (rc != 0) {
+		PMD_LOG(ERR, "%s: device initialisation failed: %s", name,
+			strerror(-rc));
+		goto fail;
+	}
+	/* Owned by ethdev from here on: it frees the array at release. */
+	dev->data->mac_addrs = rte_zmalloc("ch39x_mac", RTE_ETHER_ADDR_LEN, 0);
+	if (dev->data->mac_addrs == NULL) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	dev->data->mac_addrs[0] = ad->mac_addr;
+	dev->data->mtu = RTE_ETHER_MTU;
+	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC |
+		RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->dev_ops = &ch39x_ops;
+	dev->rx_pkt_burst = ch39x_rx_burst;
+	dev->tx_pkt_burst = ch39x_tx_burst;
+	rte_eth_dev_probing_finish(dev);
+	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
+		name, ch39x_chip_name(ad->prof.pid),
+		ad->prof.speed == CH39X_SPEED_SUPER ? "super" : "high",
+		ad->usb->ops->name, RTE_ETHER_ADDR_BYTES(&ad->mac_addr));
+	return 0;
+fail:
+	if (ad->usb != NULL)
+		ad->usb->ops->close(ad->usb);
+	pthread_mutex_destroy(&ad->ctrl_lock);
+	rte_eth_dev_release_port(dev);
+	return rc;
+}
+
+static int
+ch39x_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+	if (dev == NULL)
+		return 0;
+	ch39x_dev_close(dev);
+	rte_eth_dev_release_port(dev);
+	return 0;
+}
+
+static int
+ch39x_dev_reset(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int rc;
+
+	ch39x_dev_stop(dev);
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = hw_init(ad);
+	if (rc == 0)
+		rc = apply_sizes(ad);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	if (rc == 0)
+		dev->data->mac_addrs[0] = ad->mac_addr;
+	return rc;
+}
+
+int
+rte_pmd_ch39x_sim_set_cable(uint16_t port_id, int plugged)
+{
+	struct rte_eth_dev *dev;
+	struct ch39x_adapter *ad;
+
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return -ENODEV;
+	dev = &rte_eth_devices[port_id];
+	if (dev->dev_ops != &ch39x_ops)
+		return -ENOTSUP;
+	ad = dev->data->dev_private;
+	if (!ch39x_sim_is_sim(ad->usb))
+		return -ENOTSUP;
+	ch39x_sim_set_cable(ad->usb, plugged != 0);
+	return 0;
+}
+
+static struct rte_vdev_driver ch39x_vdev_drv = {
+	.probe = ch39x_probe,
+	.remove = ch39x_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_ch39x, ch39x_vdev_drv);
+RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
+	"sim=ch397|ch398 "
+	"usb_speed=high|super "
+	"wire=loop|pair:<name>|pcap:<in.pcap>:<out.pcap> "
+	"mac=<xx:xx:xx:xx:xx:xx> "
+	"rx_xfers=<1-64> "
+	"tx_xfers=<1-64> "
+	"xfer_size=<2048-1048576>");

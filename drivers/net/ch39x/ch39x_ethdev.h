@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_ETHDEV_H
+#define CH39X_ETHDEV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "ch39x_sim.h"
+#include "ch39x_usb.h"
+#include "ch39x_vendor.h"
+
+#define CH39X_MAX_XFERS		64
+#define CH39X_MIN_XFER_SIZE	2048
+#define CH39X_MAX_XFER_SIZE	(1u << 20)
+#define CH39X_MAX_MC_ADDRS	64
+#define CH39X_RX_STASH		64
+/* Frame bytes beyond the MTU: Ethernet header and one VLAN tag. */
+#define CH39X_L2_OVERHEAD	(RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+
+struct ch39x_adapter;
+
+/* Counters of the RX lcore only, read by the control thread. */
+struct ch39x_rx_counters {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t nombuf;
+	uint64_t usb_xfers;
+	uint64_t usb_bytes;
+	uint64_t usb_errors;
+	uint64_t mtu_drops;	/* longer than the port's MTU allows */
+	uint64_t mbuf_drops;	/* longer than one mbuf, scatter off */
+	uint64_t vlan_stripped;
+};
+
+struct ch39x_rxq {
+	struct ch39x_adapter *ad;
+	struct rte_mempool *mp;
+	uint16_t port_id;
+	uint16_t queue_id;
+	bool scatter;
+	uint32_t max_frame;		/* MTU + L2 overhead */
+	uint16_t data_room;		/* per mbuf, headroom excluded */
+	uint16_t nb_xfers;
+	struct ch39x_xfer *xfers;
+	uint8_t *bufs;
+	struct ch39x_xfer *cur;		/* transfer being parsed */
+	uint16_t stash_n;
+	struct rte_mbuf *stash[CH39X_RX_STASH];
+	struct ch39x_rx_counters c;
+	struct ch39x_rx_parser parser;	/* last: holds a jumbo carry buffer */
+};
+
+struct ch39x_tx_counters {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t usb_xfers;
+	uint64_t usb_bytes;
+	uint64_t usb_errors;
+	uint64_t zlps;
+	uint64_t tx_ls;
+	uint64_t invalid;	/* frame length out of range: dropped */
+	uint64_t full;		/* bursts cut short: no free transfer */
+};
+
+struct ch39x_txq {
+	struct ch39x_adapter *ad;
+	uint16_t port_id;
+	uint16_t queue_id;
+	uint16_t nb_xfers;
+	uint16_t nb_free;
+	uint32_t max_frame;
+	struct ch39x_xfer *xfers;
+	struct ch39x_xfer **free;	/* stack of idle transfers */
+	uint8_t *bufs;
+	struct ch39x_tx_counters c;
+};
+
+/* Devargs, validated at probe. */
+struct ch39x_args {
+	struct ch39x_sim_config sim;
+	uint16_t rx_xfers;		/* 0: the chip's default */
+	uint16_t tx_xfers;
+	uint32_t xfer_size;
+	bool mac_set;
+	struct rte_ether_addr mac;
+};
+
+struct ch39x_adapter {
+	struct rte_eth_dev *dev;
+	struct ch39x_usb_dev *usb;
+	struct ch39x_usb_info info;
+	/* The chip's profile, with the transfer sizes the devargs chose. */
+	struct ch39x_profile prof;
+	struct ch39x_args args;
+	pthread_mutex_t ctrl_lock;	/* one control sequence at a time */
+	uint8_t get_info[CH39X_GET_INFO_LEN];
+	bool maccfg_cmd;		/* firmware takes command 0x1E */
+	bool started;
+	bool gone;
+	struct rte_ether_addr mac_addr;
+	uint8_t mc[CH39X_MAX_MC_ADDRS][RTE_ETHER_ADDR_LEN];
+	uint32_t nb_mc;
+
+	/* Interrupt endpoint, polled by an EAL alarm on the control thread. */
+	struct ch39x_xfer intr_xfer;
+	uint8_t intr_buf[64];
+	struct ch39x_event last_event;
+	uint64_t link_events;
+	uint64_t ctrl_errors;
+	struct ch39x_event evt_base;	/* device counters at stats_reset */
+
+	struct ch39x_rxq *rxq;
+	struct ch39x_txq *txq;
+};
+
+uint16_t ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q);
+void ch39x_rxq_stop(struct ch39x_rxq *q);
+int ch39x_rxq_start(struct ch39x_rxq *q);
+int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q);
+void ch39x_txq_stop(struct ch39x_txq *q);
+void ch39x_txq_start(struct ch39x_txq *q);
+
+#endif /* CH39X_ETHDEV_H */

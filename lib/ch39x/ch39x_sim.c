@@ -1,0 +1,1156 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * The simulated CH397/CH398. "Sheet N" cites a section of
+ * ../shared/reference/ch39x-vendor-protocol.md. ASSUMPTION marks behaviour
+ * the sheet lists as unknown (its section 9); each is documented in
+ * doc/guides/nics/ch39x.rst as well.
+ */
+
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "ch39x_net.h"
+#include "ch39x_sim.h"
+
+#define ALIGN4(x) (((x) + 3u) & ~3u)
+
+/* Single-writer counters read from other threads: no torn or racy access. */
+#define SIM_ADD(c, n) __atomic_store_n(&(c), \
+	__atomic_load_n(&(c), __ATOMIC_RELAXED) + (n), __ATOMIC_RELAXED)
+#define SIM_GET(c) __atomic_load_n(&(c), __ATOMIC_RELAXED)
+
+/*
+ * ASSUMPTION: the receive FIFO between the cable and the USB side. The
+ * chip's own buffer size is unknown (GET_INFO bytes 4-5 are unexplained);
+ * 2 MiB holds about 1,300 full-size frames.
+ */
+#define SIM_RING_SIZE (2u << 20)
+/* ASSUMPTION: interrupt endpoint bInterval, and counter events at most that often. */
+#define SIM_INTR_INTERVAL_MS 16
+/*
+ * ASSUMPTION: with the jumbo bit (RWTE) clear, a V02 receives frames of up
+ * to 2048 - 8 bytes: the driver sets the bit above MTU 2040 (sheet 7).
+ */
+#define SIM_V02_NOJUMBO_MAX 2040
+/* ASSUMPTION: GET_INFO val_l; CH397 below 0x37 so it takes the WR_REG path. */
+#define SIM_INFO_VAL_L_CH397 0x36
+#define SIM_INFO_VAL_L_CH398 0x38
+
+/* ---- the cable: a single-producer single-consumer frame ring ---- */
+
+struct sim_ring {
+	uint8_t *buf;
+	uint32_t size;
+	uint64_t head __attribute__((aligned(64)));	/* producer */
+	uint64_t tail __attribute__((aligned(64)));	/* consumer */
+	uint64_t drops;					/* producer */
+};
+
+static struct sim_ring *
+ring_new(void)
+{
+	struct sim_ring *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	r->buf = malloc(SIM_RING_SIZE);
+	if (r->buf == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->size = SIM_RING_SIZE;
+	return r;
+}
+
+static void
+ring_free(struct sim_ring *r)
+{
+	if (r != NULL)
+		free(r->buf);
+	free(r);
+}
+
+static void
+ring_write(struct sim_ring *r, uint64_t pos, const void *src, uint32_t n)
+{
+	uint32_t at = (uint32_t)(pos & (r->size - 1));
+	uint32_t first = r->size - at < n ? r->size - at : n;
+
+	memcpy(r->buf + at, src, first);
+	memcpy(r->buf, (const uint8_t *)src + first, n - first);
+}
+
+static void
+ring_read(const struct sim_ring *r, uint64_t pos, void *dst, uint32_t n)
+{
+	uint32_t at = (uint32_t)(pos & (r->size - 1));
+	uint32_t first = r->size - at < n ? r->size - at : n;
+
+	memcpy(dst, r->buf + at, first);
+	memcpy((uint8_t *)dst + first, r->buf, n - first);
+}
+
+static int
+ring_push(struct sim_ring *r, const uint8_t *f, uint32_t len)
+{
+	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	uint32_t need = 4 + ALIGN4(len);
+
+	if (r->size - (head - tail) < need) {
+		SIM_ADD(r->drops, 1);
+		return -1;
+	}
+	ring_write(r, head, &len, 4);
+	ring_write(r, head + 4, f, len);
+	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Pop one frame into dst (cap bytes); returns its length, 0 when empty. */
+static uint32_t
+ring_pop(struct sim_ring *r, uint8_t *dst, uint32_t cap)
+{
+	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	uint32_t len;
+
+	if (head == tail)
+		return 0;
+	ring_read(r, tail, &len, 4);
+	if (len <= cap)
+		ring_read(r, tail + 4, dst, len);
+	__atomic_store_n(&r->tail, tail + 4 + ALIGN4(len), __ATOMIC_RELEASE);
+	return len <= cap ? len : 0;
+}
+
+/* ---- pairs: two adapters cabled together by name ---- */
+
+struct sim_pair {
+	struct sim_pair *next;
+	char name[CH39X_SIM_NAME_MAX];
+	struct sim_ring *ring[2];	/* ring[s] feeds side s */
+	bool present[2];
+	bool up[2];			/* side's cable plugged and PHY on */
+};
+
+static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sim_pair *pairs;
+static uint32_t sim_instances;
+
+/* ---- the device ---- */
+
+struct sim_dev {
+	struct ch39x_usb_dev base;
+	struct ch39x_sim_config cfg;
+	struct ch39x_profile prof;
+	pthread_mutex_t lock;		/* control requests and events */
+
+	/* Register file (sheet 3), written by control, read by the data path. */
+	uint32_t mac_cfg;
+	uint8_t mac[6];
+	uint32_t hash_hi;
+	uint32_t hash_lo;
+	uint32_t macier;
+	uint32_t misc_cfg;
+	uint32_t misc_config;		/* command 0x21 flags */
+	uint16_t phy[32];
+
+	/* Wire. */
+	bool cable;
+	bool own_up;			/* cable && PHY powered, for no pair */
+	struct sim_pair *pair;
+	int side;
+	struct sim_ring *rx_ring;
+	struct sim_ring *tx_ring;	/* NULL: sent frames go to pcap or nowhere */
+	struct sim_ring *own_ring;
+	pcap_t *pcap_in;
+	pcap_t *pcap_dead;
+	pcap_dumper_t *pcap_out;
+
+	/* Endpoints: in-flight and completed queues, one thread each. */
+	struct ch39x_xfer *pend_head[CH39X_EP_COUNT];
+	struct ch39x_xfer *pend_tail[CH39X_EP_COUNT];
+	struct ch39x_xfer *done_head[CH39X_EP_COUNT];
+	struct ch39x_xfer *done_tail[CH39X_EP_COUNT];
+
+	/* RX staging: one record being moved into IN transfers. */
+	uint32_t stage_len;
+	uint32_t stage_off;
+
+	/* Events. */
+	int last_link;			/* -1: none reported yet */
+	uint64_t last_evt_ns;
+	uint64_t last_evt_rx;
+	uint64_t last_evt_tx;
+
+	struct ch39x_sim_counters cnt;
+	uint8_t frame[CH39X_V02_MAX_FRAME + 64];
+	uint8_t stage[CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 64];
+	uint8_t txf[CH39X_V02_MAX_FRAME + 64];
+};
+
+static const struct ch39x_usb_ops sim_ops;
+
+static struct sim_dev *
+to_sim(struct ch39x_usb_dev *d)
+{
+	return (struct sim_dev *)d;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+q_push(struct ch39x_xfer **head, struct ch39x_xfer **tail,
+       struct ch39x_xfer *x)
+{
+	x->next = NULL;
+	if (*tail)
+		(*tail)->next = x;
+	else
+		*head = x;
+	*tail = x;
+}
+
+static struct ch39x_xfer *
+q_pop(struct ch39x_xfer **head, struct ch39x_xfer **tail)
+{
+	struct ch39x_xfer *x = *head;
+
+	if (x) {
+		*head = x->next;
+		if (*head == NULL)
+			*tail = NULL;
+		x->next = NULL;
+	}
+	return x;
+}
+
+static void
+complete(struct sim_dev *s, struct ch39x_xfer *x, enum ch39x_xfer_status st)
+{
+	x->status = st;
+	q_push(&s->done_head[x->ep], &s->done_tail[x->ep], x);
+}
+
+/* PHY powered: BMCR bit 11 (power down) clear. */
+static bool
+phy_on(const struct sim_dev *s)
+{
+	return (__atomic_load_n(&s->phy[CH39X_PHY_BMCR], __ATOMIC_RELAXED) &
+		0x0800) == 0;
+}
+
+/* Recompute this side's "up" after a cable or PHY change. */
+static void
+update_up(struct sim_dev *s)
+{
+	bool up = s->cable && phy_on(s);
+
+	if (s->pair) {
+		pthread_mutex_lock(&pairs_lock);
+		__atomic_store_n(&s->pair->up[s->side], up, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&pairs_lock);
+	}
+	__atomic_store_n(&s->own_up, up, __ATOMIC_RELAXED);
+}
+
+static bool
+link_up(const struct sim_dev *s)
+{
+	const struct sim_pair *p = s->pair;
+
+	if (!__atomic_load_n(&s->own_up, __ATOMIC_RELAXED))
+		return false;
+	if (p == NULL)
+		return true;
+	return __atomic_load_n(&p->present[1 - s->side], __ATOMIC_RELAXED) &&
+		__atomic_load_n(&p->up[1 - s->side], __ATOMIC_RELAXED);
+}
+
+bool
+ch39x_sim_link(struct ch39x_usb_dev *d)
+{
+	return link_up(to_sim(d));
+}
+
+static uint32_t
+link_speed(const struct sim_dev *s)
+{
+	return s->prof.gigabit ? 1000 : 100;
+}
+
+/* ---- control requests (sheet 2) ---- */
+
+static uint32_t *
+reg_ptr(struct sim_dev *s, uint32_t addr)
+{
+	const struct ch39x_regs *r = &s->prof.regs;
+
+	if (addr == r->mac_cfg)
+		return &s->mac_cfg;
+	if (addr == r->hash_hi)
+		return &s->hash_hi;
+	if (addr == r->hash_lo)
+		return &s->hash_lo;
+	if (addr == r->macier)
+		return &s->macier;
+	if (r->misc_cfg && addr == r->misc_cfg)
+		return &s->misc_cfg;
+	return NULL;
+}
+
+static int
+rd_reg(struct sim_dev *s, uint32_t addr, uint8_t *data, uint16_t len)
+{
+	const struct ch39x_regs *r = &s->prof.regs;
+	uint32_t *p;
+	uint8_t v[4];
+
+	if (len != 2 && len != 4)
+		return -EPIPE;
+	if (addr == r->mac_l) {
+		memcpy(v, s->mac, 4);
+	} else if (addr == r->mac_h) {
+		v[0] = s->mac[4];
+		v[1] = s->mac[5];
+		v[2] = 0;
+		v[3] = 0;
+	} else {
+		p = reg_ptr(s, addr);
+		if (p == NULL)
+			return -EPIPE;
+		ch39x_put_le32(v, __atomic_load_n(p, __ATOMIC_RELAXED));
+	}
+	memcpy(data, v, len);
+	return len;
+}
+
+static int
+wr_reg(struct sim_dev *s, uint32_t addr, const uint8_t *data, uint16_t len)
+{
+	const struct ch39x_regs *r = &s->prof.regs;
+	uint32_t *p, v;
+
+	if (len != 2 && len != 4)
+		return -EPIPE;
+	v = len == 4 ? ch39x_get_le32(data) : ch39x_get_le16(data);
+	if (addr == r->mac_l) {
+		if (len != 4)
+			return -EPIPE;
+		memcpy(s->mac, data, 4);
+		return len;
+	}
+	if (addr == r->mac_h) {
+		/* V1.7 writes 4 bytes (a4, a5, 0, 0), V1.3 writes 2 (sheet 3). */
+		s->mac[4] = data[0];
+		s->mac[5] = data[1];
+		return len;
+	}
+	p = reg_ptr(s, addr);
+	if (p == NULL)
+		return -EPIPE;
+	/* V01 MACIER is 16 bits wide (sheet 3). */
+	if (addr == r->macier && s->prof.family == CH39X_V01)
+		v &= 0xFFFF;
+	else if (len == 2)
+		v = (__atomic_load_n(p, __ATOMIC_RELAXED) & 0xFFFF0000u) | v;
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+	return len;
+}
+
+static uint16_t
+phy_read(struct sim_dev *s, unsigned int reg)
+{
+	uint16_t v = s->phy[reg];
+	bool up = link_up(s);
+
+	if (reg == CH39X_PHY_BMSR)
+		v = up ? (v | CH39X_BMSR_LINK) : (v & ~CH39X_BMSR_LINK);
+	else if (reg == CH39X_PHY_LPA)
+		v = up ? 0x45E1 : 0;	/* partner: 10/100 FD/HD + pause */
+	return v;
+}
+
+static void
+phy_write(struct sim_dev *s, unsigned int reg, uint16_t v)
+{
+	if (reg == CH39X_PHY_BMSR || reg == CH39X_PHY_LPA)
+		return;		/* read-only */
+	if (reg == CH39X_PHY_BMCR)
+		v &= 0x7FFF;	/* the reset bit self-clears */
+	__atomic_store_n(&s->phy[reg], v, __ATOMIC_RELAXED);
+	if (reg == CH39X_PHY_BMCR)
+		update_up(s);
+}
+
+static uint8_t
+info_val_l(const struct sim_dev *s)
+{
+	return s->prof.family == CH39X_V02 ?
+		SIM_INFO_VAL_L_CH398 : SIM_INFO_VAL_L_CH397;
+}
+
+static int
+sim_control(struct ch39x_usb_dev *d, uint8_t req_type, uint8_t request,
+	    uint16_t value, uint16_t index, void *data, uint16_t length,
+	    unsigned int timeout_ms)
+{
+	struct sim_dev *s = to_sim(d);
+	uint32_t arg = (uint32_t)value | ((uint32_t)index << 16);
+	uint8_t *buf = data;
+	int rc = -EPIPE;
+
+	(void)timeout_ms;
+	pthread_mutex_lock(&s->lock);
+	SIM_ADD(s->cnt.ctrl_requests, 1);
+	if (req_type == CH39X_REQT_IN) {
+		switch (request) {
+		case CH39X_REQ_GET_INFO:
+			if (length != CH39X_GET_INFO_LEN)
+				break;
+			memset(buf, 0, CH39X_GET_INFO_LEN);
+			/* ASSUMPTION: bytes other than 2 are unexplained (sheet 9). */
+			buf[0] = s->prof.family == CH39X_V02 ? 0x98 : 0x97;
+			buf[1] = 0x01;
+			buf[2] = info_val_l(s);
+			rc = CH39X_GET_INFO_LEN;
+			break;
+		case CH39X_REQ_RD_REG:
+			rc = rd_reg(s, arg, buf, length);
+			break;
+		case CH39X_REQ_RD_PHY:
+			/* V1.7 PHY window: wValue 0x0740, wIndex = register. */
+			if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
+				break;
+			ch39x_put_le16(buf, phy_read(s, index));
+			rc = 2;
+			break;
+		default:
+			break;
+		}
+	} else if (req_type == CH39X_REQT_OUT) {
+		switch (request) {
+		case CH39X_REQ_WR_REG:
+			rc = wr_reg(s, arg, buf, length);
+			break;
+		case CH39X_REQ_WR_PHY:
+			if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
+				break;
+			phy_write(s, index, ch39x_get_le16(buf));
+			rc = 2;
+			break;
+		case CH39X_REQ_WR_MACCFG:
+			/*
+			 * ASSUMPTION: only firmware whose GET_INFO byte 2 is at
+			 * least 0x37 knows command 0x1E; older firmware stalls,
+			 * which catches a host that picks the wrong path.
+			 */
+			if (length != 0 ||
+			    info_val_l(s) < CH39X_INFO_MACCFG_CMD_MIN)
+				break;
+			__atomic_store_n(&s->mac_cfg, arg, __ATOMIC_RELAXED);
+			rc = 0;
+			break;
+		case CH39X_REQ_MISC_CONFIG:
+			if (length != 0)
+				break;
+			s->misc_config = value;
+			rc = 0;
+			break;
+		default:
+			break;
+		}
+	}
+	if (rc == -EPIPE)
+		SIM_ADD(s->cnt.ctrl_stalls, 1);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+static int
+sim_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
+{
+	struct sim_dev *s = to_sim(d);
+
+	memset(info, 0, sizeof(*info));
+	info->vid = CH39X_VID;
+	info->pid = s->prof.pid;
+	info->bcd_device = 0x0100;
+	/*
+	 * ASSUMPTION: the model enumerates in the vendor configuration, so the
+	 * configuration switch of sheet 1 is the libusb backend's business.
+	 */
+	info->config_value = s->prof.config_value;
+	info->speed = (uint8_t)s->prof.speed;
+	info->maxp[CH39X_EP_BULK_IN] = s->prof.bulk_maxp;
+	info->maxp[CH39X_EP_BULK_OUT] = s->prof.bulk_maxp;
+	/* ASSUMPTION: the interrupt endpoint's wMaxPacketSize is one event. */
+	info->maxp[CH39X_EP_INTR_IN] = s->prof.intr_len;
+	info->intr_interval_ms = SIM_INTR_INTERVAL_MS;
+	snprintf(info->serial, sizeof(info->serial), "%s", s->cfg.serial);
+	return 0;
+}
+
+/* ---- the cable side ---- */
+
+static void
+wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
+{
+	/* A MAC pads runts to the 60-byte minimum on the wire. */
+	if (len < CH39X_MIN_FRAME) {
+		memset(f + len, 0, CH39X_MIN_FRAME - len);
+		len = CH39X_MIN_FRAME;
+	}
+	if (!link_up(s)) {
+		SIM_ADD(s->cnt.tx_link_down, 1);
+		return;
+	}
+	SIM_ADD(s->cnt.tx_frames, 1);
+	if (s->tx_ring != NULL) {
+		ring_push(s->tx_ring, f, len);
+	} else if (s->pcap_out != NULL) {
+		struct pcap_pkthdr h;
+
+		gettimeofday(&h.ts, NULL);
+		h.caplen = len;
+		h.len = len;
+		pcap_dump((u_char *)s->pcap_out, &h, f);
+	}
+}
+
+/* Next frame from the cable into s->frame; returns its length or 0. */
+static uint32_t
+wire_recv(struct sim_dev *s)
+{
+	uint32_t len = ring_pop(s->rx_ring, s->frame, CH39X_V02_MAX_FRAME);
+
+	if (len == 0 && s->pcap_in != NULL) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		int rc = pcap_next_ex(s->pcap_in, &h, &data);
+
+		if (rc == 1 && h->caplen > 0) {
+			len = h->caplen > CH39X_V02_MAX_FRAME ?
+				CH39X_V02_MAX_FRAME + 1 : h->caplen;
+			memcpy(s->frame, data,
+			       len > CH39X_V02_MAX_FRAME ? 0 : len);
+		} else if (rc != 1) {
+			pcap_close(s->pcap_in);
+			s->pcap_in = NULL;
+		}
+	}
+	return len;
+}
+
+int
+ch39x_sim_inject(struct ch39x_usb_dev *d, const uint8_t *frame, uint32_t len)
+{
+	return ring_push(to_sim(d)->rx_ring, frame, len);
+}
+
+/* The address filter of the MAC_CFG receive bits (sheet 3). */
+static bool
+rx_accept(struct sim_dev *s, const uint8_t *f)
+{
+	uint32_t cfg = __atomic_load_n(&s->mac_cfg, __ATOMIC_RELAXED);
+	unsigned int idx;
+	uint32_t word;
+
+	if (cfg & CH39X_MACCFG_RX_RA)
+		return true;
+	if ((f[0] & 1) == 0) {
+		/* ASSUMPTION: PUF passes unicast to the station address. */
+		return (cfg & CH39X_MACCFG_RX_PUF) && memcmp(f, s->mac, 6) == 0;
+	}
+	if (memcmp(f, "\xff\xff\xff\xff\xff\xff", 6) == 0)
+		return (cfg & CH39X_MACCFG_RX_PBD) != 0;
+	if (cfg & CH39X_MACCFG_RX_PAM)
+		return true;
+	if ((cfg & CH39X_MACCFG_RX_PLM) == 0)
+		return false;
+	idx = ch39x_mc_hash_index(f);
+	word = __atomic_load_n(idx >= 32 ? &s->hash_hi : &s->hash_lo,
+			       __ATOMIC_RELAXED);
+	/* V01 stores each hash word with its 16-bit halves swapped. */
+	if (s->prof.family == CH39X_V01)
+		word = (word << 16) | (word >> 16);
+	return (word >> (idx & 31)) & 1;
+}
+
+static uint32_t
+rx_max_frame(const struct sim_dev *s)
+{
+	if (s->prof.family == CH39X_V01)
+		return CH39X_V01_MAX_FRAME;
+	if (__atomic_load_n(&s->mac_cfg, __ATOMIC_RELAXED) &
+	    CH39X_MACCFG_RWTE)
+		return s->prof.max_frame;
+	return SIM_V02_NOJUMBO_MAX;
+}
+
+/* The V02 receive engine: VLAN strip and checksum check (sheet 4). */
+static uint32_t
+rx_v02_engine(struct sim_dev *s, uint8_t *f, uint32_t *len)
+{
+	struct ch39x_hdrs h;
+	uint32_t info = 0;
+
+	if ((__atomic_load_n(&s->misc_cfg, __ATOMIC_RELAXED) &
+	     CH39X_MISCCFG_VLAN_STRIP) && *len >= 18 &&
+	    f[12] == 0x81 && f[13] == 0x00) {
+		uint16_t tci = (uint16_t)((f[14] << 8) | f[15]);
+
+		memmove(f + 12, f + 16, *len - 16);
+		*len -= 4;
+		info |= CH39X_RX_VLAN | ((uint32_t)tci << 16);
+	}
+	if (ch39x_parse_hdrs(f, *len, &h) != 0)
+		return info;
+	/*
+	 * ASSUMPTION: the engine checks TCP and UDP over IPv4 and IPv6 without
+	 * extension headers or fragments, the cases the flags can express.
+	 */
+	if (h.l4_proto == CH39X_IPPROTO_TCP)
+		info |= h.ipv4 ? CH39X_RX_TCP4_CHK : CH39X_RX_TCP6_CHK;
+	else if (h.l4_proto == CH39X_IPPROTO_UDP)
+		info |= h.ipv4 ? CH39X_RX_UDP4_CHK : CH39X_RX_UDP6_CHK;
+	else
+		return info;
+	if (h.ipv4 && !ch39x_ip4_csum_ok(f, &h))
+		info |= CH39X_RX_IP_ERR;
+	if (!ch39x_l4_csum_ok(f, &h))
+		info |= h.l4_proto == CH39X_IPPROTO_TCP ?
+			CH39X_RX_TCP_ERR : CH39X_RX_UDP_ERR;
+	return info;
+}
+
+/* Take the next accepted frame from the cable into the staging record. */
+static bool
+stage_next(struct sim_dev *s)
+{
+	uint32_t len, info;
+	bool up;
+
+	for (;;) {
+		len = wire_recv(s);
+		if (len == 0)
+			return false;
+		SIM_ADD(s->cnt.wire_rx_frames, 1);
+		up = link_up(s);
+		if (!up) {
+			SIM_ADD(s->cnt.rx_link_down, 1);
+			continue;
+		}
+		/* The cable carries no runts: the sender's MAC pads them. */
+		if (len < CH39X_MIN_FRAME) {
+			memset(s->frame + len, 0, CH39X_MIN_FRAME - len);
+			len = CH39X_MIN_FRAME;
+		}
+		if (len > rx_max_frame(s)) {
+			SIM_ADD(s->cnt.rx_oversize, 1);
+			continue;
+		}
+		if (!rx_accept(s, s->frame)) {
+			SIM_ADD(s->cnt.rx_filtered, 1);
+			continue;
+		}
+		info = s->prof.family == CH39X_V02 ?
+			rx_v02_engine(s, s->frame, &len) : 0;
+		/* Record: header, frame, zero padding to 4 (sheet 4). */
+		ch39x_put_le32(s->stage, len);
+		ch39x_put_le32(s->stage + 4, info);
+		memcpy(s->stage + CH39X_HDR_LEN, s->frame, len);
+		memset(s->stage + CH39X_HDR_LEN + len, 0,
+		       ALIGN4(CH39X_HDR_LEN + len) - CH39X_HDR_LEN - len);
+		s->stage_len = ALIGN4(CH39X_HDR_LEN + len);
+		s->stage_off = 0;
+		SIM_ADD(s->cnt.rx_delivered, 1);
+		return true;
+	}
+}
+
+/*
+ * Fill in-flight bulk IN transfers from the cable (RX thread). Records are
+ * packed while they fit; a transfer ends short when the next record does
+ * not fit or nothing more has arrived. ASSUMPTION: a record larger than a
+ * whole empty transfer is split over transfers, as V1.3 saw with 2 KiB
+ * buffers (sheet 4); with the driver's 16-32 KiB buffers this never happens.
+ */
+static void
+rx_fill(struct sim_dev *s)
+{
+	struct ch39x_xfer *x;
+	uint32_t room, rem;
+
+	while ((x = s->pend_head[CH39X_EP_BULK_IN]) != NULL) {
+		if (s->stage_len == 0 && !stage_next(s))
+			break;
+		room = x->len - x->actual;
+		rem = s->stage_len - s->stage_off;
+		if (rem <= room) {
+			memcpy(x->buf + x->actual, s->stage + s->stage_off, rem);
+			x->actual += rem;
+			s->stage_len = 0;
+			continue;
+		}
+		if (x->actual == 0) {
+			memcpy(x->buf, s->stage + s->stage_off, room);
+			x->actual = room;
+			s->stage_off += room;
+			if (s->stage_off == room)
+				SIM_ADD(s->cnt.rx_straddled, 1);
+		}
+		q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+		complete(s, x, CH39X_XFER_OK);
+	}
+	x = s->pend_head[CH39X_EP_BULK_IN];
+	if (x != NULL && x->actual > 0) {
+		q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+		complete(s, x, CH39X_XFER_OK);
+	}
+}
+
+/* The V02 transmit engine: checksum and VLAN insertion (sheet 5). */
+static uint32_t
+tx_v02_engine(uint8_t *f, uint32_t len, uint32_t cmd1)
+{
+	struct ch39x_hdrs h;
+
+	if (cmd1 & (CH39X_TX_CSUM_IP4 | CH39X_TX_CSUM_TCP | CH39X_TX_CSUM_UDP)) {
+		if (ch39x_parse_hdrs(f, len, &h) == 0) {
+			if ((cmd1 & CH39X_TX_CSUM_IP4) && h.ipv4)
+				ch39x_ip4_csum_set(f, &h);
+			if (((cmd1 & CH39X_TX_CSUM_TCP) &&
+			     h.l4_proto == CH39X_IPPROTO_TCP) ||
+			    ((cmd1 & CH39X_TX_CSUM_UDP) &&
+			     h.l4_proto == CH39X_IPPROTO_UDP))
+				ch39x_l4_csum_set(f, &h);
+		}
+	}
+	if (cmd1 & CH39X_TX_VLAN) {
+		uint16_t tci = (uint16_t)(cmd1 >> CH39X_TX_TCI_SHIFT);
+
+		memmove(f + 16, f + 12, len - 12);
+		f[12] = 0x81;
+		f[13] = 0x00;
+		f[14] = (uint8_t)(tci >> 8);
+		f[15] = (uint8_t)tci;
+		len += 4;
+	}
+	return len;
+}
+
+/* Parse one bulk OUT transfer and put its frames on the cable (TX thread). */
+static void
+tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
+{
+	const struct ch39x_profile *p = &s->prof;
+	uint32_t off = 0, cmd0, cmd1, flen, max;
+	bool ls = false;
+
+	/* Oversize records are the host's bug: the device drops them. */
+	max = p->family == CH39X_V02 ? p->max_frame : CH39X_V01_MAX_FRAME;
+	while (off + CH39X_HDR_LEN <= x->len) {
+		cmd0 = ch39x_get_le32(x->buf + off);
+		cmd1 = ch39x_get_le32(x->buf + off + 4);
+		flen = cmd0 & CH39X_TX_LEN_MASK;
+		if (flen < CH39X_ETH_HLEN || flen > max ||
+		    flen > x->len - off - CH39X_HDR_LEN) {
+			SIM_ADD(s->cnt.tx_bad_records, 1);
+			return;
+		}
+		memcpy(s->txf, x->buf + off + CH39X_HDR_LEN, flen);
+		off += ALIGN4(CH39X_HDR_LEN + flen);
+		if (p->family == CH39X_V02)
+			flen = tx_v02_engine(s->txf, flen, cmd1);
+		wire_send(s, s->txf, flen);
+		if (p->tx_ls && (cmd0 & CH39X_TX_LS)) {
+			/* TX_LS: the last record, then a 4-byte trailer. */
+			SIM_ADD(s->cnt.tx_ls_seen, 1);
+			ls = true;
+			if (off + CH39X_TX_TRAILER != x->len)
+				SIM_ADD(s->cnt.tx_bad_records, 1);
+			break;
+		}
+	}
+	if (!ls && off != x->len)
+		SIM_ADD(s->cnt.tx_bad_records, 1);
+	if (x->zlp)
+		SIM_ADD(s->cnt.tx_zlp_seen, 1);
+	/*
+	 * A transfer that ends on a packet boundary needs an end mark: a ZLP
+	 * on V01, TX_LS at high/full speed on V02; none at SuperSpeed (sheet
+	 * 5). Without one the device cannot tell where the transfer ended.
+	 */
+	if (x->len % p->bulk_maxp == 0 &&
+	    ((p->tx_ls && !ls) || (p->tx_zlp && !x->zlp)))
+		SIM_ADD(s->cnt.tx_unterminated, 1);
+}
+
+/* ---- interrupt events (sheet 6) ---- */
+
+static void
+intr_poll(struct sim_dev *s)
+{
+	struct ch39x_xfer *x = s->pend_head[CH39X_EP_INTR_IN];
+	struct ch39x_event ev;
+	uint64_t now, rx, tx;
+	int link;
+
+	if (x == NULL)
+		return;
+	link = link_up(s);
+	rx = SIM_GET(s->cnt.rx_delivered);
+	tx = SIM_GET(s->cnt.tx_frames);
+	now = now_ns();
+	/*
+	 * ASSUMPTION: events on every link change, and when the counters
+	 * moved, at most once per bInterval (sheet 9: unknown whether periodic).
+	 * The counters are cumulative and wrap at their field widths.
+	 */
+	if (link == s->last_link &&
+	    ((rx == s->last_evt_rx && tx == s->last_evt_tx) ||
+	     now - s->last_evt_ns < SIM_INTR_INTERVAL_MS * 1000000ull))
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.link_up = link;
+	ev.full_duplex = true;
+	ev.speed_mbps = link_speed(s);
+	ev.rx_packets = (uint32_t)rx;
+	ev.rx_overflow = (uint16_t)SIM_GET(s->rx_ring->drops);
+	ev.rx_crc_errors = 0;
+	ev.tx_packets = (uint32_t)tx;
+	q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+	if (x->len < s->prof.intr_len) {
+		x->actual = x->len;
+		complete(s, x, CH39X_XFER_OVERFLOW);
+		return;
+	}
+	x->actual = ch39x_event_build(&s->prof, &ev, x->buf, x->len);
+	complete(s, x, CH39X_XFER_OK);
+	s->last_link = link;
+	s->last_evt_ns = now;
+	s->last_evt_rx = rx;
+	s->last_evt_tx = tx;
+	SIM_ADD(s->cnt.events_sent, 1);
+}
+
+/* ---- transport ops ---- */
+
+static int
+sim_submit(struct ch39x_usb_dev *d, struct ch39x_xfer *x)
+{
+	struct sim_dev *s = to_sim(d);
+
+	if (x->ep >= CH39X_EP_COUNT || x->in_flight)
+		return -EINVAL;
+	x->actual = 0;
+	x->status = CH39X_XFER_OK;
+	x->in_flight = true;
+	if (x->ep == CH39X_EP_BULK_OUT) {
+		/* The device drains bulk OUT at once: no rate model yet. */
+		tx_parse(s, x);
+		x->actual = x->len;
+		complete(s, x, CH39X_XFER_OK);
+		return 0;
+	}
+	if (x->ep == CH39X_EP_INTR_IN)
+		pthread_mutex_lock(&s->lock);
+	q_push(&s->pend_head[x->ep], &s->pend_tail[x->ep], x);
+	if (x->ep == CH39X_EP_INTR_IN)
+		pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+static void
+sim_cancel_all(struct ch39x_usb_dev *d, enum ch39x_ep ep)
+{
+	struct sim_dev *s = to_sim(d);
+	struct ch39x_xfer *x;
+
+	pthread_mutex_lock(&s->lock);
+	while ((x = q_pop(&s->pend_head[ep], &s->pend_tail[ep])) != NULL)
+		complete(s, x, CH39X_XFER_CANCELLED);
+	if (ep == CH39X_EP_BULK_IN) {
+		/* A record split over transfers is lost with them. */
+		if (s->stage_len && s->stage_off)
+			s->stage_len = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+static unsigned int
+sim_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep, struct ch39x_xfer **done,
+	 unsigned int max)
+{
+	struct sim_dev *s = to_sim(d);
+	struct ch39x_xfer *x;
+	unsigned int n = 0;
+
+	if (ep == CH39X_EP_BULK_IN) {
+		rx_fill(s);
+	} else if (ep == CH39X_EP_INTR_IN) {
+		pthread_mutex_lock(&s->lock);
+		intr_poll(s);
+		pthread_mutex_unlock(&s->lock);
+	}
+	while (n < max && (x = q_pop(&s->done_head[ep], &s->done_tail[ep]))) {
+		x->in_flight = false;
+		done[n++] = x;
+	}
+	return n;
+}
+
+static void
+pair_detach(struct sim_dev *s)
+{
+	struct sim_pair *p = s->pair, **pp;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&pairs_lock);
+	__atomic_store_n(&p->present[s->side], false, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->up[s->side], false, __ATOMIC_RELAXED);
+	if (!p->present[0] && !p->present[1]) {
+		for (pp = &pairs; *pp; pp = &(*pp)->next) {
+			if (*pp == p) {
+				*pp = p->next;
+				break;
+			}
+		}
+		ring_free(p->ring[0]);
+		ring_free(p->ring[1]);
+		free(p);
+	}
+	pthread_mutex_unlock(&pairs_lock);
+	s->pair = NULL;
+}
+
+static void
+sim_close(struct ch39x_usb_dev *d)
+{
+	struct sim_dev *s = to_sim(d);
+
+	if (s == NULL)
+		return;
+	pair_detach(s);
+	ring_free(s->own_ring);
+	if (s->pcap_in)
+		pcap_close(s->pcap_in);
+	if (s->pcap_out)
+		pcap_dump_close(s->pcap_out);
+	if (s->pcap_dead)
+		pcap_close(s->pcap_dead);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+static const struct ch39x_usb_ops sim_ops = {
+	.name = "sim",
+	.get_info = sim_get_info,
+	.control = sim_control,
+	.submit = sim_submit,
+	.cancel_all = sim_cancel_all,
+	.poll = sim_poll,
+	.close = sim_close,
+};
+
+bool
+ch39x_sim_is_sim(const struct ch39x_usb_dev *d)
+{
+	return d != NULL && d->ops == &sim_ops;
+}
+
+static int
+pair_attach(struct sim_dev *s, char *err, size_t errlen)
+{
+	struct sim_pair *p;
+	int rc = 0;
+
+	pthread_mutex_lock(&pairs_lock);
+	for (p = pairs; p; p = p->next)
+		if (strcmp(p->name, s->cfg.pair_name) == 0)
+			break;
+	if (p == NULL) {
+		p = calloc(1, sizeof(*p));
+		if (p == NULL || (p->ring[0] = ring_new()) == NULL ||
+		    (p->ring[1] = ring_new()) == NULL) {
+			if (p)
+				ring_free(p->ring[0]);
+			free(p);
+			snprintf(err, errlen, "out of memory for pair %s",
+				 s->cfg.pair_name);
+			rc = -1;
+			goto out;
+		}
+		snprintf(p->name, sizeof(p->name), "%s", s->cfg.pair_name);
+		p->next = pairs;
+		pairs = p;
+	}
+	if (p->present[0] && p->present[1]) {
+		snprintf(err, errlen,
+			 "wire=pair:%s already cables two adapters together",
+			 s->cfg.pair_name);
+		rc = -1;
+		goto out;
+	}
+	s->side = p->present[0] ? 1 : 0;
+	p->present[s->side] = true;
+	p->up[s->side] = true;
+	s->pair = p;
+	s->rx_ring = p->ring[s->side];
+	s->tx_ring = p->ring[1 - s->side];
+out:
+	pthread_mutex_unlock(&pairs_lock);
+	return rc;
+}
+
+struct ch39x_usb_dev *
+ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
+{
+	struct sim_dev *s;
+	char pe[PCAP_ERRBUF_SIZE];
+	uint32_t n;
+
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->base.ops = &sim_ops;
+	s->base.ctrl_delay_us = 0;
+	s->cfg = *cfg;
+	pthread_mutex_init(&s->lock, NULL);
+	s->last_link = -1;
+	if (ch39x_profile_init(&s->prof, cfg->pid, cfg->speed) != 0) {
+		snprintf(err, errlen, "%s cannot run at %s speed",
+			 ch39x_chip_name(cfg->pid) ? ch39x_chip_name(cfg->pid) :
+			 "this device",
+			 cfg->speed == CH39X_SPEED_SUPER ? "super" :
+			 cfg->speed == CH39X_SPEED_HIGH ? "high" : "full");
+		goto fail;
+	}
+	n = __atomic_add_fetch(&sim_instances, 1, __ATOMIC_RELAXED);
+	if (memcmp(cfg->mac, "\0\0\0\0\0\0", 6) == 0) {
+		/* A locally administered factory address, unique per process. */
+		s->mac[0] = 0x02;
+		s->mac[1] = 0x1A;
+		s->mac[2] = 0x86;
+		s->mac[3] = (uint8_t)cfg->pid;
+		s->mac[4] = (uint8_t)(n >> 8);
+		s->mac[5] = (uint8_t)n;
+	} else {
+		memcpy(s->mac, cfg->mac, 6);
+	}
+	if (s->cfg.serial[0] == '\0')
+		snprintf(s->cfg.serial, sizeof(s->cfg.serial), "SIM%04X%04u",
+			 cfg->pid, n);
+	/*
+	 * ASSUMPTION: power-up MAC_CFG has TX_EN and RX_EN set (sheet 9: the
+	 * driver never sets them) and passes unicast and broadcast.
+	 */
+	s->mac_cfg = (1u << 13) | (1u << 14) | CH39X_MACCFG_RX_PUF |
+		CH39X_MACCFG_RX_PBD;
+	s->phy[CH39X_PHY_BMCR] = s->prof.gigabit ? 0x1140 : 0x3100;
+	s->phy[CH39X_PHY_BMSR] = 0x796D;
+	s->phy[CH39X_PHY_ANAR] = 0x01E1;
+	s->phy[CH39X_PHY_GBCR] = s->prof.gigabit ? 0x0200 : 0;
+	s->cable = true;
+	s->own_up = true;
+
+	switch (cfg->wire) {
+	case CH39X_WIRE_LOOP:
+		s->own_ring = ring_new();
+		s->rx_ring = s->own_ring;
+		s->tx_ring = s->own_ring;
+		break;
+	case CH39X_WIRE_PAIR:
+		if (pair_attach(s, err, errlen) != 0)
+			goto fail;
+		break;
+	case CH39X_WIRE_PCAP:
+		s->own_ring = ring_new();
+		s->rx_ring = s->own_ring;
+		if (cfg->pcap_in[0]) {
+			s->pcap_in = pcap_open_offline(cfg->pcap_in, pe);
+			if (s->pcap_in == NULL) {
+				snprintf(err, errlen, "wire=pcap: cannot read %s: %s",
+					 cfg->pcap_in, pe);
+				goto fail;
+			}
+		}
+		if (cfg->pcap_out[0]) {
+			s->pcap_dead = pcap_open_dead(DLT_EN10MB, 65535);
+			if (s->pcap_dead)
+				s->pcap_out = pcap_dump_open(s->pcap_dead,
+							     cfg->pcap_out);
+			if (s->pcap_out == NULL) {
+				snprintf(err, errlen, "wire=pcap: cannot write %s: %s",
+					 cfg->pcap_out, s->pcap_dead ?
+					 pcap_geterr(s->pcap_dead) : "no memory");
+				goto fail;
+			}
+		}
+		break;
+	}
+	if (s->rx_ring == NULL) {
+		snprintf(err, errlen, "out of memory for the cable");
+		goto fail;
+	}
+	return &s->base;
+fail:
+	sim_close(&s->base);
+	return NULL;
+}
+
+void
+ch39x_sim_set_cable(struct ch39x_usb_dev *d, bool plugged)
+{
+	struct sim_dev *s = to_sim(d);
+
+	pthread_mutex_lock(&s->lock);
+	s->cable = plugged;
+	update_up(s);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void
+ch39x_sim_get_counters(struct ch39x_usb_dev *d, struct ch39x_sim_counters *c)
+{
+	struct sim_dev *s = to_sim(d);
+	const uint64_t *src = (const uint64_t *)&s->cnt;
+	uint64_t *dst = (uint64_t *)c;
+	size_t i;
+
+	for (i = 0; i < sizeof(*c) / sizeof(uint64_t); i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	c->rx_overflow = SIM_GET(s->rx_ring->drops);
+}
+
+uint32_t
+ch39x_sim_reg(struct ch39x_usb_dev *d, uint32_t addr)
+{
+	struct sim_dev *s = to_sim(d);
+	uint8_t v[4];
+
+	if (rd_reg(s, addr, v, 4) != 4)
+		return 0xFFFFFFFFu;
+	return ch39x_get_le32(v);
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_SIM_H
+#define CH39X_SIM_H
+
+/*
+ * The simulated adapter: a model of a CH397 or CH398 in vendor mode behind
+ * the transport ops of ch39x_usb.h. It answers the vendor control requests
+ * from a register file and a PHY, aggregates received frames into bulk IN
+ * transfers, parses bulk OUT transfers with the end-of-transfer rules, sends
+ * interrupt events on link changes, and filters addresses as the MAC_CFG
+ * bits say. Every behaviour cites the facts sheet
+ * (../shared/reference/ch39x-vendor-protocol.md); the ones the sheet lists
+ * as unknown are marked ASSUMPTION where they are modelled.
+ *
+ * The wire side ("the cable"): loop (what it sends comes back), pair:NAME
+ * (two adapters with the same NAME in one process are cabled together),
+ * pcap:IN:OUT (frames of IN are received, everything sent is written to OUT).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ch39x_usb.h"
+#include "ch39x_vendor.h"
+
+enum ch39x_wire_kind {
+	CH39X_WIRE_LOOP = 0,
+	CH39X_WIRE_PAIR,
+	CH39X_WIRE_PCAP,
+};
+
+#define CH39X_SIM_NAME_MAX 64
+#define CH39X_SIM_PATH_MAX 256
+
+struct ch39x_sim_config {
+	uint16_t pid;			/* CH39X_PID_* */
+	enum ch39x_usb_speed speed;
+	enum ch39x_wire_kind wire;
+	char pair_name[CH39X_SIM_NAME_MAX];
+	char pcap_in[CH39X_SIM_PATH_MAX];	/* empty: nothing received */
+	char pcap_out[CH39X_SIM_PATH_MAX];	/* empty: sent frames dropped */
+	uint8_t mac[6];			/* factory address; all zero: derived */
+	char serial[32];
+};
+
+/* What the device model counted; read by tests and by the PMD's xstats. */
+struct ch39x_sim_counters {
+	uint64_t wire_rx_frames;	/* arrived from the cable */
+	uint64_t rx_filtered;		/* dropped by the address filter */
+	uint64_t rx_oversize;		/* longer than the jumbo bit allows */
+	uint64_t rx_link_down;		/* arrived while the link was down */
+	uint64_t rx_overflow;		/* the cable delivered, the FIFO was full */
+	uint64_t rx_delivered;		/* put into bulk IN transfers */
+	uint64_t rx_straddled;		/* records split over transfers */
+	uint64_t tx_frames;		/* parsed from bulk OUT and sent */
+	uint64_t tx_bad_records;	/* malformed bulk OUT records */
+	uint64_t tx_unterminated;	/* maxp-multiple transfer, no end mark */
+	uint64_t tx_ls_seen;
+	uint64_t tx_zlp_seen;
+	uint64_t tx_link_down;		/* dropped: no link */
+	uint64_t events_sent;
+	uint64_t ctrl_requests;
+	uint64_t ctrl_stalls;
+};
+
+/*
+ * Control thread. Creates a simulated device and returns its transport
+ * handle, or NULL with a message in err.
+ */
+struct ch39x_usb_dev *ch39x_sim_open(const struct ch39x_sim_config *cfg,
+				     char *err, size_t errlen);
+
+/* Whether a transport handle is a simulated device. */
+bool ch39x_sim_is_sim(const struct ch39x_usb_dev *d);
+
+/*
+ * Control thread: plug or pull the cable of the device. The link is up when
+ * the device's own cable is plugged, its PHY is powered (BMCR) and, on a
+ * pair, the same holds for the peer.
+ */
+void ch39x_sim_set_cable(struct ch39x_usb_dev *d, bool plugged);
+
+void ch39x_sim_get_counters(struct ch39x_usb_dev *d,
+			    struct ch39x_sim_counters *c);
+/* The current value of a device register, for tests. */
+uint32_t ch39x_sim_reg(struct ch39x_usb_dev *d, uint32_t addr);
+bool ch39x_sim_link(struct ch39x_usb_dev *d);
+
+/*
+ * Inject a frame on the device's cable as if the far end had sent it
+ * (tests; any thread that is the only injector). Returns 0, or -1 when the
+ * device's receive FIFO is full.
+ */
+int ch39x_sim_inject(struct ch39x_usb_dev *d, const uint8_t *frame,
+		     uint32_t len);
+
+#endif /* CH39X_SIM_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_USB_H
+#define CH39X_USB_H
+
+/*
+ * The USB transport: an ops table with one implementation per backend, as
+ * virtio_user has pluggable vhost backends. It knows endpoints and
+ * transfers, never framing. Backends: the simulated adapter (ch39x_sim.h);
+ * libusb comes behind the same ops.
+ *
+ * Threads: the control thread opens, closes and sends control requests.
+ * Each endpoint's transfers are submitted, cancelled and polled by exactly
+ * one thread at a time: bulk IN by the RX lcore, bulk OUT by the TX lcore,
+ * interrupt IN by the control thread (an EAL alarm). A backend keeps one
+ * completion queue per endpoint so that these threads never share one.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ch39x_ep {
+	CH39X_EP_BULK_IN = 0,
+	CH39X_EP_BULK_OUT = 1,
+	CH39X_EP_INTR_IN = 2,
+	CH39X_EP_COUNT = 3,
+};
+
+enum ch39x_xfer_status {
+	CH39X_XFER_OK = 0,
+	CH39X_XFER_ERROR,	/* any other failure */
+	CH39X_XFER_STALL,
+	CH39X_XFER_TIMEOUT,
+	CH39X_XFER_OVERFLOW,	/* babble: more data than the buffer */
+	CH39X_XFER_CANCELLED,
+	CH39X_XFER_NO_DEVICE,	/* the device is gone */
+};
+
+struct ch39x_usb_dev;
+
+/* One transfer; owned by the caller, lent to the backend while in flight. */
+struct ch39x_xfer {
+	enum ch39x_ep ep;
+	uint8_t *buf;
+	uint32_t len;		/* bytes to send, or buffer size for IN */
+	uint32_t actual;	/* bytes transferred, set at completion */
+	enum ch39x_xfer_status status;
+	bool zlp;		/* OUT: end with a zero-length packet */
+	bool in_flight;
+	void *user;		/* the caller's */
+	struct ch39x_xfer *next; /* backend's queue link while in flight */
+};
+
+/* What the enumerated device says about itself. */
+struct ch39x_usb_info {
+	uint16_t vid;
+	uint16_t pid;
+	uint16_t bcd_device;
+	uint8_t config_value;	/* active bConfigurationValue */
+	uint8_t speed;		/* enum ch39x_usb_speed */
+	uint16_t maxp[CH39X_EP_COUNT];
+	uint8_t intr_interval_ms;
+	char serial[64];
+};
+
+struct ch39x_usb_ops {
+	const char *name;
+	/* Control thread. Returns 0 or a negative errno. */
+	int (*get_info)(struct ch39x_usb_dev *d, struct ch39x_usb_info *info);
+	/*
+	 * Control thread. A control transfer on EP0; returns the number of
+	 * data bytes transferred or a negative errno (-ENODEV once gone).
+	 */
+	int (*control)(struct ch39x_usb_dev *d, uint8_t req_type,
+		       uint8_t request, uint16_t value, uint16_t index,
+		       void *data, uint16_t length, unsigned int timeout_ms);
+	/* The endpoint's owning thread. Returns 0 or a negative errno. */
+	int (*submit)(struct ch39x_usb_dev *d, struct ch39x_xfer *x);
+	/*
+	 * The endpoint's owning thread. Cancels every transfer in flight on
+	 * ep; they complete with CH39X_XFER_CANCELLED at the next poll.
+	 */
+	void (*cancel_all)(struct ch39x_usb_dev *d, enum ch39x_ep ep);
+	/*
+	 * The endpoint's owning thread. Never blocks: returns up to max
+	 * completed transfers of ep in *done, in completion order.
+	 */
+	unsigned int (*poll)(struct ch39x_usb_dev *d, enum ch39x_ep ep,
+			     struct ch39x_xfer **done, unsigned int max);
+	/* Control thread: after every endpoint is idle. */
+	void (*close)(struct ch39x_usb_dev *d);
+};
+
+/* Every backend's device handle starts with this. */
+struct ch39x_usb_dev {
+	const struct ch39x_usb_ops *ops;
+	/* Pause the chip needs after a vendor request (V1.7: 3 ms). */
+	unsigned int ctrl_delay_us;
+};
+
+#endif /* CH39X_USB_H */

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Installs what ch39x needs on Debian 12 and fetches the DPDK driver-SDK
+# headers that Debian's libdpdk-dev does not ship. Idempotent: every step
+# checks first and does nothing when its result is already there.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+sdk_cache="$top/.cache/dpdk-sdk"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
+pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
+      pkg-config gcc dpkg-dev python3 tshark iproute2)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	# tshark asks whether non-root users may capture; answer no, quietly.
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+		$SUDO debconf-set-selections 2>/dev/null || true
+	$SUDO apt-get update -qq
+	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The driver SDK headers must come from exactly the installed DPDK version:
+# ethdev and bus structures are laid out in them, and a mismatch corrupts
+# memory silently at run time.
+ver=$(dpkg-query -W -f='${Version}' libdpdk-dev)
+sdk_headers=(ethdev_driver.h ethdev_vdev.h bus_vdev_driver.h dev_driver.h bus_driver.h)
+inc=/usr/include/dpdk
+all_installed=1
+for h in "${sdk_headers[@]}"; do [ -f "$inc/$h" ] || all_installed=0; done
+if [ $all_installed -eq 1 ]; then
+	echo "setup: the installed DPDK ships the driver SDK headers"
+	mkdir -p "$sdk_cache"
+	echo "system $ver" > "$sdk_cache/VERSION"
+	exit 0
+fi
+if [ -f "$sdk_cache/VERSION" ] && [ "$(cat "$sdk_cache/VERSION")" = "$ver" ]; then
+	echo "setup: driver SDK headers for DPDK $ver are cached"
+	exit 0
+fi
+
+echo "setup: fetching the Debian source of dpdk $ver for its driver SDK headers"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A deb-src list derived from the system's own apt sources, used only for
+# this one fetch: no mirror is named here.
+mkdir -p "$work/sources.list.d" "$work/lists/partial"
+: > "$work/sources.list"
+for f in /etc/apt/sources.list.d/*.sources; do
+	[ -f "$f" ] || continue
+	sed -e 's/^Types:.*/Types: deb-src/' "$f" > "$work/sources.list.d/$(basename "$f")"
+done
+if [ -f /etc/apt/sources.list ]; then
+	grep -E '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' >> "$work/sources.list" || true
+fi
+aptopts=(-o APT::Sandbox::User=root -o "Dir::Etc::SourceList=$work/sources.list"
+	 -o "Dir::Etc::SourceParts=$work/sources.list.d"
+	 -o "Dir::State::Lists=$work/lists")
+apt-get "${aptopts[@]}" update -qq
+(cd "$work" && apt-get "${aptopts[@]}" source --download-only -qq "dpdk=$ver")
+dsc=$(ls "$work"/dpdk_*.dsc 2>/dev/null | head -n 1)
+if [ -z "$dsc" ]; then
+	echo "setup: error: could not fetch the source of dpdk $ver" >&2
+	exit 1
+fi
+(cd "$work" && dpkg-source --no-check -x "$(basename "$dsc")" src >/dev/null)
+srcver=$(dpkg-parsechangelog -l "$work/src/debian/changelog" -S Version)
+if [ "$srcver" != "$ver" ]; then
+	echo "setup: error: fetched dpdk source $srcver, installed libdpdk-dev is $ver" >&2
+	exit 1
+fi
+rm -rf "$sdk_cache"
+mkdir -p "$sdk_cache"
+for h in "${sdk_headers[@]}"; do
+	p=$(find "$work/src/lib" "$work/src/drivers/bus" -name "$h" | head -n 1)
+	[ -n "$p" ] || { echo "setup: error: $h not in dpdk $ver source" >&2; exit 1; }
+	cp "$p" "$sdk_cache/"
+done
+echo "$ver" > "$sdk_cache/VERSION"
+echo "setup: driver SDK headers for DPDK $ver in $sdk_cache"
