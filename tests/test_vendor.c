@@ -19,15 +19,7 @@
 static unsigned int n_pass;
 static unsigned int n_fail;
 
-#define CHECK(cond) do {						\
-	if (cond) {							\
-		n_pass++;						\
-	} else {							\
-		n_fail++;						\
-		printf("%s:%d: CHECK failed: %s\n",			\
-		       __FILE__, __LINE__, #cond);			\
-	}								\
-} while (0)
+#define CHECK(cond) report((cond), __LINE__, #cond)
 
 #define CHECK_EQ(got, want) do {					\
 	unsigned long long g_ = (unsigned long long)(got);		\
@@ -42,12 +34,22 @@ static unsigned int n_fail;
 	}								\
 } while (0)
 
-#define CHECK_MEM(got, want, n) \
-	check_mem(__FILE__, __LINE__, #got, (got), (want), (n))
+#define CHECK_MEM(got, want, n) check_mem(__LINE__, #got, (got), (want), (n))
 
 static void
-check_mem(const char *file, int line, const char *what, const uint8_t *got,
-	  const uint8_t *want, size_t n)
+report(bool ok, int line, const char *what)
+{
+	if (ok) {
+		n_pass++;
+		return;
+	}
+	n_fail++;
+	printf("%s:%d: CHECK failed: %s\n", __FILE__, line, what);
+}
+
+static void
+check_mem(int line, const char *what, const uint8_t *got, const uint8_t *want,
+	  size_t n)
 {
 	size_t i;
 
@@ -55,8 +57,8 @@ check_mem(const char *file, int line, const char *what, const uint8_t *got,
 		if (got[i] != want[i]) {
 			n_fail++;
 			printf("%s:%d: CHECK_MEM failed: %s differs at byte "
-			       "%zu (got 0x%02x, want 0x%02x)\n", file, line,
-			       what, i, got[i], want[i]);
+			       "%zu (got 0x%02x, want 0x%02x)\n", __FILE__,
+			       line, what, i, got[i], want[i]);
 			return;
 		}
 	}
@@ -68,15 +70,6 @@ static uint8_t
 pat(uint8_t seed, uint32_t i)
 {
 	return (uint8_t)(seed + i * 7u + (i >> 8));
-}
-
-static void
-pat_fill(uint8_t *d, uint32_t len, uint8_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		d[i] = pat(seed, i);
 }
 
 static bool
@@ -94,12 +87,14 @@ pat_ok(const uint8_t *d, uint32_t len, uint8_t seed)
 static void
 put_rec(uint8_t *x, const uint8_t hdr[8], uint32_t len, uint8_t seed)
 {
+	uint32_t i;
+
 	memcpy(x, hdr, 8);
-	pat_fill(x + 8, len, seed);
+	for (i = 0; i < len; i++)
+		x[8 + i] = pat(seed, i);
 }
 
 static uint8_t xa[32768], xb[32768], xc[32768];
-static struct ch39x_rx_parser ps;
 
 static struct ch39x_profile
 prof(uint16_t pid, enum ch39x_usb_speed speed)
@@ -122,10 +117,7 @@ struct prof_want {
 	enum ch39x_family fam;
 	uint8_t config;
 	uint16_t maxp;
-	bool one_frame;
-	bool tx_ls;
-	bool tx_zlp;
-	bool gigabit;
+	bool one_frame, tx_ls, tx_zlp, gigabit;
 	uint32_t tx_size;
 	uint16_t tx_n;
 	uint32_t rx_size;
@@ -135,19 +127,17 @@ struct prof_want {
 	uint16_t intr_len;
 };
 
+#define V01_P(pid, spd, maxp, one) { pid, spd, CH39X_V01, 1, maxp, one, \
+	false, true, false, 4096, 10, 16384, 10, 1500, 1518, 16 }
+
 static const struct prof_want prof_table[] = {
-	{ 0x5394, CH39X_SPEED_HIGH, CH39X_V01, 1, 512, true, false, true,
-	  false, 4096, 10, 16384, 10, 1500, 1518, 16 },
-	{ 0x5394, CH39X_SPEED_FULL, CH39X_V01, 1, 64, true, false, true,
-	  false, 4096, 10, 16384, 10, 1500, 1518, 16 },
-	{ 0x5395, CH39X_SPEED_HIGH, CH39X_V01, 1, 512, true, false, true,
-	  false, 4096, 10, 16384, 10, 1500, 1518, 16 },
-	{ 0x5396, CH39X_SPEED_HIGH, CH39X_V01, 1, 512, false, false, true,
-	  false, 4096, 10, 16384, 10, 1500, 1518, 16 },
-	{ 0x5397, CH39X_SPEED_HIGH, CH39X_V01, 1, 512, false, false, true,
-	  false, 4096, 10, 16384, 10, 1500, 1518, 16 },
-	{ 0x5397, CH39X_SPEED_FULL, CH39X_V01, 1, 64, false, false, true,
-	  false, 4096, 10, 16384, 10, 1500, 1518, 16 },
+	V01_P(0x5394, CH39X_SPEED_HIGH, 512, true),
+	V01_P(0x5394, CH39X_SPEED_FULL, 64, true),
+	V01_P(0x5395, CH39X_SPEED_HIGH, 512, true),
+	V01_P(0x5395, CH39X_SPEED_FULL, 64, true),
+	V01_P(0x5396, CH39X_SPEED_HIGH, 512, false),
+	V01_P(0x5397, CH39X_SPEED_HIGH, 512, false),
+	V01_P(0x5397, CH39X_SPEED_FULL, 64, false),
 	{ 0x5398, CH39X_SPEED_SUPER, CH39X_V02, 3, 1024, false, false, false,
 	  true, 16384, 10, 32768, 16, 9198, 9216, 32 },
 	{ 0x5398, CH39X_SPEED_HIGH, CH39X_V02, 3, 512, false, true, false,
@@ -165,7 +155,13 @@ static const struct prof_want prof_table[] = {
 static void
 test_profiles(void)
 {
+	/* mac_cfg, mac_h, mac_l, hash_hi, hash_lo, macier, misc_cfg */
+	static const uint32_t v01_regs[7] = { 0x40000700, 0x40000710,
+		0x40000714, 0x40000730, 0x40000734, 0x4000073C, 0 };
+	static const uint32_t v02_regs[7] = { 0x40024000, 0x40024010,
+		0x40024014, 0x40024030, 0x40024034, 0x4002403C, 0x400240E8 };
 	struct ch39x_profile p;
+	const uint32_t *r;
 	size_t i;
 
 	for (i = 0; i < sizeof(prof_table) / sizeof(prof_table[0]); i++) {
@@ -192,23 +188,14 @@ test_profiles(void)
 			CHECK_EQ(p.max_frame, w->max_frame);
 		CHECK_EQ(p.intr_len, w->intr_len);
 		CHECK_EQ(ch39x_tx_buf_size(&p), w->tx_size + 4);
-		if (w->fam == CH39X_V01) {
-			CHECK_EQ(p.regs.mac_cfg, 0x40000700);
-			CHECK_EQ(p.regs.mac_h, 0x40000710);
-			CHECK_EQ(p.regs.mac_l, 0x40000714);
-			CHECK_EQ(p.regs.hash_hi, 0x40000730);
-			CHECK_EQ(p.regs.hash_lo, 0x40000734);
-			CHECK_EQ(p.regs.macier, 0x4000073C);
-			CHECK_EQ(p.regs.misc_cfg, 0);
-		} else {
-			CHECK_EQ(p.regs.mac_cfg, 0x40024000);
-			CHECK_EQ(p.regs.mac_h, 0x40024010);
-			CHECK_EQ(p.regs.mac_l, 0x40024014);
-			CHECK_EQ(p.regs.hash_hi, 0x40024030);
-			CHECK_EQ(p.regs.hash_lo, 0x40024034);
-			CHECK_EQ(p.regs.macier, 0x4002403C);
-			CHECK_EQ(p.regs.misc_cfg, 0x400240E8);
-		}
+		r = w->fam == CH39X_V01 ? v01_regs : v02_regs;
+		CHECK_EQ(p.regs.mac_cfg, r[0]);
+		CHECK_EQ(p.regs.mac_h, r[1]);
+		CHECK_EQ(p.regs.mac_l, r[2]);
+		CHECK_EQ(p.regs.hash_hi, r[3]);
+		CHECK_EQ(p.regs.hash_lo, r[4]);
+		CHECK_EQ(p.regs.macier, r[5]);
+		CHECK_EQ(p.regs.misc_cfg, r[6]);
 	}
 
 	/* V01 is USB 2.0: CH397 (and kin) at SuperSpeed is refused. */
@@ -299,140 +286,142 @@ test_mc_hash(void)
 }
 
 /* ---- TX header encoder (sheet section 5) ---- */
+/* ---- TX header encoder (sheet section 5) ---- */
 
-static void
-enc_check(const char *file, int line, const struct ch39x_profile *p,
-	  const struct ch39x_tx_desc *d, const uint8_t want[8])
-{
-	uint8_t hdr[8];
-
-	memset(hdr, 0xCC, sizeof(hdr));
-	ch39x_tx_encode(p, d, hdr);
-	check_mem(file, line, "ch39x_tx_encode", hdr, want, 8);
-}
-
-#define ENC(p, d, ...) do {						\
-	static const uint8_t w_[8] = { __VA_ARGS__ };			\
-	enc_check(__FILE__, __LINE__, (p), (d), w_);			\
-} while (0)
+static const struct {
+	bool v02;
+	struct ch39x_tx_desc d;
+	uint8_t want[8];
+} enc_cases[] = {
+	/* V01: length only; cmd_1 is 0 whatever is asked. */
+	{ false, { .len = 60 }, { 0x3C, 0, 0, 0, 0, 0, 0, 0 } },
+	{ false, { .len = 1514, .csum_ip4 = true, .csum_tcp = true,
+		   .csum_udp = true, .vlan_insert = true, .vlan_tci = 0x0123 },
+	  { 0xEA, 0x05, 0, 0, 0, 0, 0, 0 } },
+	{ false, { .len = 1514, .tso4 = true, .tcpho = 54, .mss = 1448 },
+	  { 0xEA, 0x05, 0, 0, 0, 0, 0, 0 } },
+	/* V02, no offload; the length field is bits 17..0. */
+	{ true, { .len = 42 }, { 0x2A, 0, 0, 0, 0, 0, 0, 0 } },
+	{ true, { .len = 0x12345 }, { 0x45, 0x23, 0x01, 0, 0, 0, 0, 0 } },
+	/* TCP/IPv4 bits 13 + 11 = 0x2800; UDP/IPv4 13 + 12 = 0x3000. */
+	{ true, { .len = 100, .csum_ip4 = true, .csum_tcp = true },
+	  { 0x64, 0, 0, 0, 0x00, 0x28, 0, 0 } },
+	{ true, { .len = 100, .csum_ip4 = true, .csum_udp = true },
+	  { 0x64, 0, 0, 0, 0x00, 0x30, 0, 0 } },
+	/* IPv6: bit 12 (UDP) or 11 (TCP) only. */
+	{ true, { .len = 100, .csum_udp = true },
+	  { 0x64, 0, 0, 0, 0x00, 0x10, 0, 0 } },
+	{ true, { .len = 100, .csum_tcp = true },
+	  { 0x64, 0, 0, 0, 0x00, 0x08, 0, 0 } },
+	/* VLAN insert: bit 15, TCI 0x0123 in 31..16 -> 0x01238000. */
+	{ true, { .len = 60, .vlan_insert = true, .vlan_tci = 0x0123 },
+	  { 0x3C, 0, 0, 0, 0x00, 0x80, 0x23, 0x01 } },
+	/* With UDP/IPv4 checksum and TCI 0xE00A -> 0xE00AB000. */
+	{ true, { .len = 60, .vlan_insert = true, .vlan_tci = 0xE00A,
+		  .csum_ip4 = true, .csum_udp = true },
+	  { 0x3C, 0, 0, 0, 0x00, 0xB0, 0x0A, 0xE0 } },
+	/* A TCI without vlan_insert is not sent. */
+	{ true, { .len = 60, .vlan_tci = 0xE00A, .csum_ip4 = true,
+		  .csum_udp = true },
+	  { 0x3C, 0, 0, 0, 0x00, 0x30, 0, 0 } },
+	/*
+	 * TSO4: 9014 (0x2336) | bit 23 | TCPHO 54 (0x36) << 24 = 0x36802336,
+	 * MSS 1448 = 0x5A8; no checksum bits even when asked.
+	 */
+	{ true, { .len = 9014, .tso4 = true, .tcpho = 54, .mss = 1448,
+		  .csum_ip4 = true, .csum_tcp = true },
+	  { 0x36, 0x23, 0x80, 0x36, 0xA8, 0x05, 0, 0 } },
+	/* MSS 9000 and 2048 are clamped to 2047 (0x7FF); 2047 is kept. */
+	{ true, { .len = 9014, .tso4 = true, .tcpho = 54, .mss = 9000 },
+	  { 0x36, 0x23, 0x80, 0x36, 0xFF, 0x07, 0, 0 } },
+	{ true, { .len = 9014, .tso4 = true, .tcpho = 54, .mss = 2048 },
+	  { 0x36, 0x23, 0x80, 0x36, 0xFF, 0x07, 0, 0 } },
+	{ true, { .len = 9014, .tso4 = true, .tcpho = 54, .mss = 2047 },
+	  { 0x36, 0x23, 0x80, 0x36, 0xFF, 0x07, 0, 0 } },
+	/* TSO6: 16000 (0x3E80) | bit 22 | TCPHO 74 (0x4A) << 24. */
+	{ true, { .len = 16000, .tso6 = true, .tcpho = 74, .mss = 9000 },
+	  { 0x80, 0x3E, 0x40, 0x4A, 0xFF, 0x07, 0, 0 } },
+	/* ... with VLAN 0x0064: cmd_1 0x006487FF. */
+	{ true, { .len = 16000, .tso6 = true, .tcpho = 74, .mss = 9000,
+		  .csum_tcp = true, .vlan_insert = true, .vlan_tci = 0x0064 },
+	  { 0x80, 0x3E, 0x40, 0x4A, 0xFF, 0x87, 0x64, 0x00 } },
+	/* TCPHO 255 fills bits 31..24; MSS 1220 = 0x4C4. */
+	{ true, { .len = 16000, .tso6 = true, .tcpho = 255, .mss = 1220 },
+	  { 0x80, 0x3E, 0x40, 0xFF, 0xC4, 0x04, 0, 0 } },
+};
 
 static void
 test_tx_encode(void)
 {
 	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
 	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_HIGH);
-	struct ch39x_tx_desc d;
+	uint8_t hdr[8];
+	size_t i;
 
-	/* V01: length only; cmd_1 stays 0 whatever is asked. */
-	memset(&d, 0, sizeof(d));
-	d.len = 60;
-	ENC(&v01, &d, 0x3C, 0, 0, 0, 0, 0, 0, 0);
-	d.len = 1514;
-	d.csum_ip4 = d.csum_tcp = d.csum_udp = true;
-	d.vlan_insert = true;
-	d.vlan_tci = 0x0123;
-	ENC(&v01, &d, 0xEA, 0x05, 0, 0, 0, 0, 0, 0);
-	d.tso4 = true;
-	d.tcpho = 54;
-	d.mss = 1448;
-	ENC(&v01, &d, 0xEA, 0x05, 0, 0, 0, 0, 0, 0);
-
-	/* V02, no offload; length uses bits 17..0. */
-	memset(&d, 0, sizeof(d));
-	d.len = 42;
-	ENC(&v02, &d, 0x2A, 0, 0, 0, 0, 0, 0, 0);
-	d.len = 0x12345;
-	ENC(&v02, &d, 0x45, 0x23, 0x01, 0, 0, 0, 0, 0);
-
-	/* TCP/IPv4: bits 13 + 11 = 0x2800. */
-	memset(&d, 0, sizeof(d));
-	d.len = 100;
-	d.csum_ip4 = d.csum_tcp = true;
-	ENC(&v02, &d, 0x64, 0, 0, 0, 0x00, 0x28, 0, 0);
-	/* UDP/IPv4: bits 13 + 12 = 0x3000. */
-	d.csum_tcp = false;
-	d.csum_udp = true;
-	ENC(&v02, &d, 0x64, 0, 0, 0, 0x00, 0x30, 0, 0);
-	/* UDP/IPv6: bit 12 only. */
-	d.csum_ip4 = false;
-	ENC(&v02, &d, 0x64, 0, 0, 0, 0x00, 0x10, 0, 0);
-	/* TCP/IPv6: bit 11 only. */
-	d.csum_udp = false;
-	d.csum_tcp = true;
-	ENC(&v02, &d, 0x64, 0, 0, 0, 0x00, 0x08, 0, 0);
-
-	/* VLAN insert: bit 15, TCI 0x0123 in 31..16 -> 0x01238000. */
-	memset(&d, 0, sizeof(d));
-	d.len = 60;
-	d.vlan_insert = true;
-	d.vlan_tci = 0x0123;
-	ENC(&v02, &d, 0x3C, 0, 0, 0, 0x00, 0x80, 0x23, 0x01);
-	/* With UDP/IPv4 checksum and TCI 0xE00A -> 0xE00AB000. */
-	d.vlan_tci = 0xE00A;
-	d.csum_ip4 = d.csum_udp = true;
-	ENC(&v02, &d, 0x3C, 0, 0, 0, 0x00, 0xB0, 0x0A, 0xE0);
-	/* A TCI without vlan_insert is not sent. */
-	d.vlan_insert = false;
-	ENC(&v02, &d, 0x3C, 0, 0, 0, 0x00, 0x30, 0, 0);
-
-	/*
-	 * TSO4: len 9014 (0x2336) | bit 23 | TCPHO 54 (0x36) << 24
-	 * = 0x36802336; MSS 1448 = 0x5A8; no checksum bits even if asked.
-	 */
-	memset(&d, 0, sizeof(d));
-	d.len = 9014;
-	d.tso4 = true;
-	d.tcpho = 54;
-	d.mss = 1448;
-	d.csum_ip4 = d.csum_tcp = true;
-	ENC(&v02, &d, 0x36, 0x23, 0x80, 0x36, 0xA8, 0x05, 0, 0);
-	/* MSS 9000 is clamped to 2047 (0x7FF). */
-	d.mss = 9000;
-	ENC(&v02, &d, 0x36, 0x23, 0x80, 0x36, 0xFF, 0x07, 0, 0);
-	/* MSS exactly 2047 kept; 2048 clamped. */
-	d.mss = 2047;
-	ENC(&v02, &d, 0x36, 0x23, 0x80, 0x36, 0xFF, 0x07, 0, 0);
-	d.mss = 2048;
-	ENC(&v02, &d, 0x36, 0x23, 0x80, 0x36, 0xFF, 0x07, 0, 0);
-
-	/*
-	 * TSO6: len 16000 (0x3E80) | bit 22 | TCPHO 74 (0x4A) << 24
-	 * = 0x4A403E80; MSS 9000 -> 0x7FF; VLAN 0x0064 -> 0x006487FF.
-	 */
-	memset(&d, 0, sizeof(d));
-	d.len = 16000;
-	d.tso6 = true;
-	d.tcpho = 74;
-	d.mss = 9000;
-	ENC(&v02, &d, 0x80, 0x3E, 0x40, 0x4A, 0xFF, 0x07, 0, 0);
-	d.vlan_insert = true;
-	d.vlan_tci = 0x0064;
-	d.csum_tcp = true;
-	ENC(&v02, &d, 0x80, 0x3E, 0x40, 0x4A, 0xFF, 0x87, 0x64, 0x00);
-	/* TCPHO 255 fills bits 31..24. */
-	d.tcpho = 255;
-	d.mss = 1220;	/* 0x4C4 */
-	d.vlan_insert = false;
-	ENC(&v02, &d, 0x80, 0x3E, 0x40, 0xFF, 0xC4, 0x04, 0, 0);
+	for (i = 0; i < sizeof(enc_cases) / sizeof(enc_cases[0]); i++) {
+		memset(hdr, 0xCC, sizeof(hdr));
+		ch39x_tx_encode(enc_cases[i].v02 ? &v02 : &v01,
+				&enc_cases[i].d, hdr);
+		if (memcmp(hdr, enc_cases[i].want, 8) == 0) {
+			n_pass++;
+			continue;
+		}
+		n_fail++;
+		printf("%s:%d: tx_encode entry %zu: got %02x %02x %02x %02x "
+		       "%02x %02x %02x %02x\n", __FILE__, __LINE__, i, hdr[0],
+		       hdr[1], hdr[2], hdr[3], hdr[4], hdr[5], hdr[6], hdr[7]);
+	}
 }
 
 /* ---- TX aggregator (sheet section 5) ---- */
 
 static uint8_t tbuf[16384 + 4 + 64];
 static uint8_t twant[16384 + 4 + 64];
+static struct ch39x_tx_agg ta;
+static struct ch39x_tx_desc td;
 
 /* Append a frame of len bytes filled with fill; returns its data offset. */
 static uint32_t
-agg_add(const struct ch39x_profile *p, struct ch39x_tx_agg *a,
-	struct ch39x_tx_desc *d, uint32_t len, uint8_t fill)
+agg_add(const struct ch39x_profile *p, uint32_t len, uint8_t fill)
 {
 	uint8_t *dst;
 
-	d->len = len;
-	CHECK(ch39x_tx_agg_fits(p, a, len));
-	dst = ch39x_tx_agg_add(p, a, d);
+	td.len = len;
+	CHECK(ch39x_tx_agg_fits(p, &ta, len));
+	dst = ch39x_tx_agg_add(p, &ta, &td);
 	memset(dst, fill, len);
-	return (uint32_t)(dst - a->buf);
+	return (uint32_t)(dst - ta.buf);
+}
+
+/* Start a fresh aggregate in tbuf (pre-filled with 0xAA) of n frames. */
+static void
+agg_start(const struct ch39x_profile *p, const uint32_t *lens, unsigned int n)
+{
+	unsigned int i;
+
+	memset(tbuf, 0xAA, sizeof(tbuf));
+	memset(&td, 0, sizeof(td));
+	ch39x_tx_agg_init(&ta, tbuf);
+	for (i = 0; i < n; i++)
+		agg_add(p, lens[i], (uint8_t)(i + 1));
+}
+
+#define TX_END(p, len, zlp, ls) tx_end(__LINE__, (p), (len), (zlp), (ls))
+
+static void
+tx_end(int line, const struct ch39x_profile *p, uint32_t len, bool zlp,
+       bool ls)
+{
+	struct ch39x_tx_end e = ch39x_tx_agg_finish(p, &ta);
+
+	if (e.len == len && e.zlp == zlp && e.tx_ls == ls && ta.len == len) {
+		n_pass++;
+		return;
+	}
+	n_fail++;
+	printf("%s:%d: tx end: len %u zlp %d tx_ls %d agg %u, want len %u "
+	       "zlp %d tx_ls %d\n", __FILE__, line, e.len, e.zlp, e.tx_ls,
+	       ta.len, len, zlp, ls);
 }
 
 static void
@@ -442,98 +431,85 @@ test_tx_agg_pack(void)
 	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
 	struct ch39x_profile ch336 = prof(0x5394, CH39X_SPEED_HIGH);
 	struct ch39x_profile ch339 = prof(0x5395, CH39X_SPEED_FULL);
-	struct ch39x_tx_desc d;
-	struct ch39x_tx_agg a;
-	struct ch39x_tx_end e;
+	static const uint32_t l3[3] = { 1514, 1514, 976 };
+	static const uint32_t l4[4] = { 1514, 1514, 972, 60 };
+	static const uint32_t l60[1] = { 60 };
+	static const uint8_t h0[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h1[8] = { 0x3D, 0, 0, 0, 0, 0x28, 0, 0 };
+	static const uint8_t h2[8] = { 0x3E, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h3[8] = { 0x3F, 0, 0, 0, 0, 0, 0, 0 };
 
 	/*
 	 * V02 SS, frames of 60, 61, 62, 63 bytes: records of 68, 72, 72, 72
 	 * at 0, 68, 140, 212; 284 bytes, pad bytes zero (buffer was 0xAA).
 	 * The second frame asks for a TCP/IPv4 checksum (cmd_1 0x2800).
 	 */
-	memset(tbuf, 0xAA, sizeof(tbuf));
+	agg_start(&ss, NULL, 0);
+	CHECK_EQ(agg_add(&ss, 60, 0x11), 8);
+	td.csum_ip4 = td.csum_tcp = true;
+	CHECK_EQ(agg_add(&ss, 61, 0x22), 76);
+	td.csum_ip4 = td.csum_tcp = false;
+	CHECK_EQ(agg_add(&ss, 62, 0x33), 148);
+	CHECK_EQ(agg_add(&ss, 63, 0x44), 220);
+	CHECK_EQ(ta.frames, 4);
+	CHECK_EQ(ta.frame_bytes, 246);
+	CHECK_EQ(ta.last_hdr, 212);
 	memset(twant, 0xAA, sizeof(twant));
-	memset(&d, 0, sizeof(d));
-	ch39x_tx_agg_init(&a, tbuf);
-	CHECK_EQ(agg_add(&ss, &a, &d, 60, 0x11), 8);
-	d.csum_ip4 = d.csum_tcp = true;
-	CHECK_EQ(agg_add(&ss, &a, &d, 61, 0x22), 76);
-	d.csum_ip4 = d.csum_tcp = false;
-	CHECK_EQ(agg_add(&ss, &a, &d, 62, 0x33), 148);
-	CHECK_EQ(agg_add(&ss, &a, &d, 63, 0x44), 220);
-	CHECK_EQ(a.len, 284);
-	CHECK_EQ(a.frames, 4);
-	CHECK_EQ(a.frame_bytes, 246);
-	CHECK_EQ(a.last_hdr, 212);
-	{
-		static const uint8_t h0[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
-		static const uint8_t h1[8] = { 0x3D, 0, 0, 0, 0, 0x28, 0, 0 };
-		static const uint8_t h2[8] = { 0x3E, 0, 0, 0, 0, 0, 0, 0 };
-		static const uint8_t h3[8] = { 0x3F, 0, 0, 0, 0, 0, 0, 0 };
-
-		memcpy(twant + 0, h0, 8);
-		memset(twant + 8, 0x11, 60);
-		memcpy(twant + 68, h1, 8);
-		memset(twant + 76, 0x22, 61);
-		memset(twant + 137, 0, 3);
-		memcpy(twant + 140, h2, 8);
-		memset(twant + 148, 0x33, 62);
-		memset(twant + 210, 0, 2);
-		memcpy(twant + 212, h3, 8);
-		memset(twant + 220, 0x44, 63);
-		memset(twant + 283, 0, 1);
-	}
-	e = ch39x_tx_agg_finish(&ss, &a);
-	CHECK_EQ(e.len, 284);
-	CHECK(!e.zlp);
-	CHECK(!e.tx_ls);
+	memcpy(twant + 0, h0, 8);
+	memset(twant + 8, 0x11, 60);
+	memcpy(twant + 68, h1, 8);
+	memset(twant + 76, 0x22, 61);
+	memset(twant + 137, 0, 3);
+	memcpy(twant + 140, h2, 8);
+	memset(twant + 148, 0x33, 62);
+	memset(twant + 210, 0, 2);
+	memcpy(twant + 212, h3, 8);
+	memset(twant + 220, 0x44, 63);
+	memset(twant + 283, 0, 1);
+	TX_END(&ss, 284, false, false);
 	CHECK_MEM(tbuf, twant, 300);
 
 	/* First frame: only the record size against tx_xfer_size counts. */
-	ch39x_tx_agg_init(&a, tbuf);
-	CHECK(ch39x_tx_agg_fits(&v01, &a, 4088));	/* record 4096 */
-	CHECK(!ch39x_tx_agg_fits(&v01, &a, 4089));	/* record 4100 */
-	CHECK(ch39x_tx_agg_fits(&ss, &a, 16376));
-	CHECK(!ch39x_tx_agg_fits(&ss, &a, 16377));
+	ch39x_tx_agg_init(&ta, tbuf);
+	CHECK(ch39x_tx_agg_fits(&v01, &ta, 4088));	/* record 4096 */
+	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 4089));	/* record 4100 */
+	CHECK(ch39x_tx_agg_fits(&ss, &ta, 16376));
+	CHECK(!ch39x_tx_agg_fits(&ss, &ta, 16377));
 
 	/*
 	 * The 68-byte rule on V01 (4096): 1514 + 1514 + 976 -> records
 	 * 1524 + 1524 + 984 = 4032, 64 bytes left. A 42 or 56-byte frame
 	 * (record 52 or 64) would fit but packing has stopped.
 	 */
-	memset(&d, 0, sizeof(d));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&v01, &a, &d, 1514, 1);
-	agg_add(&v01, &a, &d, 1514, 2);
-	agg_add(&v01, &a, &d, 976, 3);
-	CHECK_EQ(a.len, 4032);
-	CHECK(!ch39x_tx_agg_fits(&v01, &a, 42));
-	CHECK(!ch39x_tx_agg_fits(&v01, &a, 56));
+	agg_start(&v01, l3, 3);
+	CHECK_EQ(ta.len, 4032);
+	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 42));
+	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 56));
 
-	/* 1514 + 1514 + 972 -> 4028: 68 left, a 60-byte frame still goes. */
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&v01, &a, &d, 1514, 1);
-	agg_add(&v01, &a, &d, 1514, 2);
-	agg_add(&v01, &a, &d, 972, 3);
-	CHECK_EQ(a.len, 4028);
-	CHECK(ch39x_tx_agg_fits(&v01, &a, 42));
-	CHECK(!ch39x_tx_agg_fits(&v01, &a, 61));	/* record 72 > 68 */
-	CHECK(!ch39x_tx_agg_fits(&v01, &a, 1514));
-	agg_add(&v01, &a, &d, 60, 4);
-	CHECK_EQ(a.len, 4096);
-	CHECK_EQ(a.frames, 4);
-	CHECK(!ch39x_tx_agg_fits(&v01, &a, 42));
+	/*
+	 * 1514 + 1514 + 972 -> 4028: 68 left, a 60-byte frame still goes
+	 * (a 61-byte one, record 72, does not). 4096 = 8 x 512: V01 sends a
+	 * ZLP and adds no trailer; the last cmd_0 has no TX_LS.
+	 */
+	agg_start(&v01, l4, 3);
+	CHECK_EQ(ta.len, 4028);
+	CHECK(ch39x_tx_agg_fits(&v01, &ta, 42));
+	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 61));
+	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 1514));
+	agg_add(&v01, 60, 4);
+	CHECK_EQ(ta.frames, 4);
+	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 42));
+	TX_END(&v01, 4096, true, false);
+	CHECK_EQ(tbuf[4028 + 2], 0x00);
+	CHECK_EQ(tbuf[4096], 0xAA);
 
 	/* CH336 / CH339: one frame per transfer; CH397 packs. */
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&ch336, &a, &d, 60, 5);
-	CHECK(!ch39x_tx_agg_fits(&ch336, &a, 60));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&ch339, &a, &d, 60, 5);
-	CHECK(!ch39x_tx_agg_fits(&ch339, &a, 42));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&v01, &a, &d, 60, 5);
-	CHECK(ch39x_tx_agg_fits(&v01, &a, 60));
+	agg_start(&ch336, l60, 1);
+	CHECK(!ch39x_tx_agg_fits(&ch336, &ta, 60));
+	agg_start(&ch339, l60, 1);
+	CHECK(!ch39x_tx_agg_fits(&ch339, &ta, 42));
+	agg_start(&v01, l60, 1);
+	CHECK(ch39x_tx_agg_fits(&v01, &ta, 60));
 }
 
 static void
@@ -544,168 +520,94 @@ test_tx_agg_end(void)
 	struct ch39x_profile ss = prof(0x5398, CH39X_SPEED_SUPER);
 	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
 	struct ch39x_profile v01fs = prof(0x5396, CH39X_SPEED_FULL);
-	struct ch39x_tx_desc d;
-	struct ch39x_tx_agg a;
-	struct ch39x_tx_end e;
+	static const uint32_t l504[1] = { 504 }, l56[1] = { 56 };
+	static const uint32_t l60[1] = { 60 }, l1016[2] = { 1016, 1016 };
+	static const uint8_t hls[8] = { 0xF8, 0x01, 0x10, 0x00,
+					0x00, 0x30, 0x00, 0x00 };
+	static const uint8_t h60[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h436[8] = { 0xB4, 0x01, 0x10, 0, 0, 0, 0, 0 };
+	static const uint8_t h56[8] = { 0x38, 0, 0x10, 0, 0, 0, 0, 0 };
+	static const uint8_t h504[8] = { 0xF8, 0x01, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h1016[8] = { 0xF8, 0x03, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t zero4[4] = { 0, 0, 0, 0 };
 
 	/*
 	 * V02 HS, one 504-byte frame with UDP/IPv4 checksum: record 512.
 	 * cmd_0 = 504 | TX_LS = 0x001001F8, cmd_1 = 0x3000 untouched, then
 	 * four zero trailer bytes: 516 bytes.
 	 */
-	memset(tbuf, 0xAA, sizeof(tbuf));
+	agg_start(&hs, NULL, 0);
+	td.csum_ip4 = td.csum_udp = true;
+	agg_add(&hs, 504, 0x5A);
+	TX_END(&hs, 516, false, true);
 	memset(twant, 0xAA, sizeof(twant));
-	memset(&d, 0, sizeof(d));
-	d.csum_ip4 = d.csum_udp = true;
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&hs, &a, &d, 504, 0x5A);
-	e = ch39x_tx_agg_finish(&hs, &a);
-	CHECK_EQ(e.len, 516);
-	CHECK(e.tx_ls);
-	CHECK(!e.zlp);
-	CHECK_EQ(a.len, 516);
-	{
-		static const uint8_t h[8] = { 0xF8, 0x01, 0x10, 0x00,
-					      0x00, 0x30, 0x00, 0x00 };
-
-		memcpy(twant, h, 8);
-		memset(twant + 8, 0x5A, 504);
-		memset(twant + 512, 0, 4);
-	}
+	memcpy(twant, hls, 8);
+	memset(twant + 8, 0x5A, 504);
+	memset(twant + 512, 0, 4);
 	CHECK_MEM(tbuf, twant, 530);
 
 	/*
 	 * V02 HS, 60 + 436 bytes: records 68 + 444 = 512. TX_LS only in the
 	 * last record (0x001001B4); the first keeps 0x0000003C.
 	 */
-	memset(tbuf, 0xAA, sizeof(tbuf));
+	agg_start(&hs, NULL, 0);
+	agg_add(&hs, 60, 0x61);
+	agg_add(&hs, 436, 0x62);
+	TX_END(&hs, 516, false, true);
 	memset(twant, 0xAA, sizeof(twant));
-	memset(&d, 0, sizeof(d));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&hs, &a, &d, 60, 0x61);
-	agg_add(&hs, &a, &d, 436, 0x62);
-	e = ch39x_tx_agg_finish(&hs, &a);
-	CHECK_EQ(e.len, 516);
-	CHECK(e.tx_ls);
-	CHECK(!e.zlp);
-	{
-		static const uint8_t h0[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
-		static const uint8_t h1[8] = { 0xB4, 0x01, 0x10, 0, 0, 0, 0, 0 };
-
-		memcpy(twant, h0, 8);
-		memset(twant + 8, 0x61, 60);
-		memcpy(twant + 68, h1, 8);
-		memset(twant + 76, 0x62, 436);
-		memset(twant + 512, 0, 4);
-	}
+	memcpy(twant, h60, 8);
+	memset(twant + 8, 0x61, 60);
+	memcpy(twant + 68, h436, 8);
+	memset(twant + 76, 0x62, 436);
+	memset(twant + 512, 0, 4);
 	CHECK_MEM(tbuf, twant, 530);
 
-	/* V02 HS, 1016 + 1016 bytes: 2048 = 4 x 512, still TX_LS. */
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&hs, &a, &d, 1016, 0x63);
-	agg_add(&hs, &a, &d, 1016, 0x64);
-	e = ch39x_tx_agg_finish(&hs, &a);
-	CHECK_EQ(e.len, 2052);
-	CHECK(e.tx_ls);
-	CHECK_EQ(tbuf[2], 0x00);	/* first cmd_0 0x000003F8 */
-	CHECK_EQ(tbuf[1024 + 2], 0x10);	/* last cmd_0 0x001003F8 */
+	/* V02 HS, 1016 + 1016 bytes: 2048 = 4 x 512, TX_LS in the last. */
+	agg_start(&hs, l1016, 2);
+	TX_END(&hs, 2052, false, true);
+	CHECK_MEM(tbuf, h1016, 8);
+	CHECK_EQ(tbuf[1024 + 2], 0x10);
+	CHECK_MEM(tbuf + 2048, zero4, 4);
 
 	/* V02 HS, not a multiple of 512: nothing added. */
-	memset(tbuf, 0xAA, sizeof(tbuf));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&hs, &a, &d, 60, 0x65);
-	e = ch39x_tx_agg_finish(&hs, &a);
-	CHECK_EQ(e.len, 68);
-	CHECK(!e.tx_ls);
-	CHECK(!e.zlp);
-	CHECK_EQ(tbuf[2], 0x00);
+	agg_start(&hs, l60, 1);
+	TX_END(&hs, 68, false, false);
+	CHECK_MEM(tbuf, h60, 8);
 	CHECK_EQ(tbuf[68], 0xAA);
 
 	/* V02 FS counts as hs_mode: 56 bytes -> record 64 -> TX_LS. */
-	memset(tbuf, 0xAA, sizeof(tbuf));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&fs, &a, &d, 56, 0x66);
-	e = ch39x_tx_agg_finish(&fs, &a);
-	CHECK_EQ(e.len, 68);
-	CHECK(e.tx_ls);
-	CHECK(!e.zlp);
-	{
-		static const uint8_t h[8] = { 0x38, 0, 0x10, 0, 0, 0, 0, 0 };
-		static const uint8_t z[4] = { 0, 0, 0, 0 };
-
-		CHECK_MEM(tbuf, h, 8);
-		CHECK_MEM(tbuf + 64, z, 4);
-	}
+	agg_start(&fs, l56, 1);
+	TX_END(&fs, 68, false, true);
+	CHECK_MEM(tbuf, h56, 8);
+	CHECK_MEM(tbuf + 64, zero4, 4);
 
 	/* V02 SS at 1024 and at 512: neither TX_LS nor ZLP. */
-	memset(tbuf, 0xAA, sizeof(tbuf));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&ss, &a, &d, 1016, 0x67);
-	e = ch39x_tx_agg_finish(&ss, &a);
-	CHECK_EQ(e.len, 1024);
-	CHECK(!e.tx_ls);
-	CHECK(!e.zlp);
-	CHECK_EQ(tbuf[0], 0xF8);
-	CHECK_EQ(tbuf[1], 0x03);
-	CHECK_EQ(tbuf[2], 0x00);
+	agg_start(&ss, l1016, 1);
+	TX_END(&ss, 1024, false, false);
+	CHECK_MEM(tbuf, h1016, 8);
 	CHECK_EQ(tbuf[1024], 0xAA);
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&ss, &a, &d, 504, 0x68);
-	e = ch39x_tx_agg_finish(&ss, &a);
-	CHECK_EQ(e.len, 512);
-	CHECK(!e.tx_ls);
-	CHECK(!e.zlp);
+	agg_start(&ss, l504, 1);
+	TX_END(&ss, 512, false, false);
+	CHECK_MEM(tbuf, h504, 8);
 
 	/* V01 HS at 512: ZLP, no TX_LS bit, no trailer. */
-	memset(tbuf, 0xAA, sizeof(tbuf));
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&v01, &a, &d, 504, 0x69);
-	e = ch39x_tx_agg_finish(&v01, &a);
-	CHECK_EQ(e.len, 512);
-	CHECK(e.zlp);
-	CHECK(!e.tx_ls);
-	{
-		static const uint8_t h[8] = { 0xF8, 0x01, 0, 0, 0, 0, 0, 0 };
-
-		CHECK_MEM(tbuf, h, 8);
-	}
+	agg_start(&v01, l504, 1);
+	TX_END(&v01, 512, true, false);
+	CHECK_MEM(tbuf, h504, 8);
 	CHECK_EQ(tbuf[512], 0xAA);
 
-	/* V01 full transfer of 4096 (see the 68-byte rule test): ZLP. */
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&v01, &a, &d, 1514, 1);
-	agg_add(&v01, &a, &d, 1514, 2);
-	agg_add(&v01, &a, &d, 972, 3);
-	agg_add(&v01, &a, &d, 60, 4);
-	memset(tbuf + 4096, 0xAA, 4);
-	e = ch39x_tx_agg_finish(&v01, &a);
-	CHECK_EQ(e.len, 4096);
-	CHECK(e.zlp);
-	CHECK(!e.tx_ls);
-	CHECK_EQ(tbuf[4096], 0xAA);
-	CHECK_EQ(tbuf[4028 + 2], 0x00);
-
 	/* V01 HS, 68 bytes: no ZLP. V01 FS, 64 bytes: ZLP. */
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&v01, &a, &d, 60, 0x6A);
-	e = ch39x_tx_agg_finish(&v01, &a);
-	CHECK_EQ(e.len, 68);
-	CHECK(!e.zlp);
-	ch39x_tx_agg_init(&a, tbuf);
-	agg_add(&v01fs, &a, &d, 56, 0x6B);
-	e = ch39x_tx_agg_finish(&v01fs, &a);
-	CHECK_EQ(e.len, 64);
-	CHECK(e.zlp);
-	CHECK(!e.tx_ls);
+	agg_start(&v01, l60, 1);
+	TX_END(&v01, 68, false, false);
+	agg_start(&v01fs, l56, 1);
+	TX_END(&v01fs, 64, true, false);
+	CHECK_EQ(tbuf[2], 0x00);
 
 	/* An empty aggregate ends with nothing. */
-	ch39x_tx_agg_init(&a, tbuf);
-	e = ch39x_tx_agg_finish(&v01, &a);
-	CHECK_EQ(e.len, 0);
-	CHECK(!e.zlp);
-	e = ch39x_tx_agg_finish(&hs, &a);
-	CHECK_EQ(e.len, 0);
-	CHECK(!e.tx_ls);
+	agg_start(&v01, NULL, 0);
+	TX_END(&v01, 0, false, false);
+	agg_start(&hs, NULL, 0);
+	TX_END(&hs, 0, false, false);
 }
 
 /* ---- RX parser (sheet section 4) ---- */
@@ -754,162 +656,148 @@ test_rx_decode(void)
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		memset(&f, 0x5A, sizeof(f));
 		ch39x_rx_decode_info(&f, t[i].info);
-		if (f.info != t[i].info || f.vlan_stripped != t[i].vlan ||
-		    f.vlan_tci != t[i].tci || f.ip_csum != t[i].ip ||
-		    (t[i].l4 >= 0 ? f.l4_csum != (enum ch39x_csum)t[i].l4 :
-		     f.l4_csum == CH39X_CSUM_GOOD)) {
-			n_fail++;
-			printf("%s:%d: rx_decode_info entry %zu (0x%08x): "
-			       "vlan %d tci 0x%04x ip %d l4 %d, want vlan %d "
-			       "tci 0x%04x ip %d l4 %s%d\n", __FILE__,
-			       __LINE__, i, t[i].info, f.vlan_stripped, f.vlan_tci,
-			       f.ip_csum, f.l4_csum, t[i].vlan, t[i].tci,
-			       t[i].ip, t[i].l4 < 0 ? "not " : "",
-			       t[i].l4 < 0 ? CH39X_CSUM_GOOD : t[i].l4);
-		} else {
+		if (f.info == t[i].info && f.vlan_stripped == t[i].vlan &&
+		    f.vlan_tci == t[i].tci && f.ip_csum == t[i].ip &&
+		    (t[i].l4 >= 0 ? f.l4_csum == (enum ch39x_csum)t[i].l4 :
+		     f.l4_csum != CH39X_CSUM_GOOD)) {
 			n_pass++;
+			continue;
 		}
+		n_fail++;
+		printf("%s:%d: rx_decode_info entry %zu (0x%08x): vlan %d "
+		       "tci 0x%04x ip %d l4 %d, want vlan %d tci 0x%04x ip %d "
+		       "l4 %s%d\n", __FILE__, __LINE__, i, t[i].info,
+		       f.vlan_stripped, f.vlan_tci, f.ip_csum, f.l4_csum,
+		       t[i].vlan, t[i].tci, t[i].ip, t[i].l4 < 0 ? "not " : "",
+		       t[i].l4 < 0 ? CH39X_CSUM_GOOD : t[i].l4);
 	}
 }
 
+static struct ch39x_rx_parser ps;
+static struct ch39x_rx_frame rf;	/* the last frame RX_FRAME took */
+
+#define RX_FRAME(data, len, seed, strad) \
+	rx_frame(__LINE__, (data), (len), (seed), (strad))
+#define RX_NONE() \
+	report(ch39x_rx_next(&ps, &rf) == 0, __LINE__, "no more frames")
+#define RX_STATS(fr, by, bad, strad) do {				\
+	CHECK_EQ(ps.stats.frames, fr);					\
+	CHECK_EQ(ps.stats.frame_bytes, by);				\
+	CHECK_EQ(ps.stats.bad_headers, bad);				\
+	CHECK_EQ(ps.stats.straddled, strad);				\
+} while (0)
+#define RX_META(inf, vlan, tci, ip, l4) do {				\
+	CHECK_EQ(rf.info, inf);						\
+	CHECK_EQ(rf.vlan_stripped, vlan);				\
+	CHECK_EQ(rf.vlan_tci, tci);					\
+	CHECK_EQ(rf.ip_csum, ip);					\
+	CHECK_EQ(rf.l4_csum, l4);					\
+} while (0)
+
+/*
+ * Expect the next frame: len pattern bytes of seed, at data (NULL: any
+ * place, e.g. the parser's carry), straddled or not.
+ */
 static void
-rx_feed(const uint8_t *buf, uint32_t len)
+rx_frame(int line, const uint8_t *data, uint32_t len, uint8_t seed,
+	 bool strad)
 {
-	ch39x_rx_begin(&ps, buf, len);
+	int r;
+
+	memset(&rf, 0x5A, sizeof(rf));
+	r = ch39x_rx_next(&ps, &rf);
+	if (r == 1 && (data == NULL || rf.data == data) && rf.len == len &&
+	    rf.straddled == strad && pat_ok(rf.data, len, seed)) {
+		n_pass++;
+		return;
+	}
+	n_fail++;
+	if (r != 1)
+		printf("%s:%d: rx_next gave %d, want a frame of %u\n",
+		       __FILE__, line, r, len);
+	else
+		printf("%s:%d: frame %s, len %u straddled %d content %s; "
+		       "want len %u straddled %d\n", __FILE__, line,
+		       data == NULL || rf.data == data ? "in place" :
+		       "misplaced", rf.len, rf.straddled,
+		       rf.len == len && pat_ok(rf.data, len, seed) ?
+		       "ok" : "wrong", len, strad);
 }
+
+#define UNK CH39X_CSUM_UNKNOWN
+#define GOOD CH39X_CSUM_GOOD
+#define BAD CH39X_CSUM_BAD
+
+static const uint8_t h60[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
+static const uint8_t h61[8] = { 0x3D, 0, 0, 0, 0, 0, 0, 0 };
 
 static void
 test_rx_records(void)
 {
 	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
 	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_HIGH);
-	struct ch39x_rx_frame f;
+	/* V01: cmd_1 ignored; cmd_0 bits 31..16 ignored (V1.7). */
+	static const uint8_t a1[8] = { 0x3D, 0, 0, 0, 0x0F, 0x80, 0x01, 0x00 };
+	static const uint8_t a2[8] = { 0x62, 0x00, 0xCD, 0xAB, 0, 0, 0, 0 };
+	/* V02: UDP4; VLAN 0x0064 + TCP4; UDP4 + UDP error; TCP6. */
+	static const uint8_t b0[8] = { 0x3C, 0, 0, 0, 0x01, 0, 0, 0 };
+	static const uint8_t b1[8] = { 0x41, 0, 0, 0, 0x04, 0x80, 0x64, 0x00 };
+	static const uint8_t b2[8] = { 0x3E, 0, 0, 0, 0x01, 0x02, 0, 0 };
+	static const uint8_t b3[8] = { 0xEA, 0x05, 0, 0, 0x08, 0, 0, 0 };
+	static const uint8_t h64[8] = { 0x40, 0, 0, 0, 0, 0, 0, 0 };
+	uint32_t tail;
 
-	/*
-	 * V01: 60 bytes at 0, 61 at 68 (cmd_1 garbage, ignored), 98 at 140
-	 * with bits 31..16 of cmd_0 set (ignored); 140 + 8 + 98 = 246,
-	 * padded transfer 248.
-	 */
-	{
-		static const uint8_t h0[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
-		static const uint8_t h1[8] = { 0x3D, 0, 0, 0,
-					       0x0F, 0x80, 0x01, 0x00 };
-		static const uint8_t h2[8] = { 0x62, 0x00, 0xCD, 0xAB,
-					       0, 0, 0, 0 };
-
-		memset(xa, 0xEE, 300);
-		put_rec(xa + 0, h0, 60, 0x10);
-		put_rec(xa + 68, h1, 61, 0x20);
-		put_rec(xa + 140, h2, 98, 0x30);
-		xa[246] = xa[247] = 0;
-	}
+	/* V01: 60 at 0, 61 at 68, 98 at 140; 246 bytes, padded to 248. */
+	memset(xa, 0, 300);
+	put_rec(xa + 0, h60, 60, 0x10);
+	put_rec(xa + 68, a1, 61, 0x20);
+	put_rec(xa + 140, a2, 98, 0x30);
 	ch39x_rx_parser_init(&ps, &v01);
-	rx_feed(xa, 248);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xa + 8);
-	CHECK_EQ(f.len, 60);
-	CHECK(pat_ok(f.data, 60, 0x10));
-	CHECK(!f.straddled);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xa + 76);
-	CHECK_EQ(f.len, 61);
-	CHECK(pat_ok(f.data, 61, 0x20));
-	CHECK_EQ(f.info, 0);
-	CHECK(!f.vlan_stripped);
-	CHECK_EQ(f.vlan_tci, 0);
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_UNKNOWN);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_UNKNOWN);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xa + 148);
-	CHECK_EQ(f.len, 98);
-	CHECK(pat_ok(f.data, 98, 0x30));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.frames, 3);
-	CHECK_EQ(ps.stats.frame_bytes, 219);
-	CHECK_EQ(ps.stats.bad_headers, 0);
-	CHECK_EQ(ps.stats.straddled, 0);
+	ch39x_rx_begin(&ps, xa, 248);
+	RX_FRAME(xa + 8, 60, 0x10, false);
+	RX_META(0, false, 0, UNK, UNK);
+	RX_FRAME(xa + 76, 61, 0x20, false);
+	RX_META(0, false, 0, UNK, UNK);
+	RX_FRAME(xa + 148, 98, 0x30, false);
+	RX_NONE();
+	RX_NONE();
+	RX_STATS(3, 219, 0, 0);
 
 	/*
-	 * V02: 60 UDP4 at 0; 65 VLAN 0x0064 + TCP4 at 68 (73 -> 76);
-	 * 62 UDP4 with UDP error at 144 (70 -> 72); 1514 TCP6 at 216;
-	 * 216 + 1522 = 1738 -> transfer 1740.
+	 * V02: 60 at 0; 65 at 68 (73 -> 76); 62 at 144 (70 -> 72); 1514 at
+	 * 216; 216 + 1522 = 1738 -> transfer 1740.
 	 */
-	{
-		static const uint8_t h0[8] = { 0x3C, 0, 0, 0, 0x01, 0, 0, 0 };
-		static const uint8_t h1[8] = { 0x41, 0, 0, 0,
-					       0x04, 0x80, 0x64, 0x00 };
-		static const uint8_t h2[8] = { 0x3E, 0, 0, 0, 0x01, 0x02, 0, 0 };
-		static const uint8_t h3[8] = { 0xEA, 0x05, 0, 0,
-					       0x08, 0, 0, 0 };
-
-		memset(xb, 0, 1740);
-		put_rec(xb + 0, h0, 60, 0x40);
-		put_rec(xb + 68, h1, 65, 0x50);
-		put_rec(xb + 144, h2, 62, 0x60);
-		put_rec(xb + 216, h3, 1514, 0x70);
-	}
+	memset(xb, 0, 1740);
+	put_rec(xb + 0, b0, 60, 0x40);
+	put_rec(xb + 68, b1, 65, 0x50);
+	put_rec(xb + 144, b2, 62, 0x60);
+	put_rec(xb + 216, b3, 1514, 0x70);
 	ch39x_rx_parser_init(&ps, &v02);
-	rx_feed(xb, 1740);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 8);
-	CHECK_EQ(f.len, 60);
-	CHECK_EQ(f.info, 0x00000001);
-	CHECK(!f.vlan_stripped);
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 76);
-	CHECK_EQ(f.len, 65);
-	CHECK(pat_ok(f.data, 65, 0x50));
-	CHECK(f.vlan_stripped);
-	CHECK_EQ(f.vlan_tci, 0x0064);
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 152);
-	CHECK_EQ(f.len, 62);
-	CHECK(pat_ok(f.data, 62, 0x60));
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_BAD);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 224);
-	CHECK_EQ(f.len, 1514);
-	CHECK(pat_ok(f.data, 1514, 0x70));
-	CHECK(!f.vlan_stripped);
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_UNKNOWN);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_GOOD);
-	CHECK(!f.straddled);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.frames, 4);
-	CHECK_EQ(ps.stats.frame_bytes, 1701);
+	ch39x_rx_begin(&ps, xb, 1740);
+	RX_FRAME(xb + 8, 60, 0x40, false);
+	RX_META(0x00000001, false, 0, GOOD, GOOD);
+	RX_FRAME(xb + 76, 65, 0x50, false);
+	RX_META(0x00648004, true, 0x0064, GOOD, GOOD);
+	RX_FRAME(xb + 152, 62, 0x60, false);
+	RX_META(0x00000201, false, 0, GOOD, BAD);
+	RX_FRAME(xb + 224, 1514, 0x70, false);
+	RX_META(0x00000008, false, 0, UNK, GOOD);
+	RX_NONE();
+	RX_STATS(4, 1701, 0, 0);
 
 	/* Trailing zero bytes (4 and 7) after the last record are ignored. */
-	{
-		static const uint8_t h[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
-		static const uint8_t h2[8] = { 0x40, 0, 0, 0, 0, 0, 0, 0 };
-		uint32_t tail;
-
-		for (tail = 4; tail <= 7; tail += 3) {
-			ch39x_rx_parser_init(&ps, &v02);
-			memset(xa, 0, 80);
-			put_rec(xa, h, 60, 0x01);
-			rx_feed(xa, 68 + tail);
-			CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-			CHECK_EQ(f.len, 60);
-			CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-			put_rec(xb, h2, 64, 0x02);
-			rx_feed(xb, 72);
-			CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-			CHECK(f.data == xb + 8);
-			CHECK_EQ(f.len, 64);
-			CHECK(!f.straddled);
-			CHECK(pat_ok(f.data, 64, 0x02));
-			CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-			CHECK_EQ(ps.stats.bad_headers, 0);
-			CHECK_EQ(ps.stats.straddled, 0);
-			CHECK_EQ(ps.stats.frames, 2);
-		}
+	for (tail = 4; tail <= 7; tail += 3) {
+		ch39x_rx_parser_init(&ps, &v02);
+		memset(xa, 0, 80);
+		put_rec(xa, h60, 60, 0x01);
+		ch39x_rx_begin(&ps, xa, 68 + tail);
+		RX_FRAME(xa + 8, 60, 0x01, false);
+		RX_NONE();
+		put_rec(xb, h64, 64, 0x02);
+		ch39x_rx_begin(&ps, xb, 72);
+		RX_FRAME(xb + 8, 64, 0x02, false);
+		RX_NONE();
+		RX_STATS(2, 124, 0, 0);
 	}
 }
 
@@ -919,49 +807,38 @@ test_rx_straddle(void)
 	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
 	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_HIGH);
 	struct ch39x_profile ss = prof(0xE398, CH39X_SPEED_SUPER);
-	static const uint8_t h60[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
-	struct ch39x_rx_frame f;
+	static const uint8_t s1[8] = { 0x8D, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t s2[8] = { 0xB8, 0x0B, 0, 0,
+				       0x04, 0x80, 0x05, 0x20 };
+	static const uint8_t s2c[8] = { 0x3C, 0, 0, 0, 0x02, 0, 0, 0 };
+	static const uint8_t s3[8] = { 0x64, 0, 0, 0, 0xAA, 0xBB, 0xCC, 0xDD };
+	static const uint8_t s4[8] = { 0xC8, 0, 0, 0, 0x01, 0x80, 0x64, 0x00 };
+	static uint8_t whole[3008];
 
 	/*
 	 * Two transfers, V01. T1 (176): A 60 at 0, B (141 bytes, record 149
 	 * -> 152) header at 68 and its first 100 bytes. T2 (44, short but
 	 * continuing): B's last 41 bytes and 3 pad bytes. T3: C 60.
 	 */
-	{
-		static const uint8_t hb[8] = { 0x8D, 0, 0, 0, 0, 0, 0, 0 };
-
-		put_rec(xc, hb, 141, 0x80);	/* the whole record, split below */
-		put_rec(xa, h60, 60, 0x11);
-		memcpy(xa + 68, xc, 108);
-		memcpy(xb, xc + 108, 41);
-		memset(xb + 41, 0, 3);
-	}
-	ch39x_rx_parser_init(&ps, &v01);
-	rx_feed(xa, 176);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(f.len, 60);
-	CHECK(pat_ok(f.data, 60, 0x11));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	rx_feed(xb, 44);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(f.len, 141);
-	CHECK(f.straddled);
-	CHECK(pat_ok(f.data, 141, 0x80));
-	CHECK_EQ(f.info, 0);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.short_xfers, 0);
-	CHECK_EQ(ps.stats.straddled, 1);
+	put_rec(whole, s1, 141, 0x80);
+	put_rec(xa, h60, 60, 0x11);
+	memcpy(xa + 68, whole, 108);
+	memcpy(xb, whole + 108, 41);
+	memset(xb + 41, 0, 3);
 	put_rec(xc, h60, 60, 0x12);
-	rx_feed(xc, 68);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xc + 8);
-	CHECK(!f.straddled);
-	CHECK(pat_ok(f.data, 60, 0x12));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.frames, 3);
-	CHECK_EQ(ps.stats.frame_bytes, 261);
-	CHECK_EQ(ps.stats.straddled, 1);
-	CHECK_EQ(ps.stats.bad_headers, 0);
+	ch39x_rx_parser_init(&ps, &v01);
+	ch39x_rx_begin(&ps, xa, 176);
+	RX_FRAME(xa + 8, 60, 0x11, false);
+	RX_NONE();
+	ch39x_rx_begin(&ps, xb, 44);
+	RX_FRAME(NULL, 141, 0x80, true);
+	RX_META(0, false, 0, UNK, UNK);
+	RX_NONE();
+	CHECK_EQ(ps.stats.short_xfers, 0);
+	ch39x_rx_begin(&ps, xc, 68);
+	RX_FRAME(xc + 8, 60, 0x12, false);
+	RX_NONE();
+	RX_STATS(3, 261, 0, 1);
 
 	/*
 	 * Three transfers, V02 SS. B = 3000 bytes (0x0BB8), cmd_1 VLAN
@@ -969,118 +846,68 @@ test_rx_straddle(void)
 	 * T2: the next 1000; T3: the last 1008 (3008 is aligned) then C 60
 	 * with UDP6 checked: 1076 bytes.
 	 */
-	{
-		static const uint8_t hb[8] = { 0xB8, 0x0B, 0, 0,
-					       0x04, 0x80, 0x05, 0x20 };
-		static const uint8_t hc[8] = { 0x3C, 0, 0, 0, 0x02, 0, 0, 0 };
-		static uint8_t whole[3008];
-
-		put_rec(whole, hb, 3000, 0x90);
-		memcpy(xa, whole, 1000);
-		memcpy(xb, whole + 1000, 1000);
-		memcpy(xc, whole + 2000, 1008);
-		put_rec(xc + 1008, hc, 60, 0x91);
-	}
+	put_rec(whole, s2, 3000, 0x90);
+	memcpy(xa, whole, 1000);
+	memcpy(xb, whole + 1000, 1000);
+	memcpy(xc, whole + 2000, 1008);
+	put_rec(xc + 1008, s2c, 60, 0x91);
 	ch39x_rx_parser_init(&ps, &ss);
-	rx_feed(xa, 1000);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	rx_feed(xb, 1000);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.frames, 0);
+	ch39x_rx_begin(&ps, xa, 1000);
+	RX_NONE();
+	ch39x_rx_begin(&ps, xb, 1000);
+	RX_NONE();
+	RX_STATS(0, 0, 0, 0);
 	/* Scribble over T1 and T2: the carry must not point into them. */
 	memset(xa, 0x77, 1000);
 	memset(xb, 0x77, 1000);
-	rx_feed(xc, 1076);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(f.len, 3000);
-	CHECK(f.straddled);
-	CHECK(pat_ok(f.data, 3000, 0x90));
-	CHECK_EQ(f.info, 0x20058004);
-	CHECK(f.vlan_stripped);
-	CHECK_EQ(f.vlan_tci, 0x2005);
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xc + 1016);
-	CHECK_EQ(f.len, 60);
-	CHECK(!f.straddled);
-	CHECK(pat_ok(f.data, 60, 0x91));
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_UNKNOWN);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.straddled, 1);
-	CHECK_EQ(ps.stats.frames, 2);
-	CHECK_EQ(ps.stats.frame_bytes, 3060);
+	ch39x_rx_begin(&ps, xc, 1076);
+	RX_FRAME(NULL, 3000, 0x90, true);
+	RX_META(0x20058004, true, 0x2005, GOOD, GOOD);
+	RX_FRAME(xc + 1016, 60, 0x91, false);
+	RX_META(0x00000002, false, 0, UNK, GOOD);
+	RX_NONE();
+	RX_STATS(2, 3060, 0, 1);
 
 	/*
 	 * The header split between cmd_0 and cmd_1, V01. T1 (72): A 60, then
 	 * cmd_0 of B (100 bytes). T2 (176): B's cmd_1 (ignored on V01), its
 	 * 100 bytes (108 aligned), then C 61 (69 -> 72).
 	 */
-	{
-		static const uint8_t hb[8] = { 0x64, 0, 0, 0,
-					       0xAA, 0xBB, 0xCC, 0xDD };
-		static const uint8_t hc[8] = { 0x3D, 0, 0, 0, 0, 0, 0, 0 };
-
-		put_rec(xc, hb, 100, 0xA0);
-		put_rec(xa, h60, 60, 0x13);
-		memcpy(xa + 68, xc, 4);
-		memcpy(xb, xc + 4, 104);
-		put_rec(xb + 104, hc, 61, 0xA1);
-		memset(xb + 173, 0, 3);
-	}
+	put_rec(whole, s3, 100, 0xA0);
+	put_rec(xa, h60, 60, 0x13);
+	memcpy(xa + 68, whole, 4);
+	memcpy(xb, whole + 4, 104);
+	put_rec(xb + 104, h61, 61, 0xA1);
+	memset(xb + 173, 0, 3);
 	ch39x_rx_parser_init(&ps, &v01);
-	rx_feed(xa, 72);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(pat_ok(f.data, 60, 0x13));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	rx_feed(xb, 176);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(f.len, 100);
-	CHECK(f.straddled);
-	CHECK(pat_ok(f.data, 100, 0xA0));
-	CHECK_EQ(f.info, 0);
-	CHECK(!f.vlan_stripped);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 112);
-	CHECK_EQ(f.len, 61);
-	CHECK(!f.straddled);
-	CHECK(pat_ok(f.data, 61, 0xA1));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.straddled, 1);
-	CHECK_EQ(ps.stats.frames, 3);
-	CHECK_EQ(ps.stats.bad_headers, 0);
+	ch39x_rx_begin(&ps, xa, 72);
+	RX_FRAME(xa + 8, 60, 0x13, false);
+	RX_NONE();
+	ch39x_rx_begin(&ps, xb, 176);
+	RX_FRAME(NULL, 100, 0xA0, true);
+	RX_META(0, false, 0, UNK, UNK);
+	RX_FRAME(xb + 112, 61, 0xA1, false);
+	RX_NONE();
+	RX_STATS(3, 221, 0, 1);
 
 	/*
 	 * The header split inside cmd_1, V02 HS. B = 200 bytes, cmd_1 =
 	 * 0x00648001 (VLAN 0x0064, UDP4 checked). T1 (74): A 60 then 6
 	 * header bytes; T2 (202): the last 2 header bytes and the frame.
 	 */
-	{
-		static const uint8_t hb[8] = { 0xC8, 0, 0, 0,
-					       0x01, 0x80, 0x64, 0x00 };
-
-		put_rec(xc, hb, 200, 0xB0);
-		put_rec(xa, h60, 60, 0x14);
-		memcpy(xa + 68, xc, 6);
-		memcpy(xb, xc + 6, 202);
-	}
+	put_rec(whole, s4, 200, 0xB0);
+	put_rec(xa, h60, 60, 0x14);
+	memcpy(xa + 68, whole, 6);
+	memcpy(xb, whole + 6, 202);
 	ch39x_rx_parser_init(&ps, &v02);
-	rx_feed(xa, 74);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	rx_feed(xb, 202);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(f.len, 200);
-	CHECK(f.straddled);
-	CHECK(pat_ok(f.data, 200, 0xB0));
-	CHECK(f.vlan_stripped);
-	CHECK_EQ(f.vlan_tci, 0x0064);
-	CHECK_EQ(f.ip_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(f.l4_csum, CH39X_CSUM_GOOD);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.straddled, 1);
-	CHECK_EQ(ps.stats.frames, 2);
+	ch39x_rx_begin(&ps, xa, 74);
+	RX_FRAME(xa + 8, 60, 0x14, false);
+	RX_NONE();
+	ch39x_rx_begin(&ps, xb, 202);
+	RX_FRAME(NULL, 200, 0xB0, true);
+	RX_META(0x00648001, true, 0x0064, GOOD, GOOD);
+	RX_NONE();
+	RX_STATS(2, 260, 0, 1);
 }
 
 static void
@@ -1088,86 +915,62 @@ test_rx_errors(void)
 {
 	struct ch39x_profile v01 = prof(0x5396, CH39X_SPEED_HIGH);
 	struct ch39x_profile ss = prof(0x5398, CH39X_SPEED_SUPER);
-	static const uint8_t h60[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
-	static const uint8_t h61[8] = { 0x3D, 0, 0, 0, 0, 0, 0, 0 };
-	struct ch39x_rx_frame f;
+	static const uint8_t h59[8] = { 0x3B, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h1519[8] = { 0xEF, 0x05, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h1518[8] = { 0xEE, 0x05, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h9217[8] = { 0x01, 0x24, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h9216[8] = { 0x00, 0x24, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t h200[8] = { 0xC8, 0, 0, 0, 0, 0, 0, 0 };
 
 	/*
 	 * Length 59 (< 60) at 68: bad header; the valid record after it at
 	 * 136 is dropped with the rest of T1. T2 parses from offset 0.
 	 */
-	{
-		static const uint8_t h59[8] = { 0x3B, 0, 0, 0, 0, 0, 0, 0 };
-
-		put_rec(xa, h60, 60, 0x21);
-		put_rec(xa + 68, h59, 59, 0x22);
-		xa[135] = 0;
-		put_rec(xa + 136, h60, 60, 0x23);
-		put_rec(xb, h60, 60, 0x24);
-		put_rec(xb + 68, h61, 61, 0x25);
-		memset(xb + 137, 0, 3);
-	}
+	put_rec(xa, h60, 60, 0x21);
+	put_rec(xa + 68, h59, 59, 0x22);
+	xa[135] = 0;
+	put_rec(xa + 136, h60, 60, 0x23);
+	put_rec(xb, h60, 60, 0x24);
+	put_rec(xb + 68, h61, 61, 0x25);
+	memset(xb + 137, 0, 3);
 	ch39x_rx_parser_init(&ps, &v01);
-	rx_feed(xa, 204);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(pat_ok(f.data, 60, 0x21));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.bad_headers, 1);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	rx_feed(xb, 140);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 8);
-	CHECK(pat_ok(f.data, 60, 0x24));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 76);
-	CHECK_EQ(f.len, 61);
-	CHECK(pat_ok(f.data, 61, 0x25));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.bad_headers, 1);
-	CHECK_EQ(ps.stats.frames, 3);
+	ch39x_rx_begin(&ps, xa, 204);
+	RX_FRAME(xa + 8, 60, 0x21, false);
+	RX_NONE();
+	RX_NONE();
+	RX_STATS(1, 60, 1, 0);
+	ch39x_rx_begin(&ps, xb, 140);
+	RX_FRAME(xb + 8, 60, 0x24, false);
+	RX_FRAME(xb + 76, 61, 0x25, false);
+	RX_NONE();
+	RX_STATS(3, 181, 1, 0);
 
-	/* V01 1519 (0x05EF) is over 1518: bad; 1518 (0x05EE) is fine. */
-	{
-		static const uint8_t h1519[8] = { 0xEF, 0x05, 0, 0, 0, 0, 0, 0 };
-		static const uint8_t h1518[8] = { 0xEE, 0x05, 0, 0, 0, 0, 0, 0 };
-
-		put_rec(xa, h1519, 1519, 0x26);
-		xa[1527] = 0;
-		put_rec(xa + 1528, h60, 60, 0x27);
-		put_rec(xb, h1518, 1518, 0x28);
-		memset(xb + 1526, 0, 2);
-	}
+	/* V01: 1519 (0x05EF) is over 1518 and bad; 1518 (0x05EE) is fine. */
+	put_rec(xa, h1519, 1519, 0x26);
+	xa[1527] = 0;
+	put_rec(xa + 1528, h60, 60, 0x27);
+	put_rec(xb, h1518, 1518, 0x28);
+	memset(xb + 1526, 0, 2);
 	ch39x_rx_parser_init(&ps, &v01);
-	rx_feed(xa, 1596);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.bad_headers, 1);
-	CHECK_EQ(ps.stats.frames, 0);
-	rx_feed(xb, 1528);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 8);
-	CHECK_EQ(f.len, 1518);
-	CHECK(pat_ok(f.data, 1518, 0x28));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.bad_headers, 1);
+	ch39x_rx_begin(&ps, xa, 1596);
+	RX_NONE();
+	RX_STATS(0, 0, 1, 0);
+	ch39x_rx_begin(&ps, xb, 1528);
+	RX_FRAME(xb + 8, 1518, 0x28, false);
+	RX_NONE();
+	RX_STATS(1, 1518, 1, 0);
 
 	/* V02: 9217 (0x2401) bad, 9216 (0x2400) fine. */
-	{
-		static const uint8_t h9217[8] = { 0x01, 0x24, 0, 0, 0, 0, 0, 0 };
-		static const uint8_t h9216[8] = { 0x00, 0x24, 0, 0, 0, 0, 0, 0 };
-
-		put_rec(xa, h9217, 9217, 0x29);
-		memset(xa + 9225, 0, 3);
-		put_rec(xb, h9216, 9216, 0x2A);
-	}
+	put_rec(xa, h9217, 9217, 0x29);
+	memset(xa + 9225, 0, 3);
+	put_rec(xb, h9216, 9216, 0x2A);
 	ch39x_rx_parser_init(&ps, &ss);
-	rx_feed(xa, 9228);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.bad_headers, 1);
-	rx_feed(xb, 9224);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(f.len, 9216);
-	CHECK(pat_ok(f.data, 9216, 0x2A));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
+	ch39x_rx_begin(&ps, xa, 9228);
+	RX_NONE();
+	ch39x_rx_begin(&ps, xb, 9224);
+	RX_FRAME(xb + 8, 9216, 0x2A, false);
+	RX_NONE();
+	RX_STATS(1, 9216, 1, 0);
 
 	/*
 	 * A header split across transfers with length 20 (0x14): found bad
@@ -1178,220 +981,181 @@ test_rx_errors(void)
 	xa[69] = xa[70] = xa[71] = 0;
 	memset(xb, 0, 100);
 	put_rec(xb + 4, h60, 60, 0x2C);
-	ch39x_rx_parser_init(&ps, &v01);
-	rx_feed(xa, 72);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	rx_feed(xb, 72);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.bad_headers, 1);
 	put_rec(xc, h60, 60, 0x2D);
-	rx_feed(xc, 68);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xc + 8);
-	CHECK(!f.straddled);
-	CHECK(pat_ok(f.data, 60, 0x2D));
-	CHECK_EQ(ps.stats.frames, 2);
-	CHECK_EQ(ps.stats.straddled, 0);
+	ch39x_rx_parser_init(&ps, &v01);
+	ch39x_rx_begin(&ps, xa, 72);
+	RX_FRAME(xa + 8, 60, 0x2B, false);
+	RX_NONE();
+	ch39x_rx_begin(&ps, xb, 72);
+	RX_NONE();
+	RX_STATS(1, 60, 1, 0);
+	ch39x_rx_begin(&ps, xc, 68);
+	RX_FRAME(xc + 8, 60, 0x2D, false);
+	RX_STATS(2, 120, 1, 0);
 
 	/* Short transfers: 67 bytes with no carry is skipped; 68 is parsed. */
 	ch39x_rx_parser_init(&ps, &v01);
 	put_rec(xa, h60, 60, 0x2E);
-	rx_feed(xa, 67);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
+	ch39x_rx_begin(&ps, xa, 67);
+	RX_NONE();
 	CHECK_EQ(ps.stats.short_xfers, 1);
-	rx_feed(xa, 1);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
+	ch39x_rx_begin(&ps, xa, 1);
+	RX_NONE();
 	CHECK_EQ(ps.stats.short_xfers, 2);
 	ch39x_rx_reset(&ps);
 	CHECK_EQ(ps.stats.carry_lost, 0);	/* nothing was carried */
-	rx_feed(xa, 68);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xa + 8);
-	CHECK(!f.straddled);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
+	ch39x_rx_begin(&ps, xa, 68);
+	RX_FRAME(xa + 8, 60, 0x2E, false);
+	RX_NONE();
 	CHECK_EQ(ps.stats.short_xfers, 2);
-	CHECK_EQ(ps.stats.frames, 1);
-	CHECK_EQ(ps.stats.bad_headers, 0);
+	RX_STATS(1, 60, 0, 0);
 
 	/*
 	 * ch39x_rx_reset with a carry: T1 holds the header and 92 of 200
 	 * bytes; reset counts carry_lost and T2 starts afresh.
 	 */
-	{
-		static const uint8_t h200[8] = { 0xC8, 0, 0, 0, 0, 0, 0, 0 };
-
-		put_rec(xa, h200, 200, 0x2F);
-	}
-	ch39x_rx_parser_init(&ps, &v01);
-	rx_feed(xa, 100);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	ch39x_rx_reset(&ps);
-	CHECK_EQ(ps.stats.carry_lost, 1);
-	ch39x_rx_reset(&ps);
-	CHECK_EQ(ps.stats.carry_lost, 1);
+	put_rec(xa, h200, 200, 0x2F);
 	put_rec(xb, h61, 61, 0x30);
 	memset(xb + 69, 0, 3);
-	rx_feed(xb, 72);
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 1);
-	CHECK(f.data == xb + 8);
-	CHECK_EQ(f.len, 61);
-	CHECK(!f.straddled);
-	CHECK(pat_ok(f.data, 61, 0x30));
-	CHECK_EQ(ch39x_rx_next(&ps, &f), 0);
-	CHECK_EQ(ps.stats.straddled, 0);
-	CHECK_EQ(ps.stats.frames, 1);
+	ch39x_rx_parser_init(&ps, &v01);
+	ch39x_rx_begin(&ps, xa, 100);
+	RX_NONE();
+	ch39x_rx_reset(&ps);
+	CHECK_EQ(ps.stats.carry_lost, 1);
+	ch39x_rx_reset(&ps);
+	CHECK_EQ(ps.stats.carry_lost, 1);
+	ch39x_rx_begin(&ps, xb, 72);
+	RX_FRAME(xb + 8, 61, 0x30, false);
+	RX_NONE();
+	RX_STATS(1, 61, 0, 0);
+	CHECK_EQ(ps.stats.short_xfers, 0);
 }
 
 /* ---- Interrupt events (sheet section 6) ---- */
+
+static struct ch39x_event ev;
+
+#define EVT(p, b, len, up, mbps, fd) \
+	evt(__LINE__, (p), (b), (len), (up), (mbps), (fd))
+#define EVT_CNT(rx, ovf, crc, tx) do {					\
+	CHECK_EQ(ev.rx_packets, rx);					\
+	CHECK_EQ(ev.rx_overflow, ovf);					\
+	CHECK_EQ(ev.rx_crc_errors, crc);				\
+	CHECK_EQ(ev.tx_packets, tx);					\
+} while (0)
+
+/* Parse an event that must be accepted, and check its link fields. */
+static void
+evt(int line, const struct ch39x_profile *p, const uint8_t *b, uint32_t len,
+    bool up, uint32_t mbps, bool fd)
+{
+	int rc;
+
+	memset(&ev, 0x5A, sizeof(ev));
+	rc = ch39x_event_parse(p, b, len, &ev);
+	if (rc == 0 && ev.link_up == up && ev.speed_mbps == mbps &&
+	    ev.full_duplex == fd) {
+		n_pass++;
+		return;
+	}
+	n_fail++;
+	printf("%s:%d: event_parse rc %d link %d speed %u fd %d, want 0 %d "
+	       "%u %d\n", __FILE__, line, rc, ev.link_up, ev.speed_mbps,
+	       ev.full_duplex, up, mbps, fd);
+}
 
 static void
 test_events(void)
 {
 	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
 	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_SUPER);
-	struct ch39x_event ev, back;
+	/* V01: link up + full duplex (0x41), 100M; rx 10, 2, 3, tx. */
+	static const uint8_t e1[16] = { 0x41, 0, 0, 0, 0x0A, 0, 0, 0,
+		0x02, 0x00, 0x03, 0x00, 0x78, 0x56, 0x34, 0x12 };
+	/* V02: link, bit 7 and bit 4 (1000M wins), FD; reserved set. */
+	static const uint8_t e3[32] = { 0xD1, 0, 0, 0, 0x10, 0x20, 0x30, 0x40,
+		0x05, 0x00, 0x06, 0x00, 0x11, 0x22, 0x33, 0x44,
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	/* V02 build of {up, 1000, FD, 0x01020304, 0x0506, 0x0708, ...}. */
+	static const uint8_t e4[32] = { 0x51, 0, 0, 0, 0x04, 0x03, 0x02, 0x01,
+		0x06, 0x05, 0x08, 0x07, 0x0C, 0x0B, 0x0A, 0x09 };
+	/* V01 build of {up, 10, HD, 7, 1, 2, 9}. */
+	static const uint8_t e5[16] = { 0xC0, 0, 0, 0, 0x07, 0, 0, 0,
+		0x01, 0, 0x02, 0, 0x09, 0, 0, 0 };
+	struct ch39x_event in;
 	uint8_t b[40];
 
-	/* V01: link up + full duplex (0x41) at 100M, counters. */
-	static const uint8_t e1[16] = {
-		0x41, 0, 0, 0, 0x0A, 0, 0, 0, 0x02, 0x00, 0x03, 0x00,
-		0x78, 0x56, 0x34, 0x12,
-	};
-	/* V01: link up, bit 7 (10M), half duplex; large counters. */
-	static const uint8_t e2[16] = {
-		0xC0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x34, 0x12, 0xCD, 0xAB,
-		0x01, 0, 0, 0,
-	};
-	/* V02: link, bit 7 and bit 4 (1000M wins), FD; reserved set. */
-	static const uint8_t e3[32] = {
-		0xD1, 0, 0, 0, 0x10, 0x20, 0x30, 0x40, 0x05, 0x00, 0x06, 0x00,
-		0x11, 0x22, 0x33, 0x44,
-		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-		0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
-	};
-	/* V02 build of {up, 1000, FD, 0x01020304, 0x0506, 0x0708, ...}. */
-	static const uint8_t e4[32] = {
-		0x51, 0, 0, 0, 0x04, 0x03, 0x02, 0x01, 0x06, 0x05, 0x08, 0x07,
-		0x0C, 0x0B, 0x0A, 0x09,
-	};
-	/* V01 build of {up, 10, HD, 7, 1, 2, 9}. */
-	static const uint8_t e5[16] = {
-		0xC0, 0, 0, 0, 0x07, 0, 0, 0, 0x01, 0, 0x02, 0, 0x09, 0, 0, 0,
-	};
-
-	memset(&ev, 0x5A, sizeof(ev));
-	CHECK_EQ(ch39x_event_parse(&v01, e1, 16, &ev), 0);
-	CHECK(ev.link_up);
-	CHECK(ev.full_duplex);
-	CHECK_EQ(ev.speed_mbps, 100);
-	CHECK_EQ(ev.rx_packets, 10);
-	CHECK_EQ(ev.rx_overflow, 2);
-	CHECK_EQ(ev.rx_crc_errors, 3);
-	CHECK_EQ(ev.tx_packets, 0x12345678);
-
-	CHECK_EQ(ch39x_event_parse(&v01, e2, 16, &ev), 0);
-	CHECK(ev.link_up);
-	CHECK(!ev.full_duplex);
-	CHECK_EQ(ev.speed_mbps, 10);
-	CHECK_EQ(ev.rx_packets, 0xFFFFFFFF);
-	CHECK_EQ(ev.rx_overflow, 0x1234);
-	CHECK_EQ(ev.rx_crc_errors, 0xABCD);
-	CHECK_EQ(ev.tx_packets, 1);
-
-	/* V01 ignores bit 4; link down with no bits set. */
+	EVT(&v01, e1, 16, true, 100, true);
+	EVT_CNT(10, 2, 3, 0x12345678);
 	memcpy(b, e1, 16);
-	b[0] = 0x50;
-	CHECK_EQ(ch39x_event_parse(&v01, b, 16, &ev), 0);
-	CHECK(ev.link_up);
-	CHECK_EQ(ev.speed_mbps, 100);
-	CHECK(!ev.full_duplex);
+	b[0] = 0xC0;	/* link up, bit 7: 10M, half duplex */
+	b[8] = 0x34;
+	b[9] = 0x12;
+	b[11] = 0xAB;
+	EVT(&v01, b, 16, true, 10, false);
+	EVT_CNT(10, 0x1234, 0xAB03, 0x12345678);
+	b[0] = 0x50;	/* bit 4 means nothing on V01 */
+	EVT(&v01, b, 16, true, 100, false);
 	b[0] = 0x00;
-	CHECK_EQ(ch39x_event_parse(&v01, b, 16, &ev), 0);
-	CHECK(!ev.link_up);
+	EVT(&v01, b, 16, false, 100, false);
+	EVT(&v01, e3, 32, true, 10, true);	/* longer is fine */
 
 	/* Too short: V01 < 16, V02 < 32 (a V01-sized event too). */
 	CHECK_EQ(ch39x_event_parse(&v01, e1, 15, &ev), -1);
 	CHECK_EQ(ch39x_event_parse(&v01, e1, 0, &ev), -1);
-	CHECK_EQ(ch39x_event_parse(&v01, e3, 32, &ev), 0);
 	CHECK_EQ(ch39x_event_parse(&v02, e3, 31, &ev), -1);
 	CHECK_EQ(ch39x_event_parse(&v02, e3, 16, &ev), -1);
 
-	CHECK_EQ(ch39x_event_parse(&v02, e3, 32, &ev), 0);
-	CHECK(ev.link_up);
-	CHECK(ev.full_duplex);
-	CHECK_EQ(ev.speed_mbps, 1000);
-	CHECK_EQ(ev.rx_packets, 0x40302010);
-	CHECK_EQ(ev.rx_overflow, 5);
-	CHECK_EQ(ev.rx_crc_errors, 6);
-	CHECK_EQ(ev.tx_packets, 0x44332211);
+	EVT(&v02, e3, 32, true, 1000, true);
+	EVT_CNT(0x40302010, 5, 6, 0x44332211);
 	memcpy(b, e3, 32);
-	b[0] = 0xC1;	/* bit 7 alone: 10M */
-	CHECK_EQ(ch39x_event_parse(&v02, b, 32, &ev), 0);
-	CHECK_EQ(ev.speed_mbps, 10);
-	b[0] = 0x41;	/* neither: 100M */
-	CHECK_EQ(ch39x_event_parse(&v02, b, 32, &ev), 0);
-	CHECK_EQ(ev.speed_mbps, 100);
-	b[0] = 0x10;	/* 1000M, link down, half duplex */
-	CHECK_EQ(ch39x_event_parse(&v02, b, 32, &ev), 0);
-	CHECK(!ev.link_up);
-	CHECK(!ev.full_duplex);
-	CHECK_EQ(ev.speed_mbps, 1000);
+	b[0] = 0xC1;
+	EVT(&v02, b, 32, true, 10, true);
+	b[0] = 0x41;
+	EVT(&v02, b, 32, true, 100, true);
+	b[0] = 0x10;
+	EVT(&v02, b, 32, false, 1000, false);
 
 	/* Build: byte-exact, then parse back. */
-	memset(&ev, 0, sizeof(ev));
-	ev.link_up = true;
-	ev.speed_mbps = 1000;
-	ev.full_duplex = true;
-	ev.rx_packets = 0x01020304;
-	ev.rx_overflow = 0x0506;
-	ev.rx_crc_errors = 0x0708;
-	ev.tx_packets = 0x090A0B0C;
+	memset(&in, 0, sizeof(in));
+	in.link_up = true;
+	in.speed_mbps = 1000;
+	in.full_duplex = true;
+	in.rx_packets = 0x01020304;
+	in.rx_overflow = 0x0506;
+	in.rx_crc_errors = 0x0708;
+	in.tx_packets = 0x090A0B0C;
 	memset(b, 0xEE, sizeof(b));
-	CHECK_EQ(ch39x_event_build(&v02, &ev, b, sizeof(b)), 32);
+	CHECK_EQ(ch39x_event_build(&v02, &in, b, sizeof(b)), 32);
 	CHECK_MEM(b, e4, 32);
 	CHECK_EQ(b[32], 0xEE);
-	memset(&back, 0x5A, sizeof(back));
-	CHECK_EQ(ch39x_event_parse(&v02, b, 32, &back), 0);
-	CHECK(back.link_up && back.full_duplex);
-	CHECK_EQ(back.speed_mbps, 1000);
-	CHECK_EQ(back.rx_packets, 0x01020304);
-	CHECK_EQ(back.rx_overflow, 0x0506);
-	CHECK_EQ(back.rx_crc_errors, 0x0708);
-	CHECK_EQ(back.tx_packets, 0x090A0B0C);
-	CHECK_EQ(ch39x_event_build(&v02, &ev, b, 31), 0);
+	EVT(&v02, b, 32, true, 1000, true);
+	EVT_CNT(0x01020304, 0x0506, 0x0708, 0x090A0B0C);
+	CHECK_EQ(ch39x_event_build(&v02, &in, b, 31), 0);
 
-	memset(&ev, 0, sizeof(ev));
-	ev.link_up = true;
-	ev.speed_mbps = 10;
-	ev.rx_packets = 7;
-	ev.rx_overflow = 1;
-	ev.rx_crc_errors = 2;
-	ev.tx_packets = 9;
+	memset(&in, 0, sizeof(in));
+	in.link_up = true;
+	in.speed_mbps = 10;
+	in.rx_packets = 7;
+	in.rx_overflow = 1;
+	in.rx_crc_errors = 2;
+	in.tx_packets = 9;
 	memset(b, 0xEE, sizeof(b));
-	CHECK_EQ(ch39x_event_build(&v01, &ev, b, sizeof(b)), 16);
+	CHECK_EQ(ch39x_event_build(&v01, &in, b, sizeof(b)), 16);
 	CHECK_MEM(b, e5, 16);
 	CHECK_EQ(b[16], 0xEE);
-	CHECK_EQ(ch39x_event_parse(&v01, b, 16, &back), 0);
-	CHECK(back.link_up);
-	CHECK(!back.full_duplex);
-	CHECK_EQ(back.speed_mbps, 10);
-	CHECK_EQ(back.rx_packets, 7);
-	CHECK_EQ(back.rx_overflow, 1);
-	CHECK_EQ(back.rx_crc_errors, 2);
-	CHECK_EQ(back.tx_packets, 9);
-	CHECK_EQ(ch39x_event_build(&v01, &ev, b, 15), 0);
+	EVT(&v01, b, 16, true, 10, false);
+	EVT_CNT(7, 1, 2, 9);
+	CHECK_EQ(ch39x_event_build(&v01, &in, b, 15), 0);
 
 	/* V01 link down, 100M full duplex: link_stat 0x01. */
-	memset(&ev, 0, sizeof(ev));
-	ev.speed_mbps = 100;
-	ev.full_duplex = true;
-	CHECK_EQ(ch39x_event_build(&v01, &ev, b, 16), 16);
+	memset(&in, 0, sizeof(in));
+	in.speed_mbps = 100;
+	in.full_duplex = true;
+	CHECK_EQ(ch39x_event_build(&v01, &in, b, 16), 16);
 	CHECK_EQ(b[0], 0x01);
-	CHECK_EQ(ch39x_event_parse(&v01, b, 16, &back), 0);
-	CHECK(!back.link_up);
-	CHECK(back.full_duplex);
-	CHECK_EQ(back.speed_mbps, 100);
+	EVT(&v01, b, 16, false, 100, true);
 }
 
 int

@@ -458,7 +458,8 @@ ch39x_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	(void)qid;
 	rxq_free(ad->rxq);
 	ad->rxq = NULL;
-	dev->data->rx_queues[0] = NULL;
+	if (dev->data->rx_queues != NULL)
+		dev->data->rx_queues[0] = NULL;
 }
 
 static void
@@ -469,7 +470,8 @@ ch39x_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	(void)qid;
 	txq_free(ad->txq);
 	ad->txq = NULL;
-	dev->data->tx_queues[0] = NULL;
+	if (dev->data->tx_queues != NULL)
+		dev->data->tx_queues[0] = NULL;
 }
 
 static int
