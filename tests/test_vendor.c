@@ -9,6 +9,7 @@
  * with the code under test.
  */
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,30 +84,48 @@ pat_ok(const uint8_t *d, uint32_t len, uint8_t seed)
 	return true;
 }
 
-/* Write a record: the 8 header bytes as given, then len pattern bytes. */
-static void
-put_rec(uint8_t *x, const uint8_t hdr[8], uint32_t len, uint8_t seed)
+/*
+ * Lay n records out in x as the device does: each an 8-byte header (cmd_0,
+ * cmd_1, little-endian), then len pattern bytes, then zero padding to 4.
+ * The arguments are n groups of (cmd_0, cmd_1, len, seed). Returns the
+ * number of bytes written, which the callers check against a hand count.
+ */
+static uint32_t
+xfer(uint8_t *x, unsigned int n, ...)
 {
-	uint32_t i;
+	uint32_t off = 0, w, len, i, k;
+	uint8_t seed;
+	va_list ap;
 
-	memcpy(x, hdr, 8);
-	for (i = 0; i < len; i++)
-		x[8 + i] = pat(seed, i);
+	va_start(ap, n);
+	while (n--) {
+		for (k = 0; k < 2; k++) {
+			w = va_arg(ap, unsigned int);
+			for (i = 0; i < 4; i++)
+				x[off++] = (uint8_t)(w >> (8 * i));
+		}
+		len = va_arg(ap, unsigned int);
+		seed = (uint8_t)va_arg(ap, unsigned int);
+		for (i = 0; i < len; i++)
+			x[off++] = pat(seed, i);
+		while (off % 4)
+			x[off++] = 0;
+	}
+	va_end(ap);
+	return off;
 }
 
 static uint8_t xa[32768], xb[32768], xc[32768];
+static struct ch39x_profile v01hs, v01fs, ch336, ch339, v02ss, v02hs, v02fs;
 
-static struct ch39x_profile
-prof(uint16_t pid, enum ch39x_usb_speed speed)
+static void
+prof(struct ch39x_profile *p, uint16_t pid, enum ch39x_usb_speed speed)
 {
-	struct ch39x_profile p;
-
-	if (ch39x_profile_init(&p, pid, speed) != 0) {
+	if (ch39x_profile_init(p, pid, speed) != 0) {
 		n_fail++;
 		printf("%s:%d: profile 0x%04x/%d refused\n", __FILE__,
 		       __LINE__, pid, (int)speed);
 	}
-	return p;
 }
 
 /* ---- Profiles (sheet sections 1, 3, 7, 8) ---- */
@@ -129,6 +148,9 @@ struct prof_want {
 
 #define V01_P(pid, spd, maxp, one) { pid, spd, CH39X_V01, 1, maxp, one, \
 	false, true, false, 4096, 10, 16384, 10, 1500, 1518, 16 }
+#define V02_P(pid, spd, maxp, ls, txs, txn, rxs, rxn, mtu, mf) { pid, spd, \
+	CH39X_V02, 3, maxp, false, ls, false, true, txs, txn, rxs, rxn, mtu, \
+	mf, 32 }
 
 static const struct prof_want prof_table[] = {
 	V01_P(0x5394, CH39X_SPEED_HIGH, 512, true),
@@ -138,18 +160,16 @@ static const struct prof_want prof_table[] = {
 	V01_P(0x5396, CH39X_SPEED_HIGH, 512, false),
 	V01_P(0x5397, CH39X_SPEED_HIGH, 512, false),
 	V01_P(0x5397, CH39X_SPEED_FULL, 64, false),
-	{ 0x5398, CH39X_SPEED_SUPER, CH39X_V02, 3, 1024, false, false, false,
-	  true, 16384, 10, 32768, 16, 9198, 9216, 32 },
-	{ 0x5398, CH39X_SPEED_HIGH, CH39X_V02, 3, 512, false, true, false,
-	  true, 16384, 10, 32768, 10, 9198, 9216, 32 },
-	{ 0x5398, CH39X_SPEED_FULL, CH39X_V02, 3, 64, false, true, false,
-	  true, 8192, 4, 8192, 4, 8162, 0, 32 },
-	{ 0xE398, CH39X_SPEED_SUPER, CH39X_V02, 3, 1024, false, false, false,
-	  true, 16384, 10, 32768, 16, 9198, 9216, 32 },
-	{ 0xE398, CH39X_SPEED_HIGH, CH39X_V02, 3, 512, false, true, false,
-	  true, 16384, 10, 32768, 10, 9198, 9216, 32 },
-	{ 0xE398, CH39X_SPEED_FULL, CH39X_V02, 3, 64, false, true, false,
-	  true, 8192, 4, 8192, 4, 8162, 0, 32 },
+	V02_P(0x5398, CH39X_SPEED_SUPER, 1024, false, 16384, 10, 32768, 16,
+	      9198, 9216),
+	V02_P(0x5398, CH39X_SPEED_HIGH, 512, true, 16384, 10, 32768, 10,
+	      9198, 9216),
+	V02_P(0x5398, CH39X_SPEED_FULL, 64, true, 8192, 4, 8192, 4, 8162, 0),
+	V02_P(0xE398, CH39X_SPEED_SUPER, 1024, false, 16384, 10, 32768, 16,
+	      9198, 9216),
+	V02_P(0xE398, CH39X_SPEED_HIGH, 512, true, 16384, 10, 32768, 10,
+	      9198, 9216),
+	V02_P(0xE398, CH39X_SPEED_FULL, 64, true, 8192, 4, 8192, 4, 8162, 0),
 };
 
 static void
@@ -160,6 +180,12 @@ test_profiles(void)
 		0x40000714, 0x40000730, 0x40000734, 0x4000073C, 0 };
 	static const uint32_t v02_regs[7] = { 0x40024000, 0x40024010,
 		0x40024014, 0x40024030, 0x40024034, 0x4002403C, 0x400240E8 };
+	static const struct {
+		uint16_t pid;
+		const char *name;
+	} names[6] = { { 0x5394, "CH336" }, { 0x5395, "CH339" },
+		{ 0x5396, "CH396" }, { 0x5397, "CH397" }, { 0x5398, "CH398" },
+		{ 0xE398, "CH9153" } };
 	struct ch39x_profile p;
 	const uint32_t *r;
 	size_t i;
@@ -208,12 +234,8 @@ test_profiles(void)
 	CHECK_EQ(ch39x_profile_init(&p, 0x5398, (enum ch39x_usb_speed)4), -1);
 	CHECK_EQ(ch39x_profile_init(&p, 0xE398, (enum ch39x_usb_speed)0), -1);
 
-	CHECK(strcmp(ch39x_chip_name(0x5394), "CH336") == 0);
-	CHECK(strcmp(ch39x_chip_name(0x5395), "CH339") == 0);
-	CHECK(strcmp(ch39x_chip_name(0x5396), "CH396") == 0);
-	CHECK(strcmp(ch39x_chip_name(0x5397), "CH397") == 0);
-	CHECK(strcmp(ch39x_chip_name(0x5398), "CH398") == 0);
-	CHECK(strcmp(ch39x_chip_name(0xE398), "CH9153") == 0);
+	for (i = 0; i < 6; i++)
+		CHECK(strcmp(ch39x_chip_name(names[i].pid), names[i].name) == 0);
 	CHECK(ch39x_chip_name(0x5399) == NULL);
 }
 
@@ -353,14 +375,12 @@ static const struct {
 static void
 test_tx_encode(void)
 {
-	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
-	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_HIGH);
 	uint8_t hdr[8];
 	size_t i;
 
 	for (i = 0; i < sizeof(enc_cases) / sizeof(enc_cases[0]); i++) {
 		memset(hdr, 0xCC, sizeof(hdr));
-		ch39x_tx_encode(enc_cases[i].v02 ? &v02 : &v01,
+		ch39x_tx_encode(enc_cases[i].v02 ? &v02hs : &v01hs,
 				&enc_cases[i].d, hdr);
 		if (memcmp(hdr, enc_cases[i].want, 8) == 0) {
 			n_pass++;
@@ -427,10 +447,6 @@ tx_end(int line, const struct ch39x_profile *p, uint32_t len, bool zlp,
 static void
 test_tx_agg_pack(void)
 {
-	struct ch39x_profile ss = prof(0x5398, CH39X_SPEED_SUPER);
-	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
-	struct ch39x_profile ch336 = prof(0x5394, CH39X_SPEED_HIGH);
-	struct ch39x_profile ch339 = prof(0x5395, CH39X_SPEED_FULL);
 	static const uint32_t l3[3] = { 1514, 1514, 976 };
 	static const uint32_t l4[4] = { 1514, 1514, 972, 60 };
 	static const uint32_t l60[1] = { 60 };
@@ -444,13 +460,13 @@ test_tx_agg_pack(void)
 	 * at 0, 68, 140, 212; 284 bytes, pad bytes zero (buffer was 0xAA).
 	 * The second frame asks for a TCP/IPv4 checksum (cmd_1 0x2800).
 	 */
-	agg_start(&ss, NULL, 0);
-	CHECK_EQ(agg_add(&ss, 60, 0x11), 8);
+	agg_start(&v02ss, NULL, 0);
+	CHECK_EQ(agg_add(&v02ss, 60, 0x11), 8);
 	td.csum_ip4 = td.csum_tcp = true;
-	CHECK_EQ(agg_add(&ss, 61, 0x22), 76);
+	CHECK_EQ(agg_add(&v02ss, 61, 0x22), 76);
 	td.csum_ip4 = td.csum_tcp = false;
-	CHECK_EQ(agg_add(&ss, 62, 0x33), 148);
-	CHECK_EQ(agg_add(&ss, 63, 0x44), 220);
+	CHECK_EQ(agg_add(&v02ss, 62, 0x33), 148);
+	CHECK_EQ(agg_add(&v02ss, 63, 0x44), 220);
 	CHECK_EQ(ta.frames, 4);
 	CHECK_EQ(ta.frame_bytes, 246);
 	CHECK_EQ(ta.last_hdr, 212);
@@ -466,40 +482,40 @@ test_tx_agg_pack(void)
 	memcpy(twant + 212, h3, 8);
 	memset(twant + 220, 0x44, 63);
 	memset(twant + 283, 0, 1);
-	TX_END(&ss, 284, false, false);
+	TX_END(&v02ss, 284, false, false);
 	CHECK_MEM(tbuf, twant, 300);
 
 	/* First frame: only the record size against tx_xfer_size counts. */
 	ch39x_tx_agg_init(&ta, tbuf);
-	CHECK(ch39x_tx_agg_fits(&v01, &ta, 4088));	/* record 4096 */
-	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 4089));	/* record 4100 */
-	CHECK(ch39x_tx_agg_fits(&ss, &ta, 16376));
-	CHECK(!ch39x_tx_agg_fits(&ss, &ta, 16377));
+	CHECK(ch39x_tx_agg_fits(&v01hs, &ta, 4088));	/* record 4096 */
+	CHECK(!ch39x_tx_agg_fits(&v01hs, &ta, 4089));	/* record 4100 */
+	CHECK(ch39x_tx_agg_fits(&v02ss, &ta, 16376));
+	CHECK(!ch39x_tx_agg_fits(&v02ss, &ta, 16377));
 
 	/*
 	 * The 68-byte rule on V01 (4096): 1514 + 1514 + 976 -> records
 	 * 1524 + 1524 + 984 = 4032, 64 bytes left. A 42 or 56-byte frame
 	 * (record 52 or 64) would fit but packing has stopped.
 	 */
-	agg_start(&v01, l3, 3);
+	agg_start(&v01hs, l3, 3);
 	CHECK_EQ(ta.len, 4032);
-	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 42));
-	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 56));
+	CHECK(!ch39x_tx_agg_fits(&v01hs, &ta, 42));
+	CHECK(!ch39x_tx_agg_fits(&v01hs, &ta, 56));
 
 	/*
 	 * 1514 + 1514 + 972 -> 4028: 68 left, a 60-byte frame still goes
 	 * (a 61-byte one, record 72, does not). 4096 = 8 x 512: V01 sends a
 	 * ZLP and adds no trailer; the last cmd_0 has no TX_LS.
 	 */
-	agg_start(&v01, l4, 3);
+	agg_start(&v01hs, l4, 3);
 	CHECK_EQ(ta.len, 4028);
-	CHECK(ch39x_tx_agg_fits(&v01, &ta, 42));
-	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 61));
-	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 1514));
-	agg_add(&v01, 60, 4);
+	CHECK(ch39x_tx_agg_fits(&v01hs, &ta, 42));
+	CHECK(!ch39x_tx_agg_fits(&v01hs, &ta, 61));
+	CHECK(!ch39x_tx_agg_fits(&v01hs, &ta, 1514));
+	agg_add(&v01hs, 60, 4);
 	CHECK_EQ(ta.frames, 4);
-	CHECK(!ch39x_tx_agg_fits(&v01, &ta, 42));
-	TX_END(&v01, 4096, true, false);
+	CHECK(!ch39x_tx_agg_fits(&v01hs, &ta, 42));
+	TX_END(&v01hs, 4096, true, false);
 	CHECK_EQ(tbuf[4028 + 2], 0x00);
 	CHECK_EQ(tbuf[4096], 0xAA);
 
@@ -508,18 +524,13 @@ test_tx_agg_pack(void)
 	CHECK(!ch39x_tx_agg_fits(&ch336, &ta, 60));
 	agg_start(&ch339, l60, 1);
 	CHECK(!ch39x_tx_agg_fits(&ch339, &ta, 42));
-	agg_start(&v01, l60, 1);
-	CHECK(ch39x_tx_agg_fits(&v01, &ta, 60));
+	agg_start(&v01hs, l60, 1);
+	CHECK(ch39x_tx_agg_fits(&v01hs, &ta, 60));
 }
 
 static void
 test_tx_agg_end(void)
 {
-	struct ch39x_profile hs = prof(0x5398, CH39X_SPEED_HIGH);
-	struct ch39x_profile fs = prof(0xE398, CH39X_SPEED_FULL);
-	struct ch39x_profile ss = prof(0x5398, CH39X_SPEED_SUPER);
-	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
-	struct ch39x_profile v01fs = prof(0x5396, CH39X_SPEED_FULL);
 	static const uint32_t l504[1] = { 504 }, l56[1] = { 56 };
 	static const uint32_t l60[1] = { 60 }, l1016[2] = { 1016, 1016 };
 	static const uint8_t hls[8] = { 0xF8, 0x01, 0x10, 0x00,
@@ -536,10 +547,10 @@ test_tx_agg_end(void)
 	 * cmd_0 = 504 | TX_LS = 0x001001F8, cmd_1 = 0x3000 untouched, then
 	 * four zero trailer bytes: 516 bytes.
 	 */
-	agg_start(&hs, NULL, 0);
+	agg_start(&v02hs, NULL, 0);
 	td.csum_ip4 = td.csum_udp = true;
-	agg_add(&hs, 504, 0x5A);
-	TX_END(&hs, 516, false, true);
+	agg_add(&v02hs, 504, 0x5A);
+	TX_END(&v02hs, 516, false, true);
 	memset(twant, 0xAA, sizeof(twant));
 	memcpy(twant, hls, 8);
 	memset(twant + 8, 0x5A, 504);
@@ -550,10 +561,10 @@ test_tx_agg_end(void)
 	 * V02 HS, 60 + 436 bytes: records 68 + 444 = 512. TX_LS only in the
 	 * last record (0x001001B4); the first keeps 0x0000003C.
 	 */
-	agg_start(&hs, NULL, 0);
-	agg_add(&hs, 60, 0x61);
-	agg_add(&hs, 436, 0x62);
-	TX_END(&hs, 516, false, true);
+	agg_start(&v02hs, NULL, 0);
+	agg_add(&v02hs, 60, 0x61);
+	agg_add(&v02hs, 436, 0x62);
+	TX_END(&v02hs, 516, false, true);
 	memset(twant, 0xAA, sizeof(twant));
 	memcpy(twant, h60, 8);
 	memset(twant + 8, 0x61, 60);
@@ -563,51 +574,51 @@ test_tx_agg_end(void)
 	CHECK_MEM(tbuf, twant, 530);
 
 	/* V02 HS, 1016 + 1016 bytes: 2048 = 4 x 512, TX_LS in the last. */
-	agg_start(&hs, l1016, 2);
-	TX_END(&hs, 2052, false, true);
+	agg_start(&v02hs, l1016, 2);
+	TX_END(&v02hs, 2052, false, true);
 	CHECK_MEM(tbuf, h1016, 8);
 	CHECK_EQ(tbuf[1024 + 2], 0x10);
 	CHECK_MEM(tbuf + 2048, zero4, 4);
 
 	/* V02 HS, not a multiple of 512: nothing added. */
-	agg_start(&hs, l60, 1);
-	TX_END(&hs, 68, false, false);
+	agg_start(&v02hs, l60, 1);
+	TX_END(&v02hs, 68, false, false);
 	CHECK_MEM(tbuf, h60, 8);
 	CHECK_EQ(tbuf[68], 0xAA);
 
 	/* V02 FS counts as hs_mode: 56 bytes -> record 64 -> TX_LS. */
-	agg_start(&fs, l56, 1);
-	TX_END(&fs, 68, false, true);
+	agg_start(&v02fs, l56, 1);
+	TX_END(&v02fs, 68, false, true);
 	CHECK_MEM(tbuf, h56, 8);
 	CHECK_MEM(tbuf + 64, zero4, 4);
 
 	/* V02 SS at 1024 and at 512: neither TX_LS nor ZLP. */
-	agg_start(&ss, l1016, 1);
-	TX_END(&ss, 1024, false, false);
+	agg_start(&v02ss, l1016, 1);
+	TX_END(&v02ss, 1024, false, false);
 	CHECK_MEM(tbuf, h1016, 8);
 	CHECK_EQ(tbuf[1024], 0xAA);
-	agg_start(&ss, l504, 1);
-	TX_END(&ss, 512, false, false);
+	agg_start(&v02ss, l504, 1);
+	TX_END(&v02ss, 512, false, false);
 	CHECK_MEM(tbuf, h504, 8);
 
 	/* V01 HS at 512: ZLP, no TX_LS bit, no trailer. */
-	agg_start(&v01, l504, 1);
-	TX_END(&v01, 512, true, false);
+	agg_start(&v01hs, l504, 1);
+	TX_END(&v01hs, 512, true, false);
 	CHECK_MEM(tbuf, h504, 8);
 	CHECK_EQ(tbuf[512], 0xAA);
 
 	/* V01 HS, 68 bytes: no ZLP. V01 FS, 64 bytes: ZLP. */
-	agg_start(&v01, l60, 1);
-	TX_END(&v01, 68, false, false);
+	agg_start(&v01hs, l60, 1);
+	TX_END(&v01hs, 68, false, false);
 	agg_start(&v01fs, l56, 1);
 	TX_END(&v01fs, 64, true, false);
 	CHECK_EQ(tbuf[2], 0x00);
 
 	/* An empty aggregate ends with nothing. */
-	agg_start(&v01, NULL, 0);
-	TX_END(&v01, 0, false, false);
-	agg_start(&hs, NULL, 0);
-	TX_END(&hs, 0, false, false);
+	agg_start(&v01hs, NULL, 0);
+	TX_END(&v01hs, 0, false, false);
+	agg_start(&v02hs, NULL, 0);
+	TX_END(&v02hs, 0, false, false);
 }
 
 /* ---- RX parser (sheet section 4) ---- */
@@ -728,31 +739,18 @@ rx_frame(int line, const uint8_t *data, uint32_t len, uint8_t seed,
 #define GOOD CH39X_CSUM_GOOD
 #define BAD CH39X_CSUM_BAD
 
-static const uint8_t h60[8] = { 0x3C, 0, 0, 0, 0, 0, 0, 0 };
-static const uint8_t h61[8] = { 0x3D, 0, 0, 0, 0, 0, 0, 0 };
-
 static void
 test_rx_records(void)
 {
-	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
-	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_HIGH);
-	/* V01: cmd_1 ignored; cmd_0 bits 31..16 ignored (V1.7). */
-	static const uint8_t a1[8] = { 0x3D, 0, 0, 0, 0x0F, 0x80, 0x01, 0x00 };
-	static const uint8_t a2[8] = { 0x62, 0x00, 0xCD, 0xAB, 0, 0, 0, 0 };
-	/* V02: UDP4; VLAN 0x0064 + TCP4; UDP4 + UDP error; TCP6. */
-	static const uint8_t b0[8] = { 0x3C, 0, 0, 0, 0x01, 0, 0, 0 };
-	static const uint8_t b1[8] = { 0x41, 0, 0, 0, 0x04, 0x80, 0x64, 0x00 };
-	static const uint8_t b2[8] = { 0x3E, 0, 0, 0, 0x01, 0x02, 0, 0 };
-	static const uint8_t b3[8] = { 0xEA, 0x05, 0, 0, 0x08, 0, 0, 0 };
-	static const uint8_t h64[8] = { 0x40, 0, 0, 0, 0, 0, 0, 0 };
 	uint32_t tail;
 
-	/* V01: 60 at 0, 61 at 68, 98 at 140; 246 bytes, padded to 248. */
-	memset(xa, 0, 300);
-	put_rec(xa + 0, h60, 60, 0x10);
-	put_rec(xa + 68, a1, 61, 0x20);
-	put_rec(xa + 140, a2, 98, 0x30);
-	ch39x_rx_parser_init(&ps, &v01);
+	/*
+	 * V01: 60 at 0; 61 at 68 with garbage cmd_1 (ignored); 98 at 140
+	 * with cmd_0 bits 31..16 set (ignored by V1.7); 246, padded 248.
+	 */
+	CHECK_EQ(xfer(xa, 3, 0x3C, 0, 60, 0x10, 0x3D, 0x0001800F, 61, 0x20,
+		      0xABCD0062, 0, 98, 0x30), 248);
+	ch39x_rx_parser_init(&ps, &v01hs);
 	ch39x_rx_begin(&ps, xa, 248);
 	RX_FRAME(xa + 8, 60, 0x10, false);
 	RX_META(0, false, 0, UNK, UNK);
@@ -764,15 +762,13 @@ test_rx_records(void)
 	RX_STATS(3, 219, 0, 0);
 
 	/*
-	 * V02: 60 at 0; 65 at 68 (73 -> 76); 62 at 144 (70 -> 72); 1514 at
-	 * 216; 216 + 1522 = 1738 -> transfer 1740.
+	 * V02: 60 UDP4 at 0; 65 VLAN 0x0064 + TCP4 at 68 (73 -> 76); 62 UDP4
+	 * with UDP error at 144 (70 -> 72); 1514 TCP6 at 216; 1740 bytes.
 	 */
-	memset(xb, 0, 1740);
-	put_rec(xb + 0, b0, 60, 0x40);
-	put_rec(xb + 68, b1, 65, 0x50);
-	put_rec(xb + 144, b2, 62, 0x60);
-	put_rec(xb + 216, b3, 1514, 0x70);
-	ch39x_rx_parser_init(&ps, &v02);
+	CHECK_EQ(xfer(xb, 4, 0x3C, 0x00000001, 60, 0x40,
+		      0x41, 0x00648004, 65, 0x50, 0x3E, 0x00000201, 62, 0x60,
+		      0x05EA, 0x00000008, 1514, 0x70), 1740);
+	ch39x_rx_parser_init(&ps, &v02hs);
 	ch39x_rx_begin(&ps, xb, 1740);
 	RX_FRAME(xb + 8, 60, 0x40, false);
 	RX_META(0x00000001, false, 0, GOOD, GOOD);
@@ -787,13 +783,13 @@ test_rx_records(void)
 
 	/* Trailing zero bytes (4 and 7) after the last record are ignored. */
 	for (tail = 4; tail <= 7; tail += 3) {
-		ch39x_rx_parser_init(&ps, &v02);
-		memset(xa, 0, 80);
-		put_rec(xa, h60, 60, 0x01);
+		ch39x_rx_parser_init(&ps, &v02hs);
+		xfer(xa, 1, 0x3C, 0, 60, 0x01);
+		memset(xa + 68, 0, tail);
 		ch39x_rx_begin(&ps, xa, 68 + tail);
 		RX_FRAME(xa + 8, 60, 0x01, false);
 		RX_NONE();
-		put_rec(xb, h64, 64, 0x02);
+		CHECK_EQ(xfer(xb, 1, 0x40, 0, 64, 0x02), 72);
 		ch39x_rx_begin(&ps, xb, 72);
 		RX_FRAME(xb + 8, 64, 0x02, false);
 		RX_NONE();
@@ -804,15 +800,6 @@ test_rx_records(void)
 static void
 test_rx_straddle(void)
 {
-	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
-	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_HIGH);
-	struct ch39x_profile ss = prof(0xE398, CH39X_SPEED_SUPER);
-	static const uint8_t s1[8] = { 0x8D, 0, 0, 0, 0, 0, 0, 0 };
-	static const uint8_t s2[8] = { 0xB8, 0x0B, 0, 0,
-				       0x04, 0x80, 0x05, 0x20 };
-	static const uint8_t s2c[8] = { 0x3C, 0, 0, 0, 0x02, 0, 0, 0 };
-	static const uint8_t s3[8] = { 0x64, 0, 0, 0, 0xAA, 0xBB, 0xCC, 0xDD };
-	static const uint8_t s4[8] = { 0xC8, 0, 0, 0, 0x01, 0x80, 0x64, 0x00 };
 	static uint8_t whole[3008];
 
 	/*
@@ -820,13 +807,12 @@ test_rx_straddle(void)
 	 * -> 152) header at 68 and its first 100 bytes. T2 (44, short but
 	 * continuing): B's last 41 bytes and 3 pad bytes. T3: C 60.
 	 */
-	put_rec(whole, s1, 141, 0x80);
-	put_rec(xa, h60, 60, 0x11);
+	CHECK_EQ(xfer(whole, 1, 0x8D, 0, 141, 0x80), 152);
+	xfer(xa, 1, 0x3C, 0, 60, 0x11);
 	memcpy(xa + 68, whole, 108);
-	memcpy(xb, whole + 108, 41);
-	memset(xb + 41, 0, 3);
-	put_rec(xc, h60, 60, 0x12);
-	ch39x_rx_parser_init(&ps, &v01);
+	memcpy(xb, whole + 108, 44);
+	xfer(xc, 1, 0x3C, 0, 60, 0x12);
+	ch39x_rx_parser_init(&ps, &v01hs);
 	ch39x_rx_begin(&ps, xa, 176);
 	RX_FRAME(xa + 8, 60, 0x11, false);
 	RX_NONE();
@@ -846,12 +832,12 @@ test_rx_straddle(void)
 	 * T2: the next 1000; T3: the last 1008 (3008 is aligned) then C 60
 	 * with UDP6 checked: 1076 bytes.
 	 */
-	put_rec(whole, s2, 3000, 0x90);
+	CHECK_EQ(xfer(whole, 1, 0x0BB8, 0x20058004, 3000, 0x90), 3008);
 	memcpy(xa, whole, 1000);
 	memcpy(xb, whole + 1000, 1000);
 	memcpy(xc, whole + 2000, 1008);
-	put_rec(xc + 1008, s2c, 60, 0x91);
-	ch39x_rx_parser_init(&ps, &ss);
+	xfer(xc + 1008, 1, 0x3C, 0x00000002, 60, 0x91);
+	ch39x_rx_parser_init(&ps, &v02ss);
 	ch39x_rx_begin(&ps, xa, 1000);
 	RX_NONE();
 	ch39x_rx_begin(&ps, xb, 1000);
@@ -870,36 +856,35 @@ test_rx_straddle(void)
 
 	/*
 	 * The header split between cmd_0 and cmd_1, V01. T1 (72): A 60, then
-	 * cmd_0 of B (100 bytes). T2 (176): B's cmd_1 (ignored on V01), its
-	 * 100 bytes (108 aligned), then C 61 (69 -> 72).
+	 * cmd_0 of B (101 bytes). T2 (180): B's cmd_1 (ignored on V01), its
+	 * 101 bytes and 3 pad bytes (record 109 -> 112), then C 61 at 108.
 	 */
-	put_rec(whole, s3, 100, 0xA0);
-	put_rec(xa, h60, 60, 0x13);
+	CHECK_EQ(xfer(whole, 1, 0x65, 0xDDCCBBAA, 101, 0xA0), 112);
+	xfer(xa, 1, 0x3C, 0, 60, 0x13);
 	memcpy(xa + 68, whole, 4);
-	memcpy(xb, whole + 4, 104);
-	put_rec(xb + 104, h61, 61, 0xA1);
-	memset(xb + 173, 0, 3);
-	ch39x_rx_parser_init(&ps, &v01);
+	memcpy(xb, whole + 4, 108);
+	xfer(xb + 108, 1, 0x3D, 0, 61, 0xA1);
+	ch39x_rx_parser_init(&ps, &v01hs);
 	ch39x_rx_begin(&ps, xa, 72);
 	RX_FRAME(xa + 8, 60, 0x13, false);
 	RX_NONE();
-	ch39x_rx_begin(&ps, xb, 176);
-	RX_FRAME(NULL, 100, 0xA0, true);
+	ch39x_rx_begin(&ps, xb, 180);
+	RX_FRAME(NULL, 101, 0xA0, true);
 	RX_META(0, false, 0, UNK, UNK);
-	RX_FRAME(xb + 112, 61, 0xA1, false);
+	RX_FRAME(xb + 116, 61, 0xA1, false);
 	RX_NONE();
-	RX_STATS(3, 221, 0, 1);
+	RX_STATS(3, 222, 0, 1);
 
 	/*
 	 * The header split inside cmd_1, V02 HS. B = 200 bytes, cmd_1 =
 	 * 0x00648001 (VLAN 0x0064, UDP4 checked). T1 (74): A 60 then 6
 	 * header bytes; T2 (202): the last 2 header bytes and the frame.
 	 */
-	put_rec(whole, s4, 200, 0xB0);
-	put_rec(xa, h60, 60, 0x14);
+	CHECK_EQ(xfer(whole, 1, 0xC8, 0x00648001, 200, 0xB0), 208);
+	xfer(xa, 1, 0x3C, 0, 60, 0x14);
 	memcpy(xa + 68, whole, 6);
 	memcpy(xb, whole + 6, 202);
-	ch39x_rx_parser_init(&ps, &v02);
+	ch39x_rx_parser_init(&ps, &v02hs);
 	ch39x_rx_begin(&ps, xa, 74);
 	RX_FRAME(xa + 8, 60, 0x14, false);
 	RX_NONE();
@@ -913,27 +898,14 @@ test_rx_straddle(void)
 static void
 test_rx_errors(void)
 {
-	struct ch39x_profile v01 = prof(0x5396, CH39X_SPEED_HIGH);
-	struct ch39x_profile ss = prof(0x5398, CH39X_SPEED_SUPER);
-	static const uint8_t h59[8] = { 0x3B, 0, 0, 0, 0, 0, 0, 0 };
-	static const uint8_t h1519[8] = { 0xEF, 0x05, 0, 0, 0, 0, 0, 0 };
-	static const uint8_t h1518[8] = { 0xEE, 0x05, 0, 0, 0, 0, 0, 0 };
-	static const uint8_t h9217[8] = { 0x01, 0x24, 0, 0, 0, 0, 0, 0 };
-	static const uint8_t h9216[8] = { 0x00, 0x24, 0, 0, 0, 0, 0, 0 };
-	static const uint8_t h200[8] = { 0xC8, 0, 0, 0, 0, 0, 0, 0 };
-
 	/*
 	 * Length 59 (< 60) at 68: bad header; the valid record after it at
 	 * 136 is dropped with the rest of T1. T2 parses from offset 0.
 	 */
-	put_rec(xa, h60, 60, 0x21);
-	put_rec(xa + 68, h59, 59, 0x22);
-	xa[135] = 0;
-	put_rec(xa + 136, h60, 60, 0x23);
-	put_rec(xb, h60, 60, 0x24);
-	put_rec(xb + 68, h61, 61, 0x25);
-	memset(xb + 137, 0, 3);
-	ch39x_rx_parser_init(&ps, &v01);
+	CHECK_EQ(xfer(xa, 3, 0x3C, 0, 60, 0x21, 0x3B, 0, 59, 0x22,
+		      0x3C, 0, 60, 0x23), 204);
+	CHECK_EQ(xfer(xb, 2, 0x3C, 0, 60, 0x24, 0x3D, 0, 61, 0x25), 140);
+	ch39x_rx_parser_init(&ps, &v01hs);
 	ch39x_rx_begin(&ps, xa, 204);
 	RX_FRAME(xa + 8, 60, 0x21, false);
 	RX_NONE();
@@ -946,12 +918,9 @@ test_rx_errors(void)
 	RX_STATS(3, 181, 1, 0);
 
 	/* V01: 1519 (0x05EF) is over 1518 and bad; 1518 (0x05EE) is fine. */
-	put_rec(xa, h1519, 1519, 0x26);
-	xa[1527] = 0;
-	put_rec(xa + 1528, h60, 60, 0x27);
-	put_rec(xb, h1518, 1518, 0x28);
-	memset(xb + 1526, 0, 2);
-	ch39x_rx_parser_init(&ps, &v01);
+	CHECK_EQ(xfer(xa, 2, 0x05EF, 0, 1519, 0x26, 0x3C, 0, 60, 0x27), 1596);
+	CHECK_EQ(xfer(xb, 1, 0x05EE, 0, 1518, 0x28), 1528);
+	ch39x_rx_parser_init(&ps, &v01hs);
 	ch39x_rx_begin(&ps, xa, 1596);
 	RX_NONE();
 	RX_STATS(0, 0, 1, 0);
@@ -961,10 +930,9 @@ test_rx_errors(void)
 	RX_STATS(1, 1518, 1, 0);
 
 	/* V02: 9217 (0x2401) bad, 9216 (0x2400) fine. */
-	put_rec(xa, h9217, 9217, 0x29);
-	memset(xa + 9225, 0, 3);
-	put_rec(xb, h9216, 9216, 0x2A);
-	ch39x_rx_parser_init(&ps, &ss);
+	CHECK_EQ(xfer(xa, 1, 0x2401, 0, 9217, 0x29), 9228);
+	CHECK_EQ(xfer(xb, 1, 0x2400, 0, 9216, 0x2A), 9224);
+	ch39x_rx_parser_init(&ps, &v02ss);
 	ch39x_rx_begin(&ps, xa, 9228);
 	RX_NONE();
 	ch39x_rx_begin(&ps, xb, 9224);
@@ -976,13 +944,12 @@ test_rx_errors(void)
 	 * A header split across transfers with length 20 (0x14): found bad
 	 * once complete in T2, the rest of T2 is dropped; T3 parses.
 	 */
-	put_rec(xa, h60, 60, 0x2B);
-	xa[68] = 0x14;
-	xa[69] = xa[70] = xa[71] = 0;
-	memset(xb, 0, 100);
-	put_rec(xb + 4, h60, 60, 0x2C);
-	put_rec(xc, h60, 60, 0x2D);
-	ch39x_rx_parser_init(&ps, &v01);
+	xfer(xa, 1, 0x3C, 0, 60, 0x2B);
+	xfer(xa + 68, 1, 0x14, 0, 0, 0);
+	memset(xb, 0, 4);
+	xfer(xb + 4, 1, 0x3C, 0, 60, 0x2C);
+	xfer(xc, 1, 0x3C, 0, 60, 0x2D);
+	ch39x_rx_parser_init(&ps, &v01hs);
 	ch39x_rx_begin(&ps, xa, 72);
 	RX_FRAME(xa + 8, 60, 0x2B, false);
 	RX_NONE();
@@ -994,8 +961,8 @@ test_rx_errors(void)
 	RX_STATS(2, 120, 1, 0);
 
 	/* Short transfers: 67 bytes with no carry is skipped; 68 is parsed. */
-	ch39x_rx_parser_init(&ps, &v01);
-	put_rec(xa, h60, 60, 0x2E);
+	ch39x_rx_parser_init(&ps, &v01hs);
+	xfer(xa, 1, 0x3C, 0, 60, 0x2E);
 	ch39x_rx_begin(&ps, xa, 67);
 	RX_NONE();
 	CHECK_EQ(ps.stats.short_xfers, 1);
@@ -1014,10 +981,9 @@ test_rx_errors(void)
 	 * ch39x_rx_reset with a carry: T1 holds the header and 92 of 200
 	 * bytes; reset counts carry_lost and T2 starts afresh.
 	 */
-	put_rec(xa, h200, 200, 0x2F);
-	put_rec(xb, h61, 61, 0x30);
-	memset(xb + 69, 0, 3);
-	ch39x_rx_parser_init(&ps, &v01);
+	xfer(xa, 1, 0xC8, 0, 200, 0x2F);
+	xfer(xb, 1, 0x3D, 0, 61, 0x30);
+	ch39x_rx_parser_init(&ps, &v01hs);
 	ch39x_rx_begin(&ps, xa, 100);
 	RX_NONE();
 	ch39x_rx_reset(&ps);
@@ -1067,8 +1033,6 @@ evt(int line, const struct ch39x_profile *p, const uint8_t *b, uint32_t len,
 static void
 test_events(void)
 {
-	struct ch39x_profile v01 = prof(0x5397, CH39X_SPEED_HIGH);
-	struct ch39x_profile v02 = prof(0x5398, CH39X_SPEED_SUPER);
 	/* V01: link up + full duplex (0x41), 100M; rx 10, 2, 3, tx. */
 	static const uint8_t e1[16] = { 0x41, 0, 0, 0, 0x0A, 0, 0, 0,
 		0x02, 0x00, 0x03, 0x00, 0x78, 0x56, 0x34, 0x12 };
@@ -1086,36 +1050,36 @@ test_events(void)
 	struct ch39x_event in;
 	uint8_t b[40];
 
-	EVT(&v01, e1, 16, true, 100, true);
+	EVT(&v01hs, e1, 16, true, 100, true);
 	EVT_CNT(10, 2, 3, 0x12345678);
 	memcpy(b, e1, 16);
 	b[0] = 0xC0;	/* link up, bit 7: 10M, half duplex */
 	b[8] = 0x34;
 	b[9] = 0x12;
 	b[11] = 0xAB;
-	EVT(&v01, b, 16, true, 10, false);
+	EVT(&v01hs, b, 16, true, 10, false);
 	EVT_CNT(10, 0x1234, 0xAB03, 0x12345678);
 	b[0] = 0x50;	/* bit 4 means nothing on V01 */
-	EVT(&v01, b, 16, true, 100, false);
+	EVT(&v01hs, b, 16, true, 100, false);
 	b[0] = 0x00;
-	EVT(&v01, b, 16, false, 100, false);
-	EVT(&v01, e3, 32, true, 10, true);	/* longer is fine */
+	EVT(&v01hs, b, 16, false, 100, false);
+	EVT(&v01hs, e3, 32, true, 10, true);	/* longer is fine */
 
 	/* Too short: V01 < 16, V02 < 32 (a V01-sized event too). */
-	CHECK_EQ(ch39x_event_parse(&v01, e1, 15, &ev), -1);
-	CHECK_EQ(ch39x_event_parse(&v01, e1, 0, &ev), -1);
-	CHECK_EQ(ch39x_event_parse(&v02, e3, 31, &ev), -1);
-	CHECK_EQ(ch39x_event_parse(&v02, e3, 16, &ev), -1);
+	CHECK_EQ(ch39x_event_parse(&v01hs, e1, 15, &ev), -1);
+	CHECK_EQ(ch39x_event_parse(&v01hs, e1, 0, &ev), -1);
+	CHECK_EQ(ch39x_event_parse(&v02ss, e3, 31, &ev), -1);
+	CHECK_EQ(ch39x_event_parse(&v02ss, e3, 16, &ev), -1);
 
-	EVT(&v02, e3, 32, true, 1000, true);
+	EVT(&v02ss, e3, 32, true, 1000, true);
 	EVT_CNT(0x40302010, 5, 6, 0x44332211);
 	memcpy(b, e3, 32);
 	b[0] = 0xC1;
-	EVT(&v02, b, 32, true, 10, true);
+	EVT(&v02ss, b, 32, true, 10, true);
 	b[0] = 0x41;
-	EVT(&v02, b, 32, true, 100, true);
+	EVT(&v02ss, b, 32, true, 100, true);
 	b[0] = 0x10;
-	EVT(&v02, b, 32, false, 1000, false);
+	EVT(&v02ss, b, 32, false, 1000, false);
 
 	/* Build: byte-exact, then parse back. */
 	memset(&in, 0, sizeof(in));
@@ -1127,12 +1091,12 @@ test_events(void)
 	in.rx_crc_errors = 0x0708;
 	in.tx_packets = 0x090A0B0C;
 	memset(b, 0xEE, sizeof(b));
-	CHECK_EQ(ch39x_event_build(&v02, &in, b, sizeof(b)), 32);
+	CHECK_EQ(ch39x_event_build(&v02ss, &in, b, sizeof(b)), 32);
 	CHECK_MEM(b, e4, 32);
 	CHECK_EQ(b[32], 0xEE);
-	EVT(&v02, b, 32, true, 1000, true);
+	EVT(&v02ss, b, 32, true, 1000, true);
 	EVT_CNT(0x01020304, 0x0506, 0x0708, 0x090A0B0C);
-	CHECK_EQ(ch39x_event_build(&v02, &in, b, 31), 0);
+	CHECK_EQ(ch39x_event_build(&v02ss, &in, b, 31), 0);
 
 	memset(&in, 0, sizeof(in));
 	in.link_up = true;
@@ -1142,25 +1106,32 @@ test_events(void)
 	in.rx_crc_errors = 2;
 	in.tx_packets = 9;
 	memset(b, 0xEE, sizeof(b));
-	CHECK_EQ(ch39x_event_build(&v01, &in, b, sizeof(b)), 16);
+	CHECK_EQ(ch39x_event_build(&v01hs, &in, b, sizeof(b)), 16);
 	CHECK_MEM(b, e5, 16);
 	CHECK_EQ(b[16], 0xEE);
-	EVT(&v01, b, 16, true, 10, false);
+	EVT(&v01hs, b, 16, true, 10, false);
 	EVT_CNT(7, 1, 2, 9);
-	CHECK_EQ(ch39x_event_build(&v01, &in, b, 15), 0);
+	CHECK_EQ(ch39x_event_build(&v01hs, &in, b, 15), 0);
 
 	/* V01 link down, 100M full duplex: link_stat 0x01. */
 	memset(&in, 0, sizeof(in));
 	in.speed_mbps = 100;
 	in.full_duplex = true;
-	CHECK_EQ(ch39x_event_build(&v01, &in, b, 16), 16);
+	CHECK_EQ(ch39x_event_build(&v01hs, &in, b, 16), 16);
 	CHECK_EQ(b[0], 0x01);
-	EVT(&v01, b, 16, false, 100, true);
+	EVT(&v01hs, b, 16, false, 100, true);
 }
 
 int
 main(void)
 {
+	prof(&v01hs, 0x5397, CH39X_SPEED_HIGH);
+	prof(&v01fs, 0x5396, CH39X_SPEED_FULL);
+	prof(&ch336, 0x5394, CH39X_SPEED_HIGH);
+	prof(&ch339, 0x5395, CH39X_SPEED_FULL);
+	prof(&v02ss, 0x5398, CH39X_SPEED_SUPER);
+	prof(&v02hs, 0x5398, CH39X_SPEED_HIGH);
+	prof(&v02fs, 0xE398, CH39X_SPEED_FULL);
 	test_profiles();
 	test_mc_hash();
 	test_tx_encode();

@@ -20,6 +20,7 @@
 
 #include "ch39x_net.h"
 #include "ch39x_sim.h"
+#include "ch39x_tso.h"
 
 #define ALIGN4(x) (((x) + 3u) & ~3u)
 
@@ -196,7 +197,8 @@ struct sim_dev {
 	struct ch39x_sim_counters cnt;
 	uint8_t frame[CH39X_V02_MAX_FRAME + 64];
 	uint8_t stage[CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 64];
-	uint8_t txf[CH39X_V02_MAX_FRAME + 64];
+	uint8_t txf[16384 + 64];		/* a TSO record's frame */
+	uint8_t seg[CH39X_V02_MAX_FRAME + 64];	/* one TSO segment */
 };
 
 static const struct ch39x_usb_ops sim_ops;
@@ -757,30 +759,80 @@ tx_v02_engine(uint8_t *f, uint32_t len, uint32_t cmd1)
 	return len;
 }
 
+/*
+ * Hardware TSO of a V02 record (sheet 5): TCPHO is the offset of the first
+ * payload byte and MSS is in cmd_1. The headers are found the way the
+ * frame itself says (VLAN tag, IPv4 IHL); the IP length fields are not
+ * trusted, since the driver zeroes the IPv6 payload length.
+ * ASSUMPTION: the chip recomputes both checksums from scratch and sends
+ * segments that satisfy ch39x_tso.h, the same code as software TSO.
+ */
+static void
+tx_v02_tso(struct sim_dev *s, uint32_t flen, uint32_t cmd0, uint32_t cmd1)
+{
+	uint32_t tcpho = cmd0 >> CH39X_TX_TCPHO_SHIFT, l2 = CH39X_ETH_HLEN, l3;
+	uint16_t mss = (uint16_t)(cmd1 & CH39X_TX_MSS_MASK);
+	struct ch39x_tso t;
+	uint32_t len;
+
+	if (flen > l2 + 4 && s->txf[12] == 0x81 && s->txf[13] == 0x00)
+		l2 += CH39X_VLAN_HLEN;
+	if (flen <= l2)
+		goto bad;
+	l3 = (cmd0 & CH39X_TX_TSO4) ? (uint32_t)(s->txf[l2] & 0xF) * 4 : 40;
+	if (tcpho <= l2 + l3 ||
+	    ch39x_tso_init(&t, s->txf, flen, (uint16_t)l2, (uint16_t)l3,
+			   (uint16_t)(tcpho - l2 - l3), mss) < 0 ||
+	    (bool)(cmd0 & CH39X_TX_TSO4) != t.ipv4)
+		goto bad;
+	while ((len = ch39x_tso_next_len(&t)) != 0) {
+		if (len > CH39X_V02_MAX_FRAME)
+			goto bad;
+		ch39x_tso_emit(&t, s->seg);
+		len = tx_v02_engine(s->seg, len, cmd1 & CH39X_TX_VLAN ?
+				    (cmd1 & 0xFFFF8000u) : 0);
+		SIM_ADD(s->cnt.tx_tso_segments, 1);
+		wire_send(s, s->seg, len);
+	}
+	return;
+bad:
+	SIM_ADD(s->cnt.tx_bad_records, 1);
+}
+
 /* Parse one bulk OUT transfer and put its frames on the cable (TX thread). */
 static void
 tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 {
 	const struct ch39x_profile *p = &s->prof;
 	uint32_t off = 0, cmd0, cmd1, flen, max;
-	bool ls = false;
+	bool ls = false, tso;
 
-	/* Oversize records are the host's bug: the device drops them. */
+	/*
+	 * Oversize records are the host's bug: the device drops them. A TSO
+	 * record may fill the whole transfer (sheet 5).
+	 */
 	max = p->family == CH39X_V02 ? p->max_frame : CH39X_V01_MAX_FRAME;
 	while (off + CH39X_HDR_LEN <= x->len) {
 		cmd0 = ch39x_get_le32(x->buf + off);
 		cmd1 = ch39x_get_le32(x->buf + off + 4);
 		flen = cmd0 & CH39X_TX_LEN_MASK;
-		if (flen < CH39X_ETH_HLEN || flen > max ||
+		tso = p->family == CH39X_V02 &&
+			(cmd0 & (CH39X_TX_TSO4 | CH39X_TX_TSO6));
+		if (flen < CH39X_ETH_HLEN ||
+		    flen > (tso ? p->tx_xfer_size - CH39X_HDR_LEN : max) ||
 		    flen > x->len - off - CH39X_HDR_LEN) {
 			SIM_ADD(s->cnt.tx_bad_records, 1);
 			return;
 		}
 		memcpy(s->txf, x->buf + off + CH39X_HDR_LEN, flen);
 		off += ALIGN4(CH39X_HDR_LEN + flen);
-		if (p->family == CH39X_V02)
-			flen = tx_v02_engine(s->txf, flen, cmd1);
-		wire_send(s, s->txf, flen);
+		if (tso) {
+			tx_v02_tso(s, flen, cmd0, cmd1);
+		} else {
+			if (p->family == CH39X_V02)
+				flen = tx_v02_engine(s->txf, flen, cmd1);
+			wire_send(s, s->txf, flen);
+		}
 		if (p->tx_ls && (cmd0 & CH39X_TX_LS)) {
 			/* TX_LS: the last record, then a 4-byte trailer. */
 			SIM_ADD(s->cnt.tx_ls_seen, 1);

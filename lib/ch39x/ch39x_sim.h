@@ -56,7 +56,8 @@ struct ch39x_sim_counters {
 	uint64_t rx_overflow;		/* the cable delivered, the FIFO was full */
 	uint64_t rx_delivered;		/* put into bulk IN transfers */
 	uint64_t rx_straddled;		/* records split over transfers */
-	uint64_t tx_frames;		/* parsed from bulk OUT and sent */
+	uint64_t tx_frames;		/* put on the cable */
+	uint64_t tx_tso_segments;	/* of them, cut by hardware TSO */
 	uint64_t tx_bad_records;	/* malformed bulk OUT records */
 	uint64_t tx_unterminated;	/* maxp-multiple transfer, no end mark */
 	uint64_t tx_ls_seen;

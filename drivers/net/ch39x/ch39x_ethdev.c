@@ -36,10 +36,12 @@ RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 #define ARG_RX_XFERS	"rx_xfers"
 #define ARG_TX_XFERS	"tx_xfers"
 #define ARG_XFER_SIZE	"xfer_size"
+#define ARG_TSO		"tso"
+#define ARG_RX_CSUM	"rx_csum"
 
 static const char * const valid_args[] = {
 	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
-	ARG_XFER_SIZE, NULL
+	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, NULL
 };
 
 #define CH39X_CTRL_TIMEOUT_MS 500
@@ -311,10 +313,17 @@ ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->min_mtu = p->min_mtu;
 	info->max_mtu = p->max_mtu;
 	info->min_rx_bufsize = 64;
-	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER;
-	if (p->family == CH39X_V02)
-		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
-	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* In hardware on a V02, in software elsewhere (see ch39x_rxtx.c). */
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_SCATTER |
+		RTE_ETH_RX_OFFLOAD_VLAN_STRIP;
+	if (p->family == CH39X_V02 || ad->args.rx_csum_sw)
+		info->rx_offload_capa |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_RX_OFFLOAD_UDP_CKSUM |
+			RTE_ETH_RX_OFFLOAD_TCP_CKSUM;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+		RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
+		RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
 	info->speed_capa = p->gigabit ?
 		(RTE_ETH_LINK_SPEED_10M | RTE_ETH_LINK_SPEED_100M |
 		 RTE_ETH_LINK_SPEED_1G) :
@@ -338,8 +347,15 @@ rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
 	uint16_t room = (uint16_t)(rte_pktmbuf_data_room_size(q->mp) -
 				   RTE_PKTMBUF_HEADROOM);
 
-	q->scatter = (dev->data->dev_conf.rxmode.offloads &
-		      RTE_ETH_RX_OFFLOAD_SCATTER) || dev->data->scattered_rx;
+	uint64_t ol = dev->data->dev_conf.rxmode.offloads;
+
+	q->scatter = (ol & RTE_ETH_RX_OFFLOAD_SCATTER) ||
+		dev->data->scattered_rx;
+	q->vlan_strip = (ol & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
+	/* A V02 strips in hardware; elsewhere the copy strips the tag. */
+	q->sw_vlan_strip = q->vlan_strip && ad->prof.family != CH39X_V02;
+	q->sw_csum = ad->args.rx_csum_sw &&
+		(ol & RTE_ETH_RX_OFFLOAD_CHECKSUM) != 0;
 	q->max_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
 	q->data_room = room;
 	if (q->max_frame > room && !q->scatter) {
@@ -350,7 +366,6 @@ rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
 			dev->data->mtu, q->max_frame, room);
 		return -EINVAL;
 	}
-	(void)ad;
 	return 0;
 }
 
@@ -372,10 +387,11 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	if (rc != 0)
 		return rc;
 	ad->txq->max_frame = ad->prof.max_frame;
+	ad->txq->hw_offload = ad->prof.family == CH39X_V02;
+	ad->txq->hw_tso = ad->txq->hw_offload && !ad->args.tso_sw;
 	rc = program_mtu(ad, dev->data->mtu);
 	if (rc == 0 && ad->prof.family == CH39X_V02)
-		rc = program_vlan_strip(ad, (dev->data->dev_conf.rxmode.offloads &
-				       RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0);
+		rc = program_vlan_strip(ad, ad->rxq->vlan_strip);
 	if (rc == 0)
 		rc = program_rx_mode(ad);
 	if (rc != 0)
@@ -447,6 +463,7 @@ txq_free(struct ch39x_txq *q)
 	rte_free(q->xfers);
 	rte_free(q->free);
 	rte_free(q->bufs);
+	rte_free(q->scratch);
 	rte_free(q);
 }
 
@@ -785,6 +802,14 @@ static const struct xs_def xs_defs[] = {
 	XS("tx_ls_trailers", XS_TX, struct ch39x_tx_counters, tx_ls),
 	XS("tx_invalid_length_drops", XS_TX, struct ch39x_tx_counters, invalid),
 	XS("tx_ring_full", XS_TX, struct ch39x_tx_counters, full),
+	XS("tx_tso_hw_frames", XS_TX, struct ch39x_tx_counters, tso_hw),
+	XS("tx_tso_sw_frames", XS_TX, struct ch39x_tx_counters, tso_sw_pkts),
+	XS("tx_tso_sw_segments", XS_TX, struct ch39x_tx_counters, tso_sw_segs),
+	XS("tx_csum_sw", XS_TX, struct ch39x_tx_counters, csum_sw),
+	XS("tx_vlan_insert_sw", XS_TX, struct ch39x_tx_counters, vlan_sw),
+	XS("rx_vlan_strip_sw", XS_RX, struct ch39x_rx_counters, vlan_sw),
+	XS("rx_csum_sw", XS_RX, struct ch39x_rx_counters, csum_sw),
+	XS("rx_chained_frames", XS_RX, struct ch39x_rx_counters, chained),
 	XS("link_events", XS_AD, struct ch39x_adapter, link_events),
 	XS("ctrl_errors", XS_AD, struct ch39x_adapter, ctrl_errors),
 	{ "rx_framing_bytes", XS_CALC, 0 },
@@ -809,6 +834,9 @@ static const struct xs_def xs_sim_defs[] = {
 	XS("sim_tx_unterminated", XS_SIM, struct ch39x_sim_counters,
 	   tx_unterminated),
 	XS("sim_tx_link_down", XS_SIM, struct ch39x_sim_counters, tx_link_down),
+	XS("sim_tx_tso_segments", XS_SIM, struct ch39x_sim_counters,
+	   tx_tso_segments),
+	XS("sim_tx_wire_frames", XS_SIM, struct ch39x_sim_counters, tx_frames),
 };
 
 #define N_XS RTE_DIM(xs_defs)
@@ -1062,6 +1090,23 @@ arg_mac(const char *key, const char *v, void *opaque)
 	return 0;
 }
 
+/* auto|sw: true for sw. */
+static int
+arg_auto_sw(const char *key, const char *v, void *opaque)
+{
+	bool *sw = opaque;
+
+	if (strcmp(v, "auto") == 0)
+		*sw = false;
+	else if (strcmp(v, "sw") == 0)
+		*sw = true;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are auto, sw", key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 {
@@ -1078,7 +1123,8 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 	if (kv == NULL) {
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
 			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
-			"xfer_size", rte_vdev_device_name(vdev), params);
+			"xfer_size, tso, rx_csum", rte_vdev_device_name(vdev),
+			params);
 		return -EINVAL;
 	}
 	if (rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
@@ -1088,7 +1134,9 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 	    rte_kvargs_process(kv, ARG_RX_XFERS, arg_xfers, &a->rx_xfers) < 0 ||
 	    rte_kvargs_process(kv, ARG_TX_XFERS, arg_xfers, &a->tx_xfers) < 0 ||
 	    rte_kvargs_process(kv, ARG_XFER_SIZE, arg_xfer_size,
-			       &a->xfer_size) < 0)
+			       &a->xfer_size) < 0 ||
+	    rte_kvargs_process(kv, ARG_TSO, arg_auto_sw, &a->tso_sw) < 0 ||
+	    rte_kvargs_process(kv, ARG_RX_CSUM, arg_auto_sw, &a->rx_csum_sw) < 0)
 		rc = -EINVAL;
 	rte_kvargs_free(kv);
 	if (rc != 0)
@@ -1258,6 +1306,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->dev_ops = &ch39x_ops;
 	dev->rx_pkt_burst = ch39x_rx_burst;
 	dev->tx_pkt_burst = ch39x_tx_burst;
+	dev->tx_pkt_prepare = ch39x_tx_prepare;
 	rte_eth_dev_probing_finish(dev);
 	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
 		name, ch39x_chip_name(ad->prof.pid),
@@ -1333,4 +1382,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"mac=<xx:xx:xx:xx:xx:xx> "
 	"rx_xfers=<1-64> "
 	"tx_xfers=<1-64> "
-	"xfer_size=<2048-1048576>");
+	"xfer_size=<2048-1048576> "
+	"tso=auto|sw "
+	"rx_csum=auto|sw");

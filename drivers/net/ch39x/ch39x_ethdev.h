@@ -24,6 +24,11 @@
 #define CH39X_RX_STASH		64
 /* Frame bytes beyond the MTU: Ethernet header and one VLAN tag. */
 #define CH39X_L2_OVERHEAD	(RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
+/* Longest TSO super-frame: 64 KiB of IP packet plus L2 headers. */
+#define CH39X_TSO_MAX_LEN	(65535 + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN)
+#define CH39X_TX_OFFLOAD_FLAGS	(RTE_MBUF_F_TX_IP_CKSUM | \
+	RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 | \
+	RTE_MBUF_F_TX_IPV6 | RTE_MBUF_F_TX_VLAN)
 
 struct ch39x_adapter;
 
@@ -37,7 +42,9 @@ struct ch39x_rx_counters {
 	uint64_t usb_errors;
 	uint64_t mtu_drops;	/* longer than the port's MTU allows */
 	uint64_t mbuf_drops;	/* longer than one mbuf, scatter off */
-	uint64_t vlan_stripped;
+	uint64_t vlan_sw;	/* tags stripped in software */
+	uint64_t csum_sw;	/* frames verified in software */
+	uint64_t chained;	/* frames delivered as mbuf chains */
 };
 
 struct ch39x_rxq {
@@ -46,6 +53,10 @@ struct ch39x_rxq {
 	uint16_t port_id;
 	uint16_t queue_id;
 	bool scatter;
+	bool vlan_strip;		/* RTE_ETH_RX_OFFLOAD_VLAN_STRIP */
+	bool sw_vlan_strip;
+	bool sw_csum;			/* verify checksums in software */
+	uint64_t mtu_log_tsc;		/* last oversize log, for rate limiting */
 	uint32_t max_frame;		/* MTU + L2 overhead */
 	uint16_t data_room;		/* per mbuf, headroom excluded */
 	uint16_t nb_xfers;
@@ -66,8 +77,13 @@ struct ch39x_tx_counters {
 	uint64_t usb_errors;
 	uint64_t zlps;
 	uint64_t tx_ls;
-	uint64_t invalid;	/* frame length out of range: dropped */
+	uint64_t invalid;	/* bad length or TSO request: dropped */
 	uint64_t full;		/* bursts cut short: no free transfer */
+	uint64_t tso_hw;	/* super-frames the chip segments */
+	uint64_t tso_sw_pkts;	/* super-frames segmented in software */
+	uint64_t tso_sw_segs;
+	uint64_t csum_sw;	/* frames checksummed in software */
+	uint64_t vlan_sw;	/* tags inserted in software */
 };
 
 struct ch39x_txq {
@@ -76,7 +92,10 @@ struct ch39x_txq {
 	uint16_t queue_id;
 	uint16_t nb_xfers;
 	uint16_t nb_free;
-	uint32_t max_frame;
+	uint32_t max_frame;		/* longest frame on the wire */
+	bool hw_offload;		/* chip does csum, VLAN and TSO (V02) */
+	bool hw_tso;			/* ... and TSO is not forced to sw */
+	uint8_t *scratch;		/* flat copy of a chained super-frame */
 	struct ch39x_xfer *xfers;
 	struct ch39x_xfer **free;	/* stack of idle transfers */
 	uint8_t *bufs;
@@ -91,6 +110,8 @@ struct ch39x_args {
 	uint32_t xfer_size;
 	bool mac_set;
 	struct rte_ether_addr mac;
+	bool tso_sw;			/* tso=sw */
+	bool rx_csum_sw;		/* rx_csum=sw */
 };
 
 struct ch39x_adapter {
@@ -123,6 +144,7 @@ struct ch39x_adapter {
 
 uint16_t ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q);
 void ch39x_rxq_stop(struct ch39x_rxq *q);
 int ch39x_rxq_start(struct ch39x_rxq *q);

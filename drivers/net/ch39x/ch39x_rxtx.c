@@ -2,11 +2,17 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+#include <inttypes.h>
+#include <string.h>
+
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_net.h>
 
 #include "ch39x_ethdev.h"
 #include "ch39x_logs.h"
+#include "ch39x_net.h"
+#include "ch39x_tso.h"
 
 /* ---- queues: transfer buffers ---- */
 
@@ -91,7 +97,9 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q)
 	q->free = rte_zmalloc("ch39x_tx_free",
 			      sizeof(*q->free) * q->nb_xfers, 0);
 	q->bufs = rte_malloc("ch39x_tx_bufs", (size_t)bsz * q->nb_xfers, 64);
-	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL)
+	q->scratch = rte_malloc("ch39x_tso_scratch", CH39X_TSO_MAX_LEN, 64);
+	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL ||
+	    q->scratch == NULL)
 		return -ENOMEM;
 	for (i = 0; i < q->nb_xfers; i++) {
 		q->xfers[i].ep = CH39X_EP_BULK_OUT;
@@ -176,11 +184,67 @@ rx_copy(struct ch39x_rxq *q, const struct ch39x_rx_frame *f)
 			break;
 		m = q->stash[--q->stash_n];
 	}
+	q->c.chained += nseg > 1;
 	head->nb_segs = (uint16_t)nseg;
 	head->pkt_len = f->len;
 	head->port = q->port_id;
 	rx_offload_flags(head, f);
 	return head;
+}
+
+/*
+ * Software VLAN strip. The frame lies in a buffer the queue owns (its
+ * transfer buffer or the parser's carry), so the tag is removed in place by
+ * moving the two addresses over it.
+ */
+static void
+rx_sw_vlan_strip(struct ch39x_rx_frame *f)
+{
+	uint8_t *d = (uint8_t *)(uintptr_t)f->data;
+
+	if (f->vlan_stripped || f->len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN ||
+	    d[12] != 0x81 || d[13] != 0x00)
+		return;
+	f->vlan_tci = (uint16_t)((d[14] << 8) | d[15]);
+	f->vlan_stripped = true;
+	memmove(d + RTE_VLAN_HLEN, d, 2 * RTE_ETHER_ADDR_LEN);
+	f->data += RTE_VLAN_HLEN;
+	f->len -= RTE_VLAN_HLEN;
+}
+
+/* Software checksum verification, for chips that do not report it. */
+static void
+rx_sw_csum(struct ch39x_rx_frame *f)
+{
+	struct ch39x_hdrs h;
+
+	f->ip_csum = CH39X_CSUM_UNKNOWN;
+	f->l4_csum = CH39X_CSUM_UNKNOWN;
+	if (ch39x_parse_hdrs(f->data, f->len, &h) != 0)
+		return;
+	if (h.ipv4)
+		f->ip_csum = ch39x_ip4_csum_ok(f->data, &h) ?
+			CH39X_CSUM_GOOD : CH39X_CSUM_BAD;
+	if (h.l4_proto)
+		f->l4_csum = ch39x_l4_csum_ok(f->data, &h) ?
+			CH39X_CSUM_GOOD : CH39X_CSUM_BAD;
+}
+
+/* The MTU-mismatch warning, at most once a second per queue. */
+static void
+rx_log_oversize(struct ch39x_rxq *q, uint64_t drops, uint32_t last_len)
+{
+	uint64_t now = rte_get_timer_cycles();
+
+	if (now - q->mtu_log_tsc < rte_get_timer_hz())
+		return;
+	q->mtu_log_tsc = now;
+	PMD_LOG(WARNING, "port %u: dropped %" PRIu64 " frames longer than the "
+		"MTU allows: last frame %u bytes, this port accepts frames of "
+		"up to %u bytes (MTU %u + %u bytes of Ethernet header and VLAN "
+		"tag); check the MTU on both ends of the link",
+		q->port_id, drops, last_len, q->max_frame,
+		q->max_frame - CH39X_L2_OVERHEAD, CH39X_L2_OVERHEAD);
 }
 
 uint16_t
@@ -192,7 +256,8 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 	struct ch39x_rx_frame f;
 	struct rte_mbuf *m;
 	uint64_t bytes = 0, xfers = 0, xbytes = 0, errs = 0;
-	uint64_t mtu_drops = 0, mbuf_drops = 0, nombuf = 0;
+	uint64_t mtu_drops = 0, mbuf_drops = 0, nombuf = 0, vlan_sw = 0;
+	uint32_t last_oversize = 0;
 	uint16_t n = 0;
 
 	while (n < nb) {
@@ -221,9 +286,16 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 		}
 		if (unlikely(f.len > q->max_frame)) {
 			mtu_drops++;
-			PMD_RX_LOG(DEBUG, "%u-byte frame over the %u-byte limit",
-				   f.len, q->max_frame);
+			last_oversize = f.len;
 			continue;
+		}
+		if (q->sw_vlan_strip) {
+			rx_sw_vlan_strip(&f);
+			vlan_sw += f.vlan_stripped;
+		}
+		if (q->sw_csum) {
+			rx_sw_csum(&f);
+			q->c.csum_sw++;
 		}
 		if (unlikely(f.len > q->data_room && !q->scatter)) {
 			mbuf_drops++;
@@ -244,6 +316,9 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 	q->c.usb_bytes += xbytes;
 	q->c.usb_errors += errs;
 	q->c.mtu_drops += mtu_drops;
+	q->c.vlan_sw += vlan_sw;
+	if (unlikely(mtu_drops))
+		rx_log_oversize(q, q->c.mtu_drops, last_oversize);
 	q->c.mbuf_drops += mbuf_drops;
 	q->c.nombuf += nombuf;
 	return n;
@@ -251,14 +326,23 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 
 /* ---- TX ---- */
 
+/* The aggregate being filled during one burst. */
+struct tx_state {
+	struct ch39x_xfer *x;
+	struct ch39x_tx_agg a;
+	uint64_t xfers;
+	uint64_t xbytes;
+};
+
 static void
-tx_submit(struct ch39x_txq *q, struct ch39x_xfer *x, struct ch39x_tx_agg *a,
-	  uint64_t *xfers, uint64_t *xbytes)
+tx_submit(struct ch39x_txq *q, struct tx_state *st)
 {
 	const struct ch39x_profile *p = &q->ad->prof;
 	struct ch39x_usb_dev *u = q->ad->usb;
-	struct ch39x_tx_end e = ch39x_tx_agg_finish(p, a);
+	struct ch39x_tx_end e = ch39x_tx_agg_finish(p, &st->a);
+	struct ch39x_xfer *x = st->x;
 
+	st->x = NULL;
 	x->len = e.len;
 	x->zlp = e.zlp;
 	q->c.zlps += e.zlp;
@@ -268,11 +352,50 @@ tx_submit(struct ch39x_txq *q, struct ch39x_xfer *x, struct ch39x_tx_agg *a,
 		q->free[q->nb_free++] = x;
 		return;
 	}
-	(*xfers)++;
-	*xbytes += e.len;
+	st->xfers++;
+	st->xbytes += e.len;
 }
 
-/* Gather a (possibly chained) mbuf into the transfer buffer. */
+/*
+ * Make room for a len-byte frame: close the current transfer when the
+ * frame does not fit, and take a free one. Returns false when none is free.
+ */
+static bool
+tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+
+	if (st->x != NULL && !ch39x_tx_agg_fits(p, &st->a, len))
+		tx_submit(q, st);
+	if (st->x == NULL) {
+		if (q->nb_free == 0)
+			return false;
+		st->x = q->free[--q->nb_free];
+		ch39x_tx_agg_init(&st->a, st->x->buf);
+	}
+	return true;
+}
+
+/*
+ * Whether nseg records of at most seg bytes fit in the current transfer
+ * and the free ones, so that a super-frame is never half sent.
+ */
+static bool
+tx_capacity(const struct ch39x_txq *q, const struct tx_state *st,
+	    uint32_t nseg, uint32_t seg)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+	uint32_t rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
+	uint32_t per = p->one_frame_per_xfer ? 1 : p->tx_xfer_size / rec;
+	uint64_t n = (uint64_t)q->nb_free * per;
+
+	if (st->x != NULL && !p->one_frame_per_xfer &&
+	    p->tx_xfer_size - st->a.len >= CH39X_TX_MIN_ROOM)
+		n += (p->tx_xfer_size - st->a.len) / rec;
+	return n >= nseg;
+}
+
+/* Gather a (possibly chained) mbuf into a flat buffer. */
 static void
 tx_gather(uint8_t *dst, const struct rte_mbuf *m)
 {
@@ -282,20 +405,172 @@ tx_gather(uint8_t *dst, const struct rte_mbuf *m)
 	}
 }
 
+/* Insert an 802.1Q tag into a frame whose bytes start 4 bytes in. */
+static void
+sw_vlan_insert(uint8_t *dst, uint16_t tci)
+{
+	memmove(dst, dst + RTE_VLAN_HLEN, 2 * RTE_ETHER_ADDR_LEN);
+	dst[12] = 0x81;
+	dst[13] = 0x00;
+	dst[14] = (uint8_t)(tci >> 8);
+	dst[15] = (uint8_t)tci;
+}
+
+/* The checksums an mbuf asks for, computed in place over a flat frame. */
+static void
+sw_csum(uint8_t *f, uint32_t len, uint64_t ol)
+{
+	struct ch39x_hdrs h;
+	uint64_t l4 = ol & RTE_MBUF_F_TX_L4_MASK;
+
+	if (ch39x_parse_hdrs(f, len, &h) != 0)
+		return;
+	if ((ol & RTE_MBUF_F_TX_IP_CKSUM) && h.ipv4)
+		ch39x_ip4_csum_set(f, &h);
+	if ((l4 == RTE_MBUF_F_TX_TCP_CKSUM && h.l4_proto == CH39X_IPPROTO_TCP) ||
+	    (l4 == RTE_MBUF_F_TX_UDP_CKSUM && h.l4_proto == CH39X_IPPROTO_UDP))
+		ch39x_l4_csum_set(f, &h);
+}
+
+static bool
+hw_tso_ok(const struct ch39x_txq *q, const struct rte_mbuf *m)
+{
+	uint32_t hdr = m->l2_len + m->l3_len + m->l4_len;
+
+	/* The chip's limits (sheet 5): TCPHO, MSS, one record per transfer. */
+	return q->hw_tso && hdr <= CH39X_TSO_TCPHO_MAX &&
+		m->tso_segsz <= CH39X_TSO_MSS_MAX &&
+		m->pkt_len + CH39X_HDR_LEN <= q->ad->prof.tx_xfer_size &&
+		(m->ol_flags & (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6));
+}
+
+/* Software TSO: every segment becomes a record. 0, or -1: no room. */
+static int
+tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+	bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
+	uint32_t vl = vlan ? RTE_VLAN_HLEN : 0, len;
+	struct ch39x_tx_desc d;
+	const uint8_t *flat;
+	struct ch39x_tso t;
+	uint8_t *dst;
+	int nseg;
+
+	if (m->pkt_len > CH39X_TSO_MAX_LEN) {
+		q->c.invalid++;
+		return 0;
+	}
+	if (m->nb_segs == 1) {
+		flat = rte_pktmbuf_mtod(m, const uint8_t *);
+	} else {
+		tx_gather(q->scratch, m);
+		flat = q->scratch;
+	}
+	nseg = ch39x_tso_init(&t, flat, m->pkt_len, m->l2_len, m->l3_len,
+			      m->l4_len, m->tso_segsz);
+	if (nseg < 0 || ch39x_tso_next_len(&t) + vl > q->max_frame) {
+		q->c.invalid++;
+		return 0;
+	}
+	if (!tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl))
+		return -1;
+	memset(&d, 0, sizeof(d));
+	while ((len = ch39x_tso_next_len(&t)) != 0) {
+		d.len = len + vl;
+		if (!tx_room(q, st, d.len))
+			return -1;	/* not reached: capacity was checked */
+		dst = ch39x_tx_agg_add(p, &st->a, &d);
+		ch39x_tso_emit(&t, dst + vl);
+		if (vlan)
+			sw_vlan_insert(dst, m->vlan_tci);
+		q->c.packets++;
+		q->c.bytes += d.len;
+	}
+	q->c.tso_sw_pkts++;
+	q->c.tso_sw_segs += (uint32_t)nseg;
+	return 0;
+}
+
+/* One mbuf into the aggregate. 0: consumed; -1: no room, not consumed. */
+static int
+tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+	uint64_t ol = m->ol_flags;
+	bool hw = q->hw_offload;
+	bool vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !hw;
+	struct ch39x_tx_desc d;
+	uint32_t len = m->pkt_len;
+	uint8_t *dst;
+
+	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
+		if (!hw_tso_ok(q, m))
+			return tx_tso_sw(q, st, m);
+		if ((uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) >
+		    q->max_frame || m->tso_segsz == 0) {
+			q->c.invalid++;
+			return 0;
+		}
+	} else if (unlikely(len < RTE_ETHER_HDR_LEN ||
+			    len + (vlan_sw ? RTE_VLAN_HLEN : 0) > q->max_frame)) {
+		q->c.invalid++;
+		return 0;
+	}
+	memset(&d, 0, sizeof(d));
+	d.len = len + (vlan_sw ? RTE_VLAN_HLEN : 0);
+	if (hw) {
+		/* The chip does checksums, VLAN insertion and TSO (sheet 5). */
+		d.vlan_insert = (ol & RTE_MBUF_F_TX_VLAN) != 0;
+		d.vlan_tci = m->vlan_tci;
+		if (ol & RTE_MBUF_F_TX_TCP_SEG) {
+			d.tso4 = (ol & RTE_MBUF_F_TX_IPV4) != 0;
+			d.tso6 = !d.tso4;
+			d.tcpho = (uint8_t)(m->l2_len + m->l3_len + m->l4_len);
+			d.mss = m->tso_segsz;
+		} else {
+			d.csum_ip4 = (ol & RTE_MBUF_F_TX_IP_CKSUM) != 0;
+			d.csum_tcp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
+				RTE_MBUF_F_TX_TCP_CKSUM;
+			d.csum_udp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
+				RTE_MBUF_F_TX_UDP_CKSUM;
+		}
+	}
+	if (!tx_room(q, st, d.len))
+		return -1;
+	dst = ch39x_tx_agg_add(p, &st->a, &d);
+	if (vlan_sw) {
+		tx_gather(dst + RTE_VLAN_HLEN, m);
+		sw_vlan_insert(dst, m->vlan_tci);
+		q->c.vlan_sw++;
+	} else {
+		tx_gather(dst, m);
+	}
+	if (d.tso6) {
+		/* ch398 TSO: the driver zeroes the IPv6 payload length. */
+		dst[m->l2_len + 4] = 0;
+		dst[m->l2_len + 5] = 0;
+	}
+	if (!hw && (ol & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))) {
+		sw_csum(dst, d.len, ol);
+		q->c.csum_sw++;
+	}
+	if (d.tso4 || d.tso6)
+		q->c.tso_hw++;
+	q->c.packets++;
+	q->c.bytes += d.len;
+	return 0;
+}
+
 uint16_t
 ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	struct ch39x_txq *q = txq;
-	const struct ch39x_profile *p = &q->ad->prof;
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_xfer *done[CH39X_MAX_XFERS];
-	struct ch39x_xfer *x = NULL;
-	struct ch39x_tx_desc d;
-	struct ch39x_tx_agg a;
-	uint64_t bytes = 0, xfers = 0, xbytes = 0, invalid = 0, sent = 0;
+	struct tx_state st = { .x = NULL };
 	unsigned int k, i;
 	uint16_t n;
-	uint32_t len;
 
 	/* Recycle the transfers the device has finished with. */
 	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
@@ -304,38 +579,55 @@ ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 			q->c.usb_errors++;
 		q->free[q->nb_free++] = done[i];
 	}
-
-	memset(&d, 0, sizeof(d));
 	for (n = 0; n < nb; n++) {
-		len = pkts[n]->pkt_len;
-		if (unlikely(len < RTE_ETHER_HDR_LEN || len > q->max_frame)) {
-			invalid++;
-			continue;
+		if (tx_one(q, &st, pkts[n]) != 0) {
+			q->c.full++;
+			break;
 		}
-		if (x != NULL && !ch39x_tx_agg_fits(p, &a, len)) {
-			tx_submit(q, x, &a, &xfers, &xbytes);
-			x = NULL;
-		}
-		if (x == NULL) {
-			if (q->nb_free == 0) {
-				q->c.full++;
-				break;
-			}
-			x = q->free[--q->nb_free];
-			ch39x_tx_agg_init(&a, x->buf);
-		}
-		d.len = len;
-		tx_gather(ch39x_tx_agg_add(p, &a, &d), pkts[n]);
-		bytes += len;
-		sent++;
 	}
-	if (x != NULL)
-		tx_submit(q, x, &a, &xfers, &xbytes);
+	if (st.x != NULL)
+		tx_submit(q, &st);
 	rte_pktmbuf_free_bulk(pkts, n);
-	q->c.packets += sent;
-	q->c.bytes += bytes;
-	q->c.invalid += invalid;
-	q->c.usb_xfers += xfers;
-	q->c.usb_bytes += xbytes;
+	q->c.usb_xfers += st.xfers;
+	q->c.usb_bytes += st.xbytes;
 	return n;
+}
+
+uint16_t
+ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct ch39x_txq *q = txq;
+	struct rte_mbuf *m;
+	uint16_t i;
+	int rc;
+
+	for (i = 0; i < nb; i++) {
+		m = pkts[i];
+		if ((m->ol_flags & ~CH39X_TX_OFFLOAD_FLAGS) ||
+		    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) ==
+		    RTE_MBUF_F_TX_SCTP_CKSUM) {
+			rte_errno = ENOTSUP;
+			return i;
+		}
+		if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
+			if (m->tso_segsz == 0 || m->l4_len < 20 ||
+			    m->pkt_len > CH39X_TSO_MAX_LEN ||
+			    (uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) >
+			    q->max_frame) {
+				rte_errno = EINVAL;
+				return i;
+			}
+		} else if (m->pkt_len > q->max_frame) {
+			rte_errno = EINVAL;
+			return i;
+		}
+		rc = rte_validate_tx_offload(m);
+		if (rc == 0)
+			rc = rte_net_intel_cksum_prepare(m);
+		if (rc != 0) {
+			rte_errno = -rc;
+			return i;
+		}
+	}
+	return i;
 }
