@@ -186,6 +186,7 @@ test_profiles(void)
 	} names[6] = { { 0x5394, "CH336" }, { 0x5395, "CH339" },
 		{ 0x5396, "CH396" }, { 0x5397, "CH397" }, { 0x5398, "CH398" },
 		{ 0xE398, "CH9153" } };
+	unsigned int fails = n_fail;
 	struct ch39x_profile p;
 	const uint32_t *r;
 	size_t i;
@@ -193,6 +194,9 @@ test_profiles(void)
 	for (i = 0; i < sizeof(prof_table) / sizeof(prof_table[0]); i++) {
 		const struct prof_want *w = &prof_table[i];
 
+		if (n_fail != fails)
+			printf("  (in profile entry %zu)\n", i - 1);
+		fails = n_fail;
 		memset(&p, 0xA5, sizeof(p));
 		CHECK_EQ(ch39x_profile_init(&p, w->pid, w->speed), 0);
 		CHECK_EQ(p.pid, w->pid);
@@ -223,6 +227,8 @@ test_profiles(void)
 		CHECK_EQ(p.regs.macier, r[5]);
 		CHECK_EQ(p.regs.misc_cfg, r[6]);
 	}
+	if (n_fail != fails)
+		printf("  (in profile entry %zu)\n", i - 1);
 
 	/* V01 is USB 2.0: CH397 (and kin) at SuperSpeed is refused. */
 	CHECK_EQ(ch39x_profile_init(&p, 0x5397, CH39X_SPEED_SUPER), -1);
@@ -235,7 +241,8 @@ test_profiles(void)
 	CHECK_EQ(ch39x_profile_init(&p, 0xE398, (enum ch39x_usb_speed)0), -1);
 
 	for (i = 0; i < 6; i++)
-		CHECK(strcmp(ch39x_chip_name(names[i].pid), names[i].name) == 0);
+		CHECK(strcmp(ch39x_chip_name(names[i].pid),
+			     names[i].name) == 0);
 	CHECK(ch39x_chip_name(0x5399) == NULL);
 }
 
@@ -623,6 +630,10 @@ test_tx_agg_end(void)
 
 /* ---- RX parser (sheet section 4) ---- */
 
+#define UNK CH39X_CSUM_UNKNOWN
+#define GOOD CH39X_CSUM_GOOD
+#define BAD CH39X_CSUM_BAD
+
 static void
 test_rx_decode(void)
 {
@@ -631,35 +642,34 @@ test_rx_decode(void)
 		bool vlan;
 		uint16_t tci;
 		enum ch39x_csum ip;
-		int l4;	/* an enum ch39x_csum, or -1: anything but GOOD */
+		int l4;	/* enum ch39x_csum, or -1: anything but GOOD */
 	} t[] = {
-		{ 0x00000000, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_UNKNOWN },
-		{ 0x00000001, false, 0, CH39X_CSUM_GOOD, CH39X_CSUM_GOOD },
-		{ 0x00000004, false, 0, CH39X_CSUM_GOOD, CH39X_CSUM_GOOD },
-		{ 0x00000002, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_GOOD },
-		{ 0x00000008, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_GOOD },
-		{ 0x00000201, false, 0, CH39X_CSUM_GOOD, CH39X_CSUM_BAD },
-		{ 0x00000104, false, 0, CH39X_CSUM_GOOD, CH39X_CSUM_BAD },
-		{ 0x00000202, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_BAD },
-		{ 0x00000108, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_BAD },
+		{ 0x00000000, false, 0, UNK, UNK },
+		{ 0x00000001, false, 0, GOOD, GOOD },
+		{ 0x00000004, false, 0, GOOD, GOOD },
+		{ 0x00000002, false, 0, UNK, GOOD },
+		{ 0x00000008, false, 0, UNK, GOOD },
+		{ 0x00000201, false, 0, GOOD, BAD },
+		{ 0x00000104, false, 0, GOOD, BAD },
+		{ 0x00000202, false, 0, UNK, BAD },
+		{ 0x00000108, false, 0, UNK, BAD },
 		/* An error bit of the other protocol does not matter. */
-		{ 0x00000204, false, 0, CH39X_CSUM_GOOD, CH39X_CSUM_GOOD },
-		{ 0x00000102, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_GOOD },
+		{ 0x00000204, false, 0, GOOD, GOOD },
+		{ 0x00000102, false, 0, UNK, GOOD },
 		/* The IPv4 header error does not matter for IPv6. */
-		{ 0x00000082, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_GOOD },
-		{ 0x00000088, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_GOOD },
+		{ 0x00000082, false, 0, UNK, GOOD },
+		{ 0x00000088, false, 0, UNK, GOOD },
 		/*
 		 * UDPv4/TCPv4 are good only with no IP error either
 		 * (ch398_rx_cksum_offload), so the L4 verdict is not GOOD.
 		 */
-		{ 0x00000081, false, 0, CH39X_CSUM_BAD, -1 },
-		{ 0x00000084, false, 0, CH39X_CSUM_BAD, -1 },
+		{ 0x00000081, false, 0, BAD, -1 },
+		{ 0x00000084, false, 0, BAD, -1 },
 		/* Error bits with no checked bit: nothing known. */
-		{ 0x00000380, false, 0, CH39X_CSUM_UNKNOWN, CH39X_CSUM_UNKNOWN },
-		{ 0xABCD8000, true, 0xABCD, CH39X_CSUM_UNKNOWN,
-		  CH39X_CSUM_UNKNOWN },
-		{ 0x00648004, true, 0x0064, CH39X_CSUM_GOOD, CH39X_CSUM_GOOD },
-		{ 0xABCD0001, false, 0, CH39X_CSUM_GOOD, CH39X_CSUM_GOOD },
+		{ 0x00000380, false, 0, UNK, UNK },
+		{ 0xABCD8000, true, 0xABCD, UNK, UNK },
+		{ 0x00648004, true, 0x0064, GOOD, GOOD },
+		{ 0xABCD0001, false, 0, GOOD, GOOD },
 	};
 	struct ch39x_rx_frame f;
 	size_t i;
@@ -734,10 +744,6 @@ rx_frame(int line, const uint8_t *data, uint32_t len, uint8_t seed,
 		       rf.len == len && pat_ok(rf.data, len, seed) ?
 		       "ok" : "wrong", len, strad);
 }
-
-#define UNK CH39X_CSUM_UNKNOWN
-#define GOOD CH39X_CSUM_GOOD
-#define BAD CH39X_CSUM_BAD
 
 static void
 test_rx_records(void)

@@ -95,7 +95,6 @@ ch39x_profile_init(struct ch39x_profile *p, uint16_t pid,
 			p->rx_xfers = 4;
 			/* min(9198, 8192 - 12 - 18) (sheet section 7). */
 			p->max_mtu = 8162;
-			p->max_frame = 8162 + 18;
 			break;
 		default:
 			return -1;
@@ -154,21 +153,31 @@ void
 ch39x_rx_decode_info(struct ch39x_rx_frame *f, uint32_t info)
 {
 	bool ip_err = info & CH39X_RX_IP_ERR;
+	bool l4_err;
 
 	f->info = info;
 	f->vlan_stripped = (info & CH39X_RX_VLAN) != 0;
 	f->vlan_tci = f->vlan_stripped ? (uint16_t)(info >> 16) : 0;
 	f->ip_csum = CH39X_CSUM_UNKNOWN;
 	f->l4_csum = CH39X_CSUM_UNKNOWN;
-	/* ch398_rx_cksum_offload: a "checked" bit with no matching error. */
+	/*
+	 * ch398_rx_cksum_offload: good when a "checked" bit has no matching
+	 * error, and over IPv4 no IP header error either; an IPv4 frame whose
+	 * header is bad leaves its L4 checksum unverified. A set error bit
+	 * next to its "checked" bit is reported as bad.
+	 */
 	if (info & (CH39X_RX_UDP4_CHK | CH39X_RX_TCP4_CHK))
 		f->ip_csum = ip_err ? CH39X_CSUM_BAD : CH39X_CSUM_GOOD;
 	if (info & (CH39X_RX_UDP4_CHK | CH39X_RX_UDP6_CHK))
-		f->l4_csum = (info & CH39X_RX_UDP_ERR) ?
-			CH39X_CSUM_BAD : CH39X_CSUM_GOOD;
+		l4_err = info & CH39X_RX_UDP_ERR;
 	else if (info & (CH39X_RX_TCP4_CHK | CH39X_RX_TCP6_CHK))
-		f->l4_csum = (info & CH39X_RX_TCP_ERR) ?
-			CH39X_CSUM_BAD : CH39X_CSUM_GOOD;
+		l4_err = info & CH39X_RX_TCP_ERR;
+	else
+		return;
+	if (l4_err)
+		f->l4_csum = CH39X_CSUM_BAD;
+	else if (!(ip_err && (info & (CH39X_RX_UDP4_CHK | CH39X_RX_TCP4_CHK))))
+		f->l4_csum = CH39X_CSUM_GOOD;
 }
 
 /* Frame length from a record header, or 0 when the header is malformed. */

@@ -340,6 +340,14 @@ ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	return 0;
 }
 
+/* The longest frame one TX record can carry. */
+static uint32_t
+tx_max_frame(const struct ch39x_adapter *ad)
+{
+	return RTE_MIN(ad->prof.max_frame,
+		       ad->prof.tx_xfer_size - CH39X_HDR_LEN);
+}
+
 static int
 rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
 {
@@ -386,7 +394,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	rc = rxq_bind(dev, ad->rxq);
 	if (rc != 0)
 		return rc;
-	ad->txq->max_frame = ad->prof.max_frame;
+	ad->txq->max_frame = tx_max_frame(ad);
 	ad->txq->hw_offload = ad->prof.family == CH39X_V02;
 	ad->txq->hw_tso = ad->txq->hw_offload && !ad->args.tso_sw;
 	rc = program_mtu(ad, dev->data->mtu);
@@ -564,7 +572,7 @@ ch39x_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->ad = ad;
 	q->port_id = dev->data->port_id;
 	q->queue_id = qid;
-	q->max_frame = ad->prof.max_frame;
+	q->max_frame = tx_max_frame(ad);
 	rc = ch39x_txq_alloc(ad, q);
 	if (rc != 0) {
 		txq_free(q);
