@@ -17,7 +17,9 @@
 #include <rte_dev.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_udp.h>
 
 #include "rte_pmd_ch39x.h"
 
@@ -60,14 +62,16 @@ port_of(const char *name)
 }
 
 static int
-port_up(uint16_t port, uint64_t offloads, uint16_t mtu)
+port_up2(uint16_t port, uint64_t offloads, uint64_t tx_offloads, uint16_t mtu)
 {
 	struct rte_eth_conf conf;
 	int rc;
 
+	rte_eth_dev_stop(port);
 	memset(&conf, 0, sizeof(conf));
 	conf.intr_conf.lsc = 1;
 	conf.rxmode.offloads = offloads;
+	conf.txmode.offloads = tx_offloads;
 	rc = rte_eth_dev_configure(port, 1, 1, &conf);
 	if (rc == 0 && mtu)
 		rc = rte_eth_dev_set_mtu(port, mtu);
@@ -81,6 +85,12 @@ port_up(uint16_t port, uint64_t offloads, uint16_t mtu)
 	if (rc == 0)
 		rc = rte_eth_dev_start(port);
 	return rc;
+}
+
+static int
+port_up(uint16_t port, uint64_t offloads, uint16_t mtu)
+{
+	return port_up2(port, offloads, 0, mtu);
 }
 
 static bool
@@ -366,6 +376,263 @@ test_info(uint16_t a, uint16_t ch397)
 	CHECK(rte_eth_dev_set_mtu(a, 9199) != 0, "ch398 took MTU 9199");
 }
 
+/* A chain of segments of at most seg bytes holding len frame bytes. */
+static struct rte_mbuf *
+make_chain(const struct rte_ether_addr *dst, const struct rte_ether_addr *src,
+	   uint32_t len, uint8_t seed, uint32_t seg)
+{
+	struct rte_mbuf *flat = make_frame(dst, src, RTE_MIN(len, 2000u), seed);
+	struct rte_mbuf *head = NULL, *m;
+	uint8_t buf[9300];
+	uint32_t off, n, i;
+
+	if (flat == NULL)
+		return NULL;
+	memcpy(buf, rte_pktmbuf_mtod(flat, void *), 14);
+	rte_pktmbuf_free(flat);
+	for (i = 14; i < len; i++)
+		buf[i] = (uint8_t)(seed + i * 7);
+	for (off = 0; off < len; off += n) {
+		uint8_t *d;
+
+		n = RTE_MIN(seg, len - off);
+		m = rte_pktmbuf_alloc(mp);
+		if (m == NULL)
+			break;
+		d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)n);
+		if (d == NULL) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+		memcpy(d, buf + off, n);
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0)
+			rte_pktmbuf_free(m);
+	}
+	return head;
+}
+
+static bool
+same_bytes(const struct rte_mbuf *a, const struct rte_mbuf *b)
+{
+	static uint8_t x[9300], y[9300];
+	const void *px, *py;
+
+	if (a->pkt_len != b->pkt_len || a->pkt_len > sizeof(x))
+		return false;
+	px = rte_pktmbuf_read(a, 0, a->pkt_len, x);
+	py = rte_pktmbuf_read(b, 0, b->pkt_len, y);
+	return memcmp(px, py, a->pkt_len) == 0;
+}
+
+/* 9 KB frames as mbuf chains both ways, and MTU mismatch drops. */
+static void
+test_jumbo(uint16_t a, uint16_t b)
+{
+	static const uint32_t lens[] = { 1515, 2041, 4000, 8000, 9014, 9018 };
+	struct rte_ether_addr ma, mb;
+	struct rte_mbuf *m, *ref, *rx[4];
+	uint64_t chained, mtu_drops, dev_drops;
+	unsigned int i, dir, ok = 0, multi = 0, want_chains;
+	struct rte_eth_dev_info di;
+
+	CHECK(port_up(a, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0 &&
+	      port_up(b, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0,
+	      "start with MTU 9000 and scatter");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	chained = xstat(b, "rx_chained_frames") + xstat(a, "rx_chained_frames");
+	for (dir = 0; dir < 2; dir++) {
+		uint16_t from = dir ? b : a, to = dir ? a : b;
+
+		for (i = 0; i < RTE_DIM(lens); i++) {
+			m = make_chain(dir ? &ma : &mb, dir ? &mb : &ma, lens[i],
+				       (uint8_t)i, 1000);
+			ref = make_chain(dir ? &ma : &mb, dir ? &mb : &ma,
+					 lens[i], (uint8_t)i, 2000);
+			CHECK(m != NULL && m->nb_segs > 1 &&
+			      rte_eth_tx_burst(from, 0, &m, 1) == 1, "tx %u",
+			      lens[i]);
+			if (rx_wait(to, rx, 1) == 1) {
+				ok += same_bytes(rx[0], ref);
+				multi += rx[0]->nb_segs > 1;
+				rte_pktmbuf_free(rx[0]);
+			}
+			rte_pktmbuf_free(ref);
+		}
+	}
+	CHECK(ok == 2 * RTE_DIM(lens), "%u of %u jumbo frames intact", ok,
+	      (unsigned int)(2 * RTE_DIM(lens)));
+	/* Frames longer than the 2048-byte data room arrive as chains. */
+	for (i = 0, want_chains = 0; i < RTE_DIM(lens); i++)
+		want_chains += 2 * (lens[i] > 2048);
+	CHECK(multi == want_chains, "%u chains, want %u", multi, want_chains);
+	CHECK(xstat(b, "rx_chained_frames") + xstat(a, "rx_chained_frames") ==
+	      chained + want_chains, "chained frames not counted");
+
+	/* MTU mismatch: b at 1500 while a sends jumbo. */
+	CHECK(port_up(b, RTE_ETH_RX_OFFLOAD_SCATTER, 1500) == 0, "b MTU 1500");
+	CHECK(wait_link(b, 1) && wait_link(a, 1), "link");
+	mtu_drops = xstat(b, "rx_oversize_mtu_drops");
+	dev_drops = xstat(b, "sim_rx_oversize");
+	/* 1600 passes the chip (jumbo bit off: 2040) and the PMD drops it. */
+	m = make_chain(&mb, &ma, 1600, 1, 1000);
+	CHECK(rte_eth_tx_burst(a, 0, &m, 1) == 1, "tx 1600");
+	CHECK(rx_wait(b, rx, 1) == 0, "1600-byte frame passed MTU 1500");
+	CHECK(xstat(b, "rx_oversize_mtu_drops") == mtu_drops + 1,
+	      "MTU drop not counted");
+	/* 3000 is over the chip's own limit with the jumbo bit off. */
+	m = make_chain(&mb, &ma, 3000, 1, 1000);
+	CHECK(rte_eth_tx_burst(a, 0, &m, 1) == 1, "tx 3000");
+	CHECK(rx_wait(b, rx, 1) == 0, "3000-byte frame passed");
+	CHECK(xstat(b, "sim_rx_oversize") == dev_drops + 1,
+	      "chip drop not counted");
+	/* 1518 (MTU 1500 + VLAN tag room) is accepted. */
+	m = make_chain(&mb, &ma, 1518, 1, 1000);
+	CHECK(rte_eth_tx_burst(a, 0, &m, 1) == 1 && rx_wait(b, rx, 1) == 1,
+	      "1518-byte frame dropped at MTU 1500");
+	rte_pktmbuf_free(rx[0]);
+
+	/* Without scatter, a frame longer than one mbuf cannot be set up. */
+	rte_eth_dev_stop(b);
+	{
+		struct rte_eth_conf conf;
+
+		memset(&conf, 0, sizeof(conf));
+		CHECK(rte_eth_dev_configure(b, 1, 1, &conf) == 0 &&
+		      rte_eth_dev_set_mtu(b, 9000) == 0, "mtu 9000");
+		CHECK(rte_eth_rx_queue_setup(b, 0, 256, 0, NULL, mp) != 0,
+		      "9000 MTU without scatter accepted 2 KiB mbufs");
+	}
+	CHECK(rte_eth_dev_info_get(b, &di) == 0 &&
+	      di.max_rx_pktlen == 9216, "max_rx_pktlen %u", di.max_rx_pktlen);
+	CHECK(port_up(a, 0, 1500) == 0 && port_up(b, 0, 1500) == 0,
+	      "back to MTU 1500");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+}
+
+static struct rte_mbuf *
+make_udp(const struct rte_ether_addr *dst, const struct rte_ether_addr *src,
+	 uint16_t payload)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	struct rte_ether_hdr *eh;
+	struct rte_ipv4_hdr *ip;
+	struct rte_udp_hdr *udp;
+	uint16_t i;
+	uint8_t *p;
+
+	if (m == NULL)
+		return NULL;
+	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m,
+		(uint16_t)(sizeof(*eh) + sizeof(*ip) + sizeof(*udp) + payload));
+	if (eh == NULL) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	eh->dst_addr = *dst;
+	eh->src_addr = *src;
+	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip = (struct rte_ipv4_hdr *)(eh + 1);
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = 0x45;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(sizeof(*ip) +
+					    sizeof(*udp) + payload));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(0x0A000001);
+	ip->dst_addr = rte_cpu_to_be_32(0x0A000002);
+	udp = (struct rte_udp_hdr *)(ip + 1);
+	udp->src_port = rte_cpu_to_be_16(1000);
+	udp->dst_port = rte_cpu_to_be_16(2000);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(sizeof(*udp) + payload));
+	udp->dgram_cksum = 0;
+	p = (uint8_t *)(udp + 1);
+	for (i = 0; i < payload; i++)
+		p[i] = (uint8_t)(i * 13);
+	m->l2_len = sizeof(*eh);
+	m->l3_len = sizeof(*ip);
+	return m;
+}
+
+/*
+ * TX checksum + VLAN insert, RX VLAN strip + checksum flags, from port tx
+ * to port rx: in hardware on a CH398, in software on a CH397.
+ */
+static void
+test_offloads(uint16_t tx, uint16_t rx, bool hw)
+{
+	struct rte_ether_addr mt, mr;
+	struct rte_mbuf *m, *got[2];
+	struct rte_ipv4_hdr *ip;
+	uint64_t csum_sw, vlan_sw, strip_sw;
+	uint64_t rxol = RTE_ETH_RX_OFFLOAD_VLAN_STRIP |
+		RTE_ETH_RX_OFFLOAD_CHECKSUM;
+	uint64_t txol = RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+		RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+
+	CHECK(port_up2(tx, rxol, txol, 0) == 0, "tx port offloads");
+	if (rx != tx)
+		CHECK(port_up2(rx, rxol, txol, 0) == 0, "rx port offloads");
+	CHECK(wait_link(tx, 1) && wait_link(rx, 1), "link %d %d", tx, rx);
+	rte_eth_macaddr_get(tx, &mt);
+	rte_eth_macaddr_get(rx, &mr);
+	csum_sw = xstat(tx, "tx_csum_sw");
+	vlan_sw = xstat(tx, "tx_vlan_insert_sw");
+	strip_sw = xstat(rx, "rx_vlan_strip_sw");
+
+	m = make_udp(&mr, &mt, 301);
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+		RTE_MBUF_F_TX_UDP_CKSUM | RTE_MBUF_F_TX_VLAN;
+	m->vlan_tci = 0x0123;
+	CHECK(rte_eth_tx_prepare(tx, 0, &m, 1) == 1, "tx_prepare");
+	CHECK(rte_eth_tx_burst(tx, 0, &m, 1) == 1, "tx");
+	if (rx_wait(rx, got, 1) == 1) {
+		struct rte_mbuf *r = got[0];
+
+		CHECK((r->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) &&
+		      r->vlan_tci == 0x0123, "vlan flags 0x%lx tci 0x%x",
+		      (unsigned long)r->ol_flags, r->vlan_tci);
+		CHECK((r->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+		      RTE_MBUF_F_RX_IP_CKSUM_GOOD, "ip csum flags");
+		CHECK((r->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+		      RTE_MBUF_F_RX_L4_CKSUM_GOOD, "l4 csum flags");
+		ip = rte_pktmbuf_mtod_offset(r, struct rte_ipv4_hdr *, 14);
+		CHECK(r->pkt_len == 14 + 20 + 8 + 301 &&
+		      rte_ipv4_cksum(ip) == 0 && ip->hdr_checksum != 0 &&
+		      rte_ipv4_udptcp_cksum_verify(ip, ip + 1) == 0,
+		      "checksums on the wire");
+		rte_pktmbuf_free(r);
+	} else {
+		CHECK(0, "offload frame lost");
+	}
+	/* A corrupted UDP checksum is reported bad. */
+	m = make_udp(&mr, &mt, 100);
+	ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, 14);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	((struct rte_udp_hdr *)(ip + 1))->dgram_cksum = rte_cpu_to_be_16(0x1234);
+	CHECK(rte_eth_tx_burst(tx, 0, &m, 1) == 1, "tx bad");
+	if (rx_wait(rx, got, 1) == 1) {
+		CHECK((got[0]->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK) ==
+		      RTE_MBUF_F_RX_L4_CKSUM_BAD, "bad l4 not flagged");
+		CHECK((got[0]->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+		      RTE_MBUF_F_RX_IP_CKSUM_GOOD, "ip flagged");
+		rte_pktmbuf_free(got[0]);
+	} else {
+		CHECK(0, "bad-checksum frame lost");
+	}
+	CHECK(xstat(tx, "tx_csum_sw") == csum_sw + (hw ? 0 : 1),
+	      "tx_csum_sw %lu", (unsigned long)xstat(tx, "tx_csum_sw"));
+	CHECK(xstat(tx, "tx_vlan_insert_sw") == vlan_sw + (hw ? 0 : 1),
+	      "tx_vlan_insert_sw");
+	CHECK(xstat(rx, "rx_vlan_strip_sw") == strip_sw + (hw ? 0 : 1),
+	      "rx_vlan_strip_sw");
+	CHECK(port_up(tx, 0, 0) == 0 && (tx == rx || port_up(rx, 0, 0) == 0),
+	      "offloads off");
+}
+
 static void
 test_bad_devargs(void)
 {
@@ -385,6 +652,8 @@ test_bad_devargs(void)
 		"net_ch39x_b,rx_xfers=-1",
 		"net_ch39x_b,xfer_size=1000",
 		"net_ch39x_b,xfer_size=3000",
+		"net_ch39x_b,tso=hw",
+		"net_ch39x_b,rx_csum=yes",
 		"net_ch39x_b,wire=pair:t",	/* the pair has two already */
 	};
 	uint16_t before = rte_eth_dev_count_avail();
@@ -438,6 +707,20 @@ main(int argc, char **argv)
 	test_all_sizes(b, a);
 	test_filters(a, b);
 	test_link(a, b);
+	test_jumbo(a, b);
+	test_offloads(a, b, true);
+	{
+		uint16_t o;
+
+		CHECK(rte_dev_probe("net_ch39x_o,sim=ch397,wire=loop,"
+				    "rx_csum=sw") == 0, "probe ch397 rx_csum=sw");
+		o = port_of("net_ch39x_o");
+		if (o != RTE_MAX_ETHPORTS) {
+			test_offloads(o, o, false);
+			rte_eth_dev_stop(o);
+			rte_eth_dev_close(o);
+		}
+	}
 	test_bad_devargs();
 	test_end_marks("sim=ch397,wire=loop", "tx_zlps");
 	test_end_marks("sim=ch398,usb_speed=high,wire=loop", "tx_ls_trailers");

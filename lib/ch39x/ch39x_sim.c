@@ -117,7 +117,11 @@ ring_push(struct sim_ring *r, const uint8_t *f, uint32_t len)
 	return 0;
 }
 
-/* Pop one frame into dst (cap bytes); returns its length, 0 when empty. */
+/*
+ * Pop one frame into dst (cap bytes); returns its length, 0 when empty. A
+ * frame longer than cap is consumed but not copied: the caller sees its
+ * length and drops it as oversize.
+ */
 static uint32_t
 ring_pop(struct sim_ring *r, uint8_t *dst, uint32_t cap)
 {
@@ -131,7 +135,7 @@ ring_pop(struct sim_ring *r, uint8_t *dst, uint32_t cap)
 	if (len <= cap)
 		ring_read(r, tail + 4, dst, len);
 	__atomic_store_n(&r->tail, tail + 4 + ALIGN4(len), __ATOMIC_RELEASE);
-	return len <= cap ? len : 0;
+	return len;
 }
 
 /* ---- pairs: two adapters cabled together by name ---- */
@@ -675,6 +679,11 @@ stage_next(struct sim_dev *s)
 		}
 		info = s->prof.family == CH39X_V02 ?
 			rx_v02_engine(s, s->frame, &len) : 0;
+		/* A stripped tag must not leave a runt record behind. */
+		if (len < CH39X_MIN_FRAME) {
+			memset(s->frame + len, 0, CH39X_MIN_FRAME - len);
+			len = CH39X_MIN_FRAME;
+		}
 		/* Record: header, frame, zero padding to 4 (sheet 4). */
 		ch39x_put_le32(s->stage, len);
 		ch39x_put_le32(s->stage + 4, info);

@@ -231,6 +231,26 @@ set_link(struct ch39x_adapter *ad, bool up, uint32_t speed)
 	rte_eth_linkstatus_set(ad->dev, &link);
 }
 
+/*
+ * The link from PHY BMSR bit 2. The speed is the last event's, or the
+ * chip's fastest before any event arrived.
+ */
+static void
+link_from_phy(struct ch39x_adapter *ad)
+{
+	uint32_t speed = ad->last_event.speed_mbps;
+	uint16_t bmsr;
+
+	pthread_mutex_lock(&ad->ctrl_lock);
+	if (rd_phy(ad, CH39X_PHY_BMSR, &bmsr) != 0)
+		bmsr = 0;
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	if (speed == 0)
+		speed = ad->prof.gigabit ? RTE_ETH_SPEED_NUM_1G :
+			RTE_ETH_SPEED_NUM_100M;
+	set_link(ad, (bmsr & CH39X_BMSR_LINK) != 0, speed);
+}
+
 static void
 intr_poll(struct ch39x_adapter *ad)
 {
@@ -425,7 +445,11 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	ad->started = true;
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
-	/* Learn the link now, so that start returns with it known. */
+	/*
+	 * Learn the link now: events come on changes only, so after a restart
+	 * the PHY is asked, as the vendor driver does on resume (sheet 7).
+	 */
+	link_from_phy(ad);
 	intr_poll(ad);
 	rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
 			  intr_alarm, ad);
@@ -587,19 +611,12 @@ static int
 ch39x_link_update(struct rte_eth_dev *dev, int wait_to_complete)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
-	uint16_t bmsr;
 
 	(void)wait_to_complete;
 	/* While started, the interrupt endpoint keeps the link current. */
 	if (ad->started || ad->gone)
 		return 0;
-	pthread_mutex_lock(&ad->ctrl_lock);
-	if (rd_phy(ad, CH39X_PHY_BMSR, &bmsr) != 0)
-		bmsr = 0;
-	pthread_mutex_unlock(&ad->ctrl_lock);
-	set_link(ad, (bmsr & CH39X_BMSR_LINK) != 0,
-		 ad->prof.gigabit ? RTE_ETH_SPEED_NUM_1G :
-		 RTE_ETH_SPEED_NUM_100M);
+	link_from_phy(ad);
 	return 0;
 }
 
