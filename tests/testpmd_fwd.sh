@@ -24,6 +24,7 @@ log=$priv/testpmd.log
 	echo "stop"
 	echo "show port stats all"
 	echo "show port xstats 0"
+	echo "show port info all"
 	echo "quit"
 } | timeout $((secs + 60)) "$testpmd" --no-huge --no-pci -m 512 \
 	--file-prefix "ch39x_tp_$$" \
@@ -56,8 +57,8 @@ check '[ "${#errors[@]}" -eq 4 ] && [ "$(printf "%s\n" "${errors[@]}" | sort -u)
 check 'grep -Eq "rx_frames_per_xfer_x1000: [1-9][0-9]{3,}" "$log"' \
 	"bulk IN transfers carry more than one frame"
 check 'grep -Eq "tx_usb_xfers: [1-9]" "$log"' "bulk OUT transfers counted"
-check 'grep -q "Link up at 1 Gbps" "$log" || grep -q "Link status: up" "$log" || grep -q "link state change" "$log"' \
-	"link came up"
+check '[ "$(grep -c "Link status: up" "$log")" -eq 2 ] && [ "$(grep -c "Link speed: 1 Gbps" "$log")" -eq 2 ]' \
+	"both links up at 1 Gbit/s"
 if [ $fail -ne 0 ]; then
 	echo "--- testpmd log ---"; tail -60 "$log"
 fi

@@ -356,6 +356,23 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st)
 	st->xbytes += e.len;
 }
 
+/* Recycle the transfers the device has finished with. */
+static unsigned int
+tx_reap(struct ch39x_txq *q)
+{
+	struct ch39x_usb_dev *u = q->ad->usb;
+	struct ch39x_xfer *done[CH39X_MAX_XFERS];
+	unsigned int k, i;
+
+	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
+	for (i = 0; i < k; i++) {
+		if (done[i]->status != CH39X_XFER_OK)
+			q->c.usb_errors++;
+		q->free[q->nb_free++] = done[i];
+	}
+	return k;
+}
+
 /*
  * Make room for a len-byte frame: close the current transfer when the
  * frame does not fit, and take a free one. Returns false when none is free.
@@ -368,7 +385,7 @@ tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len)
 	if (st->x != NULL && !ch39x_tx_agg_fits(p, &st->a, len))
 		tx_submit(q, st);
 	if (st->x == NULL) {
-		if (q->nb_free == 0)
+		if (q->nb_free == 0 && tx_reap(q) == 0)
 			return false;
 		st->x = q->free[--q->nb_free];
 		ch39x_tx_agg_init(&st->a, st->x->buf);
@@ -473,7 +490,9 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 		q->c.invalid++;
 		return 0;
 	}
-	if (!tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl))
+	if (!tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl) &&
+	    (tx_reap(q) == 0 ||
+	     !tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl)))
 		return -1;
 	memset(&d, 0, sizeof(d));
 	while ((len = ch39x_tso_next_len(&t)) != 0) {
@@ -566,19 +585,10 @@ uint16_t
 ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	struct ch39x_txq *q = txq;
-	struct ch39x_usb_dev *u = q->ad->usb;
-	struct ch39x_xfer *done[CH39X_MAX_XFERS];
 	struct tx_state st = { .x = NULL };
-	unsigned int k, i;
 	uint16_t n;
 
-	/* Recycle the transfers the device has finished with. */
-	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
-	for (i = 0; i < k; i++) {
-		if (done[i]->status != CH39X_XFER_OK)
-			q->c.usb_errors++;
-		q->free[q->nb_free++] = done[i];
-	}
+	tx_reap(q);
 	for (n = 0; n < nb; n++) {
 		if (tx_one(q, &st, pkts[n]) != 0) {
 			q->c.full++;
