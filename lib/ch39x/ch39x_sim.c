@@ -39,9 +39,10 @@
 #define SIM_INTR_INTERVAL_MS 16
 /*
  * ASSUMPTION: with the jumbo bit (RWTE) clear, a V02 receives frames of up
- * to 2048 - 8 bytes: the driver sets the bit above MTU 2040 (sheet 7).
+ * to 2058 bytes. The driver leaves the bit clear up to MTU 2040 (sheet 7),
+ * so the chip must then take an MTU-2040 frame with a VLAN tag: 2040 + 18.
  */
-#define SIM_V02_NOJUMBO_MAX 2040
+#define SIM_V02_NOJUMBO_MAX (2040 + 18)
 /* ASSUMPTION: GET_INFO val_l; CH397 below 0x37 so it takes the WR_REG path. */
 #define SIM_INFO_VAL_L_CH397 0x36
 #define SIM_INFO_VAL_L_CH398 0x38

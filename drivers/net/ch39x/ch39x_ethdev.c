@@ -740,9 +740,10 @@ ch39x_fw_version_get(struct rte_eth_dev *dev, char *fw, size_t size)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	int n;
 
-	n = snprintf(fw, size, "%s fw %u.%02x (type 0x%02x)",
-		     ch39x_chip_name(ad->prof.pid), ad->get_info[1],
-		     ad->get_info[2], ad->get_info[0]);
+	/* The sheet does not know what the bytes mean: show them raw. */
+	n = snprintf(fw, size, "%s GET_INFO %02x %02x %02x",
+		     ch39x_chip_name(ad->prof.pid), ad->get_info[0],
+		     ad->get_info[1], ad->get_info[2]);
 	if (n < 0)
 		return -EINVAL;
 	return (size_t)n < size ? 0 : n + 1;
@@ -1250,32 +1251,25 @@ hw_init(struct ch39x_adapter *ad)
 	return rc;
 }
 
-static int
+/*
+ * xfer_size sets the bulk IN buffer size; records longer than a buffer span
+ * transfers. TX aggregates keep the chip's own limit as their ceiling, and
+ * always hold one longest frame.
+ */
+static void
 apply_sizes(struct ch39x_adapter *ad)
 {
 	uint32_t sz = ad->args.xfer_size;
+	uint32_t one = (ad->prof.max_frame + CH39X_HDR_LEN + 3) & ~3u;
 
 	if (sz == 0)
-		return 0;
-	if (sz < ad->prof.max_frame + CH39X_HDR_LEN) {
-		PMD_LOG(INFO, "xfer_size=%u is below one %u-byte frame: long "
-			"frames will span transfers", sz, ad->prof.max_frame);
-	}
+		return;
+	if (sz < one)
+		PMD_LOG(INFO, "xfer_size=%u is below one %u-byte record: long "
+			"frames will span bulk IN transfers", sz, one);
 	ad->prof.rx_xfer_size = sz;
-	/* TX aggregates never exceed the chip's own limit. */
-	if (sz < ad->prof.tx_xfer_size) {
-		if (sz < ad->prof.max_frame + CH39X_HDR_LEN + 3) {
-			PMD_LOG(ERR, "xfer_size=%u: allowed values hold one "
-				"%u-byte frame: %u..%u", sz,
-				ad->prof.max_frame,
-				ad->prof.max_frame + CH39X_HDR_LEN + 3 + 1023 -
-				(ad->prof.max_frame + CH39X_HDR_LEN + 3 + 1023) %
-				1024, CH39X_MAX_XFER_SIZE);
-			return -EINVAL;
-		}
-		ad->prof.tx_xfer_size = sz;
-	}
-	return 0;
+	ad->prof.tx_xfer_size = RTE_MIN(ad->prof.tx_xfer_size,
+					RTE_MAX(sz, one));
 }
 
 static int
@@ -1312,7 +1306,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	}
 	rc = hw_init(ad);
 	if (rc == 0)
-		rc = apply_sizes(ad);
+		apply_sizes(ad);
 	if (rc != 0) {
 		PMD_LOG(ERR, "%s: device initialisation failed: %s", name,
 			strerror(-rc));
@@ -1326,7 +1320,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	}
 	dev->data->mac_addrs[0] = ad->mac_addr;
 	dev->data->mtu = RTE_ETHER_MTU;
-	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC |
+	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV |
 		RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
 	dev->dev_ops = &ch39x_ops;
 	dev->rx_pkt_burst = ch39x_rx_burst;
@@ -1369,7 +1363,7 @@ ch39x_dev_reset(struct rte_eth_dev *dev)
 	pthread_mutex_lock(&ad->ctrl_lock);
 	rc = hw_init(ad);
 	if (rc == 0)
-		rc = apply_sizes(ad);
+		apply_sizes(ad);
 	pthread_mutex_unlock(&ad->ctrl_lock);
 	if (rc == 0)
 		dev->data->mac_addrs[0] = ad->mac_addr;
@@ -1407,6 +1401,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"mac=<xx:xx:xx:xx:xx:xx> "
 	"rx_xfers=<1-64> "
 	"tx_xfers=<1-64> "
-	"xfer_size=<2048-1048576> "
+	"xfer_size=<2048-1048576, a multiple of 1024> "
 	"tso=auto|sw "
 	"rx_csum=auto|sw");
