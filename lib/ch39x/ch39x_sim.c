@@ -101,41 +101,50 @@ ring_read(const struct sim_ring *r, uint64_t pos, void *dst, uint32_t n)
 	memcpy((uint8_t *)dst + first, r->buf, n - first);
 }
 
+/* A ring record: length, arrival time, then the frame padded to 4. */
+#define RING_HDR 12
+
 static int
-ring_push(struct sim_ring *r, const uint8_t *f, uint32_t len)
+ring_push(struct sim_ring *r, const uint8_t *f, uint32_t len, uint64_t ts)
 {
 	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
 	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-	uint32_t need = 4 + ALIGN4(len);
+	uint32_t need = RING_HDR + ALIGN4(len);
 
 	if (r->size - (head - tail) < need) {
 		SIM_ADD(r->drops, 1);
 		return -1;
 	}
 	ring_write(r, head, &len, 4);
-	ring_write(r, head + 4, f, len);
+	ring_write(r, head + 4, &ts, 8);
+	ring_write(r, head + RING_HDR, f, len);
 	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
 	return 0;
 }
 
 /*
- * Pop one frame into dst (cap bytes); returns its length, 0 when empty. A
- * frame longer than cap is consumed but not copied: the caller sees its
- * length and drops it as oversize.
+ * Pop one frame that has arrived by now_ns into dst (cap bytes); returns
+ * its length, 0 when none has. A frame longer than cap is consumed but not
+ * copied: the caller sees its length and drops it as oversize.
  */
 static uint32_t
-ring_pop(struct sim_ring *r, uint8_t *dst, uint32_t cap)
+ring_pop(struct sim_ring *r, uint8_t *dst, uint32_t cap, uint64_t now_ns)
 {
 	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	uint64_t ts;
 	uint32_t len;
 
 	if (head == tail)
 		return 0;
+	ring_read(r, tail + 4, &ts, 8);
+	if (ts > now_ns)
+		return 0;
 	ring_read(r, tail, &len, 4);
 	if (len <= cap)
-		ring_read(r, tail + 4, dst, len);
-	__atomic_store_n(&r->tail, tail + 4 + ALIGN4(len), __ATOMIC_RELEASE);
+		ring_read(r, tail + RING_HDR, dst, len);
+	__atomic_store_n(&r->tail, tail + RING_HDR + ALIGN4(len),
+			 __ATOMIC_RELEASE);
 	return len;
 }
 
@@ -192,6 +201,13 @@ struct sim_dev {
 	/* RX staging: one record being moved into IN transfers. */
 	uint32_t stage_len;
 	uint32_t stage_off;
+
+	/* Timing (line rate): when the cable and the bus are free again. */
+	uint64_t usb_bps;
+	uint64_t wire_free_ns;		/* TX side of the cable */
+	uint64_t out_free_ns;		/* bulk OUT */
+	uint64_t in_free_ns;		/* bulk IN */
+	uint64_t tx_start_ns;		/* earliest wire start of this transfer */
 
 	/* Events. */
 	int last_link;			/* -1: none reported yet */
@@ -300,7 +316,7 @@ ch39x_sim_link(struct ch39x_usb_dev *d)
 static uint32_t
 link_speed(const struct sim_dev *s)
 {
-	return s->prof.gigabit ? 1000 : 100;
+	return s->cfg.link_mbps;
 }
 
 /* ---- control requests (sheet 2) ---- */
@@ -517,9 +533,26 @@ sim_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 
 /* ---- the cable side ---- */
 
+/* Time a frame takes on the cable, preamble, FCS and gap included. */
+static uint64_t
+wire_ns(const struct sim_dev *s, uint32_t len)
+{
+	return (uint64_t)(len + CH39X_WIRE_OVERHEAD) * 8000u /
+		s->cfg.link_mbps;
+}
+
+/* Time the bus needs for a transfer's payload. */
+static uint64_t
+usb_ns(const struct sim_dev *s, uint32_t bytes)
+{
+	return (uint64_t)bytes * 8 * 1000000000ull / s->usb_bps;
+}
+
 static void
 wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
 {
+	uint64_t ts = 0;
+
 	/* A MAC pads runts to the 60-byte minimum on the wire. */
 	if (len < CH39X_MIN_FRAME) {
 		memset(f + len, 0, CH39X_MIN_FRAME - len);
@@ -530,8 +563,15 @@ wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
 		return;
 	}
 	SIM_ADD(s->cnt.tx_frames, 1);
+	if (s->cfg.line_rate) {
+		uint64_t start = s->tx_start_ns > s->wire_free_ns ?
+			s->tx_start_ns : s->wire_free_ns;
+
+		ts = start + wire_ns(s, len);
+		s->wire_free_ns = ts;
+	}
 	if (s->tx_ring != NULL) {
-		ring_push(s->tx_ring, f, len);
+		ring_push(s->tx_ring, f, len, ts);
 	} else if (s->pcap_out != NULL) {
 		struct pcap_pkthdr h;
 
@@ -546,7 +586,8 @@ wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
 static uint32_t
 wire_recv(struct sim_dev *s)
 {
-	uint32_t len = ring_pop(s->rx_ring, s->frame, CH39X_V02_MAX_FRAME);
+	uint32_t len = ring_pop(s->rx_ring, s->frame, CH39X_V02_MAX_FRAME,
+				s->cfg.line_rate ? now_ns() : UINT64_MAX);
 
 	if (len == 0 && s->pcap_in != NULL) {
 		struct pcap_pkthdr *h;
@@ -569,7 +610,7 @@ wire_recv(struct sim_dev *s)
 int
 ch39x_sim_inject(struct ch39x_usb_dev *d, const uint8_t *frame, uint32_t len)
 {
-	return ring_push(to_sim(d)->rx_ring, frame, len);
+	return ring_push(to_sim(d)->rx_ring, frame, len, 0);
 }
 
 /* The address filter of the MAC_CFG receive bits (sheet 3). */
@@ -698,6 +739,17 @@ stage_next(struct sim_dev *s)
 	}
 }
 
+/* Complete the head bulk IN transfer; at line rate it occupies the bus. */
+static void
+in_done(struct sim_dev *s, struct ch39x_xfer *x, uint64_t now)
+{
+	q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+	complete(s, x, CH39X_XFER_OK);
+	if (s->cfg.line_rate)
+		s->in_free_ns = (s->in_free_ns > now ? s->in_free_ns : now) +
+			usb_ns(s, x->actual);
+}
+
 /*
  * Fill in-flight bulk IN transfers from the cable (RX thread). Records are
  * packed while they fit; a transfer ends short when the next record does
@@ -710,8 +762,16 @@ rx_fill(struct sim_dev *s)
 {
 	struct ch39x_xfer *x;
 	uint32_t room, rem;
+	uint64_t now = 0;
 
+	if (s->cfg.line_rate) {
+		now = now_ns();
+		if (s->in_free_ns > now)
+			return;		/* the bus is still busy */
+	}
 	while ((x = s->pend_head[CH39X_EP_BULK_IN]) != NULL) {
+		if (s->cfg.line_rate && s->in_free_ns > now)
+			return;
 		if (s->stage_len == 0 && !stage_next(s))
 			break;
 		room = x->len - x->actual;
@@ -729,14 +789,11 @@ rx_fill(struct sim_dev *s)
 			if (s->stage_off == room)
 				SIM_ADD(s->cnt.rx_straddled, 1);
 		}
-		q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
-		complete(s, x, CH39X_XFER_OK);
+		in_done(s, x, now);
 	}
 	x = s->pend_head[CH39X_EP_BULK_IN];
-	if (x != NULL && x->actual > 0) {
-		q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
-		complete(s, x, CH39X_XFER_OK);
-	}
+	if (x != NULL && x->actual > 0)
+		in_done(s, x, now);
 }
 
 /* The V02 transmit engine: checksum and VLAN insertion (sheet 5). */
@@ -916,6 +973,26 @@ intr_poll(struct sim_dev *s)
 
 /* ---- transport ops ---- */
 
+/*
+ * When a bulk OUT transfer completes at line rate: after the bus has
+ * carried it, and not before the chip's TX FIFO has room for it.
+ * ASSUMPTION: a 64 KiB TX FIFO (the chip's is unknown).
+ */
+static void
+out_timing(struct sim_dev *s, struct ch39x_xfer *x)
+{
+	uint64_t now = now_ns(), fifo_ns = wire_ns(s, 65536) -
+		wire_ns(s, 0);
+	uint64_t done = (s->out_free_ns > now ? s->out_free_ns : now) +
+		usb_ns(s, x->len);
+
+	if (s->wire_free_ns > done + fifo_ns)
+		done = s->wire_free_ns - fifo_ns;
+	s->out_free_ns = done;
+	s->tx_start_ns = done;
+	x->backend_ns = done;
+}
+
 static int
 sim_submit(struct ch39x_usb_dev *d, struct ch39x_xfer *x)
 {
@@ -927,10 +1004,16 @@ sim_submit(struct ch39x_usb_dev *d, struct ch39x_xfer *x)
 	x->status = CH39X_XFER_OK;
 	x->in_flight = true;
 	if (x->ep == CH39X_EP_BULK_OUT) {
-		/* The device drains bulk OUT at once: no rate model yet. */
-		tx_parse(s, x);
 		x->actual = x->len;
-		complete(s, x, CH39X_XFER_OK);
+		if (!s->cfg.line_rate) {
+			/* Unlimited rate: the device drains bulk OUT at once. */
+			tx_parse(s, x);
+			complete(s, x, CH39X_XFER_OK);
+			return 0;
+		}
+		out_timing(s, x);
+		tx_parse(s, x);
+		q_push(&s->pend_head[x->ep], &s->pend_tail[x->ep], x);
 		return 0;
 	}
 	if (x->ep == CH39X_EP_INTR_IN)
@@ -968,6 +1051,13 @@ sim_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep, struct ch39x_xfer **done,
 
 	if (ep == CH39X_EP_BULK_IN) {
 		rx_fill(s);
+	} else if (ep == CH39X_EP_BULK_OUT) {
+		uint64_t now = s->pend_head[ep] ? now_ns() : 0;
+
+		while ((x = s->pend_head[ep]) != NULL && x->backend_ns <= now) {
+			q_pop(&s->pend_head[ep], &s->pend_tail[ep]);
+			complete(s, x, CH39X_XFER_OK);
+		}
 	} else if (ep == CH39X_EP_INTR_IN) {
 		pthread_mutex_lock(&s->lock);
 		intr_poll(s);
@@ -1109,6 +1199,19 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 			 cfg->speed == CH39X_SPEED_HIGH ? "high" : "full");
 		goto fail;
 	}
+	if (s->cfg.link_mbps == 0)
+		s->cfg.link_mbps = s->prof.gigabit ? 1000 : 100;
+	if (s->cfg.link_mbps != 10 && s->cfg.link_mbps != 100 &&
+	    (s->cfg.link_mbps != 1000 || !s->prof.gigabit)) {
+		snprintf(err, errlen, "link_speed=%u: allowed values for %s "
+			 "are %s", s->cfg.link_mbps,
+			 ch39x_chip_name(cfg->pid),
+			 s->prof.gigabit ? "10, 100, 1000" : "10, 100");
+		goto fail;
+	}
+	s->usb_bps = cfg->speed == CH39X_SPEED_SUPER ? CH39X_USB_SS_BULK_BPS :
+		cfg->speed == CH39X_SPEED_HIGH ? CH39X_USB_HS_BULK_BPS :
+		CH39X_USB_FS_BULK_BPS;
 	n = __atomic_add_fetch(&sim_instances, 1, __ATOMIC_RELAXED);
 	if (memcmp(cfg->mac, "\0\0\0\0\0\0", 6) == 0) {
 		/* A locally administered factory address, unique per process. */

@@ -45,7 +45,23 @@ struct ch39x_sim_config {
 	char pcap_out[CH39X_SIM_PATH_MAX];	/* empty: sent frames dropped */
 	uint8_t mac[6];			/* factory address; all zero: derived */
 	char serial[32];
+	uint32_t link_mbps;		/* 10, 100 or 1000; 0: the chip's best */
+	bool line_rate;			/* model wire and USB timing */
 };
+
+/*
+ * Bulk payload a USB bus carries at most, in Mbit/s: high speed moves 13
+ * 512-byte packets per 125 us microframe (USB 2.0 table 5-10); full speed
+ * 19 64-byte packets per 1 ms frame; SuperSpeed signals at 5 Gbit/s, 8b/10b
+ * coding leaves 4 Gbit/s, and packet headers, link commands and flow
+ * control leave about 3.6 Gbit/s of bulk payload (ASSUMPTION: a commonly
+ * measured figure, not a spec number).
+ */
+#define CH39X_USB_HS_BULK_BPS	(13ull * 512 * 8 * 8000)
+#define CH39X_USB_FS_BULK_BPS	(19ull * 64 * 8 * 1000)
+#define CH39X_USB_SS_BULK_BPS	3600000000ull
+/* Ethernet bytes on the wire besides the frame: preamble+SFD, FCS, IFG. */
+#define CH39X_WIRE_OVERHEAD	(8 + 4 + 12)
 
 /* What the device model counted; read by tests and by the PMD's xstats. */
 struct ch39x_sim_counters {

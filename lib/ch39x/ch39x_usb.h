@@ -51,6 +51,7 @@ struct ch39x_xfer {
 	bool in_flight;
 	void *user;		/* the caller's */
 	struct ch39x_xfer *next; /* backend's queue link while in flight */
+	uint64_t backend_ns;	/* backend's own time stamp while in flight */
 };
 
 /* What the enumerated device says about itself. */

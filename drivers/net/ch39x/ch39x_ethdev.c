@@ -38,10 +38,13 @@ RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 #define ARG_XFER_SIZE	"xfer_size"
 #define ARG_TSO		"tso"
 #define ARG_RX_CSUM	"rx_csum"
+#define ARG_LINK_SPEED	"link_speed"
+#define ARG_SIM_RATE	"sim_rate"
 
 static const char * const valid_args[] = {
 	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
-	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, NULL
+	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, ARG_LINK_SPEED, ARG_SIM_RATE,
+	NULL
 };
 
 #define CH39X_CTRL_TIMEOUT_MS 500
@@ -1116,6 +1119,38 @@ arg_mac(const char *key, const char *v, void *opaque)
 	return 0;
 }
 
+static int
+arg_link_speed(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "10") == 0 || strcmp(v, "100") == 0 ||
+	    strcmp(v, "1000") == 0) {
+		a->sim.link_mbps = (uint32_t)atoi(v);
+		return 0;
+	}
+	PMD_LOG(ERR, "%s=%s: allowed values are 10, 100, 1000 (Mbit/s)",
+		key, v);
+	return -EINVAL;
+}
+
+static int
+arg_sim_rate(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "line") == 0)
+		a->sim.line_rate = true;
+	else if (strcmp(v, "unlimited") == 0)
+		a->sim.line_rate = false;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are line, unlimited",
+			key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* auto|sw: true for sw. */
 static int
 arg_auto_sw(const char *key, const char *v, void *opaque)
@@ -1143,14 +1178,16 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 	memset(a, 0, sizeof(*a));
 	a->sim.pid = CH39X_PID_CH398;
 	a->sim.wire = CH39X_WIRE_LOOP;
+	/* Realistic timing by default: the simulated adapter is a product. */
+	a->sim.line_rate = true;
 	if (params == NULL || params[0] == '\0')
 		goto defaults;
 	kv = rte_kvargs_parse(params, valid_args);
 	if (kv == NULL) {
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
 			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
-			"xfer_size, tso, rx_csum", rte_vdev_device_name(vdev),
-			params);
+			"xfer_size, tso, rx_csum, link_speed, sim_rate",
+			rte_vdev_device_name(vdev), params);
 		return -EINVAL;
 	}
 	if (rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
@@ -1162,7 +1199,9 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 	    rte_kvargs_process(kv, ARG_XFER_SIZE, arg_xfer_size,
 			       &a->xfer_size) < 0 ||
 	    rte_kvargs_process(kv, ARG_TSO, arg_auto_sw, &a->tso_sw) < 0 ||
-	    rte_kvargs_process(kv, ARG_RX_CSUM, arg_auto_sw, &a->rx_csum_sw) < 0)
+	    rte_kvargs_process(kv, ARG_RX_CSUM, arg_auto_sw, &a->rx_csum_sw) < 0 ||
+	    rte_kvargs_process(kv, ARG_LINK_SPEED, arg_link_speed, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM_RATE, arg_sim_rate, a) < 0)
 		rc = -EINVAL;
 	rte_kvargs_free(kv);
 	if (rc != 0)
@@ -1403,4 +1442,6 @@ RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"tx_xfers=<1-64> "
 	"xfer_size=<2048-1048576, a multiple of 1024> "
 	"tso=auto|sw "
-	"rx_csum=auto|sw");
+	"rx_csum=auto|sw "
+	"link_speed=10|100|1000 "
+	"sim_rate=line|unlimited");
