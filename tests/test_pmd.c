@@ -633,6 +633,120 @@ test_offloads(uint16_t tx, uint16_t rx, bool hw)
 	      "offloads off");
 }
 
+/* Send n frames of len bytes a -> b and receive them into out. */
+static unsigned int
+send_recv(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
+	  struct rte_mbuf **out, unsigned int *bad)
+{
+	struct rte_ether_addr ma, mb;
+	struct rte_mbuf *m, *ref;
+	unsigned int i, got;
+
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	got = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+
+		m = make_frame(&mb, &ma, len, (uint8_t)i);
+		/* At line rate the transfers run out: that is backpressure. */
+		while (m != NULL && rte_eth_tx_burst(a, 0, &m, 1) != 1) {
+			got += rte_eth_rx_burst(b, 0, out + got,
+						(uint16_t)(n - got));
+			if (rte_get_timer_cycles() > end) {
+				rte_pktmbuf_free(m);
+				break;
+			}
+		}
+	}
+	got += rx_wait(b, out + got, n - got);
+	for (i = 0; i < got; i++) {
+		ref = make_frame(&mb, &ma, len, (uint8_t)i);
+		*bad += !same_bytes(out[i], ref);
+		rte_pktmbuf_free(ref);
+	}
+	return got;
+}
+
+/* Zero-copy RX: frames attached to transfer buffers lent to the app. */
+static void
+test_zerocopy(void)
+{
+	struct rte_mbuf *held[16], *rx[256];
+	unsigned int bad = 0, got, i, round;
+	uint16_t a, b;
+
+	CHECK(rte_dev_probe("net_ch39x_za,wire=pair:zc,rx_copybreak=256,"
+			    "rx_xfers=16") == 0 &&
+	      rte_dev_probe("net_ch39x_zb,wire=pair:zc,rx_copybreak=256,"
+			    "rx_xfers=16") == 0, "probe zero-copy pair");
+	a = port_of("net_ch39x_za");
+	b = port_of("net_ch39x_zb");
+	if (a == RTE_MAX_ETHPORTS || b == RTE_MAX_ETHPORTS)
+		return;
+	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "start");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+	rte_eth_promiscuous_enable(b);
+
+	/* Hold 16 attached frames: their transfer stays lent. */
+	got = send_recv(a, b, 1000, 16, held, &bad);
+	CHECK(got == 16 && bad == 0, "held frames: %u, %u bad", got, bad);
+	/* One more poll lets the parser finish the transfer and lend it. */
+	rte_eth_rx_burst(b, 0, rx, 1);
+	CHECK(xstat(b, "rx_xfers_lent") >= 1, "lent %lu",
+	      (unsigned long)xstat(b, "rx_xfers_lent"));
+	CHECK(xstat(b, "rx_zerocopy_frames") == 16, "zero-copy %lu",
+	      (unsigned long)xstat(b, "rx_zerocopy_frames"));
+	CHECK(got && RTE_MBUF_HAS_EXTBUF(held[0]), "not an external buffer");
+	/* Short frames are still copied. */
+	got = send_recv(a, b, 100, 8, rx, &bad);
+	CHECK(got == 8 && !RTE_MBUF_HAS_EXTBUF(rx[0]), "short frame attached");
+	rte_pktmbuf_free_bulk(rx, got);
+	/* Traffic goes on with the other transfers while 16 frames are held. */
+	for (round = 0; round < 20; round++) {
+		got = send_recv(a, b, 1200, 64, rx, &bad);
+		CHECK(got == 64, "round %u: %u of 64", round, got);
+		rte_pktmbuf_free_bulk(rx, got);
+	}
+	CHECK(bad == 0, "%u frames differ", bad);
+	/* Across a restart, the held frames keep their bytes. */
+	CHECK(rte_eth_dev_stop(b) == 0 && rte_eth_dev_start(b) == 0, "restart");
+	CHECK(wait_link(b, 1), "link after restart");
+	got = send_recv(a, b, 1400, 32, rx, &bad);
+	CHECK(got == 32 && bad == 0, "after restart %u, %u bad", got, bad);
+	rte_pktmbuf_free_bulk(rx, got);
+	{
+		struct rte_ether_addr ma, mb;
+		struct rte_mbuf *ref;
+
+		rte_eth_macaddr_get(a, &ma);
+		rte_eth_macaddr_get(b, &mb);
+		for (i = 0; i < 16; i++) {
+			ref = make_frame(&mb, &ma, 1000, (uint8_t)i);
+			bad += !same_bytes(held[i], ref);
+			rte_pktmbuf_free(ref);
+		}
+	}
+	CHECK(bad == 0, "held frames changed under the application");
+	rte_pktmbuf_free_bulk(held, 16);
+	/* The lent transfer came back and is used again. */
+	got = send_recv(a, b, 100, 1, rx, &bad);
+	rte_pktmbuf_free_bulk(rx, got);
+	CHECK(xstat(b, "rx_xfers_lent") == 0, "still lent %lu",
+	      (unsigned long)xstat(b, "rx_xfers_lent"));
+	for (round = 0; round < 8; round++) {
+		got = send_recv(a, b, 1000, 200, rx, &bad);
+		CHECK(got == 200, "after return %u", got);
+		rte_pktmbuf_free_bulk(rx, got);
+	}
+	CHECK(bad == 0, "%u frames differ", bad);
+	CHECK(rte_eth_dev_stop(a) == 0 && rte_eth_dev_stop(b) == 0, "stop");
+	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "%u of %u mbufs back",
+	      rte_mempool_avail_count(mp), NB_MBUFS);
+	rte_eth_dev_close(a);
+	rte_eth_dev_close(b);
+}
+
 static void
 test_bad_devargs(void)
 {
@@ -654,6 +768,10 @@ test_bad_devargs(void)
 		"net_ch39x_b,xfer_size=3000",
 		"net_ch39x_b,tso=hw",
 		"net_ch39x_b,rx_csum=yes",
+		"net_ch39x_b,rx_copybreak=59",
+		"net_ch39x_b,link_speed=1000,sim=ch397",
+		"net_ch39x_b,link_speed=25",
+		"net_ch39x_b,sim_rate=fast",
 		"net_ch39x_b,wire=pair:t",	/* the pair has two already */
 	};
 	uint16_t before = rte_eth_dev_count_avail();
@@ -722,6 +840,7 @@ main(int argc, char **argv)
 		}
 	}
 	test_bad_devargs();
+	test_zerocopy();
 	test_end_marks("sim=ch397,wire=loop", "tx_zlps");
 	test_end_marks("sim=ch398,usb_speed=high,wire=loop", "tx_ls_trailers");
 

@@ -40,11 +40,12 @@ RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 #define ARG_RX_CSUM	"rx_csum"
 #define ARG_LINK_SPEED	"link_speed"
 #define ARG_SIM_RATE	"sim_rate"
+#define ARG_RX_COPYBREAK "rx_copybreak"
 
 static const char * const valid_args[] = {
 	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
 	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, ARG_LINK_SPEED, ARG_SIM_RATE,
-	NULL
+	ARG_RX_COPYBREAK, NULL
 };
 
 #define CH39X_CTRL_TIMEOUT_MS 500
@@ -485,6 +486,18 @@ rxq_free(struct ch39x_rxq *q)
 {
 	if (q == NULL)
 		return;
+	if (q->lent) {
+		/*
+		 * The application still holds mbufs that point into transfer
+		 * buffers: leaking them is safe, freeing them is not.
+		 */
+		PMD_LOG(ERR, "port %u: %u RX transfers still lent to mbufs "
+			"the application holds; their memory is not freed",
+			q->port_id, q->lent);
+		return;
+	}
+	rte_ring_free(q->returned);
+	rte_free(q->shinfo);
 	rte_free(q->xfers);
 	rte_free(q->bufs);
 	rte_free(q);
@@ -839,6 +852,7 @@ static const struct xs_def xs_defs[] = {
 	XS("rx_vlan_strip_sw", XS_RX, struct ch39x_rx_counters, vlan_sw),
 	XS("rx_csum_sw", XS_RX, struct ch39x_rx_counters, csum_sw),
 	XS("rx_chained_frames", XS_RX, struct ch39x_rx_counters, chained),
+	XS("rx_zerocopy_frames", XS_RX, struct ch39x_rx_counters, zerocopy),
 	XS("link_events", XS_AD, struct ch39x_adapter, link_events),
 	XS("ctrl_errors", XS_AD, struct ch39x_adapter, ctrl_errors),
 	{ "rx_framing_bytes", XS_CALC, 0 },
@@ -851,6 +865,7 @@ static const struct xs_def xs_defs[] = {
 	{ "dev_rx_overflow", XS_CALC, 7 },
 	{ "dev_rx_crc_errors", XS_CALC, 8 },
 	{ "dev_tx_packets", XS_CALC, 9 },
+	{ "rx_xfers_lent", XS_CALC, 10 },
 };
 
 static const struct xs_def xs_sim_defs[] = {
@@ -901,7 +916,8 @@ xs_calc(const struct ch39x_adapter *ad, size_t which)
 	case 6: return (uint32_t)(e->rx_packets - b->rx_packets);
 	case 7: return (uint16_t)(e->rx_overflow - b->rx_overflow);
 	case 8: return (uint16_t)(e->rx_crc_errors - b->rx_crc_errors);
-	default: return (uint32_t)(e->tx_packets - b->tx_packets);
+	case 9: return (uint32_t)(e->tx_packets - b->tx_packets);
+	default: return ad->rxq->lent;
 	}
 }
 
@@ -1104,6 +1120,24 @@ arg_xfer_size(const char *key, const char *v, void *opaque)
 }
 
 static int
+arg_copybreak(const char *key, const char *v, void *opaque)
+{
+	uint32_t *dst = opaque;
+	unsigned long n;
+
+	if (strcmp(v, "0") == 0) {
+		*dst = 0;
+		return 0;
+	}
+	if (parse_uint(key, v, CH39X_MIN_FRAME, CH39X_V02_MAX_FRAME, &n) != 0) {
+		PMD_LOG(ERR, "%s=%s: 0 turns zero-copy RX off", key, v);
+		return -EINVAL;
+	}
+	*dst = (uint32_t)n;
+	return 0;
+}
+
+static int
 arg_mac(const char *key, const char *v, void *opaque)
 {
 	struct ch39x_args *a = opaque;
@@ -1186,7 +1220,8 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 	if (kv == NULL) {
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
 			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
-			"xfer_size, tso, rx_csum, link_speed, sim_rate",
+			"xfer_size, tso, rx_csum, link_speed, sim_rate, "
+			"rx_copybreak",
 			rte_vdev_device_name(vdev), params);
 		return -EINVAL;
 	}
@@ -1201,7 +1236,9 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 	    rte_kvargs_process(kv, ARG_TSO, arg_auto_sw, &a->tso_sw) < 0 ||
 	    rte_kvargs_process(kv, ARG_RX_CSUM, arg_auto_sw, &a->rx_csum_sw) < 0 ||
 	    rte_kvargs_process(kv, ARG_LINK_SPEED, arg_link_speed, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_SIM_RATE, arg_sim_rate, a) < 0)
+	    rte_kvargs_process(kv, ARG_SIM_RATE, arg_sim_rate, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_RX_COPYBREAK, arg_copybreak,
+			       &a->rx_copybreak) < 0)
 		rc = -EINVAL;
 	rte_kvargs_free(kv);
 	if (rc != 0)
@@ -1444,4 +1481,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"tso=auto|sw "
 	"rx_csum=auto|sw "
 	"link_speed=10|100|1000 "
-	"sim_rate=line|unlimited");
+	"sim_rate=line|unlimited "
+	"rx_copybreak=0|<60-9216>");

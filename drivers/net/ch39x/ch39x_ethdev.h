@@ -45,6 +45,7 @@ struct ch39x_rx_counters {
 	uint64_t vlan_sw;	/* tags stripped in software */
 	uint64_t csum_sw;	/* frames verified in software */
 	uint64_t chained;	/* frames delivered as mbuf chains */
+	uint64_t zerocopy;	/* frames attached, not copied */
 };
 
 struct ch39x_rxq {
@@ -62,7 +63,18 @@ struct ch39x_rxq {
 	uint16_t nb_xfers;
 	struct ch39x_xfer *xfers;
 	uint8_t *bufs;
+	rte_iova_t bufs_iova;
 	struct ch39x_xfer *cur;		/* transfer being parsed */
+	/*
+	 * Zero-copy RX: frames of copybreak bytes or more are attached to
+	 * their transfer buffer as external buffers; the transfer is lent to
+	 * the application until the last such mbuf is freed, and comes back
+	 * through the returned ring (any thread may free an mbuf).
+	 */
+	uint32_t copybreak;		/* 0: always copy */
+	uint16_t lent;
+	struct rte_mbuf_ext_shared_info *shinfo;
+	struct rte_ring *returned;
 	uint16_t stash_n;
 	struct rte_mbuf *stash[CH39X_RX_STASH];
 	struct ch39x_rx_counters c;
@@ -111,6 +123,7 @@ struct ch39x_args {
 	bool mac_set;
 	struct rte_ether_addr mac;
 	bool tso_sw;			/* tso=sw */
+	uint32_t rx_copybreak;		/* rx_copybreak=N */
 	bool rx_csum_sw;		/* rx_csum=sw */
 };
 

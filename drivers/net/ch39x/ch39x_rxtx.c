@@ -7,6 +7,7 @@
 
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 #include <rte_net.h>
 
 #include "ch39x_ethdev.h"
@@ -16,9 +17,25 @@
 
 /* ---- queues: transfer buffers ---- */
 
+/*
+ * The last mbuf attached to a lent transfer was freed, on whatever thread
+ * freed it: hand the transfer back to the RX lcore, which resubmits it.
+ */
+static void
+rx_xfer_returned(void *addr, void *opaque)
+{
+	struct ch39x_xfer *x = opaque;
+	struct ch39x_rxq *q = x->user;
+
+	RTE_SET_USED(addr);
+	rte_ring_mp_enqueue(q->returned, x);
+}
+
 int
 ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q)
 {
+	static uint32_t ring_seq;
+	char name[RTE_RING_NAMESIZE];
 	uint16_t i;
 
 	q->nb_xfers = ad->args.rx_xfers ? ad->args.rx_xfers : ad->prof.rx_xfers;
@@ -32,8 +49,33 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q)
 		q->xfers[i].ep = CH39X_EP_BULK_IN;
 		q->xfers[i].buf = q->bufs + (size_t)i * ad->prof.rx_xfer_size;
 		q->xfers[i].len = ad->prof.rx_xfer_size;
+		q->xfers[i].user = q;
 	}
 	ch39x_rx_parser_init(&q->parser, &ad->prof);
+	q->copybreak = ad->args.rx_copybreak;
+	/* An external buffer's length is 16 bits wide. */
+	if (q->copybreak && ad->prof.rx_xfer_size > UINT16_MAX) {
+		PMD_LOG(WARNING, "rx_copybreak needs xfer_size <= 65535; "
+			"copying every frame");
+		q->copybreak = 0;
+	}
+	if (q->copybreak == 0)
+		return 0;
+	q->bufs_iova = rte_malloc_virt2iova(q->bufs);
+	q->shinfo = rte_zmalloc("ch39x_rx_shinfo",
+				sizeof(*q->shinfo) * q->nb_xfers, 0);
+	snprintf(name, sizeof(name), "ch39x_lent_%u_%u", q->port_id,
+		 __atomic_fetch_add(&ring_seq, 1, __ATOMIC_RELAXED));
+	q->returned = rte_ring_create(name, q->nb_xfers,
+				      SOCKET_ID_ANY, RING_F_SC_DEQ |
+				      RING_F_EXACT_SZ);
+	if (q->shinfo == NULL || q->returned == NULL)
+		return -ENOMEM;
+	for (i = 0; i < q->nb_xfers; i++) {
+		q->shinfo[i].free_cb = rx_xfer_returned;
+		q->shinfo[i].fcb_opaque = &q->xfers[i];
+		rte_mbuf_ext_refcnt_set(&q->shinfo[i], 0);
+	}
 	return 0;
 }
 
@@ -44,13 +86,51 @@ ch39x_rxq_start(struct ch39x_rxq *q)
 	uint16_t i;
 	int rc;
 
+	void *p;
+
+	/* Transfers the application still holds come back by the ring. */
+	while (q->returned && rte_ring_sc_dequeue(q->returned, &p) == 0)
+		q->lent--;
 	for (i = 0; i < q->nb_xfers; i++) {
+		if (q->copybreak &&
+		    rte_mbuf_ext_refcnt_read(&q->shinfo[i]) != 0)
+			continue;
 		q->xfers[i].len = q->ad->prof.rx_xfer_size;
 		rc = u->ops->submit(u, &q->xfers[i]);
 		if (rc != 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* The parser is done with x: resubmit it, unless mbufs still point in. */
+static void
+rx_xfer_done(struct ch39x_rxq *q, struct ch39x_xfer *x)
+{
+	if (q->copybreak &&
+	    rte_mbuf_ext_refcnt_update(&q->shinfo[x - q->xfers], -1) != 0) {
+		q->lent++;
+		return;
+	}
+	x->len = q->ad->prof.rx_xfer_size;
+	q->ad->usb->ops->submit(q->ad->usb, x);
+}
+
+/* Resubmit the transfers whose last attached mbuf has been freed. */
+static void
+rx_take_returned(struct ch39x_rxq *q)
+{
+	void *p[CH39X_MAX_XFERS];
+	unsigned int n, i;
+
+	n = rte_ring_sc_dequeue_burst(q->returned, p, CH39X_MAX_XFERS, NULL);
+	for (i = 0; i < n; i++) {
+		struct ch39x_xfer *x = p[i];
+
+		q->lent--;
+		x->len = q->ad->prof.rx_xfer_size;
+		q->ad->usb->ops->submit(q->ad->usb, x);
+	}
 }
 
 /* Cancel every transfer and wait for all of them to come back. */
@@ -76,7 +156,15 @@ drain_ep(struct ch39x_usb_dev *u, enum ch39x_ep ep, struct ch39x_xfer *xs,
 void
 ch39x_rxq_stop(struct ch39x_rxq *q)
 {
+	void *p;
+
 	drain_ep(q->ad->usb, CH39X_EP_BULK_IN, q->xfers, q->nb_xfers);
+	/* Drop the parser's hold on the transfer it was reading. */
+	if (q->cur != NULL && q->copybreak &&
+	    rte_mbuf_ext_refcnt_update(&q->shinfo[q->cur - q->xfers], -1) != 0)
+		q->lent++;
+	while (q->returned && rte_ring_sc_dequeue(q->returned, &p) == 0)
+		q->lent--;
 	q->cur = NULL;
 	ch39x_rx_reset(&q->parser);
 	if (q->stash_n) {
@@ -142,11 +230,49 @@ rx_offload_flags(struct rte_mbuf *m, const struct ch39x_rx_frame *f)
 		[CH39X_CSUM_BAD] = RTE_MBUF_F_RX_L4_CKSUM_BAD,
 	};
 
-	m->ol_flags = ip_flags[f->ip_csum] | l4_flags[f->l4_csum];
+	m->ol_flags |= ip_flags[f->ip_csum] | l4_flags[f->l4_csum];
 	if (f->vlan_stripped) {
 		m->ol_flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 		m->vlan_tci = f->vlan_tci;
 	}
+}
+
+/* Take n mbufs from the stash, refilling it in bulk; false: pool empty. */
+static inline bool
+rx_stash_ready(struct ch39x_rxq *q, uint32_t n)
+{
+	if (q->stash_n < n) {
+		uint16_t want = CH39X_RX_STASH - q->stash_n;
+
+		if (rte_pktmbuf_alloc_bulk(q->mp, q->stash + q->stash_n,
+					   want) == 0)
+			q->stash_n += want;
+	}
+	return q->stash_n >= n;
+}
+
+/* Attach a frame that lies whole in transfer x as an external buffer. */
+static struct rte_mbuf *
+rx_attach(struct ch39x_rxq *q, struct ch39x_xfer *x,
+	  const struct ch39x_rx_frame *f)
+{
+	struct rte_mbuf_ext_shared_info *sh = &q->shinfo[x - q->xfers];
+	size_t off = (size_t)(x->buf - q->bufs);
+	struct rte_mbuf *m;
+
+	if (!rx_stash_ready(q, 1))
+		return NULL;
+	m = q->stash[--q->stash_n];
+	rte_mbuf_ext_refcnt_update(sh, 1);
+	rte_pktmbuf_attach_extbuf(m, x->buf, q->bufs_iova + off,
+				  (uint16_t)q->ad->prof.rx_xfer_size, sh);
+	m->data_off = (uint16_t)(f->data - x->buf);
+	m->data_len = (uint16_t)f->len;
+	m->pkt_len = f->len;
+	m->port = q->port_id;
+	rx_offload_flags(m, f);
+	q->c.zerocopy++;
+	return m;
 }
 
 /*
@@ -161,15 +287,8 @@ rx_copy(struct ch39x_rxq *q, const struct ch39x_rx_frame *f)
 	struct rte_mbuf *head, *m, *prev = NULL;
 	uint32_t off = 0, n;
 
-	if (q->stash_n < nseg) {
-		uint16_t want = CH39X_RX_STASH - q->stash_n;
-
-		if (rte_pktmbuf_alloc_bulk(q->mp, q->stash + q->stash_n,
-					   want) == 0)
-			q->stash_n += want;
-		if (q->stash_n < nseg)
-			return NULL;
-	}
+	if (!rx_stash_ready(q, nseg))
+		return NULL;
 	head = q->stash[--q->stash_n];
 	m = head;
 	for (;;) {
@@ -260,6 +379,8 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 	uint32_t last_oversize = 0;
 	uint16_t n = 0;
 
+	if (q->lent)
+		rx_take_returned(q);
 	while (n < nb) {
 		if (x == NULL) {
 			if (u->ops->poll(u, CH39X_EP_BULK_IN, &x, 1) == 0)
@@ -277,10 +398,13 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 			}
 			xbytes += x->actual;
 			ch39x_rx_begin(&q->parser, x->buf, x->actual);
+			/* The parser's own hold while it reads the transfer. */
+			if (q->copybreak)
+				rte_mbuf_ext_refcnt_set(
+					&q->shinfo[x - q->xfers], 1);
 		}
 		if (ch39x_rx_next(&q->parser, &f) == 0) {
-			x->len = q->ad->prof.rx_xfer_size;
-			u->ops->submit(u, x);
+			rx_xfer_done(q, x);
 			x = NULL;
 			continue;
 		}
@@ -297,11 +421,20 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 			rx_sw_csum(&f);
 			q->c.csum_sw++;
 		}
-		if (unlikely(f.len > q->data_room && !q->scatter)) {
+		/*
+		 * Attach long frames, but keep half of the transfers in
+		 * circulation: a held mbuf pins its whole transfer, and an
+		 * application holding one frame of each would starve RX.
+		 */
+		if (q->copybreak && f.len >= q->copybreak && !f.straddled &&
+		    q->lent < q->nb_xfers / 2) {
+			m = rx_attach(q, x, &f);
+		} else if (unlikely(f.len > q->data_room && !q->scatter)) {
 			mbuf_drops++;
 			continue;
+		} else {
+			m = rx_copy(q, &f);
 		}
-		m = rx_copy(q, &f);
 		if (unlikely(m == NULL)) {
 			nombuf++;
 			continue;

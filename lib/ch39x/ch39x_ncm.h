@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_NCM_H
+#define CH39X_NCM_H
+
+/*
+ * CDC-NCM framing: GET_NTB_PARAMETERS, the TX NTB builder and the RX NTB
+ * parser, NTB16 and NTB32. Pure functions over caller buffers, shaped like
+ * the vendor codec (ch39x_vendor.h) and Linux usbnet's tx_fixup/rx_fixup.
+ * Descriptors, the MAC string, the packet filter and notifications are
+ * shared with ECM in ch39x_cdc.h.
+ *
+ * Facts: shared/reference/cdc-ncm-ecm.md, checked against Linux
+ * drivers/net/usb/cdc_ncm.c, include/uapi/linux/usb/cdc.h and FreeBSD
+ * sys/dev/usb/net/if_cdce.c. Where they differ from the sheet it is said
+ * next to the code.
+ *
+ * The same code serves a host and a device model: a device builds IN NTBs
+ * with the TX builder (from the wNdpIn* values) and parses OUT NTBs with
+ * the RX parser.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ch39x_cdc.h"
+
+/* Signatures, as the little-endian dwSignature reads. */
+#define CH39X_NCM_NTH16_SIGN	0x484D434Eu	/* "NCMH" */
+#define CH39X_NCM_NTH32_SIGN	0x686D636Eu	/* "ncmh" */
+#define CH39X_NCM_NDP16_SIGN	0x304D434Eu	/* "NCM0", no CRC */
+#define CH39X_NCM_NDP16_CRC_SIGN 0x314D434Eu	/* "NCM1" */
+#define CH39X_NCM_NDP32_SIGN	0x306D636Eu	/* "ncm0", no CRC */
+#define CH39X_NCM_NDP32_CRC_SIGN 0x316D636Eu	/* "ncm1" */
+
+#define CH39X_NCM_NTH16_LEN	12
+#define CH39X_NCM_NTH32_LEN	16
+#define CH39X_NCM_NDP16_HDR_LEN	8	/* sig, wLength, wNextNdpIndex */
+#define CH39X_NCM_NDP32_HDR_LEN	16	/* sig, wLength, res, dwNext, res */
+#define CH39X_NCM_DPE16_LEN	4
+#define CH39X_NCM_DPE32_LEN	8
+#define CH39X_NCM_NDP16_MIN_LEN	16	/* one datagram and the null entry */
+#define CH39X_NCM_NDP32_MIN_LEN	32
+#define CH39X_NCM_NTB_MIN_SIZE	2048	/* spec minimum of dwNtb{In,Out}MaxSize */
+#define CH39X_NCM_NTB16_MAX_SIZE 65535
+#define CH39X_NCM_ETH_HLEN	14
+#define CH39X_NCM_MIN_ALIGN	4	/* divisor/alignment floor (Linux, FreeBSD) */
+
+/* SET_NTB_FORMAT wValue, bmNtbFormatsSupported bits. */
+#define CH39X_NCM_FORMAT_NTB16	0
+#define CH39X_NCM_FORMAT_NTB32	1
+#define CH39X_NCM_FMT_NTB16_BIT	(1u << 0)
+#define CH39X_NCM_FMT_NTB32_BIT	(1u << 1)
+
+/* ---- GET_NTB_PARAMETERS ---- */
+
+#define CH39X_NCM_NTB_PARAMS_LEN 28
+
+struct ch39x_ncm_ntb_params {
+	uint16_t length;		/* wLength */
+	uint16_t formats;		/* bmNtbFormatsSupported */
+	uint32_t in_max_size;		/* dwNtbInMaxSize */
+	uint16_t in_divisor;
+	uint16_t in_remainder;
+	uint16_t in_alignment;
+	uint32_t out_max_size;		/* dwNtbOutMaxSize */
+	uint16_t out_divisor;
+	uint16_t out_remainder;
+	uint16_t out_alignment;
+	uint16_t out_max_datagrams;	/* wNtbOutMaxDatagrams, 0 = no limit */
+};
+
+/*
+ * Warnings from ch39x_ncm_parse_ntb_params: values a host must not use as
+ * they are. The TX builder corrects them the way Linux cdc_ncm_fix_modulus
+ * and FreeBSD cdce_ncm_init do (divisor/alignment 4, remainder 0).
+ */
+#define CH39X_NCM_PW_NO_NTB16	 (1u << 0)	/* mandatory format missing */
+#define CH39X_NCM_PW_IN_SIZE	 (1u << 1)	/* dwNtbInMaxSize < 2048 */
+#define CH39X_NCM_PW_OUT_SIZE	 (1u << 2)	/* dwNtbOutMaxSize < 2048 */
+#define CH39X_NCM_PW_IN_DIVISOR	 (1u << 3)	/* not a power of two >= 4 */
+#define CH39X_NCM_PW_IN_REM	 (1u << 4)	/* remainder >= divisor */
+#define CH39X_NCM_PW_IN_ALIGN	 (1u << 5)
+#define CH39X_NCM_PW_OUT_DIVISOR (1u << 6)
+#define CH39X_NCM_PW_OUT_REM	 (1u << 7)
+#define CH39X_NCM_PW_OUT_ALIGN	 (1u << 8)
+#define CH39X_NCM_PW_LENGTH	 (1u << 9)	/* wLength is not 28 (but >= 28) */
+
+/*
+ * Parse the GET_NTB_PARAMETERS data stage. Returns -1 when it is unusable
+ * (fewer than 28 bytes received, wLength < 28, neither NTB format), else a
+ * mask of CH39X_NCM_PW_* (0 = all values sane). *p is filled whenever 28
+ * bytes came, zeroed otherwise.
+ */
+int ch39x_ncm_parse_ntb_params(const uint8_t *buf, uint32_t len,
+			       struct ch39x_ncm_ntb_params *p);
+/* Encode it as a device answers (wLength is written as 28). */
+uint32_t ch39x_ncm_build_ntb_params(const struct ch39x_ncm_ntb_params *p,
+				    uint8_t buf[CH39X_NCM_NTB_PARAMS_LEN]);
+/*
+ * SET_NTB_INPUT_SIZE data stage: 4 bytes, or 8 with wNtbInMaxDatagrams
+ * when the device has CH39X_NCM_CAP_NTB_INPUT_8. Returns its length.
+ */
+uint32_t ch39x_ncm_build_ntb_input_size(uint32_t in_max, bool eight,
+					uint16_t max_datagrams,
+					uint8_t buf[8]);
+
+/* ---- TX (bulk OUT on a host, bulk IN on a device model) ---- */
+
+/* Datagrams per NTB when the device sets no limit, and the hard cap. */
+#define CH39X_NCM_TX_DEF_DGRAMS	32
+#define CH39X_NCM_TX_MAX_DGRAMS	256
+/* NTB size when the caller asks for none (Linux CDC_NCM_NTB_DEF_SIZE_TX). */
+#define CH39X_NCM_TX_DEF_SIZE	16384
+
+struct ch39x_ncm_tx_cfg {
+	bool ntb32;		/* selected with SET_NTB_FORMAT */
+	uint32_t dev_max_size;	/* dwNtbOutMaxSize; 0 = bogus, 2048 is used */
+	uint32_t size;		/* wanted NTB size, 0 = 16384; clamped to above */
+	uint16_t divisor;	/* wNdpOutDivisor */
+	uint16_t remainder;	/* wNdpOutPayloadRemainder */
+	uint16_t ndp_align;	/* wNdpOutAlignment */
+	uint16_t max_dgrams;	/* wNtbOutMaxDatagrams, 0 = no device limit */
+	uint16_t ndp_entries;	/* NDP room, 0 = 32; capped at 256 */
+	uint16_t maxp;		/* bulk OUT wMaxPacketSize, not 0 */
+	/*
+	 * Longest datagram to be sent, 0 = 1514. With the NDP in front, its
+	 * room shrinks until one such datagram fits in an empty NTB.
+	 */
+	uint32_t max_dgram_len;
+	/* Quirks. */
+	bool ndp_at_end;	/* NDP after the datagrams (Huawei) */
+	bool zlp;		/* end exact multiples with a ZLP, not a pad byte */
+	bool raw_remainder;	/* align the datagram start, not its payload */
+};
+
+/*
+ * Fill a TX config from the device's NTB parameters (host side, wNdpOut*)
+ * with the defaults: NDP first, pad byte, payload alignment.
+ */
+void ch39x_ncm_tx_cfg_from_params(struct ch39x_ncm_tx_cfg *c,
+				  const struct ch39x_ncm_ntb_params *p,
+				  bool ntb32, uint16_t maxp);
+
+/* Why an NTB was closed. */
+enum ch39x_ncm_close {
+	CH39X_NCM_CLOSE_BURST = 0,	/* no more datagrams (flush) */
+	CH39X_NCM_CLOSE_FULL,		/* next datagram did not fit in size */
+	CH39X_NCM_CLOSE_MAX_DGRAMS,	/* wNtbOutMaxDatagrams reached */
+	CH39X_NCM_CLOSE_NDP_FULL,	/* our NDP room reached */
+};
+
+/* What ch39x_ncm_tx_check says about one more datagram. */
+enum ch39x_ncm_fit {
+	CH39X_NCM_FIT_OK = 0,
+	CH39X_NCM_FIT_FULL,		/* close this NTB, retry in a new one */
+	CH39X_NCM_FIT_MAX_DGRAMS,	/* same */
+	CH39X_NCM_FIT_NDP_FULL,		/* same */
+	CH39X_NCM_FIT_TOO_BIG,		/* never fits, not even alone: drop */
+	CH39X_NCM_FIT_BAD_LEN,		/* zero length: drop */
+};
+
+struct ch39x_ncm_tx_stats {
+	uint64_t ntbs;
+	uint64_t dgrams;
+	uint64_t dgram_bytes;
+	uint64_t overhead;	/* NTB bytes that are not datagram bytes */
+	uint64_t pad_bytes;	/* short-packet pad bytes (in overhead) */
+	uint64_t zlps;
+	uint64_t close_full;		/* Linux tx_reason_ntb_full */
+	uint64_t close_max_dgrams;	/* tx_reason_max_datagram */
+	uint64_t close_ndp_full;	/* tx_reason_ndp_full */
+	uint64_t close_burst;		/* tx_reason_timeout's counterpart */
+};
+
+/*
+ * The TX builder: a persistent context (sanitised config, wSequence,
+ * stats) and the NTB being filled in a caller buffer of
+ * ch39x_ncm_tx_buf_size() bytes.
+ */
+struct ch39x_ncm_tx {
+	/* Sanitised configuration. */
+	bool ntb32;
+	bool ndp_at_end;
+	bool zlp;
+	uint32_t limit;		/* NTB bytes before the short-packet pad */
+	uint32_t dev_max;	/* dwNtbOutMaxSize as used */
+	uint16_t divisor;
+	uint16_t dgram_rem;	/* datagram start offset modulo divisor */
+	uint16_t ndp_align;
+	uint16_t dev_max_dgrams;	/* 0 = none */
+	uint16_t max_entries;	/* datagrams per NDP (our room) */
+	uint16_t maxp;
+	uint16_t seq;		/* wSequence of the next NTB */
+	struct ch39x_ncm_tx_stats stats;
+	/* Current NTB. */
+	uint8_t *buf;
+	uint32_t len;		/* bytes used so far */
+	uint32_t ndp_off;	/* NDP offset when placed in front */
+	uint32_t payload;	/* datagram bytes */
+	uint16_t n;		/* datagrams */
+	enum ch39x_ncm_fit refused;	/* last refusal since the last add */
+	uint32_t ent_idx[CH39X_NCM_TX_MAX_DGRAMS];
+	uint32_t ent_len[CH39X_NCM_TX_MAX_DGRAMS];
+};
+
+/*
+ * Sanitise c into t and reset the sequence number and stats. Returns 0, or
+ * -1 when even one 14-byte datagram cannot fit (maxp 0, tiny size).
+ */
+int ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c);
+/* Bytes a buffer needs: the NTB limit plus a possible pad byte. */
+uint32_t ch39x_ncm_tx_buf_size(const struct ch39x_ncm_tx *t);
+/* Largest datagram an empty NTB holds. */
+uint32_t ch39x_ncm_tx_max_dgram(const struct ch39x_ncm_tx *t);
+/* Start an NTB in buf. */
+void ch39x_ncm_tx_begin(struct ch39x_ncm_tx *t, uint8_t *buf);
+/* Whether a datagram of len bytes may be added now, and if not why. */
+enum ch39x_ncm_fit ch39x_ncm_tx_check(struct ch39x_ncm_tx *t, uint32_t len);
+static inline bool
+ch39x_ncm_tx_fits(struct ch39x_ncm_tx *t, uint32_t len)
+{
+	return ch39x_ncm_tx_check(t, len) == CH39X_NCM_FIT_OK;
+}
+/*
+ * Reserve a datagram of len bytes (after a successful check) and return
+ * where its bytes go; the caller copies them. Alignment gaps are zeroed.
+ */
+uint8_t *ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len);
+
+struct ch39x_ncm_tx_end {
+	uint32_t len;		/* bytes to send, 0 = nothing (empty NTB) */
+	bool zlp;		/* send a zero-length packet after them */
+	bool padded;		/* one zero byte added to avoid the ZLP */
+	uint16_t dgrams;
+	enum ch39x_ncm_close reason;
+};
+
+/*
+ * Close the NTB: write the NDP and the NTH (wSequence, wBlockLength) and
+ * apply the short-packet rule. The close reason is the last refusal of
+ * ch39x_ncm_tx_check since the last add, else the datagram limits when
+ * reached, else end of burst. An empty NTB gives len 0 and uses no
+ * sequence number.
+ */
+struct ch39x_ncm_tx_end ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t);
+
+/* ---- RX (bulk IN on a host, bulk OUT on a device model) ---- */
+
+/* NDPs followed per NTB (Linux cdc_ncm_rx_fixup: loopcount 50). */
+#define CH39X_NCM_RX_MAX_NDPS	50
+
+struct ch39x_ncm_rx_cfg {
+	bool ntb32;		/* the format selected with SET_NTB_FORMAT */
+	uint32_t max_ntb;	/* longest block accepted (rx_max), 0 = any */
+	uint32_t min_dgram;	/* 0 = 14 (ETH_HLEN, as Linux) */
+	uint32_t max_dgram;	/* 0 = no limit besides the block */
+};
+
+struct ch39x_ncm_rx_stats {
+	uint64_t ntbs;		/* NTBs with a valid NTH */
+	uint64_t ntb_bytes;	/* their block bytes */
+	uint64_t dgrams;
+	uint64_t dgram_bytes;
+	/* NTBs dropped whole. */
+	uint64_t short_ntb;	/* shorter than an NTH */
+	uint64_t bad_nth_sig;
+	uint64_t bad_hdr_len;	/* wHeaderLength not 12/16 */
+	uint64_t bad_block_len;	/* > transfer, > max_ntb or < NTH */
+	/* NDPs. */
+	uint64_t bad_ndp_index;	/* unaligned, inside NTH, or past the block */
+	uint64_t bad_ndp_len;	/* wLength too small, ragged, or past block */
+	uint64_t ndp_sig_skipped; /* not NCM0/ncm0 (CRC, MBIM...): skipped */
+	uint64_t ndp_loops;	/* chain revisits an NDP or exceeds the cap */
+	uint64_t ndp_no_null;	/* no null entry within wLength */
+	uint64_t empty_ndp;	/* first entry null (Linux: "empty NTB") */
+	/* Datagram entries, each counted and skipped. */
+	uint64_t bad_dgram;	/* outside block, inside NTH, too long/short */
+	uint64_t zero_len_dgram; /* index set, length 0: ends the NDP */
+	uint64_t zero_idx_dgram; /* length set, index 0: ends the NDP */
+	uint64_t seq_gaps;	/* wSequence not previous + 1 */
+};
+
+struct ch39x_ncm_dgram {
+	const uint8_t *data;	/* inside the transfer buffer */
+	uint32_t len;
+	uint32_t offset;	/* from the start of the NTB */
+};
+
+/*
+ * The RX parser: ch39x_ncm_rx_begin() checks the NTH of one completed
+ * transfer, ch39x_ncm_rx_next() walks the NDP chain and yields each valid
+ * datagram (pointing into the buffer, valid while it is). Every index and
+ * length is checked against the block before it is used; a bad entry is
+ * counted and skipped, a bad NDP ends the chain.
+ */
+struct ch39x_ncm_rx {
+	struct ch39x_ncm_rx_cfg cfg;
+	struct ch39x_ncm_rx_stats stats;
+	uint16_t last_seq;
+	bool seq_valid;
+	/* Current NTB. */
+	const uint8_t *buf;
+	uint32_t block;		/* bytes of the NTB being parsed */
+	uint32_t hdr_len;
+	uint32_t next_ndp;	/* next NDP offset, 0 = none */
+	uint32_t entry;		/* next entry offset in the current NDP */
+	uint32_t entry_end;	/* end of the current NDP (wLength) */
+	bool in_ndp;
+	bool first_entry;
+	uint32_t n_ndps;
+	uint32_t ndps[CH39X_NCM_RX_MAX_NDPS];
+};
+
+void ch39x_ncm_rx_init(struct ch39x_ncm_rx *rx,
+		       const struct ch39x_ncm_rx_cfg *cfg);
+/*
+ * Start on one bulk transfer of len bytes. Returns 0, or -1 when the NTB
+ * is dropped whole (counted); ch39x_ncm_rx_next then yields nothing.
+ */
+int ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf,
+		       uint32_t len);
+/* Returns 1 and fills *d, or 0 when the NTB is used up. */
+int ch39x_ncm_rx_next(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d);
+/* Forget the sequence number (after a stop or a data interface reset). */
+void ch39x_ncm_rx_reset_seq(struct ch39x_ncm_rx *rx);
+
+#endif /* CH39X_NCM_H */

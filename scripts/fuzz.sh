@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Build the libFuzzer harnesses of tests/fuzz with clang (ASan + UBSan) and
+# run each for a while on a scratch copy of its seed corpus; the committed
+# corpus is never changed.
+#
+# Usage: scripts/fuzz.sh [seconds-per-harness]   (default 10)
+# Environment: FUZZ_BUILDDIR (default ./build-fuzz), FUZZ_HARNESSES (a
+# space-separated subset, e.g. "vendor_rx tso").
+#
+# Prints the executions of each harness and exits non-zero when one
+# crashed, leaked, timed out or broke an invariant; the input that did it
+# is left in $FUZZ_BUILDDIR/artifacts/.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-10}
+out=${FUZZ_BUILDDIR:-$top/build-fuzz}
+fuzz=$top/tests/fuzz
+lib=$top/lib/ch39x
+read -r -a harnesses <<< "${FUZZ_HARNESSES:-vendor_rx event net tso sim_out}"
+
+case $secs in
+''|*[!0-9]*) echo "usage: $0 [seconds-per-harness]" >&2; exit 2 ;;
+esac
+
+# Largest input per harness: room for jumbo records split over transfers,
+# TSO super-frames and whole bulk OUT aggregates.
+max_len() {
+	case $1 in
+	vendor_rx) echo 20000 ;;
+	sim_out) echo 20000 ;;
+	tso) echo 12000 ;;
+	net) echo 9300 ;;
+	event) echo 64 ;;
+	*) echo 4096 ;;
+	esac
+}
+
+# ---- toolchain ----
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+	'{ (void)d; (void)n; return 0; }' > "$probe/p.c"
+can_fuzz() {
+	command -v clang >/dev/null 2>&1 &&
+		clang -fsanitize=fuzzer,address,undefined "$probe/p.c" \
+			-o "$probe/p" >/dev/null 2>&1
+}
+if ! can_fuzz; then
+	echo "fuzz: installing clang and libclang-rt-14-dev"
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq
+	$SUDO apt-get install -y -qq --no-install-recommends \
+		clang libclang-rt-14-dev libpcap-dev >/dev/null
+	can_fuzz || { echo "fuzz: clang cannot build libFuzzer targets" >&2; exit 1; }
+fi
+if ! pkg-config --exists libpcap 2>/dev/null && [ ! -e /usr/include/pcap/pcap.h ]; then
+	$SUDO apt-get install -y -qq --no-install-recommends libpcap-dev >/dev/null
+fi
+
+# ---- build ----
+cflags=(-std=gnu11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
+	-fno-sanitize-recover=all -Wall -Wextra -I"$lib" -I"$fuzz")
+mkdir -p "$out/obj"
+for src in ch39x_vendor ch39x_net ch39x_tso ch39x_sim; do
+	clang "${cflags[@]}" -fsanitize=fuzzer-no-link,address,undefined \
+		-c "$lib/$src.c" -o "$out/obj/$src.o"
+done
+for h in "${harnesses[@]}"; do
+	clang "${cflags[@]}" -Werror -fsanitize=fuzzer,address,undefined \
+		"$fuzz/fuzz_$h.c" "$out"/obj/*.o -lpcap -lpthread \
+		-o "$out/fuzz_$h"
+done
+echo "fuzz: built ${harnesses[*]} in $out"
+
+# ---- run ----
+mkdir -p "$out/artifacts" "$out/logs"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+failed=()
+printf '%-12s %12s %10s  %s\n' harness executions corpus result
+for h in "${harnesses[@]}"; do
+	work=$out/work/fuzz_$h
+	log=$out/logs/fuzz_$h.log
+	rm -rf "$work" "$out/artifacts/fuzz_$h-"*
+	mkdir -p "$work"
+	cp "$fuzz/corpus/fuzz_$h"/* "$work/"
+	rc=0
+	# A hard stop well past -max_total_time in case a run hangs.
+	timeout --signal=KILL $((secs + 120)) "$out/fuzz_$h" "$work" \
+		-max_total_time="$secs" -print_final_stats=1 \
+		-max_len="$(max_len "$h")" -timeout=20 -rss_limit_mb=2048 \
+		-artifact_prefix="$out/artifacts/fuzz_$h-" \
+		> "$log" 2>&1 || rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	ncorp=$(find "$work" -type f | wc -l)
+	if [ $rc -eq 0 ]; then
+		result=ok
+	else
+		result="FAILED (exit $rc, log $log)"
+		failed+=("$h")
+	fi
+	printf '%-12s %12s %10s  %s\n' "$h" "${execs:-?}" "$ncorp" "$result"
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "fuzz: failures in ${failed[*]}; inputs in $out/artifacts/:" >&2
+	ls -1 "$out/artifacts/" >&2 || true
+	for h in "${failed[@]}"; do
+		grep -m3 -E 'ERROR:|runtime error|invariant violated' \
+			"$out/logs/fuzz_$h.log" >&2 || true
+	done
+	exit 1
+fi
+echo "fuzz: all ${#harnesses[@]} harnesses ran ${secs}s without failures"
