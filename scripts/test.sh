@@ -1,24 +1,46 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # The test command: installs what is missing, builds, runs the whole meson
-# test suite and ends with one line "N passed, N failed".
+# test suite, then the unit and in-process PMD suites again in an
+# AddressSanitizer + UndefinedBehaviorSanitizer build, and ends with one
+# line "N passed, N failed" over both.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${BUILDDIR:-$top/build}
+asandir=${ASAN_BUILDDIR:-$top/build-asan}
 
 bash "$top/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
-meson test -C "$builddir" --print-errorlogs --num-processes 1
-rc=$?
-log=$builddir/meson-logs/testlog.json
-read -r ok bad < <(python3 - "$log" <<'PY'
-import json, sys
+rc=0
+meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1
+
+# External programs (dpdk-testpmd) cannot load an ASan-built plugin, so the
+# sanitizer pass covers the suites whose programs we build ourselves.
+if [ ! -f "$asandir/build.ninja" ]; then
+	meson setup "$asandir" "$top" -Dsanitize=true >/dev/null || rc=1
+fi
+if ninja -C "$asandir" >/dev/null; then
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1 \
+	meson test -C "$asandir" --print-errorlogs --num-processes 1 \
+		--suite unit --suite pmd --suite fuzz || rc=1
+else
+	echo "sanitizer build failed"; rc=1
+fi
+
+read -r ok bad < <(python3 - "$builddir" "$asandir" <<'PY'
+import json, os, sys
 ok = bad = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line).get("result")
-    if r in ("OK", "EXPECTEDFAIL"):
-        ok += 1
-    elif r != "SKIP":
+for d in sys.argv[1:]:
+    log = os.path.join(d, "meson-logs", "testlog.json")
+    if not os.path.exists(log):
         bad += 1
+        continue
+    for line in open(log):
+        r = json.loads(line).get("result")
+        if r in ("OK", "EXPECTEDFAIL"):
+            ok += 1
+        elif r != "SKIP":
+            bad += 1
 print(ok, bad)
 PY
 )

@@ -72,6 +72,9 @@ perf_usage(FILE *f, const char *prog)
 "                     54+MSS..%u (default %u: one 16 KiB CH398 bulk OUT\n"
 "                     transfer, which the chip segments itself). Its\n"
 "                     payload is the largest multiple of the MSS that fits.\n"
+"  --tcp-window N     tcp: payload bytes in flight at most, 1..1073741824\n"
+"                     (default %u). Segments received count as\n"
+"                     acknowledged; there are no ACK frames.\n"
 "  --tx-first N       io: bursts sent on each port to start, 0..64 (default\n"
 "                     %u)\n"
 "  --mbuf-size N      mbuf data room, 256..%u (default %u); longer frames\n"
@@ -91,7 +94,8 @@ perf_usage(FILE *f, const char *prog)
 		prog, prog, PERF_MIN_FRAME, PERF_MAX_FRAME, PERF_DEF_FRAME,
 		PERF_MAX_FRAME - 14, PERF_MAX_BURST, PERF_DEF_BURST,
 		PERF_MAX_DURATION, PERF_DEF_DURATION, PERF_MAX_DURATION,
-		PERF_TSO_MAX_FRAME, PERF_DEF_TSO_SIZE, PERF_DEF_TX_FIRST,
+		PERF_TSO_MAX_FRAME, PERF_DEF_TSO_SIZE, PERF_DEF_TCP_WINDOW,
+		PERF_DEF_TX_FIRST,
 		PERF_MAX_DATA_ROOM, PERF_DEF_DATA_ROOM);
 }
 
@@ -204,9 +208,9 @@ cross_check(struct perf_opts *o)
 {
 	uint32_t mtu, mss;
 
-	if (o->mode != PERF_TCP && (o->tso || o->tso_size)) {
-		fprintf(stderr, "ch39x-perf: --tso, --tso-mss and --tso-size "
-			"are for --mode tcp only (--mode is %s)\n",
+	if (o->mode != PERF_TCP && (o->tso || o->tso_size || o->tcp_window)) {
+		fprintf(stderr, "ch39x-perf: --tso, --tso-mss, --tso-size and "
+			"--tcp-window are for --mode tcp only (--mode is %s)\n",
 			perf_mode_name(o->mode));
 		return -EINVAL;
 	}
@@ -297,12 +301,14 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o)
 		if (!(IS("--mode") || IS("--frame-size") || IS("--mtu") ||
 		      IS("--burst") || IS("--duration") || IS("--packets") ||
 		      IS("--tso-mss") || IS("--tso-size") || IS("--ports") ||
-		      IS("--tx-first") || IS("--mbuf-size"))) {
+		      IS("--tx-first") || IS("--mbuf-size") ||
+		      IS("--tcp-window"))) {
 			fprintf(stderr, "ch39x-perf: unknown option '%s'; "
 				"options are --mode, --frame-size, --mtu, "
 				"--burst, --duration, --packets, --tso, "
-				"--tso-mss, --tso-size, --tx-first, "
-				"--mbuf-size, --ports, --json, --help\n", arg);
+				"--tso-mss, --tso-size, --tcp-window, "
+				"--tx-first, --mbuf-size, --ports, --json, "
+				"--help\n", arg);
 			return -EINVAL;
 		}
 		if (val == NULL) {
@@ -336,6 +342,8 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o)
 		} else if (IS("--tso-size")) {
 			rc = parse_u32(opt, val, PERF_TCP_HDRS + 1,
 				       PERF_TSO_MAX_FRAME, &o->tso_size);
+		} else if (IS("--tcp-window")) {
+			rc = parse_u32(opt, val, 1, 1u << 30, &o->tcp_window);
 		} else if (IS("--tx-first")) {
 			rc = parse_u64(opt, val, 0, 64, &u64);
 			o->tx_first = (int)u64;

@@ -44,6 +44,7 @@
  */
 #define PERF_DEF_TSO_SIZE	16376
 #define PERF_DEF_TX_FIRST	4
+#define PERF_DEF_TCP_WINDOW	(512u * 1024)
 #define PERF_TCP_SPORT		40000
 #define PERF_TCP_DPORT		5201
 #define PERF_UDP_SPORT		1024
@@ -69,6 +70,7 @@ struct perf_opts {
 	uint32_t tso_size;		/* 0: not given */
 	uint32_t data_room;		/* 0: not given */
 	int tx_first;			/* -1: not given */
+	uint32_t tcp_window;		/* 0: not given */
 	uint16_t nb_ports;		/* 0: --ports not given */
 	uint16_t ports[PERF_MAX_PORTS];
 	bool json;
@@ -92,6 +94,7 @@ struct perf_cfg {
 	double duration;
 	uint64_t packets;		/* 0: unbounded by count */
 	uint16_t tx_first;
+	uint32_t tcp_window;		/* bytes in flight, at most */
 	bool json;
 };
 

@@ -162,6 +162,7 @@ derive_cfg(struct perf_run *r, const struct perf_opts *o)
 		o->packets ? PERF_MAX_DURATION : PERF_DEF_DURATION;
 	c->tx_first = o->tx_first >= 0 ? (uint16_t)o->tx_first :
 		PERF_DEF_TX_FIRST;
+	c->tcp_window = o->tcp_window ? o->tcp_window : PERF_DEF_TCP_WINDOW;
 	c->mtu = (uint16_t)(o->mtu ? o->mtu :
 		 o->frame_size > PERF_DEF_MTU + 14 ? o->frame_size - 14 :
 		 PERF_DEF_MTU);
@@ -232,22 +233,24 @@ derive_layout(struct perf_run *r, const struct perf_opts *o)
 	struct perf_cfg *c = &r->cfg;
 	uint32_t rx_max = c->mtu + PERF_RX_OVERHEAD;
 	uint32_t tx_max = c->mode == PERF_TCP ? c->msg_len : c->frame_size;
-	bool rx_any = false, no_scatter = false, no_mseg = false;
+	bool no_scatter = false, no_mseg = false;
 	uint32_t i, room = o->data_room ? o->data_room : PERF_DEF_DATA_ROOM;
 
+	/*
+	 * Every port has an RX queue, and PMDs check its mbufs against the
+	 * MTU whether or not the mode receives there.
+	 */
 	for (i = 0; i < r->nb_ports; i++) {
 		const struct perf_port *p = &r->ports[i];
 
-		rx_any |= p->rx_role;
-		if (p->rx_role && !(p->info.rx_offload_capa &
-				    RTE_ETH_RX_OFFLOAD_SCATTER))
+		if (!(p->info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER))
 			no_scatter = true;
 		if (p->tx_role && !(p->info.tx_offload_capa &
 				    RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
 			no_mseg = true;
 	}
 	/* Ports that cannot chain get one mbuf per frame instead. */
-	if (rx_any && rx_max > room && no_scatter)
+	if (rx_max > room && no_scatter)
 		room = RTE_MIN(rx_max, (uint32_t)PERF_MAX_DATA_ROOM);
 	if (tx_max > room && no_mseg) {
 		if (tx_max > PERF_MAX_DATA_ROOM) {
@@ -264,7 +267,7 @@ derive_layout(struct perf_run *r, const struct perf_opts *o)
 			"%u: a port can neither scatter nor chain\n",
 			o->data_room, room);
 	c->data_room = room;
-	c->rx_scatter = rx_any && rx_max > room;
+	c->rx_scatter = rx_max > room;
 	c->tx_multi_seg = tx_max > room;
 	return 0;
 }
@@ -282,9 +285,9 @@ make_pool(struct perf_run *r)
 	for (i = 0; i < r->nb_ports; i++) {
 		const struct perf_port *p = &r->ports[i];
 
+		n += (uint64_t)(PERF_NB_DESC + PERF_RX_STASH) * rx_segs;
 		if (p->rx_role)
-			n += (uint64_t)(PERF_NB_DESC + PERF_RX_STASH +
-					c->burst + pend) * rx_segs;
+			n += (uint64_t)(c->burst + pend) * rx_segs;
 		if (p->tx_role)
 			n += (uint64_t)(PERF_NB_DESC + pend + c->burst +
 					(c->mode == PERF_IO ?
@@ -316,7 +319,7 @@ port_start(struct perf_run *r, struct perf_port *p)
 
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.mtu = c->mtu;
-	if (c->rx_scatter && p->rx_role)
+	if (c->rx_scatter)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
 	if (c->tx_multi_seg && p->tx_role)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;

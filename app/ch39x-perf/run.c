@@ -227,6 +227,32 @@ gen_tcp(struct perf_run *r, struct perf_port *p, uint16_t n)
 	return i;
 }
 
+/*
+ * Messages the sender's window has room for. Received segments count as
+ * acknowledged, up to the receiver's next expected sequence number; data
+ * that never arrives is given up after 100 ms without receiving (there is
+ * no retransmission).
+ */
+static inline uint32_t
+tcp_window_room(struct perf_run *r, uint64_t last_rx)
+{
+	const struct perf_cfg *c = &r->cfg;
+	struct perf_tcp *t = &r->tcp;
+	uint32_t inflight = t->seq - (t->rx_synced ? t->rx_next : 1);
+
+	if (inflight == 0)
+		return RTE_MAX(c->tcp_window / c->msg_payload, 1u);
+	if (inflight < c->tcp_window &&
+	    c->tcp_window - inflight >= c->msg_payload)
+		return (c->tcp_window - inflight) / c->msg_payload;
+	if (rte_rdtsc() - last_rx > r->tsc_hz / 10) {
+		t->rx_synced = true;
+		t->rx_next = t->seq;
+		return RTE_MAX(c->tcp_window / c->msg_payload, 1u);
+	}
+	return 0;
+}
+
 /* Frames of the counted side so far: sent (txonly) or received. */
 static void
 counted(const struct perf_run *r, uint64_t *pkts, uint64_t *l2,
@@ -409,8 +435,12 @@ loop(struct perf_run *r)
 		case PERF_TCP: {
 			struct perf_port *tx = &r->ports[0], *rx = &r->ports[1];
 
-			if (!send_done && tx->nb_pend < c->burst)
-				gen_tcp(r, tx, c->burst - tx->nb_pend);
+			if (!send_done && tx->nb_pend < c->burst) {
+				left = RTE_MIN(tcp_window_room(r, last_rx),
+					       (uint32_t)(c->burst - tx->nb_pend));
+				if (left)
+					gen_tcp(r, tx, (uint16_t)left);
+			}
 			tx_flush(tx);
 			n = rx_burst(rx, pkts, c->burst);
 			if (n) {

@@ -1042,27 +1042,31 @@ arg_wire(const char *key, const char *v, void *opaque)
 {
 	struct ch39x_args *a = opaque;
 	struct ch39x_sim_config *c = &a->sim;
+	size_t len = strlen(v), in_len, out_len;
 	const char *colon;
 
 	if (strcmp(v, "loop") == 0) {
 		c->wire = CH39X_WIRE_LOOP;
 		return 0;
 	}
-	if (strncmp(v, "pair:", 5) == 0 && v[5] != '\0' &&
-	    strlen(v + 5) < sizeof(c->pair_name)) {
+	if (strncmp(v, "pair:", 5) == 0 && len > 5 &&
+	    len - 5 < sizeof(c->pair_name)) {
 		c->wire = CH39X_WIRE_PAIR;
-		strlcpy(c->pair_name, v + 5, sizeof(c->pair_name));
+		memcpy(c->pair_name, v + 5, len - 5 + 1);
 		return 0;
 	}
-	if (strncmp(v, "pcap:", 5) == 0 && (colon = strchr(v + 5, ':')) &&
-	    (size_t)(colon - (v + 5)) < sizeof(c->pcap_in) &&
-	    strlen(colon + 1) < sizeof(c->pcap_out) &&
-	    (colon != v + 5 || colon[1] != '\0')) {
-		c->wire = CH39X_WIRE_PCAP;
-		memcpy(c->pcap_in, v + 5, (size_t)(colon - (v + 5)));
-		c->pcap_in[colon - (v + 5)] = '\0';
-		strlcpy(c->pcap_out, colon + 1, sizeof(c->pcap_out));
-		return 0;
+	colon = strncmp(v, "pcap:", 5) == 0 ? strchr(v + 5, ':') : NULL;
+	if (colon != NULL) {
+		in_len = (size_t)(colon - (v + 5));
+		out_len = len - 5 - in_len - 1;
+		if (in_len < sizeof(c->pcap_in) &&
+		    out_len < sizeof(c->pcap_out) && in_len + out_len > 0) {
+			c->wire = CH39X_WIRE_PCAP;
+			memcpy(c->pcap_in, v + 5, in_len);
+			c->pcap_in[in_len] = '\0';
+			memcpy(c->pcap_out, colon + 1, out_len + 1);
+			return 0;
+		}
 	}
 	PMD_LOG(ERR, "%s=%s: allowed values are loop, pair:NAME, "
 		"pcap:IN.pcap:OUT.pcap (either file may be empty, not both)",
