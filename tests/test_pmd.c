@@ -14,6 +14,8 @@
 
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_dev.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
@@ -747,6 +749,286 @@ test_zerocopy(void)
 	rte_eth_dev_close(b);
 }
 
+/* Receive and free whatever arrives within 50 ms. */
+static void
+drain(uint16_t port)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 20;
+	struct rte_mbuf *rx[32];
+	uint16_t n;
+
+	while (rte_get_timer_cycles() < end) {
+		n = rte_eth_rx_burst(port, 0, rx, 32);
+		rte_pktmbuf_free_bulk(rx, n);
+	}
+}
+
+/* Frames flow a -> b again: 40 frames sent, 40 received intact. */
+static bool
+flows(uint16_t a, uint16_t b)
+{
+	struct rte_mbuf *rx[64];
+	unsigned int bad = 0, got, i;
+	bool ok = false;
+
+	/* Whatever is still on the way from earlier traffic goes first. */
+	drain(a);
+	drain(b);
+	/* A fault may take a few transfers to work through: retry. */
+	for (i = 0; i < 5 && !ok; i++) {
+		got = send_recv(a, b, 700, 40, rx, &bad);
+		rte_pktmbuf_free_bulk(rx, got);
+		ok = got == 40 && bad == 0;
+		bad = 0;
+	}
+	return ok;
+}
+
+struct fault_case {
+	enum rte_pmd_ch39x_ep ep;
+	enum rte_pmd_ch39x_fault fault;
+	const char *counter;		/* on the faulty port */
+};
+
+static volatile bool load_run;
+
+/* A worker lcore keeps traffic going both ways while faults happen. */
+static int
+load_worker(void *arg)
+{
+	uint16_t *ports = arg;
+	struct rte_ether_addr m0, m1;
+	struct rte_mbuf *pk[32];
+	unsigned int i, n;
+
+	rte_eth_macaddr_get(ports[0], &m0);
+	rte_eth_macaddr_get(ports[1], &m1);
+	while (load_run) {
+		for (i = 0; i < 16; i++) {
+			pk[i] = make_frame(i & 1 ? &m0 : &m1, i & 1 ? &m1 : &m0,
+					   64 + i * 90, (uint8_t)i);
+			if (pk[i] == NULL)
+				break;
+		}
+		n = i;
+		for (i = 0; i < n; i++)
+			if (rte_eth_tx_burst(ports[i & 1], 0, &pk[i], 1) != 1)
+				rte_pktmbuf_free(pk[i]);
+		for (i = 0; i < 2; i++) {
+			n = rte_eth_rx_burst(ports[i], 0, pk, 32);
+			rte_pktmbuf_free_bulk(pk, n);
+		}
+	}
+	return 0;
+}
+
+static int rmv_count[RTE_MAX_ETHPORTS];
+
+static int
+rmv_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	(void)arg;
+	(void)ret;
+	if (type == RTE_ETH_EVENT_INTR_RMV)
+		__atomic_fetch_add(&rmv_count[port], 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Faults of the USB device: counted, survived, no mbuf lost. */
+static void
+test_faults(void)
+{
+	static const struct fault_case cases[] = {
+		{ RTE_PMD_CH39X_EP_BULK_IN, RTE_PMD_CH39X_FAULT_STALL,
+		  "rx_usb_stalls" },
+		{ RTE_PMD_CH39X_EP_BULK_IN, RTE_PMD_CH39X_FAULT_TIMEOUT,
+		  "rx_usb_timeouts" },
+		{ RTE_PMD_CH39X_EP_BULK_IN, RTE_PMD_CH39X_FAULT_ERROR,
+		  "rx_usb_errors" },
+		{ RTE_PMD_CH39X_EP_BULK_IN, RTE_PMD_CH39X_FAULT_OVERFLOW,
+		  "rx_usb_overflows" },
+		{ RTE_PMD_CH39X_EP_BULK_IN, RTE_PMD_CH39X_FAULT_TRUNCATE,
+		  "rx_truncated_records" },
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_STALL,
+		  "tx_usb_stalls" },
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_TIMEOUT,
+		  "tx_usb_timeouts" },
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_ERROR,
+		  "tx_usb_errors" },
+	};
+	uint16_t a, b, ports[2], f, faulty;
+	uint64_t before, garbage;
+	unsigned int i, n;
+	int lsc;
+
+	CHECK(rte_dev_probe("net_ch39x_fa,wire=pair:flt") == 0 &&
+	      rte_dev_probe("net_ch39x_fb,wire=pair:flt") == 0, "probe");
+	a = port_of("net_ch39x_fa");
+	b = port_of("net_ch39x_fb");
+	if (a == RTE_MAX_ETHPORTS || b == RTE_MAX_ETHPORTS)
+		return;
+	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "start");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+	CHECK(flows(a, b), "no traffic before faults");
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		faulty = cases[i].ep == RTE_PMD_CH39X_EP_BULK_IN ? b : a;
+		before = xstat(faulty, cases[i].counter);
+		CHECK(rte_pmd_ch39x_sim_fault(faulty, cases[i].ep,
+					      cases[i].fault, 3) == 0,
+		      "inject %s", cases[i].counter);
+		(void)flows(a, b);
+		CHECK(xstat(faulty, cases[i].counter) > before,
+		      "%s did not count", cases[i].counter);
+		CHECK(flows(a, b), "traffic did not resume after %s",
+		      cases[i].counter);
+	}
+	/* A fault that does not exist on an endpoint is refused. */
+	CHECK(rte_pmd_ch39x_sim_fault(a, RTE_PMD_CH39X_EP_BULK_OUT,
+				      RTE_PMD_CH39X_FAULT_GARBAGE, 1) == -EINVAL,
+	      "garbage on bulk OUT accepted");
+
+	/* A lying device: random bytes instead of records, many times. */
+	garbage = xstat(b, "rx_bad_headers") + xstat(b, "rx_frames");
+	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
+				      RTE_PMD_CH39X_FAULT_GARBAGE, 500) == 0,
+	      "garbage");
+	for (n = 0; n < 100 && xstat(b, "sim_faults_injected") <
+	     500 + RTE_DIM(cases) * 3; n++) {
+		struct rte_mbuf *rx[32];
+		unsigned int k = rte_eth_rx_burst(b, 0, rx, 32);
+
+		rte_pktmbuf_free_bulk(rx, k);
+		usleep(100);
+	}
+	CHECK(xstat(b, "rx_bad_headers") + xstat(b, "rx_frames") > garbage,
+	      "garbage was not parsed");
+	CHECK(flows(a, b), "no traffic after garbage");
+
+	/* An error storm on bulk IN. */
+	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
+				      RTE_PMD_CH39X_FAULT_ERROR, 2000) == 0,
+	      "storm");
+	for (n = 0; n < 2000; n++) {
+		struct rte_mbuf *rx[32];
+		unsigned int k = rte_eth_rx_burst(b, 0, rx, 32);
+
+		rte_pktmbuf_free_bulk(rx, k);
+	}
+	CHECK(flows(a, b), "no traffic after an error storm");
+
+	/* A vendor request that fails at run time is a clear error. */
+	before = xstat(b, "ctrl_errors");
+	CHECK(rte_eth_promiscuous_get(b) == 0, "promiscuous before");
+	CHECK(rte_pmd_ch39x_sim_fail_ctrl(b, 1) == 0, "fail ctrl");
+	CHECK(rte_eth_promiscuous_enable(b) != 0 &&
+	      rte_eth_promiscuous_get(b) == 0, "failed request changed state");
+	CHECK(xstat(b, "ctrl_errors") == before + 1, "ctrl_errors");
+	CHECK(rte_eth_promiscuous_enable(b) == 0 &&
+	      rte_eth_promiscuous_get(b) == 1, "request after a failure");
+
+	/* Link flapping under load from another lcore: no stuck TX. */
+	f = (uint16_t)rte_get_next_lcore(-1, 1, 0);
+	if (f < RTE_MAX_LCORE) {
+		ports[0] = a;
+		ports[1] = b;
+		load_run = true;
+		lsc = lsc_count[a];
+		CHECK(rte_eal_remote_launch(load_worker, ports, f) == 0,
+		      "launch");
+		for (i = 0; i < 10; i++) {
+			rte_pmd_ch39x_sim_set_cable(b, (int)(i & 1));
+			usleep(60 * 1000);
+		}
+		rte_pmd_ch39x_sim_set_cable(b, 1);
+		usleep(60 * 1000);
+		load_run = false;
+		rte_eal_wait_lcore(f);
+		CHECK(lsc_count[a] - lsc >= 8, "%d LSC events while flapping",
+		      lsc_count[a] - lsc);
+		CHECK(wait_link(a, 1) && wait_link(b, 1), "link after flapping");
+		CHECK(flows(a, b) && flows(b, a), "traffic after flapping");
+	}
+
+	/* Unplugged mid-traffic: RMV once, stop and close still work. */
+	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, rmv_cb,
+					    NULL) == 0, "rmv cb");
+	{
+		struct rte_ether_addr ma;
+		struct rte_mbuf *m, *rx[32];
+		uint64_t end;
+
+		rte_eth_macaddr_get(a, &ma);
+		CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "unplug");
+		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+		while (__atomic_load_n(&rmv_count[b], __ATOMIC_RELAXED) == 0 &&
+		       rte_get_timer_cycles() < end) {
+			n = rte_eth_rx_burst(b, 0, rx, 32);
+			rte_pktmbuf_free_bulk(rx, n);
+			m = make_frame(&ma, &ma, 100, 1);
+			if (rte_eth_tx_burst(b, 0, &m, 1) != 1)
+				rte_pktmbuf_free(m);
+			usleep(1000);
+		}
+		CHECK(rmv_count[b] == 1, "%d RMV events", rmv_count[b]);
+		CHECK(wait_link(a, 0), "peer kept its link");
+		CHECK(rte_eth_promiscuous_disable(b) != 0, "request to a gone device");
+	}
+	{
+		struct rte_eth_dev_info di;
+
+		CHECK(rte_eth_dev_info_get(b, &di) == 0, "info");
+		CHECK(rte_eth_dev_stop(b) == 0 && rte_eth_dev_close(b) == 0,
+		      "stop/close after unplug");
+		/* The application lets go of the device before a re-probe. */
+		CHECK(rte_dev_remove(di.device) == 0, "remove");
+	}
+	CHECK(rte_eth_dev_stop(a) == 0, "stop a");
+	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "%u of %u mbufs back",
+	      rte_mempool_avail_count(mp), NB_MBUFS);
+	/* Plugged back: the application probes the device again. */
+	CHECK(rte_dev_probe("net_ch39x_fb,wire=pair:flt") == 0, "re-probe");
+	b = port_of("net_ch39x_fb");
+	if (b == RTE_MAX_ETHPORTS) {
+		CHECK(0, "no port after re-probe");
+		return;
+	}
+	CHECK(port_up(b, 0, 0) == 0 && rte_eth_dev_start(a) == 0,
+	      "restart after replug");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link after replug");
+	CHECK(flows(a, b), "traffic after replug");
+	rte_eth_dev_stop(a);
+	rte_eth_dev_stop(b);
+	rte_eth_dev_close(a);
+	rte_eth_dev_close(b);
+	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "mbufs after faults");
+}
+
+/* A vendor request failing anywhere in probe fails probe cleanly. */
+static void
+test_probe_faults(void)
+{
+	uint16_t before = rte_eth_dev_count_avail();
+	char args[96];
+	unsigned int n, failed_probes = 0;
+
+	for (n = 1; n <= 40; n++) {
+		snprintf(args, sizeof(args),
+			 "net_ch39x_p,wire=loop,sim_ctrl_fail=%u", n);
+		if (rte_dev_probe(args) != 0) {
+			failed_probes++;
+			CHECK(port_of("net_ch39x_p") == RTE_MAX_ETHPORTS,
+			      "half-probed port after request %u failed", n);
+			continue;
+		}
+		/* Probe did fewer requests than n: the failure comes later. */
+		rte_eth_dev_close(port_of("net_ch39x_p"));
+		break;
+	}
+	CHECK(failed_probes >= 8 && n <= 40, "%u probes failed", failed_probes);
+	CHECK(rte_eth_dev_count_avail() == before, "ports leaked");
+}
+
 static void
 test_bad_devargs(void)
 {
@@ -772,6 +1054,7 @@ test_bad_devargs(void)
 		"net_ch39x_b,link_speed=1000,sim=ch397",
 		"net_ch39x_b,link_speed=25",
 		"net_ch39x_b,sim_rate=fast",
+		"net_ch39x_b,sim_ctrl_fail=0",
 		"net_ch39x_b,wire=pair:t",	/* the pair has two already */
 	};
 	uint16_t before = rte_eth_dev_count_avail();
@@ -841,6 +1124,8 @@ main(int argc, char **argv)
 	}
 	test_bad_devargs();
 	test_zerocopy();
+	test_faults();
+	test_probe_faults();
 	test_end_marks("sim=ch397,wire=loop", "tx_zlps");
 	test_end_marks("sim=ch398,usb_speed=high,wire=loop", "tx_ls_trailers");
 

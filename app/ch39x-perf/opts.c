@@ -69,9 +69,11 @@ perf_usage(FILE *f, const char *prog)
 "                     1500). A port without RTE_ETH_TX_OFFLOAD_TCP_TSO\n"
 "                     gets N-byte segments instead, with a warning.\n"
 "  --tso-size N       tcp: longest super-frame in bytes, headers included,\n"
-"                     54+MSS..%u (default %u: one 16 KiB CH398 bulk OUT\n"
-"                     transfer, which the chip segments itself). Its\n"
-"                     payload is the largest multiple of the MSS that fits.\n"
+"                     54+MSS..%u. Its payload is the largest multiple of\n"
+"                     the MSS that fits. Default %u (one 16 KiB CH398 bulk\n"
+"                     OUT transfer, which the chip segments itself) for an\n"
+"                     MSS up to 2047; above, the chip cannot segment and\n"
+"                     the default is the largest.\n"
 "  --tcp-window N     tcp: payload bytes in flight at most, 1..1073741824\n"
 "                     (default %u). Segments received count as\n"
 "                     acknowledged; there are no ACK frames.\n"
@@ -88,9 +90,14 @@ perf_usage(FILE *f, const char *prog)
 "+ 12 (inter-frame gap) per frame, runts counted as 60; goodput = TCP/UDP\n"
 "payload; efficiency_pct = payload / L1 bytes. They count received frames\n"
 "(rxonly, io, tcp) or sent ones (txonly). USB figures come from the ch39x\n"
-"xstats of the ports used (JSON null for other PMDs); cycles per packet are\n"
-"the TSC spent in rx_burst/tx_burst calls, empty polls included, divided by\n"
-"the packets they moved. Progress goes to stderr once a second.\n",
+"xstats of the ports used (JSON null for other PMDs): transfers both ways,\n"
+"frames per transfer and USB bytes per frame, TSO super-frames counted as\n"
+"the frames they make on the wire. Cycles per packet: the TSC spent in\n"
+"rx_burst/tx_burst calls, empty polls included, divided by the packets they\n"
+"moved (the *_busy figures count only calls that moved packets). drops:\n"
+"tcp: segments sent but not received; other modes: the ports' RX misses,\n"
+"RX errors, RX mbuf failures and TX errors. Progress goes to stderr once a\n"
+"second; with --json, stdout holds only the JSON object.\n",
 		prog, prog, PERF_MIN_FRAME, PERF_MAX_FRAME, PERF_DEF_FRAME,
 		PERF_MAX_FRAME - 14, PERF_MAX_BURST, PERF_DEF_BURST,
 		PERF_MAX_DURATION, PERF_DEF_DURATION, PERF_MAX_DURATION,

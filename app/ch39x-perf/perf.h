@@ -40,9 +40,12 @@
 #define PERF_TSO_MAX_FRAME	(65535 + 14)
 /*
  * Default super-frame limit: one 16 KiB CH398 bulk OUT transfer less its
- * 8-byte record header, so that the chip (not the PMD) segments it.
+ * 8-byte record header, so that the chip (not the PMD) segments it. The
+ * chip's MSS field has 11 bits: above that MSS the PMD segments in software
+ * whatever the size, and the default is the largest super-frame instead.
  */
 #define PERF_DEF_TSO_SIZE	16376
+#define PERF_HW_TSO_MSS_MAX	2047
 #define PERF_DEF_TX_FIRST	4
 #define PERF_DEF_TCP_WINDOW	(512u * 1024)
 #define PERF_TCP_SPORT		40000
@@ -113,6 +116,7 @@ struct perf_ctr {
 	uint64_t rx_wire;		/* their L1 bytes */
 	uint64_t rx_payload;		/* their TCP/UDP payload bytes */
 	uint64_t rx_cycles;		/* TSC spent inside rx_burst */
+	uint64_t rx_busy_cycles;	/* ... in calls that returned packets */
 	uint64_t rx_calls;
 	uint64_t tx_pkts;		/* mbufs the port accepted */
 	uint64_t tx_frames;		/* frames they make on the wire */
@@ -120,6 +124,7 @@ struct perf_ctr {
 	uint64_t tx_wire;
 	uint64_t tx_payload;
 	uint64_t tx_cycles;		/* TSC spent inside tx_burst */
+	uint64_t tx_busy_cycles;	/* ... in calls that took packets */
 	uint64_t tx_calls;
 };
 

@@ -19,9 +19,12 @@
 
 #include "perf.h"
 
-/* RFC 2544 benchmarking addresses: 198.18.0.1 -> 198.19.0.1. */
-#define PERF_IP_SRC RTE_IPV4(198, 18, 0, 1)
-#define PERF_IP_DST RTE_IPV4(198, 19, 0, 1)
+/*
+ * RFC 2544 benchmarking addresses: 198.18.0.1 -> 198.19.0.1 (not with
+ * RTE_IPV4(), which shifts 198 into the sign bit of an int).
+ */
+#define PERF_IP_SRC ((198u << 24) | (18u << 16) | 1u)
+#define PERF_IP_DST ((198u << 24) | (19u << 16) | 1u)
 
 uint32_t
 perf_wire_len(uint32_t l2_len)

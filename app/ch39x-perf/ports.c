@@ -217,7 +217,9 @@ derive_cfg(struct perf_run *r, const struct perf_opts *o)
 		(RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM);
 	c->msg_payload = c->mss;
 	if (c->tso) {
-		tso_size = o->tso_size ? o->tso_size : PERF_DEF_TSO_SIZE;
+		tso_size = o->tso_size ? o->tso_size :
+			c->mss <= PERF_HW_TSO_MSS_MAX ? PERF_DEF_TSO_SIZE :
+			PERF_TSO_MAX_FRAME;
 		if (tso_size >= PERF_TCP_HDRS + c->mss)
 			c->msg_payload = (tso_size - PERF_TCP_HDRS) /
 				c->mss * c->mss;

@@ -29,7 +29,8 @@ struct figures {
 	double xfers_per_s, frames_per_xfer, bytes_per_frame;
 	/* CPU. */
 	uint64_t rx_cycles, rx_pkts, tx_cycles, tx_pkts, tx_wire_frames;
-	double cyc_rx, cyc_tx, cyc_tx_frame;
+	uint64_t rx_busy, tx_busy;
+	double cyc_rx, cyc_tx, cyc_tx_frame, cyc_rx_busy, cyc_tx_busy;
 	/* Traffic both ways. */
 	uint64_t tx_l2, tx_wire, tx_payload, rx_l2, rx_wire, rx_payload;
 	/* Losses. */
@@ -58,11 +59,13 @@ compute(const struct perf_run *r, struct figures *f)
 
 		f->rx_pkts += c->rx_pkts;
 		f->rx_cycles += c->rx_cycles;
+		f->rx_busy += c->rx_busy_cycles;
 		f->rx_l2 += c->rx_bytes;
 		f->rx_wire += c->rx_wire;
 		f->rx_payload += c->rx_payload;
 		f->tx_pkts += c->tx_pkts;
 		f->tx_cycles += c->tx_cycles;
+		f->tx_busy += c->tx_busy_cycles;
 		f->tx_wire_frames += c->tx_frames;
 		f->tx_l2 += c->tx_bytes;
 		f->tx_wire += c->tx_wire;
@@ -122,6 +125,8 @@ compute(const struct perf_run *r, struct figures *f)
 	f->cyc_tx = ratio((double)f->tx_cycles, (double)f->tx_pkts);
 	f->cyc_tx_frame = ratio((double)f->tx_cycles,
 				(double)f->tx_wire_frames);
+	f->cyc_rx_busy = ratio((double)f->rx_busy, (double)f->rx_pkts);
+	f->cyc_tx_busy = ratio((double)f->tx_busy, (double)f->tx_pkts);
 	if (r->cfg.mode == PERF_TCP) {
 		uint64_t got = r->tcp.rx_segs + r->tcp.rx_late_segs;
 
@@ -299,6 +304,8 @@ json_out(const struct perf_run *r, const struct figures *f)
 	j_dbl(j, "cycles_per_pkt_rx", f->cyc_rx, 1);
 	j_dbl(j, "cycles_per_pkt_tx", f->cyc_tx, 1);
 	j_dbl(j, "cycles_per_frame_tx", f->cyc_tx_frame, 1);
+	j_dbl(j, "cycles_per_pkt_rx_busy", f->cyc_rx_busy, 1);
+	j_dbl(j, "cycles_per_pkt_tx_busy", f->cyc_tx_busy, 1);
 	j_u64(j, "tsc_hz", r->tsc_hz);
 	j_u64(j, "drops", f->drops);
 	j_open(j, "drop_detail", '{');
@@ -416,6 +423,8 @@ table(FILE *o, const struct perf_run *r, const struct figures *f)
 	fprintf(o, " CPU (TSC %.3f GHz):\n", (double)r->tsc_hz / 1e9);
 	row(o, "cycles per packet, rx_burst", f->cyc_rx, 1, "");
 	row(o, "cycles per packet, tx_burst", f->cyc_tx, 1, "");
+	row(o, "  rx, calls that returned packets", f->cyc_rx_busy, 1, "");
+	row(o, "  tx, calls that took packets", f->cyc_tx_busy, 1, "");
 	if (c->mode == PERF_TCP && c->tso)
 		row(o, "cycles per wire frame, tx_burst", f->cyc_tx_frame, 1,
 		    "");

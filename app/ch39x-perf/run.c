@@ -37,10 +37,13 @@ perf_stop(void)
 static inline uint16_t
 rx_burst(struct perf_port *p, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint64_t t0 = rte_rdtsc();
+	uint64_t t0 = rte_rdtsc(), dt;
 	uint16_t k = rte_eth_rx_burst(p->id, 0, pkts, n);
 
-	p->c.rx_cycles += rte_rdtsc() - t0;
+	dt = rte_rdtsc() - t0;
+	p->c.rx_cycles += dt;
+	if (k)
+		p->c.rx_busy_cycles += dt;
 	p->c.rx_calls++;
 	return k;
 }
@@ -49,14 +52,17 @@ rx_burst(struct perf_port *p, struct rte_mbuf **pkts, uint16_t n)
 static inline void
 tx_flush(struct perf_port *p)
 {
-	uint64_t t0;
+	uint64_t t0, dt;
 	uint16_t k, i;
 
 	if (p->nb_pend == 0)
 		return;
 	t0 = rte_rdtsc();
 	k = rte_eth_tx_burst(p->id, 0, p->pend, p->nb_pend);
-	p->c.tx_cycles += rte_rdtsc() - t0;
+	dt = rte_rdtsc() - t0;
+	p->c.tx_cycles += dt;
+	if (k)
+		p->c.tx_busy_cycles += dt;
 	p->c.tx_calls++;
 	for (i = 0; i < k; i++) {
 		const struct perf_acct *a = &p->pend_acct[i];
@@ -349,6 +355,22 @@ tx_first(struct perf_run *r)
 	}
 }
 
+/* txonly: frames to add to a port's pending list, within --packets. */
+static uint16_t
+txonly_room(const struct perf_run *r, const struct perf_port *p)
+{
+	uint64_t n = r->cfg.burst > p->nb_pend ? r->cfg.burst - p->nb_pend : 0;
+	uint64_t sent = 0;
+	uint16_t i;
+
+	if (r->cfg.packets == 0)
+		return (uint16_t)n;
+	for (i = 0; i < r->nb_ports; i++)
+		sent += r->ports[i].c.tx_frames + r->ports[i].nb_pend;
+	return (uint16_t)RTE_MIN(n, r->cfg.packets > sent ?
+				 r->cfg.packets - sent : 0);
+}
+
 static bool
 done_by_count(const struct perf_run *r, bool *send_done)
 {
@@ -372,8 +394,8 @@ loop(struct perf_run *r)
 	uint64_t idle = r->tsc_hz / 10;
 	struct progress pg;
 	bool send_done = false;
-	uint16_t i, n, k, room;
-	uint64_t left;
+	uint16_t i, n, room;
+	uint32_t left;
 
 	r->t_start = rte_rdtsc();
 	deadline = r->t_start + (uint64_t)(c->duration * (double)r->tsc_hz);
@@ -389,19 +411,7 @@ loop(struct perf_run *r)
 			for (i = 0; i < r->nb_ports; i++) {
 				struct perf_port *p = &r->ports[i];
 
-				n = c->burst > p->nb_pend ?
-					c->burst - p->nb_pend : 0;
-				if (c->packets) {
-					uint64_t sent = 0;
-
-					for (k = 0; k < r->nb_ports; k++)
-						sent += r->ports[k].c.tx_frames +
-							r->ports[k].nb_pend;
-					left = c->packets > sent ?
-						c->packets - sent : 0;
-					n = (uint16_t)RTE_MIN((uint64_t)n, left);
-				}
-				gen_udp(r, p, n);
+				gen_udp(r, p, txonly_room(r, p));
 				tx_flush(p);
 			}
 			break;
@@ -437,7 +447,7 @@ loop(struct perf_run *r)
 
 			if (!send_done && tx->nb_pend < c->burst) {
 				left = RTE_MIN(tcp_window_room(r, last_rx),
-					       (uint32_t)(c->burst - tx->nb_pend));
+					       (uint32_t)c->burst - tx->nb_pend);
 				if (left)
 					gen_tcp(r, tx, (uint16_t)left);
 			}
@@ -521,8 +531,7 @@ perf_run(struct perf_run *r)
 	memset(t, 0, sizeof(*t));
 	t->seq = 1;
 	if (c->mode == PERF_TCP) {
-		t->segs_per_msg = c->tso ? (c->msg_payload + c->mss - 1) / c->mss
-			: 1;
+		t->segs_per_msg = (c->msg_payload + c->mss - 1) / c->mss;
 		for (rest = c->msg_payload; rest; rest -= seg) {
 			seg = RTE_MIN(rest, c->mss);
 			t->msg_l2 += seg + PERF_TCP_HDRS;

@@ -91,7 +91,7 @@ parse_func_desc(const uint8_t *p, uint8_t bl, struct ch39x_cdc_desc *d)
 		}
 		break;
 	default:
-		/* Call management, MDLM, MBIM...: not ours, length unchecked. */
+		/* Call management, MDLM, MBIM...: not ours. */
 		break;
 	}
 }
@@ -215,10 +215,12 @@ walk_data(const uint8_t *blob, uint32_t end, struct ch39x_cdc_desc *d)
 			   (p[3] & USB_EP_XFER_MASK) == USB_EP_XFER_BULK) {
 			if ((p[2] & USB_EP_DIR_IN) && ep_in == 0) {
 				ep_in = p[2];
-				mp_in = ch39x_get_le16(p + 4) & USB_EP_MAXP_MASK;
+				mp_in = ch39x_get_le16(p + 4) &
+					USB_EP_MAXP_MASK;
 			} else if (!(p[2] & USB_EP_DIR_IN) && ep_out == 0) {
 				ep_out = p[2];
-				mp_out = ch39x_get_le16(p + 4) & USB_EP_MAXP_MASK;
+				mp_out = ch39x_get_le16(p + 4) &
+					 USB_EP_MAXP_MASK;
 			}
 		}
 		off += p[0];
@@ -256,7 +258,9 @@ ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 		d->data_if = d->union_slave;
 		d->flags |= CH39X_CDC_F_DATA_FROM_UNION;
 	} else if (d->have_comm && iad_two) {
-		/* cdc_ncm_bind_common: "CDC Union missing - got slave from IAD" */
+		/* cdc_ncm_bind_common: "CDC Union missing - got slave
+		 * from IAD"
+		 */
 		d->have_data = true;
 		d->data_if = (uint8_t)(d->comm_if + 1);
 		d->flags |= CH39X_CDC_F_DATA_FROM_IAD;

@@ -27,7 +27,7 @@
 #define CH39X_CDC_SUBCLASS_ECM		0x06
 #define CH39X_CDC_SUBCLASS_NCM		0x0D
 #define CH39X_CDC_SUBCLASS_MBIM		0x0E
-#define CH39X_CDC_NCM_PROTO_NTB		0x01	/* NCM data interface */
+#define CH39X_CDC_NCM_PROTO_NTB		0x01	/* NCM data if */
 
 /* Standard descriptor types. */
 #define CH39X_USB_DT_CONFIG		0x02
@@ -78,7 +78,7 @@
 #define CH39X_CDC_PKT_ALL_MULTICAST	(1u << 1)
 #define CH39X_CDC_PKT_DIRECTED		(1u << 2)
 #define CH39X_CDC_PKT_BROADCAST		(1u << 3)
-#define CH39X_CDC_PKT_MULTICAST		(1u << 4)	/* by the filter list */
+#define CH39X_CDC_PKT_MULTICAST		(1u << 4) /* by the list */
 
 /* wNumberMCFilters: bits 14..0 count, bit 15 set = imperfect (hashed). */
 #define CH39X_CDC_MC_FILTERS_MASK	0x7FFFu
@@ -86,17 +86,28 @@
 
 /* ---- Configuration descriptor walker ---- */
 
-/* Problems found in a configuration blob (struct ch39x_cdc_desc.errors). */
-#define CH39X_CDC_E_MALFORMED	(1u << 0)	/* bLength < 2 or past the end: walk stopped */
-#define CH39X_CDC_E_TOTAL_LEN	(1u << 1)	/* wTotalLength differs from the blob */
-#define CH39X_CDC_E_SHORT_DESC	(1u << 2)	/* a descriptor shorter than its type needs, ignored */
-#define CH39X_CDC_E_DUPLICATE	(1u << 3)	/* a second functional descriptor, ignored */
-#define CH39X_CDC_E_UNION_MASTER (1u << 4)	/* Union master is not the comm interface */
-#define CH39X_CDC_E_NO_CONFIG	(1u << 5)	/* blob does not start with a config descriptor */
+/*
+ * Problems found in a configuration blob (struct ch39x_cdc_desc.errors):
+ * MALFORMED	bLength < 2 or past the end; the walk stopped there
+ * TOTAL_LEN	wTotalLength differs from the blob length
+ * SHORT_DESC	a descriptor shorter than its type needs, ignored
+ * DUPLICATE	a second functional descriptor of a kind, ignored
+ * UNION_MASTER	the Union's master is not the communication interface
+ * NO_CONFIG	the blob does not start with a configuration descriptor
+ */
+#define CH39X_CDC_E_MALFORMED	(1u << 0)
+#define CH39X_CDC_E_TOTAL_LEN	(1u << 1)
+#define CH39X_CDC_E_SHORT_DESC	(1u << 2)
+#define CH39X_CDC_E_DUPLICATE	(1u << 3)
+#define CH39X_CDC_E_UNION_MASTER (1u << 4)
+#define CH39X_CDC_E_NO_CONFIG	(1u << 5)
 
-/* Where the data interface number came from (struct ch39x_cdc_desc.flags). */
+/*
+ * Where the data interface number came from (struct ch39x_cdc_desc.flags):
+ * the Union, or with no Union an IAD of two interfaces (Linux's fallback).
+ */
 #define CH39X_CDC_F_DATA_FROM_UNION (1u << 0)
-#define CH39X_CDC_F_DATA_FROM_IAD   (1u << 1)	/* no Union: Linux's IAD fallback */
+#define CH39X_CDC_F_DATA_FROM_IAD   (1u << 1)
 
 struct ch39x_cdc_desc {
 	/* Communication interface (alt 0) and its interrupt IN endpoint. */
@@ -127,7 +138,7 @@ struct ch39x_cdc_desc {
 	uint8_t ncm_caps;		/* bmNetworkCapabilities */
 
 	/* Data interface: the alt setting with one bulk IN and one bulk OUT. */
-	bool have_data;			/* the data interface number is known */
+	bool have_data;			/* data interface number known */
 	uint8_t data_if;
 	bool have_data_eps;
 	uint8_t data_alt;
@@ -139,8 +150,8 @@ struct ch39x_cdc_desc {
 
 	uint32_t errors;		/* CH39X_CDC_E_* */
 	uint32_t flags;			/* CH39X_CDC_F_* */
-	uint32_t bad_descs;		/* descriptors ignored as too short */
-	uint32_t malformed_at;		/* blob offset of the E_MALFORMED one */
+	uint32_t bad_descs;		/* ignored as too short */
+	uint32_t malformed_at;		/* offset of E_MALFORMED one */
 };
 
 /*
@@ -207,8 +218,8 @@ struct ch39x_cdc_notify {
 	uint16_t index;		/* wIndex: the interface */
 	uint16_t length;	/* wLength */
 	bool link_up;		/* NETWORK_CONNECTION */
-	uint32_t down_bps;	/* SPEED_CHANGE: downlink (bulk IN) bit rate */
-	uint32_t up_bps;	/* SPEED_CHANGE: uplink (bulk OUT) bit rate */
+	uint32_t down_bps;	/* SPEED_CHANGE: downlink (bulk IN) */
+	uint32_t up_bps;	/* SPEED_CHANGE: uplink (bulk OUT) */
 	bool split;		/* completed from a second transfer */
 };
 
@@ -217,9 +228,9 @@ struct ch39x_cdc_notify_stats {
 	uint64_t connection;
 	uint64_t speed_change;
 	uint64_t other;		/* well-formed, code not interpreted */
-	uint64_t bad;		/* bmRequestType not 0xA1, or bad wLength */
+	uint64_t bad;		/* not bmRequestType 0xA1, bad wLength */
 	uint64_t split;		/* completed from the next transfer */
-	uint64_t truncated;	/* too long to carry: rest of transfer dropped */
+	uint64_t truncated;	/* too long to carry: rest dropped */
 };
 
 /*

@@ -65,7 +65,7 @@ ch39x_ecm_tx_buf_size(const struct ch39x_ecm_cfg *c)
 struct ch39x_ecm_tx_end
 ch39x_ecm_tx_finish(const struct ch39x_ecm_cfg *c, uint8_t *buf, uint32_t len)
 {
-	struct ch39x_ecm_tx_end e = { .len = len, .zlp = false, .padded = false };
+	struct ch39x_ecm_tx_end e = { .len = len };
 
 	if (len == 0 || c->out_maxp == 0 || len % c->out_maxp != 0)
 		return e;

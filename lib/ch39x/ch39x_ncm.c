@@ -162,7 +162,9 @@ tx_empty_len(const struct ch39x_ncm_tx *t)
 static uint64_t
 tx_dgram_start(const struct ch39x_ncm_tx *t, uint64_t cur)
 {
-	return cur + ((t->dgram_rem - cur) & (uint64_t)(t->divisor - 1));
+	uint32_t mask = t->divisor - 1u;
+
+	return cur + ((t->dgram_rem + t->divisor - (cur & mask)) & mask);
 }
 
 /* Whether datagram number n + 1 of len bytes fits after cur bytes. */
@@ -218,6 +220,8 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	t->limit = c->size ? c->size : CH39X_NCM_TX_DEF_SIZE;
 	if (t->limit > t->dev_max)
 		t->limit = t->dev_max;
+	if (t->limit == UINT32_MAX)
+		t->limit--;		/* room for the pad byte in buf_size() */
 
 	/* cdc_ncm_fix_modulus / cdce_ncm_init: fall back to 4 and 0. */
 	t->divisor = pow2_ge4(c->divisor) && c->divisor < t->limit ?
@@ -232,9 +236,13 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	 * to NCM specification") and FreeBSD cdce_ncm_init both subtract
 	 * ETH_HLEN. raw_remainder aligns the datagram start instead.
 	 */
-	if (!c->raw_remainder)
-		t->dgram_rem = (uint16_t)((t->dgram_rem - CH39X_NCM_ETH_HLEN) &
-					  (t->divisor - 1u));
+	if (!c->raw_remainder) {
+		uint32_t mask = t->divisor - 1u;
+		uint32_t hlen = CH39X_NCM_ETH_HLEN;
+
+		t->dgram_rem = (uint16_t)((t->dgram_rem + t->divisor -
+					   (hlen & mask)) & mask);
+	}
 
 	t->dev_max_dgrams = c->max_dgrams;
 	entries = c->ndp_entries ? c->ndp_entries : CH39X_NCM_TX_DEF_DGRAMS;
@@ -336,7 +344,8 @@ tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 	uint32_t ndp_len = tx_ndp_hdr(t) + ((uint32_t)t->n + 1) * dpe;
 	uint32_t i;
 
-	memset(p, 0, ndp_len);	/* reserved fields, next index, null entry */
+	/* Reserved fields, next index and the null entry are zero. */
+	memset(p, 0, ndp_len);
 	if (t->ntb32) {
 		ch39x_put_le32(p, CH39X_NCM_NDP32_SIGN);
 		ch39x_put_le16(p + 4, (uint16_t)ndp_len);
@@ -378,7 +387,9 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 	case CH39X_NCM_FIT_NDP_FULL:
 		e.reason = CH39X_NCM_CLOSE_NDP_FULL;
 		break;
-	default:
+	case CH39X_NCM_FIT_OK:
+	case CH39X_NCM_FIT_TOO_BIG:
+	case CH39X_NCM_FIT_BAD_LEN:
 		if (t->dev_max_dgrams && t->n >= t->dev_max_dgrams)
 			e.reason = CH39X_NCM_CLOSE_MAX_DGRAMS;
 		else if (t->n >= t->max_entries)
@@ -432,7 +443,7 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 		ch39x_put_le16(t->buf + 8, (uint16_t)len);
 		ch39x_put_le16(t->buf + 10, (uint16_t)ndp);
 	}
-	t->seq++;
+	t->seq = (uint16_t)(t->seq + 1u);	/* wraps to 0 */
 
 	t->stats.ntbs++;
 	t->stats.dgrams += t->n;
@@ -448,7 +459,7 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 	case CH39X_NCM_CLOSE_NDP_FULL:
 		t->stats.close_ndp_full++;
 		break;
-	default:
+	case CH39X_NCM_CLOSE_BURST:
 		t->stats.close_burst++;
 		break;
 	}
@@ -479,7 +490,8 @@ ch39x_ncm_rx_reset_seq(struct ch39x_ncm_rx *rx)
 int
 ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf, uint32_t len)
 {
-	uint32_t nth = rx->cfg.ntb32 ? CH39X_NCM_NTH32_LEN : CH39X_NCM_NTH16_LEN;
+	uint32_t nth = rx->cfg.ntb32 ? CH39X_NCM_NTH32_LEN :
+				       CH39X_NCM_NTH16_LEN;
 	uint32_t sig = rx->cfg.ntb32 ? CH39X_NCM_NTH32_SIGN :
 				       CH39X_NCM_NTH16_SIGN;
 	uint32_t block, ndp;

@@ -37,16 +37,16 @@
 
 #define CH39X_NCM_NTH16_LEN	12
 #define CH39X_NCM_NTH32_LEN	16
-#define CH39X_NCM_NDP16_HDR_LEN	8	/* sig, wLength, wNextNdpIndex */
-#define CH39X_NCM_NDP32_HDR_LEN	16	/* sig, wLength, res, dwNext, res */
+#define CH39X_NCM_NDP16_HDR_LEN	8	/* sig, wLength, wNext */
+#define CH39X_NCM_NDP32_HDR_LEN	16	/* sig, len, -, dwNext, - */
 #define CH39X_NCM_DPE16_LEN	4
 #define CH39X_NCM_DPE32_LEN	8
-#define CH39X_NCM_NDP16_MIN_LEN	16	/* one datagram and the null entry */
+#define CH39X_NCM_NDP16_MIN_LEN	16	/* an entry and the null */
 #define CH39X_NCM_NDP32_MIN_LEN	32
-#define CH39X_NCM_NTB_MIN_SIZE	2048	/* spec minimum of dwNtb{In,Out}MaxSize */
+#define CH39X_NCM_NTB_MIN_SIZE	2048	/* least dwNtb*MaxSize */
 #define CH39X_NCM_NTB16_MAX_SIZE 65535
 #define CH39X_NCM_ETH_HLEN	14
-#define CH39X_NCM_MIN_ALIGN	4	/* divisor/alignment floor (Linux, FreeBSD) */
+#define CH39X_NCM_MIN_ALIGN	4	/* least divisor, alignment */
 
 /* SET_NTB_FORMAT wValue, bmNtbFormatsSupported bits. */
 #define CH39X_NCM_FORMAT_NTB16	0
@@ -69,7 +69,7 @@ struct ch39x_ncm_ntb_params {
 	uint16_t out_divisor;
 	uint16_t out_remainder;
 	uint16_t out_alignment;
-	uint16_t out_max_datagrams;	/* wNtbOutMaxDatagrams, 0 = no limit */
+	uint16_t out_max_datagrams;	/* 0 = no limit */
 };
 
 /*
@@ -77,16 +77,16 @@ struct ch39x_ncm_ntb_params {
  * they are. The TX builder corrects them the way Linux cdc_ncm_fix_modulus
  * and FreeBSD cdce_ncm_init do (divisor/alignment 4, remainder 0).
  */
-#define CH39X_NCM_PW_NO_NTB16	 (1u << 0)	/* mandatory format missing */
-#define CH39X_NCM_PW_IN_SIZE	 (1u << 1)	/* dwNtbInMaxSize < 2048 */
-#define CH39X_NCM_PW_OUT_SIZE	 (1u << 2)	/* dwNtbOutMaxSize < 2048 */
-#define CH39X_NCM_PW_IN_DIVISOR	 (1u << 3)	/* not a power of two >= 4 */
+#define CH39X_NCM_PW_NO_NTB16	 (1u << 0)	/* NTB16 absent */
+#define CH39X_NCM_PW_IN_SIZE	 (1u << 1)	/* < 2048 */
+#define CH39X_NCM_PW_OUT_SIZE	 (1u << 2)	/* < 2048 */
+#define CH39X_NCM_PW_IN_DIVISOR	 (1u << 3)	/* not 2^n >= 4 */
 #define CH39X_NCM_PW_IN_REM	 (1u << 4)	/* remainder >= divisor */
 #define CH39X_NCM_PW_IN_ALIGN	 (1u << 5)
 #define CH39X_NCM_PW_OUT_DIVISOR (1u << 6)
 #define CH39X_NCM_PW_OUT_REM	 (1u << 7)
 #define CH39X_NCM_PW_OUT_ALIGN	 (1u << 8)
-#define CH39X_NCM_PW_LENGTH	 (1u << 9)	/* wLength is not 28 (but >= 28) */
+#define CH39X_NCM_PW_LENGTH	 (1u << 9)	/* wLength > 28 */
 
 /*
  * Parse the GET_NTB_PARAMETERS data stage. Returns -1 when it is unusable
@@ -117,12 +117,12 @@ uint32_t ch39x_ncm_build_ntb_input_size(uint32_t in_max, bool eight,
 
 struct ch39x_ncm_tx_cfg {
 	bool ntb32;		/* selected with SET_NTB_FORMAT */
-	uint32_t dev_max_size;	/* dwNtbOutMaxSize; 0 = bogus, 2048 is used */
-	uint32_t size;		/* wanted NTB size, 0 = 16384; clamped to above */
+	uint32_t dev_max_size;	/* dwNtbOutMaxSize; 0 (bogus) = 2048 */
+	uint32_t size;		/* NTB size, 0 = 16384, <= the above */
 	uint16_t divisor;	/* wNdpOutDivisor */
 	uint16_t remainder;	/* wNdpOutPayloadRemainder */
 	uint16_t ndp_align;	/* wNdpOutAlignment */
-	uint16_t max_dgrams;	/* wNtbOutMaxDatagrams, 0 = no device limit */
+	uint16_t max_dgrams;	/* wNtbOutMaxDatagrams, 0 = no limit */
 	uint16_t ndp_entries;	/* NDP room, 0 = 32; capped at 256 */
 	uint16_t maxp;		/* bulk OUT wMaxPacketSize, not 0 */
 	/*
@@ -132,8 +132,8 @@ struct ch39x_ncm_tx_cfg {
 	uint32_t max_dgram_len;
 	/* Quirks. */
 	bool ndp_at_end;	/* NDP after the datagrams (Huawei) */
-	bool zlp;		/* end exact multiples with a ZLP, not a pad byte */
-	bool raw_remainder;	/* align the datagram start, not its payload */
+	bool zlp;		/* ZLP, not a pad byte, after multiples */
+	bool raw_remainder;	/* align datagram start, not payload */
 };
 
 /*
@@ -147,7 +147,7 @@ void ch39x_ncm_tx_cfg_from_params(struct ch39x_ncm_tx_cfg *c,
 /* Why an NTB was closed. */
 enum ch39x_ncm_close {
 	CH39X_NCM_CLOSE_BURST = 0,	/* no more datagrams (flush) */
-	CH39X_NCM_CLOSE_FULL,		/* next datagram did not fit in size */
+	CH39X_NCM_CLOSE_FULL,		/* next datagram did not fit */
 	CH39X_NCM_CLOSE_MAX_DGRAMS,	/* wNtbOutMaxDatagrams reached */
 	CH39X_NCM_CLOSE_NDP_FULL,	/* our NDP room reached */
 };
@@ -155,10 +155,10 @@ enum ch39x_ncm_close {
 /* What ch39x_ncm_tx_check says about one more datagram. */
 enum ch39x_ncm_fit {
 	CH39X_NCM_FIT_OK = 0,
-	CH39X_NCM_FIT_FULL,		/* close this NTB, retry in a new one */
+	CH39X_NCM_FIT_FULL,		/* close this NTB, retry in next */
 	CH39X_NCM_FIT_MAX_DGRAMS,	/* same */
 	CH39X_NCM_FIT_NDP_FULL,		/* same */
-	CH39X_NCM_FIT_TOO_BIG,		/* never fits, not even alone: drop */
+	CH39X_NCM_FIT_TOO_BIG,		/* never fits, even alone: drop */
 	CH39X_NCM_FIT_BAD_LEN,		/* zero length: drop */
 };
 
@@ -172,7 +172,7 @@ struct ch39x_ncm_tx_stats {
 	uint64_t close_full;		/* Linux tx_reason_ntb_full */
 	uint64_t close_max_dgrams;	/* tx_reason_max_datagram */
 	uint64_t close_ndp_full;	/* tx_reason_ndp_full */
-	uint64_t close_burst;		/* tx_reason_timeout's counterpart */
+	uint64_t close_burst;		/* as tx_reason_timeout */
 };
 
 /*
@@ -185,7 +185,7 @@ struct ch39x_ncm_tx {
 	bool ntb32;
 	bool ndp_at_end;
 	bool zlp;
-	uint32_t limit;		/* NTB bytes before the short-packet pad */
+	uint32_t limit;		/* NTB bytes before a short-packet pad */
 	uint32_t dev_max;	/* dwNtbOutMaxSize as used */
 	uint16_t divisor;
 	uint16_t dgram_rem;	/* datagram start offset modulo divisor */
@@ -231,7 +231,7 @@ ch39x_ncm_tx_fits(struct ch39x_ncm_tx *t, uint32_t len)
 uint8_t *ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len);
 
 struct ch39x_ncm_tx_end {
-	uint32_t len;		/* bytes to send, 0 = nothing (empty NTB) */
+	uint32_t len;		/* bytes to send, 0 = nothing (empty) */
 	bool zlp;		/* send a zero-length packet after them */
 	bool padded;		/* one zero byte added to avoid the ZLP */
 	uint16_t dgrams;
@@ -270,14 +270,14 @@ struct ch39x_ncm_rx_stats {
 	uint64_t bad_hdr_len;	/* wHeaderLength not 12/16 */
 	uint64_t bad_block_len;	/* > transfer, > max_ntb or < NTH */
 	/* NDPs. */
-	uint64_t bad_ndp_index;	/* unaligned, inside NTH, or past the block */
-	uint64_t bad_ndp_len;	/* wLength too small, ragged, or past block */
+	uint64_t bad_ndp_index;	/* unaligned, in the NTH, past block */
+	uint64_t bad_ndp_len;	/* wLength short, ragged, past block */
 	uint64_t ndp_sig_skipped; /* not NCM0/ncm0 (CRC, MBIM...): skipped */
-	uint64_t ndp_loops;	/* chain revisits an NDP or exceeds the cap */
+	uint64_t ndp_loops;	/* chain revisits an NDP or > cap */
 	uint64_t ndp_no_null;	/* no null entry within wLength */
 	uint64_t empty_ndp;	/* first entry null (Linux: "empty NTB") */
 	/* Datagram entries, each counted and skipped. */
-	uint64_t bad_dgram;	/* outside block, inside NTH, too long/short */
+	uint64_t bad_dgram;	/* off block, in NTH, too long/short */
 	uint64_t zero_len_dgram; /* index set, length 0: ends the NDP */
 	uint64_t zero_idx_dgram; /* length set, index 0: ends the NDP */
 	uint64_t seq_gaps;	/* wSequence not previous + 1 */
@@ -293,8 +293,18 @@ struct ch39x_ncm_dgram {
  * The RX parser: ch39x_ncm_rx_begin() checks the NTH of one completed
  * transfer, ch39x_ncm_rx_next() walks the NDP chain and yields each valid
  * datagram (pointing into the buffer, valid while it is). Every index and
- * length is checked against the block before it is used; a bad entry is
- * counted and skipped, a bad NDP ends the chain.
+ * length is checked against the block before it is used. Decisions:
+ * - a bad entry is counted and skipped and the NDP goes on (Linux stops
+ *   the NDP there); an entry with a zero index or length ends the NDP;
+ * - a bad NDP (index or wLength) ends the chain; an NDP with another
+ *   signature is skipped and its wNextNdpIndex followed (as Linux);
+ * - each NDP is read at most once and at most 50 per NTB (loops);
+ * - datagrams may overlap each other or an NDP: allowed and not counted,
+ *   as in Linux and FreeBSD. They are read-only views inside the block,
+ *   and checking every pair would cost O(n^2) per NTB;
+ * - an NTB must arrive in one transfer (the buffer at least the
+ *   dwNtbInMaxSize set with SET_NTB_INPUT_SIZE); a block longer than the
+ *   transfer is counted in bad_block_len and dropped.
  */
 struct ch39x_ncm_rx {
 	struct ch39x_ncm_rx_cfg cfg;
@@ -306,7 +316,7 @@ struct ch39x_ncm_rx {
 	uint32_t block;		/* bytes of the NTB being parsed */
 	uint32_t hdr_len;
 	uint32_t next_ndp;	/* next NDP offset, 0 = none */
-	uint32_t entry;		/* next entry offset in the current NDP */
+	uint32_t entry;		/* next entry in the current NDP */
 	uint32_t entry_end;	/* end of the current NDP (wLength) */
 	bool in_ndp;
 	bool first_entry;

@@ -215,6 +215,15 @@ struct sim_dev {
 	uint64_t last_evt_rx;
 	uint64_t last_evt_tx;
 
+	/* Faults: kind and remaining count per endpoint, halted endpoints. */
+	uint32_t fault_kind[CH39X_EP_COUNT];
+	uint32_t fault_left[CH39X_EP_COUNT];
+	bool halted[CH39X_EP_COUNT];
+	bool unplugged;
+	bool truncate_next;
+	uint32_t ctrl_fail;
+	uint64_t rng;
+
 	struct ch39x_sim_counters cnt;
 	uint8_t frame[CH39X_V02_MAX_FRAME + 64];
 	uint8_t stage[CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 64];
@@ -441,8 +450,19 @@ sim_control(struct ch39x_usb_dev *d, uint8_t req_type, uint8_t request,
 	int rc = -EPIPE;
 
 	(void)timeout_ms;
+	if (__atomic_load_n(&s->unplugged, __ATOMIC_ACQUIRE))
+		return -ENODEV;
 	pthread_mutex_lock(&s->lock);
 	SIM_ADD(s->cnt.ctrl_requests, 1);
+	if (s->ctrl_fail ||
+	    s->cnt.ctrl_requests == (uint64_t)s->cfg.ctrl_fail_at) {
+		if (s->ctrl_fail)
+			s->ctrl_fail--;
+		SIM_ADD(s->cnt.ctrl_stalls, 1);
+		SIM_ADD(s->cnt.faults_injected, 1);
+		pthread_mutex_unlock(&s->lock);
+		return -EPIPE;
+	}
 	if (req_type == CH39X_REQT_IN) {
 		switch (request) {
 		case CH39X_REQ_GET_INFO:
@@ -739,10 +759,105 @@ stage_next(struct sim_dev *s)
 	}
 }
 
+/* Take one pending fault of ep, or 0 (the endpoint's own thread). */
+static uint32_t
+fault_take(struct sim_dev *s, enum ch39x_ep ep)
+{
+	uint32_t left = __atomic_load_n(&s->fault_left[ep], __ATOMIC_ACQUIRE);
+
+	while (left != 0) {
+		if (__atomic_compare_exchange_n(&s->fault_left[ep], &left,
+						left - 1, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			SIM_ADD(s->cnt.faults_injected, 1);
+			return __atomic_load_n(&s->fault_kind[ep],
+					       __ATOMIC_ACQUIRE);
+		}
+	}
+	return 0;
+}
+
+/* The status a faulty transfer ends with; STALL also halts the endpoint. */
+static enum ch39x_xfer_status
+fault_status(struct sim_dev *s, enum ch39x_ep ep, uint32_t kind)
+{
+	switch (kind) {
+	case CH39X_SIM_FAULT_STALL:
+		s->halted[ep] = true;
+		return CH39X_XFER_STALL;
+	case CH39X_SIM_FAULT_TIMEOUT:
+		return CH39X_XFER_TIMEOUT;
+	case CH39X_SIM_FAULT_OVERFLOW:
+		return CH39X_XFER_OVERFLOW;
+	default:
+		return CH39X_XFER_ERROR;
+	}
+}
+
+static uint8_t
+rng_byte(struct sim_dev *s)
+{
+	/* xorshift64: reproducible garbage, seeded per device. */
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return (uint8_t)s->rng;
+}
+
+/*
+ * Faults on the head bulk IN transfer, before it is filled. Returns true
+ * when the transfer was completed by the fault.
+ */
+static bool
+in_fault(struct sim_dev *s, struct ch39x_xfer *x, uint32_t kind)
+{
+	uint32_t i;
+
+	switch (kind) {
+	case CH39X_SIM_FAULT_GARBAGE:
+		/* A lying device: random bytes of a random length. */
+		x->actual = (uint32_t)(rng_byte(s) | rng_byte(s) << 8) % x->len + 1;
+		for (i = 0; i < x->actual; i++)
+			x->buf[i] = rng_byte(s);
+		/* Sometimes make the first length plausible to go deeper. */
+		if (x->actual >= 8 && (rng_byte(s) & 1))
+			ch39x_put_le32(x->buf, 60 + rng_byte(s) * 8u);
+		q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+		complete(s, x, CH39X_XFER_OK);
+		return true;
+	case CH39X_SIM_FAULT_TRUNCATE:
+		return false;	/* applied when the transfer completes */
+	case CH39X_SIM_FAULT_OVERFLOW:
+		/* Babble: the buffer is full of whatever the device sent. */
+		x->actual = x->len;
+		/* fall through */
+	default:
+		q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+		complete(s, x, fault_status(s, x->ep, kind));
+		return true;
+	}
+}
+
+/* Complete every in-flight transfer of ep with st. */
+static void
+flush_ep(struct sim_dev *s, enum ch39x_ep ep, enum ch39x_xfer_status st)
+{
+	struct ch39x_xfer *x;
+
+	while ((x = q_pop(&s->pend_head[ep], &s->pend_tail[ep])) != NULL)
+		complete(s, x, st);
+}
+
 /* Complete the head bulk IN transfer; at line rate it occupies the bus. */
 static void
 in_done(struct sim_dev *s, struct ch39x_xfer *x, uint64_t now)
 {
+	if (s->truncate_next) {
+		/* The tail of the transfer is lost on the bus. */
+		s->truncate_next = false;
+		x->actual = x->actual > 16 ? x->actual / 2 + 1 : 1;
+	}
 	q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
 	complete(s, x, CH39X_XFER_OK);
 	if (s->cfg.line_rate)
@@ -761,9 +876,20 @@ static void
 rx_fill(struct sim_dev *s)
 {
 	struct ch39x_xfer *x;
-	uint32_t room, rem;
+	uint32_t room, rem, kind;
 	uint64_t now = 0;
 
+	if (s->halted[CH39X_EP_BULK_IN]) {
+		flush_ep(s, CH39X_EP_BULK_IN, CH39X_XFER_STALL);
+		return;
+	}
+	x = s->pend_head[CH39X_EP_BULK_IN];
+	if (x != NULL && x->actual == 0 &&
+	    (kind = fault_take(s, CH39X_EP_BULK_IN)) != 0) {
+		if (in_fault(s, x, kind))
+			return;
+		s->truncate_next = true;
+	}
 	if (s->cfg.line_rate) {
 		now = now_ns();
 		if (s->in_free_ns > now)
@@ -997,13 +1123,26 @@ static int
 sim_submit(struct ch39x_usb_dev *d, struct ch39x_xfer *x)
 {
 	struct sim_dev *s = to_sim(d);
+	uint32_t kind;
 
 	if (x->ep >= CH39X_EP_COUNT || x->in_flight)
 		return -EINVAL;
+	if (__atomic_load_n(&s->unplugged, __ATOMIC_ACQUIRE))
+		return -ENODEV;
 	x->actual = 0;
 	x->status = CH39X_XFER_OK;
 	x->in_flight = true;
 	if (x->ep == CH39X_EP_BULK_OUT) {
+		/* A halted endpoint fails every transfer until cleared. */
+		if (s->halted[x->ep]) {
+			complete(s, x, CH39X_XFER_STALL);
+			return 0;
+		}
+		kind = fault_take(s, x->ep);
+		if (kind != 0) {
+			complete(s, x, fault_status(s, x->ep, kind));
+			return 0;
+		}
 		x->actual = x->len;
 		if (!s->cfg.line_rate) {
 			/* Unlimited rate: the device drains bulk OUT at once. */
@@ -1049,7 +1188,13 @@ sim_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep, struct ch39x_xfer **done,
 	struct ch39x_xfer *x;
 	unsigned int n = 0;
 
-	if (ep == CH39X_EP_BULK_IN) {
+	if (__atomic_load_n(&s->unplugged, __ATOMIC_ACQUIRE)) {
+		if (ep == CH39X_EP_INTR_IN)
+			pthread_mutex_lock(&s->lock);
+		flush_ep(s, ep, CH39X_XFER_NO_DEVICE);
+		if (ep == CH39X_EP_INTR_IN)
+			pthread_mutex_unlock(&s->lock);
+	} else if (ep == CH39X_EP_BULK_IN) {
 		rx_fill(s);
 	} else if (ep == CH39X_EP_BULK_OUT) {
 		uint64_t now = s->pend_head[ep] ? now_ns() : 0;
@@ -1068,6 +1213,59 @@ sim_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep, struct ch39x_xfer **done,
 		done[n++] = x;
 	}
 	return n;
+}
+
+static int
+sim_clear_halt(struct ch39x_usb_dev *d, enum ch39x_ep ep)
+{
+	struct sim_dev *s = to_sim(d);
+
+	if (__atomic_load_n(&s->unplugged, __ATOMIC_ACQUIRE))
+		return -ENODEV;
+	if (ep >= CH39X_EP_COUNT)
+		return -EINVAL;
+	s->halted[ep] = false;
+	return 0;
+}
+
+int
+ch39x_sim_fault(struct ch39x_usb_dev *d, enum ch39x_ep ep,
+		enum ch39x_sim_fault f, uint32_t count)
+{
+	struct sim_dev *s = to_sim(d);
+
+	if (ep >= CH39X_EP_COUNT || f < CH39X_SIM_FAULT_STALL ||
+	    f > CH39X_SIM_FAULT_GARBAGE)
+		return -1;
+	if (ep != CH39X_EP_BULK_IN && f >= CH39X_SIM_FAULT_OVERFLOW)
+		return -1;
+	__atomic_store_n(&s->fault_left[ep], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->fault_kind[ep], (uint32_t)f, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->fault_left[ep], count, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+ch39x_sim_fail_ctrl(struct ch39x_usb_dev *d, uint32_t count)
+{
+	struct sim_dev *s = to_sim(d);
+
+	pthread_mutex_lock(&s->lock);
+	s->ctrl_fail = count;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void
+ch39x_sim_unplug(struct ch39x_usb_dev *d)
+{
+	struct sim_dev *s = to_sim(d);
+
+	__atomic_store_n(&s->unplugged, true, __ATOMIC_RELEASE);
+	/* The far end of the cable loses its link partner. */
+	pthread_mutex_lock(&s->lock);
+	s->cable = false;
+	update_up(s);
+	pthread_mutex_unlock(&s->lock);
 }
 
 static void
@@ -1121,6 +1319,7 @@ static const struct ch39x_usb_ops sim_ops = {
 	.submit = sim_submit,
 	.cancel_all = sim_cancel_all,
 	.poll = sim_poll,
+	.clear_halt = sim_clear_halt,
 	.close = sim_close,
 };
 
@@ -1191,6 +1390,7 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
 	s->last_link = -1;
+	s->rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)s;
 	if (ch39x_profile_init(&s->prof, cfg->pid, cfg->speed) != 0) {
 		snprintf(err, errlen, "%s cannot run at %s speed",
 			 ch39x_chip_name(cfg->pid) ? ch39x_chip_name(cfg->pid) :

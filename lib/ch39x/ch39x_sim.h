@@ -47,6 +47,17 @@ struct ch39x_sim_config {
 	char serial[32];
 	uint32_t link_mbps;		/* 10, 100 or 1000; 0: the chip's best */
 	bool line_rate;			/* model wire and USB timing */
+	uint32_t ctrl_fail_at;		/* fail the Nth control request; 0: none */
+};
+
+/* Faults the simulated adapter can inject on an endpoint (tests, soak). */
+enum ch39x_sim_fault {
+	CH39X_SIM_FAULT_STALL = 1,	/* the endpoint halts until cleared */
+	CH39X_SIM_FAULT_TIMEOUT,
+	CH39X_SIM_FAULT_ERROR,		/* e.g. EPROTO, a CRC or bit-stuff error */
+	CH39X_SIM_FAULT_OVERFLOW,	/* babble: IN only */
+	CH39X_SIM_FAULT_TRUNCATE,	/* IN: the transfer loses its tail */
+	CH39X_SIM_FAULT_GARBAGE,	/* IN: random bytes instead of records */
 };
 
 /*
@@ -82,6 +93,7 @@ struct ch39x_sim_counters {
 	uint64_t events_sent;
 	uint64_t ctrl_requests;
 	uint64_t ctrl_stalls;
+	uint64_t faults_injected;	/* transfers that suffered a fault */
 };
 
 /*
@@ -114,5 +126,19 @@ bool ch39x_sim_link(struct ch39x_usb_dev *d);
  */
 int ch39x_sim_inject(struct ch39x_usb_dev *d, const uint8_t *frame,
 		     uint32_t len);
+
+/*
+ * Any thread. The next count transfers on ep suffer fault f. Returns 0, or
+ * -1 when f does not apply to ep.
+ */
+int ch39x_sim_fault(struct ch39x_usb_dev *d, enum ch39x_ep ep,
+		    enum ch39x_sim_fault f, uint32_t count);
+/* Any thread. The next count control requests stall. */
+void ch39x_sim_fail_ctrl(struct ch39x_usb_dev *d, uint32_t count);
+/*
+ * Any thread. The device vanishes from the bus: every transfer in flight
+ * completes with CH39X_XFER_NO_DEVICE and every request fails with -ENODEV.
+ */
+void ch39x_sim_unplug(struct ch39x_usb_dev *d);
 
 #endif /* CH39X_SIM_H */

@@ -90,6 +90,12 @@ struct ch39x_usb_ops {
 	 */
 	unsigned int (*poll)(struct ch39x_usb_dev *d, enum ch39x_ep ep,
 			     struct ch39x_xfer **done, unsigned int max);
+	/*
+	 * The endpoint's owning thread: CLEAR_FEATURE(ENDPOINT_HALT) after a
+	 * stall, so that transfers can flow again. Returns 0 or a negative
+	 * errno.
+	 */
+	int (*clear_halt)(struct ch39x_usb_dev *d, enum ch39x_ep ep);
 	/* Control thread: after every endpoint is idle. */
 	void (*close)(struct ch39x_usb_dev *d);
 };

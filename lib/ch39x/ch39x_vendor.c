@@ -127,6 +127,7 @@ ch39x_rx_begin(struct ch39x_rx_parser *ps, const uint8_t *buf, uint32_t len)
 	ps->buf = buf;
 	ps->len = len;
 	ps->off = 0;
+	ps->short_xfer = false;
 	/*
 	 * A transfer that cannot hold even one minimal record, and that does
 	 * not continue a carried one, is skipped unparsed as V1.7 does.
@@ -136,6 +137,26 @@ ch39x_rx_begin(struct ch39x_rx_parser *ps, const uint8_t *buf, uint32_t len)
 		ps->stats.short_xfers++;
 		ps->off = len;
 	}
+}
+
+void
+ch39x_rx_mark_short(struct ch39x_rx_parser *ps)
+{
+	ps->short_xfer = true;
+}
+
+/* The transfer ends inside a record: carry it, or drop it if truncated. */
+static void
+rx_carry(struct ch39x_rx_parser *ps, const uint8_t *from, uint32_t n)
+{
+	if (ps->short_xfer) {
+		ps->stats.truncated++;
+		ps->carry_len = 0;
+	} else {
+		memcpy(ps->carry + ps->carry_len, from, n);
+		ps->carry_len += n;
+	}
+	ps->off = ps->len;
 }
 
 void
@@ -225,14 +246,14 @@ rx_continue(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 
 	if (ps->carry_len < CH39X_HDR_LEN) {
 		take = CH39X_HDR_LEN - ps->carry_len;
-		if (take > avail)
-			take = avail;
+		if (take > avail) {
+			rx_carry(ps, ps->buf + ps->off, avail);
+			return 0;
+		}
 		memcpy(ps->carry + ps->carry_len, ps->buf + ps->off, take);
 		ps->carry_len += take;
 		ps->off += take;
 		avail -= take;
-		if (ps->carry_len < CH39X_HDR_LEN)
-			return 0;
 		if (rx_hdr_len(ps, ps->carry) == 0) {
 			ps->stats.bad_headers++;
 			ps->carry_len = 0;
@@ -243,13 +264,13 @@ rx_continue(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 	flen = rx_hdr_len(ps, ps->carry);
 	rec = CH39X_HDR_LEN + flen;
 	take = rec - ps->carry_len;
-	if (take > avail)
-		take = avail;
+	if (take > avail) {
+		rx_carry(ps, ps->buf + ps->off, avail);
+		return 0;
+	}
 	memcpy(ps->carry + ps->carry_len, ps->buf + ps->off, take);
 	ps->carry_len += take;
 	ps->off += take;
-	if (ps->carry_len < rec)
-		return 0;
 	/* The record's padding follows it in the stream. */
 	pad = ALIGN4(rec) - rec;
 	ps->off = ps->off + pad > ps->len ? ps->len : ps->off + pad;
@@ -277,10 +298,8 @@ ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 	hdr = ps->buf + ps->off;
 	if (avail < CH39X_HDR_LEN) {
 		/* Zero fill after the last record is padding, not a header. */
-		if (!all_zero(hdr, avail)) {
-			memcpy(ps->carry, hdr, avail);
-			ps->carry_len = avail;
-		}
+		if (!all_zero(hdr, avail))
+			rx_carry(ps, hdr, avail);
 		ps->off = ps->len;
 		return 0;
 	}
@@ -293,9 +312,7 @@ ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 	}
 	rec = CH39X_HDR_LEN + flen;
 	if (rec > avail) {
-		memcpy(ps->carry, hdr, avail);
-		ps->carry_len = avail;
-		ps->off = ps->len;
+		rx_carry(ps, hdr, avail);
 		return 0;
 	}
 	rx_fill(ps, hdr, flen, f);

@@ -168,6 +168,7 @@ struct ch39x_rx_stats {
 	uint64_t straddled;	/* records completed from two or more transfers */
 	uint64_t carry_lost;	/* partial records abandoned */
 	uint64_t short_xfers;	/* transfers with bytes but too few to parse */
+	uint64_t truncated;	/* short transfers ending inside a record */
 };
 
 /*
@@ -184,6 +185,7 @@ struct ch39x_rx_parser {
 	uint32_t off;
 	uint32_t carry_len;	/* bytes held in carry */
 	uint32_t carry_need;	/* total padded record bytes, 0 = unknown yet */
+	bool short_xfer;	/* the transfer ended before its buffer did */
 	struct ch39x_rx_stats stats;
 	uint8_t carry[CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 4];
 };
@@ -193,6 +195,13 @@ void ch39x_rx_parser_init(struct ch39x_rx_parser *ps,
 /* Start parsing one completed bulk IN transfer of len bytes. */
 void ch39x_rx_begin(struct ch39x_rx_parser *ps, const uint8_t *buf,
 		    uint32_t len);
+/*
+ * Say that the current transfer is short: the device ended it before the
+ * buffer was full. A device only splits a record over transfers when it
+ * fills one, so a short transfer that ends inside a record was truncated:
+ * that record is counted and dropped instead of carried.
+ */
+void ch39x_rx_mark_short(struct ch39x_rx_parser *ps);
 /*
  * Yield the next frame of the current transfer: returns 1 and fills *f, or
  * 0 when the transfer is used up (its buffer may then be reused).

@@ -18,7 +18,8 @@
  * back on bulk IN, which is drained into exactly sized transfers and parsed
  * with the vendor RX parser after each input. Checked: the OUT transfer
  * completes once and whole, every frame sent is accounted for on the
- * receive side, and what the device sends back parses cleanly.
+ * receive side, what the device sends back parses cleanly, and on V01 (no
+ * offload engines) the frames come back exactly as the records held them.
  */
 
 #include <errno.h>
@@ -37,6 +38,21 @@
 #define V02_NOJUMBO_MAX	(2040 + 18)
 /* Bound on bulk IN transfers drained per input; far above what fits. */
 #define MAX_IN_XFERS	100000
+#define ALIGN4(x)	(((x) + 3u) & ~3u)
+
+/*
+ * The frames a V01 device must loop back for one OUT transfer, found by
+ * this file's own reading of sheet 5: records one after the other until
+ * the first malformed one. V01 has no offload engines, so they come back
+ * byte for byte, runts padded with zeros to 60 bytes.
+ */
+struct expect {
+	const uint8_t *buf;	/* the OUT transfer */
+	uint32_t off[4096];	/* frame offsets in buf */
+	uint32_t len[4096];
+	uint32_t n;
+	uint32_t next;		/* next frame to come back */
+};
 
 struct sim_slot {
 	uint16_t pid;
@@ -84,10 +100,51 @@ wr_reg(struct ch39x_usb_dev *d, uint32_t addr, uint32_t v)
 				   b, 4, 100) == 4);
 }
 
-/* Drain bulk IN; returns the number of frames the RX parser found. */
+static bool
+v01_expect(struct expect *e, const uint8_t *buf, uint32_t len)
+{
+	uint32_t off = 0, flen;
+
+	e->buf = buf;
+	e->n = 0;
+	e->next = 0;
+	while (len - off >= CH39X_HDR_LEN) {
+		flen = ch39x_get_le32(buf + off) & CH39X_TX_LEN_MASK;
+		if (flen < 14 || flen > CH39X_V01_MAX_FRAME ||
+		    flen > len - off - CH39X_HDR_LEN)
+			break;
+		if (e->n == sizeof(e->off) / sizeof(e->off[0]))
+			return false;	/* too many to follow: no check */
+		e->off[e->n] = off + CH39X_HDR_LEN;
+		e->len[e->n] = flen;
+		e->n++;
+		off += ALIGN4(CH39X_HDR_LEN + flen);
+		if (off >= len)
+			break;
+	}
+	return true;
+}
+
+static void
+check_expected(struct expect *e, const struct ch39x_rx_frame *f)
+{
+	uint32_t i, k = e->next++;
+
+	FUZZ_CHECK(k < e->n);
+	FUZZ_CHECK(f->len == (e->len[k] < CH39X_MIN_FRAME ?
+			      CH39X_MIN_FRAME : e->len[k]));
+	FUZZ_CHECK(memcmp(f->data, e->buf + e->off[k], e->len[k]) == 0);
+	for (i = e->len[k]; i < f->len; i++)
+		FUZZ_CHECK(f->data[i] == 0);
+}
+
+/*
+ * Drain bulk IN; returns the number of frames the RX parser found. With e,
+ * they must be e's frames in order.
+ */
 static uint64_t
 drain_in(struct ch39x_usb_dev *d, const struct ch39x_profile *prof,
-	 uint32_t max_frame)
+	 uint32_t max_frame, struct expect *e)
 {
 	uint32_t size = prof->rx_xfer_size;
 	struct ch39x_rx_parser *ps = malloc(sizeof(*ps));
@@ -119,17 +176,25 @@ drain_in(struct ch39x_usb_dev *d, const struct ch39x_profile *prof,
 		FUZZ_CHECK(done == &x && x.status == CH39X_XFER_OK);
 		FUZZ_CHECK(x.actual > 0 && x.actual <= size && !x.in_flight);
 		ch39x_rx_begin(ps, buf, x.actual);
+		/* As the PMD: a transfer that ended early is short. */
+		if (x.actual < size)
+			ch39x_rx_mark_short(ps);
 		while (ch39x_rx_next(ps, &f) == 1) {
 			FUZZ_CHECK(f.len >= CH39X_MIN_FRAME);
 			FUZZ_CHECK(f.len <= max_frame);
+			if (e != NULL)
+				check_expected(e, &f);
 			frames++;
 		}
 	}
 	/* The device only sends well-formed, complete records. */
 	FUZZ_CHECK(ps->stats.bad_headers == 0);
 	FUZZ_CHECK(ps->stats.short_xfers == 0);
+	FUZZ_CHECK(ps->stats.truncated == 0);
 	FUZZ_CHECK(ps->carry_len == 0);
 	FUZZ_CHECK(ps->stats.frames == frames);
+	if (e != NULL)
+		FUZZ_CHECK(e->next == e->n);
 	free(buf);
 	free(ps);
 	return frames;
@@ -138,8 +203,10 @@ drain_in(struct ch39x_usb_dev *d, const struct ch39x_profile *prof,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct expect expect;
 	struct ch39x_sim_counters c0, c1;
 	const struct ch39x_profile *prof;
+	struct expect *e = NULL;
 	struct ch39x_xfer x, *done[4];
 	struct ch39x_usb_dev *d;
 	struct sim_slot *sl;
@@ -180,10 +247,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(done[0] == &x && x.status == CH39X_XFER_OK);
 	FUZZ_CHECK(x.actual == x.len && !x.in_flight);
 	FUZZ_CHECK(d->ops->poll(d, CH39X_EP_BULK_OUT, done, 4) == 0);
-	free(x.buf);
+	if (prof->family == CH39X_V01 && v01_expect(&expect, x.buf, x.len))
+		e = &expect;
 
-	frames = drain_in(d, prof, max_frame);
+	frames = drain_in(d, prof, max_frame, e);
 	ch39x_sim_get_counters(d, &c1);
+	free(x.buf);
 	/* Sent frames either came back off the loop or overflowed its FIFO. */
 	FUZZ_CHECK(c1.tx_frames - c0.tx_frames ==
 		   (c1.wire_rx_frames - c0.wire_rx_frames) +

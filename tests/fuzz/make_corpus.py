@@ -150,6 +150,21 @@ def vendor_rx_input(profile, xfers, flags=0, reset_at=0):
     return b + b"".join(xfers)
 
 
+def wf_input(profile, lens, infos, cuts, seed=0x5A):
+    """Well-formed mode: record lengths, cmd_1 values (V02), transfer
+    lengths in 4-byte units for all transfers but the last."""
+    v02 = profile != 0
+    lo, hi = 60, (9216 if v02 else 1518)
+    b = bytes([profile | 8, len(cuts), len(lens) - 1, seed])
+    for n, info in zip(lens, infos):
+        b += struct.pack("<H", (n - lo) % (hi - lo + 1))
+        if v02:
+            b += struct.pack("<I", info)
+    for c in cuts:
+        b += struct.pack("<H", c)
+    return b
+
+
 def split(stream, *cuts):
     out, last = [], 0
     for c in cuts:
@@ -221,6 +236,19 @@ def vendor_rx():
         0, [b"\x40\0\0\0", b"", rx_rec(f60)[:67], rx_rec(f60)])
     s["zero_padding_tail"] = vendor_rx_input(
         1, [rx_rec(f60) + b"\0" * 7, rx_rec(f100)])
+    s["wf_v01_cuts"] = wf_input(0, [60, 1518, 61, 333], [0] * 4,
+                                [20, 300, 1, 0, 100])
+    s["wf_v02_fs_jumbo"] = wf_input(3, [9216, 9000, 64], [
+        RX_TCP4_CHK, RX_VLAN | (7 << 16), RX_UDP6_CHK | RX_UDP_ERR],
+        [2048, 2048, 1, 17])
+    s["wf_v02_hs_mark_short"] = wf_input(2 | 0x10, [100, 2000, 60, 700],
+                                         [0, RX_VLAN, 0, RX_TCP4_CHK],
+                                         [27, 0, 300])
+    s["short_xfer_truncated"] = vendor_rx_input(
+        2 | 0x10, split(stream, a + 700))
+    s["wf_v02_ss_many"] = wf_input(1, list(range(60, 60 + 16 * 97, 97)),
+                                   [i * 0x01010101 for i in range(16)],
+                                   [50, 7, 400, 3, 1000, 0, 2])
     s["record_longer_than_xfer"] = vendor_rx_input(
         0, [rx_rec(f1514)[:600]])
     return s

@@ -41,11 +41,12 @@ RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 #define ARG_LINK_SPEED	"link_speed"
 #define ARG_SIM_RATE	"sim_rate"
 #define ARG_RX_COPYBREAK "rx_copybreak"
+#define ARG_SIM_CTRL_FAIL "sim_ctrl_fail"
 
 static const char * const valid_args[] = {
 	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
 	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, ARG_LINK_SPEED, ARG_SIM_RATE,
-	ARG_RX_COPYBREAK, NULL
+	ARG_RX_COPYBREAK, ARG_SIM_CTRL_FAIL, NULL
 };
 
 #define CH39X_CTRL_TIMEOUT_MS 500
@@ -267,10 +268,7 @@ intr_poll(struct ch39x_adapter *ad)
 	while (u->ops->poll(u, CH39X_EP_INTR_IN, &x, 1) == 1) {
 		if (x->status == CH39X_XFER_NO_DEVICE) {
 			ad->gone = true;
-			set_link(ad, false, 0);
-			rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV,
-						     NULL);
-			return;
+			break;
 		}
 		if (x->status == CH39X_XFER_OK &&
 		    ch39x_event_parse(&ad->prof, x->buf, x->actual, &ev) == 0) {
@@ -290,8 +288,21 @@ intr_poll(struct ch39x_adapter *ad)
 					RTE_ETH_EVENT_INTR_LSC, NULL);
 			}
 		}
-		if (x->status != CH39X_XFER_CANCELLED && ad->started)
-			u->ops->submit(u, x);
+		if (x->status == CH39X_XFER_STALL)
+			u->ops->clear_halt(u, CH39X_EP_INTR_IN);
+		if (x->status != CH39X_XFER_CANCELLED && ad->started &&
+		    u->ops->submit(u, x) == -ENODEV)
+			ad->gone = true;
+	}
+	/*
+	 * The device left the bus (seen here, by a burst or by a request):
+	 * the link is down for good and the application hears it once.
+	 */
+	if (ad->gone && !ad->rmv_sent) {
+		ad->rmv_sent = true;
+		PMD_LOG(ERR, "%s: device removed", dev->data->name);
+		set_link(ad, false, 0);
+		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
 	}
 }
 
@@ -776,7 +787,8 @@ ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		st->ipackets = rq->c.packets;
 		st->ibytes = rq->c.bytes;
 		st->ierrors = rq->parser.stats.bad_headers + rq->c.mtu_drops +
-			rq->c.mbuf_drops + rq->c.usb_errors;
+			rq->c.mbuf_drops + rq->c.usb_errors + rq->c.usb_stalls +
+			rq->c.usb_timeouts + rq->c.usb_overflows;
 		st->rx_nombuf = rq->c.nombuf;
 		st->q_ipackets[0] = st->ipackets;
 		st->q_ibytes[0] = st->ibytes;
@@ -784,7 +796,8 @@ ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	if (tq != NULL) {
 		st->opackets = tq->c.packets;
 		st->obytes = tq->c.bytes;
-		st->oerrors = tq->c.invalid + tq->c.usb_errors;
+		st->oerrors = tq->c.invalid + tq->c.usb_errors +
+			tq->c.usb_stalls + tq->c.usb_timeouts;
 		st->q_opackets[0] = st->opackets;
 		st->q_obytes[0] = st->obytes;
 	}
@@ -827,6 +840,9 @@ static const struct xs_def xs_defs[] = {
 	XS("rx_usb_xfers", XS_RX, struct ch39x_rx_counters, usb_xfers),
 	XS("rx_usb_bytes", XS_RX, struct ch39x_rx_counters, usb_bytes),
 	XS("rx_usb_errors", XS_RX, struct ch39x_rx_counters, usb_errors),
+	XS("rx_usb_stalls", XS_RX, struct ch39x_rx_counters, usb_stalls),
+	XS("rx_usb_timeouts", XS_RX, struct ch39x_rx_counters, usb_timeouts),
+	XS("rx_usb_overflows", XS_RX, struct ch39x_rx_counters, usb_overflows),
 	XS("rx_frames", XS_PARSER, struct ch39x_rx_stats, frames),
 	XS("rx_frame_bytes", XS_PARSER, struct ch39x_rx_stats, frame_bytes),
 	XS("rx_bad_headers", XS_PARSER, struct ch39x_rx_stats, bad_headers),
@@ -834,12 +850,15 @@ static const struct xs_def xs_defs[] = {
 	XS("rx_lost_partial_records", XS_PARSER, struct ch39x_rx_stats,
 	   carry_lost),
 	XS("rx_short_xfers", XS_PARSER, struct ch39x_rx_stats, short_xfers),
+	XS("rx_truncated_records", XS_PARSER, struct ch39x_rx_stats, truncated),
 	XS("rx_oversize_mtu_drops", XS_RX, struct ch39x_rx_counters, mtu_drops),
 	XS("rx_oversize_mbuf_drops", XS_RX, struct ch39x_rx_counters,
 	   mbuf_drops),
 	XS("tx_usb_xfers", XS_TX, struct ch39x_tx_counters, usb_xfers),
 	XS("tx_usb_bytes", XS_TX, struct ch39x_tx_counters, usb_bytes),
 	XS("tx_usb_errors", XS_TX, struct ch39x_tx_counters, usb_errors),
+	XS("tx_usb_stalls", XS_TX, struct ch39x_tx_counters, usb_stalls),
+	XS("tx_usb_timeouts", XS_TX, struct ch39x_tx_counters, usb_timeouts),
 	XS("tx_zlps", XS_TX, struct ch39x_tx_counters, zlps),
 	XS("tx_ls_trailers", XS_TX, struct ch39x_tx_counters, tx_ls),
 	XS("tx_invalid_length_drops", XS_TX, struct ch39x_tx_counters, invalid),
@@ -881,6 +900,8 @@ static const struct xs_def xs_sim_defs[] = {
 	XS("sim_tx_tso_segments", XS_SIM, struct ch39x_sim_counters,
 	   tx_tso_segments),
 	XS("sim_tx_wire_frames", XS_SIM, struct ch39x_sim_counters, tx_frames),
+	XS("sim_faults_injected", XS_SIM, struct ch39x_sim_counters,
+	   faults_injected),
 };
 
 #define N_XS RTE_DIM(xs_defs)
@@ -1142,6 +1163,18 @@ arg_copybreak(const char *key, const char *v, void *opaque)
 }
 
 static int
+arg_ctrl_fail(const char *key, const char *v, void *opaque)
+{
+	uint32_t *dst = opaque;
+	unsigned long n;
+
+	if (parse_uint(key, v, 1, 1000, &n) != 0)
+		return -EINVAL;
+	*dst = (uint32_t)n;
+	return 0;
+}
+
+static int
 arg_mac(const char *key, const char *v, void *opaque)
 {
 	struct ch39x_args *a = opaque;
@@ -1225,7 +1258,7 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
 			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
 			"xfer_size, tso, rx_csum, link_speed, sim_rate, "
-			"rx_copybreak",
+			"rx_copybreak, sim_ctrl_fail",
 			rte_vdev_device_name(vdev), params);
 		return -EINVAL;
 	}
@@ -1242,7 +1275,9 @@ parse_args(struct rte_vdev_device *vdev, struct ch39x_args *a)
 	    rte_kvargs_process(kv, ARG_LINK_SPEED, arg_link_speed, a) < 0 ||
 	    rte_kvargs_process(kv, ARG_SIM_RATE, arg_sim_rate, a) < 0 ||
 	    rte_kvargs_process(kv, ARG_RX_COPYBREAK, arg_copybreak,
-			       &a->rx_copybreak) < 0)
+			       &a->rx_copybreak) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM_CTRL_FAIL, arg_ctrl_fail,
+			       &a->sim.ctrl_fail_at) < 0)
 		rc = -EINVAL;
 	rte_kvargs_free(kv);
 	if (rc != 0)
@@ -1450,22 +1485,77 @@ ch39x_dev_reset(struct rte_eth_dev *dev)
 	return rc;
 }
 
-int
-rte_pmd_ch39x_sim_set_cable(uint16_t port_id, int plugged)
+
+/* The simulated device behind a ch39x port, or NULL. */
+static struct ch39x_usb_dev *
+sim_of(uint16_t port_id, int *rc)
 {
 	struct rte_eth_dev *dev;
 	struct ch39x_adapter *ad;
 
+	*rc = -ENODEV;
 	if (!rte_eth_dev_is_valid_port(port_id))
-		return -ENODEV;
+		return NULL;
 	dev = &rte_eth_devices[port_id];
+	*rc = -ENOTSUP;
 	if (dev->dev_ops != &ch39x_ops)
-		return -ENOTSUP;
+		return NULL;
 	ad = dev->data->dev_private;
 	if (!ch39x_sim_is_sim(ad->usb))
-		return -ENOTSUP;
-	ch39x_sim_set_cable(ad->usb, plugged != 0);
-	return 0;
+		return NULL;
+	*rc = 0;
+	return ad->usb;
+}
+
+int
+rte_pmd_ch39x_sim_fault(uint16_t port_id, enum rte_pmd_ch39x_ep ep,
+			enum rte_pmd_ch39x_fault fault, uint32_t count)
+{
+	struct ch39x_usb_dev *u;
+	int rc;
+
+	u = sim_of(port_id, &rc);
+	if (u == NULL)
+		return rc;
+	return ch39x_sim_fault(u, (enum ch39x_ep)ep,
+			       (enum ch39x_sim_fault)fault, count) == 0 ?
+		0 : -EINVAL;
+}
+
+int
+rte_pmd_ch39x_sim_set_cable(uint16_t port_id, int plugged)
+{
+	struct ch39x_usb_dev *u;
+	int rc;
+
+	u = sim_of(port_id, &rc);
+	if (u != NULL)
+		ch39x_sim_set_cable(u, plugged != 0);
+	return rc;
+}
+
+int
+rte_pmd_ch39x_sim_fail_ctrl(uint16_t port_id, uint32_t count)
+{
+	struct ch39x_usb_dev *u;
+	int rc;
+
+	u = sim_of(port_id, &rc);
+	if (u != NULL)
+		ch39x_sim_fail_ctrl(u, count);
+	return rc;
+}
+
+int
+rte_pmd_ch39x_sim_unplug(uint16_t port_id)
+{
+	struct ch39x_usb_dev *u;
+	int rc;
+
+	u = sim_of(port_id, &rc);
+	if (u != NULL)
+		ch39x_sim_unplug(u);
+	return rc;
 }
 
 static struct rte_vdev_driver ch39x_vdev_drv = {
@@ -1486,4 +1576,5 @@ RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"rx_csum=auto|sw "
 	"link_speed=10|100|1000 "
 	"sim_rate=line|unlimited "
-	"rx_copybreak=0|<60-9216>");
+	"rx_copybreak=0|<60-9216> "
+	"sim_ctrl_fail=<1-1000>");

@@ -39,7 +39,10 @@ struct ch39x_rx_counters {
 	uint64_t nombuf;
 	uint64_t usb_xfers;
 	uint64_t usb_bytes;
-	uint64_t usb_errors;
+	uint64_t usb_errors;	/* other transfer errors */
+	uint64_t usb_stalls;	/* halted endpoint: cleared, resubmitted */
+	uint64_t usb_timeouts;
+	uint64_t usb_overflows;	/* babble */
 	uint64_t mtu_drops;	/* longer than the port's MTU allows */
 	uint64_t mbuf_drops;	/* longer than one mbuf, scatter off */
 	uint64_t vlan_sw;	/* tags stripped in software */
@@ -86,7 +89,9 @@ struct ch39x_tx_counters {
 	uint64_t bytes;
 	uint64_t usb_xfers;
 	uint64_t usb_bytes;
-	uint64_t usb_errors;
+	uint64_t usb_errors;	/* other transfer errors */
+	uint64_t usb_stalls;
+	uint64_t usb_timeouts;
 	uint64_t zlps;
 	uint64_t tx_ls;
 	uint64_t invalid;	/* bad length or TSO request: dropped */
@@ -138,7 +143,8 @@ struct ch39x_adapter {
 	uint8_t get_info[CH39X_GET_INFO_LEN];
 	bool maccfg_cmd;		/* firmware takes command 0x1E */
 	bool started;
-	bool gone;
+	bool gone;			/* the device left the bus */
+	bool rmv_sent;
 	struct rte_ether_addr mac_addr;
 	uint8_t mc[CH39X_MAX_MC_ADDRS][RTE_ETHER_ADDR_LEN];
 	uint32_t nb_mc;

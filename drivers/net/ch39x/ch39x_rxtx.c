@@ -237,6 +237,43 @@ rx_offload_flags(struct rte_mbuf *m, const struct ch39x_rx_frame *f)
 	}
 }
 
+/*
+ * A bulk IN transfer failed: count why, and resubmit unless the device is
+ * gone or the transfer was cancelled. A stall halts the endpoint until it
+ * is cleared (usbnet does the same from its deferred work).
+ */
+static void
+rx_xfer_failed(struct ch39x_rxq *q, struct ch39x_xfer *x)
+{
+	struct ch39x_usb_dev *u = q->ad->usb;
+
+	/* A failed transfer breaks any record split over transfers. */
+	ch39x_rx_reset(&q->parser);
+	switch (x->status) {
+	case CH39X_XFER_CANCELLED:
+		return;
+	case CH39X_XFER_NO_DEVICE:
+		q->ad->gone = true;
+		return;
+	case CH39X_XFER_STALL:
+		q->c.usb_stalls++;
+		u->ops->clear_halt(u, CH39X_EP_BULK_IN);
+		break;
+	case CH39X_XFER_TIMEOUT:
+		q->c.usb_timeouts++;
+		break;
+	case CH39X_XFER_OVERFLOW:
+		q->c.usb_overflows++;
+		break;
+	default:
+		q->c.usb_errors++;
+		break;
+	}
+	x->len = q->ad->prof.rx_xfer_size;
+	if (u->ops->submit(u, x) == -ENODEV)
+		q->ad->gone = true;
+}
+
 /* Take n mbufs from the stash, refilling it in bulk; false: pool empty. */
 static inline bool
 rx_stash_ready(struct ch39x_rxq *q, uint32_t n)
@@ -374,7 +411,7 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 	struct ch39x_xfer *x = q->cur;
 	struct ch39x_rx_frame f;
 	struct rte_mbuf *m;
-	uint64_t bytes = 0, xfers = 0, xbytes = 0, errs = 0;
+	uint64_t bytes = 0, xfers = 0, xbytes = 0;
 	uint64_t mtu_drops = 0, mbuf_drops = 0, nombuf = 0, vlan_sw = 0;
 	uint32_t last_oversize = 0;
 	uint16_t n = 0;
@@ -386,18 +423,15 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 			if (u->ops->poll(u, CH39X_EP_BULK_IN, &x, 1) == 0)
 				break;
 			xfers++;
-			if (x->status != CH39X_XFER_OK) {
-				errs++;
-				/* A failed transfer breaks any split record. */
-				ch39x_rx_reset(&q->parser);
-				if (x->status != CH39X_XFER_NO_DEVICE &&
-				    x->status != CH39X_XFER_CANCELLED)
-					u->ops->submit(u, x);
+			if (unlikely(x->status != CH39X_XFER_OK)) {
+				rx_xfer_failed(q, x);
 				x = NULL;
 				continue;
 			}
 			xbytes += x->actual;
 			ch39x_rx_begin(&q->parser, x->buf, x->actual);
+			if (x->actual < x->len)
+				ch39x_rx_mark_short(&q->parser);
 			/* The parser's own hold while it reads the transfer. */
 			if (q->copybreak)
 				rte_mbuf_ext_refcnt_set(
@@ -447,7 +481,6 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 	q->c.bytes += bytes;
 	q->c.usb_xfers += xfers;
 	q->c.usb_bytes += xbytes;
-	q->c.usb_errors += errs;
 	q->c.mtu_drops += mtu_drops;
 	q->c.vlan_sw += vlan_sw;
 	if (unlikely(mtu_drops))
@@ -474,15 +507,20 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st)
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_tx_end e = ch39x_tx_agg_finish(p, &st->a);
 	struct ch39x_xfer *x = st->x;
+	int rc;
 
 	st->x = NULL;
 	x->len = e.len;
 	x->zlp = e.zlp;
 	q->c.zlps += e.zlp;
 	q->c.tx_ls += e.tx_ls;
-	if (u->ops->submit(u, x) != 0) {
+	rc = u->ops->submit(u, x);
+	if (unlikely(rc != 0)) {
+		/* The aggregate's frames are lost, and counted. */
 		q->c.usb_errors++;
 		q->free[q->nb_free++] = x;
+		if (rc == -ENODEV)
+			q->ad->gone = true;
 		return;
 	}
 	st->xfers++;
@@ -499,8 +537,25 @@ tx_reap(struct ch39x_txq *q)
 
 	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
 	for (i = 0; i < k; i++) {
-		if (done[i]->status != CH39X_XFER_OK)
+		/* The frames of a failed transfer are lost: counted. */
+		switch (done[i]->status) {
+		case CH39X_XFER_OK:
+		case CH39X_XFER_CANCELLED:
+			break;
+		case CH39X_XFER_STALL:
+			q->c.usb_stalls++;
+			u->ops->clear_halt(u, CH39X_EP_BULK_OUT);
+			break;
+		case CH39X_XFER_TIMEOUT:
+			q->c.usb_timeouts++;
+			break;
+		case CH39X_XFER_NO_DEVICE:
+			q->ad->gone = true;
+			/* fall through */
+		default:
 			q->c.usb_errors++;
+			break;
+		}
 		q->free[q->nb_free++] = done[i];
 	}
 	return k;

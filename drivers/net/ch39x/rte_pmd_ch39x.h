@@ -31,6 +31,44 @@ extern "C" {
  */
 int rte_pmd_ch39x_sim_set_cable(uint16_t port_id, int plugged);
 
+/** USB endpoints of a ch39x adapter. */
+enum rte_pmd_ch39x_ep {
+	RTE_PMD_CH39X_EP_BULK_IN = 0,
+	RTE_PMD_CH39X_EP_BULK_OUT = 1,
+	RTE_PMD_CH39X_EP_INTR_IN = 2,
+};
+
+/** Faults a simulated adapter can inject (for tests and soak runs). */
+enum rte_pmd_ch39x_fault {
+	RTE_PMD_CH39X_FAULT_STALL = 1,	/**< endpoint halts until cleared */
+	RTE_PMD_CH39X_FAULT_TIMEOUT,
+	RTE_PMD_CH39X_FAULT_ERROR,	/**< protocol error on the bus */
+	RTE_PMD_CH39X_FAULT_OVERFLOW,	/**< babble (bulk IN only) */
+	RTE_PMD_CH39X_FAULT_TRUNCATE,	/**< transfer loses its tail (IN) */
+	RTE_PMD_CH39X_FAULT_GARBAGE,	/**< random bytes instead of records (IN) */
+};
+
+/**
+ * Make the next transfers on an endpoint of a simulated adapter fail.
+ *
+ * @return
+ *   0, -ENODEV (bad port), -ENOTSUP (not a simulated ch39x port) or
+ *   -EINVAL (the fault does not apply to that endpoint).
+ */
+int rte_pmd_ch39x_sim_fault(uint16_t port_id, enum rte_pmd_ch39x_ep ep,
+			    enum rte_pmd_ch39x_fault fault, uint32_t count);
+
+/** Make the next count vendor requests of a simulated adapter stall. */
+int rte_pmd_ch39x_sim_fail_ctrl(uint16_t port_id, uint32_t count);
+
+/**
+ * Unplug a simulated adapter from the USB bus: transfers end with "no
+ * device", the port reports RTE_ETH_EVENT_INTR_RMV once, and stop and
+ * close still work. To use the adapter again, the application removes the
+ * device (rte_dev_remove) and probes it again (rte_dev_probe).
+ */
+int rte_pmd_ch39x_sim_unplug(uint16_t port_id);
+
 #ifdef __cplusplus
 }
 #endif
