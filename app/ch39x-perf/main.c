@@ -19,7 +19,6 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
-#include <rte_mempool.h>
 
 #include "perf.h"
 
@@ -30,26 +29,13 @@ on_signal(int sig)
 	perf_stop();
 }
 
-/* Mbufs not back in the pool: a leak in the application or a PMD. */
-static void
-check_pool(const struct perf_run *r)
-{
-	unsigned int in_use;
-
-	if (r->pool == NULL)
-		return;
-	in_use = rte_mempool_in_use_count(r->pool);
-	if (in_use != 0)
-		fprintf(stderr, "ch39x-perf: warning: %u mbufs not returned to "
-			"the pool after the ports stopped\n", in_use);
-}
-
 int
 main(int argc, char **argv)
 {
 	struct perf_opts opts;
 	struct perf_run run;
-	int sep, rc, i;
+	char *dashes;
+	int sep, rc;
 
 	for (sep = 1; sep < argc; sep++)
 		if (strcmp(argv[sep], "--") == 0)
@@ -60,12 +46,14 @@ main(int argc, char **argv)
 		return 0;
 	}
 	/* The application's options, with the program name in front. */
-	if (sep < argc)
+	if (sep < argc) {
+		dashes = argv[sep];
 		argv[sep] = argv[0];
-	rc = perf_opts_parse(sep < argc ? argc - sep : 1,
-			     sep < argc ? argv + sep : argv, &opts);
-	if (sep < argc)
-		argv[sep] = (char *)(uintptr_t)"--";
+		rc = perf_opts_parse(argc - sep, argv + sep, &opts);
+		argv[sep] = dashes;
+	} else {
+		rc = perf_opts_parse(1, argv, &opts);
+	}
 	if (rc == 1) {
 		perf_usage(stdout, argv[0]);
 		return 0;
@@ -89,14 +77,6 @@ main(int argc, char **argv)
 		rc = perf_run(&run);
 		perf_report(&run);
 	}
-	/* Close stops the ports: their queues give their mbufs back. */
-	for (i = 0; run.ports != NULL && i < run.nb_ports; i++) {
-		if (run.ports[i].started) {
-			rte_eth_dev_stop(run.ports[i].id);
-			run.ports[i].started = false;
-		}
-	}
-	check_pool(&run);
 	perf_ports_close(&run);
 	rte_eal_cleanup();
 	return rc == 0 ? 0 : 1;

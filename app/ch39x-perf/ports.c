@@ -539,6 +539,11 @@ perf_ports_close(struct perf_run *r)
 	rte_free(r->scratch);
 	r->scratch = NULL;
 	if (r->pool != NULL) {
+		/* Mbufs not back now leaked in the application or a PMD. */
+		if (rte_mempool_in_use_count(r->pool) != 0)
+			fprintf(stderr, "ch39x-perf: warning: %u mbufs not "
+				"returned to the pool after the ports closed\n",
+				rte_mempool_in_use_count(r->pool));
 		rte_mempool_free(r->pool);
 		r->pool = NULL;
 	}
