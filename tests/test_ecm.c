@@ -20,54 +20,7 @@
 #include "ch39x_cdc.h"
 #include "ch39x_ecm.h"
 
-static unsigned int n_pass;
-static unsigned int n_fail;
-
-#define CHECK(cond) report((cond), __LINE__, #cond)
-
-#define CHECK_EQ(got, want) do {					\
-	unsigned long long g_ = (unsigned long long)(got);		\
-	unsigned long long w_ = (unsigned long long)(want);		\
-	if (g_ == w_) {							\
-		n_pass++;						\
-	} else {							\
-		n_fail++;						\
-		printf("%s:%d: CHECK_EQ failed: %s == %s "		\
-		       "(got 0x%llx, want 0x%llx)\n", __FILE__,	\
-		       __LINE__, #got, #want, g_, w_);			\
-	}								\
-} while (0)
-
-#define CHECK_MEM(got, want, n) check_mem(__LINE__, #got, (got), (want), (n))
-
-static void
-report(bool ok, int line, const char *what)
-{
-	if (ok) {
-		n_pass++;
-		return;
-	}
-	n_fail++;
-	printf("%s:%d: CHECK failed: %s\n", __FILE__, line, what);
-}
-
-static void
-check_mem(int line, const char *what, const uint8_t *got, const uint8_t *want,
-	  size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (got[i] != want[i]) {
-			n_fail++;
-			printf("%s:%d: CHECK_MEM failed: %s differs at byte "
-			       "%zu (got 0x%02x, want 0x%02x)\n", __FILE__,
-			       line, what, i, got[i], want[i]);
-			return;
-		}
-	}
-	n_pass++;
-}
+#include "check.h"
 
 static uint8_t *
 dup_exact(const uint8_t *v, size_t n)

@@ -17,34 +17,7 @@
 
 #include "ch39x_net.h"
 
-static unsigned int n_pass;
-static unsigned int n_fail;
-
-#define CHECK(cond) report((cond), __LINE__, #cond)
-
-#define CHECK_EQ(got, want) do {					\
-	unsigned long long g_ = (unsigned long long)(got);		\
-	unsigned long long w_ = (unsigned long long)(want);		\
-	if (g_ == w_) {							\
-		n_pass++;						\
-	} else {							\
-		n_fail++;						\
-		printf("%s:%d: CHECK_EQ failed: %s == %s "		\
-		       "(got 0x%llx, want 0x%llx)\n", __FILE__,	\
-		       __LINE__, #got, #want, g_, w_);			\
-	}								\
-} while (0)
-
-static void
-report(bool ok, int line, const char *what)
-{
-	if (ok) {
-		n_pass++;
-		return;
-	}
-	n_fail++;
-	printf("%s:%d: CHECK failed: %s\n", __FILE__, line, what);
-}
+#include "check.h"
 
 /* ---- Frames ---- */
 

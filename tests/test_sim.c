@@ -43,56 +43,7 @@
 #define HS		CH39X_SPEED_HIGH
 #define DIM(a)		(sizeof(a) / sizeof((a)[0]))
 
-static unsigned int n_pass;
-static unsigned int n_fail;
-
-static void
-check_at(bool ok, int line, const char *what)
-{
-	if (ok) {
-		n_pass++;
-		return;
-	}
-	n_fail++;
-	printf("%s:%d: CHECK failed: %s\n", __FILE__, line, what);
-}
-
-static void
-check_eq_at(int line, const char *what, unsigned long long got,
-	    unsigned long long want)
-{
-	if (got == want) {
-		n_pass++;
-		return;
-	}
-	n_fail++;
-	printf("%s:%d: CHECK_EQ failed: %s (got 0x%llx, want 0x%llx)\n",
-	       __FILE__, line, what, got, want);
-}
-
-static void
-check_mem_at(int line, const char *what, const uint8_t *got,
-	     const uint8_t *want, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (got[i] != want[i]) {
-			n_fail++;
-			printf("%s:%d: CHECK_MEM failed: %s differs at byte "
-			       "%zu (got 0x%02x, want 0x%02x)\n", __FILE__,
-			       line, what, i, got[i], want[i]);
-			return;
-		}
-	}
-	n_pass++;
-}
-
-#define CHECK(c) check_at((c), __LINE__, #c)
-#define CHECK_EQ(g, w) check_eq_at(__LINE__, #g " == " #w, \
-	(unsigned long long)(g), (unsigned long long)(w))
-#define CHECK_MEM(g, w, n) check_mem_at(__LINE__, #g, (g), \
-	(const uint8_t *)(w), (n))
+#include "check.h"
 
 /* ---- bytes (big-endian; little-endian from ch39x_vendor.h) ---- */
 
@@ -142,7 +93,7 @@ open_dev(uint16_t pid, enum ch39x_usb_speed sp, enum ch39x_wire_kind w,
 /* Open a device into d, or fail a check and leave the test. */
 #define OPEN_OR_RETURN(d, ...) do {				\
 	(d) = open_dev(__VA_ARGS__);				\
-	check_at((d) != NULL, __LINE__, "device opened");	\
+	check_at((d) != NULL, __FILE__, __LINE__, "device opened");	\
 	if ((d) == NULL)					\
 		return;						\
 } while (0)
@@ -417,11 +368,11 @@ tx_send(int line, struct ch39x_usb_dev *d, bool zlp)
 	x.buf = txbuf;
 	x.len = txlen;
 	x.zlp = zlp;
-	check_eq_at(line, "bulk OUT submit", d->ops->submit(d, &x), 0);
+	check_eq_at(__FILE__, line, "bulk OUT submit", d->ops->submit(d, &x), 0);
 	n = d->ops->poll(d, CH39X_EP_BULK_OUT, done, 2);
-	check_eq_at(line, "bulk OUT completions", n, 1);
+	check_eq_at(__FILE__, line, "bulk OUT completions", n, 1);
 	check_at(n == 1 && done[0] == &x && x.status == CH39X_XFER_OK &&
-		 x.actual == txlen && !x.in_flight, line,
+		 x.actual == txlen && !x.in_flight, __FILE__, line,
 		 "bulk OUT transfer completed whole");
 	txlen = 0;
 }
@@ -451,7 +402,7 @@ rx_run(int line, struct ch39x_usb_dev *d, unsigned int n, uint32_t size)
 		rx_x[i].ep = CH39X_EP_BULK_IN;
 		rx_x[i].buf = rx_mem[i];
 		rx_x[i].len = size;
-		check_eq_at(line, "bulk IN submit",
+		check_eq_at(__FILE__, line, "bulk IN submit",
 			    d->ops->submit(d, &rx_x[i]), 0);
 	}
 	got = d->ops->poll(d, CH39X_EP_BULK_IN, done, RX_N);
@@ -459,13 +410,13 @@ rx_run(int line, struct ch39x_usb_dev *d, unsigned int n, uint32_t size)
 		check_at(done[i] == &rx_x[i] &&
 			 rx_x[i].status == CH39X_XFER_OK &&
 			 rx_x[i].actual > 0 && rx_x[i].actual <= size &&
-			 !rx_x[i].in_flight, line,
+			 !rx_x[i].in_flight, __FILE__, line,
 			 "bulk IN transfer completed OK, in order");
 	d->ops->cancel_all(d, CH39X_EP_BULK_IN);
 	k = d->ops->poll(d, CH39X_EP_BULK_IN, done, RX_N);
-	check_eq_at(line, "bulk IN transfers all returned", got + k, n);
+	check_eq_at(__FILE__, line, "bulk IN transfers all returned", got + k, n);
 	for (i = 0; i < k; i++)
-		check_at(done[i]->status == CH39X_XFER_CANCELLED, line,
+		check_at(done[i]->status == CH39X_XFER_CANCELLED, __FILE__, line,
 			 "left-over bulk IN transfer cancelled");
 	return got;
 }
@@ -499,7 +450,7 @@ parse_recs(int line, unsigned int i, struct rec *r, unsigned int max)
 		/* The next header starts at the next multiple of 4. */
 		off = (off + 8 + flen + 3) & ~3u;
 	}
-	check_eq_at(line, "records end at the transfer's end", off, n);
+	check_eq_at(__FILE__, line, "records end at the transfer's end", off, n);
 	return k;
 }
 
@@ -509,9 +460,9 @@ static void
 rx_one(int line, struct ch39x_usb_dev *d, struct rec *r, unsigned int max,
        unsigned int n)
 {
-	check_eq_at(line, "bulk IN transfers completed",
+	check_eq_at(__FILE__, line, "bulk IN transfers completed",
 		    rx_run(line, d, 1, 16384), 1);
-	check_eq_at(line, "records in the transfer",
+	check_eq_at(__FILE__, line, "records in the transfer",
 		    parse_recs(line, 0, r, max), n);
 }
 
@@ -521,11 +472,11 @@ static void
 check_rec(int line, const struct rec *r, const uint8_t *want, uint32_t len,
 	  uint32_t cmd1)
 {
-	check_eq_at(line, "record offset % 4", r->off % 4, 0);
-	check_eq_at(line, "record cmd_0 (length)", r->cmd0, len);
-	check_eq_at(line, "record cmd_1", r->cmd1, cmd1);
+	check_eq_at(__FILE__, line, "record offset % 4", r->off % 4, 0);
+	check_eq_at(__FILE__, line, "record cmd_0 (length)", r->cmd0, len);
+	check_eq_at(__FILE__, line, "record cmd_1", r->cmd1, cmd1);
 	if (r->cmd0 == len && r->data != NULL)
-		check_mem_at(line, "record frame", r->data, want, len);
+		check_mem_at(__FILE__, line, "record frame", r->data, want, len);
 }
 
 /* ---- interrupt IN ---- */
@@ -550,17 +501,17 @@ intr_once(int line, struct ch39x_usb_dev *d, uint32_t len)
 	ix.ep = CH39X_EP_INTR_IN;
 	ix.buf = ibuf;
 	ix.len = len;
-	check_eq_at(line, "interrupt submit", d->ops->submit(d, &ix), 0);
+	check_eq_at(__FILE__, line, "interrupt submit", d->ops->submit(d, &ix), 0);
 	n = d->ops->poll(d, CH39X_EP_INTR_IN, done, 2);
 	if (n == 0) {
 		d->ops->cancel_all(d, CH39X_EP_INTR_IN);
 		n = d->ops->poll(d, CH39X_EP_INTR_IN, done, 2);
 		check_at(n == 1 && done[0] == &ix &&
-			 ix.status == CH39X_XFER_CANCELLED, line,
+			 ix.status == CH39X_XFER_CANCELLED, __FILE__, line,
 			 "idle interrupt transfer cancelled");
 		return -1;
 	}
-	check_at(n == 1 && done[0] == &ix && !ix.in_flight, line,
+	check_at(n == 1 && done[0] == &ix && !ix.in_flight, __FILE__, line,
 		 "one interrupt completion");
 	return ix.status == CH39X_XFER_OK ? (long)ch39x_get_le32(ibuf) : -2;
 }
@@ -964,7 +915,7 @@ test_oversize(void)
 	CHECK_EQ(ch39x_sim_inject(d, fr[1], 9300), 0);
 	CHECK_EQ(ch39x_sim_inject(d, fr[2], 100), 0);
 	got = RX_RUN(d, 1, 16384);
-	check_eq_at(__LINE__, "the frame behind a 9300-byte one comes in "
+	check_eq_at(__FILE__, __LINE__, "the frame behind a 9300-byte one comes in "
 		    "the same poll", got, 1);
 	if (got == 0)
 		got = RX_RUN(d, 1, 16384);
@@ -972,7 +923,7 @@ test_oversize(void)
 		CHECK_REC(&r[0], fr[2], 100, 0);
 	c1 = counters(d);
 	CHECK_EQ(c1.wire_rx_frames - c0.wire_rx_frames, 2);
-	check_eq_at(__LINE__, "a 9300-byte frame counts in rx_oversize",
+	check_eq_at(__FILE__, __LINE__, "a 9300-byte frame counts in rx_oversize",
 		    c1.rx_oversize - c0.rx_oversize, 1);
 	close_dev(d);
 

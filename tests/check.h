@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_TEST_CHECK_H
+#define CH39X_TEST_CHECK_H
+
+/*
+ * The checks of the standalone unit tests: each counts a pass or prints
+ * the failed expression with its place, and main() ends with
+ * "NAME: N passed, M failed".
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static unsigned int n_pass;
+static unsigned int n_fail;
+
+static inline void
+check_at(bool ok, const char *file, int line, const char *what)
+{
+	if (ok) {
+		n_pass++;
+		return;
+	}
+	n_fail++;
+	printf("%s:%d: CHECK failed: %s\n", file, line, what);
+}
+
+static inline void
+check_eq_at(const char *file, int line, const char *what,
+	    unsigned long long got, unsigned long long want)
+{
+	if (got == want) {
+		n_pass++;
+		return;
+	}
+	n_fail++;
+	printf("%s:%d: CHECK_EQ failed: %s (got 0x%llx, want 0x%llx)\n",
+	       file, line, what, got, want);
+}
+
+static inline void
+check_mem_at(const char *file, int line, const char *what,
+	     const uint8_t *got, const uint8_t *want, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (got[i] != want[i]) {
+			n_fail++;
+			printf("%s:%d: CHECK_MEM failed: %s differs at byte "
+			       "%zu (got 0x%02x, want 0x%02x)\n", file, line,
+			       what, i, got[i], want[i]);
+			return;
+		}
+	}
+	n_pass++;
+}
+
+#define CHECK(c) check_at((c), __FILE__, __LINE__, #c)
+#define CHECK_EQ(g, w) check_eq_at(__FILE__, __LINE__, #g " == " #w, \
+	(unsigned long long)(g), (unsigned long long)(w))
+#define CHECK_MEM(g, w, n) check_mem_at(__FILE__, __LINE__, #g, \
+	(const uint8_t *)(g), (const uint8_t *)(w), (n))
+
+#endif /* CH39X_TEST_CHECK_H */
