@@ -468,9 +468,9 @@ l4_case(int line, const uint8_t *orig, uint32_t len, uint32_t off,
 	ch39x_l4_csum_set(f, &h);
 	ok_set = f[off] == hi && f[off + 1] == lo &&
 		memcmp(f, orig, len) == 0 && ch39x_l4_csum_ok(f, &h);
-	report(ok_orig, line, "known L4 checksum accepted");
-	report(ok_poked, line, "corrupted frame rejected");
-	report(ok_set, line, "l4_csum_set reproduces the known checksum");
+	check_at(ok_orig, __FILE__, line, "known L4 checksum accepted");
+	check_at(ok_poked, __FILE__, line, "corrupted frame rejected");
+	check_at(ok_set, __FILE__, line, "l4_csum_set reproduces the known checksum");
 }
 
 static void

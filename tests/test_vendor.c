@@ -653,7 +653,7 @@ static struct ch39x_rx_frame rf;	/* the last frame RX_FRAME took */
 #define RX_FRAME(data, len, seed, strad) \
 	rx_frame(__LINE__, (data), (len), (seed), (strad))
 #define RX_NONE() \
-	report(ch39x_rx_next(&ps, &rf) == 0, __LINE__, "no more frames")
+	check_at(ch39x_rx_next(&ps, &rf) == 0, __FILE__, __LINE__, "no more frames")
 #define RX_STATS(fr, by, bad, strad) do {				\
 	CHECK_EQ(ps.stats.frames, fr);					\
 	CHECK_EQ(ps.stats.frame_bytes, by);				\
