@@ -3,7 +3,8 @@
 # The test command: installs what is missing, builds, runs the whole meson
 # test suite, then the unit and in-process PMD suites again in an
 # AddressSanitizer + UndefinedBehaviorSanitizer build, and ends with one
-# line "N passed, N failed" over both.
+# line "N passed, N failed" over both, plus a short libFuzzer run of every
+# parser (scripts/fuzz.sh).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${BUILDDIR:-$top/build}
@@ -22,9 +23,17 @@ if ninja -C "$asandir" >/dev/null; then
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ASAN_OPTIONS=detect_leaks=1 \
 	meson test -C "$asandir" --print-errorlogs --num-processes 1 \
-		--suite unit --suite pmd --suite fuzz || rc=1
+		--suite unit --suite pmd --suite fuzz --suite app || rc=1
 else
 	echo "sanitizer build failed"; rc=1
+fi
+
+# A short fuzzing budget per parser (the long runs are in doc/).
+fuzz_ok=0
+if bash "$top/scripts/fuzz.sh" "${FUZZ_SECONDS:-5}"; then
+	fuzz_ok=1
+else
+	rc=1
 fi
 
 read -r ok bad < <(python3 - "$builddir" "$asandir" <<'PY'
@@ -44,6 +53,7 @@ for d in sys.argv[1:]:
 print(ok, bad)
 PY
 )
+if [ "$fuzz_ok" -eq 1 ]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
 [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ] && bad=1
 echo "$ok passed, $bad failed"
 [ "$bad" -eq 0 ]

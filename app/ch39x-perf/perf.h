@@ -196,9 +196,11 @@ struct perf_run {
 	struct perf_port *ports;
 	struct rte_mempool *pool;
 	uint64_t tsc_hz;
-	uint64_t t_start;
+	uint64_t t_start;		/* TSC */
 	uint64_t t_end;
-	double elapsed;			/* seconds in the window */
+	uint64_t ns_start;		/* CLOCK_MONOTONIC */
+	double elapsed;			/* seconds in the window, wall time */
+	double tsc_measured_hz;		/* TSC ticks per wall second */
 	bool interrupted;
 	bool failed;
 	struct perf_tcp tcp;

@@ -175,14 +175,15 @@ derive_cfg(struct perf_run *r, const struct perf_opts *o)
 		c->frame_size = o->frame_size ? o->frame_size :
 			o->mtu ? o->mtu + 14 : PERF_DEF_FRAME;
 	}
-	why = o->mtu ? "--mtu" : o->frame_size ? "--frame-size" : "--mtu";
+	why = o->frame_size && !o->mtu ? "--frame-size" : "--mtu";
 	for (i = 0; i < r->nb_ports; i++) {
 		struct perf_port *p = &r->ports[i];
 
 		if (c->mtu < p->info.min_mtu || c->mtu > p->info.max_mtu) {
 			fprintf(stderr, "ch39x-perf: %s %u: port %u (%s) takes "
 				"an MTU of %u..%u; allowed values are %u..%u%s\n",
-				why, o->mtu ? o->mtu : o->frame_size, p->id,
+				why, o->mtu ? o->mtu : o->frame_size ?
+				o->frame_size : c->mtu, p->id,
 				p->name, p->info.min_mtu, p->info.max_mtu,
 				strcmp(why, "--mtu") == 0 ? p->info.min_mtu :
 				PERF_MIN_FRAME,
@@ -234,7 +235,10 @@ derive_layout(struct perf_run *r, const struct perf_opts *o)
 {
 	struct perf_cfg *c = &r->cfg;
 	uint32_t rx_max = c->mtu + PERF_RX_OVERHEAD;
-	uint32_t tx_max = c->mode == PERF_TCP ? c->msg_len : c->frame_size;
+	/* io sends what it receives: chains when RX scatters. */
+	uint32_t tx_max = c->mode == PERF_TCP ? c->msg_len :
+		c->mode == PERF_IO ? RTE_MAX(c->frame_size, rx_max) :
+		c->frame_size;
 	bool no_scatter = false, no_mseg = false;
 	uint32_t i, room = o->data_room ? o->data_room : PERF_DEF_DATA_ROOM;
 

@@ -307,6 +307,7 @@ json_out(const struct perf_run *r, const struct figures *f)
 	j_dbl(j, "cycles_per_pkt_rx_busy", f->cyc_rx_busy, 1);
 	j_dbl(j, "cycles_per_pkt_tx_busy", f->cyc_tx_busy, 1);
 	j_u64(j, "tsc_hz", r->tsc_hz);
+	j_dbl(j, "tsc_hz_measured", r->tsc_measured_hz, 0);
 	j_u64(j, "drops", f->drops);
 	j_open(j, "drop_detail", '{');
 	j_u64(j, "rx_missed", f->imissed);
@@ -420,7 +421,8 @@ table(FILE *o, const struct perf_run *r, const struct figures *f)
 				" sw\n", "TSO super-frames", f->tso_hw,
 				f->tso_sw);
 	}
-	fprintf(o, " CPU (TSC %.3f GHz):\n", (double)r->tsc_hz / 1e9);
+	fprintf(o, " CPU (TSC %.3f GHz by EAL, %.3f GHz measured):\n",
+		(double)r->tsc_hz / 1e9, r->tsc_measured_hz / 1e9);
 	row(o, "cycles per packet, rx_burst", f->cyc_rx, 1, "");
 	row(o, "cycles per packet, tx_burst", f->cyc_tx, 1, "");
 	row(o, "  rx, calls that returned packets", f->cyc_rx_busy, 1, "");

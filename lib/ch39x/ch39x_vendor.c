@@ -289,8 +289,14 @@ ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 	uint32_t avail, flen, rec;
 	const uint8_t *hdr;
 
-	if (ps->off >= ps->len)
+	if (ps->off >= ps->len) {
+		/* A short transfer with nothing in it also ends a record. */
+		if (ps->short_xfer && ps->carry_len) {
+			ps->stats.truncated++;
+			ps->carry_len = 0;
+		}
 		return 0;
+	}
 	if (ps->carry_len)
 		return rx_continue(ps, f);
 

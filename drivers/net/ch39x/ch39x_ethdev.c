@@ -430,6 +430,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	if (rc != 0)
 		return rc;
 	ad->txq->max_frame = tx_max_frame(ad);
+	ad->txq->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
 	ad->txq->hw_offload = ad->prof.family == CH39X_V02;
 	ad->txq->hw_tso = ad->txq->hw_offload && !ad->args.tso_sw;
 	rc = program_mtu(ad, dev->data->mtu);
@@ -624,6 +625,7 @@ ch39x_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->port_id = dev->data->port_id;
 	q->queue_id = qid;
 	q->max_frame = tx_max_frame(ad);
+	q->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
 	rc = ch39x_txq_alloc(ad, q);
 	if (rc != 0) {
 		txq_free(q);

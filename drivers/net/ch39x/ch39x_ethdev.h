@@ -110,6 +110,7 @@ struct ch39x_txq {
 	uint16_t nb_xfers;
 	uint16_t nb_free;
 	uint32_t max_frame;		/* longest frame on the wire */
+	uint32_t mtu_frame;		/* longest frame the MTU allows */
 	bool hw_offload;		/* chip does csum, VLAN and TSO (V02) */
 	bool hw_tso;			/* ... and TSO is not forced to sw */
 	uint8_t *scratch;		/* flat copy of a chained super-frame */

@@ -281,9 +281,13 @@ rx_stash_ready(struct ch39x_rxq *q, uint32_t n)
 	if (q->stash_n < n) {
 		uint16_t want = CH39X_RX_STASH - q->stash_n;
 
+		/* A full refill, or at least what this frame needs. */
 		if (rte_pktmbuf_alloc_bulk(q->mp, q->stash + q->stash_n,
 					   want) == 0)
 			q->stash_n += want;
+		else if (rte_pktmbuf_alloc_bulk(q->mp, q->stash + q->stash_n,
+						n - q->stash_n) == 0)
+			q->stash_n = (uint16_t)n;
 	}
 	return q->stash_n >= n;
 }
@@ -762,8 +766,20 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 		sw_csum(dst, d.len, ol);
 		q->c.csum_sw++;
 	}
-	if (d.tso4 || d.tso6)
+	if (d.tso4 || d.tso6) {
+		/*
+		 * Count what the chip puts on the wire, as software TSO
+		 * does: every segment repeats the headers.
+		 */
+		uint32_t hdr = d.tcpho, pay = len - hdr;
+		uint32_t nseg = pay ? (pay + m->tso_segsz - 1) / m->tso_segsz : 1;
+		uint32_t vl = d.vlan_insert ? RTE_VLAN_HLEN : 0;
+
 		q->c.tso_hw++;
+		q->c.packets += nseg;
+		q->c.bytes += len + (nseg - 1) * hdr + nseg * vl;
+		return 0;
+	}
 	q->c.packets++;
 	q->c.bytes += d.len;
 	return 0;
@@ -808,10 +824,11 @@ ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 			return i;
 		}
 		if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
+			/* Every segment must fit the port's MTU. */
 			if (m->tso_segsz == 0 || m->l4_len < 20 ||
 			    m->pkt_len > CH39X_TSO_MAX_LEN ||
 			    (uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) >
-			    q->max_frame) {
+			    q->mtu_frame) {
 				rte_errno = EINVAL;
 				return i;
 			}
