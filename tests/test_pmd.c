@@ -855,6 +855,10 @@ test_faults(void)
 		  "tx_usb_timeouts" },
 		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_ERROR,
 		  "tx_usb_errors" },
+		{ RTE_PMD_CH39X_EP_INTR_IN, RTE_PMD_CH39X_FAULT_STALL,
+		  "intr_usb_errors" },
+		{ RTE_PMD_CH39X_EP_INTR_IN, RTE_PMD_CH39X_FAULT_TIMEOUT,
+		  "intr_usb_errors" },
 	};
 	uint16_t a, b, ports[2], f, faulty;
 	uint64_t before, garbage;
@@ -872,7 +876,7 @@ test_faults(void)
 	CHECK(flows(a, b), "no traffic before faults");
 
 	for (i = 0; i < RTE_DIM(cases); i++) {
-		faulty = cases[i].ep == RTE_PMD_CH39X_EP_BULK_IN ? b : a;
+		faulty = cases[i].ep == RTE_PMD_CH39X_EP_BULK_OUT ? a : b;
 		before = xstat(faulty, cases[i].counter);
 		CHECK(rte_pmd_ch39x_sim_fault(faulty, cases[i].ep,
 					      cases[i].fault, 3) == 0,
@@ -890,11 +894,12 @@ test_faults(void)
 
 	/* A lying device: random bytes instead of records, many times. */
 	garbage = xstat(b, "rx_bad_headers") + xstat(b, "rx_frames");
+	before = xstat(b, "sim_faults_injected");
 	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
 				      RTE_PMD_CH39X_FAULT_GARBAGE, 500) == 0,
 	      "garbage");
-	for (n = 0; n < 100 && xstat(b, "sim_faults_injected") <
-	     500 + RTE_DIM(cases) * 3; n++) {
+	for (n = 0; n < 100 && xstat(b, "sim_faults_injected") < before + 500;
+	     n++) {
 		struct rte_mbuf *rx[32];
 		unsigned int k = rte_eth_rx_burst(b, 0, rx, 32);
 
@@ -1004,6 +1009,54 @@ test_faults(void)
 	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "mbufs after faults");
 }
 
+/* Link speeds and bus speeds other than the defaults. */
+static void
+test_speeds(void)
+{
+	static const struct {
+		const char *args;
+		uint32_t speed;
+	} cases[] = {
+		{ "sim=ch398,link_speed=100", RTE_ETH_SPEED_NUM_100M },
+		{ "sim=ch398,link_speed=10", RTE_ETH_SPEED_NUM_10M },
+		{ "sim=ch397,link_speed=10", RTE_ETH_SPEED_NUM_10M },
+		{ "sim=ch398,usb_speed=full", RTE_ETH_SPEED_NUM_1G },
+		{ "sim=ch398,usb_speed=high", RTE_ETH_SPEED_NUM_1G },
+	};
+	struct rte_eth_link l;
+	struct rte_mbuf *rx[64];
+	unsigned int i, bad, got;
+	char args[128];
+	uint16_t p;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		snprintf(args, sizeof(args), "net_ch39x_s,wire=loop,%s",
+			 cases[i].args);
+		CHECK(rte_dev_probe(args) == 0, "probe %s", args);
+		p = port_of("net_ch39x_s");
+		if (p == RTE_MAX_ETHPORTS)
+			continue;
+		CHECK(port_up(p, 0, 0) == 0 && wait_link(p, 1), "start %s",
+		      args);
+		rte_eth_link_get_nowait(p, &l);
+		CHECK(l.link_speed == cases[i].speed, "%s: %u Mbit/s", args,
+		      l.link_speed);
+		bad = 0;
+		got = send_recv(p, p, 1000, 40, rx, &bad);
+		rte_pktmbuf_free_bulk(rx, got);
+		CHECK(got == 40 && bad == 0, "%s: %u frames, %u bad", args,
+		      got, bad);
+		rte_eth_dev_stop(p);
+		{
+			struct rte_eth_dev_info di;
+
+			rte_eth_dev_info_get(p, &di);
+			rte_eth_dev_close(p);
+			rte_dev_remove(di.device);
+		}
+	}
+}
+
 /* A vendor request failing anywhere in probe fails probe cleanly. */
 static void
 test_probe_faults(void)
@@ -1055,6 +1108,7 @@ test_bad_devargs(void)
 		"net_ch39x_b,link_speed=25",
 		"net_ch39x_b,sim_rate=fast",
 		"net_ch39x_b,sim_ctrl_fail=0",
+		"net_ch39x_b,usb_speed=low",
 		"net_ch39x_b,wire=pair:t",	/* the pair has two already */
 	};
 	uint16_t before = rte_eth_dev_count_avail();
@@ -1126,6 +1180,7 @@ main(int argc, char **argv)
 	test_zerocopy();
 	test_faults();
 	test_probe_faults();
+	test_speeds();
 	test_end_marks("sim=ch397,wire=loop", "tx_zlps");
 	test_end_marks("sim=ch398,usb_speed=high,wire=loop", "tx_ls_trailers");
 

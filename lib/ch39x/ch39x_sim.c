@@ -205,8 +205,15 @@ struct sim_dev {
 	/* Timing (line rate): when the cable and the bus are free again. */
 	uint64_t usb_bps;
 	uint64_t wire_free_ns;		/* TX side of the cable */
-	uint64_t out_free_ns;		/* bulk OUT */
-	uint64_t in_free_ns;		/* bulk IN */
+	/*
+	 * When each direction of the bus is free again. SuperSpeed has a
+	 * lane each way; USB 2.0 shares one between IN and OUT, so there
+	 * both point at the same time stamp.
+	 */
+	uint64_t out_bus_ns;
+	uint64_t in_bus_ns;
+	uint64_t *out_free;
+	uint64_t *in_free;
 	uint64_t tx_start_ns;		/* earliest wire start of this transfer */
 
 	/* Events. */
@@ -568,6 +575,24 @@ usb_ns(const struct sim_dev *s, uint32_t bytes)
 	return (uint64_t)bytes * 8 * 1000000000ull / s->usb_bps;
 }
 
+/*
+ * Occupy the bus for dur from max(now, when it is free); returns when the
+ * transfer is done. The RX and TX lcores may share a USB 2.0 bus, so the
+ * time stamp moves with compare-and-swap.
+ */
+static uint64_t
+bus_reserve(uint64_t *free_ns, uint64_t now, uint64_t dur)
+{
+	uint64_t cur = __atomic_load_n(free_ns, __ATOMIC_RELAXED), done;
+
+	do {
+		done = (cur > now ? cur : now) + dur;
+	} while (!__atomic_compare_exchange_n(free_ns, &cur, done, false,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return done;
+}
+
 static void
 wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
 {
@@ -861,8 +886,7 @@ in_done(struct sim_dev *s, struct ch39x_xfer *x, uint64_t now)
 	q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
 	complete(s, x, CH39X_XFER_OK);
 	if (s->cfg.line_rate)
-		s->in_free_ns = (s->in_free_ns > now ? s->in_free_ns : now) +
-			usb_ns(s, x->actual);
+		bus_reserve(s->in_free, now, usb_ns(s, x->actual));
 }
 
 /*
@@ -892,11 +916,12 @@ rx_fill(struct sim_dev *s)
 	}
 	if (s->cfg.line_rate) {
 		now = now_ns();
-		if (s->in_free_ns > now)
+		if (__atomic_load_n(s->in_free, __ATOMIC_RELAXED) > now)
 			return;		/* the bus is still busy */
 	}
 	while ((x = s->pend_head[CH39X_EP_BULK_IN]) != NULL) {
-		if (s->cfg.line_rate && s->in_free_ns > now)
+		if (s->cfg.line_rate &&
+		    __atomic_load_n(s->in_free, __ATOMIC_RELAXED) > now)
 			return;
 		if (s->stage_len == 0 && !stage_next(s))
 			break;
@@ -1057,10 +1082,18 @@ intr_poll(struct sim_dev *s)
 	struct ch39x_xfer *x = s->pend_head[CH39X_EP_INTR_IN];
 	struct ch39x_event ev;
 	uint64_t now, rx, tx;
+	uint32_t kind;
 	int link;
 
 	if (x == NULL)
 		return;
+	kind = fault_take(s, CH39X_EP_INTR_IN);
+	if (s->halted[CH39X_EP_INTR_IN] || kind != 0) {
+		q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+		complete(s, x, kind ? fault_status(s, x->ep, kind) :
+			 CH39X_XFER_STALL);
+		return;
+	}
 	link = link_up(s);
 	rx = SIM_GET(s->cnt.rx_delivered);
 	tx = SIM_GET(s->cnt.tx_frames);
@@ -1109,12 +1142,12 @@ out_timing(struct sim_dev *s, struct ch39x_xfer *x)
 {
 	uint64_t now = now_ns(), fifo_ns = wire_ns(s, 65536) -
 		wire_ns(s, 0);
-	uint64_t done = (s->out_free_ns > now ? s->out_free_ns : now) +
-		usb_ns(s, x->len);
+	uint64_t done = bus_reserve(s->out_free, now, usb_ns(s, x->len));
 
 	if (s->wire_free_ns > done + fifo_ns)
 		done = s->wire_free_ns - fifo_ns;
-	s->out_free_ns = done;
+	if (done > __atomic_load_n(s->out_free, __ATOMIC_RELAXED))
+		__atomic_store_n(s->out_free, done, __ATOMIC_RELAXED);
 	s->tx_start_ns = done;
 	x->backend_ns = done;
 }
@@ -1409,6 +1442,9 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 			 s->prof.gigabit ? "10, 100, 1000" : "10, 100");
 		goto fail;
 	}
+	s->in_free = &s->in_bus_ns;
+	s->out_free = cfg->speed == CH39X_SPEED_SUPER ? &s->out_bus_ns :
+		&s->in_bus_ns;
 	s->usb_bps = cfg->speed == CH39X_SPEED_SUPER ? CH39X_USB_SS_BULK_BPS :
 		cfg->speed == CH39X_SPEED_HIGH ? CH39X_USB_HS_BULK_BPS :
 		CH39X_USB_FS_BULK_BPS;

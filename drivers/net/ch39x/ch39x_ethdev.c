@@ -274,7 +274,10 @@ intr_poll(struct ch39x_adapter *ad)
 		    ch39x_event_parse(&ad->prof, x->buf, x->actual, &ev) == 0) {
 			was_up = dev->data->dev_link.link_status;
 			ad->last_event = ev;
-			if (ev.link_up != was_up) {
+			/* A new speed without a link change is news too. */
+			if (ev.link_up != was_up ||
+			    (ev.link_up &&
+			     ev.speed_mbps != dev->data->dev_link.link_speed)) {
 				ad->link_events++;
 				PMD_LOG(INFO, "%s: link %s, %u Mbit/s",
 					dev->data->name,
@@ -288,6 +291,9 @@ intr_poll(struct ch39x_adapter *ad)
 					RTE_ETH_EVENT_INTR_LSC, NULL);
 			}
 		}
+		if (x->status != CH39X_XFER_OK &&
+		    x->status != CH39X_XFER_CANCELLED)
+			ad->intr_errors++;
 		if (x->status == CH39X_XFER_STALL)
 			u->ops->clear_halt(u, CH39X_EP_INTR_IN);
 		if (x->status != CH39X_XFER_CANCELLED && ad->started &&
@@ -876,6 +882,7 @@ static const struct xs_def xs_defs[] = {
 	XS("rx_zerocopy_frames", XS_RX, struct ch39x_rx_counters, zerocopy),
 	XS("link_events", XS_AD, struct ch39x_adapter, link_events),
 	XS("ctrl_errors", XS_AD, struct ch39x_adapter, ctrl_errors),
+	XS("intr_usb_errors", XS_AD, struct ch39x_adapter, intr_errors),
 	{ "rx_framing_bytes", XS_CALC, 0 },
 	{ "tx_framing_bytes", XS_CALC, 1 },
 	{ "rx_frames_per_xfer_x1000", XS_CALC, 2 },
@@ -931,11 +938,11 @@ xs_calc(const struct ch39x_adapter *ad, size_t which)
 
 	switch (which) {
 	case 0: return r->usb_bytes - ps->frame_bytes;
-	case 1: return t->usb_bytes - t->bytes;
+	case 1: return t->usb_bytes - t->rec_bytes;
 	case 2: return ratio(ps->frames, r->usb_xfers, 1000);
-	case 3: return ratio(t->packets, t->usb_xfers, 1000);
+	case 3: return ratio(t->records, t->usb_xfers, 1000);
 	case 4: return ratio(ps->frame_bytes, r->usb_bytes, 1000);
-	case 5: return ratio(t->bytes, t->usb_bytes, 1000);
+	case 5: return ratio(t->rec_bytes, t->usb_bytes, 1000);
 	case 6: return (uint32_t)(e->rx_packets - b->rx_packets);
 	case 7: return (uint16_t)(e->rx_overflow - b->rx_overflow);
 	case 8: return (uint16_t)(e->rx_crc_errors - b->rx_crc_errors);
@@ -1049,12 +1056,15 @@ arg_speed(const char *key, const char *v, void *opaque)
 {
 	struct ch39x_args *a = opaque;
 
-	if (strcmp(v, "high") == 0)
+	if (strcmp(v, "full") == 0)
+		a->sim.speed = CH39X_SPEED_FULL;
+	else if (strcmp(v, "high") == 0)
 		a->sim.speed = CH39X_SPEED_HIGH;
 	else if (strcmp(v, "super") == 0)
 		a->sim.speed = CH39X_SPEED_SUPER;
 	else {
-		PMD_LOG(ERR, "%s=%s: allowed values are high, super", key, v);
+		PMD_LOG(ERR, "%s=%s: allowed values are full, high, super",
+			key, v);
 		return -EINVAL;
 	}
 	return 0;
@@ -1446,7 +1456,8 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	rte_eth_dev_probing_finish(dev);
 	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
 		name, ch39x_chip_name(ad->prof.pid),
-		ad->prof.speed == CH39X_SPEED_SUPER ? "super" : "high",
+		ad->prof.speed == CH39X_SPEED_SUPER ? "super" :
+		ad->prof.speed == CH39X_SPEED_HIGH ? "high" : "full",
 		ad->usb->ops->name, RTE_ETHER_ADDR_BYTES(&ad->mac_addr));
 	return 0;
 fail:
@@ -1568,7 +1579,7 @@ static struct rte_vdev_driver ch39x_vdev_drv = {
 RTE_PMD_REGISTER_VDEV(net_ch39x, ch39x_vdev_drv);
 RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"sim=ch397|ch398 "
-	"usb_speed=high|super "
+	"usb_speed=full|high|super "
 	"wire=loop|pair:<name>|pcap:<in.pcap>:<out.pcap> "
 	"mac=<xx:xx:xx:xx:xx:xx> "
 	"rx_xfers=<1-64> "

@@ -96,6 +96,8 @@ struct ch39x_tx_counters {
 	uint64_t tx_ls;
 	uint64_t invalid;	/* bad length or TSO request: dropped */
 	uint64_t full;		/* bursts cut short: no free transfer */
+	uint64_t records;	/* frame records put in transfers */
+	uint64_t rec_bytes;	/* their frame bytes */
 	uint64_t tso_hw;	/* super-frames the chip segments */
 	uint64_t tso_sw_pkts;	/* super-frames segmented in software */
 	uint64_t tso_sw_segs;
@@ -156,6 +158,7 @@ struct ch39x_adapter {
 	struct ch39x_event last_event;
 	uint64_t link_events;
 	uint64_t ctrl_errors;
+	uint64_t intr_errors;		/* failed interrupt transfers */
 	struct ch39x_event evt_base;	/* device counters at stats_reset */
 
 	struct ch39x_rxq *rxq;

@@ -529,6 +529,8 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st)
 	}
 	st->xfers++;
 	st->xbytes += e.len;
+	q->c.records += st->a.frames;
+	q->c.rec_bytes += st->a.frame_bytes;
 }
 
 /* Recycle the transfers the device has finished with. */
@@ -711,6 +713,8 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	uint64_t ol = m->ol_flags;
 	bool hw = q->hw_offload;
 	bool vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !hw;
+	/* The tag makes every frame on the wire 4 bytes longer. */
+	uint32_t vl = (ol & RTE_MBUF_F_TX_VLAN) ? RTE_VLAN_HLEN : 0;
 	struct ch39x_tx_desc d;
 	uint32_t len = m->pkt_len;
 	uint8_t *dst;
@@ -718,13 +722,13 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
 		if (!hw_tso_ok(q, m))
 			return tx_tso_sw(q, st, m);
-		if ((uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) >
-		    q->max_frame || m->tso_segsz == 0) {
+		if ((uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) +
+		    vl > q->max_frame || m->tso_segsz == 0) {
 			q->c.invalid++;
 			return 0;
 		}
 	} else if (unlikely(len < RTE_ETHER_HDR_LEN ||
-			    len + (vlan_sw ? RTE_VLAN_HLEN : 0) > q->max_frame)) {
+			    len + vl > q->max_frame)) {
 		q->c.invalid++;
 		return 0;
 	}
