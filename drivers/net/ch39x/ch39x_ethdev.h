@@ -13,13 +13,11 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "ch39x_devargs.h"
 #include "ch39x_sim.h"
 #include "ch39x_usb.h"
 #include "ch39x_vendor.h"
 
-#define CH39X_MAX_XFERS		64
-#define CH39X_MIN_XFER_SIZE	2048
-#define CH39X_MAX_XFER_SIZE	(1u << 20)
 #define CH39X_MAX_MC_ADDRS	64
 #define CH39X_RX_STASH		64
 /* Frame bytes beyond the MTU: Ethernet header and one VLAN tag. */
@@ -122,18 +120,6 @@ struct ch39x_txq {
 	struct ch39x_tx_counters c;
 };
 
-/* Devargs, validated at probe. */
-struct ch39x_args {
-	struct ch39x_sim_config sim;
-	uint16_t rx_xfers;		/* 0: the chip's default */
-	uint16_t tx_xfers;
-	uint32_t xfer_size;
-	bool mac_set;
-	struct rte_ether_addr mac;
-	bool tso_sw;			/* tso=sw */
-	uint32_t rx_copybreak;		/* rx_copybreak=N */
-	bool rx_csum_sw;		/* rx_csum=sw */
-};
 
 struct ch39x_adapter {
 	struct rte_eth_dev *dev;

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Devargs of net_ch39x: every key and value checked, and every error names
+ * the key and the values it takes. Needs rte_kvargs and rte_log only, so
+ * that a fuzzer can drive it without EAL.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_kvargs.h>
+
+#include "ch39x_devargs.h"
+#include "ch39x_logs.h"
+
+#define ARG_SIM		"sim"
+#define ARG_USB_SPEED	"usb_speed"
+#define ARG_WIRE	"wire"
+#define ARG_MAC		"mac"
+#define ARG_RX_XFERS	"rx_xfers"
+#define ARG_TX_XFERS	"tx_xfers"
+#define ARG_XFER_SIZE	"xfer_size"
+#define ARG_TSO		"tso"
+#define ARG_RX_CSUM	"rx_csum"
+#define ARG_LINK_SPEED	"link_speed"
+#define ARG_SIM_RATE	"sim_rate"
+#define ARG_RX_COPYBREAK "rx_copybreak"
+#define ARG_SIM_CTRL_FAIL "sim_ctrl_fail"
+
+static const char * const valid_args[] = {
+	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
+	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, ARG_LINK_SPEED, ARG_SIM_RATE,
+	ARG_RX_COPYBREAK, ARG_SIM_CTRL_FAIL, NULL
+};
+
+
+static int
+arg_sim(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "ch398") == 0)
+		a->sim.pid = CH39X_PID_CH398;
+	else if (strcmp(v, "ch397") == 0)
+		a->sim.pid = CH39X_PID_CH397;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are ch397, ch398", key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_speed(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "full") == 0)
+		a->sim.speed = CH39X_SPEED_FULL;
+	else if (strcmp(v, "high") == 0)
+		a->sim.speed = CH39X_SPEED_HIGH;
+	else if (strcmp(v, "super") == 0)
+		a->sim.speed = CH39X_SPEED_SUPER;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are full, high, super",
+			key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_wire(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+	struct ch39x_sim_config *c = &a->sim;
+	size_t len = strlen(v), in_len, out_len;
+	const char *colon;
+
+	if (strcmp(v, "loop") == 0) {
+		c->wire = CH39X_WIRE_LOOP;
+		return 0;
+	}
+	if (strncmp(v, "pair:", 5) == 0 && len > 5 &&
+	    len - 5 < sizeof(c->pair_name)) {
+		c->wire = CH39X_WIRE_PAIR;
+		memcpy(c->pair_name, v + 5, len - 5 + 1);
+		return 0;
+	}
+	colon = strncmp(v, "pcap:", 5) == 0 ? strchr(v + 5, ':') : NULL;
+	if (colon != NULL) {
+		in_len = (size_t)(colon - (v + 5));
+		out_len = len - 5 - in_len - 1;
+		if (in_len < sizeof(c->pcap_in) &&
+		    out_len < sizeof(c->pcap_out) && in_len + out_len > 0) {
+			c->wire = CH39X_WIRE_PCAP;
+			memcpy(c->pcap_in, v + 5, in_len);
+			c->pcap_in[in_len] = '\0';
+			memcpy(c->pcap_out, colon + 1, out_len + 1);
+			return 0;
+		}
+	}
+	PMD_LOG(ERR, "%s=%s: allowed values are loop, pair:NAME, "
+		"pcap:IN.pcap:OUT.pcap (either file may be empty, not both)",
+		key, v);
+	return -EINVAL;
+}
+
+static int
+parse_uint(const char *key, const char *v, unsigned long min,
+	   unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 0);
+	if (errno != 0 || end == v || *end != '\0' || v[0] == '-' ||
+	    n < min || n > max) {
+		PMD_LOG(ERR, "%s=%s: allowed values are integers %lu..%lu",
+			key, v, min, max);
+		return -EINVAL;
+	}
+	*out = n;
+	return 0;
+}
+
+static int
+arg_xfers(const char *key, const char *v, void *opaque)
+{
+	uint16_t *dst = opaque;
+	unsigned long n;
+
+	if (parse_uint(key, v, 1, CH39X_MAX_XFERS, &n) != 0)
+		return -EINVAL;
+	*dst = (uint16_t)n;
+	return 0;
+}
+
+static int
+arg_xfer_size(const char *key, const char *v, void *opaque)
+{
+	uint32_t *dst = opaque;
+	unsigned long n;
+
+	if (parse_uint(key, v, CH39X_MIN_XFER_SIZE, CH39X_MAX_XFER_SIZE,
+		       &n) != 0)
+		return -EINVAL;
+	if (n % 1024 != 0) {
+		PMD_LOG(ERR, "%s=%s: must be a multiple of 1024 (the largest "
+			"bulk packet)", key, v);
+		return -EINVAL;
+	}
+	*dst = (uint32_t)n;
+	return 0;
+}
+
+static int
+arg_copybreak(const char *key, const char *v, void *opaque)
+{
+	uint32_t *dst = opaque;
+	unsigned long n;
+
+	if (strcmp(v, "0") == 0) {
+		*dst = 0;
+		return 0;
+	}
+	if (parse_uint(key, v, CH39X_MIN_FRAME, CH39X_V02_MAX_FRAME, &n) != 0) {
+		PMD_LOG(ERR, "%s=%s: 0 turns zero-copy RX off", key, v);
+		return -EINVAL;
+	}
+	*dst = (uint32_t)n;
+	return 0;
+}
+
+static int
+arg_ctrl_fail(const char *key, const char *v, void *opaque)
+{
+	uint32_t *dst = opaque;
+	unsigned long n;
+
+	if (parse_uint(key, v, 1, 1000, &n) != 0)
+		return -EINVAL;
+	*dst = (uint32_t)n;
+	return 0;
+}
+
+static int
+arg_mac(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (rte_ether_unformat_addr(v, &a->mac) != 0 ||
+	    !rte_is_unicast_ether_addr(&a->mac) ||
+	    rte_is_zero_ether_addr(&a->mac)) {
+		PMD_LOG(ERR, "%s=%s: allowed values are unicast addresses "
+			"XX:XX:XX:XX:XX:XX", key, v);
+		return -EINVAL;
+	}
+	a->mac_set = true;
+	return 0;
+}
+
+static int
+arg_link_speed(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "10") == 0 || strcmp(v, "100") == 0 ||
+	    strcmp(v, "1000") == 0) {
+		a->sim.link_mbps = (uint32_t)atoi(v);
+		return 0;
+	}
+	PMD_LOG(ERR, "%s=%s: allowed values are 10, 100, 1000 (Mbit/s)",
+		key, v);
+	return -EINVAL;
+}
+
+static int
+arg_sim_rate(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (strcmp(v, "line") == 0)
+		a->sim.line_rate = true;
+	else if (strcmp(v, "unlimited") == 0)
+		a->sim.line_rate = false;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are line, unlimited",
+			key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* auto|sw: true for sw. */
+static int
+arg_auto_sw(const char *key, const char *v, void *opaque)
+{
+	bool *sw = opaque;
+
+	if (strcmp(v, "auto") == 0)
+		*sw = false;
+	else if (strcmp(v, "sw") == 0)
+		*sw = true;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are auto, sw", key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
+{
+	struct rte_kvargs *kv;
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->sim.pid = CH39X_PID_CH398;
+	a->sim.wire = CH39X_WIRE_LOOP;
+	/* Realistic timing by default: the simulated adapter is a product. */
+	a->sim.line_rate = true;
+	if (params == NULL || params[0] == '\0')
+		goto defaults;
+	kv = rte_kvargs_parse(params, valid_args);
+	if (kv == NULL) {
+		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
+			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
+			"xfer_size, tso, rx_csum, link_speed, sim_rate, "
+			"rx_copybreak, sim_ctrl_fail", name, params);
+		return -EINVAL;
+	}
+	if (rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_USB_SPEED, arg_speed, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_WIRE, arg_wire, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_MAC, arg_mac, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_RX_XFERS, arg_xfers, &a->rx_xfers) < 0 ||
+	    rte_kvargs_process(kv, ARG_TX_XFERS, arg_xfers, &a->tx_xfers) < 0 ||
+	    rte_kvargs_process(kv, ARG_XFER_SIZE, arg_xfer_size,
+			       &a->xfer_size) < 0 ||
+	    rte_kvargs_process(kv, ARG_TSO, arg_auto_sw, &a->tso_sw) < 0 ||
+	    rte_kvargs_process(kv, ARG_RX_CSUM, arg_auto_sw, &a->rx_csum_sw) < 0 ||
+	    rte_kvargs_process(kv, ARG_LINK_SPEED, arg_link_speed, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM_RATE, arg_sim_rate, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_RX_COPYBREAK, arg_copybreak,
+			       &a->rx_copybreak) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM_CTRL_FAIL, arg_ctrl_fail,
+			       &a->sim.ctrl_fail_at) < 0)
+		rc = -EINVAL;
+	rte_kvargs_free(kv);
+	if (rc != 0)
+		return rc;
+defaults:
+	if (a->sim.speed == 0)
+		a->sim.speed = a->sim.pid == CH39X_PID_CH398 ?
+			CH39X_SPEED_SUPER : CH39X_SPEED_HIGH;
+	if (a->sim.pid == CH39X_PID_CH397 && a->sim.speed == CH39X_SPEED_SUPER) {
+		PMD_LOG(ERR, "usb_speed=super: the CH397 is a USB 2.0 device; "
+			"allowed value for sim=ch397 is high");
+		return -EINVAL;
+	}
+	return 0;
+}
