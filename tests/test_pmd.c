@@ -19,6 +19,7 @@
 #include <rte_dev.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_udp.h>
@@ -674,6 +675,8 @@ send_recv(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
 static void
 test_zerocopy(void)
 {
+	/* The other ports stay idle: their RX stashes do not change. */
+	unsigned int pool0 = rte_mempool_avail_count(mp);
 	struct rte_mbuf *held[16], *rx[256];
 	unsigned int bad = 0, got, i, round;
 	uint16_t a, b;
@@ -743,8 +746,8 @@ test_zerocopy(void)
 	}
 	CHECK(bad == 0, "%u frames differ", bad);
 	CHECK(rte_eth_dev_stop(a) == 0 && rte_eth_dev_stop(b) == 0, "stop");
-	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "%u of %u mbufs back",
-	      rte_mempool_avail_count(mp), NB_MBUFS);
+	CHECK(rte_mempool_avail_count(mp) == pool0, "%u of %u mbufs back",
+	      rte_mempool_avail_count(mp), pool0);
 	rte_eth_dev_close(a);
 	rte_eth_dev_close(b);
 }
@@ -838,6 +841,8 @@ rmv_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
 static void
 test_faults(void)
 {
+	/* The other ports stay idle: their RX stashes do not change. */
+	unsigned int pool0 = rte_mempool_avail_count(mp);
 	static const struct fault_case cases[] = {
 		{ RTE_PMD_CH39X_EP_BULK_IN, RTE_PMD_CH39X_FAULT_STALL,
 		  "rx_usb_stalls" },
@@ -989,8 +994,8 @@ test_faults(void)
 		CHECK(rte_dev_remove(di.device) == 0, "remove");
 	}
 	CHECK(rte_eth_dev_stop(a) == 0, "stop a");
-	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "%u of %u mbufs back",
-	      rte_mempool_avail_count(mp), NB_MBUFS);
+	CHECK(rte_mempool_avail_count(mp) == pool0, "%u of %u mbufs back",
+	      rte_mempool_avail_count(mp), pool0);
 	/* Plugged back: the application probes the device again. */
 	CHECK(rte_dev_probe("net_ch39x_fb,wire=pair:flt") == 0, "re-probe");
 	b = port_of("net_ch39x_fb");
@@ -1006,7 +1011,7 @@ test_faults(void)
 	rte_eth_dev_stop(b);
 	rte_eth_dev_close(a);
 	rte_eth_dev_close(b);
-	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "mbufs after faults");
+	CHECK(rte_mempool_avail_count(mp) == pool0, "mbufs after faults");
 }
 
 /* Link speeds and bus speeds other than the defaults. */
@@ -1055,6 +1060,149 @@ test_speeds(void)
 			rte_dev_remove(di.device);
 		}
 	}
+}
+
+/*
+ * A TCP/IPv4 super-frame of pay payload bytes as a chain of 2000-byte
+ * segments, with TSO requested at mss (pseudo-header left by tx_prepare).
+ */
+static struct rte_mbuf *
+make_tso(const struct rte_ether_addr *dst, const struct rte_ether_addr *src,
+	 uint32_t pay, uint16_t mss)
+{
+	static uint8_t buf[70000];
+	uint32_t len = 14 + 20 + 20 + pay, off, n, i;
+	struct rte_mbuf *head = NULL, *m;
+	uint8_t *d;
+
+	memset(buf, 0, 54);
+	memcpy(buf, dst, 6);
+	memcpy(buf + 6, src, 6);
+	buf[12] = 0x08;
+	buf[14] = 0x45;
+	buf[16] = (uint8_t)((len - 14) >> 8);
+	buf[17] = (uint8_t)(len - 14);
+	buf[18] = 0x12;
+	buf[22] = 64;
+	buf[23] = 6;
+	buf[26] = 10; buf[29] = 1; buf[30] = 10; buf[33] = 2;
+	buf[34] = 0x9C; buf[35] = 0x40;		/* port 40000 */
+	buf[36] = 0x14; buf[37] = 0x51;		/* port 5201 */
+	buf[41] = 100;				/* seq 100 */
+	buf[46] = 0x50;
+	buf[47] = 0x18;				/* ACK PSH */
+	buf[48] = 0xFF; buf[49] = 0xFF;
+	for (i = 54; i < len; i++)
+		buf[i] = (uint8_t)(i * 7 + (i >> 10));
+	for (off = 0; off < len; off += n) {
+		n = RTE_MIN(2000u, len - off);
+		m = rte_pktmbuf_alloc(mp);
+		if (m == NULL)
+			break;
+		d = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)n);
+		if (d == NULL) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+		memcpy(d, buf + off, n);
+		if (head == NULL)
+			head = m;
+		else if (rte_pktmbuf_chain(head, m) != 0)
+			rte_pktmbuf_free(m);
+	}
+	if (head == NULL)
+		return NULL;
+	head->l2_len = 14;
+	head->l3_len = 20;
+	head->l4_len = 20;
+	head->tso_segsz = mss;
+	head->ol_flags = RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 |
+		RTE_MBUF_F_TX_IP_CKSUM;
+	return head;
+}
+
+/* TSO through a port pair: segments count, bytes and checksums. */
+static void
+tso_case(uint16_t tx, uint16_t rx, uint32_t pay, uint16_t mss, bool hw)
+{
+	static uint8_t got[70000];
+	uint32_t want = (pay + mss - 1) / mss, n = 0, bytes = 0, bad = 0;
+	uint64_t hw0 = xstat(tx, "tx_tso_hw_frames");
+	uint64_t sw0 = xstat(tx, "tx_tso_sw_frames");
+	struct rte_ether_addr mt, mr;
+	struct rte_mbuf *m, *r[64];
+	uint64_t end;
+	unsigned int k, i;
+
+	rte_eth_macaddr_get(tx, &mt);
+	rte_eth_macaddr_get(rx, &mr);
+	m = make_tso(&mr, &mt, pay, mss);
+	CHECK(m != NULL && rte_eth_tx_prepare(tx, 0, &m, 1) == 1,
+	      "tx_prepare %u", pay);
+	end = rte_get_timer_cycles() + rte_get_timer_hz();
+	while (m != NULL && rte_eth_tx_burst(tx, 0, &m, 1) != 1 &&
+	       rte_get_timer_cycles() < end)
+		;
+	end = rte_get_timer_cycles() + rte_get_timer_hz();
+	while (n < want && rte_get_timer_cycles() < end) {
+		k = rte_eth_rx_burst(rx, 0, r, 64);
+		for (i = 0; i < k; i++, n++) {
+			struct rte_ipv4_hdr *ip;
+			uint32_t seq, sl;
+			uint8_t *tcp;
+
+			ip = rte_pktmbuf_mtod_offset(r[i], struct rte_ipv4_hdr *,
+						     14);
+			tcp = (uint8_t *)(ip + 1);
+			sl = r[i]->pkt_len - 54;
+			seq = ((uint32_t)tcp[4] << 24 | (uint32_t)tcp[5] << 16 |
+			       (uint32_t)tcp[6] << 8 | tcp[7]) - 100;
+			bad += sl > mss || seq + sl > pay ||
+				rte_ipv4_cksum(ip) != 0 ||
+				rte_ipv4_udptcp_cksum_verify(ip, tcp) != 0;
+			if (seq + sl <= pay)
+				memcpy(got + seq, tcp + 20, sl);
+			bytes += sl;
+			rte_pktmbuf_free(r[i]);
+		}
+	}
+	CHECK(n == want && bytes == pay && bad == 0,
+	      "TSO %u/%u: %u of %u segments, %u bytes, %u bad", pay, mss, n,
+	      want, bytes, bad);
+	for (i = 0, k = 0; i < pay; i++)
+		k += got[i] != (uint8_t)((i + 54) * 7 + ((i + 54) >> 10));
+	CHECK(k == 0, "TSO %u/%u: %u payload bytes differ", pay, mss, k);
+	CHECK(xstat(tx, hw ? "tx_tso_hw_frames" : "tx_tso_sw_frames") ==
+	      (hw ? hw0 : sw0) + 1, "TSO %u/%u not done in %s", pay, mss,
+	      hw ? "hardware" : "software");
+}
+
+static void
+test_tso_pmd(uint16_t a, uint16_t b, uint16_t ch397)
+{
+	CHECK(port_up(ch397, 0, 0) == 0 && wait_link(ch397, 1), "ch397 up");
+	rte_eth_promiscuous_enable(ch397);
+	/* Within the chip's limits: the CH398 segments. */
+	tso_case(a, b, 12000, 1448, true);
+	tso_case(a, b, 1448 * 5, 1448, true);
+	/* 64 KB super-frames exceed one transfer: software, chained. */
+	tso_case(a, b, 65000 - 54, 1448, false);
+	tso_case(b, a, 60000, 1000, false);
+	/* Segments longer than the MTU allows are refused by tx_prepare. */
+	{
+		struct rte_ether_addr ma, mb;
+		struct rte_mbuf *m;
+
+		rte_eth_macaddr_get(a, &ma);
+		rte_eth_macaddr_get(b, &mb);
+		m = make_tso(&mb, &ma, 12000, 2060);
+		CHECK(m != NULL && rte_eth_tx_prepare(a, 0, &m, 1) == 0 &&
+		      rte_errno == EINVAL, "MSS 2060 at MTU 1500 prepared");
+		rte_pktmbuf_free(m);
+	}
+	/* A CH397 has no TSO: software, through its loop. */
+	tso_case(ch397, ch397, 30000, 1448, false);
+	rte_eth_dev_stop(ch397);
 }
 
 /* A vendor request failing anywhere in probe fails probe cleanly. */
@@ -1164,6 +1312,7 @@ main(int argc, char **argv)
 	test_link(a, b);
 	test_jumbo(a, b);
 	test_offloads(a, b, true);
+	test_tso_pmd(a, b, c);
 	{
 		uint16_t o;
 

@@ -99,6 +99,7 @@ struct ch39x_tx_counters {
 	uint64_t tso_hw;	/* super-frames the chip segments */
 	uint64_t tso_sw_pkts;	/* super-frames segmented in software */
 	uint64_t tso_sw_segs;
+	uint64_t tso_seg_drops;	/* segments that found no free transfer */
 	uint64_t csum_sw;	/* frames checksummed in software */
 	uint64_t vlan_sw;	/* tags inserted in software */
 };

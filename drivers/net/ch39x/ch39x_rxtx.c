@@ -606,6 +606,17 @@ tx_capacity(const struct ch39x_txq *q, const struct tx_state *st,
 	return n >= nseg;
 }
 
+/* Transfers that nseg records of seg bytes fill when all start empty. */
+static uint32_t
+tx_xfers_needed(const struct ch39x_txq *q, uint32_t nseg, uint32_t seg)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+	uint32_t rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
+	uint32_t per = p->one_frame_per_xfer ? 1 : p->tx_xfer_size / rec;
+
+	return (nseg + per - 1) / per;
+}
+
 /* Gather a (possibly chained) mbuf into a flat buffer. */
 static void
 tx_gather(uint8_t *dst, const struct rte_mbuf *m)
@@ -684,15 +695,24 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 		q->c.invalid++;
 		return 0;
 	}
-	if (!tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl) &&
+	/*
+	 * Wait (backpressure) until every segment has room, unless the
+	 * super-frame needs more transfers than the queue has: then it goes
+	 * out as transfers complete, and what finds no room is dropped.
+	 */
+	if (tx_xfers_needed(q, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl) <=
+	    q->nb_xfers &&
+	    !tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl) &&
 	    (tx_reap(q) == 0 ||
 	     !tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl)))
 		return -1;
 	memset(&d, 0, sizeof(d));
 	while ((len = ch39x_tso_next_len(&t)) != 0) {
 		d.len = len + vl;
-		if (!tx_room(q, st, d.len))
-			return -1;	/* not reached: capacity was checked */
+		if (!tx_room(q, st, d.len)) {
+			q->c.tso_seg_drops += t.nseg - t.idx;
+			break;
+		}
 		dst = ch39x_tx_agg_add(p, &st->a, &d);
 		ch39x_tso_emit(&t, dst + vl);
 		if (vlan)
@@ -701,7 +721,7 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 		q->c.bytes += d.len;
 	}
 	q->c.tso_sw_pkts++;
-	q->c.tso_sw_segs += (uint32_t)nseg;
+	q->c.tso_sw_segs += t.idx;
 	return 0;
 }
 
