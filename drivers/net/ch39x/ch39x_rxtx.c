@@ -84,9 +84,8 @@ ch39x_rxq_start(struct ch39x_rxq *q)
 {
 	struct ch39x_usb_dev *u = q->ad->usb;
 	uint16_t i;
-	int rc;
-
 	void *p;
+	int rc;
 
 	/* Transfers the application still holds come back by the ring. */
 	while (q->returned && rte_ring_sc_dequeue(q->returned, &p) == 0)
@@ -103,6 +102,15 @@ ch39x_rxq_start(struct ch39x_rxq *q)
 	return 0;
 }
 
+/* Put a bulk IN transfer back in flight; a gone device stops the port. */
+static void
+rx_resubmit(struct ch39x_rxq *q, struct ch39x_xfer *x)
+{
+	x->len = q->ad->prof.rx_xfer_size;
+	if (q->ad->usb->ops->submit(q->ad->usb, x) == -ENODEV)
+		q->ad->gone = true;
+}
+
 /* The parser is done with x: resubmit it, unless mbufs still point in. */
 static void
 rx_xfer_done(struct ch39x_rxq *q, struct ch39x_xfer *x)
@@ -112,8 +120,7 @@ rx_xfer_done(struct ch39x_rxq *q, struct ch39x_xfer *x)
 		q->lent++;
 		return;
 	}
-	x->len = q->ad->prof.rx_xfer_size;
-	q->ad->usb->ops->submit(q->ad->usb, x);
+	rx_resubmit(q, x);
 }
 
 /* Resubmit the transfers whose last attached mbuf has been freed. */
@@ -125,11 +132,8 @@ rx_take_returned(struct ch39x_rxq *q)
 
 	n = rte_ring_sc_dequeue_burst(q->returned, p, CH39X_MAX_XFERS, NULL);
 	for (i = 0; i < n; i++) {
-		struct ch39x_xfer *x = p[i];
-
 		q->lent--;
-		x->len = q->ad->prof.rx_xfer_size;
-		q->ad->usb->ops->submit(q->ad->usb, x);
+		rx_resubmit(q, p[i]);
 	}
 }
 
@@ -269,9 +273,7 @@ rx_xfer_failed(struct ch39x_rxq *q, struct ch39x_xfer *x)
 		q->c.usb_errors++;
 		break;
 	}
-	x->len = q->ad->prof.rx_xfer_size;
-	if (u->ops->submit(u, x) == -ENODEV)
-		q->ad->gone = true;
+	rx_resubmit(q, x);
 }
 
 /* Take n mbufs from the stash, refilling it in bulk; false: pool empty. */
