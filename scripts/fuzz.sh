@@ -6,7 +6,8 @@
 #
 # Usage: scripts/fuzz.sh [seconds-per-harness]   (default 10)
 # Environment: FUZZ_BUILDDIR (default ./build-fuzz), FUZZ_HARNESSES (a
-# space-separated subset, e.g. "vendor_rx tso").
+# space-separated subset, e.g. "vendor_rx tso"). The devargs harness builds
+# the PMD's ch39x_devargs.c against the installed libdpdk (pkg-config).
 #
 # Prints the executions of each harness and exits non-zero when one
 # crashed, leaked, timed out or broke an invariant; the input that did it
@@ -18,21 +19,29 @@ secs=${1:-10}
 out=${FUZZ_BUILDDIR:-$top/build-fuzz}
 fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
-read -r -a harnesses <<< "${FUZZ_HARNESSES:-vendor_rx event net tso sim_out}"
+drv=$top/drivers/net/ch39x
+all="vendor_rx event net tso sim_out ncm_rx ncm_params cdc ecm devargs"
+read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
 ''|*[!0-9]*) echo "usage: $0 [seconds-per-harness]" >&2; exit 2 ;;
 esac
 
 # Largest input per harness: room for jumbo records split over transfers,
-# TSO super-frames and whole bulk OUT aggregates.
+# TSO super-frames, whole bulk OUT aggregates and NTBs, configuration
+# descriptors, and pcap paths of 255 characters in devargs.
 max_len() {
 	case $1 in
 	vendor_rx) echo 20000 ;;
 	sim_out) echo 20000 ;;
+	ncm_rx) echo 20000 ;;
 	tso) echo 12000 ;;
 	net) echo 9300 ;;
+	cdc) echo 2048 ;;
+	devargs) echo 1024 ;;
+	ecm) echo 265 ;;
 	event) echo 64 ;;
+	ncm_params) echo 64 ;;
 	*) echo 4096 ;;
 	esac
 }
@@ -66,15 +75,35 @@ fi
 # ---- build ----
 cflags=(-std=gnu11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
 	-fno-sanitize-recover=all -Wall -Wextra -I"$lib" -I"$fuzz")
+rm -rf "$out/obj"
 mkdir -p "$out/obj"
-for src in ch39x_vendor ch39x_net ch39x_tso ch39x_sim; do
+for src in ch39x_vendor ch39x_net ch39x_tso ch39x_sim ch39x_cdc ch39x_ncm \
+	   ch39x_ecm; do
 	clang "${cflags[@]}" -fsanitize=fuzzer-no-link,address,undefined \
 		-c "$lib/$src.c" -o "$out/obj/$src.o"
 done
+# The PMD's devargs parser: rte_kvargs, rte_log and rte_net, no EAL. DPDK
+# itself is not instrumented (ASan still checks the heap it uses).
+dpdk_cflags=() dpdk_libs=()
+if [[ " ${harnesses[*]} " == *" devargs "* ]]; then
+	read -r -a dpdk_cflags <<< "$(pkg-config --cflags libdpdk)"
+	read -r -a dpdk_libs <<< "$(pkg-config --libs libdpdk)"
+	dpdk_cflags+=(-DALLOW_EXPERIMENTAL_API -I"$drv")
+	mkdir -p "$out/obj-dpdk"
+	clang "${cflags[@]}" "${dpdk_cflags[@]}" \
+		-fsanitize=fuzzer-no-link,address,undefined \
+		-c "$drv/ch39x_devargs.c" -o "$out/obj-dpdk/ch39x_devargs.o"
+fi
 for h in "${harnesses[@]}"; do
-	clang "${cflags[@]}" -Werror -fsanitize=fuzzer,address,undefined \
-		"$fuzz/fuzz_$h.c" "$out"/obj/*.o -lpcap -lpthread \
-		-o "$out/fuzz_$h"
+	extra_cflags=() extra_objs=()
+	if [ "$h" = devargs ]; then
+		extra_cflags=("${dpdk_cflags[@]}")
+		extra_objs=("$out/obj-dpdk/ch39x_devargs.o" "${dpdk_libs[@]}")
+	fi
+	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
+		-fsanitize=fuzzer,address,undefined \
+		"$fuzz/fuzz_$h.c" "$out"/obj/*.o "${extra_objs[@]}" \
+		-lpcap -lpthread -o "$out/fuzz_$h"
 done
 echo "fuzz: built ${harnesses[*]} in $out"
 

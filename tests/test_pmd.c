@@ -1257,6 +1257,8 @@ test_bad_devargs(void)
 		"net_ch39x_b,sim_rate=fast",
 		"net_ch39x_b,sim_ctrl_fail=0",
 		"net_ch39x_b,usb_speed=low",
+		"net_ch39x_b,tso",
+		"net_ch39x_b,wire=loop,mac",
 		"net_ch39x_b,wire=pair:t",	/* the pair has two already */
 	};
 	uint16_t before = rte_eth_dev_count_avail();

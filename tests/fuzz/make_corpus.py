@@ -6,7 +6,11 @@
 Deterministic: running it again rewrites the same files. Each seed follows
 the input layout documented at the top of its harness. Valid inputs are
 built here from the protocol sheet (records, events, TCP/UDP frames with
-correct checksums); edge cases are made by hand next to them.
+correct checksums) and, for CDC-NCM/ECM, from what the Linux 6.1 gadget
+sends (shared/reference/vm-gadget-study/FINDINGS.md: NTB16, the NDP after
+the datagrams, wSequence 0; f_ncm/f_ecm descriptors); edge cases are made
+by hand next to them. Inputs found by fuzzing and kept as regression tests
+(named <harness>-...) are left in place.
 
 Usage: tests/fuzz/make_corpus.py [OUTDIR]   (default: tests/fuzz/corpus)
 """
@@ -379,6 +383,534 @@ def sim_out_seeds():
     return s
 
 
+
+# ---- CDC-NCM ----
+
+NTH16_SIGN = 0x484D434E
+NTH32_SIGN = 0x686D636E
+NDP16_SIGN = 0x304D434E
+NDP16_CRC_SIGN = 0x314D434E
+NDP32_SIGN = 0x306D636E
+
+
+def align(x, a):
+    return (x + a - 1) // a * a
+
+
+def nth16(block, ndp, seq=0):
+    return struct.pack("<IHHHH", NTH16_SIGN, 12, seq, block, ndp)
+
+
+def nth32(block, ndp, seq=0):
+    return struct.pack("<IHHII", NTH32_SIGN, 16, seq, block, ndp)
+
+
+def ndp16(entries, nxt=0, sign=NDP16_SIGN, null=True):
+    ents = list(entries) + ([(0, 0)] if null else [])
+    return struct.pack("<IHH", sign, 8 + 4 * len(ents), nxt) + b"".join(
+        struct.pack("<HH", i, n) for i, n in ents)
+
+
+def ndp32(entries, nxt=0):
+    ents = list(entries) + [(0, 0)]
+    return struct.pack("<IHHII", NDP32_SIGN, 16 + 8 * len(ents), 0, nxt,
+                       0) + b"".join(struct.pack("<II", i, n)
+                                     for i, n in ents)
+
+
+def put(buf, off, data):
+    if len(buf) < off + len(data):
+        buf.extend(b"\0" * (off + len(data) - len(buf)))
+    buf[off:off + len(data)] = data
+
+
+def gadget_ntb16(frames, seq=0):
+    """As the Linux 6.1 f_ncm sends (FINDINGS.md): NTB16, datagrams from
+    offset 12 aligned to 4, the NDP after them, wSequence 0."""
+    b = bytearray(12)
+    ents = []
+    for f in frames:
+        off = align(len(b), 4)
+        put(b, off, f)
+        ents.append((off, len(f)))
+    ndp = align(len(b), 4)
+    put(b, ndp, ndp16(ents))
+    b[0:12] = nth16(len(b), ndp, seq)
+    return bytes(b)
+
+
+def host_ntb16(frames, seq=0):
+    """As a Linux host sends: NDP right after the NTH, datagram payloads
+    aligned to 4 (wNdpOutDivisor 4, remainder 0)."""
+    ndp_len = 8 + 4 * (len(frames) + 1)
+    b = bytearray(12 + ndp_len)
+    ents = []
+    for f in frames:
+        off = len(b) + (2 - len(b)) % 4
+        put(b, off, f)
+        ents.append((off, len(f)))
+    put(b, 12, ndp16(ents))
+    b[0:12] = nth16(len(b), 12, seq)
+    return bytes(b)
+
+
+def ntb32(frames, seq=0):
+    ndp_len = 16 + 8 * (len(frames) + 1)
+    b = bytearray(16 + ndp_len)
+    ents = []
+    for f in frames:
+        off = align(len(b), 4)
+        put(b, off, f)
+        ents.append((off, len(f)))
+    put(b, 16, ndp32(ents))
+    b[0:16] = nth32(len(b), 16, seq)
+    return bytes(b)
+
+
+def ncm_raw(xfers, ntb32_=False, max_ntb=0, min_dgram=0, max_dgram=0,
+            reset_at=None):
+    """Raw mode of fuzz_ncm_rx.c."""
+    assert 1 <= len(xfers) <= 4
+    flags = (1 if ntb32_ else 0) | (4 if reset_at is not None else 0)
+    b = bytes([flags, (len(xfers) - 1) | ((reset_at or 0) << 4)])
+    b += struct.pack("<HBH", max_ntb, min_dgram, max_dgram)
+    for x in xfers[:-1]:
+        b += struct.pack("<H", len(x))
+    return b + b"".join(xfers)
+
+
+def ncm_rt(lens, ntb32_=False, ndp_at_end=False, zlp=False, raw_rem=False,
+           rx_max=False, modulo=False, clamp=False, dev_max=16384, size=0,
+           div=4, rem=0, ndp_align=4, max_dgrams=0, entries=0, maxp=512,
+           max_dgram_len=0, seed=0x33):
+    """Round-trip mode of fuzz_ncm_rx.c; a length of 0xFFFF flushes."""
+    f = (2 | (1 if ntb32_ else 0) | (4 if ndp_at_end else 0) |
+         (8 if zlp else 0) | (0x10 if raw_rem else 0) |
+         (0x20 if rx_max else 0) | (0x40 if modulo else 0) |
+         (0x80 if clamp else 0))
+    b = bytes([f]) + struct.pack("<IIHHHHHHHB", dev_max, size, div, rem,
+                                 ndp_align, max_dgrams, entries, maxp,
+                                 max_dgram_len, seed)
+    return b + b"".join(struct.pack("<H", n) for n in lens)
+
+
+def ncm_rx_seeds():
+    s = {}
+    arp = eth(0x0806) + payload(28, 4)
+    f60, f100, f1514 = pad60(udp4(10)), tcp4(32), tcp4(1446)
+    s["gadget_one"] = ncm_raw([gadget_ntb16([arp])])
+    s["gadget_three_two_xfers"] = ncm_raw(
+        [gadget_ntb16([f60, f100]), gadget_ntb16([f1514])])
+    s["host_ndp_first"] = ncm_raw([host_ntb16([f100, f60, f1514], seq=7)])
+    s["ntb32_two"] = ncm_raw([ntb32([f60, f1514])], ntb32_=True)
+    # Two chained NDPs, the second one after the datagrams.
+    b = bytearray(12)
+    put(b, 12, ndp16([(44, len(f60))], nxt=0))
+    put(b, 44, f60)
+    n2 = align(len(b), 4)
+    put(b, n2, ndp16([(n2 + 16, len(f100))]))
+    put(b, n2 + 16, f100)
+    b[16:18] = b"\0\0"
+    b[12:12 + 16] = ndp16([(44, len(f60))], nxt=n2)
+    b[0:12] = nth16(len(b), 12)
+    s["chained_ndps"] = ncm_raw([bytes(b)])
+    # An NDP that names itself as the next one.
+    b = bytearray(gadget_ntb16([f60]))
+    ndp = struct.unpack_from("<H", b, 10)[0]
+    struct.pack_into("<H", b, ndp + 6, ndp)
+    s["ndp_loop_self"] = ncm_raw([bytes(b)])
+    # A CRC NDP (skipped) chained to a plain one.
+    b = bytearray(12)
+    put(b, 12, ndp16([(60, len(f60))], nxt=28, sign=NDP16_CRC_SIGN))
+    put(b, 28, ndp16([(60, len(f60))]))
+    put(b, 60, f60)
+    b[0:12] = nth16(len(b), 12)
+    s["crc_ndp_skipped"] = ncm_raw([bytes(b)])
+    # 52 NDPs in a chain: only 50 are read.
+    b = bytearray(12)
+    for i in range(52):
+        off = 12 + 16 * i
+        put(b, off, ndp16([(12 + 16 * 52, 60)],
+                          nxt=off + 16 if i < 51 else 0))
+    put(b, len(b), f60)
+    b[0:12] = nth16(len(b), 12)
+    s["ndp_chain_52"] = ncm_raw([bytes(b)])
+    g = bytearray(gadget_ntb16([f100]))
+    g[8:10] = b"\0\0"
+    s["block_len_zero"] = ncm_raw([bytes(g) + b"\0" * 9])
+    s["block_past_xfer"] = ncm_raw([gadget_ntb16([f1514])[:1000]])
+    g = bytearray(gadget_ntb16([f60]))
+    g[4] = 16
+    s["bad_hdr_len"] = ncm_raw([bytes(g)])
+    s["short_xfer"] = ncm_raw([b"NCMH\x0c\0"])
+    # Entries: past the block, zero length (ends the NDP), in the NTH,
+    # too long for max_dgram, and a good one.
+    b = bytearray(12)
+    put(b, 12, ndp16([(4000, 60), (8, 60), (64, 1400), (64, 60), (64, 0),
+                      (64, 60)]))
+    put(b, 64, payload(120, 9))
+    b[0:12] = nth16(len(b), 12)
+    s["bad_entries"] = ncm_raw([bytes(b)], max_dgram=1000)
+    b = bytearray(12)
+    put(b, 12, ndp16([(0, 60), (32, 60)]))
+    put(b, 32, payload(60, 2))
+    b[0:12] = nth16(len(b), 12)
+    s["zero_index_entry"] = ncm_raw([bytes(b)])
+    s["empty_ndp"] = ncm_raw([nth16(28, 12) + ndp16([(0, 0)])])
+    s["no_ndp"] = ncm_raw([nth16(12, 0)])
+    s["ndp_unaligned"] = ncm_raw(
+        [nth16(32, 14) + b"\0\0" + ndp16([(0, 0)]) + b"\0\0"])
+    s["ndp_wlength_12"] = ncm_raw([nth16(24, 12) + ndp16([])])
+    b = bytearray(12)
+    put(b, 12, ndp16([(28, 60), (28, 60)], null=False))
+    put(b, 28, payload(60, 3))
+    b[0:12] = nth16(len(b), 12)
+    s["ndp_no_null"] = ncm_raw([bytes(b)])
+    s["seq_gap_then_reset"] = ncm_raw(
+        [host_ntb16([f60], seq=1), host_ntb16([f60], seq=2),
+         host_ntb16([f60], seq=9), host_ntb16([f60], seq=3)], reset_at=3)
+    s["gadget_seq_zero_x3"] = ncm_raw(
+        [gadget_ntb16([f60]), gadget_ntb16([f100]), gadget_ntb16([arp])])
+    s["max_ntb_small"] = ncm_raw([gadget_ntb16([f1514, f60])], max_ntb=1024)
+    s["min_dgram_60"] = ncm_raw([gadget_ntb16([arp, f60, eth(0x0800)])],
+                                min_dgram=60)
+    s["ntb16_sig_in_ntb32"] = ncm_raw([gadget_ntb16([f60])], ntb32_=True)
+    # Round trip: the gadget's parameters, host style and Huawei style.
+    s["rt_gadget_full"] = ncm_rt([1514] * 12 + [60, 0xFFFF, 14, 1514])
+    s["rt_pad_512"] = ncm_rt([358])
+    s["rt_zlp_512"] = ncm_rt([358], zlp=True)
+    s["rt_ndp_end_ntb32"] = ncm_rt([60, 1514, 9014, 100] * 3, ntb32_=True,
+                                   ndp_at_end=True, dev_max=32768,
+                                   size=32768, max_dgram_len=9014)
+    s["rt_max_dgrams_2"] = ncm_rt([100] * 7, max_dgrams=2)
+    s["rt_max_dgrams_burst"] = ncm_rt([100, 100, 0xFFFF, 100],
+                                      max_dgrams=2)
+    s["rt_entries_3"] = ncm_rt([200] * 7, entries=3)
+    s["rt_div64_rem10"] = ncm_rt([61, 1514, 77, 1000], div=64, rem=10,
+                                 ndp_align=16, raw_rem=True, rx_max=True)
+    s["rt_dev_max_2048"] = ncm_rt([1514, 600, 1514, 30], dev_max=2048,
+                                  ndp_align=1024)
+    s["rt_ntb16_64k"] = ncm_rt([9000] * 9, dev_max=100000, size=130000,
+                               max_dgram_len=9014, clamp=True)
+    s["rt_256_entries"] = ncm_rt([14] * 300, ntb32_=True, dev_max=65536,
+                                 size=65536, entries=300)
+    s["rt_modulo_fs"] = ncm_rt(list(range(0, 60000, 997)), modulo=True,
+                               maxp=64, ndp_at_end=True)
+    s["rt_bogus_params"] = ncm_rt([60, 1514], dev_max=0, div=3, rem=9,
+                                  ndp_align=0, maxp=1)
+    s["rt_init_fails"] = ncm_rt([60], dev_max=20)
+    s["rt_maxp_0"] = ncm_rt([60], maxp=0)
+    return s
+
+
+GADGET_NTB_PARAMS = struct.pack("<HHIHHHHIHHHH", 28, 3, 16384, 4, 0, 4, 0,
+                                16384, 4, 0, 4, 0)
+
+
+def ntb_params(length=28, formats=3, in_max=16384, in_div=4, in_rem=0,
+               in_align=4, out_max=16384, out_div=4, out_rem=0,
+               out_align=4, out_dgrams=0):
+    return struct.pack("<HHIHHHHIHHHH", length, formats, in_max, in_div,
+                       in_rem, in_align, 0, out_max, out_div, out_rem,
+                       out_align, out_dgrams)
+
+
+def params_ctl(flags=0, maxp=512, size=0, entries=0, lens=()):
+    """Bytes 28.. of fuzz_ncm_params.c."""
+    return struct.pack("<BHIB", flags, maxp, size, entries) + b"".join(
+        struct.pack("<H", n) for n in lens)
+
+
+def ncm_params_seeds():
+    return {
+        "gadget": GADGET_NTB_PARAMS,
+        "gadget_ntb32_ndp_end": ntb_params(length=64) + params_ctl(
+            0x03, lens=(1514, 1514, 60, 9000)),
+        "gadget_zlp_raw_maxp": ntb_params(length=64) + params_ctl(
+            0x34 | 0x08, maxp=64, lens=(358, 1514)),
+        "only_ntb32": ntb_params(formats=2),
+        "no_format": ntb_params(formats=0),
+        "short_27": GADGET_NTB_PARAMS[:27],
+        "wlength_27": ntb_params(length=27),
+        "out_max_0": ntb_params(out_max=0),
+        "out_max_1000": ntb_params(out_max=1000),
+        "out_max_10": ntb_params(out_max=10),
+        "in_max_100": ntb_params(in_max=100),
+        "out_max_huge_ntb32": ntb_params(formats=2, out_max=0xFFFFFFFF,
+                                         length=64) + params_ctl(
+            0x41, size=0x30000, lens=(60000, 60000, 1514)),
+        "out_max_65536_ntb16": ntb_params(out_max=65536, length=64) +
+        params_ctl(0x40, size=65536, lens=(65000, 1514)),
+        "bad_div_rem_align": ntb_params(in_div=3, in_rem=7, in_align=0,
+                                        out_div=6, out_rem=9, out_align=2),
+        "div_rem_ok_16": ntb_params(out_div=16, out_rem=15, out_align=16),
+        "out_dgrams_1": ntb_params(out_dgrams=1),
+        "small_max_big_align": ntb_params(out_max=2048, out_align=1024,
+                                          length=64) + params_ctl(
+            0x80, entries=200, lens=(1514, 14, 14)),
+        "maxp_1": ntb_params(length=64) + params_ctl(0x30, maxp=1),
+        "maxp_0": ntb_params(length=64) + params_ctl(0x30, maxp=0),
+        "empty": b"",
+    }
+
+
+# ---- CDC descriptors and notifications ----
+
+def config_desc(body, total=None, n_if=2):
+    t = 9 + len(body) if total is None else total
+    return struct.pack("<BBHBBBBB", 9, 2, t, n_if, 1, 0, 0xC0, 1) + body
+
+
+def iad(first, count, sub):
+    return bytes([8, 0x0B, first, count, 2, sub, 0, 0])
+
+
+def intf(num, alt, n_ep, cls, sub, proto):
+    return bytes([9, 4, num, alt, n_ep, cls, sub, proto, 0])
+
+
+def ep(addr, attr, maxp, interval=0):
+    return struct.pack("<BBBBHB", 7, 5, addr, attr, maxp, interval)
+
+
+def ss_comp():
+    return bytes([6, 0x30, 0, 0, 0, 0])
+
+
+def fd_header():
+    return bytes([5, 0x24, 0, 0x10, 0x01])
+
+
+def fd_union(master, slave):
+    return bytes([5, 0x24, 6, master, slave])
+
+
+def fd_ether(imac=4, max_seg=1514, mc=0):
+    return struct.pack("<BBBBIHHB", 13, 0x24, 0x0F, imac, 0, max_seg, mc, 0)
+
+
+def fd_ncm(caps=0x11):
+    return bytes([6, 0x24, 0x1A, 0x00, 0x01, caps])
+
+
+def f_ncm(first=0, maxp=512, ss=False):
+    """The Linux 6.1 f_ncm function (FINDINGS.md): IAD, communication
+    interface with Header, Union, Ethernet (1514) and NCM (0x11)
+    descriptors and a 16-byte interrupt endpoint, data interface alt 0
+    empty and alt 1 with the bulk pair, protocol NTB."""
+    c = ss_comp() if ss else b""
+    return (iad(first, 2, 0x0D) + intf(first, 0, 1, 2, 0x0D, 0) +
+            fd_header() + fd_union(first, first + 1) + fd_ether() +
+            fd_ncm() + ep(0x81, 3, 16, 9) + c +
+            intf(first + 1, 0, 0, 0x0A, 0, 1) +
+            intf(first + 1, 1, 2, 0x0A, 0, 1) +
+            ep(0x82, 2, maxp) + c + ep(0x03, 2, maxp) + c)
+
+
+def f_ecm(first=0, maxp=512, ep_base=0x84):
+    return (iad(first, 2, 0x06) + intf(first, 0, 1, 2, 0x06, 0) +
+            fd_header() + fd_union(first, first + 1) + fd_ether() +
+            ep(ep_base | 0x80, 3, 16, 9) +
+            intf(first + 1, 0, 0, 0x0A, 0, 0) +
+            intf(first + 1, 1, 2, 0x0A, 0, 0) +
+            ep((ep_base + 1) | 0x80, 2, maxp) + ep(ep_base + 2, 2, maxp))
+
+
+def mac_string(text="021A86539701", blen=26):
+    return bytes([blen, 3]) + text.encode("utf-16-le")
+
+
+def notify(code, value=0, index=0, data=b""):
+    return struct.pack("<BBHHH", 0xA1, code, value, index,
+                       len(data)) + data
+
+
+def speed(down, up, index=0):
+    return notify(0x2A, 0, index, struct.pack("<II", down, up))
+
+
+def notify_raw(xfers, reset_at=None):
+    assert 1 <= len(xfers) <= 8
+    b = bytes([2, (len(xfers) - 1) |
+               ((0x80 | (reset_at << 4)) if reset_at is not None else 0)])
+    for x in xfers[:-1]:
+        b += struct.pack("<H", len(x))
+    return b + b"".join(xfers)
+
+
+def notify_wf(notes, cuts):
+    """notes: (kind byte, 8 value bytes); cuts: places in the stream."""
+    b = bytes([3, (len(notes) - 1) | (len(cuts) << 4)])
+    for kind, v in notes:
+        b += bytes([kind]) + v
+    prev = 0
+    for c in cuts:
+        b += struct.pack("<H", c - prev)
+        prev = c
+    return b
+
+
+def cdc_seeds():
+    s = {}
+    ncm = config_desc(f_ncm())
+    s["cfg_gadget_ncm_hs"] = b"\0\1" + ncm
+    s["cfg_gadget_ncm_ss"] = b"\0\1" + config_desc(f_ncm(maxp=1024, ss=True))
+    s["cfg_gadget_ecm_hs"] = b"\0\2" + config_desc(f_ecm())
+    s["cfg_ncm_and_ecm_want_ecm"] = b"\0\2" + config_desc(
+        f_ncm() + f_ecm(2), n_if=4)
+    s["cfg_any_first_wins"] = b"\0\0" + config_desc(f_ecm() + f_ncm(2),
+                                                    n_if=4)
+    no_union = (iad(0, 2, 0x0D) + intf(0, 0, 1, 2, 0x0D, 0) + fd_header() +
+                fd_ether() + fd_ncm() + ep(0x81, 3, 16, 9) +
+                intf(1, 1, 2, 0x0A, 0, 1) + ep(0x82, 2, 512) +
+                ep(0x03, 2, 512))
+    s["cfg_no_union_iad"] = b"\0\1" + config_desc(no_union)
+    s["cfg_total_len_short"] = b"\0\1" + config_desc(f_ncm(), total=40)
+    s["cfg_total_len_long"] = b"\0\1" + config_desc(f_ncm(), total=999)
+    s["cfg_blength_zero"] = b"\0\1" + ncm[:60] + b"\0\x24" + ncm[60:]
+    s["cfg_blength_past_end"] = b"\0\1" + ncm[:-7] + b"\x09\x05\x03"
+    dup = (intf(0, 0, 1, 2, 0x06, 0) + fd_header() + bytes([3, 0x24, 6]) +
+           fd_union(5, 1) + fd_union(0, 1) + fd_ether(max_seg=9014) +
+           fd_ether() + ep(0x81, 3, 8) + intf(1, 0, 2, 0x0A, 0, 0) +
+           ep(0x82, 2, 64) + ep(0x02, 2, 64))
+    s["cfg_dup_short_master"] = b"\0\2" + config_desc(dup)
+    s["cfg_no_config_header"] = b"\0\0" + f_ecm()
+    s["cfg_ecm_want_ncm"] = b"\0\1" + config_desc(f_ecm())
+    s["cfg_mbim_want_raw_0e"] = b"\0\x0e" + config_desc(f_ncm())
+    s["cfg_empty"] = b"\0\0"
+    s["mac_ok"] = b"\1" + mac_string()
+    s["mac_lower"] = b"\1" + mac_string("0a1b2c3d4e5f")
+    s["mac_bad_digit"] = b"\1" + mac_string("0a1b2c3d4e5g")
+    s["mac_blength_24"] = b"\1" + mac_string(blen=24)
+    s["mac_high_byte"] = b"\1" + mac_string()[:5] + b"\1" + mac_string()[6:]
+    s["mac_short"] = b"\1" + mac_string()[:25]
+    # The gadget's connect sequence, 16-byte interrupt transfers.
+    s["notify_gadget_connect"] = notify_raw(
+        [speed(1000000000, 1000000000), notify(0, 0),
+         speed(1000000000, 1000000000), notify(0, 1)])
+    sp = speed(100000000, 100000000)
+    s["notify_split_8"] = notify_raw([sp[:8], sp[8:], notify(0, 1)])
+    s["notify_split_3_xfers"] = notify_raw([sp[:9], sp[9:12], sp[12:]])
+    s["notify_split_then_reset"] = notify_raw(
+        [sp[:8], sp[8:] + notify(0, 1)], reset_at=1)
+    s["notify_merged"] = notify_raw([notify(0, 1) + sp + notify(1)])
+    s["notify_bad_reqtype"] = notify_raw([b"\x21" + notify(0, 1)[1:]])
+    s["notify_speed_short_wlength"] = notify_raw(
+        [notify(0x2A, 0, 0, b"\1\2\3\4") + notify(0, 1)])
+    s["notify_long_truncated"] = notify_raw([notify(0x40, 0, 0,
+                                                    payload(100))[:64]])
+    s["notify_short_5"] = notify_raw([notify(0, 1)[:5]])
+    s["wf_gadget"] = notify_wf(
+        [(1, struct.pack("<II", 10**9, 10**9)), (0, b"\0" * 8),
+         (1, struct.pack("<II", 10**9, 10**9)), (0, b"\1" + b"\0" * 7)],
+        [8, 16, 24, 32, 40, 48])
+    s["wf_other_codes"] = notify_wf(
+        [(2, b"\0" * 8), (3 | (0x20 << 2), payload(8)), (0xFF, payload(8)),
+         (0, b"\1\0\3\0\0\0\0\0")], [9, 9, 30])
+    return s
+
+
+def ecm_desc_input(max_seg=1514, in_maxp=512, out_maxp=512, have=3,
+                   zlp=False, lens=()):
+    b = bytes([1 | (2 if zlp else 0), have]) + struct.pack(
+        "<HHHB", max_seg, in_maxp, out_maxp, 0)
+    return b + b"".join(struct.pack("<I", n) for n in lens)
+
+
+def ecm_raw_input(max_frame, in_maxp, out_maxp, zlp=False, lens=()):
+    b = bytes([2 if zlp else 0]) + struct.pack("<IHH", max_frame, in_maxp,
+                                               out_maxp)
+    return b + b"".join(struct.pack("<I", n) for n in lens)
+
+
+def rel(delta):
+    """A length of max_frame + delta."""
+    return (2 << 30) | (delta & 0xFF)
+
+
+def mult(k, delta=0):
+    """A length of k * out_maxp + delta."""
+    return (3 << 30) | (k << 8) | (delta & 0xFF)
+
+
+def ecm_seeds():
+    common = (1514, 60, 14, 13, 0, 1, rel(0), rel(1), rel(2), rel(-1),
+              mult(1), mult(2), mult(2, 1), mult(3, -1), 9014)
+    return {
+        "gadget_hs": ecm_desc_input(lens=common),
+        "gadget_hs_zlp": ecm_desc_input(zlp=True, lens=common),
+        "gadget_ss": ecm_desc_input(in_maxp=1024, out_maxp=1024,
+                                    lens=common),
+        "gadget_fs": ecm_desc_input(in_maxp=64, out_maxp=64, lens=common),
+        "max_seg_1500": ecm_desc_input(max_seg=1500, lens=(1514, rel(1))),
+        "max_seg_9014": ecm_desc_input(max_seg=9014, lens=(9014, rel(1))),
+        "max_seg_1536_pad": ecm_desc_input(max_seg=1536, lens=(
+            1536, 1537, 1024, 1025)),
+        "no_data_eps": ecm_desc_input(have=1, lens=(60,)),
+        "maxp_0": ecm_desc_input(in_maxp=0, lens=(60,)),
+        "raw_jumbo_9216": ecm_raw_input(9216, 512, 512, lens=common),
+        "raw_maxp_0": ecm_raw_input(1514, 0, 0, lens=common),
+        "raw_maxp_1": ecm_raw_input(1514, 1, 1, zlp=True, lens=common),
+        "raw_max_frame_12": ecm_raw_input(12, 4, 4, lens=(12, 13, 14)),
+        "raw_max_frame_big": ecm_raw_input(0xFFFFFFFF, 512, 512,
+                                           lens=(rel(0), rel(-1), 70000)),
+    }
+
+
+# ---- devargs ----
+
+def devargs_seeds():
+    s = {
+        # doc/guides/nics/ch39x.rst examples.
+        "doc_ch397_loop": "sim=ch397,wire=loop",
+        "doc_pair": "wire=pair:j",
+        "doc_pcap": "wire=pcap:in.pcap:out.pcap",
+        "doc_ch397_pair": "sim=ch397,wire=pair:b",
+        "doc_ch397_super": "sim=ch397,usb_speed=super",
+        # Every key.
+        "sim_ch398": "sim=ch398",
+        "usb_speed_full": "usb_speed=full",
+        "usb_speed_high": "sim=ch397,usb_speed=high",
+        "mac": "mac=02:1A:86:53:97:01",
+        "mac_multicast": "mac=01:00:5E:00:00:01",
+        "mac_zero": "mac=00:00:00:00:00:00",
+        "rx_xfers": "rx_xfers=1,tx_xfers=64",
+        "rx_xfers_65": "rx_xfers=65",
+        "tx_xfers_hex": "tx_xfers=0x10",
+        "xfer_size": "xfer_size=65536",
+        "xfer_size_max_hex": "xfer_size=0x100000",
+        "xfer_size_not_1k": "xfer_size=3000",
+        "xfer_size_neg": "xfer_size=-2048",
+        "tso_sw": "tso=sw",
+        "rx_csum_sw": "rx_csum=sw,tso=auto",
+        "link_speed_10": "link_speed=10",
+        "link_speed_1000_ch397": "sim=ch397,link_speed=1000",
+        "link_speed_bad": "link_speed=010",
+        "sim_rate": "sim_rate=unlimited",
+        "rx_copybreak_0": "rx_copybreak=0",
+        "rx_copybreak_60": "rx_copybreak=60",
+        "rx_copybreak_9217": "rx_copybreak=9217",
+        "sim_ctrl_fail": "sim_ctrl_fail=1000",
+        "sim_ctrl_fail_0": "sim_ctrl_fail=0",
+        "all_keys": ("sim=ch398,usb_speed=high,wire=pair:x,"
+                     "mac=02:00:00:00:00:01,rx_xfers=16,tx_xfers=10,"
+                     "xfer_size=32768,tso=sw,rx_csum=sw,link_speed=100,"
+                     "sim_rate=line,rx_copybreak=1024,sim_ctrl_fail=3"),
+        "pair_63": "wire=pair:" + "n" * 63,
+        "pair_64": "wire=pair:" + "n" * 64,
+        "pcap_in_only": "wire=pcap:in.pcap:",
+        "pcap_out_only": "wire=pcap::out.pcap",
+        "pcap_both_empty": "wire=pcap::",
+        "pcap_255": "wire=pcap:" + "i" * 255 + ":" + "o" * 255,
+        "pcap_256": "wire=pcap:" + "i" * 256 + ":o",
+        "pair_list": "wire=pair:[a,b]",
+        "repeated_key": "sim=ch397,sim=ch398,wire=loop,wire=pair:z",
+        "unknown_key": "speed=1000",
+        "empty": "",
+    }
+    return {k: v.encode() for k, v in s.items()}
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -388,12 +920,28 @@ def main():
         "fuzz_net": net_seeds(),
         "fuzz_tso": tso_seeds(),
         "fuzz_sim_out": sim_out_seeds(),
+        "fuzz_ncm_rx": ncm_rx_seeds(),
+        "fuzz_ncm_params": ncm_params_seeds(),
+        "fuzz_cdc": cdc_seeds(),
+        "fuzz_ecm": ecm_seeds(),
+        "fuzz_devargs": devargs_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():
         d = os.path.join(out, name)
-        shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
+        # Inputs found by fuzzing and kept as regression tests are named
+        # after their harness (fuzz_vendor_rx-...): kept. The rest is
+        # rewritten.
+        if os.path.isdir(d):
+            for f in os.listdir(d):
+                p = os.path.join(d, f)
+                if f.startswith(name + "-"):
+                    continue
+                if os.path.isdir(p):
+                    shutil.rmtree(p)
+                else:
+                    os.remove(p)
+        os.makedirs(d, exist_ok=True)
         for seed, data in sorted(seeds.items()):
             with open(os.path.join(d, seed), "wb") as fp:
                 fp.write(data)

@@ -258,6 +258,7 @@ int
 ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 {
 	struct rte_kvargs *kv;
+	unsigned int i;
 	int rc = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -274,6 +275,15 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 			"xfer_size, tso, rx_csum, link_speed, sim_rate, "
 			"rx_copybreak, sim_ctrl_fail", name, params);
 		return -EINVAL;
+	}
+	/* DPDK takes "key" alone as a key with no value: refuse it here. */
+	for (i = 0; i < kv->count; i++) {
+		if (kv->pairs[i].value == NULL) {
+			PMD_LOG(ERR, "%s: devarg %s needs a value (%s=...)",
+				name, kv->pairs[i].key, kv->pairs[i].key);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
 	}
 	if (rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
 	    rte_kvargs_process(kv, ARG_USB_SPEED, arg_speed, a) < 0 ||

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Fuzz the PMD's devargs parser (ch39x_parse_devargs of
+ * drivers/net/ch39x/ch39x_devargs.c) with the devargs string a user or an
+ * application passes after the device name. Needs rte_kvargs and rte_log
+ * only, no EAL.
+ *
+ * The input, with a NUL appended (an exactly sized heap copy), is the
+ * devargs string. On success every value must be within the ranges of
+ * doc/guides/nics/ch39x.rst, a key absent from the string must leave its
+ * default, and parsing must be deterministic. A result written back as a
+ * canonical devargs string must parse to the same result (as far as the
+ * PMD and the simulated adapter use it).
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_log.h>
+
+#include "ch39x_devargs.h"
+#include "fuzz.h"
+
+/* The PMD registers it; here every log is silenced. */
+int ch39x_logtype;
+
+#define NAME "net_ch39x0"
+
+static bool
+nul_within(const char *s, size_t n)
+{
+	return memchr(s, '\0', n) != NULL;
+}
+
+static void
+check_args(const struct ch39x_args *a)
+{
+	const struct ch39x_sim_config *c = &a->sim;
+	static const uint8_t zero6[6];
+	uint8_t zero_serial[sizeof(c->serial)];
+
+	FUZZ_CHECK(a->rx_xfers <= CH39X_MAX_XFERS);
+	FUZZ_CHECK(a->tx_xfers <= CH39X_MAX_XFERS);
+	FUZZ_CHECK(a->xfer_size == 0 ||
+		   (a->xfer_size >= CH39X_MIN_XFER_SIZE &&
+		    a->xfer_size <= CH39X_MAX_XFER_SIZE &&
+		    a->xfer_size % 1024 == 0));
+	FUZZ_CHECK(c->link_mbps == 0 || c->link_mbps == 10 ||
+		   c->link_mbps == 100 || c->link_mbps == 1000);
+	FUZZ_CHECK(c->pid == CH39X_PID_CH397 || c->pid == CH39X_PID_CH398);
+	FUZZ_CHECK(c->speed == CH39X_SPEED_FULL ||
+		   c->speed == CH39X_SPEED_HIGH ||
+		   c->speed == CH39X_SPEED_SUPER);
+	/* The CH397 is a USB 2.0 device. */
+	if (c->pid == CH39X_PID_CH397)
+		FUZZ_CHECK(c->speed != CH39X_SPEED_SUPER);
+	FUZZ_CHECK(nul_within(c->pair_name, sizeof(c->pair_name)));
+	FUZZ_CHECK(nul_within(c->pcap_in, sizeof(c->pcap_in)));
+	FUZZ_CHECK(nul_within(c->pcap_out, sizeof(c->pcap_out)));
+	switch (c->wire) {
+	case CH39X_WIRE_LOOP:
+		break;
+	case CH39X_WIRE_PAIR:
+		/* 1..63 characters. */
+		FUZZ_CHECK(c->pair_name[0] != '\0');
+		break;
+	case CH39X_WIRE_PCAP:
+		/* Either file may be empty, not both. */
+		FUZZ_CHECK(c->pcap_in[0] != '\0' || c->pcap_out[0] != '\0');
+		break;
+	default:
+		FUZZ_CHECK(false);
+	}
+	FUZZ_CHECK(a->rx_copybreak == 0 ||
+		   (a->rx_copybreak >= CH39X_MIN_FRAME &&
+		    a->rx_copybreak <= CH39X_V02_MAX_FRAME));
+	FUZZ_CHECK(c->ctrl_fail_at <= 1000);
+	if (a->mac_set)
+		FUZZ_CHECK(rte_is_unicast_ether_addr(&a->mac) &&
+			   !rte_is_zero_ether_addr(&a->mac));
+	else
+		FUZZ_CHECK(rte_is_zero_ether_addr(&a->mac));
+	/* Not devargs: left zero. */
+	FUZZ_CHECK(memcmp(c->mac, zero6, 6) == 0);
+	memset(zero_serial, 0, sizeof(zero_serial));
+	FUZZ_CHECK(memcmp(c->serial, zero_serial, sizeof(zero_serial)) == 0);
+}
+
+/* A key that does not occur in the string leaves its default. */
+static void
+check_absent(const char *s, const struct ch39x_args *a)
+{
+	if (strstr(s, "sim") == NULL)
+		FUZZ_CHECK(a->sim.pid == CH39X_PID_CH398);
+	if (strstr(s, "usb_speed") == NULL)
+		FUZZ_CHECK(a->sim.speed == (a->sim.pid == CH39X_PID_CH398 ?
+					    CH39X_SPEED_SUPER :
+					    CH39X_SPEED_HIGH));
+	if (strstr(s, "wire") == NULL)
+		FUZZ_CHECK(a->sim.wire == CH39X_WIRE_LOOP &&
+			   a->sim.pair_name[0] == '\0' &&
+			   a->sim.pcap_in[0] == '\0' &&
+			   a->sim.pcap_out[0] == '\0');
+	if (strstr(s, "mac") == NULL)
+		FUZZ_CHECK(!a->mac_set);
+	if (strstr(s, "rx_xfers") == NULL)
+		FUZZ_CHECK(a->rx_xfers == 0);
+	if (strstr(s, "tx_xfers") == NULL)
+		FUZZ_CHECK(a->tx_xfers == 0);
+	if (strstr(s, "xfer_size") == NULL)
+		FUZZ_CHECK(a->xfer_size == 0);
+	if (strstr(s, "tso") == NULL)
+		FUZZ_CHECK(!a->tso_sw);
+	if (strstr(s, "rx_csum") == NULL)
+		FUZZ_CHECK(!a->rx_csum_sw);
+	if (strstr(s, "link_speed") == NULL)
+		FUZZ_CHECK(a->sim.link_mbps == 0);
+	if (strstr(s, "sim_rate") == NULL)
+		FUZZ_CHECK(a->sim.line_rate);
+	if (strstr(s, "rx_copybreak") == NULL)
+		FUZZ_CHECK(a->rx_copybreak == 0);
+	if (strstr(s, "sim_ctrl_fail") == NULL)
+		FUZZ_CHECK(a->sim.ctrl_fail_at == 0);
+}
+
+/*
+ * What the simulated adapter uses of a result: the name of the wire kind
+ * chosen, up to its NUL. A repeated wire= key leaves the names of an
+ * earlier kind and bytes past the NUL behind, unused.
+ */
+static void
+normalise(struct ch39x_args *a)
+{
+	struct ch39x_sim_config *c = &a->sim;
+	size_t n;
+
+	n = strnlen(c->pair_name, sizeof(c->pair_name));
+	memset(c->pair_name + n, 0, sizeof(c->pair_name) - n);
+	n = strnlen(c->pcap_in, sizeof(c->pcap_in));
+	memset(c->pcap_in + n, 0, sizeof(c->pcap_in) - n);
+	n = strnlen(c->pcap_out, sizeof(c->pcap_out));
+	memset(c->pcap_out + n, 0, sizeof(c->pcap_out) - n);
+	if (c->wire != CH39X_WIRE_PAIR)
+		memset(c->pair_name, 0, sizeof(c->pair_name));
+	if (c->wire != CH39X_WIRE_PCAP) {
+		memset(c->pcap_in, 0, sizeof(c->pcap_in));
+		memset(c->pcap_out, 0, sizeof(c->pcap_out));
+	}
+}
+
+/* Characters rte_kvargs treats specially in a value. */
+static bool
+plain(const char *s)
+{
+	return strpbrk(s, ",=[]") == NULL;
+}
+
+/* Write a result back as a devargs string with every key. */
+static int
+format_args(const struct ch39x_args *a, char *buf, size_t cap)
+{
+	const struct ch39x_sim_config *c = &a->sim;
+	static const char * const speeds[] = { "?", "full", "high", "super" };
+	char wire[8 + 2 * CH39X_SIM_PATH_MAX], mac[32] = "";
+	int n;
+
+	if (c->wire == CH39X_WIRE_PAIR)
+		snprintf(wire, sizeof(wire), "pair:%s", c->pair_name);
+	else if (c->wire == CH39X_WIRE_PCAP)
+		snprintf(wire, sizeof(wire), "pcap:%s:%s", c->pcap_in,
+			 c->pcap_out);
+	else
+		snprintf(wire, sizeof(wire), "loop");
+	if (a->mac_set)
+		snprintf(mac, sizeof(mac), ",mac=" RTE_ETHER_ADDR_PRT_FMT,
+			 RTE_ETHER_ADDR_BYTES(&a->mac));
+	n = snprintf(buf, cap, "sim=%s,usb_speed=%s,wire=%s%s,tso=%s,"
+		     "rx_csum=%s,sim_rate=%s,rx_copybreak=%u",
+		     c->pid == CH39X_PID_CH397 ? "ch397" : "ch398",
+		     speeds[c->speed], wire, mac, a->tso_sw ? "sw" : "auto",
+		     a->rx_csum_sw ? "sw" : "auto",
+		     c->line_rate ? "line" : "unlimited", a->rx_copybreak);
+	if (a->rx_xfers)
+		n += snprintf(buf + n, cap - n, ",rx_xfers=%u", a->rx_xfers);
+	if (a->tx_xfers)
+		n += snprintf(buf + n, cap - n, ",tx_xfers=0x%x", a->tx_xfers);
+	if (a->xfer_size)
+		n += snprintf(buf + n, cap - n, ",xfer_size=%u", a->xfer_size);
+	if (c->link_mbps)
+		n += snprintf(buf + n, cap - n, ",link_speed=%u", c->link_mbps);
+	if (c->ctrl_fail_at)
+		n += snprintf(buf + n, cap - n, ",sim_ctrl_fail=%u",
+			      c->ctrl_fail_at);
+	return n;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool init;
+	struct ch39x_args *a, *b;
+	char *s, *canon;
+	size_t cap;
+	int r;
+
+	if (!init) {
+		rte_log_set_global_level(RTE_LOG_EMERG);
+		init = true;
+	}
+	s = malloc(size + 1);
+	a = malloc(sizeof(*a));
+	b = malloc(sizeof(*b));
+	FUZZ_CHECK(s != NULL && a != NULL && b != NULL);
+	if (size > 0)
+		memcpy(s, data, size);
+	s[size] = '\0';
+
+	memset(a, 0xA5, sizeof(*a));
+	r = ch39x_parse_devargs(NAME, s, a);
+	FUZZ_CHECK(r == 0 || r == -EINVAL);
+	/* Deterministic, whatever the struct held before. */
+	memset(b, 0x5A, sizeof(*b));
+	FUZZ_CHECK(ch39x_parse_devargs(NAME, s, b) == r);
+	if (r == 0) {
+		FUZZ_CHECK(memcmp(a, b, sizeof(*a)) == 0);
+		check_args(a);
+		check_absent(s, a);
+		/* Written back, it parses to the same. */
+		if (plain(a->sim.pair_name) && plain(a->sim.pcap_in) &&
+		    plain(a->sim.pcap_out)) {
+			cap = 1024 + 2 * CH39X_SIM_PATH_MAX;
+			canon = malloc(cap);
+			FUZZ_CHECK(canon != NULL);
+			FUZZ_CHECK(format_args(a, canon, cap) < (int)cap);
+			memset(b, 0x5A, sizeof(*b));
+			FUZZ_CHECK(ch39x_parse_devargs(NAME, canon, b) == 0);
+			normalise(a);
+			normalise(b);
+			FUZZ_CHECK(memcmp(a, b, sizeof(*a)) == 0);
+			free(canon);
+		}
+	}
+	/* No devargs at all: the defaults. */
+	if (size == 0) {
+		FUZZ_CHECK(r == 0);
+		FUZZ_CHECK(ch39x_parse_devargs(NAME, NULL, b) == 0);
+		FUZZ_CHECK(memcmp(a, b, sizeof(*a)) == 0);
+		FUZZ_CHECK(b->sim.pid == CH39X_PID_CH398 &&
+			   b->sim.speed == CH39X_SPEED_SUPER &&
+			   b->sim.wire == CH39X_WIRE_LOOP && b->sim.line_rate);
+	}
+	free(b);
+	free(a);
+	free(s);
+	return 0;
+}
