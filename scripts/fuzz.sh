@@ -6,7 +6,8 @@
 #
 # Usage: scripts/fuzz.sh [seconds-per-harness]   (default 10)
 # Environment: FUZZ_BUILDDIR (default ./build-fuzz), FUZZ_HARNESSES (a
-# space-separated subset, e.g. "vendor_rx tso"). The devargs harness builds
+# space-separated subset, e.g. "vendor_rx tso"), FUZZ_RUNS (stop each
+# harness after that many executions, or at the time limit if sooner). The devargs harness builds
 # the PMD's ch39x_devargs.c against the installed libdpdk (pkg-config).
 #
 # Prints the executions of each harness and exits non-zero when one
@@ -122,7 +123,8 @@ for h in "${harnesses[@]}"; do
 	rc=0
 	# A hard stop well past -max_total_time in case a run hangs.
 	timeout --signal=KILL $((secs + 120)) "$out/fuzz_$h" "$work" \
-		-max_total_time="$secs" -print_final_stats=1 \
+		-max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} \
+		-print_final_stats=1 \
 		-max_len="$(max_len "$h")" -timeout=20 -rss_limit_mb=2048 \
 		-artifact_prefix="$out/artifacts/fuzz_$h-" \
 		> "$log" 2>&1 || rc=$?
