@@ -4,7 +4,8 @@
 # test suite, then the unit and in-process PMD suites again in an
 # AddressSanitizer + UndefinedBehaviorSanitizer build, and ends with one
 # line "N passed, N failed" over both, plus a short libFuzzer run of every
-# parser (scripts/fuzz.sh).
+# parser (scripts/fuzz.sh) and the libusb transport against real USB
+# gadgets in a QEMU guest (tests/vm/run.sh).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${BUILDDIR:-$top/build}
@@ -36,6 +37,15 @@ else
 	rc=1
 fi
 
+# The libusb transport on a real Linux USB stack: NCM and ECM gadgets in a
+# QEMU guest (tests/vm/run.sh), at high speed and SuperSpeed.
+vm_ok=0
+if bash "$top/tests/vm/run.sh"; then
+	vm_ok=1
+else
+	rc=1
+fi
+
 read -r ok bad < <(python3 - "$builddir" "$asandir" <<'PY'
 import json, os, sys
 ok = bad = 0
@@ -53,7 +63,9 @@ for d in sys.argv[1:]:
 print(ok, bad)
 PY
 )
-if [ "$fuzz_ok" -eq 1 ]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+for step in "$fuzz_ok" "$vm_ok"; do
+	if [ "$step" -eq 1 ]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+done
 [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ] && bad=1
 echo "$ok passed, $bad failed"
 [ "$bad" -eq 0 ]

@@ -81,7 +81,7 @@ struct ch39x_usb_ops {
 	int (*submit)(struct ch39x_usb_dev *d, struct ch39x_xfer *x);
 	/*
 	 * The endpoint's owning thread. Cancels every transfer in flight on
-	 * ep; they complete with CH39X_XFER_CANCELLED at the next poll.
+	 * ep; they complete with CH39X_XFER_CANCELLED at a later poll.
 	 */
 	void (*cancel_all)(struct ch39x_usb_dev *d, enum ch39x_ep ep);
 	/*

@@ -465,14 +465,17 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	struct ch39x_xfer *x;
+	uint64_t deadline;
 
 	if (!ad->started)
 		return 0;
 	ad->started = false;
 	rte_eal_alarm_cancel(intr_alarm, ad);
+	/* A real backend hands cancelled transfers back at a later poll. */
 	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
-	while (ad->usb->ops->poll(ad->usb, CH39X_EP_INTR_IN, &x, 1) == 1)
-		;
+	deadline = rte_get_timer_cycles() + rte_get_timer_hz();
+	while (ad->intr_xfer.in_flight && rte_get_timer_cycles() < deadline)
+		ad->usb->ops->poll(ad->usb, CH39X_EP_INTR_IN, &x, 1);
 	ch39x_rxq_stop(ad->rxq);
 	ch39x_txq_stop(ad->txq);
 	set_link(ad, false, 0);

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# The guest half of tests/vm/run.sh, run by tests/vm/init (busybox sh) from
+# the read-only host root. Builds three USB gadgets on dummy_hcd through
+# configfs, gives their gadget-side netdevs addresses so that the guest
+# kernel answers ARP and ICMP, lets the kernel's own host drivers
+# (cdc_ncm, cdc_ether) bind to them, runs transport_test from the host
+# root, and checks that those drivers are bound again afterwards.
+#
+#   ncm      1209:0001  one configuration: NCM
+#   ecm      1209:0002  one configuration: ECM
+#   multi    1209:0003  configuration 1: ECM, configuration 2: NCM
+#   fake398  1a86:5398  configuration 1: Loopback; configuration 3: a
+#            SourceSink (vendor class: bulk IN with a known pattern, bulk
+#            OUT that checks it and halts on a bad byte) then an ECM
+#            function, whose interrupt IN is the first in the
+#            configuration. It is no CH398: it does not answer vendor
+#            requests. It has the CH398's IDs and vendor configuration
+#            number, so that the backend's vendor path (configuration
+#            switch to 3, endpoint choice, interfaces on two functions)
+#            runs on a real USB stack.
+#
+# Results go to $OUT/results.txt (PASS/FAIL lines), which the host reads.
+# Addresses are link-local (169.254.0.0/16): the links exist only inside
+# this VM, which has no network device at all.
+
+param() {
+	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
+}
+up() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+OUT=$(param vmt_out)
+BIN=$(param vmt_bin)
+SPEED=$(param vmt_speed)
+KDRV=$(param vmt_kdrv)
+R=/out/results.txt
+G=/sys/kernel/config/usb_gadget
+
+result() {	# PASS|FAIL name detail
+	echo "$1 $2: $3" >> "$R"
+	echo "$1 $2: $3"
+}
+
+T0=$(up)
+SS=0
+[ "$SPEED" = super ] && SS=1
+for m in $(cat /modules/usb.list); do
+	case $m in
+	dummy_hcd) insmod /modules/$m.ko num=4 is_super_speed=$SS ;;
+	*) insmod /modules/$m.ko ;;
+	esac || echo "[guest] insmod $m failed"
+done
+mount -t configfs none /sys/kernel/config
+# No IPv6: no router solicitations or DAD traffic on the links.
+echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6
+echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6
+
+gadget() {	# name vid pid
+	mkdir "$G/$1" || return 1
+	echo "$2" > "$G/$1/idVendor"
+	echo "$3" > "$G/$1/idProduct"
+	echo 0x0100 > "$G/$1/bcdDevice"
+	echo 0x0200 > "$G/$1/bcdUSB"
+	mkdir "$G/$1/strings/0x409"
+	echo ch39x-vm > "$G/$1/strings/0x409/manufacturer"
+	echo "$1 test gadget" > "$G/$1/strings/0x409/product"
+	echo "$1-0001" > "$G/$1/strings/0x409/serialnumber"
+}
+gfunc() {	# gadget func.inst dev_addr host_addr
+	mkdir "$G/$1/functions/$2" || return 1
+	echo "$3" > "$G/$1/functions/$2/dev_addr"
+	echo "$4" > "$G/$1/functions/$2/host_addr"
+}
+config() {	# gadget c.N func.inst... (the N is bConfigurationValue)
+	c=$G/$1/configs/$2
+	mkdir -p "$c/strings/0x409" || return 1
+	echo "$3" > "$c/strings/0x409/configuration"
+	echo 250 > "$c/MaxPower"
+	shift 2
+	for f in "$@"; do
+		ln -s "${c%/configs/*}/functions/$f" "$c/"
+	done
+}
+netdev() {	# gadget func.inst address/prefix
+	n=$(cat "$G/$1/functions/$2/ifname")
+	ip link set "$n" up
+	ip addr add "$3" dev "$n"
+	echo "$n"
+}
+
+gadget ncm 0x1209 0x0001
+gfunc ncm ncm.0 02:00:00:00:00:01 02:00:00:00:00:02
+config ncm c.1 ncm.0
+gadget ecm 0x1209 0x0002
+gfunc ecm ecm.0 02:00:00:00:01:01 02:00:00:00:01:02
+config ecm c.1 ecm.0
+gadget multi 0x1209 0x0003
+gfunc multi ecm.0 02:00:00:00:02:01 02:00:00:00:02:02
+gfunc multi ncm.0 02:00:00:00:03:01 02:00:00:00:03:02
+config multi c.1 ecm.0
+config multi c.2 ncm.0
+gadget fake398 0x1a86 0x5398
+mkdir "$G/fake398/functions/Loopback.0" "$G/fake398/functions/SourceSink.0"
+echo 1 > "$G/fake398/functions/SourceSink.0/pattern"	# (i % maxp) % 63
+echo 4096 > "$G/fake398/functions/SourceSink.0/bulk_buflen"
+gfunc fake398 ecm.0 02:00:00:00:04:01 02:00:00:00:04:02
+config fake398 c.1 Loopback.0
+config fake398 c.3 SourceSink.0 ecm.0
+i=0
+for g in ncm ecm multi fake398; do
+	echo dummy_udc.$i > "$G/$g/UDC" || echo "[guest] bind $g failed"
+	i=$((i + 1))
+done
+# Gadget side up before the host selects alt 1: the functions report the
+# connection state of their netdev then.
+N1=$(netdev ncm ncm.0 169.254.77.1/24)
+N2=$(netdev ecm ecm.0 169.254.78.1/24)
+N3=$(netdev multi ecm.0 169.254.79.1/24)
+N4=$(netdev multi ncm.0 169.254.80.1/24)
+
+# Each gadget's path on the guest's buses, as sysfs names it.
+devpath() {	# idVendor idProduct
+	for d in /sys/bus/usb/devices/*; do
+		[ -f "$d/idVendor" ] || continue
+		[ "$(cat "$d/idVendor")" = "$1" ] &&
+			[ "$(cat "$d/idProduct")" = "$2" ] &&
+			basename "$d"
+	done
+}
+i=0
+while [ $i -lt 100 ]; do
+	P1=$(devpath 1209 0001)
+	P2=$(devpath 1209 0002)
+	P3=$(devpath 1209 0003)
+	P4=$(devpath 1a86 5398)
+	[ -n "$P1" ] && [ -n "$P2" ] && [ -n "$P3" ] && [ -n "$P4" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+T1=$(up)
+if [ -z "$P1" ] || [ -z "$P2" ] || [ -z "$P3" ] || [ -z "$P4" ]; then
+	result FAIL gadgets "not enumerated: ncm=$P1 ecm=$P2 multi=$P3 fake398=$P4"
+	exit 1
+fi
+result PASS gadgets "ncm at $P1 ($N1), ecm at $P2 ($N2), multi at $P3 ($N3 cfg 1, $N4 cfg 2), fake398 at $P4 (cfg $(cat /sys/bus/usb/devices/$P4/bConfigurationValue)), $(cat /sys/bus/usb/devices/$P1/speed) Mb/s, enumerated $(echo "$T1 $T0" | awk '{printf "%.2f", $1 - $2}') s after the modules"
+
+# Kernel host drivers on the gadgets, to be detached and given back.
+drivers() {
+	for d in /sys/bus/usb/devices/$P1:* /sys/bus/usb/devices/$P2:* \
+		 /sys/bus/usb/devices/$P3:*; do
+		[ -e "$d/bInterfaceNumber" ] || continue
+		drv=none
+		[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
+		printf '%s=%s ' "$(basename "$d")" "$drv"
+	done
+}
+if [ "$KDRV" = 1 ]; then
+	for m in $(cat /modules/hostdrv.list); do
+		insmod /modules/$m.ko || echo "[guest] insmod $m failed"
+	done
+fi
+BEFORE=$(drivers)
+echo "[guest] interface drivers before: $BEFORE"
+if [ "$KDRV" = 1 ]; then
+	case "$BEFORE" in
+	*"$P1:1.0=cdc_ncm"*"$P2:1.0=cdc_ether"*"$P3:1.0=cdc_ether"*)
+		result PASS kdrv-bound "$BEFORE" ;;
+	*)	result FAIL kdrv-bound "$BEFORE" ;;
+	esac
+fi
+
+echo "[guest] transport_test starts at uptime $(up) s"
+timeout 150 chroot /host "$BIN" --speed "$SPEED" --results "$OUT/results.txt" \
+	--gadget "ncm,1209:0001,ncm-0001,$P1,ncm,169.254.77.1,169.254.77.2,02:00:00:00:00:02" \
+	--gadget "ecm,1209:0002,ecm-0001,$P2,ecm,169.254.78.1,169.254.78.2,02:00:00:00:01:02" \
+	--gadget "multi-ncm,1209:0003,multi-0001,$P3,ncm,169.254.80.1,169.254.80.2,02:00:00:00:03:02" \
+	--gadget "multi-ecm,1209:0003,multi-0001,$P3,ecm,169.254.79.1,169.254.79.2,02:00:00:00:02:02" \
+	--vendor "fake398,1a86:5398,fake398-0001,$P4"
+rc=$?
+echo "[guest] transport_test exit=$rc at uptime $(up) s"
+[ $rc -eq 0 ] || [ $rc -eq 1 ] ||
+	result FAIL transport_test "exit code $rc (crash or timeout)"
+
+AFTER=$(drivers)
+echo "[guest] interface drivers after: $AFTER"
+if [ "$AFTER" = "$BEFORE" ]; then
+	result PASS kdrv-reattach "every interface as before (kernel drivers loaded: $KDRV): $AFTER"
+else
+	result FAIL kdrv-reattach "before: $BEFORE after: $AFTER"
+fi
+# fake398 stays in configuration 3, where cdc_ether had the ECM function
+# when the backend took its communication interface for the interrupt
+# endpoint: it must have it again.
+V=""
+for d in /sys/bus/usb/devices/$P4:*; do
+	[ -e "$d/bInterfaceNumber" ] || continue
+	drv=none
+	[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
+	V="$V$(basename "$d")=$drv "
+done
+if [ "$KDRV" = 1 ]; then
+	case "$V" in
+	*"$P4:3.1=cdc_ether"*) result PASS kdrv-reattach-vendor "configuration $(cat /sys/bus/usb/devices/$P4/bConfigurationValue): $V" ;;
+	*) result FAIL kdrv-reattach-vendor "configuration $(cat /sys/bus/usb/devices/$P4/bConfigurationValue): $V" ;;
+	esac
+fi
+for n in $N1 $N2 $N3 $N4; do
+	s=/sys/class/net/$n/statistics
+	echo "[guest] $n rx_packets=$(cat $s/rx_packets) rx_errors=$(cat $s/rx_errors) tx_packets=$(cat $s/tx_packets) tx_errors=$(cat $s/tx_errors)"
+done
+BAD='Bad dgram|Wrong NDP|Wrong NTH|BUG:|WARNING:|Oops|Call Trace|general protection'
+if dmesg | grep -qE "$BAD"; then
+	dmesg | grep -E "$BAD" | head -n 5 |
+		while read -r l; do echo "[guest] dmesg: $l"; done
+	result FAIL kernel-log "complaints in dmesg (above)"
+else
+	result PASS kernel-log "no f_ncm/f_ecm complaints, warnings or oopses"
+fi
+echo "[guest] done at uptime $(up) s"
+echo DONE >> /out/done

@@ -1,0 +1,281 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# The libusb transport (lib/ch39x/ch39x_libusb.c) on a real Linux USB
+# stack, with no USB hardware: Debian's 6.1 kernel in a QEMU guest (TCG, no
+# network device) runs NCM and ECM gadgets on dummy_hcd, and
+# tests/vm/transport_test.c, built here and run in the guest from this
+# machine's root shared read-only over 9p, drives them through the
+# transport ops. Prints PASS/FAIL lines and a closing "N passed, N failed";
+# exits non-zero on any failure.
+#
+#   bash tests/vm/run.sh                 both bus speeds (high, then super)
+#   SPEEDS=high bash tests/vm/run.sh     one
+#   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
+#   SANITIZE=1 ...                       test program built with ASan+UBSan
+#   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
+#   a paravirtual /dev/kvm without them cannot run a stock kernel)
+#
+# Everything it makes lives in .cache/vm/ (git-ignored): the kernel .deb
+# and its extracted tree, the uncompressed vmlinux, the initramfs, the test
+# binary, and one run.* directory per boot (console.log, results.txt; the
+# last few are kept). Modules are only ever loaded inside the guest.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VMDIR=$ROOT/tests/vm
+CACHE=$ROOT/.cache/vm
+SPEEDS=${SPEEDS:-high super}
+KDRV=${KDRV:-1}
+ACCEL=${ACCEL:-auto}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-150}
+KEEP_RUNS=${KEEP_RUNS:-6}
+SANITIZE=${SANITIZE:-0}
+
+BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
+USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb"
+HOSTDRV_MODULES="cdc_ether cdc_ncm"
+
+usec() { echo "${EPOCHREALTIME/./}"; }
+T_START=$(usec)
+TIMINGS=()
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1e6 }'; }
+log() { echo "[vm $(secs "$T_START" "$(usec)")s] $*"; }
+phase_start() { PHASE_T=$(usec); }
+phase_end() { TIMINGS+=("$1=$(secs "$PHASE_T" "$(usec)")s"); }
+die() {
+	echo "FAIL vm-setup: $*"
+	echo "vm: 0 passed, 1 failed"
+	exit 1
+}
+
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+
+# ---- packages ----
+phase_start
+need=()
+command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+dpkg-query -W -f='${Status}' busybox-static 2>/dev/null |
+	grep -q 'ok installed' || need+=(busybox-static)
+command -v depmod >/dev/null && command -v modprobe >/dev/null ||
+	need+=(kmod)
+command -v xz >/dev/null || need+=(xz-utils)
+command -v cpio >/dev/null || need+=(cpio)
+command -v gcc >/dev/null || need+=(gcc)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+pkg-config --exists libusb-1.0 2>/dev/null || need+=(libusb-1.0-0-dev)
+if [ ${#need[@]} -gt 0 ]; then
+	log "installing ${need[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" \
+		>/dev/null 2>&1 ||
+		{ $SUDO apt-get update -qq &&
+		  $SUDO apt-get install -y -qq --no-install-recommends \
+			"${need[@]}" >/dev/null; } ||
+		die "apt-get install ${need[*]} failed"
+fi
+phase_end packages
+
+# ---- the kernel: Debian's 6.1 image, as a .deb from the archive ----
+phase_start
+mkdir -p "$CACHE/deb" "$CACHE/bin"
+kpkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-6\.1\./ { print $2; exit }'
+}
+KPKG=$(kpkg)
+if [ -z "$KPKG" ]; then
+	$SUDO apt-get update -qq >/dev/null 2>&1 || true
+	KPKG=$(kpkg)
+fi
+if [ -z "$KPKG" ]; then
+	# Offline or another release: whatever 6.1 image was fetched before.
+	KDEB=$(ls -t "$CACHE"/deb/linux-image-6.1.*-amd64_*.deb 2>/dev/null |
+		head -n 1 || true)
+	[ -n "$KDEB" ] || die "no linux-image-6.1 package known to apt"
+	KPKG=$(basename "$KDEB" | cut -d_ -f1)
+else
+	KDEB=$(ls "$CACHE/deb/${KPKG}"_*.deb 2>/dev/null | head -n 1 || true)
+	if [ -z "$KDEB" ]; then
+		log "fetching $KPKG"
+		(cd "$CACHE/deb" &&
+		 apt-get download -o APT::Sandbox::User=root "$KPKG" \
+			>/dev/null 2>&1) || die "apt-get download $KPKG failed"
+		KDEB=$(ls "$CACHE/deb/${KPKG}"_*.deb | head -n 1)
+	fi
+fi
+KVER=${KPKG#linux-image-}
+KTREE=$CACHE/kernel/$KVER
+if [ ! -f "$KTREE/.extracted" ]; then
+	log "extracting $(basename "$KDEB")"
+	rm -rf "$KTREE"
+	mkdir -p "$KTREE"
+	dpkg-deb -x "$KDEB" "$KTREE"
+	touch "$KTREE/.extracted"
+fi
+VMLINUX=$KTREE/vmlinux
+if [ ! -s "$VMLINUX" ]; then
+	# Under TCG the xz decompressor of the bzImage costs seconds; the
+	# ELF inside has a PVH entry that QEMU boots directly.
+	VMLINUZ=$KTREE/boot/vmlinuz-$KVER
+	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$VMLINUZ" | head -n 1 |
+		cut -d: -f1)
+	[ -n "$off" ] || die "no xz payload in $VMLINUZ"
+	tail -c +$((off + 1)) "$VMLINUZ" | xz -dc --single-stream \
+		> "$VMLINUX.tmp" 2>/dev/null || true
+	[ "$(head -c 4 "$VMLINUX.tmp" | od -An -c | tr -d ' ')" = '177ELF' ] ||
+		die "could not extract vmlinux from $VMLINUZ"
+	mv "$VMLINUX.tmp" "$VMLINUX"
+fi
+MODDIR=$KTREE/lib/modules/$KVER
+# The .deb ships no modules.dep; made in the extracted tree only.
+[ -s "$MODDIR/modules.dep" ] || depmod -b "$KTREE" "$KVER" ||
+	die "depmod on the extracted tree failed"
+phase_end kernel
+
+# ---- the initramfs: static busybox, /init, the modules ----
+phase_start
+INITRD=$CACHE/initramfs-$KVER.cpio.gz
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES"
+	  cat "$VMDIR/init"
+	  dpkg-query -W -f='${Version}' busybox-static) | sha256sum |
+	cut -c1-16)
+if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
+	log "building the initramfs"
+	IR=$(mktemp -d "$CACHE/initramfs.XXXXXX")
+	mkdir -p "$IR"/{bin,dev,proc,sys,host,out,tmp,modules}
+	cp /bin/busybox "$IR/bin/busybox"
+	ln -s busybox "$IR/bin/sh"
+	cp "$VMDIR/init" "$IR/init"
+	chmod 755 "$IR/init"
+	if [ "$(id -u)" = 0 ]; then
+		mknod -m 600 "$IR/dev/console" c 5 1
+		mknod -m 666 "$IR/dev/null" c 1 3
+	fi
+	# Load order from the dependency graph, without loading anything.
+	add_modules() {	# list top-level...
+		local list=$1 top p n
+		shift
+		for top in "$@"; do
+			modprobe -d "$KTREE" -S "$KVER" --show-depends "$top" \
+				> "$IR/deps" || die "module $top not found"
+			while read -r kind p _; do
+				[ "$kind" = insmod ] || continue
+				n=$(basename "$p")
+				n=${n%%.ko*}
+				[ -f "$IR/modules/$n.ko" ] && continue
+				case $p in
+				*.xz) xz -dc "$p" > "$IR/modules/$n.ko" ;;
+				*.zst) zstd -qdc "$p" > "$IR/modules/$n.ko" ;;
+				*) cp "$p" "$IR/modules/$n.ko" ;;
+				esac
+				echo "$n" >> "$IR/modules/$list"
+			done < "$IR/deps"
+		done
+		touch "$IR/modules/$list"
+		rm -f "$IR/deps"
+	}
+	# shellcheck disable=SC2086
+	add_modules boot.list $BOOT_MODULES
+	# shellcheck disable=SC2086
+	add_modules usb.list $USB_MODULES
+	# shellcheck disable=SC2086
+	add_modules hostdrv.list $HOSTDRV_MODULES
+	(cd "$IR" && find . -print0 | cpio --null -o -H newc --quiet |
+		gzip -1) > "$INITRD.tmp"
+	mv "$INITRD.tmp" "$INITRD"
+	echo "$STAMP" > "$INITRD.stamp"
+	log "modules: $(tr '\n' ' ' < "$IR/modules/boot.list")|" \
+	    "$(tr '\n' ' ' < "$IR/modules/usb.list")|" \
+	    "$(tr '\n' ' ' < "$IR/modules/hostdrv.list")"
+	rm -rf "$IR"
+fi
+phase_end initramfs
+
+# ---- the test program, against this tree's library sources ----
+phase_start
+BIN=$CACHE/bin/transport_test
+SRCS=("$VMDIR/transport_test.c" "$ROOT"/lib/ch39x/ch39x_libusb.c
+      "$ROOT"/lib/ch39x/ch39x_cdc.c "$ROOT"/lib/ch39x/ch39x_ncm.c
+      "$ROOT"/lib/ch39x/ch39x_ecm.c "$ROOT"/lib/ch39x/ch39x_vendor.c
+      "$ROOT"/lib/ch39x/ch39x_net.c)
+CFLAGS=(-O2)
+[ "$SANITIZE" = 1 ] &&
+	CFLAGS=(-O1 -fsanitize=address,undefined -fno-omit-frame-pointer
+		-fno-sanitize-recover=undefined)
+# shellcheck disable=SC2046
+gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
+	-I"$ROOT/lib/ch39x" $(pkg-config --cflags libusb-1.0) \
+	-o "$BIN.tmp" "${SRCS[@]}" $(pkg-config --libs libusb-1.0) -lpthread ||
+	die "building transport_test failed"
+mv "$BIN.tmp" "$BIN"
+phase_end build
+
+# ---- boots ----
+if [ "$ACCEL" = auto ]; then
+	ACCEL=tcg
+	[ -w /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo && ACCEL=kvm
+fi
+if [ "$ACCEL" = kvm ]; then
+	ACCEL_ARGS=(-enable-kvm -cpu host)
+else
+	ACCEL_ARGS=(-accel tcg,thread=multi -cpu max)
+fi
+
+n_pass=0
+n_fail=0
+for speed in $SPEEDS; do
+	phase_start
+	RUN=$(mktemp -d "$CACHE/run.XXXXXX")
+	chmod 755 "$RUN"
+	log "boot ($speed speed, $ACCEL): $RUN"
+	t0=$(usec)
+	set +e
+	timeout --foreground -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
+		"${ACCEL_ARGS[@]}" -smp 2 -m 1024 -machine pc \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-serial stdio -monitor none -nic none \
+		-kernel "$VMLINUX" -initrd "$INITRD" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
+		</dev/null 2>&1 |
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		printf '%7s %s\n' "$(secs "$t0" "$(usec)")" "$line" \
+			>> "$RUN/console.log"
+		case $line in
+		PASS*|FAIL*) echo "${line%% \[t=*}" | sed "s/^\(PASS\|FAIL\) /\1 [$speed] /" ;;
+		"[init] ready"*|"[guest] transport_test"*|"[guest] done"*|*"Kernel panic"*)
+			log "$line" ;;
+		esac
+	done
+	qrc=${PIPESTATUS[0]}
+	set -e
+	phase_end "boot-$speed"
+	p=$(grep -c '^PASS' "$RUN/results.txt" 2>/dev/null || true)
+	f=$(grep -c '^FAIL' "$RUN/results.txt" 2>/dev/null || true)
+	n_pass=$((n_pass + ${p:-0}))
+	n_fail=$((n_fail + ${f:-0}))
+	if [ ! -f "$RUN/done" ]; then
+		echo "FAIL [$speed] vm: the guest did not finish (qemu exit $qrc); see $RUN/console.log"
+		tail -n 15 "$RUN/console.log"
+		n_fail=$((n_fail + 1))
+	elif [ "${p:-0}" -eq 0 ]; then
+		echo "FAIL [$speed] vm: no results"
+		n_fail=$((n_fail + 1))
+	fi
+	log "$speed: ${p:-0} passed, ${f:-0} failed; console: $RUN/console.log"
+done
+
+# Keep the last few runs for inspection.
+ls -dt "$CACHE"/run.* 2>/dev/null | tail -n +$((KEEP_RUNS + 1)) |
+	xargs -r rm -rf
+
+TIMINGS+=("total=$(secs "$T_START" "$(usec)")s")
+log "timings: ${TIMINGS[*]}"
+echo "vm: $n_pass passed, $n_fail failed"
+[ "$n_fail" -eq 0 ]
