@@ -1258,6 +1258,12 @@ test_bad_devargs(void)
 		"net_ch39x_b,sim_ctrl_fail=0",
 		"net_ch39x_b,usb_speed=low",
 		"net_ch39x_b,tso",
+		"net_ch39x_b,dev=zz",
+		"net_ch39x_b,dev=1a86:5398,wire=loop",
+		"net_ch39x_b,path=2-x",
+		"net_ch39x_b,proto=usb4",
+		"net_ch39x_b,dev=1a86:5398,proto=vendor",	/* none here */
+		"net_ch39x_b,serial=nosuchserial",
 		"net_ch39x_b,wire=loop,mac",
 		"net_ch39x_b,wire=pair:t",	/* the pair has two already */
 	};

@@ -8,6 +8,7 @@
  * that a fuzzer can drive it without EAL.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <rte_kvargs.h>
 
 #include "ch39x_devargs.h"
+#include "ch39x_libusb.h"
 #include "ch39x_logs.h"
 
 #define ARG_SIM		"sim"
@@ -30,11 +32,22 @@
 #define ARG_SIM_RATE	"sim_rate"
 #define ARG_RX_COPYBREAK "rx_copybreak"
 #define ARG_SIM_CTRL_FAIL "sim_ctrl_fail"
+#define ARG_DEV		"dev"
+#define ARG_SERIAL	"serial"
+#define ARG_PATH	"path"
+#define ARG_PROTO	"proto"
+
+/* Keys that describe the simulated adapter, meaningless for a real one. */
+static const char * const sim_only_args[] = {
+	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_LINK_SPEED, ARG_SIM_RATE,
+	ARG_SIM_CTRL_FAIL, NULL
+};
 
 static const char * const valid_args[] = {
 	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
 	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, ARG_LINK_SPEED, ARG_SIM_RATE,
-	ARG_RX_COPYBREAK, ARG_SIM_CTRL_FAIL, NULL
+	ARG_RX_COPYBREAK, ARG_SIM_CTRL_FAIL, ARG_DEV, ARG_SERIAL, ARG_PATH,
+	ARG_PROTO, NULL
 };
 
 
@@ -237,6 +250,76 @@ arg_sim_rate(const char *key, const char *v, void *opaque)
 	return 0;
 }
 
+static int
+arg_dev(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	if (ch39x_libusb_parse_vid_pid(v, &a->vid, &a->pid) != 0 ||
+	    a->vid == 0) {
+		PMD_LOG(ERR, "%s=%s: allowed values are VID:PID in hex, e.g. "
+			"1a86:5398 (PID may be *)", key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+arg_string(const char *key, const char *v, void *opaque)
+{
+	char *dst = opaque;
+
+	if (v[0] == '\0' || strlen(v) >= CH39X_ARG_STR_MAX) {
+		PMD_LOG(ERR, "%s=%s: allowed values are 1..%u characters",
+			key, v, CH39X_ARG_STR_MAX - 1);
+		return -EINVAL;
+	}
+	strcpy(dst, v);
+	return 0;
+}
+
+static int
+arg_path(const char *key, const char *v, void *opaque)
+{
+	const char *c = v;
+
+	/* bus-port[.port...]: digits, one '-', then dots between ports. */
+	if (!isdigit((unsigned char)*c))
+		goto bad;
+	while (isdigit((unsigned char)*c))
+		c++;
+	if (*c++ != '-' || !isdigit((unsigned char)*c))
+		goto bad;
+	while (*c) {
+		if (*c == '.' && isdigit((unsigned char)c[1]))
+			c++;
+		else if (!isdigit((unsigned char)*c))
+			goto bad;
+		c++;
+	}
+	return arg_string(key, v, opaque);
+bad:
+	PMD_LOG(ERR, "%s=%s: allowed values are BUS-PORT[.PORT...], e.g. 2-1.4 "
+		"(see /sys/bus/usb/devices)", key, v);
+	return -EINVAL;
+}
+
+static int
+arg_proto(const char *key, const char *v, void *opaque)
+{
+	unsigned int *mask = opaque;
+
+	if (strcmp(v, "auto") == 0) {
+		*mask = CH39X_LIBUSB_ANY;
+		return 0;
+	}
+	if (strcmp(v, "vendor") == 0 || strcmp(v, "ncm") == 0 ||
+	    strcmp(v, "ecm") == 0)
+		return ch39x_libusb_parse_protos(v, mask) == 0 ? 0 : -EINVAL;
+	PMD_LOG(ERR, "%s=%s: allowed values are auto, vendor, ncm, ecm", key, v);
+	return -EINVAL;
+}
+
 /* auto|sw: true for sw. */
 static int
 arg_auto_sw(const char *key, const char *v, void *opaque)
@@ -273,7 +356,8 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
 			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
 			"xfer_size, tso, rx_csum, link_speed, sim_rate, "
-			"rx_copybreak, sim_ctrl_fail", name, params);
+			"rx_copybreak, sim_ctrl_fail, dev, serial, path, proto",
+			name, params);
 		return -EINVAL;
 	}
 	/* DPDK takes "key" alone as a key with no value: refuse it here. */
@@ -285,7 +369,22 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 			return -EINVAL;
 		}
 	}
-	if (rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
+	a->real = rte_kvargs_count(kv, ARG_DEV) + rte_kvargs_count(kv, ARG_SERIAL) +
+		rte_kvargs_count(kv, ARG_PATH) > 0;
+	for (i = 0; a->real && sim_only_args[i] != NULL; i++) {
+		if (rte_kvargs_count(kv, sim_only_args[i]) > 0) {
+			PMD_LOG(ERR, "%s: %s describes the simulated adapter and "
+				"cannot go with dev, serial or path (a real "
+				"device)", name, sim_only_args[i]);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
+	}
+	if (rte_kvargs_process(kv, ARG_DEV, arg_dev, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_SERIAL, arg_string, a->serial) < 0 ||
+	    rte_kvargs_process(kv, ARG_PATH, arg_path, a->path) < 0 ||
+	    rte_kvargs_process(kv, ARG_PROTO, arg_proto, &a->protos) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
 	    rte_kvargs_process(kv, ARG_USB_SPEED, arg_speed, a) < 0 ||
 	    rte_kvargs_process(kv, ARG_WIRE, arg_wire, a) < 0 ||
 	    rte_kvargs_process(kv, ARG_MAC, arg_mac, a) < 0 ||

@@ -12,6 +12,7 @@
 
 #include "ch39x_sim.h"
 
+#define CH39X_ARG_STR_MAX	64
 #define CH39X_MAX_XFERS		64
 #define CH39X_MIN_XFER_SIZE	2048
 #define CH39X_MAX_XFER_SIZE	(1u << 20)
@@ -27,6 +28,13 @@ struct ch39x_args {
 	bool tso_sw;			/* tso=sw */
 	uint32_t rx_copybreak;		/* rx_copybreak=N */
 	bool rx_csum_sw;		/* rx_csum=sw */
+	/* A real adapter through libusb: dev=, serial=, path=, proto=. */
+	bool real;
+	uint16_t vid;
+	uint16_t pid;
+	char serial[CH39X_ARG_STR_MAX];
+	char path[CH39X_ARG_STR_MAX];
+	unsigned int protos;		/* CH39X_LIBUSB_* mask; 0: any */
 };
 
 /*

@@ -25,6 +25,7 @@
 
 #include "ch39x_devargs.h"
 #include "ch39x_ethdev.h"
+#include "ch39x_libusb.h"
 #include "ch39x_logs.h"
 #include "rte_pmd_ch39x.h"
 
@@ -417,6 +418,18 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	rc = rxq_bind(dev, ad->rxq);
 	if (rc != 0)
 		return rc;
+	if (ch39x_libusb_is_libusb(u)) {
+		char err[256];
+		uint64_t bytes = (uint64_t)ad->rxq->nb_xfers *
+			ad->prof.rx_xfer_size + (uint64_t)ad->txq->nb_xfers *
+			(ad->prof.tx_xfer_size + CH39X_TX_TRAILER);
+
+		/* usbfs caps what all processes keep in flight at once. */
+		if (ch39x_libusb_mem_check(u, bytes, err, sizeof(err)) != 0) {
+			PMD_LOG(ERR, "%s: %s", dev->data->name, err);
+			return -ENOMEM;
+		}
+	}
 	ad->txq->max_frame = tx_max_frame(ad);
 	ad->txq->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
 	ad->txq->hw_offload = ad->prof.family == CH39X_V02;
@@ -1113,6 +1126,48 @@ apply_sizes(struct ch39x_adapter *ad)
 					RTE_MAX(sz, one));
 }
 
+static void
+libusb_log(void *arg, const char *msg)
+{
+	PMD_LOG(WARNING, "%s: %s", (const char *)arg, msg);
+}
+
+/* A real adapter through libusb (dev=, serial=, path=, proto=). */
+static struct ch39x_usb_dev *
+open_real(const char *name, const struct ch39x_args *a, char *err,
+	  size_t errlen)
+{
+	struct ch39x_libusb_sel sel;
+	struct ch39x_usb_dev *u;
+	char desc[160];
+
+	memset(&sel, 0, sizeof(sel));
+	sel.vid = a->vid;
+	sel.pid = a->pid;
+	sel.serial = a->serial;
+	sel.path = a->path[0] ? a->path : NULL;
+	sel.protos = a->protos;
+	sel.log = libusb_log;
+	sel.log_arg = (void *)(uintptr_t)name;
+	u = ch39x_libusb_open(&sel, err, errlen);
+	if (u == NULL)
+		return NULL;
+	ch39x_libusb_describe(u, desc, sizeof(desc));
+	if (ch39x_libusb_proto(u) != CH39X_LIBUSB_VENDOR) {
+		/*
+		 * The CDC-NCM/ECM codecs and the transport exist; the PMD's
+		 * NCM and ECM data paths do not yet.
+		 */
+		snprintf(err, errlen, "%.96s: CDC-NCM/ECM devices are not "
+			 "supported by this PMD yet; use proto=vendor with a "
+			 "CH397/CH398 in vendor mode", desc);
+		u->ops->close(u);
+		return NULL;
+	}
+	PMD_LOG(INFO, "%s: %s", name, desc);
+	return u;
+}
+
 static int
 ch39x_probe(struct rte_vdev_device *vdev)
 {
@@ -1120,7 +1175,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	struct rte_eth_dev *dev;
 	struct ch39x_adapter *ad;
 	struct ch39x_args args;
-	char err[256] = "";
+	char err[512] = "";
 	int rc;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
@@ -1139,7 +1194,8 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	ad->dev = dev;
 	ad->args = args;
 	pthread_mutex_init(&ad->ctrl_lock, NULL);
-	ad->usb = ch39x_sim_open(&args.sim, err, sizeof(err));
+	ad->usb = args.real ? open_real(name, &args, err, sizeof(err)) :
+		ch39x_sim_open(&args.sim, err, sizeof(err));
 	if (ad->usb == NULL) {
 		PMD_LOG(ERR, "%s: %s", name, err);
 		rc = -EINVAL;
@@ -1304,4 +1360,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"link_speed=10|100|1000 "
 	"sim_rate=line|unlimited "
 	"rx_copybreak=0|<60-9216> "
-	"sim_ctrl_fail=<1-1000>");
+	"sim_ctrl_fail=<1-1000> "
+	"dev=<vid:pid> "
+	"serial=<string> "
+	"path=<bus-port[.port...]> "
+	"proto=auto|vendor|ncm|ecm");
