@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static unsigned int n_pass;
 static unsigned int n_fail;
@@ -66,5 +68,49 @@ check_mem_at(const char *file, int line, const char *what,
 	(unsigned long long)(g), (unsigned long long)(w))
 #define CHECK_MEM(g, w, n) check_mem_at(__FILE__, __LINE__, #g, \
 	(const uint8_t *)(g), (const uint8_t *)(w), (n))
+
+/*
+ * A byte pattern that differs across records and across 256-byte steps,
+ * for frames whose bytes a test checks after a round trip.
+ */
+static inline uint8_t
+pat(uint8_t seed, uint32_t i)
+{
+	return (uint8_t)(seed + i * 7u + (i >> 8));
+}
+
+static inline void
+fill_pat(uint8_t *d, uint32_t len, uint8_t seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		d[i] = pat(seed, i);
+}
+
+static inline bool
+pat_ok(const uint8_t *d, uint32_t len, uint8_t seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		if (d[i] != pat(seed, i))
+			return false;
+	return true;
+}
+
+/* An exactly sized heap copy, so that AddressSanitizer sees overreads. */
+static inline uint8_t *
+dup_exact(const uint8_t *v, size_t n)
+{
+	uint8_t *p = malloc(n ? n : 1);
+
+	if (p == NULL) {
+		perror("malloc");
+		exit(2);
+	}
+	memcpy(p, v, n);
+	return p;
+}
 
 #endif /* CH39X_TEST_CHECK_H */

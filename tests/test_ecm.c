@@ -22,19 +22,6 @@
 
 #include "check.h"
 
-static uint8_t *
-dup_exact(const uint8_t *v, size_t n)
-{
-	uint8_t *p = malloc(n ? n : 1);
-
-	if (p == NULL) {
-		perror("malloc");
-		exit(2);
-	}
-	memcpy(p, v, n);
-	return p;
-}
-
 /* ---- Descriptors ---- */
 
 /*

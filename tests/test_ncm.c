@@ -24,45 +24,6 @@
 
 #include "check.h"
 
-static uint8_t
-pat(uint8_t seed, uint32_t i)
-{
-	return (uint8_t)(seed + i * 7u + (i >> 8));
-}
-
-static void
-fill_pat(uint8_t *d, uint32_t len, uint8_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		d[i] = pat(seed, i);
-}
-
-static bool
-pat_ok(const uint8_t *d, uint32_t len, uint8_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		if (d[i] != pat(seed, i))
-			return false;
-	return true;
-}
-
-static uint8_t *
-dup_exact(const uint8_t *v, size_t n)
-{
-	uint8_t *p = malloc(n ? n : 1);
-
-	if (p == NULL) {
-		perror("malloc");
-		exit(2);
-	}
-	memcpy(p, v, n);
-	return p;
-}
-
 /* ---- Expected-bytes composer: zeros, explicit bytes, patterns ---- */
 
 static uint8_t exp_buf[70000];

@@ -19,24 +19,6 @@
 
 #include "check.h"
 
-/* A byte pattern that differs across records and across 256-byte steps. */
-static uint8_t
-pat(uint8_t seed, uint32_t i)
-{
-	return (uint8_t)(seed + i * 7u + (i >> 8));
-}
-
-static bool
-pat_ok(const uint8_t *d, uint32_t len, uint8_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		if (d[i] != pat(seed, i))
-			return false;
-	return true;
-}
-
 /*
  * Lay n records out in x as the device does: each an 8-byte header (cmd_0,
  * cmd_1, little-endian), then len pattern bytes, then zero padding to 4.
