@@ -43,14 +43,17 @@ static unsigned int passed, failed;
 static struct rte_mempool *mp;
 
 static int lsc_count[RTE_MAX_ETHPORTS];
+static int rmv_count[RTE_MAX_ETHPORTS];
 
+/* Counts the events of a port in the per-port array given as arg. */
 static int
-lsc_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
+event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
 {
-	(void)arg;
+	int *count = arg;
+
+	(void)type;
 	(void)ret;
-	if (type == RTE_ETH_EVENT_INTR_LSC)
-		__atomic_fetch_add(&lsc_count[port], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&count[port], 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -84,7 +87,7 @@ port_up2(uint16_t port, uint64_t offloads, uint64_t tx_offloads, uint16_t mtu)
 		rc = rte_eth_tx_queue_setup(port, 0, 256, 0, NULL);
 	if (rc == 0)
 		rc = rte_eth_dev_callback_register(port, RTE_ETH_EVENT_INTR_LSC,
-						   lsc_cb, NULL);
+						   event_cb, lsc_count);
 	if (rc == 0)
 		rc = rte_eth_dev_start(port);
 	return rc;
@@ -825,17 +828,6 @@ load_worker(void *arg)
 	return 0;
 }
 
-static int rmv_count[RTE_MAX_ETHPORTS];
-
-static int
-rmv_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
-{
-	(void)arg;
-	(void)ret;
-	if (type == RTE_ETH_EVENT_INTR_RMV)
-		__atomic_fetch_add(&rmv_count[port], 1, __ATOMIC_RELAXED);
-	return 0;
-}
 
 /* Faults of the USB device: counted, survived, no mbuf lost. */
 static void
@@ -961,8 +953,8 @@ test_faults(void)
 	}
 
 	/* Unplugged mid-traffic: RMV once, stop and close still work. */
-	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, rmv_cb,
-					    NULL) == 0, "rmv cb");
+	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, event_cb,
+					    rmv_count) == 0, "rmv cb");
 	{
 		struct rte_ether_addr ma;
 		struct rte_mbuf *m, *rx[32];
