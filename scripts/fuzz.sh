@@ -78,9 +78,12 @@ cflags=(-std=gnu11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
 	-fno-sanitize-recover=all -Wall -Wextra -I"$lib" -I"$fuzz")
 rm -rf "$out/obj"
 mkdir -p "$out/obj"
+read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
+read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
 for src in ch39x_vendor ch39x_net ch39x_tso ch39x_sim ch39x_cdc ch39x_ncm \
-	   ch39x_ecm; do
-	clang "${cflags[@]}" -fsanitize=fuzzer-no-link,address,undefined \
+	   ch39x_ecm ch39x_libusb; do
+	clang "${cflags[@]}" "${usb_cflags[@]}" \
+		-fsanitize=fuzzer-no-link,address,undefined \
 		-c "$lib/$src.c" -o "$out/obj/$src.o"
 done
 # The PMD's devargs parser: rte_kvargs, rte_log and rte_net, no EAL. DPDK
@@ -104,7 +107,7 @@ for h in "${harnesses[@]}"; do
 	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		"$fuzz/fuzz_$h.c" "$out"/obj/*.o "${extra_objs[@]}" \
-		-lpcap -lpthread -o "$out/fuzz_$h"
+		"${usb_libs[@]}" -lpcap -lpthread -o "$out/fuzz_$h"
 done
 echo "fuzz: built ${harnesses[*]} in $out"
 
