@@ -27,6 +27,7 @@
 #include <rte_log.h>
 
 #include "ch39x_devargs.h"
+#include "ch39x_libusb.h"
 #include "fuzz.h"
 
 /* The PMD registers it; here every log is silenced. */
@@ -132,9 +133,9 @@ check_absent(const char *s, const struct ch39x_args *a)
 }
 
 /*
- * What the simulated adapter uses of a result: the name of the wire kind
- * chosen, up to its NUL. A repeated wire= key leaves the names of an
- * earlier kind and bytes past the NUL behind, unused.
+ * What the driver uses of a result: strings up to their NUL, and the name
+ * of the wire kind chosen. A repeated key leaves bytes past the NUL, and
+ * a repeated wire= key the names of an earlier kind, behind, unused.
  */
 static void
 normalise(struct ch39x_args *a)
@@ -148,6 +149,10 @@ normalise(struct ch39x_args *a)
 	memset(c->pcap_in + n, 0, sizeof(c->pcap_in) - n);
 	n = strnlen(c->pcap_out, sizeof(c->pcap_out));
 	memset(c->pcap_out + n, 0, sizeof(c->pcap_out) - n);
+	n = strnlen(a->serial, sizeof(a->serial));
+	memset(a->serial + n, 0, sizeof(a->serial) - n);
+	n = strnlen(a->path, sizeof(a->path));
+	memset(a->path + n, 0, sizeof(a->path) - n);
 	if (c->wire != CH39X_WIRE_PAIR)
 		memset(c->pair_name, 0, sizeof(c->pair_name));
 	if (c->wire != CH39X_WIRE_PCAP) {
@@ -182,6 +187,40 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	if (a->mac_set)
 		snprintf(mac, sizeof(mac), ",mac=" RTE_ETHER_ADDR_PRT_FMT,
 			 RTE_ETHER_ADDR_BYTES(&a->mac));
+	if (a->real) {
+		/* A real device: its selectors instead of the simulator's keys. */
+		n = snprintf(buf, cap, "tso=%s,rx_csum=%s,rx_copybreak=%u%s",
+			     a->tso_sw ? "sw" : "auto",
+			     a->rx_csum_sw ? "sw" : "auto", a->rx_copybreak,
+			     mac);
+		if (a->vid && a->pid)
+			n += snprintf(buf + n, cap - n, ",dev=%04x:%04x",
+				      a->vid, a->pid);
+		else if (a->vid)
+			n += snprintf(buf + n, cap - n, ",dev=%04x:*", a->vid);
+		if (a->serial[0])
+			n += snprintf(buf + n, cap - n, ",serial=%s", a->serial);
+		if (a->path[0])
+			n += snprintf(buf + n, cap - n, ",path=%s", a->path);
+		if (a->protos == CH39X_LIBUSB_ANY)
+			n += snprintf(buf + n, cap - n, ",proto=auto");
+		else if (a->protos == CH39X_LIBUSB_VENDOR)
+			n += snprintf(buf + n, cap - n, ",proto=vendor");
+		else if (a->protos == CH39X_LIBUSB_NCM)
+			n += snprintf(buf + n, cap - n, ",proto=ncm");
+		else if (a->protos == CH39X_LIBUSB_ECM)
+			n += snprintf(buf + n, cap - n, ",proto=ecm");
+		if (a->rx_xfers)
+			n += snprintf(buf + n, cap - n, ",rx_xfers=%u",
+				      a->rx_xfers);
+		if (a->tx_xfers)
+			n += snprintf(buf + n, cap - n, ",tx_xfers=%u",
+				      a->tx_xfers);
+		if (a->xfer_size)
+			n += snprintf(buf + n, cap - n, ",xfer_size=%u",
+				      a->xfer_size);
+		return n;
+	}
 	n = snprintf(buf, cap, "sim=%s,usb_speed=%s,wire=%s%s,tso=%s,"
 		     "rx_csum=%s,sim_rate=%s,rx_copybreak=%u",
 		     c->pid == CH39X_PID_CH397 ? "ch397" : "ch398",
@@ -235,7 +274,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_absent(s, a);
 		/* Written back, it parses to the same. */
 		if (plain(a->sim.pair_name) && plain(a->sim.pcap_in) &&
-		    plain(a->sim.pcap_out)) {
+		    plain(a->sim.pcap_out) && plain(a->serial)) {
 			cap = 1024 + 2 * CH39X_SIM_PATH_MAX;
 			canon = malloc(cap);
 			FUZZ_CHECK(canon != NULL);
