@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Where the cycles of pmd_perf_autotest go on a simulated ch39x pair
+# (sim_rate=unlimited, as in pmd_perf.sh): one dpdk-test run under
+# "perf record -e cpu-clock -F 20000 --call-graph dwarf" (no hardware
+# counters needed), samples of the test's worker lcore only. Each sample is
+# charged by its call chain:
+#   simulated device  a function of lib/ch39x/ch39x_sim.c is on the stack
+#                     (sim_*, ring_*, rx_fill, tx_parse, wire_*, ...): work
+#                     real hardware does, not the host CPU;
+#   PMD               otherwise, the PMD (pmd.so: ethdev burst functions,
+#                     the framing codec, mbuf handling it calls) is on it;
+#   harness           the rest: dpdk-test's loop, DPDK libraries, kernel.
+# Writes OUT/pmd_profile.csv (top innermost functions, inlined ones
+# included, with their self share and class), OUT/pmd_profile.txt (class
+# shares and the cycles per packet split by class) and OUT/pmd_profile.png.
+# Bounded: one run of a few seconds plus the report (well under a minute).
+# Usage: scripts/bench/pmd_profile.sh [OUT]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-$top/doc/perf}
+so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
+[ -f "$so" ] || bash "$top/scripts/build.sh" >/dev/null
+command -v perf >/dev/null || { echo "pmd_profile: perf needed" >&2; exit 1; }
+command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+mkdir -p "$out"
+priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
+trap 'rm -rf "$priv"' EXIT
+chmod 700 "$priv"
+cp "$so" "$priv/pmd.so"
+
+load=$(cut -d' ' -f1 /proc/loadavg)
+echo pmd_perf_autotest | timeout 300 perf record -q -e cpu-clock -F 20000 \
+	--call-graph dwarf,16384 -o "$priv/perf.data" -- \
+	dpdk-test --no-huge --no-pci -m 1024 -l 0,1 \
+	--file-prefix "ch39x_prof_$$" -d "$priv/pmd.so" \
+	--vdev net_ch39x0,wire=pair:prof,sim_rate=unlimited \
+	--vdev net_ch39x1,wire=pair:prof,sim_rate=unlimited > "$priv/log" 2>&1
+cyc=$(awk '/Result:/ {print $2}' "$priv/log")
+[ -n "$cyc" ] || { echo "pmd_profile: no result" >&2; tail -5 "$priv/log" >&2; exit 1; }
+# The simulated device's functions, from its source.
+grep -hoE '^[a-z_0-9]+\(' "$top/lib/ch39x/ch39x_sim.c" | tr -d '(' | sort -u > "$priv/sim_funcs"
+perf script -i "$priv/perf.data" --comms rte-worker-1 -F ip,sym,dso \
+	2>/dev/null > "$priv/script"
+
+python3 - "$priv" "$out" "$cyc" "$load" <<'PY'
+import collections, re, sys
+priv, out, cyc, load = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+sim = set(open(f"{priv}/sim_funcs").read().split())
+sim_re = re.compile(r"^(sim_|ring_|rx_fill|tx_parse|wire_)")
+
+def base(sym):
+    return re.sub(r"(\.(isra|part|constprop|cold)\.\d+)+$|@plt$", "", sym)
+
+def frames(block):
+    for line in block:
+        m = re.match(r"\s*[0-9a-f]+ (.*) \((.*)\)$", line)
+        if m:
+            yield base(m.group(1)), m.group(2)
+
+samples, chunk = [], []
+for line in open(f"{priv}/script"):
+    if line.strip():
+        chunk.append(line.rstrip("\n"))
+    elif chunk:
+        samples.append(list(frames(chunk)))
+        chunk = []
+if chunk:
+    samples.append(list(frames(chunk)))
+samples = [s for s in samples if s]
+
+cls_n = collections.Counter()
+leaf_n = collections.Counter()
+leaf_cls = collections.defaultdict(collections.Counter)
+for s in samples:
+    if any(f in sim or sim_re.match(f) for f, _ in s):
+        c = "simulated device"
+    elif any(d.endswith("pmd.so") for _, d in s):
+        c = "PMD"
+    else:
+        c = "harness"
+    cls_n[c] += 1
+    # Leaf: the innermost frame, inlined functions included.
+    leaf = s[0][0]
+    leaf_n[leaf] += 1
+    leaf_cls[leaf][c] += 1
+
+n = len(samples)
+with open(f"{out}/pmd_profile.csv", "w") as f:
+    f.write("function,self_pct,class\n")
+    for sym, k in leaf_n.most_common(25):
+        f.write(f"{sym},{100 * k / n:.1f},"
+                f"{leaf_cls[sym].most_common(1)[0][0]}\n")
+with open(f"{out}/pmd_profile.txt", "w") as f:
+    f.write(f"pmd_perf_autotest, ch39x pair, sim_rate=unlimited, under perf: "
+            f"{cyc:.0f} cycles per packet; {n} samples of the worker lcore; "
+            f"load before the run {load}\n")
+    f.write("class,share_pct,cycles_per_packet\n")
+    for c in ("PMD", "simulated device", "harness"):
+        f.write(f"{c},{100 * cls_n[c] / n:.1f},{cyc * cls_n[c] / n:.0f}\n")
+with open(f"{priv}/classes.csv", "w") as f:
+    for c in ("PMD", "simulated device", "harness"):
+        f.write(f"{c},{cyc * cls_n[c] / n:.0f}\n")
+PY
+cat "$out/pmd_profile.txt"
+column -s, -t < "$out/pmd_profile.csv"
+
+gnuplot <<GP
+set terminal pngcairo size 800,450 noenhanced
+set output "$out/pmd_profile.png"
+set title "pmd_perf_autotest on a simulated ch39x pair: cycles per packet by where they go"
+set datafile separator ","
+set style data histograms
+set style fill solid 0.7
+set ylabel "cycles per packet"
+set yrange [0:*]
+set key off
+plot "$priv/classes.csv" using 2:xtic(1)
+GP
