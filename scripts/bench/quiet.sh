@@ -14,6 +14,8 @@
 #   most $retry_budget times for the whole script. Sets $load (1-minute load
 #   before the run), $others (cores used by others) and $retried (0/1).
 
+# load, others and retried are read by the scripts that source this.
+# shellcheck disable=SC2034
 wait_budget=${WAIT_BUDGET:-120}
 retry_budget=${RETRY_BUDGET:-10}
 quiet_max=${QUIET_MAX:-0.25}

@@ -23,7 +23,9 @@ out=${3:-$top/doc/perf}
 wait_budget=${WAIT_BUDGET:-120}
 so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
 app=${PERF_APP:-$top/build/app/ch39x-perf/ch39x-perf}
-[ -f "$so" ] && [ -x "$app" ] || bash "$top/scripts/build.sh" >/dev/null
+if [ ! -f "$so" ] || [ ! -x "$app" ]; then
+	bash "$top/scripts/build.sh" >/dev/null
+fi
 command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
 mkdir -p "$out"
 priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
@@ -36,10 +38,10 @@ mtus="1500 4088 7422 9000"
 
 # tso_args MTU WAY -> ch39x-perf TSO options
 tso_args() {
-	local hw=0
-	[ "$1" -le 2087 ] && hw=1	# MSS = MTU - 40 <= 2047
-	if [ "$2" = main ]; then [ $hw = 1 ] && echo --tso || true
-	else [ $hw = 1 ] || echo --tso; fi
+	local hw=0 want
+	if [ "$1" -le 2087 ]; then hw=1; fi	# MSS = MTU - 40 <= 2047
+	if [ "$2" = main ]; then want=$hw; else want=$((1 - hw)); fi
+	if [ "$want" = 1 ]; then echo --tso; fi
 }
 
 # run MTU WAY: one measurement, its JSON (plus the load) appended to a file

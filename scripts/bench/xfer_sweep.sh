@@ -24,7 +24,9 @@ secs=${2:-3}
 out=${3:-$top/doc/perf}
 so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
 app=${PERF_APP:-$top/build/app/ch39x-perf/ch39x-perf}
-[ -f "$so" ] && [ -x "$app" ] || bash "$top/scripts/build.sh" >/dev/null
+if [ ! -f "$so" ] || [ ! -x "$app" ]; then
+	bash "$top/scripts/build.sh" >/dev/null
+fi
 command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
 mkdir -p "$out"
 priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
