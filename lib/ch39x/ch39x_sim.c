@@ -10,13 +10,18 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
 #include <pcap/pcap.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ch39x_net.h"
 #include "ch39x_sim.h"
@@ -191,6 +196,7 @@ struct sim_dev {
 	pcap_t *pcap_in;
 	pcap_t *pcap_dead;
 	pcap_dumper_t *pcap_out;
+	int tap_fd;			/* -1: no TAP */
 
 	/* Endpoints: in-flight and completed queues, one thread each. */
 	struct ch39x_xfer *pend_head[CH39X_EP_COUNT];
@@ -624,6 +630,13 @@ wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
 		h.caplen = len;
 		h.len = len;
 		pcap_dump((u_char *)s->pcap_out, &h, f);
+	} else if (s->tap_fd >= 0) {
+		/*
+		 * The kernel takes the frame at once or drops it (its queue
+		 * full): that is the far end's loss, as on a real cable.
+		 */
+		if (write(s->tap_fd, f, len) != (ssize_t)len)
+			SIM_ADD(s->cnt.tx_wire_dropped, 1);
 	}
 }
 
@@ -648,6 +661,11 @@ wire_recv(struct sim_dev *s)
 			pcap_close(s->pcap_in);
 			s->pcap_in = NULL;
 		}
+	} else if (len == 0 && s->tap_fd >= 0) {
+		ssize_t n = read(s->tap_fd, s->frame, CH39X_V02_MAX_FRAME + 1);
+
+		/* A frame longer than the buffer arrives cut: it is oversize. */
+		len = n > 0 ? (uint32_t)n : 0;
 	}
 	return len;
 }
@@ -1341,6 +1359,8 @@ sim_close(struct ch39x_usb_dev *d)
 		pcap_dump_close(s->pcap_out);
 	if (s->pcap_dead)
 		pcap_close(s->pcap_dead);
+	if (s->tap_fd >= 0)
+		close(s->tap_fd);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -1406,6 +1426,37 @@ out:
 	return rc;
 }
 
+/*
+ * Open (creating when absent) the TAP interface name, without packet
+ * information headers and non-blocking, so that the RX thread's poll never
+ * waits. The interface lives while the descriptor is open unless it was
+ * made persistent beforehand (ip tuntap add).
+ */
+static int
+tap_open(const char *name, char *err, size_t errlen)
+{
+	struct ifreq ifr;
+	int fd;
+
+	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "wire=tap:%s: cannot open /dev/net/tun: %s",
+			 name, strerror(errno));
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+		snprintf(err, errlen, "wire=tap:%s: TUNSETIFF failed: %s%s",
+			 name, strerror(errno), errno == EPERM ?
+			 " (needs CAP_NET_ADMIN)" : "");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 struct ch39x_usb_dev *
 ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 {
@@ -1420,6 +1471,7 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	}
 	s->base.ops = &sim_ops;
 	s->base.ctrl_delay_us = 0;
+	s->tap_fd = -1;
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
 	s->last_link = -1;
@@ -1509,6 +1561,13 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 				goto fail;
 			}
 		}
+		break;
+	case CH39X_WIRE_TAP:
+		s->own_ring = ring_new();
+		s->rx_ring = s->own_ring;
+		s->tap_fd = tap_open(cfg->tap_name, err, errlen);
+		if (s->tap_fd < 0)
+			goto fail;
 		break;
 	}
 	if (s->rx_ring == NULL) {

@@ -17,7 +17,9 @@
  *
  * The wire side ("the cable"): loop (what it sends comes back), pair:NAME
  * (two adapters with the same NAME in one process are cabled together),
- * pcap:IN:OUT (frames of IN are received, everything sent is written to OUT).
+ * pcap:IN:OUT (frames of IN are received, everything sent is written to OUT),
+ * tap:IFNAME (the far end is a Linux TAP interface: frames the kernel sends
+ * on it are received, frames sent arrive at the kernel's stack).
  */
 
 #include <stdbool.h>
@@ -31,6 +33,7 @@ enum ch39x_wire_kind {
 	CH39X_WIRE_LOOP = 0,
 	CH39X_WIRE_PAIR,
 	CH39X_WIRE_PCAP,
+	CH39X_WIRE_TAP,
 };
 
 #define CH39X_SIM_NAME_MAX 64
@@ -43,6 +46,7 @@ struct ch39x_sim_config {
 	char pair_name[CH39X_SIM_NAME_MAX];
 	char pcap_in[CH39X_SIM_PATH_MAX];	/* empty: nothing received */
 	char pcap_out[CH39X_SIM_PATH_MAX];	/* empty: sent frames dropped */
+	char tap_name[16];		/* IFNAMSIZ: created, or attached if it exists */
 	uint8_t mac[6];			/* factory address; all zero: derived */
 	char serial[32];
 	uint32_t link_mbps;		/* 10, 100 or 1000; 0: the chip's best */
@@ -90,6 +94,7 @@ struct ch39x_sim_counters {
 	uint64_t tx_ls_seen;
 	uint64_t tx_zlp_seen;
 	uint64_t tx_link_down;		/* dropped: no link */
+	uint64_t tx_wire_dropped;	/* the far end (TAP) refused it */
 	uint64_t events_sent;
 	uint64_t ctrl_requests;
 	uint64_t ctrl_stalls;

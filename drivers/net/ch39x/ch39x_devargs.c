@@ -104,6 +104,12 @@ arg_wire(const char *key, const char *v, void *opaque)
 		memcpy(c->pair_name, v + 5, len - 5 + 1);
 		return 0;
 	}
+	if (strncmp(v, "tap:", 4) == 0 && len > 4 &&
+	    len - 4 < sizeof(c->tap_name)) {
+		c->wire = CH39X_WIRE_TAP;
+		memcpy(c->tap_name, v + 4, len - 4 + 1);
+		return 0;
+	}
 	colon = strncmp(v, "pcap:", 5) == 0 ? strchr(v + 5, ':') : NULL;
 	if (colon != NULL) {
 		in_len = (size_t)(colon - (v + 5));
@@ -118,8 +124,8 @@ arg_wire(const char *key, const char *v, void *opaque)
 		}
 	}
 	PMD_LOG(ERR, "%s=%s: allowed values are loop, pair:NAME, "
-		"pcap:IN.pcap:OUT.pcap (either file may be empty, not both)",
-		key, v);
+		"pcap:IN.pcap:OUT.pcap (either file may be empty, not both), "
+		"tap:IFNAME (1..15 characters)", key, v);
 	return -EINVAL;
 }
 

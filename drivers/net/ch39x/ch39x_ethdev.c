@@ -906,6 +906,8 @@ static const struct xs_def xs_sim_defs[] = {
 	XS("sim_tx_unterminated", XS_SIM, struct ch39x_sim_counters,
 	   tx_unterminated),
 	XS("sim_tx_link_down", XS_SIM, struct ch39x_sim_counters, tx_link_down),
+	XS("sim_tx_wire_dropped", XS_SIM, struct ch39x_sim_counters,
+	   tx_wire_dropped),
 	XS("sim_tx_tso_segments", XS_SIM, struct ch39x_sim_counters,
 	   tx_tso_segments),
 	XS("sim_tx_wire_frames", XS_SIM, struct ch39x_sim_counters, tx_frames),
