@@ -1190,7 +1190,12 @@ ch39x_libusb_buf_free(struct ch39x_usb_dev *d, uint8_t *buf)
 static int
 lu_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 {
-	*info = to_lu(d)->info;
+	struct lu_dev *u = to_lu(d);
+
+	*info = u->info;
+	info->framing = u->proto == CH39X_LIBUSB_NCM ? CH39X_FRAMING_NCM :
+		u->proto == CH39X_LIBUSB_ECM ? CH39X_FRAMING_ECM :
+		CH39X_FRAMING_VENDOR;
 	return 0;
 }
 
@@ -1508,6 +1513,8 @@ static const struct ch39x_usb_ops lu_ops = {
 	.poll = lu_poll,
 	.clear_halt = lu_clear_halt,
 	.close = lu_close,
+	.get_cdc = ch39x_libusb_get_cdc,
+	.set_data_alt = ch39x_libusb_set_data_alt,
 };
 
 bool

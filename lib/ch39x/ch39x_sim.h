@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ch39x_cdc.h"
 #include "ch39x_usb.h"
 #include "ch39x_vendor.h"
 
@@ -52,7 +53,24 @@ struct ch39x_sim_config {
 	uint32_t link_mbps;		/* 10, 100 or 1000; 0: the chip's best */
 	bool line_rate;			/* model wire and USB timing */
 	uint32_t ctrl_fail_at;		/* fail the Nth control request; 0: none */
+	/*
+	 * The USB function: the chip's vendor mode (default), or the chip
+	 * posing as a standard CDC-NCM or CDC-ECM adapter (a CH398 in its
+	 * NCM configuration, or any NCM/ECM NIC) with the fields below.
+	 */
+	enum ch39x_framing framing;
+	uint16_t cdc_max_segment;	/* wMaxSegmentSize; 0: 1514 */
+	uint32_t ncm_out_max;		/* dwNtbOutMaxSize; 0: 16384 */
+	uint32_t ncm_quirks;		/* CH39X_SIM_NCM_* */
 };
+
+/* Quirks of the simulated NCM adapter, as real ones have them. */
+#define CH39X_SIM_NCM_NDP_END	(1u << 0)	/* IN NTBs: NDP after the data */
+#define CH39X_SIM_NCM_NTB32_ONLY (1u << 1)	/* formats: NTB32 alone */
+#define CH39X_SIM_NCM_NO_MAX_DGRAM (1u << 2)	/* no Get/SetMaxDatagramSize */
+/* The simulated CDC adapters' interrupt endpoint and MAC string index. */
+#define CH39X_SIM_CDC_INTR_MAXP	16
+#define CH39X_SIM_CDC_MAC_STRING 4
 
 /* Faults the simulated adapter can inject on an endpoint (tests, soak). */
 enum ch39x_sim_fault {
@@ -95,6 +113,8 @@ struct ch39x_sim_counters {
 	uint64_t tx_zlp_seen;
 	uint64_t tx_link_down;		/* dropped: no link */
 	uint64_t tx_wire_dropped;	/* the far end (TAP) refused it */
+	uint64_t tx_oversize;		/* CDC: longer than the device takes */
+	uint64_t cdc_notifications;	/* CDC: notifications sent */
 	uint64_t events_sent;
 	uint64_t ctrl_requests;
 	uint64_t ctrl_stalls;

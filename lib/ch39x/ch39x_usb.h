@@ -28,6 +28,15 @@ enum ch39x_ep {
 	CH39X_EP_COUNT = 3,
 };
 
+/* How Ethernet frames travel in bulk transfers. */
+enum ch39x_framing {
+	CH39X_FRAMING_VENDOR = 0,	/* CH39x records (ch39x_vendor.h) */
+	CH39X_FRAMING_NCM,		/* CDC-NCM NTBs (ch39x_ncm.h) */
+	CH39X_FRAMING_ECM,		/* CDC-ECM, a frame per transfer */
+};
+
+struct ch39x_cdc_desc;
+
 enum ch39x_xfer_status {
 	CH39X_XFER_OK = 0,
 	CH39X_XFER_ERROR,	/* any other failure */
@@ -63,6 +72,7 @@ struct ch39x_usb_info {
 	uint8_t speed;		/* enum ch39x_usb_speed */
 	uint16_t maxp[CH39X_EP_COUNT];
 	uint8_t intr_interval_ms;
+	uint8_t framing;	/* enum ch39x_framing */
 	char serial[64];
 };
 
@@ -98,6 +108,19 @@ struct ch39x_usb_ops {
 	int (*clear_halt)(struct ch39x_usb_dev *d, enum ch39x_ep ep);
 	/* Control thread: after every endpoint is idle. */
 	void (*close)(struct ch39x_usb_dev *d);
+	/*
+	 * Control thread. CDC devices: the walked descriptors (interfaces,
+	 * endpoints, functional descriptors). -ENOTSUP for vendor framing.
+	 */
+	int (*get_cdc)(struct ch39x_usb_dev *d, struct ch39x_cdc_desc *cdc);
+	/*
+	 * Control thread, with nothing in flight on the bulk endpoints. CDC
+	 * devices: select the data interface's alt setting, 1 (the one with
+	 * the bulk endpoints: data flows) or 0 (the function is reset, the
+	 * bulk endpoints vanish). Returns 0 or a negative errno; -ENOTSUP
+	 * for vendor framing.
+	 */
+	int (*set_data_alt)(struct ch39x_usb_dev *d, uint8_t alt);
 };
 
 /* Every backend's device handle starts with this. */

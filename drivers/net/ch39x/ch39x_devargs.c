@@ -18,6 +18,7 @@
 #include "ch39x_devargs.h"
 #include "ch39x_libusb.h"
 #include "ch39x_logs.h"
+#include "ch39x_ncm.h"
 
 #define ARG_SIM		"sim"
 #define ARG_USB_SPEED	"usb_speed"
@@ -36,18 +37,24 @@
 #define ARG_SERIAL	"serial"
 #define ARG_PATH	"path"
 #define ARG_PROTO	"proto"
+#define ARG_NCM_TX_NDP	"ncm_tx_ndp"
+#define ARG_SIM_QUIRKS	"sim_quirks"
+#define ARG_SIM_NTB_OUT_MAX "sim_ntb_out_max"
+#define ARG_SIM_MAX_SEGMENT "sim_max_segment"
 
 /* Keys that describe the simulated adapter, meaningless for a real one. */
 static const char * const sim_only_args[] = {
 	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_LINK_SPEED, ARG_SIM_RATE,
-	ARG_SIM_CTRL_FAIL, NULL
+	ARG_SIM_CTRL_FAIL, ARG_SIM_QUIRKS, ARG_SIM_NTB_OUT_MAX,
+	ARG_SIM_MAX_SEGMENT, NULL
 };
 
 static const char * const valid_args[] = {
 	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
 	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, ARG_LINK_SPEED, ARG_SIM_RATE,
 	ARG_RX_COPYBREAK, ARG_SIM_CTRL_FAIL, ARG_DEV, ARG_SERIAL, ARG_PATH,
-	ARG_PROTO, NULL
+	ARG_PROTO, ARG_NCM_TX_NDP, ARG_SIM_QUIRKS, ARG_SIM_NTB_OUT_MAX,
+	ARG_SIM_MAX_SEGMENT, NULL
 };
 
 
@@ -56,15 +63,113 @@ arg_sim(const char *key, const char *v, void *opaque)
 {
 	struct ch39x_args *a = opaque;
 
+	/* The CDC models are a CH398 in its NCM or ECM configuration. */
 	if (strcmp(v, "ch398") == 0)
 		a->sim.pid = CH39X_PID_CH398;
 	else if (strcmp(v, "ch397") == 0)
 		a->sim.pid = CH39X_PID_CH397;
+	else if (strcmp(v, "ncm") == 0)
+		a->sim.framing = CH39X_FRAMING_NCM;
+	else if (strcmp(v, "ecm") == 0)
+		a->sim.framing = CH39X_FRAMING_ECM;
 	else {
-		PMD_LOG(ERR, "%s=%s: allowed values are ch397, ch398", key, v);
+		PMD_LOG(ERR, "%s=%s: allowed values are ch397, ch398, ncm, ecm",
+			key, v);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int
+arg_ncm_tx_ndp(const char *key, const char *v, void *opaque)
+{
+	bool *end = opaque;
+
+	if (strcmp(v, "front") == 0)
+		*end = false;
+	else if (strcmp(v, "end") == 0)
+		*end = true;
+	else {
+		PMD_LOG(ERR, "%s=%s: allowed values are front, end", key, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ndp_end, ntb32_only, no_max_datagram, joined with '+'. */
+static int
+arg_sim_quirks(const char *key, const char *v, void *opaque)
+{
+	static const struct {
+		const char *name;
+		uint32_t bit;
+	} q[] = {
+		{ "ndp_end", CH39X_SIM_NCM_NDP_END },
+		{ "ntb32_only", CH39X_SIM_NCM_NTB32_ONLY },
+		{ "no_max_datagram", CH39X_SIM_NCM_NO_MAX_DGRAM },
+	};
+	uint32_t *mask = opaque;
+	const char *p = v;
+	size_t n, i;
+
+	*mask = 0;
+	while (*p != '\0') {
+		n = strcspn(p, "+");
+		for (i = 0; i < RTE_DIM(q); i++)
+			if (strlen(q[i].name) == n &&
+			    strncmp(p, q[i].name, n) == 0)
+				break;
+		if (i == RTE_DIM(q) || n == 0)
+			goto bad;
+		*mask |= q[i].bit;
+		p += n;
+		if (*p == '+' && *++p == '\0')
+			goto bad;
+	}
+	if (*mask != 0)
+		return 0;
+bad:
+	PMD_LOG(ERR, "%s=%s: allowed values are ndp_end, ntb32_only, "
+		"no_max_datagram, or several joined with '+'", key, v);
+	return -EINVAL;
+}
+
+/* A decimal in [lo, hi]; the range is in the error message. */
+static int
+arg_range(const char *key, const char *v, uint32_t lo, uint32_t hi,
+	  uint32_t *out)
+{
+	char *end;
+	unsigned long x;
+
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || !isdigit((unsigned char)*v) ||
+	    x < lo || x > hi) {
+		PMD_LOG(ERR, "%s=%s: allowed values are %u..%u", key, v, lo, hi);
+		return -EINVAL;
+	}
+	*out = (uint32_t)x;
+	return 0;
+}
+
+static int
+arg_ntb_out_max(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+
+	return arg_range(key, v, CH39X_NCM_NTB_MIN_SIZE, 65535, &a->sim.ncm_out_max);
+}
+
+static int
+arg_max_segment(const char *key, const char *v, void *opaque)
+{
+	struct ch39x_args *a = opaque;
+	uint32_t x;
+	int rc = arg_range(key, v, 1514, 9216, &x);
+
+	a->sim.cdc_max_segment = (uint16_t)x;
+	return rc;
 }
 
 static int
@@ -362,7 +467,9 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
 			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
 			"xfer_size, tso, rx_csum, link_speed, sim_rate, "
-			"rx_copybreak, sim_ctrl_fail, dev, serial, path, proto",
+			"rx_copybreak, sim_ctrl_fail, dev, serial, path, proto, "
+			"ncm_tx_ndp, sim_quirks, sim_ntb_out_max, "
+			"sim_max_segment",
 			name, params);
 		return -EINVAL;
 	}
@@ -405,7 +512,13 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 	    rte_kvargs_process(kv, ARG_RX_COPYBREAK, arg_copybreak,
 			       &a->rx_copybreak) < 0 ||
 	    rte_kvargs_process(kv, ARG_SIM_CTRL_FAIL, arg_ctrl_fail,
-			       &a->sim.ctrl_fail_at) < 0)
+			       &a->sim.ctrl_fail_at) < 0 ||
+	    rte_kvargs_process(kv, ARG_NCM_TX_NDP, arg_ncm_tx_ndp,
+			       &a->ncm_ndp_end) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM_QUIRKS, arg_sim_quirks,
+			       &a->sim.ncm_quirks) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM_NTB_OUT_MAX, arg_ntb_out_max, a) < 0 ||
+	    rte_kvargs_process(kv, ARG_SIM_MAX_SEGMENT, arg_max_segment, a) < 0)
 		rc = -EINVAL;
 	rte_kvargs_free(kv);
 	if (rc != 0)
@@ -414,6 +527,17 @@ defaults:
 	if (a->sim.speed == 0)
 		a->sim.speed = a->sim.pid == CH39X_PID_CH398 ?
 			CH39X_SPEED_SUPER : CH39X_SPEED_HIGH;
+	if (a->sim.framing != CH39X_FRAMING_NCM &&
+	    (a->sim.ncm_quirks || a->sim.ncm_out_max)) {
+		PMD_LOG(ERR, "%s and %s describe the simulated NCM adapter; "
+			"they need sim=ncm", ARG_SIM_QUIRKS, ARG_SIM_NTB_OUT_MAX);
+		return -EINVAL;
+	}
+	if (a->sim.framing == CH39X_FRAMING_VENDOR && a->sim.cdc_max_segment) {
+		PMD_LOG(ERR, "%s describes a simulated CDC adapter; it needs "
+			"sim=ncm or sim=ecm", ARG_SIM_MAX_SEGMENT);
+		return -EINVAL;
+	}
 	if (a->sim.pid == CH39X_PID_CH397 && a->sim.speed == CH39X_SPEED_SUPER) {
 		PMD_LOG(ERR, "usb_speed=super: the CH397 is a USB 2.0 device; "
 			"allowed value for sim=ch397 is high");

@@ -35,6 +35,7 @@ struct ch39x_args {
 	char serial[CH39X_ARG_STR_MAX];
 	char path[CH39X_ARG_STR_MAX];
 	unsigned int protos;		/* CH39X_LIBUSB_* mask; 0: any */
+	bool ncm_ndp_end;		/* ncm_tx_ndp=end */
 };
 
 /*

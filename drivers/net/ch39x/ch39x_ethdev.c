@@ -33,6 +33,27 @@ RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 
 
 #define CH39X_CTRL_TIMEOUT_MS 500
+/*
+ * CDC devices: the longest frame the PMD handles (MTU 9000 plus header and
+ * a tag), the default NTB sizes (Linux cdc_ncm's), transfers in flight.
+ */
+#define CH39X_CDC_MAX_MTU	9000
+#define CH39X_CDC_MAX_FRAME	(CH39X_CDC_MAX_MTU + CH39X_L2_OVERHEAD)
+#define CH39X_NCM_DEF_NTB	16384
+#define CH39X_NCM_NDP_ENTRIES	64
+#define CH39X_NCM_RX_XFERS	16
+#define CH39X_NCM_TX_XFERS	10
+/* ECM moves a frame per transfer: more of them in flight (usbnet: 60). */
+#define CH39X_ECM_XFERS		32
+
+static bool
+is_cdc(const struct ch39x_adapter *ad)
+{
+	return ad->framing != CH39X_FRAMING_VENDOR;
+}
+
+static int cdc_set_mac(struct ch39x_adapter *ad,
+		       const struct rte_ether_addr *mac);
 
 /* ---- vendor requests (sheet section 2) ---- */
 
@@ -131,12 +152,96 @@ set_mac_addr(struct ch39x_adapter *ad, const struct rte_ether_addr *a)
  * _ch397_set_rx_mode: hash registers, then the receive bits of MAC_CFG
  * read-modify-written with flow control on (sheet 3).
  */
+/* ---- CDC class requests (NCM/ECM devices) ---- */
+
+static const char *
+cdc_req_name(uint8_t req)
+{
+	switch (req) {
+	case CH39X_CDC_SET_ETH_MC_FILTERS: return "SET_ETHERNET_MULTICAST_FILTERS";
+	case CH39X_CDC_SET_ETH_PKT_FILTER: return "SET_ETHERNET_PACKET_FILTER";
+	case CH39X_CDC_GET_NTB_PARAMETERS: return "GET_NTB_PARAMETERS";
+	case CH39X_CDC_SET_NET_ADDRESS: return "SET_NET_ADDRESS";
+	case CH39X_CDC_SET_NTB_FORMAT: return "SET_NTB_FORMAT";
+	case CH39X_CDC_SET_NTB_INPUT_SIZE: return "SET_NTB_INPUT_SIZE";
+	case CH39X_CDC_GET_MAX_DATAGRAM: return "GET_MAX_DATAGRAM_SIZE";
+	case CH39X_CDC_SET_MAX_DATAGRAM: return "SET_MAX_DATAGRAM_SIZE";
+	default: return "class request";
+	}
+}
+
+/*
+ * A class request to the communication interface. Returns the bytes of
+ * the data stage or a negative errno; quiet keeps an expected refusal
+ * (an optional request) out of the error log.
+ */
+static int
+cdc_req(struct ch39x_adapter *ad, uint8_t type, uint8_t req, uint16_t value,
+	void *data, uint16_t len, bool quiet)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	int rc;
+
+	if (ad->gone)
+		return -ENODEV;
+	rc = u->ops->control(u, type, req, value, ad->cdc.comm_if, data, len,
+			     CH39X_CTRL_TIMEOUT_MS);
+	if (rc == -ENODEV)
+		ad->gone = true;
+	if (rc < 0) {
+		ad->ctrl_errors++;
+		if (!quiet)
+			PMD_LOG(ERR, "%s: %s (wValue 0x%04x) failed: %s",
+				ad->dev->data->name, cdc_req_name(req), value,
+				strerror(-rc));
+	}
+	return rc;
+}
+
+/*
+ * SET_ETHERNET_PACKET_FILTER, with the device's multicast filters when it
+ * has enough of them. A port whose address is not the device's (no
+ * SET_NET_ADDRESS) would lose its unicast frames to the DIRECTED filter:
+ * it runs promiscuous instead.
+ */
+static int
+cdc_rx_mode(struct ch39x_adapter *ad, bool promisc, bool allmulti)
+{
+	uint8_t buf[CH39X_MAX_MC_ADDRS * RTE_ETHER_ADDR_LEN];
+	bool own = rte_is_same_ether_addr(&ad->mac_addr, &ad->dev_mac);
+	uint16_t flt;
+	uint32_t n;
+	int rc = 0;
+
+	flt = ch39x_cdc_packet_filter(promisc || !own, allmulti, ad->nb_mc,
+				      ad->cdc.mc_filters);
+	pthread_mutex_lock(&ad->ctrl_lock);
+	if (flt & CH39X_CDC_PKT_MULTICAST) {
+		n = ch39x_cdc_mc_filters_build((const uint8_t (*)[6])ad->mc,
+					       ad->nb_mc, buf, sizeof(buf));
+		rc = cdc_req(ad, CH39X_CDC_REQT_OUT,
+			     CH39X_CDC_SET_ETH_MC_FILTERS, (uint16_t)ad->nb_mc,
+			     buf, (uint16_t)n, false);
+		if (rc < 0 && !ad->gone) {
+			/* The list did not take: all multicast, as Linux. */
+			flt = (uint16_t)((flt & ~CH39X_CDC_PKT_MULTICAST) |
+					 CH39X_CDC_PKT_ALL_MULTICAST);
+		}
+	}
+	rc = cdc_req(ad, CH39X_CDC_REQT_OUT, CH39X_CDC_SET_ETH_PKT_FILTER, flt,
+		     NULL, 0, false);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	return rc < 0 ? rc : 0;
+}
+
 static int
 program_rx_mode_as(struct ch39x_adapter *ad, bool promisc, bool allmulti)
 {
 	uint32_t bits, hi = 0, lo = 0, cfg;
 	int rc;
 
+	if (is_cdc(ad))
+		return cdc_rx_mode(ad, promisc, allmulti);
 	bits = ch39x_rx_mode_bits(promisc, allmulti, ad->nb_mc);
 	if (bits & CH39X_MACCFG_RX_PLM)
 		ch39x_mc_hash_regs(ad->prof.family,
@@ -229,6 +334,12 @@ link_from_phy(struct ch39x_adapter *ad)
 	uint32_t speed = ad->last_event.speed_mbps;
 	uint16_t bmsr;
 
+	/* A CDC device has no PHY to ask: the last notification says. */
+	if (is_cdc(ad)) {
+		set_link(ad, ad->cdc_link, ad->cdc_speed ? ad->cdc_speed :
+			 RTE_ETH_SPEED_NUM_UNKNOWN);
+		return;
+	}
 	pthread_mutex_lock(&ad->ctrl_lock);
 	if (rd_phy(ad, CH39X_PHY_BMSR, &bmsr) != 0)
 		bmsr = 0;
@@ -239,6 +350,52 @@ link_from_phy(struct ch39x_adapter *ad)
 	set_link(ad, (bmsr & CH39X_BMSR_LINK) != 0, speed);
 }
 
+/* The link as the device reports it; LSC when it changed. */
+static void
+link_report(struct ch39x_adapter *ad, bool up, uint32_t speed)
+{
+	struct rte_eth_dev *dev = ad->dev;
+	bool was_up = dev->data->dev_link.link_status;
+
+	/* A new speed without a link change is news too. */
+	if (up == was_up && (!up || speed == dev->data->dev_link.link_speed))
+		return;
+	ad->link_events++;
+	PMD_LOG(INFO, "%s: link %s, %u Mbit/s", dev->data->name,
+		up ? "up" : "down", speed);
+	set_link(ad, up, speed);
+	/*
+	 * ch397_link_reset: rx mode at every link-up; CDC devices get their
+	 * packet filter again too (some send nothing until they have it).
+	 */
+	if (up)
+		program_rx_mode(ad);
+	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+}
+
+/* CDC notifications: NETWORK_CONNECTION and CONNECTION_SPEED_CHANGE. */
+static void
+cdc_notifications(struct ch39x_adapter *ad, const struct ch39x_xfer *x)
+{
+	struct ch39x_cdc_notify n;
+
+	ch39x_cdc_notify_begin(&ad->notify, x->buf, x->actual);
+	while (ch39x_cdc_notify_next(&ad->notify, &n) == 1) {
+		ad->cdc_notifications++;
+		if (n.code == CH39X_CDC_NOTIFY_NETWORK_CONNECTION)
+			ad->cdc_link = n.link_up;
+		else if (n.code == CH39X_CDC_NOTIFY_SPEED_CHANGE)
+			ad->cdc_speed = n.down_bps / 1000000u;
+		else
+			continue;
+		if (ad->cdc_link)
+			link_report(ad, true, ad->cdc_speed ? ad->cdc_speed :
+				    RTE_ETH_SPEED_NUM_UNKNOWN);
+		else
+			link_report(ad, false, 0);
+	}
+}
+
 static void
 intr_poll(struct ch39x_adapter *ad)
 {
@@ -246,33 +403,20 @@ intr_poll(struct ch39x_adapter *ad)
 	struct rte_eth_dev *dev = ad->dev;
 	struct ch39x_xfer *x;
 	struct ch39x_event ev;
-	bool was_up;
 
 	while (u->ops->poll(u, CH39X_EP_INTR_IN, &x, 1) == 1) {
 		if (x->status == CH39X_XFER_NO_DEVICE) {
 			ad->gone = true;
 			break;
 		}
-		if (x->status == CH39X_XFER_OK &&
+		if (x->status == CH39X_XFER_OK && is_cdc(ad)) {
+			cdc_notifications(ad, x);
+		} else if (x->status == CH39X_XFER_OK &&
 		    ch39x_event_parse(&ad->prof, x->buf, x->actual, &ev) == 0) {
-			was_up = dev->data->dev_link.link_status;
 			ad->last_event = ev;
-			/* A new speed without a link change is news too. */
-			if (ev.link_up != was_up ||
-			    (ev.link_up &&
-			     ev.speed_mbps != dev->data->dev_link.link_speed)) {
-				ad->link_events++;
-				PMD_LOG(INFO, "%s: link %s, %u Mbit/s",
-					dev->data->name,
-					ev.link_up ? "up" : "down",
-					ev.speed_mbps);
-				set_link(ad, ev.link_up, ev.speed_mbps);
-				/* ch397_link_reset: rx mode at every link-up. */
-				if (ev.link_up)
-					program_rx_mode(ad);
-				rte_eth_dev_callback_process(dev,
-					RTE_ETH_EVENT_INTR_LSC, NULL);
-			}
+			link_report(ad, ev.link_up, ev.speed_mbps);
+		} else if (x->status != CH39X_XFER_CANCELLED && is_cdc(ad)) {
+			ch39x_cdc_notify_reset(&ad->notify);
 		}
 		if (x->status != CH39X_XFER_OK &&
 		    x->status != CH39X_XFER_CANCELLED)
@@ -348,7 +492,7 @@ ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 		RTE_ETH_TX_OFFLOAD_TCP_TSO | RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
 		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
 		RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
-	info->speed_capa = p->gigabit ?
+	info->speed_capa = is_cdc(ad) ? RTE_ETH_LINK_SPEED_AUTONEG : p->gigabit ?
 		(RTE_ETH_LINK_SPEED_10M | RTE_ETH_LINK_SPEED_100M |
 		 RTE_ETH_LINK_SPEED_1G) :
 		(RTE_ETH_LINK_SPEED_10M_HD | RTE_ETH_LINK_SPEED_10M |
@@ -368,8 +512,39 @@ ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 static uint32_t
 tx_max_frame(const struct ch39x_adapter *ad)
 {
-	return RTE_MIN(ad->prof.max_frame,
-		       ad->prof.tx_xfer_size - CH39X_HDR_LEN);
+	switch (ad->framing) {
+	case CH39X_FRAMING_NCM:
+		return RTE_MIN(ad->dev_max_dgram,
+			       ch39x_ncm_tx_max_dgram(&ad->ncm_tpl));
+	case CH39X_FRAMING_ECM:
+		return ad->ecm.max_frame;
+	default:
+		return RTE_MIN(ad->prof.max_frame,
+			       ad->prof.tx_xfer_size - CH39X_HDR_LEN);
+	}
+}
+
+/*
+ * An NCM device may take shorter datagrams than the MTU makes (the Linux
+ * 6.1 gadget drops any over 1514): say so, since those frames are dropped
+ * on TX and counted in tx_invalid.
+ */
+static void
+warn_tx_limit(struct ch39x_adapter *ad, uint16_t mtu)
+{
+	uint32_t max = tx_max_frame(ad);
+
+	if (ad->framing == CH39X_FRAMING_NCM &&
+	    (uint32_t)mtu + RTE_ETHER_HDR_LEN > max)
+		PMD_LOG(WARNING, "%s: MTU %u makes frames of %u bytes, but the "
+			"NCM device takes datagrams of at most %u bytes "
+			"(wMaxSegmentSize %u%s); longer frames are dropped on "
+			"TX and counted in tx_invalid", ad->dev->data->name,
+			mtu, mtu + RTE_ETHER_HDR_LEN, max,
+			ad->cdc.max_segment,
+			(ad->cdc.ncm_caps & CH39X_NCM_CAP_MAX_DATAGRAM) ?
+			", negotiated with SET_MAX_DATAGRAM_SIZE" :
+			", no max-datagram capability");
 }
 
 static int
@@ -432,6 +607,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	}
 	ad->txq->max_frame = tx_max_frame(ad);
 	ad->txq->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
+	warn_tx_limit(ad, dev->data->mtu);
 	ad->txq->hw_offload = ad->prof.family == CH39X_V02;
 	ad->txq->hw_tso = ad->txq->hw_offload && !ad->args.tso_sw;
 	rc = program_mtu(ad, dev->data->mtu);
@@ -528,6 +704,7 @@ txq_free(struct ch39x_txq *q)
 	rte_free(q->free);
 	rte_free(q->bufs);
 	rte_free(q->scratch);
+	rte_free(q->ncm);
 	rte_free(q);
 }
 
@@ -661,6 +838,11 @@ set_phy_power(struct rte_eth_dev *dev, bool on)
 	uint16_t bmcr;
 	int rc;
 
+	if (is_cdc(ad)) {
+		PMD_LOG(ERR, "%s: a CDC device has no request to power its "
+			"PHY up or down", dev->data->name);
+		return -ENOTSUP;
+	}
 	pthread_mutex_lock(&ad->ctrl_lock);
 	rc = rd_phy(ad, CH39X_PHY_BMCR, &bmcr);
 	if (rc == 0)
@@ -741,6 +923,12 @@ ch39x_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	int rc;
 
+	if (is_cdc(ad)) {
+		rc = cdc_set_mac(ad, addr);
+		if (rc == 0)
+			rc = program_rx_mode(ad);
+		return rc;
+	}
 	pthread_mutex_lock(&ad->ctrl_lock);
 	rc = set_mac_addr(ad, addr);
 	pthread_mutex_unlock(&ad->ctrl_lock);
@@ -764,6 +952,8 @@ ch39x_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	if (rc == 0 && ad->rxq != NULL) {
 		ad->rxq->max_frame = mtu + CH39X_L2_OVERHEAD;
 	}
+	if (rc == 0)
+		warn_tx_limit(ad, mtu);
 	return rc;
 }
 
@@ -773,13 +963,39 @@ ch39x_fw_version_get(struct rte_eth_dev *dev, char *fw, size_t size)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	int n;
 
-	/* The sheet does not know what the bytes mean: show them raw. */
-	n = snprintf(fw, size, "%s GET_INFO %02x %02x %02x",
-		     ch39x_chip_name(ad->prof.pid), ad->get_info[0],
-		     ad->get_info[1], ad->get_info[2]);
+	if (ad->framing == CH39X_FRAMING_NCM)
+		n = snprintf(fw, size, "CDC %x.%02x NCM %x.%02x",
+			     ad->cdc.bcd_cdc >> 8, ad->cdc.bcd_cdc & 0xFF,
+			     ad->cdc.bcd_ncm >> 8, ad->cdc.bcd_ncm & 0xFF);
+	else if (ad->framing == CH39X_FRAMING_ECM)
+		n = snprintf(fw, size, "CDC %x.%02x ECM",
+			     ad->cdc.bcd_cdc >> 8, ad->cdc.bcd_cdc & 0xFF);
+	else
+		/* The sheet does not know what the bytes mean: show them raw. */
+		n = snprintf(fw, size, "%s GET_INFO %02x %02x %02x",
+			     ch39x_chip_name(ad->prof.pid), ad->get_info[0],
+			     ad->get_info[1], ad->get_info[2]);
 	if (n < 0)
 		return -EINVAL;
 	return (size_t)n < size ? 0 : n + 1;
+}
+
+/* Frames and blocks the framing parser dropped as malformed. */
+static uint64_t
+rx_framing_errors(const struct ch39x_rxq *q)
+{
+	const struct ch39x_ncm_rx_stats *n = &q->ncm.stats;
+
+	switch (q->framing) {
+	case CH39X_FRAMING_NCM:
+		return n->short_ntb + n->bad_nth_sig + n->bad_hdr_len +
+			n->bad_block_len + n->bad_ndp_index + n->bad_ndp_len +
+			n->ndp_loops + n->ndp_no_null + n->bad_dgram;
+	case CH39X_FRAMING_ECM:
+		return q->ecm.runts + q->ecm.oversize;
+	default:
+		return q->parser.stats.bad_headers;
+	}
 }
 
 static int
@@ -792,7 +1008,7 @@ ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	if (rq != NULL) {
 		st->ipackets = rq->c.packets;
 		st->ibytes = rq->c.bytes;
-		st->ierrors = rq->parser.stats.bad_headers + rq->c.mtu_drops +
+		st->ierrors = rx_framing_errors(rq) + rq->c.mtu_drops +
 			rq->c.mbuf_drops + rq->c.usb_errors + rq->c.usb_stalls +
 			rq->c.usb_timeouts + rq->c.usb_overflows;
 		st->rx_nombuf = rq->c.nombuf;
@@ -822,9 +1038,16 @@ ch39x_stats_reset(struct rte_eth_dev *dev)
 		memset(&ad->rxq->c, 0, sizeof(ad->rxq->c));
 		memset(&ad->rxq->parser.stats, 0,
 		       sizeof(ad->rxq->parser.stats));
+		memset(&ad->rxq->ncm.stats, 0, sizeof(ad->rxq->ncm.stats));
+		memset(&ad->rxq->ecm, 0, sizeof(ad->rxq->ecm));
 	}
-	if (ad->txq != NULL)
+	if (ad->txq != NULL) {
 		memset(&ad->txq->c, 0, sizeof(ad->txq->c));
+		if (ad->txq->ncm != NULL)
+			memset(&ad->txq->ncm->stats, 0,
+			       sizeof(ad->txq->ncm->stats));
+	}
+	ad->cdc_notifications = 0;
 	ad->link_events = 0;
 	ad->ctrl_errors = 0;
 	ad->evt_base = ad->last_event;
@@ -833,7 +1056,10 @@ ch39x_stats_reset(struct rte_eth_dev *dev)
 
 /* ---- xstats ---- */
 
-enum xs_src { XS_RX, XS_PARSER, XS_TX, XS_AD, XS_SIM, XS_CALC };
+enum xs_src {
+	XS_RX, XS_PARSER, XS_TX, XS_AD, XS_SIM, XS_CALC,
+	XS_NCM_RX, XS_NCM_TX, XS_ECM_RX,
+};
 
 struct xs_def {
 	char name[RTE_ETH_XSTATS_NAME_SIZE];
@@ -849,8 +1075,8 @@ static const struct xs_def xs_defs[] = {
 	XS("rx_usb_stalls", XS_RX, struct ch39x_rx_counters, usb_stalls),
 	XS("rx_usb_timeouts", XS_RX, struct ch39x_rx_counters, usb_timeouts),
 	XS("rx_usb_overflows", XS_RX, struct ch39x_rx_counters, usb_overflows),
-	XS("rx_frames", XS_PARSER, struct ch39x_rx_stats, frames),
-	XS("rx_frame_bytes", XS_PARSER, struct ch39x_rx_stats, frame_bytes),
+	{ "rx_frames", XS_CALC, 11 },
+	{ "rx_frame_bytes", XS_CALC, 12 },
 	XS("rx_bad_headers", XS_PARSER, struct ch39x_rx_stats, bad_headers),
 	XS("rx_straddled_records", XS_PARSER, struct ch39x_rx_stats, straddled),
 	XS("rx_lost_partial_records", XS_PARSER, struct ch39x_rx_stats,
@@ -915,13 +1141,97 @@ static const struct xs_def xs_sim_defs[] = {
 	   faults_injected),
 };
 
-#define N_XS RTE_DIM(xs_defs)
-#define N_XS_SIM RTE_DIM(xs_sim_defs)
+/* CDC-NCM: the NTB parser's and builder's counters (Linux cdc_ncm's). */
+static const struct xs_def xs_ncm_defs[] = {
+	XS("rx_ncm_ntbs", XS_NCM_RX, struct ch39x_ncm_rx_stats, ntbs),
+	XS("rx_ncm_short_ntbs", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   short_ntb),
+	XS("rx_ncm_bad_nth_signatures", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_nth_sig),
+	XS("rx_ncm_bad_header_lengths", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_hdr_len),
+	XS("rx_ncm_bad_block_lengths", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_block_len),
+	XS("rx_ncm_bad_ndp_indexes", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_ndp_index),
+	XS("rx_ncm_bad_ndp_lengths", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_ndp_len),
+	XS("rx_ncm_ndps_skipped", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   ndp_sig_skipped),
+	XS("rx_ncm_ndp_loops", XS_NCM_RX, struct ch39x_ncm_rx_stats, ndp_loops),
+	XS("rx_ncm_ndps_unterminated", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   ndp_no_null),
+	XS("rx_ncm_empty_ndps", XS_NCM_RX, struct ch39x_ncm_rx_stats, empty_ndp),
+	XS("rx_ncm_bad_datagrams", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_dgram),
+	XS("rx_ncm_zero_length_datagrams", XS_NCM_RX,
+	   struct ch39x_ncm_rx_stats, zero_len_dgram),
+	XS("rx_ncm_zero_index_datagrams", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   zero_idx_dgram),
+	XS("rx_ncm_sequence_gaps", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   seq_gaps),
+	XS("tx_ncm_ntbs", XS_NCM_TX, struct ch39x_ncm_tx_stats, ntbs),
+	XS("tx_ncm_datagrams", XS_NCM_TX, struct ch39x_ncm_tx_stats, dgrams),
+	XS("tx_ncm_overhead_bytes", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   overhead),
+	XS("tx_ncm_pad_bytes", XS_NCM_TX, struct ch39x_ncm_tx_stats, pad_bytes),
+	XS("tx_ncm_close_full", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_full),
+	XS("tx_ncm_close_max_datagrams", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_max_dgrams),
+	XS("tx_ncm_close_ndp_full", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_ndp_full),
+	XS("tx_ncm_close_burst_end", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_burst),
+	XS("cdc_notifications", XS_AD, struct ch39x_adapter, cdc_notifications),
+};
+
+static const struct xs_def xs_ecm_defs[] = {
+	XS("rx_ecm_runts", XS_ECM_RX, struct ch39x_ecm_rx_stats, runts),
+	XS("rx_ecm_oversize", XS_ECM_RX, struct ch39x_ecm_rx_stats, oversize),
+	XS("rx_ecm_zero_length", XS_ECM_RX, struct ch39x_ecm_rx_stats,
+	   zero_len),
+	XS("rx_ecm_pad_trimmed", XS_ECM_RX, struct ch39x_ecm_rx_stats,
+	   pad_trimmed),
+	XS("cdc_notifications", XS_AD, struct ch39x_adapter, cdc_notifications),
+};
+
+struct xs_table {
+	const struct xs_def *d;
+	unsigned int n;
+};
+
+/* The tables this port shows, in order: common, framing, device model. */
+static unsigned int
+xs_tables(const struct ch39x_adapter *ad, struct xs_table t[3])
+{
+	unsigned int k = 0;
+
+	t[k].d = xs_defs;
+	t[k++].n = RTE_DIM(xs_defs);
+	if (ad->framing == CH39X_FRAMING_NCM) {
+		t[k].d = xs_ncm_defs;
+		t[k++].n = RTE_DIM(xs_ncm_defs);
+	} else if (ad->framing == CH39X_FRAMING_ECM) {
+		t[k].d = xs_ecm_defs;
+		t[k++].n = RTE_DIM(xs_ecm_defs);
+	}
+	if (ch39x_sim_is_sim(ad->usb)) {
+		t[k].d = xs_sim_defs;
+		t[k++].n = RTE_DIM(xs_sim_defs);
+	}
+	return k;
+}
 
 static unsigned int
 xs_count(const struct ch39x_adapter *ad)
 {
-	return N_XS + (ch39x_sim_is_sim(ad->usb) ? N_XS_SIM : 0);
+	struct xs_table t[3];
+	unsigned int k = xs_tables(ad, t), n = 0, i;
+
+	for (i = 0; i < k; i++)
+		n += t[i].n;
+	return n;
 }
 
 static uint64_t
@@ -934,21 +1244,24 @@ static uint64_t
 xs_calc(const struct ch39x_adapter *ad, size_t which)
 {
 	const struct ch39x_rx_counters *r = &ad->rxq->c;
-	const struct ch39x_rx_stats *ps = &ad->rxq->parser.stats;
 	const struct ch39x_tx_counters *t = &ad->txq->c;
 	const struct ch39x_event *e = &ad->last_event, *b = &ad->evt_base;
+	uint64_t frames, fbytes;
 
+	ch39x_rx_parsed(ad->rxq, &frames, &fbytes);
 	switch (which) {
-	case 0: return r->usb_bytes - ps->frame_bytes;
+	case 0: return r->usb_bytes - fbytes;
 	case 1: return t->usb_bytes - t->rec_bytes;
-	case 2: return ratio(ps->frames, r->usb_xfers, 1000);
+	case 2: return ratio(frames, r->usb_xfers, 1000);
 	case 3: return ratio(t->records, t->usb_xfers, 1000);
-	case 4: return ratio(ps->frame_bytes, r->usb_bytes, 1000);
+	case 4: return ratio(fbytes, r->usb_bytes, 1000);
 	case 5: return ratio(t->rec_bytes, t->usb_bytes, 1000);
 	case 6: return (uint32_t)(e->rx_packets - b->rx_packets);
 	case 7: return (uint16_t)(e->rx_overflow - b->rx_overflow);
 	case 8: return (uint16_t)(e->rx_crc_errors - b->rx_crc_errors);
 	case 9: return (uint32_t)(e->tx_packets - b->tx_packets);
+	case 11: return frames;
+	case 12: return fbytes;
 	default: return ad->rxq->lent;
 	}
 }
@@ -958,15 +1271,16 @@ ch39x_xstats_get_names(struct rte_eth_dev *dev,
 		       struct rte_eth_xstat_name *names, unsigned int size)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
-	unsigned int n = xs_count(ad), i;
+	unsigned int n = xs_count(ad), i, j, k, at = 0;
+	struct xs_table t[3];
 
 	if (names == NULL || size < n)
 		return (int)n;
-	for (i = 0; i < N_XS; i++)
-		strlcpy(names[i].name, xs_defs[i].name, sizeof(names[i].name));
-	for (; i < n; i++)
-		strlcpy(names[i].name, xs_sim_defs[i - N_XS].name,
-			sizeof(names[i].name));
+	k = xs_tables(ad, t);
+	for (i = 0; i < k; i++)
+		for (j = 0; j < t[i].n; j++, at++)
+			strlcpy(names[at].name, t[i].d[j].name,
+				sizeof(names[at].name));
 	return (int)n;
 }
 
@@ -976,7 +1290,8 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	struct ch39x_sim_counters sc;
-	unsigned int n = xs_count(ad), i;
+	unsigned int n = xs_count(ad), i, j, k, at = 0;
+	struct xs_table t[3];
 	const struct xs_def *d;
 	const void *base;
 
@@ -986,18 +1301,23 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		return -EINVAL;
 	if (ch39x_sim_is_sim(ad->usb))
 		ch39x_sim_get_counters(ad->usb, &sc);
-	for (i = 0; i < n; i++) {
-		d = i < N_XS ? &xs_defs[i] : &xs_sim_defs[i - N_XS];
-		xs[i].id = i;
+	k = xs_tables(ad, t);
+	for (i = 0; i < k; i++)
+	for (j = 0; j < t[i].n; j++, at++) {
+		d = &t[i].d[j];
+		xs[at].id = at;
 		switch (d->src) {
 		case XS_RX: base = &ad->rxq->c; break;
 		case XS_PARSER: base = &ad->rxq->parser.stats; break;
 		case XS_TX: base = &ad->txq->c; break;
 		case XS_AD: base = ad; break;
 		case XS_SIM: base = &sc; break;
+		case XS_NCM_RX: base = &ad->rxq->ncm.stats; break;
+		case XS_NCM_TX: base = &ad->txq->ncm->stats; break;
+		case XS_ECM_RX: base = &ad->rxq->ecm; break;
 		default: base = NULL; break;
 		}
-		xs[i].value = base ? *(const uint64_t *)
+		xs[at].value = base ? *(const uint64_t *)
 			((const uint8_t *)base + d->off) : xs_calc(ad, d->off);
 	}
 	return (int)n;
@@ -1035,6 +1355,243 @@ static const struct eth_dev_ops ch39x_ops = {
 	.xstats_reset = ch39x_stats_reset,
 };
 
+/* ---- CDC-NCM and CDC-ECM devices (../shared/reference/cdc-ncm-ecm.md) ---- */
+
+/*
+ * A new port address: SET_NET_ADDRESS when the NCM device offers it; else
+ * the device keeps filtering for its own address and cdc_rx_mode runs it
+ * promiscuous, so that frames for the new address still come in.
+ */
+static int
+cdc_set_mac(struct ch39x_adapter *ad, const struct rte_ether_addr *mac)
+{
+	uint8_t b[RTE_ETHER_ADDR_LEN];
+	int rc;
+
+	if (ad->cdc.ncm_caps & CH39X_NCM_CAP_NET_ADDRESS &&
+	    ad->framing == CH39X_FRAMING_NCM) {
+		memcpy(b, mac->addr_bytes, sizeof(b));
+		rc = cdc_req(ad, CH39X_CDC_REQT_OUT, CH39X_CDC_SET_NET_ADDRESS,
+			     0, b, sizeof(b), false);
+		if (rc < 0)
+			return rc;
+		ad->dev_mac = *mac;
+	} else if (!rte_is_same_ether_addr(mac, &ad->dev_mac)) {
+		PMD_LOG(INFO, "%s: the device cannot take a new address; it "
+			"receives promiscuously for " RTE_ETHER_ADDR_PRT_FMT,
+			ad->dev->data->name, RTE_ETHER_ADDR_BYTES(mac));
+	}
+	ad->mac_addr = *mac;
+	return 0;
+}
+
+/* The device's address from its iMACAddress string descriptor. */
+static int
+cdc_read_mac(struct ch39x_adapter *ad, struct rte_ether_addr *mac)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	uint8_t d[64];
+	int rc;
+
+	if (ad->cdc.i_mac_address == 0)
+		return -ENOENT;
+	/* GET_DESCRIPTOR(STRING), language en-US, as Linux asks. */
+	rc = u->ops->control(u, 0x80, 0x06, 0x0300 | ad->cdc.i_mac_address,
+			     0x0409, d, sizeof(d), CH39X_CTRL_TIMEOUT_MS);
+	if (rc == -ENODEV)
+		ad->gone = true;
+	if (rc < 0)
+		return rc;
+	if (ch39x_cdc_parse_mac_string(d, (uint32_t)rc, mac->addr_bytes) != 0)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * NCM set-up while the data interface is at alt 0, as cdc_ncm_init does:
+ * NTB parameters, the NTB format, the RX NTB size, the datagram size.
+ */
+static int
+ncm_init(struct ch39x_adapter *ad)
+{
+	const char *name = ad->dev->data->name;
+	uint8_t p[CH39X_NCM_NTB_PARAMS_LEN], b[8];
+	struct ch39x_ncm_tx_cfg c;
+	uint32_t in, seg, want, n;
+	int rc, w;
+
+	rc = cdc_req(ad, CH39X_CDC_REQT_IN, CH39X_CDC_GET_NTB_PARAMETERS, 0,
+		     p, sizeof(p), false);
+	if (rc < 0)
+		return rc;
+	w = ch39x_ncm_parse_ntb_params(p, (uint32_t)rc, &ad->ntbp);
+	if (w < 0) {
+		PMD_LOG(ERR, "%s: GET_NTB_PARAMETERS: %d bytes, not a usable "
+			"answer (needs 28 and NTB16 or NTB32)", name, rc);
+		return -EIO;
+	}
+	if (w != 0)
+		PMD_LOG(NOTICE, "%s: NTB parameters out of spec (flags 0x%x); "
+			"using corrected values", name, (unsigned int)w);
+	/* NTB16 when offered; SET_NTB_FORMAT only to devices with NTB32. */
+	ad->ntb32 = (ad->ntbp.formats & CH39X_NCM_FMT_NTB16_BIT) == 0;
+	if (ad->ntbp.formats & CH39X_NCM_FMT_NTB32_BIT) {
+		rc = cdc_req(ad, CH39X_CDC_REQT_OUT, CH39X_CDC_SET_NTB_FORMAT,
+			     ad->ntb32 ? CH39X_NCM_FORMAT_NTB32 :
+			     CH39X_NCM_FORMAT_NTB16, NULL, 0, false);
+		if (rc < 0)
+			return rc;
+	}
+	/* The RX NTB size: xfer_size, else 16 KiB, within what it allows. */
+	in = ad->args.xfer_size ? ad->args.xfer_size : CH39X_NCM_DEF_NTB;
+	in = RTE_MIN(in, ad->ntbp.in_max_size);
+	if (!ad->ntb32)
+		in = RTE_MIN(in, (uint32_t)CH39X_NCM_NTB16_MAX_SIZE);
+	in = RTE_MAX(in, (uint32_t)CH39X_NCM_NTB_MIN_SIZE);
+	n = ch39x_ncm_build_ntb_input_size(in, (ad->cdc.ncm_caps &
+				CH39X_NCM_CAP_NTB_INPUT_8) != 0, 0, b);
+	rc = cdc_req(ad, CH39X_CDC_REQT_OUT, CH39X_CDC_SET_NTB_INPUT_SIZE, 0,
+		     b, (uint16_t)n, true);
+	if (rc < 0) {
+		if (ad->gone)
+			return rc;
+		/* It may then send NTBs as long as it said it could. */
+		PMD_LOG(NOTICE, "%s: SET_NTB_INPUT_SIZE %u refused; RX "
+			"transfers take dwNtbInMaxSize %u", name, in,
+			ad->ntbp.in_max_size);
+		in = RTE_MAX(ad->ntbp.in_max_size,
+			     (uint32_t)CH39X_NCM_NTB_MIN_SIZE);
+	}
+	ad->ntb_in_size = in;
+	/*
+	 * The datagram size the device takes: negotiated when it has the
+	 * capability, else wMaxSegmentSize (at least 1514: devices that
+	 * report the MTU there still take full frames).
+	 */
+	seg = RTE_MAX((uint32_t)ad->cdc.max_segment, 1514u);
+	ad->dev_max_dgram = seg;
+	if (ad->cdc.ncm_caps & CH39X_NCM_CAP_MAX_DATAGRAM) {
+		want = RTE_MIN(seg, (uint32_t)CH39X_CDC_MAX_FRAME);
+		ch39x_put_le16(b, (uint16_t)want);
+		rc = cdc_req(ad, CH39X_CDC_REQT_OUT, CH39X_CDC_SET_MAX_DATAGRAM,
+			     0, b, 2, true);
+		if (rc >= 0)
+			ad->dev_max_dgram = want;
+		else if (ad->gone)
+			return rc;
+		else if (cdc_req(ad, CH39X_CDC_REQT_IN,
+				 CH39X_CDC_GET_MAX_DATAGRAM, 0, b, 2,
+				 true) == 2 &&
+			 ch39x_get_le16(b) >= RTE_ETHER_MIN_LEN)
+			ad->dev_max_dgram = ch39x_get_le16(b);
+	}
+	ch39x_ncm_tx_cfg_from_params(&c, &ad->ntbp, ad->ntb32,
+				     ad->info.maxp[CH39X_EP_BULK_OUT]);
+	c.size = ad->args.xfer_size ? ad->args.xfer_size : CH39X_NCM_DEF_NTB;
+	c.ndp_entries = CH39X_NCM_NDP_ENTRIES;
+	c.max_dgram_len = RTE_MIN(ad->dev_max_dgram,
+				  (uint32_t)CH39X_CDC_MAX_FRAME);
+	c.ndp_at_end = ad->args.ncm_ndp_end;
+	if (ch39x_ncm_tx_init(&ad->ncm_tpl, &c) != 0) {
+		PMD_LOG(ERR, "%s: the NTB parameters leave no room for a "
+			"datagram (dwNtbOutMaxSize %u)", name,
+			ad->ntbp.out_max_size);
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Probe of a CDC-NCM or CDC-ECM function: reset it (data alt 0), read its
+ * address, set NCM up, then data alt 1 brings the bulk endpoints and the
+ * link. The profile gets what the rest of the PMD asks of one: transfer
+ * sizes and counts, MTU range, no offloads in the device.
+ */
+static int
+cdc_init(struct ch39x_adapter *ad)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	const char *name = ad->dev->data->name;
+	struct ch39x_profile *p = &ad->prof;
+	struct rte_ether_addr mac;
+	int rc;
+
+	if (u->ops->get_cdc == NULL || u->ops->get_cdc(u, &ad->cdc) != 0 ||
+	    !ch39x_cdc_usable(&ad->cdc) || ad->info.maxp[CH39X_EP_BULK_OUT] == 0) {
+		PMD_LOG(ERR, "%s: the CDC function lacks what a driver needs "
+			"(communication and data interfaces, Ethernet%s "
+			"functional descriptor, bulk endpoints)", name,
+			ad->framing == CH39X_FRAMING_NCM ? " and NCM" : "");
+		return -ENOTSUP;
+	}
+	rc = u->ops->set_data_alt(u, 0);
+	if (rc != 0) {
+		PMD_LOG(ERR, "%s: cannot select data alt setting 0: %s", name,
+			strerror(-rc));
+		return rc;
+	}
+	ch39x_cdc_notify_init(&ad->notify);
+	ad->cdc_link = false;
+	ad->cdc_speed = 0;
+	rc = cdc_read_mac(ad, &mac);
+	if (rc != 0 || !rte_is_valid_assigned_ether_addr(&mac)) {
+		if (ad->gone)
+			return -ENODEV;
+		rte_eth_random_addr(mac.addr_bytes);
+		PMD_LOG(WARNING, "%s: no valid iMACAddress; using "
+			RTE_ETHER_ADDR_PRT_FMT, name, RTE_ETHER_ADDR_BYTES(&mac));
+	}
+	ad->dev_mac = mac;
+	ad->mac_addr = mac;
+	if (ad->args.mac_set) {
+		rc = cdc_set_mac(ad, &ad->args.mac);
+		if (rc != 0)
+			return rc;
+	}
+	memset(p, 0, sizeof(*p));
+	p->family = CH39X_V01;		/* no offloads in the device */
+	p->speed = (enum ch39x_usb_speed)ad->info.speed;
+	p->pid = ad->info.pid;
+	p->config_value = ad->info.config_value;
+	p->bulk_maxp = ad->info.maxp[CH39X_EP_BULK_OUT];
+	p->gigabit = ad->info.speed == CH39X_SPEED_SUPER;
+	p->rx_xfers = ad->framing == CH39X_FRAMING_NCM ? CH39X_NCM_RX_XFERS :
+		CH39X_ECM_XFERS;
+	p->tx_xfers = ad->framing == CH39X_FRAMING_NCM ? CH39X_NCM_TX_XFERS :
+		CH39X_ECM_XFERS;
+	p->max_frame = CH39X_CDC_MAX_FRAME;
+	p->max_mtu = CH39X_CDC_MAX_MTU;
+	p->min_mtu = RTE_ETHER_MIN_MTU;
+	if (ad->framing == CH39X_FRAMING_NCM) {
+		rc = ncm_init(ad);
+		if (rc != 0)
+			return rc;
+		p->rx_xfer_size = ad->ntb_in_size;
+		p->tx_xfer_size = ch39x_ncm_tx_buf_size(&ad->ncm_tpl);
+	} else {
+		/*
+		 * wMaxSegmentSize is advice: Linux usbnet sends and takes
+		 * frames up to the MTU, and the Linux gadget takes jumbo
+		 * frames once its own MTU allows them.
+		 */
+		ch39x_ecm_cfg_init(&ad->ecm, &ad->cdc, true);
+		ad->ecm.max_frame = RTE_MAX(ad->ecm.max_frame,
+					    (uint32_t)CH39X_CDC_MAX_FRAME);
+		/* Room for a padding device's extra byte, whole packets. */
+		p->rx_xfer_size = RTE_ALIGN_CEIL(ad->ecm.max_frame + 1, 1024u);
+		p->tx_xfer_size = ch39x_ecm_tx_buf_size(&ad->ecm);
+	}
+	if (ad->args.rx_xfers)
+		p->rx_xfers = ad->args.rx_xfers;
+	if (ad->args.tx_xfers)
+		p->tx_xfers = ad->args.tx_xfers;
+	rc = u->ops->set_data_alt(u, 1);
+	if (rc != 0)
+		PMD_LOG(ERR, "%s: cannot select data alt setting 1: %s", name,
+			strerror(-rc));
+	return rc;
+}
+
 /* ---- probe (sheet section 7, V1.7 order) ---- */
 
 static int
@@ -1047,6 +1604,9 @@ hw_init(struct ch39x_adapter *ad)
 	int rc;
 
 	ad->usb->ops->get_info(ad->usb, &ad->info);
+	ad->framing = (enum ch39x_framing)ad->info.framing;
+	if (is_cdc(ad))
+		return cdc_init(ad);
 	if (ch39x_profile_init(&ad->prof, ad->info.pid, ad->info.speed) != 0) {
 		PMD_LOG(ERR, "unsupported device %04x:%04x at bus speed %u",
 			ad->info.vid, ad->info.pid, ad->info.speed);
@@ -1118,7 +1678,8 @@ apply_sizes(struct ch39x_adapter *ad)
 	uint32_t sz = ad->args.xfer_size;
 	uint32_t one = (ad->prof.max_frame + CH39X_HDR_LEN + 3) & ~3u;
 
-	if (sz == 0)
+	/* CDC devices: cdc_init sized the NTBs and frames already. */
+	if (sz == 0 || is_cdc(ad))
 		return;
 	if (sz < one)
 		PMD_LOG(INFO, "xfer_size=%u is below one %u-byte record: long "
@@ -1155,17 +1716,6 @@ open_real(const char *name, const struct ch39x_args *a, char *err,
 	if (u == NULL)
 		return NULL;
 	ch39x_libusb_describe(u, desc, sizeof(desc));
-	if (ch39x_libusb_proto(u) != CH39X_LIBUSB_VENDOR) {
-		/*
-		 * The CDC-NCM/ECM codecs and the transport exist; the PMD's
-		 * NCM and ECM data paths do not yet.
-		 */
-		snprintf(err, errlen, "%.96s: CDC-NCM/ECM devices are not "
-			 "supported by this PMD yet; use proto=vendor with a "
-			 "CH397/CH398 in vendor mode", desc);
-		u->ops->close(u);
-		return NULL;
-	}
 	PMD_LOG(INFO, "%s: %s", name, desc);
 	return u;
 }
@@ -1227,7 +1777,9 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->tx_pkt_prepare = ch39x_tx_prepare;
 	rte_eth_dev_probing_finish(dev);
 	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
-		name, ch39x_chip_name(ad->prof.pid),
+		name, ad->framing == CH39X_FRAMING_NCM ? "CDC-NCM" :
+		ad->framing == CH39X_FRAMING_ECM ? "CDC-ECM" :
+		ch39x_chip_name(ad->prof.pid),
 		ad->prof.speed == CH39X_SPEED_SUPER ? "super" :
 		ad->prof.speed == CH39X_SPEED_HIGH ? "high" : "full",
 		ad->usb->ops->name, RTE_ETHER_ADDR_BYTES(&ad->mac_addr));
@@ -1350,9 +1902,9 @@ static struct rte_vdev_driver ch39x_vdev_drv = {
 
 RTE_PMD_REGISTER_VDEV(net_ch39x, ch39x_vdev_drv);
 RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
-	"sim=ch397|ch398 "
+	"sim=ch397|ch398|ncm|ecm "
 	"usb_speed=full|high|super "
-	"wire=loop|pair:<name>|pcap:<in.pcap>:<out.pcap> "
+	"wire=loop|pair:<name>|pcap:<in.pcap>:<out.pcap>|tap:<ifname> "
 	"mac=<xx:xx:xx:xx:xx:xx> "
 	"rx_xfers=<1-64> "
 	"tx_xfers=<1-64> "
@@ -1366,4 +1918,8 @@ RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
 	"dev=<vid:pid> "
 	"serial=<string> "
 	"path=<bus-port[.port...]> "
-	"proto=auto|vendor|ncm|ecm");
+	"proto=auto|vendor|ncm|ecm "
+	"ncm_tx_ndp=front|end "
+	"sim_quirks=ndp_end|ntb32_only|no_max_datagram[+...] "
+	"sim_ntb_out_max=<2048-65535> "
+	"sim_max_segment=<1514-9216>");

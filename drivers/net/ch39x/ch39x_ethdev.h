@@ -13,7 +13,10 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "ch39x_cdc.h"
 #include "ch39x_devargs.h"
+#include "ch39x_ecm.h"
+#include "ch39x_ncm.h"
 #include "ch39x_sim.h"
 #include "ch39x_usb.h"
 #include "ch39x_vendor.h"
@@ -54,6 +57,13 @@ struct ch39x_rxq {
 	struct rte_mempool *mp;
 	uint16_t port_id;
 	uint16_t queue_id;
+	enum ch39x_framing framing;
+	/* ECM: the frame of the transfer being read, if not yet taken. */
+	bool ecm_ready;
+	uint32_t ecm_len;
+	const uint8_t *ecm_buf;
+	struct ch39x_ecm_rx_stats ecm;
+	struct ch39x_ncm_rx ncm;
 	bool scatter;
 	bool vlan_strip;		/* RTE_ETH_RX_OFFLOAD_VLAN_STRIP */
 	bool sw_vlan_strip;
@@ -108,6 +118,8 @@ struct ch39x_txq {
 	struct ch39x_adapter *ad;
 	uint16_t port_id;
 	uint16_t queue_id;
+	enum ch39x_framing framing;
+	struct ch39x_ncm_tx *ncm;	/* NCM: the NTB builder */
 	uint16_t nb_xfers;
 	uint16_t nb_free;
 	uint32_t max_frame;		/* longest frame on the wire */
@@ -150,12 +162,32 @@ struct ch39x_adapter {
 
 	struct ch39x_rxq *rxq;
 	struct ch39x_txq *txq;
+
+	/*
+	 * CDC-NCM and CDC-ECM devices (framing != vendor): what the
+	 * descriptors and the NTB parameters say, and what was negotiated.
+	 */
+	enum ch39x_framing framing;
+	struct ch39x_cdc_desc cdc;
+	struct ch39x_ncm_ntb_params ntbp;
+	bool ntb32;
+	uint32_t ntb_in_size;		/* SET_NTB_INPUT_SIZE */
+	uint32_t dev_max_dgram;		/* longest datagram the device takes */
+	struct ch39x_ncm_tx ncm_tpl;	/* TX builder as configured */
+	struct ch39x_ecm_cfg ecm;
+	struct rte_ether_addr dev_mac;	/* iMACAddress */
+	struct ch39x_cdc_notify_parser notify;
+	bool cdc_link;
+	uint32_t cdc_speed;		/* Mbit/s, from SPEED_CHANGE */
+	uint64_t cdc_notifications;
 };
 
 uint16_t ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q);
+void ch39x_rx_parsed(const struct ch39x_rxq *q, uint64_t *frames,
+		     uint64_t *bytes);
 void ch39x_rxq_stop(struct ch39x_rxq *q);
 int ch39x_rxq_start(struct ch39x_rxq *q);
 int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q);

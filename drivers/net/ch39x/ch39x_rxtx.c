@@ -52,6 +52,15 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q)
 		q->xfers[i].user = q;
 	}
 	ch39x_rx_parser_init(&q->parser, &ad->prof);
+	q->framing = ad->framing;
+	if (q->framing == CH39X_FRAMING_NCM) {
+		struct ch39x_ncm_rx_cfg c;
+
+		memset(&c, 0, sizeof(c));
+		c.ntb32 = ad->ntb32;
+		c.max_ntb = ad->ntb_in_size;
+		ch39x_ncm_rx_init(&q->ncm, &c);
+	}
 	q->copybreak = ad->args.rx_copybreak;
 	/* An external buffer's length is 16 bits wide. */
 	if (q->copybreak && ad->prof.rx_xfer_size > UINT16_MAX) {
@@ -171,6 +180,8 @@ ch39x_rxq_stop(struct ch39x_rxq *q)
 		q->lent--;
 	q->cur = NULL;
 	ch39x_rx_reset(&q->parser);
+	ch39x_ncm_rx_reset_seq(&q->ncm);
+	q->ecm_ready = false;
 	if (q->stash_n) {
 		rte_pktmbuf_free_bulk(q->stash, q->stash_n);
 		q->stash_n = 0;
@@ -193,6 +204,13 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q)
 	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL ||
 	    q->scratch == NULL)
 		return -ENOMEM;
+	q->framing = ad->framing;
+	if (q->framing == CH39X_FRAMING_NCM) {
+		q->ncm = rte_malloc("ch39x_ncm_tx", sizeof(*q->ncm), 64);
+		if (q->ncm == NULL)
+			return -ENOMEM;
+		*q->ncm = ad->ncm_tpl;
+	}
 	for (i = 0; i < q->nb_xfers; i++) {
 		q->xfers[i].ep = CH39X_EP_BULK_OUT;
 		q->xfers[i].buf = q->bufs + (size_t)i * bsz;
@@ -242,6 +260,83 @@ rx_offload_flags(struct rte_mbuf *m, const struct ch39x_rx_frame *f)
 }
 
 /*
+ * The framing hooks of the RX path, in the shape of usbnet's rx_fixup:
+ * begin on a completed bulk IN transfer, then take its frames one by one.
+ * A switch rather than function pointers: the branch is the same for
+ * every transfer of a port, so it predicts perfectly and inlines.
+ */
+static __rte_always_inline void
+rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x)
+{
+	switch (q->framing) {
+	case CH39X_FRAMING_NCM:
+		ch39x_ncm_rx_begin(&q->ncm, x->buf, x->actual);
+		break;
+	case CH39X_FRAMING_ECM:
+		q->ecm_ready = ch39x_ecm_rx_check(&q->ad->ecm, &q->ecm,
+						  x->actual, &q->ecm_len) == 1;
+		q->ecm_buf = x->buf;
+		break;
+	default:
+		ch39x_rx_begin(&q->parser, x->buf, x->actual);
+		if (x->actual < x->len)
+			ch39x_rx_mark_short(&q->parser);
+		break;
+	}
+}
+
+static __rte_always_inline int
+rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f)
+{
+	struct ch39x_ncm_dgram d;
+
+	switch (q->framing) {
+	case CH39X_FRAMING_NCM:
+		if (ch39x_ncm_rx_next(&q->ncm, &d) == 0)
+			return 0;
+		f->data = d.data;
+		f->len = d.len;
+		break;
+	case CH39X_FRAMING_ECM:
+		if (!q->ecm_ready)
+			return 0;
+		q->ecm_ready = false;
+		f->data = q->ecm_buf;
+		f->len = q->ecm_len;
+		break;
+	default:
+		return ch39x_rx_next(&q->parser, f);
+	}
+	/* CDC devices report nothing about checksums or tags. */
+	f->info = 0;
+	f->vlan_stripped = false;
+	f->ip_csum = CH39X_CSUM_UNKNOWN;
+	f->l4_csum = CH39X_CSUM_UNKNOWN;
+	f->straddled = false;
+	return 1;
+}
+
+/* Frames and frame bytes the framing parser found, for the xstats. */
+void
+ch39x_rx_parsed(const struct ch39x_rxq *q, uint64_t *frames, uint64_t *bytes)
+{
+	switch (q->framing) {
+	case CH39X_FRAMING_NCM:
+		*frames = q->ncm.stats.dgrams;
+		*bytes = q->ncm.stats.dgram_bytes;
+		break;
+	case CH39X_FRAMING_ECM:
+		*frames = q->ecm.frames;
+		*bytes = q->ecm.frame_bytes;
+		break;
+	default:
+		*frames = q->parser.stats.frames;
+		*bytes = q->parser.stats.frame_bytes;
+		break;
+	}
+}
+
+/*
  * A bulk IN transfer failed: count why, and resubmit unless the device is
  * gone or the transfer was cancelled. A stall halts the endpoint until it
  * is cleared (usbnet does the same from its deferred work).
@@ -251,8 +346,12 @@ rx_xfer_failed(struct ch39x_rxq *q, struct ch39x_xfer *x)
 {
 	struct ch39x_usb_dev *u = q->ad->usb;
 
-	/* A failed transfer breaks any record split over transfers. */
+	/*
+	 * A failed transfer breaks any record split over transfers, and
+	 * the NTB it lost would look like a sequence gap.
+	 */
 	ch39x_rx_reset(&q->parser);
+	ch39x_ncm_rx_reset_seq(&q->ncm);
 	switch (x->status) {
 	case CH39X_XFER_CANCELLED:
 		return;
@@ -435,15 +534,13 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 				continue;
 			}
 			xbytes += x->actual;
-			ch39x_rx_begin(&q->parser, x->buf, x->actual);
-			if (x->actual < x->len)
-				ch39x_rx_mark_short(&q->parser);
+			rx_frames_begin(q, x);
 			/* The parser's own hold while it reads the transfer. */
 			if (q->copybreak)
 				rte_mbuf_ext_refcnt_set(
 					&q->shinfo[x - q->xfers], 1);
 		}
-		if (ch39x_rx_next(&q->parser, &f) == 0) {
+		if (rx_frames_next(q, &f) == 0) {
 			rx_xfer_done(q, x);
 			x = NULL;
 			continue;
@@ -506,12 +603,81 @@ struct tx_state {
 	uint64_t xbytes;
 };
 
+/*
+ * The framing hooks of the TX path, in the shape of usbnet's tx_fixup:
+ * start a transfer, ask whether a frame fits, reserve its bytes, close
+ * the transfer. Vendor records aggregate, NCM datagrams go into an NTB,
+ * ECM sends a frame per transfer. st->a counts frames and bytes for all.
+ */
+static __rte_always_inline void
+tx_begin(struct ch39x_txq *q, struct tx_state *st)
+{
+	ch39x_tx_agg_init(&st->a, st->x->buf);
+	if (q->framing == CH39X_FRAMING_NCM)
+		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
+}
+
+static __rte_always_inline bool
+tx_fits(struct ch39x_txq *q, struct tx_state *st, uint32_t len)
+{
+	switch (q->framing) {
+	case CH39X_FRAMING_NCM:
+		return ch39x_ncm_tx_fits(q->ncm, len);
+	case CH39X_FRAMING_ECM:
+		return st->a.frames == 0;
+	default:
+		return ch39x_tx_agg_fits(&q->ad->prof, &st->a, len);
+	}
+}
+
+static __rte_always_inline uint8_t *
+tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d)
+{
+	switch (q->framing) {
+	case CH39X_FRAMING_NCM:
+		st->a.frames++;
+		st->a.frame_bytes += d->len;
+		return ch39x_ncm_tx_add(q->ncm, d->len);
+	case CH39X_FRAMING_ECM:
+		st->a.frames = 1;
+		st->a.frame_bytes = d->len;
+		st->a.len = d->len;
+		return st->x->buf;
+	default:
+		return ch39x_tx_agg_add(&q->ad->prof, &st->a, d);
+	}
+}
+
+static __rte_always_inline struct ch39x_tx_end
+tx_finish(struct ch39x_txq *q, struct tx_state *st)
+{
+	struct ch39x_tx_end e = { 0, false, false };
+	struct ch39x_ncm_tx_end ne;
+	struct ch39x_ecm_tx_end ee;
+
+	switch (q->framing) {
+	case CH39X_FRAMING_NCM:
+		ne = ch39x_ncm_tx_finish(q->ncm);
+		e.len = ne.len;
+		e.zlp = ne.zlp;
+		break;
+	case CH39X_FRAMING_ECM:
+		ee = ch39x_ecm_tx_finish(&q->ad->ecm, st->x->buf, st->a.len);
+		e.len = ee.len;
+		e.zlp = ee.zlp;
+		break;
+	default:
+		e = ch39x_tx_agg_finish(&q->ad->prof, &st->a);
+		break;
+	}
+	return e;
+}
+
 static void
 tx_submit(struct ch39x_txq *q, struct tx_state *st)
 {
-	const struct ch39x_profile *p = &q->ad->prof;
 	struct ch39x_usb_dev *u = q->ad->usb;
-	struct ch39x_tx_end e = ch39x_tx_agg_finish(p, &st->a);
+	struct ch39x_tx_end e = tx_finish(q, st);
 	struct ch39x_xfer *x = st->x;
 	int rc;
 
@@ -576,17 +742,44 @@ tx_reap(struct ch39x_txq *q)
 static bool
 tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len)
 {
-	const struct ch39x_profile *p = &q->ad->prof;
-
-	if (st->x != NULL && !ch39x_tx_agg_fits(p, &st->a, len))
+	if (st->x != NULL && !tx_fits(q, st, len))
 		tx_submit(q, st);
 	if (st->x == NULL) {
 		if (q->nb_free == 0 && tx_reap(q) == 0)
 			return false;
 		st->x = q->free[--q->nb_free];
-		ch39x_tx_agg_init(&st->a, st->x->buf);
+		tx_begin(q, st);
 	}
 	return true;
+}
+
+/* Frames of seg bytes one empty transfer takes, at least. */
+static uint32_t
+tx_per_xfer(const struct ch39x_txq *q, uint32_t seg)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+	const struct ch39x_ncm_tx *t = q->ncm;
+	uint32_t rec, per, over;
+
+	switch (q->framing) {
+	case CH39X_FRAMING_ECM:
+		return 1;
+	case CH39X_FRAMING_NCM:
+		/*
+		 * A lower bound: NTH, NDP header and entries at their NTB32
+		 * sizes, and each datagram padded by a whole divisor.
+		 */
+		over = 16 + 16 + 8u * (t->max_entries + 1u) + t->divisor;
+		per = t->limit > over ? (t->limit - over) / (seg + t->divisor) :
+			0;
+		if (t->dev_max_dgrams && per > t->dev_max_dgrams)
+			per = t->dev_max_dgrams;
+		per = RTE_MIN(per, (uint32_t)t->max_entries);
+		return RTE_MAX(per, 1u);
+	default:
+		rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
+		return p->one_frame_per_xfer ? 1 : p->tx_xfer_size / rec;
+	}
 }
 
 /*
@@ -599,10 +792,10 @@ tx_capacity(const struct ch39x_txq *q, const struct tx_state *st,
 {
 	const struct ch39x_profile *p = &q->ad->prof;
 	uint32_t rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
-	uint32_t per = p->one_frame_per_xfer ? 1 : p->tx_xfer_size / rec;
-	uint64_t n = (uint64_t)q->nb_free * per;
+	uint64_t n = (uint64_t)q->nb_free * tx_per_xfer(q, seg);
 
-	if (st->x != NULL && !p->one_frame_per_xfer &&
+	if (st->x != NULL && q->framing == CH39X_FRAMING_VENDOR &&
+	    !p->one_frame_per_xfer &&
 	    p->tx_xfer_size - st->a.len >= CH39X_TX_MIN_ROOM)
 		n += (p->tx_xfer_size - st->a.len) / rec;
 	return n >= nseg;
@@ -612,9 +805,7 @@ tx_capacity(const struct ch39x_txq *q, const struct tx_state *st,
 static uint32_t
 tx_xfers_needed(const struct ch39x_txq *q, uint32_t nseg, uint32_t seg)
 {
-	const struct ch39x_profile *p = &q->ad->prof;
-	uint32_t rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
-	uint32_t per = p->one_frame_per_xfer ? 1 : p->tx_xfer_size / rec;
+	uint32_t per = tx_per_xfer(q, seg);
 
 	return (nseg + per - 1) / per;
 }
@@ -672,7 +863,6 @@ hw_tso_ok(const struct ch39x_txq *q, const struct rte_mbuf *m)
 static int
 tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 {
-	const struct ch39x_profile *p = &q->ad->prof;
 	bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
 	uint32_t vl = vlan ? RTE_VLAN_HLEN : 0, len;
 	struct ch39x_tx_desc d;
@@ -715,7 +905,7 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 			q->c.tso_seg_drops += t.nseg - t.idx;
 			break;
 		}
-		dst = ch39x_tx_agg_add(p, &st->a, &d);
+		dst = tx_add(q, st, &d);
 		ch39x_tso_emit(&t, dst + vl);
 		if (vlan)
 			sw_vlan_insert(dst, m->vlan_tci);
@@ -731,7 +921,6 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 static int
 tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 {
-	const struct ch39x_profile *p = &q->ad->prof;
 	uint64_t ol = m->ol_flags;
 	bool hw = q->hw_offload;
 	bool vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !hw;
@@ -775,7 +964,7 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	}
 	if (!tx_room(q, st, d.len))
 		return -1;
-	dst = ch39x_tx_agg_add(p, &st->a, &d);
+	dst = tx_add(q, st, &d);
 	if (vlan_sw) {
 		tx_gather(dst + RTE_VLAN_HLEN, m);
 		sw_vlan_insert(dst, m->vlan_tci);
