@@ -49,7 +49,7 @@ SS=0
 [ "$SPEED" = super ] && SS=1
 for m in $(cat /modules/usb.list); do
 	case $m in
-	dummy_hcd) insmod /modules/$m.ko num=4 is_super_speed=$SS ;;
+	dummy_hcd) insmod /modules/$m.ko num=6 is_super_speed=$SS ;;
 	*) insmod /modules/$m.ko ;;
 	esac || echo "[guest] insmod $m failed"
 done
@@ -218,6 +218,20 @@ if dmesg | grep -qE "$BAD"; then
 	result FAIL kernel-log "complaints in dmesg (above)"
 else
 	result PASS kernel-log "no f_ncm/f_ecm complaints, warnings or oopses"
+fi
+
+# The PMD itself on these buses (tests/vm/pmd.sh): testpmd pinged by the
+# guest's Linux over the FunctionFS CH39x gadgets and the CDC gadgets.
+S=$(param vmt_script)
+. "/host${S%/*}/pmd.sh"
+pmd_run
+BAD='BUG:|WARNING:|Oops|Call Trace|general protection'
+if dmesg | grep -qE "$BAD"; then
+	dmesg | grep -E "$BAD" | head -n 5 |
+		while read -r l; do echo "[guest] dmesg: $l"; done
+	result FAIL kernel-log-pmd "warnings or oopses during the PMD tests (above)"
+else
+	result PASS kernel-log-pmd "no warnings or oopses during the PMD tests"
 fi
 echo "[guest] done at uptime $(up) s"
 echo DONE >> /out/done

@@ -30,12 +30,14 @@ CACHE=$ROOT/.cache/vm
 SPEEDS=${SPEEDS:-high super}
 KDRV=${KDRV:-1}
 ACCEL=${ACCEL:-auto}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-150}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-400}
 KEEP_RUNS=${KEEP_RUNS:-6}
 SANITIZE=${SANITIZE:-0}
+PMD_SO=${PMD_SO:-$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm}
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
-USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb"
+USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
 HOSTDRV_MODULES="cdc_ether cdc_ncm"
 
 usec() { echo "${EPOCHREALTIME/./}"; }
@@ -67,6 +69,9 @@ command -v cpio >/dev/null || need+=(cpio)
 command -v gcc >/dev/null || need+=(gcc)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 pkg-config --exists libusb-1.0 2>/dev/null || need+=(libusb-1.0-0-dev)
+pkg-config --exists libpcap 2>/dev/null || need+=(libpcap-dev)
+# The PMD tests ping with iputils (busybox ping has no -M do).
+[ -x /usr/bin/ping ] || [ -x /bin/ping ] || need+=(iputils-ping)
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing ${need[*]}"
 	export DEBIAN_FRONTEND=noninteractive
@@ -212,6 +217,22 @@ gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
 	-o "$BIN.tmp" "${SRCS[@]}" $(pkg-config --libs libusb-1.0) -lpthread ||
 	die "building transport_test failed"
 mv "$BIN.tmp" "$BIN"
+# The FunctionFS gadget program: the library's simulated CH397/CH398
+# served over real USB (the whole library is linked: the model uses the
+# CDC codecs for its NCM/ECM personalities).
+GBIN=$CACHE/bin/ch39x_gadget
+# shellcheck disable=SC2046
+gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
+	-I"$ROOT/lib/ch39x" $(pkg-config --cflags libusb-1.0 libpcap) \
+	-o "$GBIN.tmp" "$VMDIR/ch39x_gadget.c" "$ROOT"/lib/ch39x/*.c \
+	$(pkg-config --libs libusb-1.0 libpcap) -lpthread ||
+	die "building ch39x_gadget failed"
+mv "$GBIN.tmp" "$GBIN"
+if [ -f "$PMD_SO" ]; then
+	log "PMD under test: $PMD_SO"
+else
+	log "no PMD at $PMD_SO: the PMD tests will fail (build it, or set PMD_SO)"
+fi
 phase_end build
 
 # ---- boots ----
@@ -231,6 +252,11 @@ for speed in $SPEEDS; do
 	phase_start
 	RUN=$(mktemp -d "$CACHE/run.XXXXXX")
 	chmod 755 "$RUN"
+	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
+	pmd_tests=$PMD_TESTS
+	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
+		sed 's/ ch397 / /g')
+	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)
 	set +e
@@ -239,7 +265,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
@@ -249,7 +275,7 @@ for speed in $SPEEDS; do
 			>> "$RUN/console.log"
 		case $line in
 		PASS*|FAIL*) echo "${line%% \[t=*}" | sed "s/^\(PASS\|FAIL\) /\1 [$speed] /" ;;
-		"[init] ready"*|"[guest] transport_test"*|"[guest] done"*|*"Kernel panic"*)
+		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] done"*|*"Kernel panic"*)
 			log "$line" ;;
 		esac
 	done
