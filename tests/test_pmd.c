@@ -163,8 +163,13 @@ xstat(uint16_t port, const char *name)
 }
 
 /* Frames of every size 60..1514 from a to b, byte-exact, counters exact. */
+/*
+ * Frames of every size 60..1514 from a to b, byte-exact, counters exact.
+ * div: bursts must take fewer than frames / div transfers (aggregation);
+ * 0: exactly a transfer per frame (ECM).
+ */
 static void
-test_all_sizes(uint16_t a, uint16_t b)
+test_all_sizes_as(uint16_t a, uint16_t b, unsigned int div)
 {
 	struct rte_ether_addr ma, mb;
 	struct rte_mbuf *tx[32], *rx[64];
@@ -217,14 +222,24 @@ test_all_sizes(uint16_t a, uint16_t b)
 	CHECK(sa.oerrors == 0 && sb.ierrors == 0 && sb.rx_nombuf == 0,
 	      "errors %lu %lu %lu", (unsigned long)sa.oerrors,
 	      (unsigned long)sb.ierrors, (unsigned long)sb.rx_nombuf);
-	/* Bursts of 32 aggregate: fewer transfers than frames each way. */
-	CHECK(xstat(a, "tx_usb_xfers") < frames / 8,
+	/*
+	 * Bursts of 32 aggregate (vendor records, NCM NTBs): fewer
+	 * transfers than frames each way. ECM sends one frame each.
+	 */
+	CHECK(div ? xstat(a, "tx_usb_xfers") < frames / div :
+	      xstat(a, "tx_usb_xfers") == frames,
 	      "%lu tx transfers for %lu frames",
 	      (unsigned long)xstat(a, "tx_usb_xfers"), (unsigned long)frames);
 	CHECK(xstat(b, "rx_frames") == frames, "rx_frames %lu",
 	      (unsigned long)xstat(b, "rx_frames"));
 	CHECK(xstat(b, "rx_framing_bytes") ==
 	      xstat(b, "rx_usb_bytes") - bytes, "framing bytes");
+}
+
+static void
+test_all_sizes(uint16_t a, uint16_t b)
+{
+	test_all_sizes_as(a, b, 8);
 }
 
 /* Send one frame a -> b; returns whether it arrived. */
@@ -1200,6 +1215,191 @@ test_tso_pmd(uint16_t a, uint16_t b, uint16_t ch397)
 	rte_eth_dev_stop(ch397);
 }
 
+/*
+ * CDC devices: the packet filter and multicast list through class
+ * requests; an address the device does not know makes the PMD receive
+ * promiscuously, so frames for it still arrive.
+ */
+static void
+cdc_filters(uint16_t a, uint16_t b)
+{
+	struct rte_ether_addr mb, foreign = {{ 0x02, 0x99, 0, 0, 0, 1 }};
+	struct rte_ether_addr mc1 = {{ 0x01, 0x00, 0x5e, 0, 0, 1 }};
+	struct rte_ether_addr mc2 = {{ 0x01, 0x00, 0x5e, 0, 0, 2 }};
+	struct rte_ether_addr newmac = {{ 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 }};
+	uint64_t filtered;
+
+	rte_eth_macaddr_get(b, &mb);
+	CHECK(rte_eth_promiscuous_disable(b) == 0, "promisc off");
+	CHECK(rte_eth_allmulticast_disable(b) == 0, "allmulti off");
+	filtered = xstat(b, "sim_rx_filtered");
+	CHECK(!one_frame(a, b, &foreign), "foreign unicast passed");
+	CHECK(xstat(b, "sim_rx_filtered") == filtered + 1, "not counted");
+	CHECK(one_frame(a, b, &mb), "own unicast dropped");
+	CHECK(!one_frame(a, b, &mc1), "multicast passed with no list");
+	CHECK(rte_eth_dev_set_mc_addr_list(b, &mc1, 1) == 0, "mc list");
+	CHECK(one_frame(a, b, &mc1), "listed multicast dropped");
+	CHECK(!one_frame(a, b, &mc2), "unlisted multicast passed");
+	CHECK(rte_eth_allmulticast_enable(b) == 0, "allmulti on");
+	CHECK(one_frame(a, b, &mc2), "allmulti dropped multicast");
+	CHECK(rte_eth_allmulticast_disable(b) == 0 &&
+	      rte_eth_dev_set_mc_addr_list(b, NULL, 0) == 0, "mc off");
+	CHECK(!one_frame(a, b, &mc1), "cleared multicast passed");
+	CHECK(rte_eth_dev_default_mac_addr_set(b, &newmac) == 0, "mac set");
+	CHECK(one_frame(a, b, &newmac), "frame for the new MAC dropped");
+	CHECK(rte_eth_dev_default_mac_addr_set(b, &mb) == 0, "mac restore");
+	CHECK(!one_frame(a, b, &foreign), "foreign unicast passed again");
+	CHECK(rte_eth_promiscuous_enable(b) == 0, "promisc on");
+	CHECK(one_frame(a, b, &foreign), "promiscuous dropped unicast");
+}
+
+/* A frame of len bytes a -> b through chains; whether it came intact. */
+static bool
+chain_trip(uint16_t a, uint16_t b, uint32_t len)
+{
+	struct rte_ether_addr ma, mb;
+	struct rte_mbuf *m, *ref, *rx[2];
+	bool ok = false;
+
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	m = make_chain(&mb, &ma, len, (uint8_t)len, 1000);
+	ref = make_chain(&mb, &ma, len, (uint8_t)len, 1500);
+	if (m != NULL && ref != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1 &&
+	    rx_wait(b, rx, 1) == 1) {
+		ok = same_bytes(rx[0], ref);
+		rte_pktmbuf_free(rx[0]);
+	}
+	rte_pktmbuf_free(ref);
+	return ok;
+}
+
+/*
+ * A pair of simulated CDC adapters (args: sim=ncm or sim=ecm and quirks):
+ * every size byte-exact both ways, filters, link notifications, jumbo,
+ * software offloads and TSO, garbage from the device, then the port's
+ * counters say what happened.
+ */
+static void
+test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
+{
+	bool agg = div != 0;
+	unsigned int avail = rte_mempool_avail_count(mp);
+	struct rte_ether_addr ma;
+	struct rte_eth_link l;
+	char name[2][48], dev[320];
+	uint16_t p[2], a, b;
+	uint64_t bad;
+	int i, ca;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(name[i], sizeof(name[i]), "net_ch39x_%s%d", tag, i);
+		snprintf(dev, sizeof(dev), "%s,%s,wire=pair:%s", name[i], args,
+			 tag);
+		CHECK(rte_dev_probe(dev) == 0, "probe %s", dev);
+		p[i] = port_of(name[i]);
+	}
+	a = p[0];
+	b = p[1];
+	if (a == RTE_MAX_ETHPORTS || b == RTE_MAX_ETHPORTS)
+		return;
+	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "%s start", tag);
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "%s link up", tag);
+	CHECK(xstat(a, "cdc_notifications") >= 2, "%s notifications %lu", tag,
+	      (unsigned long)xstat(a, "cdc_notifications"));
+	rte_eth_link_get_nowait(a, &l);
+	CHECK(l.link_speed == RTE_ETH_SPEED_NUM_1G, "%s speed %u", tag,
+	      l.link_speed);
+	rte_eth_promiscuous_enable(a);
+	rte_eth_promiscuous_enable(b);
+	test_all_sizes_as(a, b, div);
+	test_all_sizes_as(b, a, div);
+	CHECK(xstat(a, "sim_tx_bad_records") == 0 &&
+	      xstat(b, "sim_tx_bad_records") == 0, "%s device refused data",
+	      tag);
+	cdc_filters(a, b);
+
+	/* Cable pull and plug: notifications, LSC, traffic after. */
+	ca = lsc_count[a];
+	CHECK(rte_pmd_ch39x_sim_set_cable(b, 0) == 0, "pull cable");
+	CHECK(wait_lsc(a, ca) && wait_link(a, 0) && wait_link(b, 0),
+	      "%s link down not seen", tag);
+	CHECK(rte_pmd_ch39x_sim_set_cable(b, 1) == 0, "plug cable");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "%s link not back", tag);
+	CHECK(rte_eth_dev_set_link_down(a) == -ENOTSUP,
+	      "%s set_link_down without a PHY request", tag);
+	rte_eth_macaddr_get(b, &ma);
+	CHECK(one_frame(a, b, &ma), "%s traffic after link flap", tag);
+
+	/* Software checksums, VLAN insertion and TSO. */
+	test_offloads(a, b, false);
+	tso_case(a, b, 30000, 1448, false);
+	tso_case(b, a, 60000, 1000, false);
+
+	if (jumbo) {
+		CHECK(port_up(a, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0 &&
+		      port_up(b, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0,
+		      "%s MTU 9000", tag);
+		CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+		CHECK(chain_trip(a, b, 9014) && chain_trip(b, a, 9014) &&
+		      chain_trip(a, b, 4001), "%s jumbo frames", tag);
+	} else if (agg) {
+		/* A device that takes 1514-byte datagrams at most. */
+		uint64_t inv = xstat(a, "tx_invalid_length_drops");
+
+		CHECK(port_up(a, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0,
+		      "%s MTU 9000", tag);
+		CHECK(wait_link(a, 1), "link");
+		CHECK(!chain_trip(a, b, 4000), "%s 4000 bytes over a 1514 "
+		      "device", tag);
+		CHECK(xstat(a, "tx_invalid_length_drops") == inv + 1,
+		      "%s over-long datagram not counted", tag);
+		CHECK(chain_trip(a, b, 1514), "%s 1514 after", tag);
+	}
+
+	/* Garbage from the device: counted, dropped, traffic goes on. */
+	bad = xstat(b, "rx_usb_overflows");
+	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
+				      RTE_PMD_CH39X_FAULT_GARBAGE, 16) == 0,
+	      "garbage fault");
+	for (i = 0; i < 40; i++)
+		one_frame(a, b, &(struct rte_ether_addr){{ 0xff, 0xff, 0xff,
+			0xff, 0xff, 0xff }});
+	{
+		struct rte_eth_stats st;
+
+		rte_eth_stats_get(b, &st);
+		CHECK(agg ? st.ierrors > 0 : xstat(b, "rx_frames") > 0,
+		      "%s garbage not counted", tag);
+	}
+	CHECK(xstat(b, "rx_usb_overflows") == bad, "overflow from garbage");
+	rte_eth_macaddr_get(b, &ma);
+	CHECK(one_frame(a, b, &ma), "%s traffic after garbage", tag);
+
+	/* A stall on each bulk endpoint: cleared, traffic resumes. */
+	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
+				      RTE_PMD_CH39X_FAULT_STALL, 1) == 0 &&
+	      rte_pmd_ch39x_sim_fault(a, RTE_PMD_CH39X_EP_BULK_OUT,
+				      RTE_PMD_CH39X_FAULT_STALL, 1) == 0,
+	      "stall faults");
+	one_frame(a, b, &ma);
+	for (i = 0; i < 10 && !one_frame(a, b, &ma); i++)
+		;
+	CHECK(i < 10, "%s no traffic after stalls", tag);
+	CHECK(xstat(b, "rx_usb_stalls") >= 1 && xstat(a, "tx_usb_stalls") >= 1,
+	      "%s stalls not counted", tag);
+
+	for (i = 0; i < 2; i++) {
+		struct rte_eth_dev_info di;
+
+		CHECK(rte_eth_dev_stop(p[i]) == 0, "stop");
+		CHECK(rte_eth_dev_info_get(p[i], &di) == 0 &&
+		      rte_dev_remove(di.device) == 0, "remove");
+	}
+	CHECK(rte_mempool_avail_count(mp) == avail, "%s: %u of %u mbufs "
+	      "back", tag, rte_mempool_avail_count(mp), avail);
+}
+
 /* A vendor request failing anywhere in probe fails probe cleanly. */
 static void
 test_probe_faults(void)
@@ -1329,6 +1529,11 @@ main(int argc, char **argv)
 		}
 	}
 	test_bad_devargs();
+	test_cdc("ncm", "sim=ncm,sim_max_segment=9014,rx_csum=sw", 8, true);
+	test_cdc("ncmq", "sim=ncm,sim_quirks=ndp_end+ntb32_only+"
+		 "no_max_datagram,sim_ntb_out_max=2048,ncm_tx_ndp=end,"
+		 "rx_csum=sw", 1, false);
+	test_cdc("ecm", "sim=ecm,sim_max_segment=9014,rx_csum=sw", 0, true);
 	test_zerocopy();
 	test_faults();
 	test_probe_faults();
