@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * The fast path: a flow cache (rte_hash) keyed by the 5-tuple and the
+ * ingress port. A hit applies the slow path's cached result (egress port,
+ * MACs, NAT rewrite, TTL) with checksum deltas computed once at learning
+ * (RFC 1624), so a hit costs one bulk hash lookup and a few stores: no
+ * route, ARP or NAT lookup. What the cache cannot take goes to the slow
+ * path: fragments, IP options, TTL about to expire, TCP SYN/FIN/RST (the
+ * NAT follows the TCP state there), packets over the egress MTU (ICMP
+ * fragmentation needed), anything but TCP, UDP and ICMP echo. Entries age
+ * out after --flow-timeout idle seconds, and a generation number retires
+ * them all when a route or a neighbour changes; an expiring NAT session
+ * deletes its own two entries.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+#include <rte_prefetch.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "cpe.h"
+
+struct flow_key {
+	uint32_t sip, dip;		/* network order */
+	uint16_t sport, dport;		/* ICMP: echo id, 0 */
+	uint8_t proto;
+	uint8_t port;			/* ingress, router port index */
+	uint8_t icmp_type;
+	uint8_t pad;
+};
+
+struct flow {
+	struct cpe_xlate x;
+	uint64_t last;
+	uint32_t gen;
+	bool used;
+	struct flow_key key;
+};
+
+static struct rte_hash *tbl;
+static struct flow *flows;
+static uint32_t nb_flows;
+static uint32_t age_cursor;
+
+int
+cpe_flow_init(void)
+{
+	struct rte_hash_parameters hp = {
+		.name = "cpe_flows",
+		.entries = cpe.o->flow_entries,
+		.key_len = sizeof(struct flow_key),
+		.hash_func = rte_hash_crc,
+		.socket_id = SOCKET_ID_ANY,
+	};
+
+	RTE_BUILD_BUG_ON(sizeof(struct flow_key) != CPE_FLOW_KEY_LEN);
+	tbl = rte_hash_create(&hp);
+	if (tbl == NULL)
+		return -ENOMEM;
+	nb_flows = (uint32_t)rte_hash_max_key_id(tbl) + 1;
+	flows = calloc(nb_flows, sizeof(*flows));
+	return flows == NULL ? -ENOMEM : 0;
+}
+
+uint32_t
+cpe_flow_count(void)
+{
+	return tbl == NULL ? 0 : (uint32_t)rte_hash_count(tbl);
+}
+
+void
+cpe_flow_del(int32_t pos)
+{
+	struct flow *f = &flows[pos];
+
+	if (!f->used)
+		return;
+	rte_hash_del_key(tbl, &f->key);
+	f->used = false;
+}
+
+void
+cpe_flow_del_sess(int32_t pos, uint32_t sess)
+{
+	/* The slot may hold another flow by now. */
+	if (flows != NULL && flows[pos].used && flows[pos].x.sess == sess) {
+		cpe_flow_del(pos);
+		cpe.st.flow_invalidated++;
+	}
+}
+
+/*
+ * The key of a packet the fast path may take, or -1. Only the first
+ * segment is read: headers are there whatever the MTU.
+ */
+int
+cpe_flow_key(uint16_t in, const struct rte_mbuf *m, void *key)
+{
+	const struct rte_ether_hdr *eh;
+	const struct rte_ipv4_hdr *ip;
+	const uint8_t *l4;
+	struct flow_key *k = key;
+
+	if (rte_pktmbuf_data_len(m) < 14 + 20 + 20)
+		return -1;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	if (eh->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return -1;
+	ip = (const struct rte_ipv4_hdr *)(eh + 1);
+	if (ip->version_ihl != RTE_IPV4_VHL_DEF || ip->time_to_live <= 1 ||
+	    (ip->fragment_offset &
+	     rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
+			      RTE_IPV4_HDR_OFFSET_MASK)))
+		return -1;
+	l4 = (const uint8_t *)(ip + 1);
+	k->sip = ip->src_addr;
+	k->dip = ip->dst_addr;
+	k->proto = ip->next_proto_id;
+	k->port = (uint8_t)in;
+	k->pad = 0;
+	k->icmp_type = 0;
+	switch (ip->next_proto_id) {
+	case IPPROTO_TCP:
+		if (l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_FIN_FLAG |
+			      RTE_TCP_RST_FLAG))
+			return -1;
+		/* fall through */
+	case IPPROTO_UDP:
+		memcpy(&k->sport, l4, 2);
+		memcpy(&k->dport, l4 + 2, 2);
+		return 0;
+	case IPPROTO_ICMP:
+		if (l4[0] != RTE_IP_ICMP_ECHO_REQUEST &&
+		    l4[0] != RTE_IP_ICMP_ECHO_REPLY)
+			return -1;
+		k->icmp_type = l4[0];
+		memcpy(&k->sport, l4 + 4, 2);
+		k->dport = 0;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The deltas of x's rewrite against this packet's current headers. */
+void
+cpe_xlate_prepare(const struct rte_mbuf *m, struct cpe_xlate *x)
+{
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	const uint8_t *l4 = (const uint8_t *)ip + rte_ipv4_hdr_len(ip);
+	uint16_t sp, dp;
+	uint32_t a = 0;
+
+	/* TTL - 1: the TTL/protocol word drops by 0x0100 (network order). */
+	x->ip_adj = (uint16_t)~rte_cpu_to_be_16(0x0100);
+	x->l4_adj = 0;
+	x->proto = ip->next_proto_id;
+	if (!x->nat)
+		return;
+	a = cpe_adj32(a, ip->src_addr, x->sip);
+	a = cpe_adj32(a, ip->dst_addr, x->dip);
+	x->ip_adj += a;
+	if (x->proto == IPPROTO_ICMP) {
+		memcpy(&sp, l4 + 4, 2);
+		x->l4_adj = cpe_adj16(0, sp, x->sport);
+	} else {
+		memcpy(&sp, l4, 2);
+		memcpy(&dp, l4 + 2, 2);
+		x->l4_adj = cpe_adj16(cpe_adj16(a, sp, x->sport), dp,
+				      x->dport);
+	}
+}
+
+void
+cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	uint8_t *l4 = (uint8_t *)ip + rte_ipv4_hdr_len(ip);
+	uint16_t *csum;
+
+	/* dmac and smac sit together in both: one 12-byte copy. */
+	memcpy(eh, &x->dmac, 2 * RTE_ETHER_ADDR_LEN);
+	ip->time_to_live--;
+	ip->hdr_checksum = cpe_csum_update(ip->hdr_checksum, x->ip_adj);
+	if (!x->nat)
+		return;
+	ip->src_addr = x->sip;
+	ip->dst_addr = x->dip;
+	switch (x->proto) {
+	case IPPROTO_TCP:
+		memcpy(l4, &x->sport, 2);
+		memcpy(l4 + 2, &x->dport, 2);
+		csum = (uint16_t *)(l4 + 16);
+		*csum = cpe_csum_update(*csum, x->l4_adj);
+		break;
+	case IPPROTO_UDP:
+		memcpy(l4, &x->sport, 2);
+		memcpy(l4 + 2, &x->dport, 2);
+		csum = (uint16_t *)(l4 + 6);
+		/* 0: sent without checksum; a computed 0 is sent as ~0. */
+		if (*csum != 0) {
+			*csum = cpe_csum_update(*csum, x->l4_adj);
+			if (*csum == 0)
+				*csum = 0xffff;
+		}
+		break;
+	case IPPROTO_ICMP:
+		memcpy(l4 + 4, &x->sport, 2);
+		csum = (uint16_t *)(l4 + 2);
+		*csum = cpe_csum_update(*csum, x->l4_adj);
+		break;
+	}
+}
+
+void
+cpe_flow_learn(uint16_t in, const void *key, const struct cpe_xlate *x)
+{
+	const struct flow_key *k = key;
+	struct flow *f;
+	int32_t pos;
+
+	RTE_SET_USED(in);
+	pos = rte_hash_add_key(tbl, k);
+	if (pos < 0) {
+		cpe.st.flow_full++;
+		return;
+	}
+	f = &flows[pos];
+	f->x = *x;
+	f->key = *k;
+	f->gen = cpe.gen;
+	f->last = cpe.now;
+	f->used = true;
+	cpe.st.flow_installs++;
+	if (x->sess != UINT32_MAX)
+		cpe_nat_link_flow(x->sess, cpe.ports[in].wan, pos);
+}
+
+void
+cpe_flow_input(uint16_t in, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct flow_key keys[CPE_BURST];
+	const void *kp[CPE_BURST];
+	int32_t pos[CPE_BURST], at[CPE_BURST];
+	uint16_t i, nk = 0;
+	struct rte_mbuf *m;
+	struct flow *f;
+
+	for (i = 0; i < n; i++) {
+		at[i] = -1;
+		if (cpe_flow_key(in, pkts[i], &keys[i]) == 0) {
+			at[i] = nk;
+			kp[nk++] = &keys[i];
+		}
+	}
+	if (nk)
+		rte_hash_lookup_bulk(tbl, kp, nk, pos);
+	/* In arrival order, hits and misses alike, so no flow reorders. */
+	for (i = 0; i < n; i++) {
+		m = pkts[i];
+		if (at[i] < 0 || pos[at[i]] < 0)
+			goto slow;
+		f = &flows[pos[at[i]]];
+		if (f->gen != cpe.gen) {
+			/* A route or neighbour changed since it was learnt. */
+			cpe.st.fast_stale++;
+			cpe_flow_del(pos[at[i]]);
+			goto slow;
+		}
+		if (rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN > f->x.mtu)
+			goto slow;
+		cpe_xlate_apply(m, &f->x);
+		f->last = cpe.now;
+		if (f->x.sess != UINT32_MAX)
+			cpe_nat_touch(f->x.sess);
+		cpe.st.fast_hits++;
+		cpe_tx(f->x.out, m);
+		continue;
+slow:
+		cpe.st.fast_misses++;
+		cpe_slow_input(in, m);
+	}
+}
+
+/* A slice of the table each call: idle and stale entries go. */
+void
+cpe_flow_age(uint32_t budget)
+{
+	uint64_t timeout = (uint64_t)cpe.o->flow_timeout * cpe.hz;
+	struct flow *f;
+
+	while (budget-- && nb_flows) {
+		age_cursor = (age_cursor + 1) % nb_flows;
+		f = &flows[age_cursor];
+		if (!f->used)
+			continue;
+		if (cpe.now - f->last > timeout || f->gen != cpe.gen) {
+			cpe_flow_del((int32_t)age_cursor);
+			cpe.st.flow_evictions++;
+		}
+	}
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * The benchmark's traffic (--bench-gen TX,RX,FLOWS,SIZE), on the second
+ * lcore so that the forwarding lcore does nothing else: UDP frames of
+ * FLOWS flows (source ports 10000 + i) from a LAN host (the first LAN
+ * address + 100) to 198.19.0.1 (RFC 2544 benchmarking range), addressed
+ * to the first LAN port's MAC; port RX counts what comes out of the WAN.
+ * Both are meant to be cabled to the router's ports (wire=pair).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_udp.h>
+
+#include "cpe.h"
+
+#define GEN_POOL	8191
+#define GEN_DST		((198u << 24) | (19u << 16) | 1u)
+
+uint64_t cpe_gen_tx, cpe_gen_rx;
+
+static volatile bool gen_quit;
+static unsigned int gen_lcore = RTE_MAX_LCORE;
+static struct rte_mempool *gen_pool;
+static uint8_t *tmpl;
+
+static void
+build(uint8_t *f, uint32_t len, uint32_t flow)
+{
+	const struct cpe_port *lan = NULL;
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)f;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports && lan == NULL; i++)
+		if (!cpe.ports[i].wan)
+			lan = &cpe.ports[i];
+	memset(f, 0, len);
+	rte_ether_addr_copy(&lan->mac, &eh->dst_addr);
+	rte_eth_macaddr_get(cpe.o->gen.tx_port, &eh->src_addr);
+	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16((uint16_t)(len - 14));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32((lan->ip & lan->mask) |
+					((lan->ip + 100) & ~lan->mask));
+	ip->dst_addr = rte_cpu_to_be_32(GEN_DST);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->src_port = rte_cpu_to_be_16((uint16_t)(10000 + flow));
+	udp->dst_port = rte_cpu_to_be_16(9);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(len - 34));
+	udp->dgram_cksum = rte_ipv4_udptcp_cksum(ip, udp);
+}
+
+static int
+gen_main(void *arg)
+{
+	const struct cpe_gen_cfg *g = &cpe.o->gen;
+	uint32_t len = g->frame_size, flow = 0, i;
+	struct rte_mbuf *tx[CPE_BURST], *rx[CPE_BURST];
+	uint16_t n, sent;
+
+	RTE_SET_USED(arg);
+	while (!gen_quit) {
+		if (rte_pktmbuf_alloc_bulk(gen_pool, tx, CPE_BURST) == 0) {
+			for (i = 0; i < CPE_BURST; i++) {
+				rte_memcpy(rte_pktmbuf_mtod(tx[i], void *),
+					   tmpl + (size_t)flow * len, len);
+				tx[i]->data_len = (uint16_t)len;
+				tx[i]->pkt_len = len;
+				flow = flow + 1 == g->flows ? 0 : flow + 1;
+			}
+			sent = rte_eth_tx_burst(g->tx_port, 0, tx, CPE_BURST);
+			cpe_gen_tx += sent;
+			if (sent < CPE_BURST)
+				rte_pktmbuf_free_bulk(tx + sent,
+						      CPE_BURST - sent);
+		}
+		n = rte_eth_rx_burst(g->rx_port, 0, rx, CPE_BURST);
+		if (n) {
+			cpe_gen_rx += n;
+			rte_pktmbuf_free_bulk(rx, n);
+		}
+	}
+	return 0;
+}
+
+int
+cpe_gen_start(void)
+{
+	const struct cpe_gen_cfg *g = &cpe.o->gen;
+	uint32_t i;
+
+	if (!g->on)
+		return 0;
+	gen_lcore = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+	if (gen_lcore >= RTE_MAX_LCORE) {
+		fprintf(stderr, "ch39x-cpe: --bench-gen needs a second lcore "
+			"(EAL -l 0,1)\n");
+		return -1;
+	}
+	gen_pool = rte_pktmbuf_pool_create("gen_pool", GEN_POOL, 256, 0,
+					   RTE_MBUF_DEFAULT_BUF_SIZE,
+					   (int)rte_socket_id());
+	tmpl = malloc((size_t)g->flows * g->frame_size);
+	if (gen_pool == NULL || tmpl == NULL) {
+		fprintf(stderr, "ch39x-cpe: --bench-gen: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < g->flows; i++)
+		build(tmpl + (size_t)i * g->frame_size, g->frame_size, i);
+	return rte_eal_remote_launch(gen_main, NULL, gen_lcore);
+}
+
+void
+cpe_gen_stop(void)
+{
+	if (gen_lcore >= RTE_MAX_LCORE)
+		return;
+	gen_quit = true;
+	rte_eal_wait_lcore(gen_lcore);
+	gen_lcore = RTE_MAX_LCORE;
+	free(tmpl);
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * ch39x-cpe: EAL options, "--", then the router's (opts.c).
+ *
+ * The options are parsed before EAL, so that --help and bad values need
+ * no device, and so that a config file's vdev lines become EAL --vdev
+ * arguments. Then: ports (ports.c), routes, neighbours, NAT and the flow
+ * cache; the forwarding loop on the main lcore (an optional benchmark
+ * generator on the next one); statistics periodically and at exit.
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+
+#include "cpe.h"
+
+struct cpe cpe;
+volatile bool cpe_quit;
+
+static void
+on_signal(int sig)
+{
+	RTE_SET_USED(sig);
+	cpe_quit = true;
+}
+
+/* Routes: connected ones from the ports, then --route. */
+static int
+setup_routes(void)
+{
+	const struct cpe_opts *o = cpe.o;
+	uint32_t nh;
+	uint16_t i, out;
+	int rc;
+
+	rc = cpe_route_init();
+	if (rc != 0) {
+		fprintf(stderr, "ch39x-cpe: cannot create the route table: "
+			"%s\n", rte_strerror(rte_errno));
+		return rc;
+	}
+	for (i = 0; i < cpe.nb_ports; i++) {
+		const struct cpe_port *p = &cpe.ports[i];
+
+		rc = cpe_route_add(p->ip & p->mask, o->ports[i].plen, 0, i);
+		if (rc != 0) {
+			fprintf(stderr, "ch39x-cpe: port %u: cannot add its "
+				"connected route: %s\n", p->id, rte_strerror(-rc));
+			return rc;
+		}
+	}
+	for (i = 0; i < o->nb_routes; i++) {
+		const struct cpe_route_cfg *r = &o->routes[i];
+
+		/* The gateway must be on a connected subnet. */
+		if (cpe_route_lookup(r->gw, &out, &nh) != 0 || nh != r->gw) {
+			fprintf(stderr, "ch39x-cpe: --route %u.%u.%u.%u/%u,"
+				"%u.%u.%u.%u: the gateway is on no port's "
+				"subnet; allowed gateways are addresses of the "
+				"--lan/--wan subnets\n", r->prefix >> 24,
+				(r->prefix >> 16) & 255, (r->prefix >> 8) & 255,
+				r->prefix & 255, r->plen, r->gw >> 24,
+				(r->gw >> 16) & 255, (r->gw >> 8) & 255,
+				r->gw & 255);
+			return -EINVAL;
+		}
+		rc = cpe_route_add(r->prefix, r->plen, r->gw, out);
+		if (rc != 0) {
+			fprintf(stderr, "ch39x-cpe: --route: cannot add route "
+				"%u of %u: %s\n", i + 1, o->nb_routes,
+				rte_strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void
+forward(void)
+{
+	const struct cpe_opts *o = cpe.o;
+	struct rte_mbuf *pkts[CPE_BURST];
+	uint64_t start = rte_rdtsc(), next_stats, next_hk, end, t0;
+	uint32_t got, j;
+	uint16_t i, n;
+
+	end = o->duration > 0 ? start + (uint64_t)(o->duration * cpe.hz) :
+		UINT64_MAX;
+	next_stats = o->stats_interval > 0 ?
+		start + (uint64_t)(o->stats_interval * cpe.hz) : UINT64_MAX;
+	next_hk = start;
+	while (!cpe_quit) {
+		t0 = rte_rdtsc();
+		cpe.now = t0;
+		got = 0;
+		for (i = 0; i < cpe.nb_ports; i++) {
+			n = rte_eth_rx_burst(cpe.ports[i].id, 0, pkts,
+					     CPE_BURST);
+			if (n == 0)
+				continue;
+			got += n;
+			cpe.st.port[i].rx += n;
+			for (j = 0; j < n; j++)
+				cpe.st.port[i].rx_bytes +=
+					rte_pktmbuf_pkt_len(pkts[j]);
+			if (o->flow_cache) {
+				cpe_flow_input(i, pkts, n);
+			} else {
+				for (j = 0; j < n; j++)
+					cpe_slow_input(i, pkts[j]);
+			}
+		}
+		cpe_tx_flush();
+		cpe.st.loops++;
+		if (got) {
+			/* The cost per packet of loops that had work. */
+			cpe.st.busy_cycles += rte_rdtsc() - t0;
+			cpe.st.busy_pkts += got;
+		}
+		if (t0 >= next_hk) {
+			/* Every millisecond a slice: no pause of the loop. */
+			next_hk = t0 + cpe.hz / 1000;
+			cpe_flow_age(256);
+			cpe_nat_age(256);
+			if ((t0 / (cpe.hz / 4)) != ((t0 - cpe.hz / 1000) /
+						    (cpe.hz / 4)))
+				cpe_neigh_age();
+		}
+		if (t0 >= next_stats) {
+			next_stats += (uint64_t)(o->stats_interval * cpe.hz);
+			cpe_stats_print(stdout, false,
+					(double)(t0 - start) / (double)cpe.hz);
+		}
+		if (t0 >= end)
+			break;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct cpe_opts opts;
+	char **eal_argv, *dashes;
+	int sep, rc, eal_argc, i;
+	uint64_t t_start;
+	double elapsed;
+
+	for (sep = 1; sep < argc; sep++)
+		if (strcmp(argv[sep], "--") == 0)
+			break;
+	if (sep == argc && argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+					strcmp(argv[1], "-h") == 0)) {
+		cpe_usage(stdout, argv[0]);
+		return 0;
+	}
+	if (sep < argc) {
+		dashes = argv[sep];
+		argv[sep] = argv[0];
+		rc = cpe_opts_parse(argc - sep, argv + sep, &opts);
+		argv[sep] = dashes;
+	} else {
+		rc = cpe_opts_parse(1, argv, &opts);
+	}
+	if (rc == 1) {
+		cpe_usage(stdout, argv[0]);
+		return 0;
+	}
+	if (rc != 0)
+		return 2;
+	cpe.o = &opts;
+
+	/* EAL's arguments, then the config file's vdev lines. */
+	eal_argv = calloc((size_t)sep + 2u * opts.nb_vdevs + 1, sizeof(char *));
+	if (eal_argv == NULL)
+		return 1;
+	for (eal_argc = 0; eal_argc < sep; eal_argc++)
+		eal_argv[eal_argc] = argv[eal_argc];
+	for (i = 0; i < opts.nb_vdevs; i++) {
+		eal_argv[eal_argc++] = (char *)(uintptr_t)"--vdev";
+		eal_argv[eal_argc++] = opts.vdevs[i];
+	}
+	rte_openlog_stream(stderr);
+	rc = rte_eal_init(eal_argc, eal_argv);
+	if (rc < 0) {
+		fprintf(stderr, "ch39x-cpe: EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	cpe.hz = rte_get_tsc_hz();
+	cpe.now = rte_rdtsc();
+
+	rc = cpe_ports_setup();
+	if (rc == 0)
+		rc = setup_routes();
+	if (rc == 0)
+		rc = cpe_neigh_init();
+	if (rc == 0 && (rc = cpe_nat_init()) != 0)
+		fprintf(stderr, "ch39x-cpe: --nat-sessions %u: cannot create "
+			"the NAT tables: %s; give EAL more memory (-m)\n",
+			opts.nat_sessions, rte_strerror(-rc));
+	if (rc == 0 && opts.flow_cache && (rc = cpe_flow_init()) != 0)
+		fprintf(stderr, "ch39x-cpe: --flow-entries %u: cannot create "
+			"the flow cache: %s; give EAL more memory (-m)\n",
+			opts.flow_entries, rte_strerror(-rc));
+	if (rc == 0)
+		rc = cpe_gen_start();
+	if (rc == 0) {
+		fprintf(stderr, "ch39x-cpe: forwarding on %u ports (%s)\n",
+			cpe.nb_ports, opts.flow_cache ? "flow cache on" :
+			"slow path only");
+		t_start = rte_rdtsc();
+		forward();
+		elapsed = (double)(rte_rdtsc() - t_start) / (double)cpe.hz;
+		cpe_gen_stop();
+		if (opts.json)
+			cpe_stats_json(stdout, elapsed);
+		else
+			cpe_stats_print(stdout, true, elapsed);
+	}
+	cpe_ports_close();
+	rte_eal_cleanup();
+	return rc == 0 ? 0 : 1;
+}

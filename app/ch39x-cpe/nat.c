@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * NAPT on the WAN port for TCP, UDP and ICMP echo. A session is found by
+ * two rte_hash tables: "out" by the LAN side's 5-tuple (LAN address and
+ * port, remote address and port), "in" by the 5-tuple of the replies as
+ * they reach the WAN address. External ports (ICMP: echo ids) are unique
+ * per protocol, the LAN port kept when free (as Linux does), otherwise the
+ * next free one of --nat-ports. Sessions time out per protocol and TCP
+ * state: enough state to close flows (handshake, established, FIN seen,
+ * closed after RST or both FINs). ICMP errors about a session's packets
+ * are translated back, outer and quoted headers both.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include "cpe.h"
+
+struct nat_key {
+	uint32_t a, b;			/* network order */
+	uint16_t pa, pb;
+	uint8_t proto;
+	uint8_t pad[3];
+};
+
+enum { T_NONE, T_SYN, T_EST, T_FIN, T_CLOSE };
+
+struct sess {
+	struct nat_key out, in;
+	uint64_t last;			/* TSC */
+	int32_t flow[2];		/* cached flows: out, in; -1 none */
+	uint16_t ext;			/* network order */
+	uint8_t tcp;
+	uint8_t fin;			/* bit 0: FIN out, bit 1: FIN in */
+	bool used;
+};
+
+static struct rte_hash *h_out, *h_in;
+static struct sess *sess;
+static uint32_t nb_sess;
+static uint32_t age_cursor;
+/* Bitmaps of external ports in use: TCP, UDP, ICMP. */
+static uint64_t ports_used[3][65536 / 64];
+static uint32_t port_cursor[3];
+
+static int
+proto_idx(uint8_t proto)
+{
+	return proto == IPPROTO_TCP ? 0 : proto == IPPROTO_UDP ? 1 : 2;
+}
+
+static bool
+port_busy(int pi, uint16_t p)
+{
+	return ports_used[pi][p >> 6] & (1ull << (p & 63));
+}
+
+static void
+port_set(int pi, uint16_t p, bool on)
+{
+	if (on)
+		ports_used[pi][p >> 6] |= 1ull << (p & 63);
+	else
+		ports_used[pi][p >> 6] &= ~(1ull << (p & 63));
+}
+
+/* Host order in, host order out; 0: none free. */
+static uint16_t
+port_alloc(int pi, uint16_t want)
+{
+	uint32_t lo = cpe.o->nat_lo, hi = cpe.o->nat_hi, n = hi - lo + 1, i;
+	uint32_t p;
+
+	if (want >= lo && want <= hi && !port_busy(pi, want)) {
+		port_set(pi, want, true);
+		return want;
+	}
+	for (i = 0; i < n; i++) {
+		p = lo + (port_cursor[pi] + i) % n;
+		if (!port_busy(pi, (uint16_t)p)) {
+			port_cursor[pi] = p - lo + 1;
+			port_set(pi, (uint16_t)p, true);
+			return (uint16_t)p;
+		}
+	}
+	return 0;
+}
+
+int
+cpe_nat_init(void)
+{
+	struct rte_hash_parameters hp = {
+		.entries = cpe.o->nat_sessions,
+		.key_len = sizeof(struct nat_key),
+		.hash_func = rte_hash_crc,
+		.socket_id = SOCKET_ID_ANY,
+	};
+
+	hp.name = "cpe_nat_out";
+	h_out = rte_hash_create(&hp);
+	hp.name = "cpe_nat_in";
+	h_in = rte_hash_create(&hp);
+	if (h_out == NULL || h_in == NULL)
+		return -ENOMEM;
+	nb_sess = (uint32_t)rte_hash_max_key_id(h_out) + 1;
+	sess = calloc(nb_sess, sizeof(*sess));
+	return sess == NULL ? -ENOMEM : 0;
+}
+
+uint32_t
+cpe_nat_in_use(void)
+{
+	return h_out == NULL ? 0 : (uint32_t)rte_hash_count(h_out);
+}
+
+static uint64_t
+timeout_of(const struct sess *s)
+{
+	const struct cpe_opts *o = cpe.o;
+	uint32_t t;
+
+	if (s->out.proto == IPPROTO_UDP)
+		t = o->udp_timeout;
+	else if (s->out.proto == IPPROTO_ICMP)
+		t = o->icmp_timeout;
+	else if (s->tcp == T_EST)
+		t = o->tcp_timeout;
+	else if (s->tcp == T_CLOSE)
+		t = o->tcp_close;
+	else
+		t = o->tcp_trans;
+	return (uint64_t)t * cpe.hz;
+}
+
+static void
+sess_del(uint32_t i)
+{
+	struct sess *s = &sess[i];
+
+	/* The fast path must not rewrite with a mapping that is gone. */
+	if (s->flow[0] >= 0)
+		cpe_flow_del_sess(s->flow[0], i);
+	if (s->flow[1] >= 0)
+		cpe_flow_del_sess(s->flow[1], i);
+	rte_hash_del_key(h_in, &s->in);
+	rte_hash_del_key(h_out, &s->out);
+	port_set(proto_idx(s->out.proto), rte_be_to_cpu_16(s->ext), false);
+	memset(s, 0, sizeof(*s));
+	cpe.st.nat_expired++;
+}
+
+void
+cpe_nat_age(uint32_t budget)
+{
+	struct sess *s;
+
+	while (budget-- && nb_sess) {
+		age_cursor = (age_cursor + 1) % nb_sess;
+		s = &sess[age_cursor];
+		if (s->used && cpe.now - s->last > timeout_of(s))
+			sess_del(age_cursor);
+	}
+}
+
+bool
+cpe_nat_sess_cacheable(uint32_t i)
+{
+	return sess[i].out.proto != IPPROTO_TCP || sess[i].tcp == T_EST;
+}
+
+void
+cpe_nat_touch(uint32_t i)
+{
+	sess[i].last = cpe.now;
+}
+
+void
+cpe_nat_link_flow(uint32_t i, int dir, int32_t pos)
+{
+	sess[i].flow[dir] = pos;
+}
+
+/* dir 0: LAN -> WAN, 1: WAN -> LAN. */
+static void
+tcp_track(struct sess *s, uint8_t flags, int dir)
+{
+	if (flags & RTE_TCP_RST_FLAG) {
+		s->tcp = T_CLOSE;
+		return;
+	}
+	if ((flags & RTE_TCP_SYN_FLAG) && dir == 0 &&
+	    !(flags & RTE_TCP_ACK_FLAG) && s->tcp == T_CLOSE) {
+		/* The port pair is used again. */
+		s->tcp = T_SYN;
+		s->fin = 0;
+		return;
+	}
+	if (flags & RTE_TCP_FIN_FLAG) {
+		s->fin |= 1u << dir;
+		s->tcp = s->fin == 3 ? T_CLOSE : T_FIN;
+		return;
+	}
+	if (s->tcp == T_SYN && dir == 1 && (flags & RTE_TCP_ACK_FLAG))
+		s->tcp = T_EST;
+}
+
+/* Ports (or the echo id) of an L4 header; -1 if not NAT-able. */
+static int
+l4_ports(uint8_t proto, const uint8_t *l4, uint32_t len, uint16_t *sp,
+	 uint16_t *dp, bool echo_req)
+{
+	if (proto == IPPROTO_TCP || proto == IPPROTO_UDP) {
+		if (len < 8)
+			return -1;
+		memcpy(sp, l4, 2);
+		memcpy(dp, l4 + 2, 2);
+		return 0;
+	}
+	if (proto == IPPROTO_ICMP && len >= 8 &&
+	    l4[0] == (echo_req ? RTE_IP_ICMP_ECHO_REQUEST :
+		      RTE_IP_ICMP_ECHO_REPLY)) {
+		memcpy(sp, l4 + 4, 2);
+		*dp = 0;
+		return 0;
+	}
+	return -1;
+}
+
+int
+cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
+	    uint32_t l4_len)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	struct cpe_port *wan = &cpe.ports[cpe.wan];
+	struct nat_key k;
+	struct sess *s;
+	uint16_t sp, dp, ext;
+	int32_t pos;
+	int pi;
+
+	memset(&k, 0, sizeof(k));
+	if (l4_ports(ip->next_proto_id, l4, l4_len, &sp, &dp, true) != 0) {
+		cpe.st.nat_unsupported++;
+		return -ENOTSUP;
+	}
+	k.a = ip->src_addr;
+	k.b = ip->dst_addr;
+	k.pa = sp;
+	k.pb = dp;
+	k.proto = ip->next_proto_id;
+	pos = rte_hash_lookup(h_out, &k);
+	if (pos < 0) {
+		pi = proto_idx(k.proto);
+		ext = port_alloc(pi, rte_be_to_cpu_16(sp));
+		if (ext == 0) {
+			cpe.st.nat_full++;
+			return -ENOSPC;
+		}
+		pos = rte_hash_add_key(h_out, &k);
+		if (pos < 0) {
+			port_set(pi, ext, false);
+			cpe.st.nat_full++;
+			return -ENOSPC;
+		}
+		s = &sess[pos];
+		memset(s, 0, sizeof(*s));
+		s->used = true;
+		s->out = k;
+		s->ext = rte_cpu_to_be_16(ext);
+		s->flow[0] = s->flow[1] = -1;
+		memset(&s->in, 0, sizeof(s->in));
+		s->in.a = k.b;
+		s->in.b = wan->ip_be;
+		s->in.pa = k.proto == IPPROTO_ICMP ? 0 : dp;
+		s->in.pb = s->ext;
+		s->in.proto = k.proto;
+		if (rte_hash_add_key_data(h_in, &s->in,
+					  (void *)(uintptr_t)pos) != 0) {
+			rte_hash_del_key(h_out, &k);
+			port_set(pi, ext, false);
+			s->used = false;
+			cpe.st.nat_full++;
+			return -ENOSPC;
+		}
+		s->tcp = k.proto != IPPROTO_TCP ? T_NONE :
+			(l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG)) ==
+			RTE_TCP_SYN_FLAG ? T_SYN : T_EST;
+		cpe.st.nat_created++;
+	}
+	s = &sess[pos];
+	if (k.proto == IPPROTO_TCP)
+		tcp_track(s, l4[13], 0);
+	s->last = cpe.now;
+	x->nat = true;
+	x->sip = wan->ip_be;
+	x->dip = ip->dst_addr;
+	x->sport = s->ext;
+	x->dport = dp;
+	x->sess = (uint32_t)pos;
+	return 0;
+}
+
+int
+cpe_nat_in_lookup(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
+		  uint32_t l4_len)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	struct nat_key k;
+	struct sess *s;
+	uint16_t sp, dp;
+	void *data;
+
+	memset(&k, 0, sizeof(k));
+	if (l4_ports(ip->next_proto_id, l4, l4_len, &sp, &dp, false) != 0)
+		return -ENOENT;
+	k.a = ip->src_addr;
+	k.b = ip->dst_addr;
+	k.proto = ip->next_proto_id;
+	if (k.proto == IPPROTO_ICMP) {
+		k.pa = 0;
+		k.pb = sp;
+	} else {
+		k.pa = sp;
+		k.pb = dp;
+	}
+	if (rte_hash_lookup_data(h_in, &k, &data) < 0)
+		return -ENOENT;
+	s = &sess[(uintptr_t)data];
+	if (k.proto == IPPROTO_TCP)
+		tcp_track(s, l4[13], 1);
+	s->last = cpe.now;
+	x->nat = true;
+	x->sip = ip->src_addr;
+	x->dip = s->out.a;
+	/* ICMP: the echo id lives in sport for both directions. */
+	x->sport = k.proto == IPPROTO_ICMP ? s->out.pa : sp;
+	x->dport = k.proto == IPPROTO_ICMP ? 0 : s->out.pa;
+	x->sess = (uint32_t)(uintptr_t)data;
+	return 0;
+}
+
+/*
+ * An ICMP error (destination unreachable, time exceeded, parameter
+ * problem) about a packet of a session. From the WAN: it quotes our
+ * translated packet (from the WAN address and external port), so the
+ * outer destination and the quoted source go back to the LAN host's. From
+ * a LAN host: it quotes a translated reply (to the LAN host), so the outer
+ * source and the quoted destination become the WAN address and external
+ * port. Quoted checksums are updated incrementally where quoted; the ICMP
+ * checksum is computed again (errors are small, in the first segment).
+ */
+int
+cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	uint32_t ihl = rte_ipv4_hdr_len(ip), tot, len, qihl, qlen, adj;
+	struct rte_icmp_hdr *ic;
+	struct rte_ipv4_hdr *q;
+	uint8_t *ql4, *l4;
+	struct nat_key k;
+	uint16_t sp, dp, newp, *csum;
+	uint32_t newa;
+	struct sess *s;
+	void *data;
+	int32_t pos;
+
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if (tot > rte_pktmbuf_data_len(m) - sizeof(struct rte_ether_hdr))
+		return -EINVAL;
+	l4 = (uint8_t *)ip + ihl;
+	len = tot - ihl;
+	if (len < 8 + sizeof(*q))
+		return -EINVAL;
+	ic = (struct rte_icmp_hdr *)l4;
+	q = (struct rte_ipv4_hdr *)(l4 + 8);
+	qihl = rte_ipv4_hdr_len(q);
+	if ((q->version_ihl >> 4) != 4 || qihl < 20 || len < 8 + qihl + 8)
+		return -EINVAL;
+	ql4 = (uint8_t *)q + qihl;
+	qlen = len - 8 - qihl;
+	memset(&k, 0, sizeof(k));
+	k.proto = q->next_proto_id;
+	if (k.proto == IPPROTO_TCP || k.proto == IPPROTO_UDP) {
+		memcpy(&sp, ql4, 2);
+		memcpy(&dp, ql4 + 2, 2);
+	} else if (k.proto == IPPROTO_ICMP &&
+		   ql4[0] == (from_wan ? RTE_IP_ICMP_ECHO_REQUEST :
+			      RTE_IP_ICMP_ECHO_REPLY)) {
+		memcpy(from_wan ? &sp : &dp, ql4 + 4, 2);
+		if (from_wan)
+			dp = 0;
+		else
+			sp = 0;
+	} else {
+		return -ENOTSUP;
+	}
+	if (from_wan) {
+		/* Quoted: WAN addr:ext -> remote:rport. */
+		k.a = q->dst_addr;
+		k.b = q->src_addr;
+		k.pa = dp;
+		k.pb = sp;
+		if (rte_hash_lookup_data(h_in, &k, &data) < 0)
+			return -ENOENT;
+		s = &sess[(uintptr_t)data];
+		newa = s->out.a;
+		newp = s->out.pa;
+		ip->hdr_checksum = cpe_csum_update(ip->hdr_checksum,
+			cpe_adj32(0, ip->dst_addr, newa));
+		ip->dst_addr = newa;
+	} else {
+		/* Quoted: remote:rport -> LAN addr:port. */
+		k.a = q->dst_addr;
+		k.b = q->src_addr;
+		k.pa = dp;
+		k.pb = sp;
+		pos = rte_hash_lookup(h_out, &k);
+		if (pos < 0)
+			return -ENOENT;
+		s = &sess[pos];
+		newa = cpe.ports[cpe.wan].ip_be;
+		newp = s->ext;
+		ip->hdr_checksum = cpe_csum_update(ip->hdr_checksum,
+			cpe_adj32(0, ip->src_addr, newa));
+		ip->src_addr = newa;
+	}
+	/* The quoted header: source (from WAN) or destination (from LAN). */
+	{
+		uint8_t *qa = from_wan ? (uint8_t *)q + 12 :
+			(uint8_t *)q + 16;
+		uint8_t *qp = k.proto == IPPROTO_ICMP ? ql4 + 4 :
+			from_wan ? ql4 : ql4 + 2;
+		uint16_t oldp;
+		uint32_t olda;
+
+		memcpy(&oldp, qp, 2);
+		memcpy(&olda, qa, 4);
+		adj = cpe_adj32(0, olda, newa);
+		q->hdr_checksum = cpe_csum_update(q->hdr_checksum, adj);
+		csum = NULL;
+		if (k.proto == IPPROTO_UDP && qlen >= 8)
+			csum = (uint16_t *)(ql4 + 6);
+		else if (k.proto == IPPROTO_TCP && qlen >= 18)
+			csum = (uint16_t *)(ql4 + 16);
+		else if (k.proto == IPPROTO_ICMP)
+			csum = (uint16_t *)(ql4 + 2);
+		if (k.proto == IPPROTO_ICMP)
+			adj = 0;	/* no pseudo-header */
+		adj = cpe_adj16(adj, oldp, newp);
+		if (csum != NULL && !(k.proto == IPPROTO_UDP && *csum == 0))
+			*csum = cpe_csum_update(*csum, adj);
+		memcpy(qa, &newa, 4);
+		memcpy(qp, &newp, 2);
+	}
+	ic->icmp_cksum = 0;
+	ic->icmp_cksum = (uint16_t)~rte_raw_cksum(ic, len);
+	cpe.st.nat_icmp_err_xlated++;
+	return 0;
+}

@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Options of ch39x-cpe, after EAL's "--", and the config file (--config):
+ * one option a line, its name without the dashes, then its value, so that
+ * both take exactly the same keys and give the same errors. Parsed before
+ * EAL starts, so that --help and bad values need no ports; what depends on
+ * the ports (whether a port exists, its MTU range) is checked in ports.c.
+ * Every error names the option and the values it allows.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include "cpe.h"
+
+#define PROG "ch39x-cpe"
+
+enum arg { NONE, REQ };
+
+struct opt_def {
+	const char *name;
+	enum arg arg;
+};
+
+static const struct opt_def opt_defs[] = {
+	{ "lan", REQ }, { "wan", REQ }, { "route", REQ }, { "neigh", REQ },
+	{ "mtu", REQ }, { "no-flow-cache", NONE }, { "flow-entries", REQ },
+	{ "flow-timeout", REQ }, { "no-nat", NONE }, { "nat-ports", REQ },
+	{ "nat-sessions", REQ }, { "tcp-timeout", REQ },
+	{ "tcp-trans-timeout", REQ }, { "tcp-close-timeout", REQ },
+	{ "udp-timeout", REQ }, { "icmp-timeout", REQ },
+	{ "arp-timeout", REQ }, { "stats-interval", REQ },
+	{ "duration", REQ }, { "json", NONE }, { "no-tx-csum", NONE },
+	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
+	{ "vdev", REQ }, { "help", NONE },
+};
+
+void
+cpe_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"Usage: %s [EAL options] -- [options]\n"
+"\n"
+"An IPv4 CPE router on DPDK ports: one WAN port with NAPT, one or more LAN\n"
+"ports, a flow-cache fast path in front of routing (LPM), ARP and NAT.\n"
+"Example, two simulated CH398s whose cables end at Linux TAP interfaces:\n"
+"  %s --no-huge --no-pci -m 512 -d /path/librte_net_ch39x.so \\\n"
+"    --vdev net_ch39x0,wire=tap:lan0 --vdev net_ch39x1,wire=tap:wan0 -- \\\n"
+"    --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 \\\n"
+"    --route default,203.0.113.1\n"
+"\n"
+"Options (also the keys of a --config file, without the dashes):\n"
+"  --lan PORT=ADDR/LEN   a LAN port (DPDK port id) and its IPv4 address;\n"
+"                        repeat for more LAN ports\n"
+"  --wan PORT=ADDR/LEN   the WAN port; NAPT translates LAN sources to ADDR\n"
+"  --route PREFIX/LEN,GW a static route (PREFIX/LEN may be 'default'); GW\n"
+"                        must be on a connected subnet. Connected routes\n"
+"                        come from the port addresses.\n"
+"  --neigh ADDR,MAC      a static ARP entry (never aged)\n"
+"  --mtu N               MTU of every port, 68..9198 (default %u); the\n"
+"                        port must accept it\n"
+"  --no-flow-cache       slow path only: every packet is routed and NATed\n"
+"  --flow-entries N      flow cache size, 1024..4194304 (default %u)\n"
+"  --flow-timeout S      idle seconds before a cached flow ages out,\n"
+"                        1..3600 (default %u)\n"
+"  --no-nat              route LAN <-> WAN without address translation\n"
+"  --nat-ports LO-HI     external ports (and ICMP ids) NAPT allocates,\n"
+"                        1..65535 (default 1024-65535)\n"
+"  --nat-sessions N      NAT sessions, 1024..1048576 (default %u)\n"
+"  --tcp-timeout S       established TCP session idle timeout (default %u)\n"
+"  --tcp-trans-timeout S TCP handshake/closing timeout (default %u)\n"
+"  --tcp-close-timeout S after a RST or both FINs (default %u)\n"
+"  --udp-timeout S       UDP session idle timeout (default %u)\n"
+"  --icmp-timeout S      ICMP echo session idle timeout (default %u)\n"
+"  --arp-timeout S       ARP entry lifetime without confirmation; halfway\n"
+"                        the entry is probed (default %u); timeouts are\n"
+"                        1..86400 seconds\n"
+"  --stats-interval S    print statistics every S seconds, 0 (only at\n"
+"                        exit)..3600 (default 0)\n"
+"  --duration S          run S seconds then exit, 0 (until SIGINT or\n"
+"                        SIGTERM)..86400 (default 0)\n"
+"  --json                exit statistics as JSON on stdout\n"
+"  --no-tx-csum          compute the IPv4 header checksum of the packets\n"
+"                        the router makes in software even where the port\n"
+"                        offers the offload\n"
+"  --mbuf-size N         mbuf data room, 1024..%u (default %u); larger\n"
+"                        frames are chained (scatter)\n"
+"  --bench-gen TX,RX[,FLOWS[,SIZE]]\n"
+"                        benchmark: a second lcore sends FLOWS (1..65536,\n"
+"                        default 256) UDP flows of SIZE-byte frames\n"
+"                        (60..1514, default 64) on port TX towards the\n"
+"                        first LAN port and counts what arrives on port RX\n"
+"  --config FILE         read options from FILE: one a line, 'KEY VALUE',\n"
+"                        '#' starts a comment; 'vdev DEVARGS' lines are\n"
+"                        handed to EAL as --vdev\n"
+"  --help                this text\n",
+		prog, prog, CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
+		CPE_DEF_NAT_SESSIONS, CPE_DEF_TCP_TIMEOUT, CPE_DEF_TCP_TRANS,
+		CPE_DEF_TCP_CLOSE, CPE_DEF_UDP_TIMEOUT, CPE_DEF_ICMP_TIMEOUT,
+		CPE_DEF_ARP_TIMEOUT, UINT16_MAX - RTE_PKTMBUF_HEADROOM,
+		RTE_MBUF_DEFAULT_DATAROOM);
+}
+
+/* Where a value came from, for the error messages. */
+static char where[512];
+
+static int
+bad(const char *name, const char *val, const char *allowed)
+{
+	fprintf(stderr, PROG ": %s--%s%s%s: allowed values are %s\n", where,
+		name, val ? " " : "", val ? val : "", allowed);
+	return -EINVAL;
+}
+
+int
+cpe_parse_ip(const char *s, uint32_t *ip)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+static int
+parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+	char *end;
+
+	if (s == NULL || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || *v < lo || *v > hi)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *v)
+{
+	uint64_t x;
+
+	if (parse_u64(s, lo, hi, &x) != 0)
+		return -EINVAL;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int
+parse_secs(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	if (s == NULL || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || *v < lo || *v > hi)
+		return -EINVAL;
+	return 0;
+}
+
+/* "ADDR/LEN" (or "default" when allowed) into host-order prefix. */
+static int
+parse_prefix(const char *s, bool dflt, uint32_t *ip, uint8_t *plen)
+{
+	char buf[64], *slash;
+	uint32_t len;
+
+	if (dflt && strcmp(s, "default") == 0) {
+		*ip = 0;
+		*plen = 0;
+		return 0;
+	}
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash == NULL)
+		return -EINVAL;
+	*slash = '\0';
+	if (cpe_parse_ip(buf, ip) != 0 || parse_u32(slash + 1, 0, 32, &len))
+		return -EINVAL;
+	*plen = (uint8_t)len;
+	return 0;
+}
+
+static int
+opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
+{
+	struct cpe_port_cfg *p;
+	char buf[80], *eq;
+	uint32_t id, i;
+	const char *allowed = wan ?
+		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023, ADDR/LEN a "
+		"unicast IPv4 address with a prefix length 1..30, e.g. "
+		"1=203.0.113.2/24" :
+		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023, ADDR/LEN a "
+		"unicast IPv4 address with a prefix length 1..30, e.g. "
+		"0=192.168.1.1/24";
+
+	if (strlen(val) >= sizeof(buf))
+		return bad(name, val, allowed);
+	strcpy(buf, val);
+	eq = strchr(buf, '=');
+	if (eq == NULL)
+		return bad(name, val, allowed);
+	*eq = '\0';
+	if (o->nb_ports == CPE_MAX_PORTS)
+		return bad(name, val, "at most 8 ports (--lan and --wan)");
+	p = &o->ports[o->nb_ports];
+	if (parse_u32(buf, 0, 1023, &id) != 0 ||
+	    parse_prefix(eq + 1, false, &p->ip, &p->plen) != 0 ||
+	    p->plen < 1 || p->plen > 30 || p->ip == 0 ||
+	    (p->ip >> 28) >= 14 || (p->ip >> 24) == 127)
+		return bad(name, val, allowed);
+	p->id = (uint16_t)id;
+	p->wan = wan;
+	for (i = 0; i < o->nb_ports; i++) {
+		if (o->ports[i].id == id)
+			return bad(name, val, "a port not already given to "
+				   "--lan or --wan");
+		if (wan && o->ports[i].wan)
+			return bad(name, val, "one --wan port only");
+	}
+	o->nb_ports++;
+	return 0;
+}
+
+static int
+opt_route(struct cpe_opts *o, const char *name, const char *val)
+{
+	const char *allowed = "PREFIX/LEN,GATEWAY or default,GATEWAY, "
+		"e.g. default,203.0.113.1 or 10.0.0.0/8,192.168.1.254";
+	struct cpe_route_cfg *r;
+	char buf[80], *comma;
+
+	if (strlen(val) >= sizeof(buf))
+		return bad(name, val, allowed);
+	strcpy(buf, val);
+	comma = strchr(buf, ',');
+	if (comma == NULL)
+		return bad(name, val, allowed);
+	*comma = '\0';
+	if (o->nb_routes == CPE_MAX_ROUTES)
+		return bad(name, val, "at most 256 routes");
+	r = &o->routes[o->nb_routes];
+	if (parse_prefix(buf, true, &r->prefix, &r->plen) != 0 ||
+	    cpe_parse_ip(comma + 1, &r->gw) != 0 || r->gw == 0)
+		return bad(name, val, allowed);
+	if (r->plen < 32 &&
+	    (r->prefix & (r->plen ? ~0u >> r->plen : ~0u)) != 0)
+		return bad(name, val, "a prefix without host bits set "
+			   "(PREFIX/LEN,GATEWAY)");
+	o->nb_routes++;
+	return 0;
+}
+
+static int
+opt_neigh(struct cpe_opts *o, const char *name, const char *val)
+{
+	const char *allowed = "ADDR,XX:XX:XX:XX:XX:XX (a unicast MAC)";
+	struct cpe_neigh_cfg *n;
+	char buf[80], *comma;
+
+	if (strlen(val) >= sizeof(buf))
+		return bad(name, val, allowed);
+	strcpy(buf, val);
+	comma = strchr(buf, ',');
+	if (comma == NULL)
+		return bad(name, val, allowed);
+	*comma = '\0';
+	if (o->nb_neigh == CPE_MAX_NEIGH_STATIC)
+		return bad(name, val, "at most 64 static neighbours");
+	n = &o->neigh[o->nb_neigh];
+	if (cpe_parse_ip(buf, &n->ip) != 0 ||
+	    rte_ether_unformat_addr(comma + 1, &n->mac) != 0 ||
+	    !rte_is_valid_assigned_ether_addr(&n->mac))
+		return bad(name, val, allowed);
+	o->nb_neigh++;
+	return 0;
+}
+
+static int
+opt_gen(struct cpe_opts *o, const char *name, const char *val)
+{
+	const char *allowed = "TX,RX[,FLOWS[,SIZE]]: port ids 0..1023, "
+		"FLOWS 1..65536, SIZE 60..1514";
+	char buf[80], *f[4], *save = NULL, *t;
+	uint32_t v[4] = { 0, 0, 256, 64 }, n = 0;
+
+	if (strlen(val) >= sizeof(buf))
+		return bad(name, val, allowed);
+	strcpy(buf, val);
+	for (t = strtok_r(buf, ",", &save); t != NULL && n < 4;
+	     t = strtok_r(NULL, ",", &save))
+		f[n++] = t;
+	if (n < 2 || t != NULL ||
+	    parse_u32(f[0], 0, 1023, &v[0]) || parse_u32(f[1], 0, 1023, &v[1]) ||
+	    (n > 2 && parse_u32(f[2], 1, 65536, &v[2])) ||
+	    (n > 3 && parse_u32(f[3], 60, 1514, &v[3])) || v[0] == v[1])
+		return bad(name, val, allowed);
+	o->gen.on = true;
+	o->gen.tx_port = (uint16_t)v[0];
+	o->gen.rx_port = (uint16_t)v[1];
+	o->gen.flows = v[2];
+	o->gen.frame_size = v[3];
+	return 0;
+}
+
+static int parse_file(struct cpe_opts *o, const char *path, int depth);
+
+#define TIMEOUT(key, field) \
+	else if (strcmp(name, key) == 0) { \
+		if (parse_u32(val, 1, 86400, &o->field) != 0) \
+			return bad(name, val, "1..86400 (seconds)"); \
+	}
+
+static int
+handle(struct cpe_opts *o, const char *name, const char *val, int depth)
+{
+	uint32_t lo, hi;
+	char *end;
+
+	if (strcmp(name, "lan") == 0)
+		return opt_port(o, name, val, false);
+	if (strcmp(name, "wan") == 0)
+		return opt_port(o, name, val, true);
+	if (strcmp(name, "route") == 0)
+		return opt_route(o, name, val);
+	if (strcmp(name, "neigh") == 0)
+		return opt_neigh(o, name, val);
+	if (strcmp(name, "bench-gen") == 0)
+		return opt_gen(o, name, val);
+	if (strcmp(name, "mtu") == 0) {
+		if (parse_u32(val, 68, 9198, &o->mtu) != 0)
+			return bad(name, val, "68..9198");
+	} else if (strcmp(name, "no-flow-cache") == 0) {
+		o->flow_cache = false;
+	} else if (strcmp(name, "flow-entries") == 0) {
+		if (parse_u32(val, 1024, 4194304, &o->flow_entries) != 0)
+			return bad(name, val, "1024..4194304");
+	} else if (strcmp(name, "flow-timeout") == 0) {
+		if (parse_u32(val, 1, 3600, &o->flow_timeout) != 0)
+			return bad(name, val, "1..3600 (seconds)");
+	} else if (strcmp(name, "no-nat") == 0) {
+		o->nat = false;
+	} else if (strcmp(name, "nat-ports") == 0) {
+		lo = (uint32_t)strtoul(val, &end, 10);
+		if (!isdigit((unsigned char)val[0]) || *end != '-' ||
+		    parse_u32(end + 1, 1, 65535, &hi) != 0 || lo < 1 ||
+		    lo > hi)
+			return bad(name, val, "LO-HI with 1 <= LO <= HI <= "
+				   "65535, e.g. 1024-65535");
+		o->nat_lo = (uint16_t)lo;
+		o->nat_hi = (uint16_t)hi;
+	} else if (strcmp(name, "nat-sessions") == 0) {
+		if (parse_u32(val, 1024, 1048576, &o->nat_sessions) != 0)
+			return bad(name, val, "1024..1048576");
+	}
+	TIMEOUT("tcp-timeout", tcp_timeout)
+	TIMEOUT("tcp-trans-timeout", tcp_trans)
+	TIMEOUT("tcp-close-timeout", tcp_close)
+	TIMEOUT("udp-timeout", udp_timeout)
+	TIMEOUT("icmp-timeout", icmp_timeout)
+	TIMEOUT("arp-timeout", arp_timeout)
+	else if (strcmp(name, "stats-interval") == 0) {
+		if (parse_secs(val, 0, 3600, &o->stats_interval) != 0)
+			return bad(name, val, "0..3600 (seconds, 0: only at "
+				   "exit)");
+	} else if (strcmp(name, "duration") == 0) {
+		if (parse_secs(val, 0, 86400, &o->duration) != 0)
+			return bad(name, val, "0..86400 (seconds, 0: until "
+				   "SIGINT or SIGTERM)");
+	} else if (strcmp(name, "json") == 0) {
+		o->json = true;
+	} else if (strcmp(name, "no-tx-csum") == 0) {
+		o->tx_csum = false;
+	} else if (strcmp(name, "mbuf-size") == 0) {
+		if (parse_u32(val, 1024, UINT16_MAX - RTE_PKTMBUF_HEADROOM,
+			      &o->data_room) != 0)
+			return bad(name, val, "1024..65407");
+	} else if (strcmp(name, "config") == 0) {
+		if (depth > 0)
+			return bad(name, val, "none inside a config file (no "
+				   "nesting)");
+		o->config = val;
+		return parse_file(o, val, depth + 1);
+	} else if (strcmp(name, "vdev") == 0) {
+		if (depth == 0)
+			return bad(name, val, "none after '--': give --vdev to "
+				   "EAL, before '--' (vdev lines are for config "
+				   "files)");
+		if (o->nb_vdevs == CPE_MAX_PORTS)
+			return bad(name, val, "at most 8 vdev lines");
+		o->vdevs[o->nb_vdevs] = strdup(val);
+		if (o->vdevs[o->nb_vdevs] == NULL)
+			return -ENOMEM;
+		o->nb_vdevs++;
+	}
+	return 0;
+}
+
+static const struct opt_def *
+find_opt(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(opt_defs); i++)
+		if (strcmp(opt_defs[i].name, name) == 0)
+			return &opt_defs[i];
+	return NULL;
+}
+
+static void
+list_opts(char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < RTE_DIM(opt_defs) && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+				      opt_defs[i].name);
+}
+
+static int
+parse_file(struct cpe_opts *o, const char *path, int depth)
+{
+	char line[512], *p, *key, *val, *e, keys[1024];
+	const struct opt_def *d;
+	unsigned int lineno = 0;
+	FILE *f;
+	int rc = 0;
+
+	f = fopen(path, "r");
+	if (f == NULL) {
+		fprintf(stderr, PROG ": --config %s: cannot open: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
+		lineno++;
+		p = strchr(line, '#');
+		if (p != NULL)
+			*p = '\0';
+		for (key = line; isspace((unsigned char)*key); key++)
+			;
+		e = key + strlen(key);
+		while (e > key && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (*key == '\0')
+			continue;
+		for (val = key; *val && !isspace((unsigned char)*val); val++)
+			;
+		if (*val) {
+			*val++ = '\0';
+			while (isspace((unsigned char)*val))
+				val++;
+		}
+		snprintf(where, sizeof(where), "%s:%u: ", path, lineno);
+		d = find_opt(key);
+		if (d == NULL || strcmp(key, "help") == 0) {
+			list_opts(keys, sizeof(keys));
+			fprintf(stderr, PROG ": %sunknown key '%s'; allowed "
+				"keys are: %s\n", where, key, keys);
+			rc = -EINVAL;
+		} else if (d->arg == REQ && *val == '\0') {
+			fprintf(stderr, PROG ": %s'%s' needs a value\n", where,
+				key);
+			rc = -EINVAL;
+		} else if (d->arg == NONE && *val != '\0') {
+			fprintf(stderr, PROG ": %s'%s' takes no value\n", where,
+				key);
+			rc = -EINVAL;
+		} else {
+			/* Values outlive the line buffer (vdevs, config). */
+			rc = handle(o, key, strdup(val), depth);
+		}
+	}
+	where[0] = '\0';
+	fclose(f);
+	return rc;
+}
+
+static void
+defaults(struct cpe_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mtu = CPE_DEF_MTU;
+	o->flow_cache = true;
+	o->flow_entries = CPE_DEF_FLOWS;
+	o->flow_timeout = CPE_DEF_FLOW_TIMEOUT;
+	o->nat = true;
+	o->nat_lo = 1024;
+	o->nat_hi = 65535;
+	o->nat_sessions = CPE_DEF_NAT_SESSIONS;
+	o->tcp_timeout = CPE_DEF_TCP_TIMEOUT;
+	o->tcp_trans = CPE_DEF_TCP_TRANS;
+	o->tcp_close = CPE_DEF_TCP_CLOSE;
+	o->udp_timeout = CPE_DEF_UDP_TIMEOUT;
+	o->icmp_timeout = CPE_DEF_ICMP_TIMEOUT;
+	o->arp_timeout = CPE_DEF_ARP_TIMEOUT;
+	o->tx_csum = true;
+	o->data_room = RTE_MBUF_DEFAULT_DATAROOM;
+}
+
+/* Checks across options, once all are in. */
+static int
+check(struct cpe_opts *o)
+{
+	uint16_t i, lan = 0, wan = 0;
+
+	for (i = 0; i < o->nb_ports; i++) {
+		if (o->ports[i].wan)
+			wan++;
+		else
+			lan++;
+		if (o->gen.on && (o->ports[i].id == o->gen.tx_port ||
+				  o->ports[i].id == o->gen.rx_port)) {
+			fprintf(stderr, PROG ": --bench-gen: port %u is a "
+				"router port; allowed values are ports not "
+				"given to --lan or --wan\n", o->ports[i].id);
+			return -EINVAL;
+		}
+	}
+	if (lan == 0 || wan == 0) {
+		fprintf(stderr, PROG ": %s: the router needs one --wan "
+			"PORT=ADDR/LEN and at least one --lan PORT=ADDR/LEN "
+			"(got %u WAN, %u LAN)\n", lan == 0 ? "--lan" : "--wan",
+			wan, lan);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* 0: run; 1: --help given; <0: bad options (already reported). */
+int
+cpe_opts_parse(int argc, char **argv, struct cpe_opts *o)
+{
+	const struct opt_def *d;
+	const char *name, *val;
+	char keys[1024], *eq;
+	int i, rc;
+
+	defaults(o);
+	for (i = 1; i < argc; i++) {
+		where[0] = '\0';
+		if (strncmp(argv[i], "--", 2) != 0) {
+			fprintf(stderr, PROG ": unexpected argument '%s'; "
+				"options start with --, see --help\n", argv[i]);
+			return -EINVAL;
+		}
+		name = argv[i] + 2;
+		val = NULL;
+		eq = strchr(name, '=');
+		if (eq != NULL) {
+			/* --key=value: split a copy. */
+			char *copy = strdup(name);
+
+			if (copy == NULL)
+				return -ENOMEM;
+			copy[eq - name] = '\0';
+			val = copy + (eq - name) + 1;
+			name = copy;
+		}
+		d = find_opt(name);
+		if (d == NULL) {
+			list_opts(keys, sizeof(keys));
+			fprintf(stderr, PROG ": unknown option '--%s'; allowed "
+				"options are --%s (see --help)\n", name, keys);
+			return -EINVAL;
+		}
+		if (strcmp(name, "help") == 0)
+			return 1;
+		if (d->arg == REQ && val == NULL) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, PROG ": --%s needs a value\n",
+					name);
+				return -EINVAL;
+			}
+			val = argv[++i];
+		} else if (d->arg == NONE && val != NULL) {
+			fprintf(stderr, PROG ": --%s takes no value\n", name);
+			return -EINVAL;
+		}
+		rc = handle(o, name, val, 0);
+		if (rc != 0)
+			return rc;
+	}
+	return check(o);
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Statistics: per port (the router's counts and the port's own missed
+ * and error counters), fast path, NAT, ARP, ICMP and drop reasons; as
+ * text periodically and at exit, or as JSON at exit (--json).
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "cpe.h"
+
+/* From gen.c, when --bench-gen runs. */
+extern uint64_t cpe_gen_tx, cpe_gen_rx;
+
+static double
+cycles_per_pkt(void)
+{
+	return cpe.st.busy_pkts ?
+		(double)cpe.st.busy_cycles / (double)cpe.st.busy_pkts : 0;
+}
+
+void
+cpe_stats_print(FILE *f, bool final, double elapsed)
+{
+	const struct cpe_stats *s = &cpe.st;
+	struct rte_eth_stats es;
+	uint64_t lookups = s->fast_hits + s->fast_misses;
+	uint16_t i;
+
+	fprintf(f, "ch39x-cpe: %s statistics after %.1f s (%s)\n",
+		final ? "final" : "periodic", elapsed,
+		cpe.o->flow_cache ? "flow cache on" : "slow path only");
+	for (i = 0; i < cpe.nb_ports; i++) {
+		const struct cpe_port *p = &cpe.ports[i];
+
+		if (rte_eth_stats_get(p->id, &es) != 0)
+			memset(&es, 0, sizeof(es));
+		fprintf(f, "  port %u %s %u.%u.%u.%u: rx %" PRIu64 " tx %"
+			PRIu64 " tx_drops %" PRIu64 " rx_missed %" PRIu64
+			" rx_errors %" PRIu64 " tx_errors %" PRIu64 "\n",
+			p->id, p->wan ? "wan" : "lan", p->ip >> 24,
+			(p->ip >> 16) & 255, (p->ip >> 8) & 255, p->ip & 255,
+			s->port[i].rx, s->port[i].tx, s->port[i].tx_drops,
+			es.imissed, es.ierrors, es.oerrors);
+	}
+	fprintf(f, "  fast path: hits %" PRIu64 " misses %" PRIu64
+		" (hit rate %.1f %%) stale %" PRIu64 " installs %" PRIu64
+		" evictions %" PRIu64 " invalidated %" PRIu64 " full %" PRIu64
+		" flows %u\n", s->fast_hits, s->fast_misses,
+		lookups ? 100.0 * (double)s->fast_hits / (double)lookups : 0,
+		s->fast_stale, s->flow_installs, s->flow_evictions,
+		s->flow_invalidated, s->flow_full, cpe_flow_count());
+	fprintf(f, "  nat: sessions %u created %" PRIu64 " expired %" PRIu64
+		" full %" PRIu64 " no_mapping %" PRIu64 " unsupported %" PRIu64
+		" icmp_errors_translated %" PRIu64 "\n", cpe_nat_in_use(),
+		s->nat_created, s->nat_expired, s->nat_full, s->nat_no_mapping,
+		s->nat_unsupported, s->nat_icmp_err_xlated);
+	fprintf(f, "  arp: neighbours %u requests %" PRIu64 " replies %" PRIu64
+		" learned %" PRIu64 " changed %" PRIu64 " expired %" PRIu64
+		" queued %" PRIu64 " queue_drops %" PRIu64 "\n",
+		cpe_neigh_count(), s->arp_req_sent, s->arp_replies_sent,
+		s->arp_learned, s->arp_changed, s->arp_expired,
+		s->neigh_queued, s->neigh_queue_drops);
+	fprintf(f, "  icmp sent: time_exceeded %" PRIu64 " unreachable %"
+		PRIu64 " frag_needed %" PRIu64 " echo_replies %" PRIu64 "\n",
+		s->icmp_ttl, s->icmp_unreach, s->icmp_frag_needed,
+		s->icmp_echo_replies);
+	fprintf(f, "  drops: ttl %" PRIu64 " no_route %" PRIu64 " mtu %" PRIu64
+		" bad %" PRIu64 " fragment %" PRIu64 " not_ipv4 %" PRIu64
+		" local %" PRIu64 " no_mbuf %" PRIu64 "\n", s->drop_ttl,
+		s->drop_no_route, s->drop_mtu, s->drop_bad, s->drop_frag,
+		s->drop_not_ip, s->drop_local, s->drop_nomem);
+	fprintf(f, "  cpu: %.1f cycles per packet in busy loops, generation "
+		"%u\n", cycles_per_pkt(), cpe.gen);
+	if (cpe.o->gen.on)
+		fprintf(f, "  bench generator: sent %" PRIu64 " received %"
+			PRIu64 "\n", cpe_gen_tx, cpe_gen_rx);
+	fflush(f);
+}
+
+void
+cpe_stats_json(FILE *f, double elapsed)
+{
+	const struct cpe_stats *s = &cpe.st;
+	struct rte_eth_stats es;
+	uint16_t i;
+
+	fprintf(f, "{\n  \"elapsed_s\": %.3f,\n  \"flow_cache\": %s,\n"
+		"  \"ports\": [", elapsed, cpe.o->flow_cache ? "true" : "false");
+	for (i = 0; i < cpe.nb_ports; i++) {
+		if (rte_eth_stats_get(cpe.ports[i].id, &es) != 0)
+			memset(&es, 0, sizeof(es));
+		fprintf(f, "%s\n    {\"port\": %u, \"role\": \"%s\", \"rx\": %"
+			PRIu64 ", \"tx\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
+			", \"tx_bytes\": %" PRIu64 ", \"tx_drops\": %" PRIu64
+			", \"rx_missed\": %" PRIu64 "}", i ? "," : "",
+			cpe.ports[i].id, cpe.ports[i].wan ? "wan" : "lan",
+			s->port[i].rx, s->port[i].tx, s->port[i].rx_bytes,
+			s->port[i].tx_bytes, s->port[i].tx_drops, es.imissed);
+	}
+	fprintf(f, "\n  ],\n");
+	fprintf(f, "  \"fast\": {\"hits\": %" PRIu64 ", \"misses\": %" PRIu64
+		", \"stale\": %" PRIu64 ", \"installs\": %" PRIu64
+		", \"evictions\": %" PRIu64 ", \"invalidated\": %" PRIu64
+		", \"full\": %" PRIu64 ", \"flows\": %u},\n", s->fast_hits,
+		s->fast_misses, s->fast_stale, s->flow_installs,
+		s->flow_evictions, s->flow_invalidated, s->flow_full,
+		cpe_flow_count());
+	fprintf(f, "  \"nat\": {\"sessions\": %u, \"created\": %" PRIu64
+		", \"expired\": %" PRIu64 ", \"full\": %" PRIu64
+		", \"no_mapping\": %" PRIu64 ", \"unsupported\": %" PRIu64
+		", \"icmp_errors_translated\": %" PRIu64 "},\n",
+		cpe_nat_in_use(), s->nat_created, s->nat_expired, s->nat_full,
+		s->nat_no_mapping, s->nat_unsupported, s->nat_icmp_err_xlated);
+	fprintf(f, "  \"arp\": {\"neighbours\": %u, \"requests\": %" PRIu64
+		", \"replies\": %" PRIu64 ", \"learned\": %" PRIu64
+		", \"changed\": %" PRIu64 ", \"expired\": %" PRIu64
+		", \"queued\": %" PRIu64 ", \"queue_drops\": %" PRIu64 "},\n",
+		cpe_neigh_count(), s->arp_req_sent, s->arp_replies_sent,
+		s->arp_learned, s->arp_changed, s->arp_expired,
+		s->neigh_queued, s->neigh_queue_drops);
+	fprintf(f, "  \"icmp\": {\"time_exceeded\": %" PRIu64
+		", \"unreachable\": %" PRIu64 ", \"frag_needed\": %" PRIu64
+		", \"echo_replies\": %" PRIu64 "},\n", s->icmp_ttl,
+		s->icmp_unreach, s->icmp_frag_needed, s->icmp_echo_replies);
+	fprintf(f, "  \"drops\": {\"ttl\": %" PRIu64 ", \"no_route\": %" PRIu64
+		", \"mtu\": %" PRIu64 ", \"bad\": %" PRIu64 ", \"fragment\": %"
+		PRIu64 ", \"not_ipv4\": %" PRIu64 ", \"local\": %" PRIu64
+		", \"no_mbuf\": %" PRIu64 "},\n", s->drop_ttl, s->drop_no_route,
+		s->drop_mtu, s->drop_bad, s->drop_frag, s->drop_not_ip,
+		s->drop_local, s->drop_nomem);
+	fprintf(f, "  \"slow_pkts\": %" PRIu64 ",\n  \"generation\": %u,\n"
+		"  \"busy_pkts\": %" PRIu64 ",\n  \"busy_cycles\": %" PRIu64
+		",\n  \"cycles_per_pkt\": %.1f,\n  \"tsc_hz\": %" PRIu64
+		",\n  \"gen\": {\"tx\": %" PRIu64 ", \"rx\": %" PRIu64 "}\n}\n",
+		s->slow_pkts, cpe.gen, s->busy_pkts, s->busy_cycles,
+		cycles_per_pkt(), cpe.hz, cpe_gen_tx, cpe_gen_rx);
+	fflush(f);
+}

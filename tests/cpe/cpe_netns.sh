@@ -1,0 +1,298 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# End-to-end test of ch39x-cpe with real Linux hosts:
+#
+#   LAN host netns -- TAP -- simulated CH398 -- ch39x-cpe -- simulated
+#   CH398 -- TAP -- WAN host netns
+#
+# The router runs in its own netns (its TAPs are created there, then moved
+# to the hosts' namespaces), configured by a config file (vdev lines
+# included). From the LAN host: ping through NAT and to both router
+# addresses; a bounded iperf3 TCP run whose server (WAN side) must see the
+# router's WAN address; UDP both ways with the WAN side seeing the WAN
+# address; an ICMP port unreachable translated back to the LAN socket; a
+# TTL check (ICMP time exceeded from the router's LAN address); the WAN
+# host changing its MAC (the cached flows must follow); then MTU 9000 (ping
+# -M do -s 8972, iperf3 with a jumbo MSS). The router's exit statistics
+# (JSON) must show fast-path hits, NAT sessions, the ICMP it sent. Last, a
+# short run with --no-flow-cache: same traffic, zero fast-path hits.
+#
+# Usage: cpe_netns.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
+# Exit 77 (skip) when not root: netns and TAP need CAP_NET_ADMIN.
+set -uo pipefail
+
+cpe=${1:?usage: cpe_netns.sh ch39x-cpe librte_net_ch39x.so}
+pmd_so=${2:?missing librte_net_ch39x.so path}
+if [ "$(id -u)" -ne 0 ]; then
+	echo "cpe_netns: needs root (network namespaces, TAP): skipped"
+	exit 77
+fi
+for tool in ip ping python3; do
+	command -v $tool >/dev/null || { echo "cpe_netns: $tool missing"; exit 1; }
+done
+if ! command -v iperf3 >/dev/null; then
+	export DEBIAN_FRONTEND=noninteractive
+	echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections 2>/dev/null || true
+	timeout 300 apt-get install -y -qq --no-install-recommends iperf3 >/dev/null 2>&1 ||
+		{ timeout 300 apt-get update -qq >/dev/null 2>&1 &&
+		  timeout 300 apt-get install -y -qq --no-install-recommends iperf3 >/dev/null 2>&1; } ||
+		{ echo "cpe_netns: cannot install iperf3"; exit 1; }
+fi
+
+id=$$
+rt=cpe_rt_$id lan=cpe_lan_$id wan=cpe_wan_$id
+tl=cl$id tw=cw$id
+priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-cpe-test.XXXXXX")
+chmod 700 "$priv"
+cp "$pmd_so" "$priv/pmd.so"
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	for n in "$rt" "$lan" "$wan"; do ip netns del "$n" 2>/dev/null; done
+	rm -rf "$priv"
+}
+trap cleanup EXIT
+
+fail=0
+check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+L() { timeout 30 ip netns exec "$lan" "$@"; }
+W() { timeout 30 ip netns exec "$wan" "$@"; }
+
+for n in "$rt" "$lan" "$wan"; do ip netns add "$n" || exit 1; done
+ip -n "$rt" link set lo up; ip -n "$lan" link set lo up; ip -n "$wan" link set lo up
+
+LAN_RT=192.168.50.1 LAN_H=192.168.50.2 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
+cat > "$priv/cpe.conf" <<CONF
+# ch39x-cpe test configuration
+vdev net_ch39x0,wire=tap:$tl
+vdev net_ch39x1,wire=tap:$tw
+lan 0=$LAN_RT/24
+wan 1=$WAN_RT/24
+route default,$WAN_H
+mtu 9000        # jumbo frames end to end (the hosts start at 1500)
+udp-timeout 30
+json
+CONF
+
+# start_router NAME [extra options]: ch39x-cpe in the router netns, its
+# TAPs moved to the hosts once they exist.
+start_router() {
+	local name=$1 i
+	shift
+	ip netns exec "$rt" timeout 200 "$cpe" --no-huge --no-pci -m 512 \
+		--file-prefix "cpe_${id}_$name" -l 0 -d "$priv/pmd.so" \
+		-- --config "$priv/cpe.conf" "$@" \
+		> "$priv/$name.json" 2> "$priv/$name.err" &
+	pid=$!
+	for i in $(seq 100); do
+		ip -n "$rt" link show "$tl" >/dev/null 2>&1 &&
+			ip -n "$rt" link show "$tw" >/dev/null 2>&1 && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! ip -n "$rt" link show "$tw" >/dev/null 2>&1; then
+		echo "FAIL: the router did not create its TAPs"
+		cat "$priv/$name.err"; exit 1
+	fi
+	ip -n "$rt" link set "$tl" netns "$lan"
+	ip -n "$rt" link set "$tw" netns "$wan"
+	ip -n "$lan" addr add $LAN_H/24 dev "$tl"
+	ip -n "$lan" link set "$tl" up
+	ip -n "$lan" route add default via $LAN_RT
+	ip -n "$wan" addr add $WAN_H/24 dev "$tw"
+	ip -n "$wan" link set "$tw" up
+	# The WAN host answers nothing for LAN addresses: it has no route
+	# to 192.168.50.0/24, so NAT is the only way back.
+	sleep 0.5
+}
+
+stop_router() {
+	local name=$1
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid"; local rc=$?
+	pid=
+	check '[ $rc -eq 0 ]' "$name: router exited 0 on SIGTERM (exit $rc)"
+	grep -v '^EAL:\|^TELEMETRY:' "$priv/$name.err" | sed 's/^/  router: /' | tail -5
+}
+
+# jq-free JSON reads: json FILE EXPR (python expression on j).
+json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
+
+start_router main
+
+# --- ping --------------------------------------------------------------
+out=$(L ping -c 3 -i 0.2 -W 2 $LAN_RT 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping router LAN address $LAN_RT"
+out=$(L ping -c 3 -i 0.2 -W 2 $WAN_RT 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping router WAN address $WAN_RT from the LAN"
+# Which source the WAN host sees: its ICMP socket stats are not per peer,
+# so capture with a raw socket (python) while pinging.
+cat > "$priv/sniff.py" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+s.bind((sys.argv[1], 0))
+s.settimeout(0.5)
+open(sys.argv[3], "w").close()  # bound: the pings may start
+end = time.time() + float(sys.argv[2])
+seen = set()
+while time.time() < end:
+    try:
+        f = s.recv(65535)
+    except socket.timeout:
+        continue
+    if f[23] == 1 and f[34] == 8:  # ICMP echo request
+        seen.add(socket.inet_ntoa(f[26:30]))
+print(" ".join(sorted(seen)))
+PY
+W python3 "$priv/sniff.py" "$tw" 4 "$priv/sniff.ready" > "$priv/sniff.out" &
+spid=$!
+for i in $(seq 50); do [ -e "$priv/sniff.ready" ] && break; sleep 0.1; done
+out=$(L ping -c 5 -i 0.2 -W 2 $WAN_H 2>&1)
+wait $spid
+check 'echo "$out" | grep -q " 0% packet loss"' "ping the WAN host $WAN_H through NAT"
+check '[ "$(cat "$priv/sniff.out")" = "$WAN_RT" ]' \
+	"the WAN host sees the echo requests from $WAN_RT only (saw: $(cat "$priv/sniff.out"))"
+
+# --- TTL ---------------------------------------------------------------
+out=$(L ping -c 1 -t 1 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -q "From $LAN_RT.*Time to live exceeded"' \
+	"TTL 1: ICMP time exceeded from the router ($LAN_RT)"
+out=$(L ping -c 1 -t 2 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "TTL 2 reaches the WAN host (one hop)"
+
+# --- TCP through NAT ---------------------------------------------------
+tcp_run() {
+	local tag=$1 secs=$2
+	W iperf3 -s -1 -J -B $WAN_H > "$priv/srv_$tag.json" 2>&1 &
+	local sp=$!
+	sleep 0.5
+	L timeout 30 iperf3 -c $WAN_H -t "$secs" -J > "$priv/cli_$tag.json" 2>&1
+	wait $sp
+}
+tcp_run 1500 3
+rh=$(json "$priv/srv_1500.json" 'j["start"]["connected"][0]["remote_host"]')
+lh=$(json "$priv/cli_1500.json" 'j["start"]["connected"][0]["local_host"]')
+rx=$(json "$priv/srv_1500.json" 'int(j["end"]["sum_received"]["bytes"])')
+mbps=$(json "$priv/cli_1500.json" 'int(j["end"]["sum_received"]["bits_per_second"]/1e6)')
+check '[ "$rh" = "$WAN_RT" ] && [ "$lh" = "$LAN_H" ]' \
+	"iperf3 TCP: client $lh, the WAN server sees $rh (the router's WAN address)"
+check '[ "${rx:-0}" -gt 1000000 ]' "iperf3 TCP: $rx bytes received by the WAN server ($mbps Mbit/s)"
+
+# --- UDP through NAT ---------------------------------------------------
+cat > "$priv/udp_srv.py" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 7007))
+s.settimeout(10)
+peers = set(); n = 0
+try:
+    while n < int(sys.argv[2]):
+        d, a = s.recvfrom(65535)
+        peers.add(a[0]); n += 1
+        s.sendto(d[::-1], a)
+except socket.timeout:
+    pass
+print(n, " ".join(sorted(peers)))
+PY
+cat > "$priv/udp_cli.py" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(2)
+ok = 0
+for i in range(int(sys.argv[2])):
+    msg = (b"ch39x-cpe %d " % i) * 40
+    s.sendto(msg, (sys.argv[1], int(sys.argv[3])))
+    try:
+        d, a = s.recvfrom(65535)
+        ok += d == msg[::-1]
+    except socket.timeout:
+        pass
+print(ok)
+PY
+W python3 "$priv/udp_srv.py" $WAN_H 20 > "$priv/udp_srv.out" &
+sp=$!
+sleep 0.5
+got=$(L python3 "$priv/udp_cli.py" $WAN_H 20 7007)
+wait $sp
+check '[ "$got" = 20 ] && [ "$(cat "$priv/udp_srv.out")" = "20 $WAN_RT" ]' \
+	"UDP: 20/20 datagrams echoed byte-exact (got $got), the WAN side saw: $(cat "$priv/udp_srv.out")"
+
+# An ICMP port unreachable from the WAN host, translated back to the LAN
+# socket: a connected UDP socket gets ECONNREFUSED.
+cat > "$priv/udp_refused.py" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(2)
+s.connect((sys.argv[1], 7999))
+s.send(b"anyone?")
+try:
+    s.recv(100); print("reply")
+except ConnectionRefusedError:
+    print("refused")
+except socket.timeout:
+    print("timeout")
+PY
+res=$(L python3 "$priv/udp_refused.py" $WAN_H)
+check '[ "$res" = refused ]' "ICMP port unreachable translated back through NAT (LAN socket: $res)"
+
+# --- neighbour change: the WAN host gets a new MAC ---------------------
+ip -n "$wan" link set "$tw" address 02:cc:00:00:00:99
+ip -n "$wan" neigh flush dev "$tw"
+W ping -c 1 -W 2 $WAN_RT >/dev/null 2>&1   # its ARP request teaches the router
+out=$(L ping -c 3 -i 0.2 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "after the WAN host's MAC change, pings still pass"
+
+# --- MTU 9000 ----------------------------------------------------------
+ip -n "$lan" link set "$tl" mtu 9000
+ip -n "$wan" link set "$tw" mtu 9000
+out=$(L ping -M do -s 8972 -c 3 -i 0.2 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss" && echo "$out" | grep -q "^8980 bytes from $WAN_H"' \
+	"MTU 9000: ping -M do -s 8972 through NAT, 8980-byte replies"
+out=$(L ping -M do -s 8973 -c 1 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -qi "message too long\|mtu"' "MTU 9000: 8973 bytes of payload refused (DF)"
+tcp_run 9000 3
+rh=$(json "$priv/srv_9000.json" 'j["start"]["connected"][0]["remote_host"]')
+rx=$(json "$priv/srv_9000.json" 'int(j["end"]["sum_received"]["bytes"])')
+mss=$(json "$priv/cli_9000.json" 'j["start"]["tcp_mss_default"]')
+mbps=$(json "$priv/cli_9000.json" 'int(j["end"]["sum_received"]["bits_per_second"]/1e6)')
+check '[ "$rh" = "$WAN_RT" ] && [ "${rx:-0}" -gt 1000000 ] && [ "${mss:-0}" -gt 8000 ]' \
+	"MTU 9000 iperf3 TCP: MSS $mss, $rx bytes ($mbps Mbit/s), server sees $rh"
+got=$(L python3 "$priv/udp_cli.py" $WAN_H 1 7) # port 7: nobody, no reply
+stop_router main
+
+j=$priv/main.json
+hits=$(json "$j" 'j["fast"]["hits"]')
+created=$(json "$j" 'j["nat"]["created"]')
+ttl=$(json "$j" 'j["icmp"]["time_exceeded"]')
+xl=$(json "$j" 'j["nat"]["icmp_errors_translated"]')
+chg=$(json "$j" 'j["arp"]["changed"]')
+replies=$(json "$j" 'j["icmp"]["echo_replies"]')
+check '[ "${hits:-0}" -gt 1000 ]' "fast path hits: ${hits:-none}"
+check '[ "${created:-0}" -ge 5 ]' "NAT sessions created: ${created:-none}"
+check '[ "${ttl:-0}" -ge 1 ] && [ "${replies:-0}" -ge 6 ]' \
+	"ICMP sent: time exceeded ${ttl:-none}, echo replies ${replies:-none}"
+check '[ "${xl:-0}" -ge 1 ]' "ICMP errors translated: ${xl:-none}"
+check '[ "${chg:-0}" -ge 1 ]' "neighbour MAC changes seen: ${chg:-none}"
+
+# --- slow path only ----------------------------------------------------
+ip netns del "$lan"; ip netns del "$wan"
+ip netns add "$lan"; ip netns add "$wan"
+start_router slow --no-flow-cache
+out=$(L ping -c 3 -i 0.2 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "--no-flow-cache: ping through NAT"
+tcp_run slow 2
+rx=$(json "$priv/srv_slow.json" 'int(j["end"]["sum_received"]["bytes"])')
+check '[ "${rx:-0}" -gt 1000000 ]' "--no-flow-cache: iperf3 TCP $rx bytes"
+stop_router slow
+hits=$(json "$priv/slow.json" 'j["fast"]["hits"]')
+slow=$(json "$priv/slow.json" 'j["slow_pkts"]')
+check '[ "$hits" = 0 ] && [ "${slow:-0}" -gt 1000 ]' \
+	"--no-flow-cache: 0 fast-path hits, ${slow:-none} packets on the slow path"
+
+if [ $fail -ne 0 ]; then
+	echo "--- router output ---"; cat "$priv"/*.err | grep -v '^EAL:' | tail -30
+	cat "$priv/main.json" 2>/dev/null
+fi
+exit $fail
