@@ -21,7 +21,7 @@ out=${FUZZ_BUILDDIR:-$top/build-fuzz}
 fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out ncm_rx ncm_params cdc ecm devargs"
+all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -35,6 +35,7 @@ max_len() {
 	case $1 in
 	vendor_rx) echo 20000 ;;
 	sim_out) echo 20000 ;;
+	sim_cdc) echo 20000 ;;
 	ncm_rx) echo 20000 ;;
 	tso) echo 12000 ;;
 	net) echo 9300 ;;
