@@ -110,7 +110,8 @@ struct cpe_stats {
 	uint64_t icmp_ttl, icmp_unreach, icmp_frag_needed, icmp_echo_replies;
 	uint64_t drop_ttl, drop_no_route, drop_mtu, drop_bad, drop_frag;
 	uint64_t drop_not_ip, drop_local, drop_nomem;
-	uint64_t busy_cycles, busy_pkts, loops;
+	uint64_t busy_cycles, busy_pkts, loops, app_cycles, thread_cpu_ns;
+	uint64_t clean_cycles, clean_pkts, preempted_loops;
 };
 
 /* The fast path's cached result; the slow path fills one per packet. */

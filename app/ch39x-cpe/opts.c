@@ -38,7 +38,8 @@ static const struct opt_def opt_defs[] = {
 	{ "tcp-trans-timeout", REQ }, { "tcp-close-timeout", REQ },
 	{ "udp-timeout", REQ }, { "icmp-timeout", REQ },
 	{ "arp-timeout", REQ }, { "stats-interval", REQ },
-	{ "duration", REQ }, { "json", NONE }, { "no-tx-csum", NONE },
+	{ "duration", REQ }, { "json", NONE },
+	{ "no-tx-csum", NONE },
 	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
 	{ "vdev", REQ }, { "help", NONE },
 };
@@ -88,6 +89,7 @@ cpe_usage(FILE *f, const char *prog)
 "  --duration S          run S seconds then exit, 0 (until SIGINT or\n"
 "                        SIGTERM)..86400 (default 0)\n"
 "  --json                exit statistics as JSON on stdout\n"
+
 "  --no-tx-csum          compute the IPv4 header checksum of the packets\n"
 "                        the router makes in software even where the port\n"
 "                        offers the offload\n"
@@ -384,6 +386,7 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 				   "SIGINT or SIGTERM)");
 	} else if (strcmp(name, "json") == 0) {
 		o->json = true;
+
 	} else if (strcmp(name, "no-tx-csum") == 0) {
 		o->tx_csum = false;
 	} else if (strcmp(name, "mbuf-size") == 0) {

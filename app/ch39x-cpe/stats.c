@@ -77,8 +77,11 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		" local %" PRIu64 " no_mbuf %" PRIu64 "\n", s->drop_ttl,
 		s->drop_no_route, s->drop_mtu, s->drop_bad, s->drop_frag,
 		s->drop_not_ip, s->drop_local, s->drop_nomem);
-	fprintf(f, "  cpu: %.1f cycles per packet in busy loops, generation "
-		"%u\n", cycles_per_pkt(), cpe.gen);
+	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
+		"router, %.1f in the PMD), generation %u\n", cycles_per_pkt(),
+		s->busy_pkts ? (double)s->app_cycles / (double)s->busy_pkts : 0,
+		s->busy_pkts ? (double)(s->busy_cycles - s->app_cycles) /
+		(double)s->busy_pkts : 0, cpe.gen);
 	if (cpe.o->gen.on)
 		fprintf(f, "  bench generator: sent %" PRIu64 " received %"
 			PRIu64 "\n", cpe_gen_tx, cpe_gen_rx);
@@ -136,6 +139,14 @@ cpe_stats_json(FILE *f, double elapsed)
 		", \"no_mbuf\": %" PRIu64 "},\n", s->drop_ttl, s->drop_no_route,
 		s->drop_mtu, s->drop_bad, s->drop_frag, s->drop_not_ip,
 		s->drop_local, s->drop_nomem);
+	fprintf(f, "  \"app_cycles\": %" PRIu64 ",\n  \"app_cycles_per_pkt\": "
+		"%.1f,\n  \"thread_cpu_s\": %.3f,\n  \"clean_cycles_per_pkt\": %.1f,\n"
+		"  \"preempted_loops\": %" PRIu64 ",\n",
+		s->app_cycles,
+		s->busy_pkts ? (double)s->app_cycles / (double)s->busy_pkts : 0,
+		(double)s->thread_cpu_ns / 1e9, s->clean_pkts ?
+		(double)s->clean_cycles / (double)s->clean_pkts : 0,
+		s->preempted_loops);
 	fprintf(f, "  \"slow_pkts\": %" PRIu64 ",\n  \"generation\": %u,\n"
 		"  \"busy_pkts\": %" PRIu64 ",\n  \"busy_cycles\": %" PRIu64
 		",\n  \"cycles_per_pkt\": %.1f,\n  \"tsc_hz\": %" PRIu64

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# ch39x-cpe against the Linux kernel as a NAT router, on one core each,
+# 64-byte UDP frames (bounded: every run lasts SECONDS, RUNS times each,
+# the median reported).
+#
+# 1. Simulated ports at sim_rate=unlimited: ch39x-cpe with its fast path
+#    and with --no-flow-cache, its LAN and WAN ports cabled (wire=pair) to
+#    the generator of --bench-gen (256 UDP flows) on a second lcore.
+#    Cost per packet: TSC cycles of the forwarding loops that moved
+#    packets / those packets, loops over 50 us (preempted) left out
+#    (the simulated adapters' threads are the hardware; not counted).
+# 2. The same traffic source for the kernel and for ch39x-cpe: ch39x-perf
+#    txonly (one UDP flow) on net_af_packet over a veth pair, into a
+#    router netns, out through a second veth pair to a sink netns. The
+#    kernel: ip_forward and nftables masquerade. ch39x-cpe: net_af_packet
+#    on the same two veths. The router side veth that receives runs
+#    threaded NAPI, so the kernel's forwarding (or the kernel's delivery to
+#    the af_packet ring) runs in a thread whose CPU time is read from
+#    /proc/PID/schedstat. Cost per packet: that thread's CPU time over the
+#    packets that reached the sink (kernel), plus ch39x-cpe's busy-loop
+#    cycles per packet (as in 1) for ch39x-cpe. pps per core = 1 / cost.
+#
+# Writes OUT/cpe_bench.csv and OUT/cpe_bench.png.
+# Usage: scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-5}
+runs=${2:-3}
+out=${3:-$top/doc/perf}
+build=${BUILDDIR:-$top/build}
+cpe=$build/app/ch39x-cpe/ch39x-cpe
+perf=$build/app/ch39x-perf/ch39x-perf
+so=$build/drivers/net/ch39x/librte_net_ch39x.so
+[ "$(id -u)" -eq 0 ] || { echo "cpe_bench: needs root (netns)"; exit 1; }
+[ -x "$cpe" ] && [ -x "$perf" ] && [ -f "$so" ] ||
+	BUILDDIR=$build bash "$top/scripts/build.sh" >/dev/null
+need=()
+command -v gnuplot >/dev/null || need+=(gnuplot-nox)
+command -v ethtool >/dev/null || need+=(ethtool)
+command -v nft >/dev/null || need+=(nftables)
+if [ ${#need[@]} -gt 0 ]; then
+	DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq \
+		--no-install-recommends "${need[@]}" >/dev/null
+fi
+mkdir -p "$out"
+priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-cpe-bench.XXXXXX")
+chmod 700 "$priv"
+cp "$so" "$priv/pmd.so"
+id=$$
+g=cb_gen_$id r=cb_rtr_$id s=cb_snk_$id
+cleanup() {
+	for n in "$g" "$r" "$s"; do ip netns del "$n" 2>/dev/null || true; done
+	rm -rf "$priv"
+}
+trap cleanup EXIT
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+jget() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# --- 1. simulated ports -------------------------------------------------
+sim_run() {
+	local tag=$1 i
+	shift
+	: > "$priv/sim_$tag.pps"; : > "$priv/sim_$tag.ns"; : > "$priv/sim_$tag.cyc"
+	for i in $(seq "$runs"); do
+		timeout $((secs + 60)) "$cpe" --no-huge --no-pci -m 1024 \
+			--file-prefix "cb_$id" -l 0,1 -d "$priv/pmd.so" \
+			--vdev net_ch39x0,wire=pair:l$id,sim_rate=unlimited \
+			--vdev net_ch39x1,wire=pair:w$id,sim_rate=unlimited \
+			--vdev net_ch39x2,wire=pair:l$id,sim_rate=unlimited \
+			--vdev net_ch39x3,wire=pair:w$id,sim_rate=unlimited,mac=02:00:00:00:00:99 \
+			-- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 \
+			--route default,203.0.113.1 \
+			--neigh 203.0.113.1,02:00:00:00:00:99 \
+			--bench-gen 2,3,256,64 --duration "$secs" --json "$@" \
+			> "$priv/sim.json" 2> "$priv/sim.err" ||
+			{ tail "$priv/sim.err"; return 1; }
+		jget "$priv/sim.json" 'j["ports"][1]["tx"] / j["elapsed_s"]' >> "$priv/sim_$tag.pps"
+		jget "$priv/sim.json" 'j["clean_cycles_per_pkt"] * 1e9 / j["tsc_hz"]' >> "$priv/sim_$tag.ns"
+		jget "$priv/sim.json" 'j["app_cycles_per_pkt"]' >> "$priv/sim_$tag.cyc"
+	done
+}
+sim_run fast
+sim_run slow --no-flow-cache
+
+# --- 2. veth: kernel and ch39x-cpe, same generator ------------------------
+setup_veth() {
+	for n in "$g" "$r" "$s"; do ip netns del "$n" 2>/dev/null || true; ip netns add "$n"; done
+	ip -n "$g" link add cg$id type veth peer name ca$id netns "$r"
+	ip -n "$r" link add cb$id type veth peer name cs$id netns "$s"
+	# ch39x-perf txonly sends 198.18.0.1 -> 198.19.0.1 to 02:00:00:00:00:02.
+	ip -n "$r" link set ca$id address 02:00:00:00:00:02
+	ip -n "$s" link set cs$id address 02:00:00:00:00:99
+	ip -n "$g" link set cg$id up
+	ip -n "$r" link set ca$id up
+	ip -n "$r" link set cb$id up
+	ip -n "$s" link set cs$id up
+	# Threaded NAPI (needs GRO on a veth): the receive side's work runs in
+	# a kthread of its own, measurable; the sink's too, so it is not
+	# charged to the router.
+	# veth hands a packet to NAPI only if the sender has no TSO (or the
+	# receiver forwards UDP GRO): off on both senders.
+	ip netns exec "$g" ethtool -K cg$id tso off >/dev/null
+	ip netns exec "$r" ethtool -K cb$id tso off >/dev/null
+	ip netns exec "$r" ethtool -K ca$id gro on >/dev/null
+	ip netns exec "$r" sh -c "echo 1 > /sys/class/net/ca$id/threaded"
+	ip netns exec "$s" ethtool -K cs$id gro on >/dev/null
+	ip netns exec "$s" sh -c "echo 1 > /sys/class/net/cs$id/threaded"
+}
+napi_pid() { ps -eo pid=,comm= | awk -v n="napi/$1-" 'index($2, n) == 1 {print $1; exit}'; }
+cpu_ns() { awk '{print $1}' "/proc/$1/schedstat"; }
+sink_rx() { ip netns exec "$s" cat /sys/class/net/cs$id/statistics/rx_packets; }
+
+gen() {
+	timeout $((secs + 60)) ip netns exec "$g" "$perf" --no-huge --no-pci -m 512 \
+		--file-prefix "cbg_$id" -l 1 --vdev net_af_packet0,iface=cg$id \
+		-- --mode txonly --frame-size 64 --duration "$secs" --json \
+		> "$priv/gen.json" 2> "$priv/gen.err" ||
+		{ tail "$priv/gen.err"; return 1; }
+}
+
+kernel_run() {
+	local i p0 p1 c0 c1 np
+	: > "$priv/kernel.pps"; : > "$priv/kernel.ns"
+	for i in $(seq "$runs"); do
+		setup_veth
+		ip -n "$r" addr add 198.18.0.254/24 dev ca$id
+		ip -n "$r" addr add 198.19.0.254/24 dev cb$id
+		ip -n "$r" neigh add 198.19.0.1 lladdr 02:00:00:00:00:99 dev cb$id
+		ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1
+		ip netns exec "$r" nft -f - <<-NFT
+			table ip cpe_bench {
+				chain post {
+					type nat hook postrouting priority 100;
+					oifname "cb$id" masquerade
+				}
+			}
+		NFT
+		np=$(napi_pid ca$id)
+		p0=$(sink_rx); c0=$(cpu_ns "$np")
+		gen
+		p1=$(sink_rx); c1=$(cpu_ns "$np")
+		echo "$(( (p1 - p0) / secs ))" >> "$priv/kernel.pps"
+		awk -v c=$((c1 - c0)) -v p=$((p1 - p0)) 'BEGIN {printf "%.1f\n", c / p}' >> "$priv/kernel.ns"
+	done
+}
+
+afp_run() {
+	local tag=$1 i p0 p1 c0 c1 np cpid
+	shift
+	: > "$priv/afp_$tag.pps"; : > "$priv/afp_$tag.ns"
+	for i in $(seq "$runs"); do
+		setup_veth
+		np=$(napi_pid ca$id)
+		ip netns exec "$r" timeout $((secs + 60)) "$cpe" --no-huge \
+			--no-pci -m 1024 --file-prefix "cbr_$id" -l 0 \
+			--vdev net_af_packet0,iface=ca$id \
+			--vdev net_af_packet1,iface=cb$id \
+			-- --lan 0=198.18.0.254/24 --wan 1=198.19.0.254/24 \
+			--neigh 198.19.0.1,02:00:00:00:00:99 \
+			--duration $((secs + 4)) --json "$@" \
+			> "$priv/afp.json" 2> "$priv/afp.err" &
+		cpid=$!
+		sleep 2
+		p0=$(sink_rx); c0=$(cpu_ns "$np")
+		gen
+		p1=$(sink_rx); c1=$(cpu_ns "$np")
+		wait "$cpid" || { tail "$priv/afp.err"; return 1; }
+		echo "$(( (p1 - p0) / secs ))" >> "$priv/afp_$tag.pps"
+		# The router thread's busy-loop cost plus the kernel's delivery
+		# to its af_packet ring (the NAPI thread), per packet.
+		python3 - "$priv/afp.json" $((c1 - c0)) $((p1 - p0)) >> "$priv/afp_$tag.ns" <<-'PY'
+			import json, sys
+			j = json.load(open(sys.argv[1]))
+			napi, pkts = int(sys.argv[2]), int(sys.argv[3])
+			print("%.1f" % (j["clean_cycles_per_pkt"] * 1e9 / j["tsc_hz"] + napi / pkts))
+		PY
+	done
+}
+
+kernel_run
+afp_run fast
+afp_run slow --no-flow-cache
+
+row() {
+	local name=$1 f=$2 pps ns
+	pps=$(median < "$priv/$f.pps")
+	ns=$(median < "$priv/$f.ns")
+	echo "$name,$(printf '%.0f' "$pps"),$ns,$(awk -v n="$ns" 'BEGIN {printf "%.0f", 1e9 / n}')"
+}
+{
+	echo "config,forwarded_pps,ns_per_packet,pps_per_core"
+	row sim_cpe_fast sim_fast
+	row sim_cpe_slow sim_slow
+	row veth_kernel_nat kernel
+	row veth_cpe_fast afp_fast
+	row veth_cpe_slow afp_slow
+} > "$out/cpe_bench.csv"
+echo "router cycles per packet (sim, median): fast $(median < "$priv/sim_fast.cyc")," \
+	"slow $(median < "$priv/sim_slow.cyc")" | tee "$out/cpe_bench.txt"
+column -s, -t < "$out/cpe_bench.csv" | tee -a "$out/cpe_bench.txt"
+kpc=$(awk -F, '$1 == "veth_kernel_nat" {print $4}' "$out/cpe_bench.csv")
+for c in sim_cpe_fast veth_cpe_fast; do
+	v=$(awk -F, -v c=$c '$1 == c {print $4}' "$out/cpe_bench.csv")
+	echo "$c / kernel, pps per core: $(awk -v a="$v" -v b="$kpc" 'BEGIN {printf "%.2f", a / b}')x" |
+		tee -a "$out/cpe_bench.txt"
+done
+gnuplot <<GP
+set terminal pngcairo size 900,450
+set output "$out/cpe_bench.png"
+set title "ch39x-cpe vs Linux kernel NAT, 64-byte UDP, one core (median of $runs x ${secs} s)"
+set datafile separator ","
+set style data histograms
+set style fill solid 0.7
+set ylabel "Mpps per core (1 / CPU time per packet)"
+set yrange [0:*]
+set xtics rotate by -20
+set key off
+plot "$out/cpe_bench.csv" using (\$4/1e6):xtic(1) every ::1
+GP
+echo "wrote $out/cpe_bench.csv $out/cpe_bench.png"
