@@ -188,7 +188,7 @@ afp_run slow --no-flow-cache
 row() {
 	local name=$1 f=$2 pps ns
 	pps=$(median < "$priv/$f.pps")
-	ns=$(median < "$priv/$f.ns")
+	ns=$(printf '%.1f' "$(median < "$priv/$f.ns")")
 	echo "$name,$(printf '%.0f' "$pps"),$ns,$(awk -v n="$ns" 'BEGIN {printf "%.0f", 1e9 / n}')"
 }
 {
@@ -209,7 +209,7 @@ for c in sim_cpe_fast veth_cpe_fast; do
 		tee -a "$out/cpe_bench.txt"
 done
 gnuplot <<GP
-set terminal pngcairo size 900,450
+set terminal pngcairo size 900,450 noenhanced
 set output "$out/cpe_bench.png"
 set title "ch39x-cpe vs Linux kernel NAT, 64-byte UDP, one core (median of $runs x ${secs} s)"
 set datafile separator ","
