@@ -426,13 +426,13 @@ find_opt(const char *name)
 }
 
 static void
-list_opts(char *buf, size_t size)
+list_opts(char *buf, size_t size, const char *dashes)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < RTE_DIM(opt_defs) && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				      opt_defs[i].name);
+		n += (size_t)snprintf(buf + n, size - n, "%s%s%s",
+				      i ? ", " : "", dashes, opt_defs[i].name);
 }
 
 static int
@@ -472,7 +472,7 @@ parse_file(struct cpe_opts *o, const char *path, int depth)
 		snprintf(where, sizeof(where), "%s:%u: ", path, lineno);
 		d = find_opt(key);
 		if (d == NULL || strcmp(key, "help") == 0) {
-			list_opts(keys, sizeof(keys));
+			list_opts(keys, sizeof(keys), "");
 			fprintf(stderr, PROG ": %sunknown key '%s'; allowed "
 				"keys are: %s\n", where, key, keys);
 			rc = -EINVAL;
@@ -577,9 +577,9 @@ cpe_opts_parse(int argc, char **argv, struct cpe_opts *o)
 		}
 		d = find_opt(name);
 		if (d == NULL) {
-			list_opts(keys, sizeof(keys));
+			list_opts(keys, sizeof(keys), "--");
 			fprintf(stderr, PROG ": unknown option '--%s'; allowed "
-				"options are --%s (see --help)\n", name, keys);
+				"options are %s (see --help)\n", name, keys);
 			return -EINVAL;
 		}
 		if (strcmp(name, "help") == 0)

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# ch39x-cpe's option errors (no EAL, no ports needed): each bad value
+# exits non-zero naming the option and the allowed values; a config file
+# error names the file and line; --help exits 0.
+# Usage: cpe_options.sh path/to/ch39x-cpe
+set -uo pipefail
+cpe=${1:?usage: cpe_options.sh ch39x-cpe}
+priv=$(mktemp -d)
+trap 'rm -rf "$priv"' EXIT
+fail=0
+# expect WANT ARGS...: non-zero exit and WANT on stderr.
+expect() {
+	local want=$1 rc=0
+	shift
+	timeout 20 "$cpe" "$@" > /dev/null 2> "$priv/err" || rc=$?
+	if [ $rc -ne 0 ] && grep -qF -- "$want" "$priv/err"; then
+		echo "ok: exit $rc, stderr names '$want': $*"
+	else
+		echo "FAIL: want a non-zero exit naming '$want' (exit $rc): $*"
+		cat "$priv/err"; fail=1
+	fi
+}
+ok="--lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24"
+rc=0; "$cpe" -- --help > "$priv/out" || rc=$?
+if [ $rc -eq 0 ] && grep -q -- "--no-flow-cache" "$priv/out"; then
+	echo "ok: --help"; else echo "FAIL: --help (exit $rc)"; fail=1; fi
+expect "--lan 0=192.168.1.1/33: allowed values are PORT=ADDR/LEN" -- --lan 0=192.168.1.1/33 --wan 1=1.2.3.4/24
+expect "--wan: the router needs one --wan" -- --lan 0=10.0.0.1/24
+expect "--wan 2=1.2.3.4/24: allowed values are one --wan port only" -- $ok --wan 2=1.2.3.4/24
+expect "--lan 1=1.2.3.4/24: allowed values are a port not already given" -- $ok --lan 1=1.2.3.4/24
+expect "--mtu 99999: allowed values are 68..9198" -- $ok --mtu 99999
+expect "--route 10.0.0.1/8,192.168.1.9: allowed values are a prefix without host bits" -- $ok --route 10.0.0.1/8,192.168.1.9
+expect "--nat-ports 5-2: allowed values are LO-HI" -- $ok --nat-ports 5-2
+expect "--udp-timeout 0: allowed values are 1..86400" -- $ok --udp-timeout 0
+expect "--bench-gen 2: allowed values are TX,RX" -- $ok --bench-gen 2
+expect "--neigh 1.2.3.4,ff:ff:ff:ff:ff:ff: allowed values are ADDR,XX" -- $ok --neigh 1.2.3.4,ff:ff:ff:ff:ff:ff
+expect "unknown option '--bogus'; allowed options are --lan, --wan" -- $ok --bogus
+expect "--vdev" -- $ok --vdev net_null0
+printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
+expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
+printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"
+expect "$priv/c2:2: unknown key 'speed'; allowed keys are: lan, wan" -- --config "$priv/c2"
+expect "--config /nonexistent: cannot open" -- --config /nonexistent
+exit $fail
