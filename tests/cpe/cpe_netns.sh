@@ -280,6 +280,10 @@ check '[ "${chg:-0}" -ge 1 ]' "neighbour MAC changes seen: ${chg:-none}"
 ip netns del "$lan"; ip netns del "$wan"
 ip netns add "$lan"; ip netns add "$wan"
 start_router slow --no-flow-cache
+# As in the main run: the hosts reach the router first, so that both
+# sides' ARP is learned before the asserted pings (fresh namespaces).
+L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
+W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
 out=$(L ping -c 3 -i 0.2 -W 2 $WAN_H 2>&1)
 check 'echo "$out" | grep -q " 0% packet loss"' "--no-flow-cache: ping through NAT"
 tcp_run slow 2
