@@ -1392,6 +1392,34 @@ test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
 	CHECK(xstat(b, "rx_usb_stalls") >= 1 && xstat(a, "tx_usb_stalls") >= 1,
 	      "%s stalls not counted", tag);
 
+	/* Unplugged mid-traffic: one RMV, the peer loses its link, no leak. */
+	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, event_cb,
+					    rmv_count) == 0, "rmv callback");
+	{
+		int rmv0 = rmv_count[b];
+		struct rte_mbuf *m, *rx[32];
+		uint64_t end;
+		uint16_t n;
+
+		CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "%s unplug", tag);
+		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+		while (__atomic_load_n(&rmv_count[b], __ATOMIC_RELAXED) == rmv0 &&
+		       rte_get_timer_cycles() < end) {
+			n = rte_eth_rx_burst(b, 0, rx, 32);
+			rte_pktmbuf_free_bulk(rx, n);
+			m = make_frame(&ma, &ma, 100, 1);
+			if (m != NULL && rte_eth_tx_burst(b, 0, &m, 1) != 1)
+				rte_pktmbuf_free(m);
+			usleep(1000);
+		}
+		CHECK(rmv_count[b] == rmv0 + 1, "%s: %d RMV events", tag,
+		      rmv_count[b] - rmv0);
+		CHECK(wait_link(a, 0), "%s peer kept its link", tag);
+		CHECK(rte_eth_promiscuous_disable(b) != 0,
+		      "%s class request to a gone device", tag);
+		/* Port ids are reused by later probes: start them at zero. */
+		rmv_count[b] = 0;
+	}
 	for (i = 0; i < 2; i++) {
 		struct rte_eth_dev_info di;
 
