@@ -225,6 +225,11 @@ fi
 S=$(param vmt_script)
 . "/host${S%/*}/pmd.sh"
 pmd_run
+# PERF=1: the throughput comparison (tests/vm/perf.sh).
+if [ "$(param vmt_perf)" = 1 ]; then
+	. "/host${S%/*}/perf.sh"
+	perf_run
+fi
 BAD='BUG:|WARNING:|Oops|Call Trace|general protection'
 if dmesg | grep -qE "$BAD"; then
 	dmesg | grep -E "$BAD" | head -n 5 |

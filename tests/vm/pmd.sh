@@ -89,7 +89,9 @@ tp_start() {
 	TP_FIFO=/tmp/tp.fifo.$TP_N
 	rm -f "$TP_FIFO"
 	mkfifo "$TP_FIFO"
-	timeout "$TP_TIMEOUT" chroot /host /usr/bin/dpdk-testpmd -l 0-1 \
+	# Line-buffered, so that statistics asked for mid-run reach the log.
+	timeout "$TP_TIMEOUT" chroot /host /usr/bin/stdbuf -oL \
+		/usr/bin/dpdk-testpmd -l 0-1 \
 		--no-huge --no-pci --no-shconf -m 192 \
 		--file-prefix "ch39x_vm$TP_N" \
 		-d $PRIV/librte_net_ch39x.so --vdev "net_ch39x0,$devargs" \

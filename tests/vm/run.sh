@@ -35,10 +35,12 @@ KEEP_RUNS=${KEEP_RUNS:-6}
 SANITIZE=${SANITIZE:-0}
 PMD_SO=${PMD_SO:-$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so}
 PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm}
+PERF=${PERF:-0}
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
 USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
 HOSTDRV_MODULES="cdc_ether cdc_ncm"
+PERF_MODULES="pktgen"
 
 usec() { echo "${EPOCHREALTIME/./}"; }
 T_START=$(usec)
@@ -144,7 +146,7 @@ phase_end kernel
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
-STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES"
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES"
 	  cat "$VMDIR/init"
 	  dpkg-query -W -f='${Version}' busybox-static) | sha256sum |
 	cut -c1-16)
@@ -189,6 +191,8 @@ if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	add_modules usb.list $USB_MODULES
 	# shellcheck disable=SC2086
 	add_modules hostdrv.list $HOSTDRV_MODULES
+	# shellcheck disable=SC2086
+	add_modules perf.list $PERF_MODULES
 	(cd "$IR" && find . -print0 | cpio --null -o -H newc --quiet |
 		gzip -1) > "$INITRD.tmp"
 	mv "$INITRD.tmp" "$INITRD"
@@ -265,7 +269,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
@@ -275,7 +279,7 @@ for speed in $SPEEDS; do
 			>> "$RUN/console.log"
 		case $line in
 		PASS*|FAIL*) echo "${line%% \[t=*}" | sed "s/^\(PASS\|FAIL\) /\1 [$speed] /" ;;
-		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] done"*|*"Kernel panic"*)
+		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] perf"*|"[perf]"*|"[guest] done"*|*"Kernel panic"*)
 			log "$line" ;;
 		esac
 	done

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# A bounded throughput comparison in the guest (run.sh with PERF=1; not
+# part of the default run): on the same CDC gadget, the PMD (testpmd
+# rxonly / txonly) against the kernel's own host driver (cdc_ncm,
+# cdc_ether), with the kernel's pktgen as the source on the other side.
+#
+#   gadget -> host: pktgen on the gadget's netdev, to the host side's MAC;
+#                   counted by testpmd (RX-packets) or by the kernel
+#                   driver's netdev (rx_packets)
+#   host -> gadget: testpmd txonly, or pktgen on the kernel driver's
+#                   netdev; counted by the gadget's netdev (rx_packets)
+#
+# Each figure is frames counted at the receiver over a PERF_SECS window
+# divided by the window (uptime), for 60- and 1514-byte frames. Under TCG
+# these are ratios, not hardware rates. Lines go to /out/perf.txt and as
+# PASS/FAIL (a direction that moved no frame fails).
+#
+# Sourced by guest.sh after pmd.sh (uses tp_start, tp_finish, tp_stat,
+# nstat, result, up, param, $P1, $P2, $N1, $N2).
+
+PERF_SECS=${PERF_SECS:-5}
+PERF_SIZES="60 1514"
+PG=/proc/net/pktgen
+
+perf_line() {	# text
+	echo "$1" >> /out/perf.txt
+	echo "[perf] $1"
+}
+
+# pg_run IFNAME SIZE DSTMAC: pktgen on IFNAME for PERF_SECS (bounded: no
+# count, stopped by time)
+pg_setup() {
+	echo "rem_device_all" > $PG/kpktgend_0
+	echo "add_device $1" > $PG/kpktgend_0
+	echo "count 0" > "$PG/$1"
+	echo "clone_skb 0" > "$PG/$1"
+	echo "pkt_size $2" > "$PG/$1"
+	echo "delay 0" > "$PG/$1"
+	echo "dst 169.254.99.2" > "$PG/$1"
+	echo "dst_mac $3" > "$PG/$1"
+}
+
+# rate COUNTER-COMMAND: runs the source, samples the receiver before and
+# after a PERF_SECS window; prints frames/s
+window() {	# start-cmd stop-cmd counter-cmd
+	eval "$1"
+	sleep 1
+	c0=$(eval "$3")
+	t0=$(up)
+	sleep "$PERF_SECS"
+	c1=$(eval "$3")
+	t1=$(up)
+	eval "$2"
+	echo "$c0 $c1 $t0 $t1" | awk '{ printf "%d", ($2 - $1) / ($4 - $3) }'
+}
+
+pg_start() {
+	echo start > $PG/pgctrl &
+	PG_PID=$!
+}
+pg_stop() {
+	echo stop > $PG/pgctrl
+	wait $PG_PID 2>/dev/null
+}
+
+# host-side netdev of the kernel driver bound to PATH's interface 0
+kdrv_netdev() {
+	ls "/sys/bus/usb/devices/$1:1.0/net" 2>/dev/null | head -n 1
+}
+
+tp_rx() { echo "show port stats 0" >&3; sleep 0.5; tp_stat RX-packets; }
+
+# perf_gadget NAME VID:PID PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER
+perf_gadget() {
+	pn=$1
+	vp=$2
+	path=$3
+	gif=$4
+	gmac=$5
+	hmac=$6
+	drv=$7
+	ip link set "$gif" up
+	# The kernel's driver first (bound since guest.sh loaded it).
+	kif=$(kdrv_netdev "$path")
+	if [ -z "$kif" ]; then
+		result FAIL "perf-$pn-kernel" "no $drv netdev on $path"
+	else
+		ip link set "$kif" up
+		sleep 1
+		for s in $PERF_SIZES; do
+			pg_setup "$gif" "$s" "$hmac"
+			g2h=$(window pg_start pg_stop "nstat $kif rx_packets")
+			pg_setup "$kif" "$s" "$gmac"
+			h2g=$(window pg_start pg_stop "nstat $gif rx_packets")
+			perf_line "$SPEED $pn $drv size=$s gadget->host=$g2h host->gadget=$h2g frames/s"
+			eval "K_${pn}_${s}=\"$g2h $h2g\""
+		done
+		echo "rem_device_all" > $PG/kpktgend_0
+		ip link set "$kif" down
+	fi
+	perf_pmd "$pn" "$vp" "$path" "$gif" "$gmac" "$hmac" "$drv" ""
+	# Deeper transfer queues, to see whether the queue depth limits it.
+	perf_pmd "$pn" "$vp" "$path" "$gif" "$gmac" "$hmac" "$drv" \
+		",rx_xfers=64,tx_xfers=64"
+}
+
+# perf_pmd NAME VID:PID PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER DEVARGS
+perf_pmd() {
+	pn=$1
+	vp=$2
+	path=$3
+	gif=$4
+	gmac=$5
+	hmac=$6
+	drv=$7
+	extra=$8
+	# The PMD takes the interfaces from the kernel driver and gives them
+	# back at close.
+	if ! tp_start "perf-$pn${extra:+-deep}" "dev=$vp,path=$path$extra" \
+		--forward-mode=rxonly --eth-peer=0,$gmac; then
+		result FAIL "perf-$pn-pmd" "$TP_ERR"
+		tp_finish
+		return
+	fi
+	sleep 1
+	for s in $PERF_SIZES; do
+		pg_setup "$gif" "$s" "$hmac"
+		g2h=$(window pg_start pg_stop tp_rx)
+		echo "stop" >&3
+		echo "set fwd txonly" >&3
+		echo "set txpkts $s" >&3
+		sleep 0.5
+		h2g=$(window 'echo start >&3' 'echo stop >&3' "nstat $gif rx_packets")
+		echo "set fwd rxonly" >&3
+		echo "start" >&3
+		sleep 0.5
+		perf_line "$SPEED $pn net_ch39x${extra} size=$s gadget->host=$g2h host->gadget=$h2g frames/s"
+		eval "k=\$K_${pn}_${s}"
+		if [ "${g2h:-0}" -gt 0 ] && [ "${h2g:-0}" -gt 0 ]; then
+			result PASS "perf-$pn-$s${extra:+-deep}" "frames/s gadget->host, host->gadget: net_ch39x$extra $g2h, $h2g; $drv ${k:-none}"
+		else
+			result FAIL "perf-$pn-$s${extra:+-deep}" "a direction moved nothing: net_ch39x$extra $g2h, $h2g; $drv ${k:-none}"
+		fi
+	done
+	echo "rem_device_all" > $PG/kpktgend_0
+	tp_finish
+}
+
+perf_run() {
+	for m in $(cat /modules/perf.list 2>/dev/null); do
+		insmod "/modules/$m.ko" || echo "[guest] insmod $m failed"
+	done
+	if [ ! -d $PG ]; then
+		result FAIL perf "no pktgen in the guest"
+		return
+	fi
+	echo "[guest] perf starts at uptime $(up) s"
+	perf_gadget ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:01 02:00:00:00:00:02 cdc_ncm
+	perf_gadget ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:01 02:00:00:00:01:02 cdc_ether
+	echo "[guest] perf done at uptime $(up) s"
+}
