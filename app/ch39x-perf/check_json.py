@@ -5,6 +5,7 @@
 
 usage: check_json.py FILE --mode MODE (--usb | --no-usb)
                      [--efficiency PCT [--tolerance POINTS]] [--tso]
+                     [--latency]
 
 FILE holds the run's stdout, which must be exactly one JSON object. Prints
 one "ok:"/"FAIL:" line per check and exits 1 when any failed.
@@ -21,6 +22,9 @@ REQUIRED = [
     "usb_bytes_per_frame", "cycles_per_pkt_rx", "cycles_per_pkt_tx", "drops",
 ]
 USB = ["usb_xfers_per_s", "frames_per_xfer", "usb_bytes_per_frame"]
+# In increasing order: each at least the one before.
+LATENCY = ["latency_us_min", "latency_us_p50", "latency_us_p90",
+           "latency_us_p99", "latency_us_max"]
 
 
 def number(v):
@@ -39,6 +43,8 @@ def main():
     ap.add_argument("--efficiency", type=float)
     ap.add_argument("--tolerance", type=float, default=0.2)
     ap.add_argument("--tso", action="store_true")
+    ap.add_argument("--latency", action="store_true",
+                    help="the run had --latency: figures must be present")
     a = ap.parse_args()
 
     fails = 0
@@ -100,6 +106,24 @@ def main():
     else:
         check(all(d[k] is None for k in USB),
               "USB figures are null for a PMD without USB xstats")
+    lat = LATENCY + ["latency_us_mean", "latency_samples"]
+    missing = [k for k in lat if k not in d]
+    check(not missing, "latency fields present (missing: %s)"
+          % (", ".join(missing) or "none"))
+    if a.latency and not missing:
+        n = d["latency_samples"]
+        check(isinstance(n, int) and n > 0, "latency samples > 0 (%s)" % n)
+        v = [d[k] for k in LATENCY]
+        check(all(number(x) and x > 0 for x in v) and
+              all(x <= y for x, y in zip(v, v[1:])),
+              "0 < latency min <= p50 <= p90 <= p99 <= max (%s)"
+              % ", ".join(str(x) for x in v))
+        m = d["latency_us_mean"]
+        check(number(m) and v[0] <= m <= v[-1],
+              "latency min <= mean <= max (%s)" % m)
+    elif not missing:
+        check(all(d[k] is None for k in lat),
+              "latency figures are null without --latency")
     if a.mode == "tcp":
         t = d.get("tcp") or {}
         check(t.get("segments_received", 0) > 0,

@@ -83,6 +83,11 @@ perf_usage(FILE *f, const char *prog)
 "                     use scattered RX and multi-segment mbufs\n"
 "  --ports A,B        port ids to use (default: all; io and tcp: the first\n"
 "                     two). In tcp mode A sends and B receives.\n"
+"  --latency          io, tcp: stamp each frame with the TSC when it is\n"
+"                     queued for TX (io: again when forwarded) and report\n"
+"                     the time to rx_burst returning it: min, mean, p50,\n"
+"                     p99, max in microseconds (JSON latency_us_*, null\n"
+"                     without --latency). Both ports share one TSC.\n"
 "  --json             print one JSON object with the results on stdout\n"
 "  --help             this text\n"
 "\n"
@@ -221,6 +226,12 @@ cross_check(struct perf_opts *o)
 			perf_mode_name(o->mode));
 		return -EINVAL;
 	}
+	if (o->latency && o->mode != PERF_IO && o->mode != PERF_TCP) {
+		fprintf(stderr, "ch39x-perf: --latency is for --mode io and "
+			"--mode tcp, which receive what they send (--mode is "
+			"%s)\n", perf_mode_name(o->mode));
+		return -EINVAL;
+	}
 	if (o->mode != PERF_IO && o->tx_first >= 0) {
 		fprintf(stderr, "ch39x-perf: --tx-first is for --mode io only "
 			"(--mode is %s)\n", perf_mode_name(o->mode));
@@ -252,6 +263,12 @@ cross_check(struct perf_opts *o)
 	mss = o->tso_mss ? o->tso_mss :
 		o->frame_size ? o->frame_size - PERF_TCP_HDRS :
 		mtu - PERF_IP_TCP_HDRS;
+	if (o->latency && mss < PERF_LAT_STAMP_LEN) {
+		fprintf(stderr, "ch39x-perf: --latency needs an MSS of at "
+			"least %u bytes for its stamp (MSS is %u)\n",
+			PERF_LAT_STAMP_LEN, mss);
+		return -EINVAL;
+	}
 	if (o->tso_size && o->tso_size < PERF_TCP_HDRS + mss) {
 		fprintf(stderr, "ch39x-perf: --tso-size %u: allowed values are "
 			"%u..%u (at least one %u-byte segment and 54 bytes of "
@@ -291,6 +308,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o)
 			o->tso = true;
 			continue;
 		}
+		if (strcmp(arg, "--latency") == 0) {
+			o->latency = true;
+			continue;
+		}
 		if (strncmp(arg, "--", 2) != 0) {
 			fprintf(stderr, "ch39x-perf: unexpected argument '%s' "
 				"(options start with --; see --help)\n", arg);
@@ -314,8 +335,8 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o)
 				"options are --mode, --frame-size, --mtu, "
 				"--burst, --duration, --packets, --tso, "
 				"--tso-mss, --tso-size, --tcp-window, "
-				"--tx-first, --mbuf-size, --ports, --json, "
-				"--help\n", arg);
+				"--tx-first, --mbuf-size, --ports, --latency, "
+				"--json, --help\n", arg);
 			return -EINVAL;
 		}
 		if (val == NULL) {

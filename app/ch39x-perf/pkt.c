@@ -196,8 +196,10 @@ perf_parse(const struct rte_mbuf *m, struct perf_rx_info *ri)
 		return;
 	}
 	if (proto == IPPROTO_UDP) {
-		if (l4len >= 8)
+		if (l4len >= 8) {
 			ri->payload = l4len - 8;
+			ri->payload_off = l4off + 8;
+		}
 	} else if (proto == IPPROTO_TCP) {
 		if (l4off + 20 > len)
 			return;
@@ -205,10 +207,91 @@ perf_parse(const struct rte_mbuf *m, struct perf_rx_info *ri)
 		if (hl < 20 || l4len < hl)
 			return;
 		ri->payload = l4len - hl;
+		ri->payload_off = l4off + hl;
 		ri->tcp = true;
 		ri->dport = (uint16_t)(p[l4off + 2] << 8 | p[l4off + 3]);
 		ri->seq = (uint32_t)p[l4off + 4] << 24 |
 			(uint32_t)p[l4off + 5] << 16 |
 			(uint32_t)p[l4off + 6] << 8 | p[l4off + 7];
 	}
+}
+
+/* The latency stamp: magic, then the TSC, both little-endian. */
+void
+perf_lat_stamp(uint8_t *payload, uint64_t tsc)
+{
+	uint32_t magic = rte_cpu_to_le_32(PERF_LAT_MAGIC);
+
+	tsc = rte_cpu_to_le_64(tsc);
+	memcpy(payload, &magic, sizeof(magic));
+	memcpy(payload + sizeof(magic), &tsc, sizeof(tsc));
+}
+
+/*
+ * Stamp a received frame again before forwarding it (io). Only where the
+ * stamp lies in the first segment: the frames are ours, and their headers
+ * and stamp fit in any data room ch39x-perf allows.
+ */
+bool
+perf_lat_put(struct rte_mbuf *m, const struct perf_rx_info *ri, uint64_t tsc)
+{
+	if (ri->payload < PERF_LAT_STAMP_LEN ||
+	    ri->payload_off + PERF_LAT_STAMP_LEN > m->data_len)
+		return false;
+	perf_lat_stamp(rte_pktmbuf_mtod_offset(m, uint8_t *,
+					       ri->payload_off), tsc);
+	return true;
+}
+
+/* The TSC of a stamped frame; false for frames without the magic. */
+bool
+perf_lat_get(const struct rte_mbuf *m, const struct perf_rx_info *ri,
+	     uint64_t *tsc)
+{
+	uint8_t buf[PERF_LAT_STAMP_LEN];
+	const uint8_t *p;
+	uint32_t magic;
+	uint64_t t;
+
+	if (ri->payload < PERF_LAT_STAMP_LEN)
+		return false;
+	p = rte_pktmbuf_read(m, ri->payload_off, sizeof(buf), buf);
+	if (p == NULL)
+		return false;
+	memcpy(&magic, p, sizeof(magic));
+	if (rte_le_to_cpu_32(magic) != PERF_LAT_MAGIC)
+		return false;
+	memcpy(&t, p + sizeof(magic), sizeof(t));
+	*tsc = rte_le_to_cpu_64(t);
+	return true;
+}
+
+/* Histogram bucket of a latency in cycles (see PERF_LAT_BUCKETS). */
+uint32_t
+perf_lat_bucket(uint64_t cycles)
+{
+	uint32_t e;
+
+	if (cycles < 2 * PERF_LAT_SUB)
+		return (uint32_t)cycles;
+	e = 63 - (uint32_t)__builtin_clzll(cycles);	/* >= SUB_BITS + 1 */
+	return 2 * PERF_LAT_SUB +
+		(e - PERF_LAT_SUB_BITS - 1) * PERF_LAT_SUB +
+		(uint32_t)((cycles >> (e - PERF_LAT_SUB_BITS)) - PERF_LAT_SUB);
+}
+
+/* The middle of a bucket's range of cycles. */
+uint64_t
+perf_lat_bucket_mid(uint32_t idx)
+{
+	uint32_t k, e;
+	uint64_t lo;
+
+	if (idx < 2 * PERF_LAT_SUB)
+		return idx;
+	k = idx - 2 * PERF_LAT_SUB;
+	e = k / PERF_LAT_SUB + PERF_LAT_SUB_BITS + 1;
+	lo = (uint64_t)(PERF_LAT_SUB + k % PERF_LAT_SUB) <<
+		(e - PERF_LAT_SUB_BITS);
+	return lo + ((1ull << (e - PERF_LAT_SUB_BITS)) >> 1);
 }

@@ -157,6 +157,7 @@ derive_cfg(struct perf_run *r, const struct perf_opts *o)
 	c->mode = o->mode;
 	c->burst = o->burst;
 	c->json = o->json;
+	c->latency = o->latency;
 	c->packets = o->packets;
 	c->duration = o->duration ? o->duration :
 		o->packets ? PERF_MAX_DURATION : PERF_DEF_DURATION;
@@ -542,6 +543,8 @@ perf_ports_close(struct perf_run *r)
 	r->ports = NULL;
 	rte_free(r->scratch);
 	r->scratch = NULL;
+	free(r->lat);
+	r->lat = NULL;
 	if (r->pool != NULL) {
 		/* Mbufs not back now leaked in the application or a PMD. */
 		if (rte_mempool_in_use_count(r->pool) != 0)

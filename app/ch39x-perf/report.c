@@ -35,12 +35,58 @@ struct figures {
 	uint64_t tx_l2, tx_wire, tx_payload, rx_l2, rx_wire, rx_payload;
 	/* Losses. */
 	uint64_t imissed, ierrors, nombuf, oerrors, tcp_lost, drops;
+	/* --latency, microseconds; NAN without samples. */
+	uint64_t lat_n;
+	double lat_min, lat_mean, lat_p50, lat_p90, lat_p99, lat_max;
 };
 
 static double
 ratio(double num, double den)
 {
 	return den > 0 ? num / den : NAN;
+}
+
+/*
+ * The latency at quantile q: the middle of the bucket holding the
+ * ceil(q * n)-th sample, kept within the exact min and max.
+ */
+static uint64_t
+lat_quantile(const struct perf_lat *l, double q)
+{
+	uint64_t rank = (uint64_t)ceil(q * (double)l->n), seen = 0, v;
+	uint32_t i;
+
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < PERF_LAT_BUCKETS; i++) {
+		seen += l->hist[i];
+		if (seen >= rank)
+			break;
+	}
+	v = perf_lat_bucket_mid(i < PERF_LAT_BUCKETS ? i :
+				PERF_LAT_BUCKETS - 1);
+	return RTE_MIN(RTE_MAX(v, l->min), l->max);
+}
+
+static void
+compute_lat(const struct perf_run *r, struct figures *f)
+{
+	const struct perf_lat *l = r->lat;
+	/* Measured ticks per second: EAL's figure may be nominal. */
+	double us = (isfinite(r->tsc_measured_hz) && r->tsc_measured_hz > 0 ?
+		     r->tsc_measured_hz : (double)r->tsc_hz) / 1e6;
+
+	f->lat_min = f->lat_mean = f->lat_p50 = f->lat_p90 = f->lat_p99 =
+		f->lat_max = NAN;
+	if (l == NULL || l->n == 0)
+		return;
+	f->lat_n = l->n;
+	f->lat_min = (double)l->min / us;
+	f->lat_max = (double)l->max / us;
+	f->lat_mean = (double)l->sum / (double)l->n / us;
+	f->lat_p50 = (double)lat_quantile(l, 0.50) / us;
+	f->lat_p90 = (double)lat_quantile(l, 0.90) / us;
+	f->lat_p99 = (double)lat_quantile(l, 0.99) / us;
 }
 
 #define D(s, f) ((s)->s2.st.f - (s)->s0.st.f)
@@ -127,6 +173,7 @@ compute(const struct perf_run *r, struct figures *f)
 				(double)f->tx_wire_frames);
 	f->cyc_rx_busy = ratio((double)f->rx_busy, (double)f->rx_pkts);
 	f->cyc_tx_busy = ratio((double)f->tx_busy, (double)f->tx_pkts);
+	compute_lat(r, f);
 	if (r->cfg.mode == PERF_TCP) {
 		uint64_t got = r->tcp.rx_segs + r->tcp.rx_late_segs;
 
@@ -308,6 +355,16 @@ json_out(const struct perf_run *r, const struct figures *f)
 	j_dbl(j, "cycles_per_pkt_tx_busy", f->cyc_tx_busy, 1);
 	j_u64(j, "tsc_hz", r->tsc_hz);
 	j_dbl(j, "tsc_hz_measured", r->tsc_measured_hz, 0);
+	if (r->lat != NULL)
+		j_u64(j, "latency_samples", f->lat_n);
+	else
+		j_null(j, "latency_samples");
+	j_dbl(j, "latency_us_min", f->lat_min, 3);
+	j_dbl(j, "latency_us_mean", f->lat_mean, 3);
+	j_dbl(j, "latency_us_p50", f->lat_p50, 3);
+	j_dbl(j, "latency_us_p90", f->lat_p90, 3);
+	j_dbl(j, "latency_us_p99", f->lat_p99, 3);
+	j_dbl(j, "latency_us_max", f->lat_max, 3);
 	j_u64(j, "drops", f->drops);
 	j_open(j, "drop_detail", '{');
 	j_u64(j, "rx_missed", f->imissed);
@@ -430,6 +487,16 @@ table(FILE *o, const struct perf_run *r, const struct figures *f)
 	if (c->mode == PERF_TCP && c->tso)
 		row(o, "cycles per wire frame, tx_burst", f->cyc_tx_frame, 1,
 		    "");
+	if (r->lat != NULL) {
+		fprintf(o, " latency (queued for TX to rx_burst):\n");
+		row_u(o, "stamped frames received", f->lat_n, "");
+		row(o, "min", f->lat_min, 3, "us");
+		row(o, "mean", f->lat_mean, 3, "us");
+		row(o, "p50", f->lat_p50, 3, "us");
+		row(o, "p90", f->lat_p90, 3, "us");
+		row(o, "p99", f->lat_p99, 3, "us");
+		row(o, "max", f->lat_max, 3, "us");
+	}
 	fprintf(o, " losses:\n");
 	row_u(o, "drops", f->drops, "");
 	row_u(o, "  rx missed", f->imissed, "");

@@ -16,6 +16,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -132,14 +133,47 @@ tcp_rx(struct perf_tcp *t, const struct perf_rx_info *ri, bool late)
 }
 
 static inline void
+lat_add(struct perf_lat *l, uint64_t cycles)
+{
+	l->n++;
+	l->sum += cycles;
+	if (cycles < l->min)
+		l->min = cycles;
+	if (cycles > l->max)
+		l->max = cycles;
+	l->hist[perf_lat_bucket(cycles)]++;
+}
+
+/*
+ * --latency at RX: one TSC read per burst (the frames of a burst arrived
+ * together), the stamp of each frame read into the histogram; a frame
+ * about to be forwarded (io) is stamped again, so that every hop counts
+ * from the moment the frame is queued for TX.
+ */
+static inline void
+lat_rx(struct perf_run *r, struct rte_mbuf *m, const struct perf_rx_info *ri,
+       uint64_t now, bool forward)
+{
+	uint64_t t;
+
+	if (perf_lat_get(m, ri, &t) && now >= t)
+		lat_add(r->lat, now - t);
+	if (forward)
+		perf_lat_put(m, ri, now);
+}
+
+static inline void
 count_rx(struct perf_run *r, struct perf_port *p, struct rte_mbuf **pkts,
 	 uint16_t n, struct perf_acct *acct)
 {
+	uint64_t now = r->lat != NULL && n ? rte_rdtsc() : 0;
 	struct perf_rx_info ri;
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
 		perf_parse(pkts[i], &ri);
+		if (r->lat != NULL)
+			lat_rx(r, pkts[i], &ri, now, acct != NULL);
 		p->c.rx_bytes += pkts[i]->pkt_len;
 		p->c.rx_wire += perf_wire_len(pkts[i]->pkt_len);
 		p->c.rx_payload += ri.payload;
@@ -171,6 +205,9 @@ gen_udp(struct perf_run *r, struct perf_port *p, uint16_t n)
 
 	if (n == 0)
 		return 0;
+	/* --latency: the template carries the stamp, frames copy it. */
+	if (c->latency)
+		perf_lat_stamp(p->tmpl + PERF_UDP_HDRS, rte_rdtsc());
 	if (!c->tx_multi_seg) {
 		if (rte_pktmbuf_alloc_bulk(r->pool, pkts, n) != 0)
 			return 0;
@@ -208,6 +245,9 @@ gen_tcp(struct perf_run *r, struct perf_port *p, uint16_t n)
 	};
 	uint16_t i, k;
 
+	/* --latency: the first segment of each message has the stamp. */
+	if (c->latency && n)
+		perf_lat_stamp(r->scratch + PERF_TCP_HDRS, rte_rdtsc());
 	for (i = 0; i < n; i++) {
 		perf_tcp_set(r->scratch, c->msg_payload, t->seq, t->ip_id,
 			     !c->tso && !c->tx_csum_offload);
@@ -555,6 +595,15 @@ perf_run(struct perf_run *r)
 			t->msg_l2 += seg + PERF_TCP_HDRS;
 			t->msg_wire += perf_wire_len(seg + PERF_TCP_HDRS);
 		}
+	}
+	if (c->latency) {
+		r->lat = calloc(1, sizeof(*r->lat));
+		if (r->lat == NULL) {
+			fprintf(stderr, "ch39x-perf: no memory for the latency "
+				"histogram\n");
+			return -1;
+		}
+		r->lat->min = UINT64_MAX;
 	}
 	perf_snapshot(r, 0);
 	loop(r);

@@ -5,9 +5,10 @@
 # Meson tests of ch39x-perf (suite 'app'):
 #   run_test.sh KIND path/to/ch39x-perf path/to/librte_net_ch39x.so
 # KIND: options (bad values exit non-zero naming the option, --help exits
-# 0), io, tcp_1500, tcp_1500_tso, tcp_9000_tso (one-second runs on two
-# simulated CH398s cabled together, --json checked by check_json.py), or
-# null_txonly (net_null: the USB figures must be null).
+# 0), io, tcp_1500, tcp_1500_tso, tcp_9000_tso, io_latency, tcp_latency
+# (one-second runs on two simulated CH398s cabled together, --json checked
+# by check_json.py), or null_txonly (net_null: the USB figures must be
+# null).
 set -euo pipefail
 
 kind=${1:?usage: run_test.sh KIND ch39x-perf librte_net_ch39x.so}
@@ -119,6 +120,16 @@ options)
 	expect_error "--frame-size" -- --mtu 1500 --frame-size 1600
 	expect_error "--tx-first" -- --mode io --tx-first 65
 	expect_error "unknown option '--speed'" -- --speed 9
+	expect_error "--latency is for --mode io and --mode tcp" \
+		-- --mode txonly --latency
+	expect_error "--latency is for --mode io and --mode tcp" \
+		-- --latency --mode rxonly
+	expect_error "--latency needs an MSS of at least 12" \
+		-- --mode tcp --frame-size 60 --latency
+	expect_error "unknown option '--latency=1'" -- --mode io --latency=1
+	rc=0
+	"$perf" -- --help > "$priv/out" 2> "$priv/err" || rc=$?
+	check 'grep -q -- "--latency" "$priv/out"' "--help names --latency"
 	# These need EAL and ports.
 	eal none
 	expect_error "no ports" "${EAL[@]}" -- --mode txonly --duration 1
@@ -159,6 +170,20 @@ tcp_9000_tso)
 	run_json tcp_9000_tso --mode tcp --usb --tso --efficiency 99.14 \
 		--tolerance 0.2 -- "${EAL[@]}" \
 		-- --mode tcp --mtu 9000 --tso-mss 8960 --duration 1 --json
+	;;
+io_latency)
+	# Every forwarded frame is stamped: samples and ordered quantiles.
+	eal pair
+	run_json io_latency --mode io --usb --latency -- "${EAL[@]}" \
+		-- --mode io --frame-size 64 --duration 1 --latency --json
+	;;
+tcp_latency)
+	# TSO super-frames: the stamp rides in each one's first segment.
+	eal pair
+	run_json tcp_latency --mode tcp --usb --tso --latency \
+		--efficiency 94.93 --tolerance 0.2 -- "${EAL[@]}" \
+		-- --mode tcp --mtu 1500 --tso-mss 1460 --duration 1 --latency \
+		--json
 	;;
 null_txonly)
 	# USB figures must be null on a PMD without the ch39x xstats.
