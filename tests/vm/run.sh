@@ -2,25 +2,36 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The ch39x authors
 #
-# The libusb transport (lib/ch39x/ch39x_libusb.c) on a real Linux USB
-# stack, with no USB hardware: Debian's 6.1 kernel in a QEMU guest (TCG, no
-# network device) runs NCM and ECM gadgets on dummy_hcd, and
-# tests/vm/transport_test.c, built here and run in the guest from this
-# machine's root shared read-only over 9p, drives them through the
-# transport ops. Prints PASS/FAIL lines and a closing "N passed, N failed";
-# exits non-zero on any failure.
+# The libusb transport (lib/ch39x/ch39x_libusb.c) and the PMD on a real
+# Linux USB stack, with no USB hardware: Debian's 6.1 kernel in a QEMU
+# guest (TCG, no network device) runs USB gadgets on dummy_hcd, from this
+# machine's root shared read-only over 9p:
+# - tests/vm/transport_test.c, built here, drives NCM and ECM gadgets
+#   through the transport ops (tests/vm/guest.sh);
+# - dpdk-testpmd with the PMD under test (PMD_SO) answers the guest's own
+#   pings in icmpecho mode over the NCM and ECM gadgets and over
+#   tests/vm/ch39x_gadget.c, a FunctionFS gadget serving the simulated
+#   CH397/CH398 (tests/vm/pmd.sh);
+# - with PERF=1, frames/s of the PMD against cdc_ncm/cdc_ether with pktgen
+#   as the source (tests/vm/perf.sh; not part of the default run).
+# Prints PASS/FAIL lines and a closing "N passed, N failed"; exits non-zero
+# on any failure.
 #
 #   bash tests/vm/run.sh                 both bus speeds (high, then super)
 #   SPEEDS=high bash tests/vm/run.sh     one
 #   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
-#   SANITIZE=1 ...                       test program built with ASan+UBSan
+#   SANITIZE=1 ...                       test programs built with ASan+UBSan
+#   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
+#   PMD_TESTS="ch398 ch397 ncm ecm"      which PMD runs (ch397: high speed only)
+#   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0] ...  throughput comparison
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
 #
 # Everything it makes lives in .cache/vm/ (git-ignored): the kernel .deb
 # and its extracted tree, the uncompressed vmlinux, the initramfs, the test
-# binary, and one run.* directory per boot (console.log, results.txt; the
-# last few are kept). Modules are only ever loaded inside the guest.
+# binaries, and one run.* directory per boot (console.log, results.txt,
+# testpmd and gadget logs, perf.txt; the last few are kept). Modules are
+# only ever loaded inside the guest.
 
 set -euo pipefail
 
@@ -35,7 +46,13 @@ KEEP_RUNS=${KEEP_RUNS:-6}
 SANITIZE=${SANITIZE:-0}
 PMD_SO=${PMD_SO:-$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so}
 PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm}
-PERF=${PERF:-0}
+PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
+PERF_REPS=${PERF_REPS:-3}
+PERF_SECS=${PERF_SECS:-5}
+PERF_DEEP=${PERF_DEEP:-0}
+# A comparison round (two gadgets, kernel driver and PMD) takes about
+# 2.5 minutes under TCG, 4 with PERF_DEEP.
+[ "$PERF" = 1 ] && BOOT_TIMEOUT=$((BOOT_TIMEOUT + PERF_REPS * 300))
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
 USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
@@ -269,7 +286,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
