@@ -58,6 +58,12 @@
 #define SIM_NCM_NTB_MAX	16384
 /* The CDC models' configuration value (the chip's is not in the sheet). */
 #define SIM_CDC_CONFIG	1
+/*
+ * Room a bulk IN record may need while it is built (record_build()): its
+ * header, the longest frame the cable hands over plus one byte (a TAP
+ * read that shows a frame too long), and padding.
+ */
+#define SIM_REC_ROOM (CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 64)
 
 /* ---- the cable: a single-producer single-consumer frame ring ---- */
 
@@ -122,14 +128,26 @@ ring_push(struct sim_ring *r, const uint8_t *f, uint32_t len, uint64_t ts)
 	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
 	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 	uint32_t need = RING_HDR + ALIGN4(len);
+	uint32_t at = (uint32_t)(head & (r->size - 1));
 
 	if (r->size - (head - tail) < need) {
 		SIM_ADD(r->drops, 1);
 		return -1;
 	}
-	ring_write(r, head, &len, 4);
-	ring_write(r, head + 4, &ts, 8);
-	ring_write(r, head + RING_HDR, f, len);
+	if (at + need <= r->size) {
+		/*
+		 * The usual case, a record that does not wrap: fixed-size
+		 * header stores and one copy, instead of two copies per
+		 * field (this runs once per frame at unlimited rate).
+		 */
+		memcpy(r->buf + at, &len, 4);
+		memcpy(r->buf + at + 4, &ts, 8);
+		memcpy(r->buf + at + RING_HDR, f, len);
+	} else {
+		ring_write(r, head, &len, 4);
+		ring_write(r, head + 4, &ts, 8);
+		ring_write(r, head + RING_HDR, f, len);
+	}
 	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -144,17 +162,30 @@ ring_pop(struct sim_ring *r, uint8_t *dst, uint32_t cap, uint64_t now_ns)
 {
 	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	uint32_t at = (uint32_t)(tail & (r->size - 1));
 	uint64_t ts;
 	uint32_t len;
 
 	if (head == tail)
 		return 0;
-	ring_read(r, tail + 4, &ts, 8);
-	if (ts > now_ns)
-		return 0;
-	ring_read(r, tail, &len, 4);
-	if (len <= cap)
-		ring_read(r, tail + RING_HDR, dst, len);
+	/* As in ring_push: fixed-size reads unless the record wraps. */
+	if (at + RING_HDR <= r->size) {
+		memcpy(&ts, r->buf + at + 4, 8);
+		if (ts > now_ns)
+			return 0;
+		memcpy(&len, r->buf + at, 4);
+	} else {
+		ring_read(r, tail + 4, &ts, 8);
+		if (ts > now_ns)
+			return 0;
+		ring_read(r, tail, &len, 4);
+	}
+	if (len <= cap) {
+		if (at + RING_HDR + len <= r->size)
+			memcpy(dst, r->buf + at + RING_HDR, len);
+		else
+			ring_read(r, tail + RING_HDR, dst, len);
+	}
 	__atomic_store_n(&r->tail, tail + RING_HDR + ALIGN4(len),
 			 __ATOMIC_RELEASE);
 	return len;
@@ -266,7 +297,7 @@ struct sim_dev {
 
 	struct ch39x_sim_counters cnt;
 	uint8_t frame[CH39X_V02_MAX_FRAME + 64];
-	uint8_t stage[CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 64];
+	uint8_t stage[SIM_REC_ROOM];
 	uint8_t txf[16384 + 64];		/* a TSO record's frame */
 	uint8_t seg[CH39X_V02_MAX_FRAME + 64];	/* one TSO segment */
 };
@@ -801,14 +832,21 @@ bus_reserve(uint64_t *free_ns, uint64_t now, uint64_t dur)
 	return done;
 }
 
+/*
+ * Put a frame on the cable. f is only read: it may be the host's bulk OUT
+ * buffer itself, which the device must not write.
+ */
 static void
-wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
+wire_send(struct sim_dev *s, const uint8_t *f, uint32_t len)
 {
+	uint8_t runt[CH39X_MIN_FRAME];
 	uint64_t ts = 0;
 
 	/* A MAC pads runts to the 60-byte minimum on the wire. */
 	if (len < CH39X_MIN_FRAME) {
-		memset(f + len, 0, CH39X_MIN_FRAME - len);
+		memcpy(runt, f, len);
+		memset(runt + len, 0, CH39X_MIN_FRAME - len);
+		f = runt;
 		len = CH39X_MIN_FRAME;
 	}
 	if (!link_up(s)) {
@@ -842,11 +880,14 @@ wire_send(struct sim_dev *s, uint8_t *f, uint32_t len)
 	}
 }
 
-/* Next frame from the cable into s->frame; returns its length or 0. */
+/*
+ * Next frame from the cable into buf (room for CH39X_V02_MAX_FRAME + 1
+ * bytes); returns its length or 0.
+ */
 static uint32_t
-wire_recv(struct sim_dev *s)
+wire_recv(struct sim_dev *s, uint8_t *buf)
 {
-	uint32_t len = ring_pop(s->rx_ring, s->frame, CH39X_V02_MAX_FRAME,
+	uint32_t len = ring_pop(s->rx_ring, buf, CH39X_V02_MAX_FRAME,
 				s->cfg.line_rate ? now_ns() : UINT64_MAX);
 
 	if (len == 0 && s->pcap_in != NULL) {
@@ -857,14 +898,13 @@ wire_recv(struct sim_dev *s)
 		if (rc == 1 && h->caplen > 0) {
 			len = h->caplen > CH39X_V02_MAX_FRAME ?
 				CH39X_V02_MAX_FRAME + 1 : h->caplen;
-			memcpy(s->frame, data,
-			       len > CH39X_V02_MAX_FRAME ? 0 : len);
+			memcpy(buf, data, len > CH39X_V02_MAX_FRAME ? 0 : len);
 		} else if (rc != 1) {
 			pcap_close(s->pcap_in);
 			s->pcap_in = NULL;
 		}
 	} else if (len == 0 && s->tap_fd >= 0) {
-		ssize_t n = read(s->tap_fd, s->frame, CH39X_V02_MAX_FRAME + 1);
+		ssize_t n = read(s->tap_fd, buf, CH39X_V02_MAX_FRAME + 1);
 
 		/* A frame longer than the buffer arrives cut: it is oversize. */
 		len = n > 0 ? (uint32_t)n : 0;
@@ -987,17 +1027,18 @@ rx_v02_engine(struct sim_dev *s, uint8_t *f, uint32_t *len)
 }
 
 /*
- * Take the next accepted frame from the cable into s->frame; returns its
- * length, 0 when none has arrived.
+ * Take the next accepted frame from the cable into buf (room for
+ * CH39X_V02_MAX_FRAME + 1 bytes); returns its length, 0 when none has
+ * arrived.
  */
 static uint32_t
-frame_take(struct sim_dev *s)
+frame_take(struct sim_dev *s, uint8_t *buf)
 {
 	uint32_t len;
 	bool up;
 
 	for (;;) {
-		len = wire_recv(s);
+		len = wire_recv(s, buf);
 		if (len == 0)
 			return 0;
 		SIM_ADD(s->cnt.wire_rx_frames, 1);
@@ -1008,7 +1049,7 @@ frame_take(struct sim_dev *s)
 		}
 		/* The cable carries no runts: the sender's MAC pads them. */
 		if (len < CH39X_MIN_FRAME) {
-			memset(s->frame + len, 0, CH39X_MIN_FRAME - len);
+			memset(buf + len, 0, CH39X_MIN_FRAME - len);
 			len = CH39X_MIN_FRAME;
 		}
 		if (len > rx_max_frame(s)) {
@@ -1016,7 +1057,7 @@ frame_take(struct sim_dev *s)
 			continue;
 		}
 		if (s->cfg.framing != CH39X_FRAMING_VENDOR ?
-		    !rx_accept_cdc(s, s->frame) : !rx_accept(s, s->frame)) {
+		    !rx_accept_cdc(s, buf) : !rx_accept(s, buf)) {
 			SIM_ADD(s->cnt.rx_filtered, 1);
 			continue;
 		}
@@ -1024,34 +1065,42 @@ frame_take(struct sim_dev *s)
 	}
 }
 
+/*
+ * Build the record of the next accepted frame from the cable at rec
+ * (SIM_REC_ROOM bytes); returns its length, 0 when none has arrived. The
+ * frame is read in place behind the header, so that a record lands in
+ * its transfer with one copy, off the cable.
+ */
+static uint32_t
+record_build(struct sim_dev *s, uint8_t *rec)
+{
+	uint8_t *f = rec + CH39X_HDR_LEN;
+	uint32_t len, info;
+
+	len = frame_take(s, f);
+	if (len == 0)
+		return 0;
+	info = s->prof.family == CH39X_V02 ? rx_v02_engine(s, f, &len) : 0;
+	/* A stripped tag must not leave a runt record behind. */
+	if (len < CH39X_MIN_FRAME) {
+		memset(f + len, 0, CH39X_MIN_FRAME - len);
+		len = CH39X_MIN_FRAME;
+	}
+	/* Record: header, frame, zero padding to 4 (sheet 4). */
+	ch39x_put_le32(rec, len);
+	ch39x_put_le32(rec + 4, info);
+	memset(f + len, 0, ALIGN4(CH39X_HDR_LEN + len) - CH39X_HDR_LEN - len);
+	SIM_ADD(s->cnt.rx_delivered, 1);
+	return ALIGN4(CH39X_HDR_LEN + len);
+}
+
 /* Take the next accepted frame from the cable into the staging record. */
 static bool
 stage_next(struct sim_dev *s)
 {
-	uint32_t len, info;
-
-	for (;;) {
-		len = frame_take(s);
-		if (len == 0)
-			return false;
-		info = s->prof.family == CH39X_V02 ?
-			rx_v02_engine(s, s->frame, &len) : 0;
-		/* A stripped tag must not leave a runt record behind. */
-		if (len < CH39X_MIN_FRAME) {
-			memset(s->frame + len, 0, CH39X_MIN_FRAME - len);
-			len = CH39X_MIN_FRAME;
-		}
-		/* Record: header, frame, zero padding to 4 (sheet 4). */
-		ch39x_put_le32(s->stage, len);
-		ch39x_put_le32(s->stage + 4, info);
-		memcpy(s->stage + CH39X_HDR_LEN, s->frame, len);
-		memset(s->stage + CH39X_HDR_LEN + len, 0,
-		       ALIGN4(CH39X_HDR_LEN + len) - CH39X_HDR_LEN - len);
-		s->stage_len = ALIGN4(CH39X_HDR_LEN + len);
-		s->stage_off = 0;
-		SIM_ADD(s->cnt.rx_delivered, 1);
-		return true;
-	}
+	s->stage_len = record_build(s, s->stage);
+	s->stage_off = 0;
+	return s->stage_len != 0;
 }
 
 /* Take one pending fault of ep, or 0 (the endpoint's own thread). */
@@ -1178,7 +1227,7 @@ cdc_rx_fill(struct sim_dev *s, uint64_t now)
 		    __atomic_load_n(s->in_free, __ATOMIC_RELAXED) > now)
 			return;
 		if (!s->frame_held) {
-			len = frame_take(s);
+			len = frame_take(s, s->frame);
 			if (len == 0)
 				return;
 			s->held_len = len;
@@ -1225,7 +1274,7 @@ cdc_rx_fill(struct sim_dev *s, uint64_t now)
 				SIM_ADD(s->cnt.rx_delivered, 1);
 			}
 			s->frame_held = false;
-			len = frame_take(s);
+			len = frame_take(s, s->frame);
 			if (len != 0) {
 				s->held_len = len;
 				s->frame_held = true;
@@ -1277,9 +1326,20 @@ rx_fill(struct sim_dev *s)
 		if (s->cfg.line_rate &&
 		    __atomic_load_n(s->in_free, __ATOMIC_RELAXED) > now)
 			return;
+		room = x->len - x->actual;
+		if (s->stage_len == 0 && room >= SIM_REC_ROOM) {
+			/*
+			 * Room for any record: build it in the transfer
+			 * itself. It fits, as it would from the stage.
+			 */
+			rem = record_build(s, x->buf + x->actual);
+			if (rem == 0)
+				break;
+			x->actual += rem;
+			continue;
+		}
 		if (s->stage_len == 0 && !stage_next(s))
 			break;
-		room = x->len - x->actual;
 		rem = s->stage_len - s->stage_off;
 		if (rem <= room) {
 			memcpy(x->buf + x->actual, s->stage + s->stage_off, rem);
@@ -1300,6 +1360,10 @@ rx_fill(struct sim_dev *s)
 	if (x != NULL && x->actual > 0)
 		in_done(s, x, now);
 }
+
+/* The cmd_1 bits that make the V02 transmit engine change a frame. */
+#define SIM_TX_ENGINE_BITS (CH39X_TX_CSUM_IP4 | CH39X_TX_CSUM_TCP | \
+			    CH39X_TX_CSUM_UDP | CH39X_TX_VLAN)
 
 /* The V02 transmit engine: checksum and VLAN insertion (sheet 5). */
 static uint32_t
@@ -1399,10 +1463,8 @@ cdc_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 			SIM_ADD(s->cnt.tx_bad_records, 1);
 		else if (x->len > max)
 			SIM_ADD(s->cnt.tx_oversize, 1);
-		else {
-			memcpy(s->txf, x->buf, x->len);
-			wire_send(s, s->txf, x->len);
-		}
+		else
+			wire_send(s, x->buf, x->len);
 		return;
 	}
 	bad = ncm_bad(&s->nrx.stats);
@@ -1412,8 +1474,7 @@ cdc_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 				SIM_ADD(s->cnt.tx_oversize, 1);
 				continue;
 			}
-			memcpy(s->txf, d.data, d.len);
-			wire_send(s, s->txf, d.len);
+			wire_send(s, d.data, d.len);
 		}
 	}
 	SIM_ADD(s->cnt.tx_bad_records, ncm_bad(&s->nrx.stats) - bad);
@@ -1427,6 +1488,7 @@ tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 {
 	const struct ch39x_profile *p = &s->prof;
 	uint32_t off = 0, cmd0, cmd1, flen, max;
+	const uint8_t *rec;
 	bool ls = false, tso;
 
 	if (s->cfg.framing != CH39X_FRAMING_VENDOR) {
@@ -1450,14 +1512,19 @@ tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 			SIM_ADD(s->cnt.tx_bad_records, 1);
 			return;
 		}
-		memcpy(s->txf, x->buf + off + CH39X_HDR_LEN, flen);
+		rec = x->buf + off + CH39X_HDR_LEN;
 		off += ALIGN4(CH39X_HDR_LEN + flen);
 		if (tso) {
+			memcpy(s->txf, rec, flen);
 			tx_v02_tso(s, flen, cmd0, cmd1);
-		} else {
-			if (p->family == CH39X_V02)
-				flen = tx_v02_engine(s->txf, flen, cmd1);
+		} else if (p->family == CH39X_V02 &&
+			   (cmd1 & SIM_TX_ENGINE_BITS)) {
+			/* The engine writes: work on a copy, not the host's. */
+			memcpy(s->txf, rec, flen);
+			flen = tx_v02_engine(s->txf, flen, cmd1);
 			wire_send(s, s->txf, flen);
+		} else {
+			wire_send(s, rec, flen);
 		}
 		if (p->tx_ls && (cmd0 & CH39X_TX_LS)) {
 			/* TX_LS: the last record, then a 4-byte trailer. */
