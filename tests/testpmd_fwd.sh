@@ -3,10 +3,13 @@
 # dpdk-testpmd as the client: two simulated CH398 adapters cabled back to
 # back, "start tx_first", io forwarding for a bounded time, then the port
 # and forwarding statistics are checked: packets both ways, zero errors.
+# A third argument adds devargs to both ports (e.g. sim=ncm: the adapters
+# speak CDC-NCM).
 set -euo pipefail
 
-pmd_so=${1:?usage: testpmd_fwd.sh librte_net_ch39x.so [seconds]}
+pmd_so=${1:?usage: testpmd_fwd.sh librte_net_ch39x.so [seconds] [devargs]}
 secs=${2:-3}
+extra=${3:+,$3}
 testpmd=$(command -v dpdk-testpmd)
 
 # EAL refuses plugins below a world-writable directory (such as /tmp):
@@ -29,7 +32,8 @@ log=$priv/testpmd.log
 } | timeout $((secs + 60)) "$testpmd" --no-huge --no-pci -m 512 \
 	--file-prefix "ch39x_tp_$$" \
 	-d "$priv/$(basename "$pmd_so")" \
-	--vdev "net_ch39x0,wire=pair:tp$$" --vdev "net_ch39x1,wire=pair:tp$$" \
+	--vdev "net_ch39x0,wire=pair:tp$$$extra" \
+	--vdev "net_ch39x1,wire=pair:tp$$$extra" \
 	-- -i --total-num-mbufs=8192 --nb-cores=1 > "$log" 2>&1 || {
 	echo "dpdk-testpmd failed:"; tail -30 "$log"; exit 1; }
 
