@@ -414,6 +414,9 @@ rx_stash_take(struct ch39x_rxq *q)
 {
 	struct rte_mbuf *m = q->stash[--q->stash_n];
 
+	/* The next one's first line, while this frame is copied. */
+	if (q->stash_n)
+		rte_prefetch0(q->stash[q->stash_n - 1]);
 	RTE_ASSERT(m->next == NULL && m->nb_segs == 1 &&
 		   rte_mbuf_refcnt_read(m) == 1);
 	rte_pktmbuf_reset_headroom(m);
