@@ -105,8 +105,11 @@ tp_start() {
 	while [ $i -lt 600 ]; do
 		# The prompt is written unbuffered, the rest of stdout only
 		# when flushed: the prompt after --auto-start means the port
-		# is started and forwarding.
-		if grep -q "testpmd> " "$TP_LOG" 2>/dev/null; then
+		# is started and forwarding. Line-buffered output can land in
+		# the middle of the prompt ("teDone...stpmd> "), so the line
+		# that auto-start prints counts as well.
+		if grep -q "testpmd> \|^Start automatic packet forwarding" \
+		    "$TP_LOG" 2>/dev/null; then
 			return 0
 		fi
 		if ! kill -0 "$TP_PID" 2>/dev/null; then
