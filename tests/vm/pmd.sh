@@ -108,7 +108,7 @@ tp_start() {
 		# is started and forwarding. Line-buffered output can land in
 		# the middle of the prompt ("teDone...stpmd> "), so the line
 		# that auto-start prints counts as well.
-		if grep -q "testpmd> \|^Start automatic packet forwarding" \
+		if grep -qE "testpmd> |^Start automatic packet forwarding" \
 		    "$TP_LOG" 2>/dev/null; then
 			return 0
 		fi
