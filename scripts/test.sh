@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # The test command: installs what is missing, builds, runs the whole meson
-# test suite, then the unit and in-process PMD suites again in an
+# test suite, then the suites of our own programs again in an
 # AddressSanitizer + UndefinedBehaviorSanitizer build, and ends with one
 # line "N passed, N failed" over both, plus a short libFuzzer run of every
 # parser (scripts/fuzz.sh) and the libusb transport against real USB
@@ -24,7 +24,8 @@ if ninja -C "$asandir" >/dev/null; then
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ASAN_OPTIONS=detect_leaks=1 \
 	meson test -C "$asandir" --print-errorlogs --num-processes 1 \
-		--suite unit --suite pmd --suite fuzz --suite app || rc=1
+		--suite unit --suite pmd --suite fuzz --suite app --suite cpe ||
+		rc=1
 else
 	echo "sanitizer build failed"; rc=1
 fi

@@ -163,6 +163,18 @@ forward(void)
 	}
 }
 
+/* EAL's argument array and the config file's vdev copies, at exit. */
+static void
+free_args(char **eal_argv, struct cpe_opts *o)
+{
+	uint16_t i;
+
+	for (i = 0; i < o->nb_vdevs; i++)
+		free(o->vdevs[i]);
+	o->nb_vdevs = 0;
+	free(eal_argv);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -212,6 +224,7 @@ main(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "ch39x-cpe: EAL initialisation failed: %s\n",
 			rte_strerror(rte_errno));
+		free_args(eal_argv, &opts);
 		return 1;
 	}
 	signal(SIGINT, on_signal);
@@ -255,5 +268,6 @@ main(int argc, char **argv)
 	}
 	cpe_ports_close();
 	rte_eal_cleanup();
+	free_args(eal_argv, &opts);
 	return rc == 0 ? 0 : 1;
 }

@@ -485,8 +485,11 @@ parse_file(struct cpe_opts *o, const char *path, int depth)
 				key);
 			rc = -EINVAL;
 		} else {
-			/* Values outlive the line buffer (vdevs, config). */
-			rc = handle(o, key, strdup(val), depth);
+			/*
+			 * handle() copies what must outlive the line buffer
+			 * (vdev lines); nothing else keeps a file's value.
+			 */
+			rc = handle(o, key, val, depth);
 		}
 	}
 	where[0] = '\0';
