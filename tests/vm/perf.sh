@@ -91,7 +91,19 @@ kdrv_netdev() {
 	ls "/sys/bus/usb/devices/$1:1.0/net" 2>/dev/null | head -n 1
 }
 
-tp_rx() { echo "show port stats 0" >&3; sleep 0.5; tp_stat RX-packets; }
+# testpmd's RX-packets now: asks for the statistics and waits (bounded)
+# until the new block is in the log
+tp_rx() {
+	nb=$(grep -c "NIC statistics for port 0" "$TP_LOG")
+	echo "show port stats 0" >&3
+	i=0
+	while [ "$(grep -c "####*$" "$TP_LOG")" -lt $((2 * nb + 2)) ] &&
+	      [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	tp_stat RX-packets
+}
 
 # perf_gadget NAME VID:PID PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER
 perf_gadget() {
