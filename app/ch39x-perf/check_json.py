@@ -84,8 +84,13 @@ def main():
         h = d["header_bytes_per_payload_byte"]
         check(number(h) and abs(h - (100.0 / eff - 1)) < 1e-3,
               "header_bytes_per_payload_byte = 100/efficiency - 1 (%s)" % h)
-        check(abs(d["goodput_mbps"] / d["l1_mbps"] * 100 - eff) < 0.01,
-              "goodput / L1 rate = efficiency")
+        # The rates have 3 decimals: at low rates (a loaded machine)
+        # their rounding alone moves the ratio by more than 0.01.
+        g, l1 = d["goodput_mbps"], d["l1_mbps"]
+        tol = 0.01 + eff * 0.0005 * (1 / g + 1 / l1)
+        check(abs(g / l1 * 100 - eff) < tol,
+              "goodput / L1 rate = efficiency (%.3f, within %.3f)"
+              % (g / l1 * 100, tol))
     if a.efficiency is not None:
         check(number(eff) and abs(eff - a.efficiency) <= a.tolerance,
               "efficiency_pct %s within %s of %s"
