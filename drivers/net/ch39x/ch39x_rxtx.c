@@ -407,7 +407,7 @@ rx_stash_ready(struct ch39x_rxq *q, uint32_t n)
  * and tx_offload, which means nothing on a received packet, is left as
  * it was, as DPDK's vector PMDs do. The profile showed those stores, each
  * a cache miss, as the largest item of the PMD's RX cost. The caller sets
- * data_len and the head's pkt_len, nb_segs and port.
+ * data_len, and the head's pkt_len, nb_segs and port.
  */
 static __rte_always_inline struct rte_mbuf *
 rx_stash_take(struct ch39x_rxq *q)
@@ -421,6 +421,7 @@ rx_stash_take(struct ch39x_rxq *q)
 		   rte_mbuf_refcnt_read(m) == 1);
 	rte_pktmbuf_reset_headroom(m);
 	m->port = RTE_MBUF_PORT_INVALID;
+	m->pkt_len = 0;
 	m->ol_flags &= RTE_MBUF_F_EXTERNAL;
 	m->packet_type = 0;
 	m->vlan_tci = 0;
