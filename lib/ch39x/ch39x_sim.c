@@ -992,9 +992,9 @@ rx_max_frame(const struct sim_dev *s)
 
 /*
  * ch39x_csum_fold(ch39x_csum_add(0, p, len)), 4 bytes at a time: the RX
- * engine checks every frame, and the byte-pair loop was the largest item
- * of the model's cost at unlimited rate. The sum is taken in host byte
- * order and swapped once: one's-complement sums are byte-order
+ * engine checks every frame, and the byte-pair loop was a tenth of the
+ * model's cost at unlimited rate (64-byte frames). The sum is taken in
+ * host byte order and swapped once: one's-complement sums are byte-order
  * independent (RFC 1071, 2.B), and the fold gives 0 only for all-zero
  * data either way, so the result is the same 16-bit value.
  */
