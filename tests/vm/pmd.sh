@@ -27,7 +27,9 @@ GBIN=$(param vmt_gadget)
 PMD_TESTS=$(param vmt_pmd_tests | tr ',' ' ')
 PRIV=/run/ch39x-pmd		# in the chroot: tmpfs, not world-writable
 TP_TIMEOUT=${TP_TIMEOUT:-240}	# one testpmd run, seconds
-PING_SIZES="56 64 128 256 462 463 512 974 975 1000 1400 1472"
+# 462/463 and 974/975: the vendor TX record (8-byte header, frame, padded
+# to 4) is exactly 512 / 1024 bytes at the first of each pair
+PING_SIZES="56 128 256 462 463 512 974 975 1400 1472"
 PING_COUNT=3
 
 # EAL refuses a plugin below a world-writable directory: /run is the
@@ -439,7 +441,7 @@ pmd_run() {
 			if pmd_cdc ncm 1209:0001 "$P1" "$N1" 169.254.77 \
 				--max-pkt-len=9018 --mbuf-size=9728; then
 				b0=$(nstat "$N1" tx_bytes)
-				o=$(jumbo_ping 4 "$N1" 169.254.77.2)
+				o=$(jumbo_ping 3 "$N1" 169.254.77.2)
 				b1=$(nstat "$N1" tx_bytes)
 				tp_finish
 				inv=$(tp_xstat tx_invalid_length_drops)
