@@ -337,6 +337,16 @@ pmd_ffs() {
 	tx0=$(nstat "$tap" tx_packets)
 	rx0=$(nstat "$tap" rx_packets)
 	ping_sizes "$name" "$tap" "$net.2"
+	# One at a time, so that nothing shares their transfers: the replies
+	# make bulk OUT records of exactly 512 and 1024 bytes, which need
+	# the chip's end-of-transfer mark (ZLP on the CH397, TX_LS at high
+	# speed on the CH398, none at SuperSpeed, sheet 5).
+	eb=""
+	for s in 462 974; do
+		o=$(chroot /host /usr/bin/ping -n -q -c 1 -w 10 -I "$tap" -s $s \
+			"$net.2" 2>&1 | sed -n 's/.* \([0-9]*\) received.*/\1/p')
+		[ "$o" = 1 ] || eb="$eb $s"
+	done
 	tx1=$(nstat "$tap" tx_packets)
 	rx1=$(nstat "$tap" rx_packets)
 	tp_finish
@@ -361,7 +371,20 @@ pmd_ffs() {
 		result FAIL "$name-counters" "kernel echo requests $PS_OUT, replies $PS_IN; testpmd rx $prx tx $ptx errors $perr/$ptxe; model rx_delivered $(gstat model_rx_delivered) tx_frames $(gstat model_tx_frames); $tap rx $((rx1 - rx0))"
 	fi
 	# The vendor protocol on the bus: requests answered, transfers framed
-	# as the chip expects, events delivered.
+	# as the chip expects (the end marks seen for the lone 512/1024-byte
+	# records), events delivered.
+	case "$2/$gspeed" in
+	0x5397/*) endk=out_zlp_end; endn=2 ;;
+	0x5398/high) endk=model_tx_ls_seen; endn=2 ;;
+	*) endk=out_record_end; endn=1 ;;
+	esac
+	if [ -n "$eb" ]; then
+		result FAIL "$name-end-marks" "no reply to the lone ping of size$eb"
+	elif [ "$(gstat $endk)" -ge $endn ]; then
+		result PASS "$name-end-marks" "lone 512- and 1024-byte TX records: $endk $(gstat $endk) (at least $endn), replies received"
+	else
+		result FAIL "$name-end-marks" "lone 512- and 1024-byte TX records: $endk $(gstat $endk), expected at least $endn"
+	fi
 	if [ "$(gstat ctrl_vendor)" -gt 0 ] && [ "$(gstat ctrl_nonvendor)" = 0 ] &&
 	   [ "$(gstat ctrl_out_refused)" = 0 ] &&
 	   [ "$(gstat model_tx_bad_records)" = 0 ] &&
