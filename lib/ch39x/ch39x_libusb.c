@@ -1410,8 +1410,16 @@ lu_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep_id, struct ch39x_xfer **done,
 	 * Reap whatever the kernel has finished, for every endpoint: the
 	 * callbacks sort the transfers into their endpoints' queues. With
 	 * another thread already handling events this returns at once.
+	 * Skipped while this endpoint still has completions queued: one
+	 * reap collects every finished URB, and a burst that takes them one
+	 * at a time (ECM: a frame per transfer) would otherwise pay the
+	 * poll and reap system calls once per frame.
 	 */
-	libusb_handle_events_timeout_completed(u->ctx, &zero, NULL);
+	pthread_mutex_lock(&ep->lock);
+	x = ep->done_head;
+	pthread_mutex_unlock(&ep->lock);
+	if (x == NULL)
+		libusb_handle_events_timeout_completed(u->ctx, &zero, NULL);
 	pthread_mutex_lock(&ep->lock);
 	while (n < max && (x = ep->done_head) != NULL) {
 		ep->done_head = x->next;
