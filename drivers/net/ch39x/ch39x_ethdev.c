@@ -55,6 +55,53 @@ is_cdc(const struct ch39x_adapter *ad)
 static int cdc_set_mac(struct ch39x_adapter *ad,
 		       const struct rte_ether_addr *mac);
 
+/*
+ * ECM bulk IN transfers hold one frame each: sized for the longest frame
+ * the MTU allows plus a padding device's extra byte, or xfer_size when
+ * given. Buffers larger than that cost per transfer: on the Linux gadget
+ * (dummy_hcd) 10 KiB buffers received half the frames per second of
+ * 2 KiB ones.
+ */
+static uint32_t
+ecm_rx_size(const struct ch39x_adapter *ad, uint16_t mtu)
+{
+	uint32_t sz = RTE_ALIGN_CEIL((uint32_t)mtu + CH39X_L2_OVERHEAD + 1,
+				     512u);
+
+	if (ad->args.xfer_size)
+		return ad->args.xfer_size;
+	return RTE_MAX(sz, (uint32_t)CH39X_MIN_XFER_SIZE);
+}
+
+/* Give the stopped ECM RX queue transfer buffers of size bytes. */
+static int
+ecm_rx_resize(struct ch39x_adapter *ad, uint32_t size)
+{
+	struct ch39x_rxq *q = ad->rxq;
+	uint8_t *bufs;
+	uint16_t i;
+
+	if (q->lent) {
+		PMD_LOG(ERR, "%s: the MTU needs larger RX transfers, but the "
+			"application still holds mbufs attached to the old "
+			"ones (rx_copybreak); free them first",
+			ad->dev->data->name);
+		return -EBUSY;
+	}
+	bufs = rte_malloc("ch39x_rx_bufs", (size_t)size * q->nb_xfers, 64);
+	if (bufs == NULL)
+		return -ENOMEM;
+	rte_free(q->bufs);
+	q->bufs = bufs;
+	q->bufs_iova = rte_malloc_virt2iova(bufs);
+	for (i = 0; i < q->nb_xfers; i++) {
+		q->xfers[i].buf = bufs + (size_t)i * size;
+		q->xfers[i].len = size;
+	}
+	ad->prof.rx_xfer_size = size;
+	return 0;
+}
+
 /* ---- vendor requests (sheet section 2) ---- */
 
 static int
@@ -593,6 +640,13 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	rc = rxq_bind(dev, ad->rxq);
 	if (rc != 0)
 		return rc;
+	/* The MTU grew since the RX queue was set up: larger transfers. */
+	if (ad->framing == CH39X_FRAMING_ECM &&
+	    ad->prof.rx_xfer_size < ecm_rx_size(ad, dev->data->mtu)) {
+		rc = ecm_rx_resize(ad, ecm_rx_size(ad, dev->data->mtu));
+		if (rc != 0)
+			return rc;
+	}
 	if (ch39x_libusb_is_libusb(u)) {
 		char err[256];
 		uint64_t bytes = (uint64_t)ad->rxq->nb_xfers *
@@ -773,6 +827,8 @@ ch39x_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->mp = mp;
 	q->port_id = dev->data->port_id;
 	q->queue_id = qid;
+	if (ad->framing == CH39X_FRAMING_ECM)
+		ad->prof.rx_xfer_size = ecm_rx_size(ad, dev->data->mtu);
 	rc = ch39x_rxq_alloc(ad, q);
 	if (rc == 0)
 		rc = rxq_bind(dev, q);
@@ -1580,8 +1636,8 @@ cdc_init(struct ch39x_adapter *ad)
 		ch39x_ecm_cfg_init(&ad->ecm, &ad->cdc, true);
 		ad->ecm.max_frame = RTE_MAX(ad->ecm.max_frame,
 					    (uint32_t)CH39X_CDC_MAX_FRAME);
-		/* Room for a padding device's extra byte, whole packets. */
-		p->rx_xfer_size = RTE_ALIGN_CEIL(ad->ecm.max_frame + 1, 1024u);
+		/* Set again for the MTU at RX queue set-up. */
+		p->rx_xfer_size = ecm_rx_size(ad, RTE_ETHER_MTU);
 		p->tx_xfer_size = ch39x_ecm_tx_buf_size(&ad->ecm);
 	}
 	if (ad->args.rx_xfers)
