@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # CPU cost per packet with DPDK's own harness: dpdk-test pmd_perf_autotest
-# (64-byte frames, cycles per packet) on a pair of simulated ch39x ports at
-# unlimited rate (the driver's own cost), against net_null, net_ring and
-# net_af_packet on a veth pair in a network namespace the script creates,
-# in one run. Each configuration runs RUNS times; the median is reported.
+# (64-byte frames, cycles per packet) on pairs of simulated ch39x ports at
+# unlimited rate (the driver's own cost), one pair per framing: vendor
+# (sim=ch398), CDC-NCM (sim=ncm), CDC-ECM (sim=ecm); against net_null,
+# net_ring and net_af_packet on a veth pair in a network namespace the
+# script creates, in one run. With BASE_SO=path, a second build of the PMD
+# (say, before a change) runs the vendor pair too, as ch39x_base. Runs
+# alternate over the configurations, RUNS rounds; medians are reported,
+# with every run and the 1-minute load in the CSV. CONFIGS="name ..."
+# runs only those (say "ch39x ch39x_base net_null" for many quick rounds
+# on a noisy machine); ch39x and net_null are always run.
 # Writes OUT/pmd_perf.csv and OUT/pmd_perf.png.
 # Usage: scripts/bench/pmd_perf.sh [RUNS] [OUT]
 set -euo pipefail
@@ -21,49 +27,88 @@ cleanup() { ip netns del "$ns" 2>/dev/null || true; rm -rf "$priv"; }
 trap cleanup EXIT
 chmod 700 "$priv"
 cp "$so" "$priv/pmd.so"
+[ -z "${BASE_SO:-}" ] || cp "$BASE_SO" "$priv/base.so"
 ip netns add "$ns"
 ip -n "$ns" link add vperf0 type veth peer name vperf1
 ip -n "$ns" link set vperf0 up
 ip -n "$ns" link set vperf1 up
 
-# cycles NAME ARGS... -> median cycles per packet
+# cycles NAME ARGS...: one run, its cycles per packet appended to a file.
+# A run without a result (timed out: net_af_packet on veth has taken over
+# 5 minutes on a loaded machine) is left out and said.
 cycles() {
-	local name=$1 r v
+	local name=$1 v
 	shift
-	: > "$priv/$name"
-	for r in $(seq "$runs"); do
-		v=$(echo pmd_perf_autotest | timeout 300 ip netns exec "$ns" \
-			dpdk-test --no-huge --no-pci -m 1024 -l 0,1 \
-			--file-prefix "ch39x_perf_$$" "$@" 2>&1 |
-			awk '/Result:/ {print $2}')
-		[ -n "$v" ] || { echo "$name: no result" >&2; return 1; }
-		echo "$v" >> "$priv/$name"
-	done
-	sort -n "$priv/$name" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+	touch "$priv/$name"
+	v=$(echo pmd_perf_autotest | timeout "${RUN_TIMEOUT:-300}" \
+		ip netns exec "$ns" \
+		dpdk-test --no-huge --no-pci -m 1024 -l 0,1 \
+		--file-prefix "ch39x_perf_$$" "$@" 2>&1 |
+		awk '/Result:/ {print $2}') || true
+	[ -n "$v" ] || { echo "run $r $name: no result" >&2; return 0; }
+	echo "$v $(cut -d' ' -f1 /proc/loadavg)" >> "$priv/$name"
+	echo "run $r $name: $v cycles/packet" >&2
+}
+pair() { # pair SIM PMD-FILE
+	echo -d "$priv/$2" \
+		--vdev "net_ch39x0,sim=$1,wire=pair:perf,sim_rate=unlimited" \
+		--vdev "net_ch39x1,sim=$1,wire=pair:perf,sim_rate=unlimited"
 }
 
-ch=$(cycles ch39x -d "$priv/pmd.so" \
-	--vdev net_ch39x0,wire=pair:perf,sim_rate=unlimited \
-	--vdev net_ch39x1,wire=pair:perf,sim_rate=unlimited)
-null=$(cycles null --vdev net_null0 --vdev net_null1)
-ring=$(cycles ring --vdev net_ring0 --vdev net_ring1)
-afp=$(cycles af_packet --vdev net_af_packet0,iface=vperf0 \
-	--vdev net_af_packet1,iface=vperf1)
+names="ch39x ch39x_ncm ch39x_ecm net_null net_ring net_af_packet_veth"
+[ -z "${BASE_SO:-}" ] || names="$names ch39x_base"
+if [ -n "${CONFIGS:-}" ]; then
+	names=$(for n in $names; do
+		case " ch39x net_null $CONFIGS " in *" $n "*) printf '%s ' "$n" ;; esac
+	done)
+fi
+want() { case " $names " in *" $1 "*) return 0 ;; esac; return 1; }
+for r in $(seq "$runs"); do
+	# shellcheck disable=SC2046
+	{
+	cycles ch39x $(pair ch398 pmd.so)
+	! want ch39x_ncm || cycles ch39x_ncm $(pair ncm pmd.so)
+	! want ch39x_ecm || cycles ch39x_ecm $(pair ecm pmd.so)
+	cycles net_null --vdev net_null0 --vdev net_null1
+	! want net_ring || cycles net_ring --vdev net_ring0 --vdev net_ring1
+	! want net_af_packet_veth ||
+		cycles net_af_packet_veth --vdev net_af_packet0,iface=vperf0 \
+			--vdev net_af_packet1,iface=vperf1
+	! want ch39x_base || cycles ch39x_base $(pair ch398 base.so)
+	}
+done
 
+med() {
+	sort -n "$priv/$1" |
+		awk '{a[NR]=$1} END {print NR ? a[int((NR+1)/2)] : "nan"}'
+}
+ch=$(med ch39x)
+null=$(med net_null)
 {
-	echo "pmd,cycles_per_packet,ratio_to_ch39x"
-	for p in "ch39x $ch" "net_null $null" "net_ring $ring" "net_af_packet_veth $afp"; do
-		set -- $p
-		echo "$1,$2,$(awk -v a="$2" -v b="$ch" 'BEGIN {printf "%.2f", a / b}')"
+	echo "pmd,cycles_per_packet,ratio_to_ch39x,ratio_to_net_null,runs,load_runs"
+	for n in $names; do
+		v=$(med "$n")
+		echo "$n,$v,$(awk -v a="$v" -v b="$ch" 'BEGIN {printf "%.2f", a / b}'),$(awk -v a="$v" -v b="$null" 'BEGIN {printf "%.2f", a / b}'),$(cut -d' ' -f1 "$priv/$n" | paste -sd/),$(cut -d' ' -f2 "$priv/$n" | paste -sd/)"
 	done
 } > "$out/pmd_perf.csv"
 column -s, -t < "$out/pmd_perf.csv"
-echo "ch39x / net_null: $(awk -v a="$ch" -v b="$null" 'BEGIN {printf "%.1f", a / b}')x;" \
-	"net_af_packet / ch39x: $(awk -v a="$afp" -v b="$ch" 'BEGIN {printf "%.1f", a / b}')x"
+echo "ch39x / net_null: $(awk -v a="$ch" -v b="$null" 'BEGIN {printf "%.2f", a / b}')x"
+if want net_af_packet_veth; then
+	afp=$(med net_af_packet_veth)
+	echo "net_af_packet / ch39x: $(awk -v a="$afp" -v b="$ch" 'BEGIN {printf "%.1f", a / b}')x"
+fi
+# Per round ratios: the same round ran every configuration within a minute.
+paste -d' ' "$priv/ch39x" "$priv/net_null" |
+	awk 'NF == 4 {printf "round %d: ch39x / net_null %.2f\n", NR, $1 / $3}'
+if want ch39x_base; then
+	paste -d' ' "$priv/ch39x" "$priv/ch39x_base" "$priv/net_null" |
+		awk 'NF == 6 {r = $1 / $5; b = $3 / $5; n = $1 / $3
+			printf "round %d: ch39x / net_null %.2f, ch39x_base / net_null %.2f, ch39x / ch39x_base %.2f\n", NR, r, b, n}'
+fi
 gnuplot <<GP
-set terminal pngcairo size 800,450
+set terminal pngcairo size 900,450 noenhanced
 set output "$out/pmd_perf.png"
-set title "pmd\\_perf\\_autotest, 64 B, cycles per packet (median of $runs)"
+set title "pmd_perf_autotest, 64 B, cycles per packet (median of $runs)"
 set datafile separator ","
 set style data histograms
 set style fill solid 0.7
