@@ -115,5 +115,7 @@ set style fill solid 0.7
 set logscale y
 set ylabel "cycles per packet (log)"
 set key off
+set xtics rotate by -25 font ",9"
+set bmargin 5
 plot "$out/pmd_perf.csv" using 2:xtic(1) every ::1
 GP
