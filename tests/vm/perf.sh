@@ -198,6 +198,95 @@ perf_summary() {
 	done
 }
 
+# The issue's "same app on the gadget": app/ch39x-perf (built next to the
+# PMD) on each gadget, rxonly while pktgen sends from the gadget, txonly
+# while the gadget's netdev counts. Its JSON gives frames/s and the USB
+# frames per transfer it measured from the PMD's xstats.
+APP=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-perf/ch39x-perf
+
+# jval KEY JSON: the value after the first "KEY": in JSON (the top-level
+# figure comes before the per-direction ones)
+jval() {
+	echo "$2" | awk -v k="\"$1\":" '{ i = index($0, k); if (i) {
+		s = substr($0, i + length(k)); sub(/^ */, "", s);
+		sub(/[,}].*/, "", s); print s } }'
+}
+
+# jnum KEY JSON: that value as a whole number (null: 0)
+jnum() {
+	jval "$1" "$2" | awk '{ printf "%d", $1 + 0.5 }'
+}
+
+# app_run DEVARGS MODE-ARGS...: one bounded ch39x-perf run, its JSON
+app_run() {
+	devargs=$1
+	shift
+	TP_N=$((TP_N + 1))
+	timeout $((PERF_SECS + 60)) chroot /host "$APP" -l 0-1 \
+		--no-huge --no-pci --no-shconf -m 192 \
+		--file-prefix "ch39x_app$TP_N" \
+		-d $PRIV/librte_net_ch39x.so --vdev "net_ch39x0,$devargs" \
+		-- --duration "$PERF_SECS" --json "$@" 2>> /out/perf-app.log |
+		tr -d '\n'
+}
+
+# perf_app NAME VID:PID PATH GADGET-IF HOST-MAC
+perf_app() {
+	pn=$1
+	vp=$2
+	path=$3
+	gif=$4
+	hmac=$5
+	if [ ! -x "/host$APP" ]; then
+		result FAIL "perf-app-$pn" "no ch39x-perf at $APP"
+		return
+	fi
+	for s in $PERF_SIZES; do
+		# Taking the device resets the gadget's link: pktgen starts
+		# once the app reports its first second, and the rate is the
+		# median of the app's per-second lines after that.
+		TP_N=$((TP_N + 1))
+		ae=/tmp/app.$TP_N.err
+		timeout $((PERF_SECS + 90)) chroot /host "$APP" -l 0-1 \
+			--no-huge --no-pci --no-shconf -m 192 \
+			--file-prefix "ch39x_app$TP_N" \
+			-d $PRIV/librte_net_ch39x.so \
+			--vdev "net_ch39x0,dev=$vp,path=$path" \
+			-- --duration $((PERF_SECS + 3)) --json --mode rxonly \
+			> /tmp/app.$TP_N.json 2> "$ae" &
+		ap=$!
+		i=0
+		while ! grep -q "^ch39x-perf: *1\.0 s" "$ae" && [ $i -lt 600 ]; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		pg_setup "$gif" "$s" "$hmac"
+		pg_start
+		wait $ap
+		pg_stop
+		echo "rem_device_all" > $PG/kpktgend_0
+		cat "$ae" >> /out/perf-app.log
+		j=$(tr -d '\n' < /tmp/app.$TP_N.json)
+		g2h=$(grep -E "^ch39x-perf: +[0-9.]+ s +rx " "$ae" |
+			awk '{ print $5 }' | tail -n +3 | sort -n |
+			awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print 0 }')
+		gfx=$(jval frames_per_xfer "$j")
+		c0=$(nstat "$gif" rx_packets)
+		t0=$(up)
+		j=$(app_run "dev=$vp,path=$path" --mode txonly --frame-size "$s")
+		c1=$(nstat "$gif" rx_packets)
+		t1=$(up)
+		h2g=$(echo "$c0 $c1 $PERF_SECS" | awk '{ printf "%d", ($2 - $1) / $3 }')
+		hfx=$(jval frames_per_xfer "$j")
+		perf_line "$SPEED $pn ch39x-perf size=$s gadget->host=$g2h (${gfx:-?} frames/transfer) host->gadget=$h2g received by the gadget (app sent $(jnum pps "$j")/s, ${hfx:-?} frames/transfer)"
+		if [ "${g2h:-0}" -gt 0 ] && [ "${h2g:-0}" -gt 0 ]; then
+			result PASS "perf-app-$pn-$s" "ch39x-perf: gadget->host $g2h frames/s (${gfx:-?} per transfer), host->gadget $h2g frames/s (${hfx:-?} per transfer)"
+		else
+			result FAIL "perf-app-$pn-$s" "ch39x-perf moved nothing: gadget->host ${g2h:-none}, host->gadget ${h2g:-none}; see perf-app.log"
+		fi
+	done
+}
+
 perf_run() {
 	for m in $(cat /modules/perf.list 2>/dev/null); do
 		insmod "/modules/$m.ko" || echo "[guest] insmod $m failed"
@@ -218,5 +307,7 @@ perf_run() {
 	done
 	perf_summary ncm cdc_ncm
 	perf_summary ecm cdc_ether
+	perf_app ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:02
+	perf_app ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:02
 	echo "[guest] perf done at uptime $(up) s"
 }
