@@ -1484,7 +1484,15 @@ test_bad_devargs(void)
 		"net_ch39x_b,dev=zz",
 		"net_ch39x_b,dev=1a86:5398,wire=loop",
 		"net_ch39x_b,path=2-x",
-		"net_ch39x_b,proto=usb4",
+		"net_ch39x_b,dev=1a86:5398,proto=usb4",
+		"net_ch39x_b,proto=ncm",	/* proto without a real device */
+		"net_ch39x_b,sim=ch397,sim_quirks=ndp_end",
+		"net_ch39x_b,sim=ncm,sim_quirks=ndp_end+",
+		"net_ch39x_b,sim=ncm,sim_ntb_out_max=1024",
+		"net_ch39x_b,sim=ecm,sim_max_segment=9217",
+		"net_ch39x_b,sim=ncm,ncm_tx_ndp=middle",
+		"net_ch39x_b,wire=tap:",
+		"net_ch39x_b,wire=tap:abcdefghijklmnop",
 		"net_ch39x_b,dev=1a86:5398,proto=vendor",	/* none here */
 		"net_ch39x_b,serial=nosuchserial",
 		"net_ch39x_b,wire=loop,mac",

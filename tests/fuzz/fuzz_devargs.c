@@ -66,6 +66,19 @@ check_args(const struct ch39x_args *a)
 	FUZZ_CHECK(nul_within(c->pair_name, sizeof(c->pair_name)));
 	FUZZ_CHECK(nul_within(c->pcap_in, sizeof(c->pcap_in)));
 	FUZZ_CHECK(nul_within(c->pcap_out, sizeof(c->pcap_out)));
+	FUZZ_CHECK(nul_within(c->tap_name, sizeof(c->tap_name)));
+	/* The simulated CDC adapters' keys only go with their framing. */
+	FUZZ_CHECK(c->framing == CH39X_FRAMING_VENDOR ||
+		   c->framing == CH39X_FRAMING_NCM ||
+		   c->framing == CH39X_FRAMING_ECM);
+	FUZZ_CHECK((c->ncm_quirks & ~7u) == 0);
+	if (c->ncm_quirks || c->ncm_out_max)
+		FUZZ_CHECK(c->framing == CH39X_FRAMING_NCM);
+	FUZZ_CHECK(c->ncm_out_max == 0 ||
+		   (c->ncm_out_max >= 2048 && c->ncm_out_max <= 65535));
+	FUZZ_CHECK(c->cdc_max_segment == 0 ||
+		   (c->framing != CH39X_FRAMING_VENDOR &&
+		    c->cdc_max_segment >= 1514 && c->cdc_max_segment <= 9216));
 	switch (c->wire) {
 	case CH39X_WIRE_LOOP:
 		break;
@@ -76,6 +89,10 @@ check_args(const struct ch39x_args *a)
 	case CH39X_WIRE_PCAP:
 		/* Either file may be empty, not both. */
 		FUZZ_CHECK(c->pcap_in[0] != '\0' || c->pcap_out[0] != '\0');
+		break;
+	case CH39X_WIRE_TAP:
+		/* 1..15 characters. */
+		FUZZ_CHECK(c->tap_name[0] != '\0');
 		break;
 	default:
 		FUZZ_CHECK(false);
@@ -130,6 +147,16 @@ check_absent(const char *s, const struct ch39x_args *a)
 		FUZZ_CHECK(a->rx_copybreak == 0);
 	if (strstr(s, "sim_ctrl_fail") == NULL)
 		FUZZ_CHECK(a->sim.ctrl_fail_at == 0);
+	if (strstr(s, "sim_quirks") == NULL)
+		FUZZ_CHECK(a->sim.ncm_quirks == 0);
+	if (strstr(s, "sim_ntb_out_max") == NULL)
+		FUZZ_CHECK(a->sim.ncm_out_max == 0);
+	if (strstr(s, "sim_max_segment") == NULL)
+		FUZZ_CHECK(a->sim.cdc_max_segment == 0);
+	if (strstr(s, "ncm_tx_ndp") == NULL)
+		FUZZ_CHECK(!a->ncm_ndp_end);
+	if (strstr(s, "sim") == NULL)
+		FUZZ_CHECK(a->sim.framing == CH39X_FRAMING_VENDOR);
 }
 
 /*
@@ -149,6 +176,8 @@ normalise(struct ch39x_args *a)
 	memset(c->pcap_in + n, 0, sizeof(c->pcap_in) - n);
 	n = strnlen(c->pcap_out, sizeof(c->pcap_out));
 	memset(c->pcap_out + n, 0, sizeof(c->pcap_out) - n);
+	n = strnlen(c->tap_name, sizeof(c->tap_name));
+	memset(c->tap_name + n, 0, sizeof(c->tap_name) - n);
 	n = strnlen(a->serial, sizeof(a->serial));
 	memset(a->serial + n, 0, sizeof(a->serial) - n);
 	n = strnlen(a->path, sizeof(a->path));
@@ -159,6 +188,8 @@ normalise(struct ch39x_args *a)
 		memset(c->pcap_in, 0, sizeof(c->pcap_in));
 		memset(c->pcap_out, 0, sizeof(c->pcap_out));
 	}
+	if (c->wire != CH39X_WIRE_TAP)
+		memset(c->tap_name, 0, sizeof(c->tap_name));
 }
 
 /* Characters rte_kvargs treats specially in a value. */
@@ -182,6 +213,8 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	else if (c->wire == CH39X_WIRE_PCAP)
 		snprintf(wire, sizeof(wire), "pcap:%s:%s", c->pcap_in,
 			 c->pcap_out);
+	else if (c->wire == CH39X_WIRE_TAP)
+		snprintf(wire, sizeof(wire), "tap:%s", c->tap_name);
 	else
 		snprintf(wire, sizeof(wire), "loop");
 	if (a->mac_set)
@@ -219,6 +252,8 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 		if (a->xfer_size)
 			n += snprintf(buf + n, cap - n, ",xfer_size=%u",
 				      a->xfer_size);
+		if (a->ncm_ndp_end)
+			n += snprintf(buf + n, cap - n, ",ncm_tx_ndp=end");
 		return n;
 	}
 	n = snprintf(buf, cap, "sim=%s,usb_speed=%s,wire=%s%s,tso=%s,"
@@ -238,6 +273,27 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	if (c->ctrl_fail_at)
 		n += snprintf(buf + n, cap - n, ",sim_ctrl_fail=%u",
 			      c->ctrl_fail_at);
+	/* After sim=ch39X, which leaves the framing as it is. */
+	if (c->framing != CH39X_FRAMING_VENDOR)
+		n += snprintf(buf + n, cap - n, ",sim=%s",
+			      c->framing == CH39X_FRAMING_NCM ? "ncm" : "ecm");
+	if (c->ncm_quirks)
+		n += snprintf(buf + n, cap - n, ",sim_quirks=%s%s%s%s%s",
+			      c->ncm_quirks & 1 ? "ndp_end" : "",
+			      (c->ncm_quirks & 1) && (c->ncm_quirks & 6) ?
+			      "+" : "",
+			      c->ncm_quirks & 2 ? "ntb32_only" : "",
+			      (c->ncm_quirks & 2) && (c->ncm_quirks & 4) ?
+			      "+" : "",
+			      c->ncm_quirks & 4 ? "no_max_datagram" : "");
+	if (c->ncm_out_max)
+		n += snprintf(buf + n, cap - n, ",sim_ntb_out_max=%u",
+			      c->ncm_out_max);
+	if (c->cdc_max_segment)
+		n += snprintf(buf + n, cap - n, ",sim_max_segment=%u",
+			      c->cdc_max_segment);
+	if (a->ncm_ndp_end)
+		n += snprintf(buf + n, cap - n, ",ncm_tx_ndp=end");
 	return n;
 }
 
@@ -274,7 +330,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_absent(s, a);
 		/* Written back, it parses to the same. */
 		if (plain(a->sim.pair_name) && plain(a->sim.pcap_in) &&
-		    plain(a->sim.pcap_out) && plain(a->serial)) {
+		    plain(a->sim.pcap_out) && plain(a->sim.tap_name) &&
+		    plain(a->serial)) {
 			cap = 1024 + 2 * CH39X_SIM_PATH_MAX;
 			canon = malloc(cap);
 			FUZZ_CHECK(canon != NULL);

@@ -493,6 +493,13 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 			return -EINVAL;
 		}
 	}
+	if (!a->real && rte_kvargs_count(kv, ARG_PROTO) > 0) {
+		PMD_LOG(ERR, "%s: proto chooses what to drive on a real device "
+			"and needs dev, serial or path; the simulated adapter "
+			"takes sim=ch397, ch398, ncm or ecm", name);
+		rte_kvargs_free(kv);
+		return -EINVAL;
+	}
 	if (rte_kvargs_process(kv, ARG_DEV, arg_dev, a) < 0 ||
 	    rte_kvargs_process(kv, ARG_SERIAL, arg_string, a->serial) < 0 ||
 	    rte_kvargs_process(kv, ARG_PATH, arg_path, a->path) < 0 ||
