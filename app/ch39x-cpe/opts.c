@@ -239,26 +239,43 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 	return 0;
 }
 
+/*
+ * Split "FIRST,SECOND" into buf (FIRST, NUL-terminated) and *second;
+ * returns 0, or the error naming what the option allows.
+ */
 static int
-opt_route(struct cpe_opts *o, const char *name, const char *val)
+split_pair(const char *name, const char *val, const char *allowed,
+	   char *buf, size_t cap, const char **second)
 {
-	const char *allowed = "PREFIX/LEN,GATEWAY or default,GATEWAY, "
-		"e.g. default,203.0.113.1 or 10.0.0.0/8,192.168.1.254";
-	struct cpe_route_cfg *r;
-	char buf[80], *comma;
+	char *comma;
 
-	if (strlen(val) >= sizeof(buf))
+	if (strlen(val) >= cap)
 		return bad(name, val, allowed);
 	strcpy(buf, val);
 	comma = strchr(buf, ',');
 	if (comma == NULL)
 		return bad(name, val, allowed);
 	*comma = '\0';
+	*second = comma + 1;
+	return 0;
+}
+
+static int
+opt_route(struct cpe_opts *o, const char *name, const char *val)
+{
+	const char *allowed = "PREFIX/LEN,GATEWAY or default,GATEWAY, "
+		"e.g. default,203.0.113.1 or 10.0.0.0/8,192.168.1.254";
+	struct cpe_route_cfg *r;
+	const char *gw;
+	char buf[80];
+
+	if (split_pair(name, val, allowed, buf, sizeof(buf), &gw) != 0)
+		return -EINVAL;
 	if (o->nb_routes == CPE_MAX_ROUTES)
 		return bad(name, val, "at most 256 routes");
 	r = &o->routes[o->nb_routes];
 	if (parse_prefix(buf, true, &r->prefix, &r->plen) != 0 ||
-	    cpe_parse_ip(comma + 1, &r->gw) != 0 || r->gw == 0)
+	    cpe_parse_ip(gw, &r->gw) != 0 || r->gw == 0)
 		return bad(name, val, allowed);
 	if (r->plen < 32 &&
 	    (r->prefix & (r->plen ? ~0u >> r->plen : ~0u)) != 0)
@@ -273,20 +290,16 @@ opt_neigh(struct cpe_opts *o, const char *name, const char *val)
 {
 	const char *allowed = "ADDR,XX:XX:XX:XX:XX:XX (a unicast MAC)";
 	struct cpe_neigh_cfg *n;
-	char buf[80], *comma;
+	const char *mac;
+	char buf[80];
 
-	if (strlen(val) >= sizeof(buf))
-		return bad(name, val, allowed);
-	strcpy(buf, val);
-	comma = strchr(buf, ',');
-	if (comma == NULL)
-		return bad(name, val, allowed);
-	*comma = '\0';
+	if (split_pair(name, val, allowed, buf, sizeof(buf), &mac) != 0)
+		return -EINVAL;
 	if (o->nb_neigh == CPE_MAX_NEIGH_STATIC)
 		return bad(name, val, "at most 64 static neighbours");
 	n = &o->neigh[o->nb_neigh];
 	if (cpe_parse_ip(buf, &n->ip) != 0 ||
-	    rte_ether_unformat_addr(comma + 1, &n->mac) != 0 ||
+	    rte_ether_unformat_addr(mac, &n->mac) != 0 ||
 	    !rte_is_valid_assigned_ether_addr(&n->mac))
 		return bad(name, val, allowed);
 	o->nb_neigh++;
