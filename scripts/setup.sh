@@ -10,8 +10,9 @@ sdk_cache="$top/.cache/dpdk-sdk"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 
+# iputils-ping and iperf3: the Linux peers of the CPE test (tests/cpe).
 pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
-      pkg-config gcc dpkg-dev python3 tshark iproute2)
+      pkg-config gcc dpkg-dev python3 tshark iproute2 iputils-ping iperf3)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -22,7 +23,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	# tshark asks whether non-root users may capture; answer no, quietly.
-	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+	printf '%s\n' \
+		"wireshark-common wireshark-common/install-setuid boolean false" \
+		"iperf3 iperf3/start_daemon boolean false" |
 		$SUDO debconf-set-selections 2>/dev/null || true
 	$SUDO apt-get update -qq
 	$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

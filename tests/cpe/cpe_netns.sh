@@ -29,17 +29,11 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "cpe_netns: needs root (network namespaces, TAP): skipped"
 	exit 77
 fi
-for tool in ip ping python3; do
-	command -v $tool >/dev/null || { echo "cpe_netns: $tool missing"; exit 1; }
+# scripts/setup.sh installs the peers' tools (iputils-ping, iperf3).
+for tool in ip ping python3 iperf3; do
+	command -v $tool >/dev/null ||
+		{ echo "cpe_netns: $tool missing (run scripts/setup.sh)"; exit 1; }
 done
-if ! command -v iperf3 >/dev/null; then
-	export DEBIAN_FRONTEND=noninteractive
-	echo "iperf3 iperf3/start_daemon boolean false" | debconf-set-selections 2>/dev/null || true
-	timeout 300 apt-get install -y -qq --no-install-recommends iperf3 >/dev/null 2>&1 ||
-		{ timeout 300 apt-get update -qq >/dev/null 2>&1 &&
-		  timeout 300 apt-get install -y -qq --no-install-recommends iperf3 >/dev/null 2>&1; } ||
-		{ echo "cpe_netns: cannot install iperf3"; exit 1; }
-fi
 
 id=$$
 rt=cpe_rt_$id lan=cpe_lan_$id wan=cpe_wan_$id
