@@ -862,6 +862,41 @@ load_worker(void *arg)
 
 
 /* Faults of the USB device: counted, survived, no mbuf lost. */
+/*
+ * Unplug port b's simulated device while b keeps bursting: exactly one
+ * RMV event, the peer a loses its link, requests to b fail. The count
+ * starts again at zero after, since later probes reuse port ids.
+ */
+static void
+unplug_mid_traffic(uint16_t a, uint16_t b, const char *tag)
+{
+	struct rte_ether_addr ma;
+	struct rte_mbuf *m, *rx[32];
+	uint64_t end;
+	uint16_t n;
+
+	rte_eth_macaddr_get(a, &ma);
+	rmv_count[b] = 0;
+	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, event_cb,
+					    rmv_count) == 0, "%s rmv callback", tag);
+	CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "%s unplug", tag);
+	end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	while (__atomic_load_n(&rmv_count[b], __ATOMIC_RELAXED) == 0 &&
+	       rte_get_timer_cycles() < end) {
+		n = rte_eth_rx_burst(b, 0, rx, 32);
+		rte_pktmbuf_free_bulk(rx, n);
+		m = make_frame(&ma, &ma, 100, 1);
+		if (m != NULL && rte_eth_tx_burst(b, 0, &m, 1) != 1)
+			rte_pktmbuf_free(m);
+		usleep(1000);
+	}
+	CHECK(rmv_count[b] == 1, "%s: %d RMV events", tag, rmv_count[b]);
+	CHECK(wait_link(a, 0), "%s peer kept its link", tag);
+	CHECK(rte_eth_promiscuous_disable(b) != 0,
+	      "%s request to a gone device", tag);
+	rmv_count[b] = 0;
+}
+
 static void
 test_faults(void)
 {
@@ -985,29 +1020,7 @@ test_faults(void)
 	}
 
 	/* Unplugged mid-traffic: RMV once, stop and close still work. */
-	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, event_cb,
-					    rmv_count) == 0, "rmv cb");
-	{
-		struct rte_ether_addr ma;
-		struct rte_mbuf *m, *rx[32];
-		uint64_t end;
-
-		rte_eth_macaddr_get(a, &ma);
-		CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "unplug");
-		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
-		while (__atomic_load_n(&rmv_count[b], __ATOMIC_RELAXED) == 0 &&
-		       rte_get_timer_cycles() < end) {
-			n = rte_eth_rx_burst(b, 0, rx, 32);
-			rte_pktmbuf_free_bulk(rx, n);
-			m = make_frame(&ma, &ma, 100, 1);
-			if (rte_eth_tx_burst(b, 0, &m, 1) != 1)
-				rte_pktmbuf_free(m);
-			usleep(1000);
-		}
-		CHECK(rmv_count[b] == 1, "%d RMV events", rmv_count[b]);
-		CHECK(wait_link(a, 0), "peer kept its link");
-		CHECK(rte_eth_promiscuous_disable(b) != 0, "request to a gone device");
-	}
+	unplug_mid_traffic(a, b, "vendor");
 	{
 		struct rte_eth_dev_info di;
 
@@ -1390,33 +1403,7 @@ test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
 	      "%s stalls not counted", tag);
 
 	/* Unplugged mid-traffic: one RMV, the peer loses its link, no leak. */
-	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, event_cb,
-					    rmv_count) == 0, "rmv callback");
-	{
-		int rmv0 = rmv_count[b];
-		struct rte_mbuf *m, *rx[32];
-		uint64_t end;
-		uint16_t n;
-
-		CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "%s unplug", tag);
-		end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
-		while (__atomic_load_n(&rmv_count[b], __ATOMIC_RELAXED) == rmv0 &&
-		       rte_get_timer_cycles() < end) {
-			n = rte_eth_rx_burst(b, 0, rx, 32);
-			rte_pktmbuf_free_bulk(rx, n);
-			m = make_frame(&ma, &ma, 100, 1);
-			if (m != NULL && rte_eth_tx_burst(b, 0, &m, 1) != 1)
-				rte_pktmbuf_free(m);
-			usleep(1000);
-		}
-		CHECK(rmv_count[b] == rmv0 + 1, "%s: %d RMV events", tag,
-		      rmv_count[b] - rmv0);
-		CHECK(wait_link(a, 0), "%s peer kept its link", tag);
-		CHECK(rte_eth_promiscuous_disable(b) != 0,
-		      "%s class request to a gone device", tag);
-		/* Port ids are reused by later probes: start them at zero. */
-		rmv_count[b] = 0;
-	}
+	unplug_mid_traffic(a, b, tag);
 	for (i = 0; i < 2; i++) {
 		struct rte_eth_dev_info di;
 

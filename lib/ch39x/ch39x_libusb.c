@@ -1216,6 +1216,24 @@ lu_control(struct ch39x_usb_dev *d, uint8_t req_type, uint8_t request,
 	return r < 0 ? lu_errno(r) : r;
 }
 
+/*
+ * Unlink a wrapper from its endpoint's in-flight list and put it back in
+ * the endpoint's pool; the caller holds ep->lock.
+ */
+static void
+ep_release(struct lu_ep *ep, struct lu_xfer *w)
+{
+	if (w->prev != NULL)
+		w->prev->next = w->next;
+	else
+		ep->inflight = w->next;
+	if (w->next != NULL)
+		w->next->prev = w->prev;
+	ep->n_inflight--;
+	w->next = ep->pool;
+	ep->pool = w;
+}
+
 /* Runs inside libusb_handle_events, on whichever thread handles events. */
 static void LIBUSB_CALL
 lu_callback(struct libusb_transfer *t)
@@ -1232,19 +1250,11 @@ lu_callback(struct libusb_transfer *t)
 		__atomic_fetch_sub(&w->u->in_flight, w->heap_bytes,
 				   __ATOMIC_RELAXED);
 	pthread_mutex_lock(&ep->lock);
-	if (w->prev != NULL)
-		w->prev->next = w->next;
-	else
-		ep->inflight = w->next;
-	if (w->next != NULL)
-		w->next->prev = w->prev;
-	ep->n_inflight--;
 	/*
 	 * The wrapper is free again at once: libusb does not touch a transfer
 	 * after its callback, and only the owning thread takes from the pool.
 	 */
-	w->next = ep->pool;
-	ep->pool = w;
+	ep_release(ep, w);
 	x->next = NULL;
 	if (ep->done_tail != NULL)
 		ep->done_tail->next = x;
@@ -1345,15 +1355,7 @@ lu_submit(struct ch39x_usb_dev *d, struct ch39x_xfer *x)
 	if (r == 0)
 		return 0;
 	pthread_mutex_lock(&ep->lock);
-	if (w->prev != NULL)
-		w->prev->next = w->next;
-	else
-		ep->inflight = w->next;
-	if (w->next != NULL)
-		w->next->prev = w->prev;
-	ep->n_inflight--;
-	w->next = ep->pool;
-	ep->pool = w;
+	ep_release(ep, w);
 	pthread_mutex_unlock(&ep->lock);
 	x->in_flight = false;
 	if (r == LIBUSB_ERROR_NO_DEVICE)

@@ -217,17 +217,24 @@ jnum() {
 	jval "$1" "$2" | awk '{ printf "%d", $1 + 0.5 }'
 }
 
-# app_run DEVARGS MODE-ARGS...: one bounded ch39x-perf run, its JSON
-app_run() {
+# app_exec DEVARGS SECONDS MODE-ARGS...: one bounded ch39x-perf run
+app_exec() {
 	devargs=$1
-	shift
+	secs=$2
+	shift 2
 	TP_N=$((TP_N + 1))
-	timeout $((PERF_SECS + 60)) chroot /host "$APP" -l 0-1 \
+	timeout $((secs + 90)) chroot /host "$APP" -l 0-1 \
 		--no-huge --no-pci --no-shconf -m 192 \
 		--file-prefix "ch39x_app$TP_N" \
 		-d $PRIV/librte_net_ch39x.so --vdev "net_ch39x0,$devargs" \
-		-- --duration "$PERF_SECS" --json "$@" 2>> /out/perf-app.log |
-		tr -d '\n'
+		-- --duration "$secs" --json "$@"
+}
+
+# app_run DEVARGS MODE-ARGS...: a PERF_SECS run, its JSON on one line
+app_run() {
+	devargs=$1
+	shift
+	app_exec "$devargs" "$PERF_SECS" "$@" 2>> /out/perf-app.log | tr -d '\n'
 }
 
 # perf_app NAME VID:PID PATH GADGET-IF HOST-MAC
@@ -245,15 +252,11 @@ perf_app() {
 		# Taking the device resets the gadget's link: pktgen starts
 		# once the app reports its first second, and the rate is the
 		# median of the app's per-second lines after that.
-		TP_N=$((TP_N + 1))
-		ae=/tmp/app.$TP_N.err
-		timeout $((PERF_SECS + 90)) chroot /host "$APP" -l 0-1 \
-			--no-huge --no-pci --no-shconf -m 192 \
-			--file-prefix "ch39x_app$TP_N" \
-			-d $PRIV/librte_net_ch39x.so \
-			--vdev "net_ch39x0,dev=$vp,path=$path" \
-			-- --duration $((PERF_SECS + 3)) --json --mode rxonly \
-			> /tmp/app.$TP_N.json 2> "$ae" &
+		ae=/tmp/app.$pn.$s.err
+		aj=/tmp/app.$pn.$s.json
+		: > "$ae"
+		app_exec "dev=$vp,path=$path" $((PERF_SECS + 3)) --mode rxonly \
+			> "$aj" 2> "$ae" &
 		ap=$!
 		i=0
 		while ! grep -q "^ch39x-perf: *1\.0 s" "$ae" && [ $i -lt 600 ]; do
@@ -266,7 +269,7 @@ perf_app() {
 		pg_stop
 		echo "rem_device_all" > $PG/kpktgend_0
 		cat "$ae" >> /out/perf-app.log
-		j=$(tr -d '\n' < /tmp/app.$TP_N.json)
+		j=$(tr -d '\n' < "$aj")
 		g2h=$(grep -E "^ch39x-perf: +[0-9.]+ s +rx " "$ae" |
 			awk '{ print $5 }' | tail -n +3 | sort -n |
 			awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print 0 }')
