@@ -57,7 +57,6 @@ struct ch39x_rxq {
 	struct rte_mempool *mp;
 	uint16_t port_id;
 	uint16_t queue_id;
-	enum ch39x_framing framing;
 	/* ECM: the frame of the transfer being read, if not yet taken. */
 	bool ecm_ready;
 	uint32_t ecm_len;
@@ -118,14 +117,15 @@ struct ch39x_txq {
 	struct ch39x_adapter *ad;
 	uint16_t port_id;
 	uint16_t queue_id;
-	enum ch39x_framing framing;
 	struct ch39x_ncm_tx *ncm;	/* NCM: the NTB builder */
 	uint16_t nb_xfers;
 	uint16_t nb_free;
 	uint32_t max_frame;		/* longest frame on the wire */
 	uint32_t mtu_frame;		/* longest frame the MTU allows */
-	bool hw_offload;		/* chip does csum, VLAN and TSO (V02) */
-	bool hw_tso;			/* ... and TSO is not forced to sw */
+	/* From the device type's caps at start (and tso=sw for hw_tso). */
+	bool hw_csum;
+	bool hw_vlan;
+	bool hw_tso;
 	uint8_t *scratch;		/* flat copy of a chained super-frame */
 	struct ch39x_xfer *xfers;
 	struct ch39x_xfer **free;	/* stack of idle transfers */
@@ -134,10 +134,98 @@ struct ch39x_txq {
 };
 
 
+/*
+ * What a device type does in hardware, set by its init op. The PMD tests
+ * these, never the chip family: anything without a bit is done in software.
+ */
+#define CH39X_CAP_TX_CSUM	(1u << 0)	/* IPv4/TCP/UDP checksums on TX */
+#define CH39X_CAP_RX_CSUM	(1u << 1)	/* RX records carry checksum flags */
+#define CH39X_CAP_TSO		(1u << 2)	/* TCP segmentation */
+#define CH39X_CAP_VLAN_INSERT	(1u << 3)
+#define CH39X_CAP_VLAN_STRIP	(1u << 4)
+#define CH39X_CAP_PHY		(1u << 5)	/* a PHY the host programs */
+
+/* Frames, frame bytes and malformed units a framing parser has seen. */
+struct ch39x_rx_parsed {
+	uint64_t frames;
+	uint64_t bytes;
+	uint64_t malformed;
+};
+
+/* One extended statistic: a counter at off in its source, or computed. */
+enum ch39x_xs_src {
+	CH39X_XS_RX, CH39X_XS_PARSER, CH39X_XS_TX, CH39X_XS_AD, CH39X_XS_SIM,
+	CH39X_XS_CALC, CH39X_XS_NCM_RX, CH39X_XS_NCM_TX, CH39X_XS_ECM_RX,
+};
+
+struct ch39x_xs_def {
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	enum ch39x_xs_src src;
+	size_t off;
+};
+
+struct ch39x_xs_table {
+	const struct ch39x_xs_def *d;
+	unsigned int n;
+};
+
+/*
+ * One device type: the vendor protocol (CH397, CH398), CDC-NCM or CDC-ECM.
+ * Chosen once at probe from what the transport says the function is, in
+ * the manner of Linux r8152's rtl_ops and usbnet's driver_info. Control
+ * ops run on the control thread with no lock held unless said; the burst
+ * functions are installed at dev_start.
+ */
+struct ch39x_dev_ops {
+	const char *name;
+	/*
+	 * Probe and reset: identify the function, program it, and fill the
+	 * profile (transfer sizes, MTU range), caps, speed_capa and mac_addr.
+	 */
+	int (*init)(struct ch39x_adapter *ad);
+	/* Receive filters for this promiscuous/all-multicast state. */
+	int (*rx_mode)(struct ch39x_adapter *ad, bool promisc, bool allmulti);
+	/* A new port address; sets ad->mac_addr when it succeeds. */
+	int (*set_mac)(struct ch39x_adapter *ad,
+		       const struct rte_ether_addr *mac);
+	/* The MTU into the device (stopped port). */
+	int (*mtu)(struct ch39x_adapter *ad, uint16_t mtu);
+	/* RX VLAN stripping in the device; NULL without CAP_VLAN_STRIP. */
+	int (*vlan_strip)(struct ch39x_adapter *ad, bool on);
+	/* Learn the link by asking the device (not started, or at start). */
+	void (*link_update)(struct ch39x_adapter *ad);
+	/* Link up or down on request; NULL: the device cannot. */
+	int (*link_set)(struct ch39x_adapter *ad, bool up);
+	/* A completed interrupt IN transfer (any status but cancelled). */
+	void (*notify)(struct ch39x_adapter *ad, const struct ch39x_xfer *x);
+	int (*fw_version)(struct ch39x_adapter *ad, char *fw, size_t size);
+	/* The longest frame one TX record carries. */
+	uint32_t (*tx_max_frame)(const struct ch39x_adapter *ad);
+	/* RX transfer size for an MTU; NULL: the profile's, whatever it. */
+	uint32_t (*rx_xfer_size)(const struct ch39x_adapter *ad, uint16_t mtu);
+	/* Queue state of the framing (parsers, builders). */
+	void (*rxq_init)(struct ch39x_adapter *ad, struct ch39x_rxq *q);
+	int (*txq_init)(struct ch39x_adapter *ad, struct ch39x_txq *q);
+	/* What the RX parser found, for stats and xstats (any thread). */
+	void (*rx_parsed)(const struct ch39x_rxq *q,
+			  struct ch39x_rx_parsed *p);
+	/* The framing's own xstats, after the common ones. */
+	const struct ch39x_xs_table *xstats;
+	eth_rx_burst_t rx_burst;
+	eth_tx_burst_t tx_burst;
+};
+
+extern const struct ch39x_dev_ops ch39x_vendor_ops;
+extern const struct ch39x_dev_ops ch39x_ncm_ops;
+extern const struct ch39x_dev_ops ch39x_ecm_ops;
+
 struct ch39x_adapter {
 	struct rte_eth_dev *dev;
 	struct ch39x_usb_dev *usb;
 	struct ch39x_usb_info info;
+	const struct ch39x_dev_ops *ops;
+	uint32_t caps;			/* CH39X_CAP_* */
+	uint32_t speed_capa;		/* RTE_ETH_LINK_SPEED_* */
 	/* The chip's profile, with the transfer sizes the devargs chose. */
 	struct ch39x_profile prof;
 	struct ch39x_args args;
@@ -164,10 +252,9 @@ struct ch39x_adapter {
 	struct ch39x_txq *txq;
 
 	/*
-	 * CDC-NCM and CDC-ECM devices (framing != vendor): what the
-	 * descriptors and the NTB parameters say, and what was negotiated.
+	 * CDC-NCM and CDC-ECM devices: what the descriptors and the NTB
+	 * parameters say, and what was negotiated.
 	 */
-	enum ch39x_framing framing;
 	struct ch39x_cdc_desc cdc;
 	struct ch39x_ncm_ntb_params ntbp;
 	bool ntb32;
@@ -182,12 +269,41 @@ struct ch39x_adapter {
 	uint64_t cdc_notifications;
 };
 
-uint16_t ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
-uint16_t ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+#define CH39X_CTRL_TIMEOUT_MS 500
+
+/* ch39x_ethdev.c: what the device types share. */
+int ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
+		  uint16_t value, uint16_t index, void *data, uint16_t len,
+		  const char *what, bool quiet);
+void ch39x_set_link(struct ch39x_adapter *ad, bool up, uint32_t speed);
+void ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed);
+int ch39x_program_rx_mode(struct ch39x_adapter *ad);
+
+/* ch39x_xstats.c */
+int ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int ch39x_stats_reset(struct rte_eth_dev *dev);
+int ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		     unsigned int size);
+int ch39x_xstats_get_names(struct rte_eth_dev *dev,
+			   struct rte_eth_xstat_name *names,
+			   unsigned int size);
+extern const struct ch39x_xs_table ch39x_xs_ncm;
+extern const struct ch39x_xs_table ch39x_xs_ecm;
+
+/* ch39x_rxtx.c: one RX and one TX burst per framing. */
+uint16_t ch39x_rx_burst_vendor(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_rx_burst_ncm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_rx_burst_ecm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_tx_burst_vendor(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+void ch39x_rx_parsed_vendor(const struct ch39x_rxq *q,
+			    struct ch39x_rx_parsed *p);
+void ch39x_rx_parsed_ncm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
+void ch39x_rx_parsed_ecm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
 int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q);
-void ch39x_rx_parsed(const struct ch39x_rxq *q, uint64_t *frames,
-		     uint64_t *bytes);
+int ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size);
 void ch39x_rxq_stop(struct ch39x_rxq *q);
 int ch39x_rxq_start(struct ch39x_rxq *q);
 int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q);

@@ -52,15 +52,8 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q)
 		q->xfers[i].user = q;
 	}
 	ch39x_rx_parser_init(&q->parser, &ad->prof);
-	q->framing = ad->framing;
-	if (q->framing == CH39X_FRAMING_NCM) {
-		struct ch39x_ncm_rx_cfg c;
-
-		memset(&c, 0, sizeof(c));
-		c.ntb32 = ad->ntb32;
-		c.max_ntb = ad->ntb_in_size;
-		ch39x_ncm_rx_init(&q->ncm, &c);
-	}
+	if (ad->ops->rxq_init != NULL)
+		ad->ops->rxq_init(ad, q);
 	q->copybreak = ad->args.rx_copybreak;
 	/* An external buffer's length is 16 bits wide. */
 	if (q->copybreak && ad->prof.rx_xfer_size > UINT16_MAX) {
@@ -85,6 +78,35 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q)
 		q->shinfo[i].fcb_opaque = &q->xfers[i];
 		rte_mbuf_ext_refcnt_set(&q->shinfo[i], 0);
 	}
+	return 0;
+}
+
+/* Give the stopped RX queue transfer buffers of size bytes. */
+int
+ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size)
+{
+	struct ch39x_rxq *q = ad->rxq;
+	uint8_t *bufs;
+	uint16_t i;
+
+	if (q->lent) {
+		PMD_LOG(ERR, "%s: the MTU needs larger RX transfers, but the "
+			"application still holds mbufs attached to the old "
+			"ones (rx_copybreak); free them first",
+			ad->dev->data->name);
+		return -EBUSY;
+	}
+	bufs = rte_malloc("ch39x_rx_bufs", (size_t)size * q->nb_xfers, 64);
+	if (bufs == NULL)
+		return -ENOMEM;
+	rte_free(q->bufs);
+	q->bufs = bufs;
+	q->bufs_iova = rte_malloc_virt2iova(bufs);
+	for (i = 0; i < q->nb_xfers; i++) {
+		q->xfers[i].buf = bufs + (size_t)i * size;
+		q->xfers[i].len = size;
+	}
+	ad->prof.rx_xfer_size = size;
 	return 0;
 }
 
@@ -205,13 +227,8 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q)
 	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL ||
 	    q->scratch == NULL)
 		return -ENOMEM;
-	q->framing = ad->framing;
-	if (q->framing == CH39X_FRAMING_NCM) {
-		q->ncm = rte_malloc("ch39x_ncm_tx", sizeof(*q->ncm), 64);
-		if (q->ncm == NULL)
-			return -ENOMEM;
-		*q->ncm = ad->ncm_tpl;
-	}
+	if (ad->ops->txq_init != NULL && ad->ops->txq_init(ad, q) != 0)
+		return -ENOMEM;
 	for (i = 0; i < q->nb_xfers; i++) {
 		q->xfers[i].ep = CH39X_EP_BULK_OUT;
 		q->xfers[i].buf = q->bufs + (size_t)i * bsz;
@@ -263,13 +280,15 @@ rx_offload_flags(struct rte_mbuf *m, const struct ch39x_rx_frame *f)
 /*
  * The framing hooks of the RX path, in the shape of usbnet's rx_fixup:
  * begin on a completed bulk IN transfer, then take its frames one by one.
- * A switch rather than function pointers: the branch is the same for
- * every transfer of a port, so it predicts perfectly and inlines.
+ * fr is a constant in each of the per-framing bursts below, so every
+ * switch on it folds away when the hooks are inlined: no branch on the
+ * framing is left in the per-frame path.
  */
 static __rte_always_inline void
-rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x)
+rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x,
+		const enum ch39x_framing fr)
 {
-	switch (q->framing) {
+	switch (fr) {
 	case CH39X_FRAMING_NCM:
 		ch39x_ncm_rx_begin(&q->ncm, x->buf, x->actual);
 		break;
@@ -287,11 +306,12 @@ rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x)
 }
 
 static __rte_always_inline int
-rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f)
+rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f,
+	       const enum ch39x_framing fr)
 {
 	struct ch39x_ncm_dgram d;
 
-	switch (q->framing) {
+	switch (fr) {
 	case CH39X_FRAMING_NCM:
 		if (ch39x_ncm_rx_next(&q->ncm, &d) == 0)
 			return 0;
@@ -317,24 +337,33 @@ rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f)
 	return 1;
 }
 
-/* Frames and frame bytes the framing parser found, for the xstats. */
+/* What each framing's parser found and dropped, for the statistics. */
 void
-ch39x_rx_parsed(const struct ch39x_rxq *q, uint64_t *frames, uint64_t *bytes)
+ch39x_rx_parsed_vendor(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p)
 {
-	switch (q->framing) {
-	case CH39X_FRAMING_NCM:
-		*frames = q->ncm.stats.dgrams;
-		*bytes = q->ncm.stats.dgram_bytes;
-		break;
-	case CH39X_FRAMING_ECM:
-		*frames = q->ecm.frames;
-		*bytes = q->ecm.frame_bytes;
-		break;
-	default:
-		*frames = q->parser.stats.frames;
-		*bytes = q->parser.stats.frame_bytes;
-		break;
-	}
+	p->frames = q->parser.stats.frames;
+	p->bytes = q->parser.stats.frame_bytes;
+	p->malformed = q->parser.stats.bad_headers;
+}
+
+void
+ch39x_rx_parsed_ncm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p)
+{
+	const struct ch39x_ncm_rx_stats *n = &q->ncm.stats;
+
+	p->frames = n->dgrams;
+	p->bytes = n->dgram_bytes;
+	p->malformed = n->short_ntb + n->bad_nth_sig + n->bad_hdr_len +
+		n->bad_block_len + n->bad_ndp_index + n->bad_ndp_len +
+		n->ndp_loops + n->ndp_no_null + n->bad_dgram;
+}
+
+void
+ch39x_rx_parsed_ecm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p)
+{
+	p->frames = q->ecm.frames;
+	p->bytes = q->ecm.frame_bytes;
+	p->malformed = q->ecm.runts + q->ecm.oversize;
 }
 
 /*
@@ -544,10 +573,10 @@ rx_log_oversize(struct ch39x_rxq *q, uint64_t drops, uint32_t last_len)
 		q->max_frame - CH39X_L2_OVERHEAD, CH39X_L2_OVERHEAD);
 }
 
-uint16_t
-ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+static __rte_always_inline uint16_t
+rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+	 const enum ch39x_framing fr)
 {
-	struct ch39x_rxq *q = rxq;
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_xfer *x = q->cur;
 	struct ch39x_rx_frame f;
@@ -570,13 +599,13 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 				continue;
 			}
 			xbytes += x->actual;
-			rx_frames_begin(q, x);
+			rx_frames_begin(q, x, fr);
 			/* The parser's own hold while it reads the transfer. */
 			if (q->copybreak)
 				rte_mbuf_ext_refcnt_set(
 					&q->shinfo[x - q->xfers], 1);
 		}
-		if (rx_frames_next(q, &f) == 0) {
+		if (rx_frames_next(q, &f, fr) == 0) {
 			rx_xfer_done(q, x);
 			x = NULL;
 			continue;
@@ -629,6 +658,24 @@ ch39x_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 	return n;
 }
 
+uint16_t
+ch39x_rx_burst_vendor(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return rx_burst(rxq, pkts, nb, CH39X_FRAMING_VENDOR);
+}
+
+uint16_t
+ch39x_rx_burst_ncm(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return rx_burst(rxq, pkts, nb, CH39X_FRAMING_NCM);
+}
+
+uint16_t
+ch39x_rx_burst_ecm(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return rx_burst(rxq, pkts, nb, CH39X_FRAMING_ECM);
+}
+
 /* ---- TX ---- */
 
 /* The aggregate being filled during one burst. */
@@ -646,17 +693,18 @@ struct tx_state {
  * ECM sends a frame per transfer. st->a counts frames and bytes for all.
  */
 static __rte_always_inline void
-tx_begin(struct ch39x_txq *q, struct tx_state *st)
+tx_begin(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	ch39x_tx_agg_init(&st->a, st->x->buf);
-	if (q->framing == CH39X_FRAMING_NCM)
+	if (fr == CH39X_FRAMING_NCM)
 		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
 }
 
 static __rte_always_inline bool
-tx_fits(struct ch39x_txq *q, struct tx_state *st, uint32_t len)
+tx_fits(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	const enum ch39x_framing fr)
 {
-	switch (q->framing) {
+	switch (fr) {
 	case CH39X_FRAMING_NCM:
 		return ch39x_ncm_tx_fits(q->ncm, len);
 	case CH39X_FRAMING_ECM:
@@ -667,9 +715,10 @@ tx_fits(struct ch39x_txq *q, struct tx_state *st, uint32_t len)
 }
 
 static __rte_always_inline uint8_t *
-tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d)
+tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d,
+       const enum ch39x_framing fr)
 {
-	switch (q->framing) {
+	switch (fr) {
 	case CH39X_FRAMING_NCM:
 		st->a.frames++;
 		st->a.frame_bytes += d->len;
@@ -685,13 +734,13 @@ tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d)
 }
 
 static __rte_always_inline struct ch39x_tx_end
-tx_finish(struct ch39x_txq *q, struct tx_state *st)
+tx_finish(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	struct ch39x_tx_end e = { 0, false, false };
 	struct ch39x_ncm_tx_end ne;
 	struct ch39x_ecm_tx_end ee;
 
-	switch (q->framing) {
+	switch (fr) {
 	case CH39X_FRAMING_NCM:
 		ne = ch39x_ncm_tx_finish(q->ncm);
 		e.len = ne.len;
@@ -709,11 +758,11 @@ tx_finish(struct ch39x_txq *q, struct tx_state *st)
 	return e;
 }
 
-static void
-tx_submit(struct ch39x_txq *q, struct tx_state *st)
+static __rte_always_inline void
+tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	struct ch39x_usb_dev *u = q->ad->usb;
-	struct ch39x_tx_end e = tx_finish(q, st);
+	struct ch39x_tx_end e = tx_finish(q, st, fr);
 	struct ch39x_xfer *x = st->x;
 	int rc;
 
@@ -775,29 +824,31 @@ tx_reap(struct ch39x_txq *q)
  * Make room for a len-byte frame: close the current transfer when the
  * frame does not fit, and take a free one. Returns false when none is free.
  */
-static bool
-tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len)
+static __rte_always_inline bool
+tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	const enum ch39x_framing fr)
 {
-	if (st->x != NULL && !tx_fits(q, st, len))
-		tx_submit(q, st);
+	if (st->x != NULL && !tx_fits(q, st, len, fr))
+		tx_submit(q, st, fr);
 	if (st->x == NULL) {
 		if (q->nb_free == 0 && tx_reap(q) == 0)
 			return false;
 		st->x = q->free[--q->nb_free];
-		tx_begin(q, st);
+		tx_begin(q, st, fr);
 	}
 	return true;
 }
 
 /* Frames of seg bytes one empty transfer takes, at least. */
-static uint32_t
-tx_per_xfer(const struct ch39x_txq *q, uint32_t seg)
+static __rte_always_inline uint32_t
+tx_per_xfer(const struct ch39x_txq *q, uint32_t seg,
+	    const enum ch39x_framing fr)
 {
 	const struct ch39x_profile *p = &q->ad->prof;
 	const struct ch39x_ncm_tx *t = q->ncm;
 	uint32_t rec, per, over;
 
-	switch (q->framing) {
+	switch (fr) {
 	case CH39X_FRAMING_ECM:
 		return 1;
 	case CH39X_FRAMING_NCM:
@@ -822,15 +873,15 @@ tx_per_xfer(const struct ch39x_txq *q, uint32_t seg)
  * Whether nseg records of at most seg bytes fit in the current transfer
  * and the free ones, so that a super-frame is never half sent.
  */
-static bool
+static __rte_always_inline bool
 tx_capacity(const struct ch39x_txq *q, const struct tx_state *st,
-	    uint32_t nseg, uint32_t seg)
+	    uint32_t nseg, uint32_t seg, const enum ch39x_framing fr)
 {
 	const struct ch39x_profile *p = &q->ad->prof;
 	uint32_t rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
-	uint64_t n = (uint64_t)q->nb_free * tx_per_xfer(q, seg);
+	uint64_t n = (uint64_t)q->nb_free * tx_per_xfer(q, seg, fr);
 
-	if (st->x != NULL && q->framing == CH39X_FRAMING_VENDOR &&
+	if (st->x != NULL && fr == CH39X_FRAMING_VENDOR &&
 	    !p->one_frame_per_xfer &&
 	    p->tx_xfer_size - st->a.len >= CH39X_TX_MIN_ROOM)
 		n += (p->tx_xfer_size - st->a.len) / rec;
@@ -838,10 +889,11 @@ tx_capacity(const struct ch39x_txq *q, const struct tx_state *st,
 }
 
 /* Transfers that nseg records of seg bytes fill when all start empty. */
-static uint32_t
-tx_xfers_needed(const struct ch39x_txq *q, uint32_t nseg, uint32_t seg)
+static __rte_always_inline uint32_t
+tx_xfers_needed(const struct ch39x_txq *q, uint32_t nseg, uint32_t seg,
+		const enum ch39x_framing fr)
 {
-	uint32_t per = tx_per_xfer(q, seg);
+	uint32_t per = tx_per_xfer(q, seg, fr);
 
 	return (nseg + per - 1) / per;
 }
@@ -888,7 +940,7 @@ hw_tso_ok(const struct ch39x_txq *q, const struct rte_mbuf *m)
 {
 	uint32_t hdr = m->l2_len + m->l3_len + m->l4_len;
 
-	/* The chip's limits (sheet 5): TCPHO, MSS, one record per transfer. */
+	/* The chip's limits (protocol §5): TCPHO, MSS, one record per transfer. */
 	return q->hw_tso && hdr <= CH39X_TSO_TCPHO_MAX &&
 		m->tso_segsz <= CH39X_TSO_MSS_MAX &&
 		m->pkt_len + CH39X_HDR_LEN <= q->ad->prof.tx_xfer_size &&
@@ -896,14 +948,16 @@ hw_tso_ok(const struct ch39x_txq *q, const struct rte_mbuf *m)
 }
 
 /* Software TSO: every segment becomes a record. 0, or -1: no room. */
-static int
-tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
+static __rte_always_inline int
+tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
+	  const enum ch39x_framing fr)
 {
 	bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
 	uint32_t vl = vlan ? RTE_VLAN_HLEN : 0, len;
 	struct ch39x_tx_desc d;
 	const uint8_t *flat;
 	struct ch39x_tso t;
+	uint32_t seg;
 	uint8_t *dst;
 	int nseg;
 
@@ -928,20 +982,19 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	 * super-frame needs more transfers than the queue has: then it goes
 	 * out as transfers complete, and what finds no room is dropped.
 	 */
-	if (tx_xfers_needed(q, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl) <=
-	    q->nb_xfers &&
-	    !tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl) &&
-	    (tx_reap(q) == 0 ||
-	     !tx_capacity(q, st, (uint32_t)nseg, ch39x_tso_next_len(&t) + vl)))
+	seg = ch39x_tso_next_len(&t) + vl;
+	if (tx_xfers_needed(q, (uint32_t)nseg, seg, fr) <= q->nb_xfers &&
+	    !tx_capacity(q, st, (uint32_t)nseg, seg, fr) &&
+	    (tx_reap(q) == 0 || !tx_capacity(q, st, (uint32_t)nseg, seg, fr)))
 		return -1;
 	memset(&d, 0, sizeof(d));
 	while ((len = ch39x_tso_next_len(&t)) != 0) {
 		d.len = len + vl;
-		if (!tx_room(q, st, d.len)) {
+		if (!tx_room(q, st, d.len, fr)) {
 			q->c.tso_seg_drops += t.nseg - t.idx;
 			break;
 		}
-		dst = tx_add(q, st, &d);
+		dst = tx_add(q, st, &d, fr);
 		ch39x_tso_emit(&t, dst + vl);
 		if (vlan)
 			sw_vlan_insert(dst, m->vlan_tci);
@@ -953,13 +1006,56 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	return 0;
 }
 
-/* One mbuf into the aggregate. 0: consumed; -1: no room, not consumed. */
-static int
-tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
+/* The descriptor of a frame the chip finishes itself (TSO, csum, tag). */
+static __rte_always_inline void
+tx_hw_desc(const struct ch39x_txq *q, const struct rte_mbuf *m,
+	   struct ch39x_tx_desc *d)
 {
 	uint64_t ol = m->ol_flags;
-	bool hw = q->hw_offload;
-	bool vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !hw;
+
+	if (q->hw_vlan && (ol & RTE_MBUF_F_TX_VLAN)) {
+		d->vlan_insert = true;
+		d->vlan_tci = m->vlan_tci;
+	}
+	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
+		/* Only when hw_tso_ok(): the chip segments it (protocol §5). */
+		d->tso4 = (ol & RTE_MBUF_F_TX_IPV4) != 0;
+		d->tso6 = !d->tso4;
+		d->tcpho = (uint8_t)(m->l2_len + m->l3_len + m->l4_len);
+		d->mss = m->tso_segsz;
+	} else if (q->hw_csum) {
+		d->csum_ip4 = (ol & RTE_MBUF_F_TX_IP_CKSUM) != 0;
+		d->csum_tcp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
+			RTE_MBUF_F_TX_TCP_CKSUM;
+		d->csum_udp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
+			RTE_MBUF_F_TX_UDP_CKSUM;
+	}
+}
+
+/*
+ * Count what the chip puts on the wire for a super-frame it segments, as
+ * software TSO does: every segment repeats the headers.
+ */
+static void
+tx_count_hw_tso(struct ch39x_txq *q, const struct ch39x_tx_desc *d,
+		uint32_t len, uint16_t mss)
+{
+	uint32_t hdr = d->tcpho, pay = len - hdr;
+	uint32_t nseg = pay ? (pay + mss - 1) / mss : 1;
+	uint32_t vl = d->vlan_insert ? RTE_VLAN_HLEN : 0;
+
+	q->c.tso_hw++;
+	q->c.packets += nseg;
+	q->c.bytes += len + (nseg - 1) * hdr + nseg * vl;
+}
+
+/* One mbuf into the aggregate. 0: consumed; -1: no room, not consumed. */
+static __rte_always_inline int
+tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
+       const enum ch39x_framing fr)
+{
+	uint64_t ol = m->ol_flags;
+	bool vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !q->hw_vlan;
 	/* The tag makes every frame on the wire 4 bytes longer. */
 	uint32_t vl = (ol & RTE_MBUF_F_TX_VLAN) ? RTE_VLAN_HLEN : 0;
 	struct ch39x_tx_desc d;
@@ -968,7 +1064,7 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 
 	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
 		if (!hw_tso_ok(q, m))
-			return tx_tso_sw(q, st, m);
+			return tx_tso_sw(q, st, m, fr);
 		if ((uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) +
 		    vl > q->max_frame || m->tso_segsz == 0) {
 			q->c.invalid++;
@@ -981,26 +1077,10 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	}
 	memset(&d, 0, sizeof(d));
 	d.len = len + (vlan_sw ? RTE_VLAN_HLEN : 0);
-	if (hw) {
-		/* The chip does checksums, VLAN insertion and TSO (sheet 5). */
-		d.vlan_insert = (ol & RTE_MBUF_F_TX_VLAN) != 0;
-		d.vlan_tci = m->vlan_tci;
-		if (ol & RTE_MBUF_F_TX_TCP_SEG) {
-			d.tso4 = (ol & RTE_MBUF_F_TX_IPV4) != 0;
-			d.tso6 = !d.tso4;
-			d.tcpho = (uint8_t)(m->l2_len + m->l3_len + m->l4_len);
-			d.mss = m->tso_segsz;
-		} else {
-			d.csum_ip4 = (ol & RTE_MBUF_F_TX_IP_CKSUM) != 0;
-			d.csum_tcp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
-				RTE_MBUF_F_TX_TCP_CKSUM;
-			d.csum_udp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
-				RTE_MBUF_F_TX_UDP_CKSUM;
-		}
-	}
-	if (!tx_room(q, st, d.len))
+	tx_hw_desc(q, m, &d);
+	if (!tx_room(q, st, d.len, fr))
 		return -1;
-	dst = tx_add(q, st, &d);
+	dst = tx_add(q, st, &d, fr);
 	if (vlan_sw) {
 		tx_gather(dst + RTE_VLAN_HLEN, m);
 		sw_vlan_insert(dst, m->vlan_tci);
@@ -1013,22 +1093,13 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 		dst[m->l2_len + 4] = 0;
 		dst[m->l2_len + 5] = 0;
 	}
-	if (!hw && (ol & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))) {
+	if (!q->hw_csum && (ol & (RTE_MBUF_F_TX_IP_CKSUM |
+				  RTE_MBUF_F_TX_L4_MASK))) {
 		sw_csum(dst, d.len, ol);
 		q->c.csum_sw++;
 	}
 	if (d.tso4 || d.tso6) {
-		/*
-		 * Count what the chip puts on the wire, as software TSO
-		 * does: every segment repeats the headers.
-		 */
-		uint32_t hdr = d.tcpho, pay = len - hdr;
-		uint32_t nseg = pay ? (pay + m->tso_segsz - 1) / m->tso_segsz : 1;
-		uint32_t vl = d.vlan_insert ? RTE_VLAN_HLEN : 0;
-
-		q->c.tso_hw++;
-		q->c.packets += nseg;
-		q->c.bytes += len + (nseg - 1) * hdr + nseg * vl;
+		tx_count_hw_tso(q, &d, len, m->tso_segsz);
 		return 0;
 	}
 	q->c.packets++;
@@ -1036,26 +1107,44 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	return 0;
 }
 
-uint16_t
-ch39x_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+static __rte_always_inline uint16_t
+tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
+	 const enum ch39x_framing fr)
 {
-	struct ch39x_txq *q = txq;
 	struct tx_state st = { .x = NULL };
 	uint16_t n;
 
 	tx_reap(q);
 	for (n = 0; n < nb; n++) {
-		if (tx_one(q, &st, pkts[n]) != 0) {
+		if (tx_one(q, &st, pkts[n], fr) != 0) {
 			q->c.full++;
 			break;
 		}
 	}
 	if (st.x != NULL)
-		tx_submit(q, &st);
+		tx_submit(q, &st, fr);
 	rte_pktmbuf_free_bulk(pkts, n);
 	q->c.usb_xfers += st.xfers;
 	q->c.usb_bytes += st.xbytes;
 	return n;
+}
+
+uint16_t
+ch39x_tx_burst_vendor(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return tx_burst(txq, pkts, nb, CH39X_FRAMING_VENDOR);
+}
+
+uint16_t
+ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return tx_burst(txq, pkts, nb, CH39X_FRAMING_NCM);
+}
+
+uint16_t
+ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return tx_burst(txq, pkts, nb, CH39X_FRAMING_ECM);
 }
 
 uint16_t

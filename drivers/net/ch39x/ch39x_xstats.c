@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Basic and extended statistics: the queues' counters, the framing
+ * parsers' and builders', the device's own (interrupt events) and, on a
+ * simulated adapter, the model's. Read on the control thread while the
+ * lcores count: each counter is a single writer's uint64_t.
+ */
+
+#include <string.h>
+
+#include <ethdev_driver.h>
+
+#include "ch39x_ethdev.h"
+
+int
+ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	const struct ch39x_rxq *rq = ad->rxq;
+	const struct ch39x_txq *tq = ad->txq;
+
+	if (rq != NULL) {
+		struct ch39x_rx_parsed p;
+
+		ad->ops->rx_parsed(rq, &p);
+		st->ipackets = rq->c.packets;
+		st->ibytes = rq->c.bytes;
+		st->ierrors = p.malformed + rq->c.mtu_drops +
+			rq->c.mbuf_drops + rq->c.usb_errors + rq->c.usb_stalls +
+			rq->c.usb_timeouts + rq->c.usb_overflows;
+		st->rx_nombuf = rq->c.nombuf;
+		st->q_ipackets[0] = st->ipackets;
+		st->q_ibytes[0] = st->ibytes;
+	}
+	if (tq != NULL) {
+		st->opackets = tq->c.packets;
+		st->obytes = tq->c.bytes;
+		st->oerrors = tq->c.invalid + tq->c.usb_errors +
+			tq->c.usb_stalls + tq->c.usb_timeouts;
+		st->q_opackets[0] = st->opackets;
+		st->q_obytes[0] = st->obytes;
+	}
+	/* Frames the chip's FIFO could not hold, from its own events. */
+	st->imissed = (uint16_t)(ad->last_event.rx_overflow -
+				 ad->evt_base.rx_overflow);
+	return 0;
+}
+
+int
+ch39x_stats_reset(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	if (ad->rxq != NULL) {
+		memset(&ad->rxq->c, 0, sizeof(ad->rxq->c));
+		memset(&ad->rxq->parser.stats, 0,
+		       sizeof(ad->rxq->parser.stats));
+		memset(&ad->rxq->ncm.stats, 0, sizeof(ad->rxq->ncm.stats));
+		memset(&ad->rxq->ecm, 0, sizeof(ad->rxq->ecm));
+	}
+	if (ad->txq != NULL) {
+		memset(&ad->txq->c, 0, sizeof(ad->txq->c));
+		if (ad->txq->ncm != NULL)
+			memset(&ad->txq->ncm->stats, 0,
+			       sizeof(ad->txq->ncm->stats));
+	}
+	ad->cdc_notifications = 0;
+	ad->link_events = 0;
+	ad->ctrl_errors = 0;
+	ad->evt_base = ad->last_event;
+	return 0;
+}
+
+/* ---- xstats ---- */
+
+#define XS(n, s, t, f) { n, CH39X_ ## s, offsetof(t, f) }
+static const struct ch39x_xs_def xs_defs[] = {
+	XS("rx_usb_xfers", XS_RX, struct ch39x_rx_counters, usb_xfers),
+	XS("rx_usb_bytes", XS_RX, struct ch39x_rx_counters, usb_bytes),
+	XS("rx_usb_errors", XS_RX, struct ch39x_rx_counters, usb_errors),
+	XS("rx_usb_stalls", XS_RX, struct ch39x_rx_counters, usb_stalls),
+	XS("rx_usb_timeouts", XS_RX, struct ch39x_rx_counters, usb_timeouts),
+	XS("rx_usb_overflows", XS_RX, struct ch39x_rx_counters, usb_overflows),
+	{ "rx_frames", CH39X_XS_CALC, 11 },
+	{ "rx_frame_bytes", CH39X_XS_CALC, 12 },
+	XS("rx_bad_headers", XS_PARSER, struct ch39x_rx_stats, bad_headers),
+	XS("rx_straddled_records", XS_PARSER, struct ch39x_rx_stats, straddled),
+	XS("rx_lost_partial_records", XS_PARSER, struct ch39x_rx_stats,
+	   carry_lost),
+	XS("rx_short_xfers", XS_PARSER, struct ch39x_rx_stats, short_xfers),
+	XS("rx_truncated_records", XS_PARSER, struct ch39x_rx_stats, truncated),
+	XS("rx_oversize_mtu_drops", XS_RX, struct ch39x_rx_counters, mtu_drops),
+	XS("rx_oversize_mbuf_drops", XS_RX, struct ch39x_rx_counters,
+	   mbuf_drops),
+	XS("tx_usb_xfers", XS_TX, struct ch39x_tx_counters, usb_xfers),
+	XS("tx_usb_bytes", XS_TX, struct ch39x_tx_counters, usb_bytes),
+	XS("tx_usb_errors", XS_TX, struct ch39x_tx_counters, usb_errors),
+	XS("tx_usb_stalls", XS_TX, struct ch39x_tx_counters, usb_stalls),
+	XS("tx_usb_timeouts", XS_TX, struct ch39x_tx_counters, usb_timeouts),
+	XS("tx_zlps", XS_TX, struct ch39x_tx_counters, zlps),
+	XS("tx_ls_trailers", XS_TX, struct ch39x_tx_counters, tx_ls),
+	XS("tx_invalid_length_drops", XS_TX, struct ch39x_tx_counters, invalid),
+	XS("tx_ring_full", XS_TX, struct ch39x_tx_counters, full),
+	XS("tx_tso_hw_frames", XS_TX, struct ch39x_tx_counters, tso_hw),
+	XS("tx_tso_sw_frames", XS_TX, struct ch39x_tx_counters, tso_sw_pkts),
+	XS("tx_tso_sw_segments", XS_TX, struct ch39x_tx_counters, tso_sw_segs),
+	XS("tx_tso_segment_drops", XS_TX, struct ch39x_tx_counters,
+	   tso_seg_drops),
+	XS("tx_csum_sw", XS_TX, struct ch39x_tx_counters, csum_sw),
+	XS("tx_vlan_insert_sw", XS_TX, struct ch39x_tx_counters, vlan_sw),
+	XS("rx_vlan_strip_sw", XS_RX, struct ch39x_rx_counters, vlan_sw),
+	XS("rx_csum_sw", XS_RX, struct ch39x_rx_counters, csum_sw),
+	XS("rx_chained_frames", XS_RX, struct ch39x_rx_counters, chained),
+	XS("rx_zerocopy_frames", XS_RX, struct ch39x_rx_counters, zerocopy),
+	XS("link_events", XS_AD, struct ch39x_adapter, link_events),
+	XS("ctrl_errors", XS_AD, struct ch39x_adapter, ctrl_errors),
+	XS("intr_usb_errors", XS_AD, struct ch39x_adapter, intr_errors),
+	{ "rx_framing_bytes", CH39X_XS_CALC, 0 },
+	{ "tx_framing_bytes", CH39X_XS_CALC, 1 },
+	{ "rx_frames_per_xfer_x1000", CH39X_XS_CALC, 2 },
+	{ "tx_frames_per_xfer_x1000", CH39X_XS_CALC, 3 },
+	{ "rx_usb_efficiency_permille", CH39X_XS_CALC, 4 },
+	{ "tx_usb_efficiency_permille", CH39X_XS_CALC, 5 },
+	{ "dev_rx_packets", CH39X_XS_CALC, 6 },
+	{ "dev_rx_overflow", CH39X_XS_CALC, 7 },
+	{ "dev_rx_crc_errors", CH39X_XS_CALC, 8 },
+	{ "dev_tx_packets", CH39X_XS_CALC, 9 },
+	{ "rx_xfers_lent", CH39X_XS_CALC, 10 },
+};
+
+static const struct ch39x_xs_def xs_sim_defs[] = {
+	XS("sim_rx_filtered", XS_SIM, struct ch39x_sim_counters, rx_filtered),
+	XS("sim_rx_oversize", XS_SIM, struct ch39x_sim_counters, rx_oversize),
+	XS("sim_rx_link_down", XS_SIM, struct ch39x_sim_counters, rx_link_down),
+	XS("sim_rx_overflow", XS_SIM, struct ch39x_sim_counters, rx_overflow),
+	XS("sim_tx_bad_records", XS_SIM, struct ch39x_sim_counters,
+	   tx_bad_records),
+	XS("sim_tx_unterminated", XS_SIM, struct ch39x_sim_counters,
+	   tx_unterminated),
+	XS("sim_tx_link_down", XS_SIM, struct ch39x_sim_counters, tx_link_down),
+	XS("sim_tx_wire_dropped", XS_SIM, struct ch39x_sim_counters,
+	   tx_wire_dropped),
+	XS("sim_tx_oversize", XS_SIM, struct ch39x_sim_counters, tx_oversize),
+	XS("sim_cdc_notifications", XS_SIM, struct ch39x_sim_counters,
+	   cdc_notifications),
+	XS("sim_tx_tso_segments", XS_SIM, struct ch39x_sim_counters,
+	   tx_tso_segments),
+	XS("sim_tx_wire_frames", XS_SIM, struct ch39x_sim_counters, tx_frames),
+	XS("sim_faults_injected", XS_SIM, struct ch39x_sim_counters,
+	   faults_injected),
+};
+
+/* CDC-NCM: the NTB parser's and builder's counters (Linux cdc_ncm's). */
+static const struct ch39x_xs_def xs_ncm_defs[] = {
+	XS("rx_ncm_ntbs", XS_NCM_RX, struct ch39x_ncm_rx_stats, ntbs),
+	XS("rx_ncm_short_ntbs", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   short_ntb),
+	XS("rx_ncm_bad_nth_signatures", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_nth_sig),
+	XS("rx_ncm_bad_header_lengths", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_hdr_len),
+	XS("rx_ncm_bad_block_lengths", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_block_len),
+	XS("rx_ncm_bad_ndp_indexes", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_ndp_index),
+	XS("rx_ncm_bad_ndp_lengths", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_ndp_len),
+	XS("rx_ncm_ndps_skipped", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   ndp_sig_skipped),
+	XS("rx_ncm_ndp_loops", XS_NCM_RX, struct ch39x_ncm_rx_stats, ndp_loops),
+	XS("rx_ncm_ndps_unterminated", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   ndp_no_null),
+	XS("rx_ncm_empty_ndps", XS_NCM_RX, struct ch39x_ncm_rx_stats, empty_ndp),
+	XS("rx_ncm_bad_datagrams", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   bad_dgram),
+	XS("rx_ncm_zero_length_datagrams", XS_NCM_RX,
+	   struct ch39x_ncm_rx_stats, zero_len_dgram),
+	XS("rx_ncm_zero_index_datagrams", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   zero_idx_dgram),
+	XS("rx_ncm_sequence_gaps", XS_NCM_RX, struct ch39x_ncm_rx_stats,
+	   seq_gaps),
+	XS("tx_ncm_ntbs", XS_NCM_TX, struct ch39x_ncm_tx_stats, ntbs),
+	XS("tx_ncm_datagrams", XS_NCM_TX, struct ch39x_ncm_tx_stats, dgrams),
+	XS("tx_ncm_overhead_bytes", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   overhead),
+	XS("tx_ncm_pad_bytes", XS_NCM_TX, struct ch39x_ncm_tx_stats, pad_bytes),
+	XS("tx_ncm_close_full", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_full),
+	XS("tx_ncm_close_max_datagrams", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_max_dgrams),
+	XS("tx_ncm_close_ndp_full", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_ndp_full),
+	XS("tx_ncm_close_burst_end", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_burst),
+	XS("cdc_notifications", XS_AD, struct ch39x_adapter, cdc_notifications),
+};
+
+static const struct ch39x_xs_def xs_ecm_defs[] = {
+	XS("rx_ecm_runts", XS_ECM_RX, struct ch39x_ecm_rx_stats, runts),
+	XS("rx_ecm_oversize", XS_ECM_RX, struct ch39x_ecm_rx_stats, oversize),
+	XS("rx_ecm_zero_length", XS_ECM_RX, struct ch39x_ecm_rx_stats,
+	   zero_len),
+	XS("rx_ecm_pad_trimmed", XS_ECM_RX, struct ch39x_ecm_rx_stats,
+	   pad_trimmed),
+	XS("cdc_notifications", XS_AD, struct ch39x_adapter, cdc_notifications),
+};
+
+const struct ch39x_xs_table ch39x_xs_ncm = { xs_ncm_defs, RTE_DIM(xs_ncm_defs) };
+const struct ch39x_xs_table ch39x_xs_ecm = { xs_ecm_defs, RTE_DIM(xs_ecm_defs) };
+
+/* The tables this port shows, in order: common, framing, device model. */
+static unsigned int
+xs_tables(const struct ch39x_adapter *ad, struct ch39x_xs_table t[3])
+{
+	unsigned int k = 0;
+
+	t[k].d = xs_defs;
+	t[k++].n = RTE_DIM(xs_defs);
+	if (ad->ops->xstats != NULL)
+		t[k++] = *ad->ops->xstats;
+	if (ch39x_sim_is_sim(ad->usb)) {
+		t[k].d = xs_sim_defs;
+		t[k++].n = RTE_DIM(xs_sim_defs);
+	}
+	return k;
+}
+
+static unsigned int
+xs_count(const struct ch39x_adapter *ad)
+{
+	struct ch39x_xs_table t[3];
+	unsigned int k = xs_tables(ad, t), n = 0, i;
+
+	for (i = 0; i < k; i++)
+		n += t[i].n;
+	return n;
+}
+
+static uint64_t
+ratio(uint64_t num, uint64_t den, uint64_t scale)
+{
+	return den ? num * scale / den : 0;
+}
+
+static uint64_t
+xs_calc(const struct ch39x_adapter *ad, size_t which)
+{
+	const struct ch39x_rx_counters *r = &ad->rxq->c;
+	const struct ch39x_tx_counters *t = &ad->txq->c;
+	const struct ch39x_event *e = &ad->last_event, *b = &ad->evt_base;
+	struct ch39x_rx_parsed p;
+	uint64_t frames, fbytes;
+
+	ad->ops->rx_parsed(ad->rxq, &p);
+	frames = p.frames;
+	fbytes = p.bytes;
+	switch (which) {
+	case 0: return r->usb_bytes - fbytes;
+	case 1: return t->usb_bytes - t->rec_bytes;
+	case 2: return ratio(frames, r->usb_xfers, 1000);
+	case 3: return ratio(t->records, t->usb_xfers, 1000);
+	case 4: return ratio(fbytes, r->usb_bytes, 1000);
+	case 5: return ratio(t->rec_bytes, t->usb_bytes, 1000);
+	case 6: return (uint32_t)(e->rx_packets - b->rx_packets);
+	case 7: return (uint16_t)(e->rx_overflow - b->rx_overflow);
+	case 8: return (uint16_t)(e->rx_crc_errors - b->rx_crc_errors);
+	case 9: return (uint32_t)(e->tx_packets - b->tx_packets);
+	case 11: return frames;
+	case 12: return fbytes;
+	default: return ad->rxq->lent;
+	}
+}
+
+int
+ch39x_xstats_get_names(struct rte_eth_dev *dev,
+		       struct rte_eth_xstat_name *names, unsigned int size)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	unsigned int n = xs_count(ad), i, j, k, at = 0;
+	struct ch39x_xs_table t[3];
+
+	if (names == NULL || size < n)
+		return (int)n;
+	k = xs_tables(ad, t);
+	for (i = 0; i < k; i++)
+		for (j = 0; j < t[i].n; j++, at++)
+			strlcpy(names[at].name, t[i].d[j].name,
+				sizeof(names[at].name));
+	return (int)n;
+}
+
+int
+ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		 unsigned int size)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct ch39x_sim_counters sc;
+	unsigned int n = xs_count(ad), i, j, k, at = 0;
+	struct ch39x_xs_table t[3];
+	const struct ch39x_xs_def *d;
+	const void *base;
+
+	if (xs == NULL || size < n)
+		return (int)n;
+	if (ad->rxq == NULL || ad->txq == NULL)
+		return -EINVAL;
+	if (ch39x_sim_is_sim(ad->usb))
+		ch39x_sim_get_counters(ad->usb, &sc);
+	k = xs_tables(ad, t);
+	for (i = 0; i < k; i++)
+	for (j = 0; j < t[i].n; j++, at++) {
+		d = &t[i].d[j];
+		xs[at].id = at;
+		switch (d->src) {
+		case CH39X_XS_RX: base = &ad->rxq->c; break;
+		case CH39X_XS_PARSER: base = &ad->rxq->parser.stats; break;
+		case CH39X_XS_TX: base = &ad->txq->c; break;
+		case CH39X_XS_AD: base = ad; break;
+		case CH39X_XS_SIM: base = &sc; break;
+		case CH39X_XS_NCM_RX: base = &ad->rxq->ncm.stats; break;
+		case CH39X_XS_NCM_TX: base = &ad->txq->ncm->stats; break;
+		case CH39X_XS_ECM_RX: base = &ad->rxq->ecm; break;
+		default: base = NULL; break;
+		}
+		xs[at].value = base ? *(const uint64_t *)
+			((const uint8_t *)base + d->off) : xs_calc(ad, d->off);
+	}
+	return (int)n;
+}
+
