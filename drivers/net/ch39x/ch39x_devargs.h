@@ -179,13 +179,13 @@ struct ch39x_args {
 	X(sim_ntb_out_max, sim.ncm_out_max, arg_uint, CH39X_NCM_NTB_MIN_SIZE, \
 	  65535, CH39X_DA_SIM | CH39X_DA_DECIMAL, \
 	  "<2048-65535>", \
-	  "2048..65535", \
+	  "decimal integers 2048..65535", \
 	  "16384", \
 	  "`sim=ncm`: the model's dwNtbOutMaxSize.") SEP \
 	X(sim_max_segment, sim.cdc_max_segment, arg_uint, 1514, 9216, \
 	  CH39X_DA_SIM | CH39X_DA_DECIMAL, \
 	  "<1514-9216>", \
-	  "1514..9216", \
+	  "decimal integers 1514..9216", \
 	  "1514", \
 	  "`sim=ncm` or `sim=ecm`: the model's wMaxSegmentSize (9014 for " \
 	  "jumbo).")
