@@ -4,8 +4,10 @@
 
 /*
  * Devargs of net_ch39x: every key and value checked, and every error names
- * the key and the values it takes. Needs rte_kvargs and rte_log only, so
- * that a fuzzer can drive it without EAL.
+ * the key and the values it takes. The keys, their parsers and their texts
+ * are the rows of CH39X_DEVARGS (ch39x_devargs.h); a parser here only says
+ * yes or no, and devarg_one() logs the row's allowed values. Needs
+ * rte_kvargs and rte_log only, so that a fuzzer can drive it without EAL.
  */
 
 #include <ctype.h>

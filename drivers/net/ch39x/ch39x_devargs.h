@@ -44,7 +44,8 @@ struct ch39x_args {
  * them. Everything said about a key is said here: the parser, the PMD's
  * parameter string (CH39X_PMD_PARAMS), the validation messages and the
  * README table (build/tests/ch39x-devargs --markdown) are made from it, and
- * the unit test check_devargs_doc checks both docs against it.
+ * the unit test unit_devargs_doc checks both docs against it. Rows are
+ * processed in this order; the first refused value fails the parse.
  *
  * X(key, field, parse, lo, hi, flags, values, allowed, default, help)
  *   key      the key, as a C identifier
@@ -201,7 +202,7 @@ struct ch39x_args {
 #define CH39X_DA_KEY_(key, ...) #key
 #define CH39X_DA_ENUM_(key, ...) CH39X_DA_ ## key,
 
-/* For RTE_PMD_REGISTER_PARAM_STRING: "sim=ch397|ch398|ncm|ecm usb_speed=...". */
+/* RTE_PMD_REGISTER_PARAM_STRING: "sim=ch397|ch398|ncm|ecm usb_speed=...". */
 #define CH39X_PMD_PARAMS CH39X_DEVARGS(CH39X_DA_PARAM_, " ")
 /* "sim, usb_speed, ...": for messages. */
 #define CH39X_DEVARGS_KEYS CH39X_DEVARGS(CH39X_DA_KEY_, ", ")
