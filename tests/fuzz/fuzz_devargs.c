@@ -160,6 +160,28 @@ check_absent(const char *s, const struct ch39x_args *a)
 }
 
 /*
+ * The same from the devargs table, so that a key added to it is covered:
+ * the field a key sets keeps the value of a parse without devargs while the
+ * key does not occur. usb_speed's default follows sim.
+ */
+static void
+check_absent_table(const char *s, const struct ch39x_args *a,
+		   const struct ch39x_args *defaults)
+{
+	const struct ch39x_devarg *d;
+	unsigned int i;
+
+	for (i = 0; i < CH39X_DA_COUNT; i++) {
+		d = &ch39x_devargs[i];
+		if (i == CH39X_DA_usb_speed || strstr(s, d->key) != NULL)
+			continue;
+		FUZZ_CHECK(memcmp((const char *)a + d->off,
+				  (const char *)defaults + d->off,
+				  d->size) == 0);
+	}
+}
+
+/*
  * What the driver uses of a result: strings up to their NUL, and the name
  * of the wire kind chosen. A repeated key leaves bytes past the NUL, and
  * a repeated wire= key the names of an earlier kind, behind, unused.
@@ -300,6 +322,7 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct ch39x_args defaults;
 	static bool init;
 	struct ch39x_args *a, *b;
 	char *s, *canon;
@@ -308,6 +331,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!init) {
 		rte_log_set_global_level(RTE_LOG_EMERG);
+		FUZZ_CHECK(ch39x_parse_devargs(NAME, NULL, &defaults) == 0);
 		init = true;
 	}
 	s = malloc(size + 1);
@@ -328,6 +352,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(memcmp(a, b, sizeof(*a)) == 0);
 		check_args(a);
 		check_absent(s, a);
+		check_absent_table(s, a, &defaults);
 		/* Written back, it parses to the same. */
 		if (plain(a->sim.pair_name) && plain(a->sim.pcap_in) &&
 		    plain(a->sim.pcap_out) && plain(a->sim.tap_name) &&

@@ -4,8 +4,10 @@
 
 /*
  * Devargs of net_ch39x: every key and value checked, and every error names
- * the key and the values it takes. Needs rte_kvargs and rte_log only, so
- * that a fuzzer can drive it without EAL.
+ * the key and the values it takes. The keys, their parsers and their texts
+ * are the rows of CH39X_DEVARGS (ch39x_devargs.h); a parser here only says
+ * yes or no, and devarg_one() logs the row's allowed values. Needs
+ * rte_kvargs and rte_log only, so that a fuzzer can drive it without EAL.
  */
 
 #include <ctype.h>
@@ -20,49 +22,17 @@
 #include "ch39x_logs.h"
 #include "ch39x_ncm.h"
 
-#define ARG_SIM		"sim"
-#define ARG_USB_SPEED	"usb_speed"
-#define ARG_WIRE	"wire"
-#define ARG_MAC		"mac"
-#define ARG_RX_XFERS	"rx_xfers"
-#define ARG_TX_XFERS	"tx_xfers"
-#define ARG_XFER_SIZE	"xfer_size"
-#define ARG_TSO		"tso"
-#define ARG_RX_CSUM	"rx_csum"
-#define ARG_LINK_SPEED	"link_speed"
-#define ARG_SIM_RATE	"sim_rate"
-#define ARG_RX_COPYBREAK "rx_copybreak"
-#define ARG_SIM_CTRL_FAIL "sim_ctrl_fail"
-#define ARG_DEV		"dev"
-#define ARG_SERIAL	"serial"
-#define ARG_PATH	"path"
-#define ARG_PROTO	"proto"
-#define ARG_NCM_TX_NDP	"ncm_tx_ndp"
-#define ARG_SIM_QUIRKS	"sim_quirks"
-#define ARG_SIM_NTB_OUT_MAX "sim_ntb_out_max"
-#define ARG_SIM_MAX_SEGMENT "sim_max_segment"
-
-/* Keys that describe the simulated adapter, meaningless for a real one. */
-static const char * const sim_only_args[] = {
-	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_LINK_SPEED, ARG_SIM_RATE,
-	ARG_SIM_CTRL_FAIL, ARG_SIM_QUIRKS, ARG_SIM_NTB_OUT_MAX,
-	ARG_SIM_MAX_SEGMENT, NULL
-};
-
-static const char * const valid_args[] = {
-	ARG_SIM, ARG_USB_SPEED, ARG_WIRE, ARG_MAC, ARG_RX_XFERS, ARG_TX_XFERS,
-	ARG_XFER_SIZE, ARG_TSO, ARG_RX_CSUM, ARG_LINK_SPEED, ARG_SIM_RATE,
-	ARG_RX_COPYBREAK, ARG_SIM_CTRL_FAIL, ARG_DEV, ARG_SERIAL, ARG_PATH,
-	ARG_PROTO, ARG_NCM_TX_NDP, ARG_SIM_QUIRKS, ARG_SIM_NTB_OUT_MAX,
-	ARG_SIM_MAX_SEGMENT, NULL
-};
-
+/* A value of a field of struct ch39x_args, at the row's offset. */
+static void *
+field_of(const struct ch39x_devarg *d, struct ch39x_args *a)
+{
+	return (char *)a + d->off;
+}
 
 static int
-arg_sim(const char *key, const char *v, void *opaque)
+arg_sim(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
-	struct ch39x_args *a = opaque;
-
+	RTE_SET_USED(d);
 	/* The CDC models are a CH398 in its NCM or ECM configuration. */
 	if (strcmp(v, "ch398") == 0)
 		a->sim.pid = CH39X_PID_CH398;
@@ -72,33 +42,52 @@ arg_sim(const char *key, const char *v, void *opaque)
 		a->sim.framing = CH39X_FRAMING_NCM;
 	else if (strcmp(v, "ecm") == 0)
 		a->sim.framing = CH39X_FRAMING_ECM;
-	else {
-		PMD_LOG(ERR, "%s=%s: allowed values are ch397, ch398, ncm, ecm",
-			key, v);
+	else
 		return -EINVAL;
-	}
+	return 0;
+}
+
+/* Two words for a bool field: the first is false, the second true. */
+static int
+arg_bool(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a,
+	 const char *no, const char *yes)
+{
+	bool *dst = field_of(d, a);
+
+	if (strcmp(v, no) == 0)
+		*dst = false;
+	else if (strcmp(v, yes) == 0)
+		*dst = true;
+	else
+		return -EINVAL;
 	return 0;
 }
 
 static int
-arg_ncm_tx_ndp(const char *key, const char *v, void *opaque)
+arg_ncm_tx_ndp(const struct ch39x_devarg *d, const char *v,
+	       struct ch39x_args *a)
 {
-	bool *end = opaque;
+	return arg_bool(d, v, a, "front", "end");
+}
 
-	if (strcmp(v, "front") == 0)
-		*end = false;
-	else if (strcmp(v, "end") == 0)
-		*end = true;
-	else {
-		PMD_LOG(ERR, "%s=%s: allowed values are front, end", key, v);
-		return -EINVAL;
-	}
-	return 0;
+/* auto|sw: true for sw. */
+static int
+arg_auto_sw(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
+{
+	return arg_bool(d, v, a, "auto", "sw");
+}
+
+static int
+arg_sim_rate(const struct ch39x_devarg *d, const char *v,
+	     struct ch39x_args *a)
+{
+	return arg_bool(d, v, a, "unlimited", "line");
 }
 
 /* ndp_end, ntb32_only, no_max_datagram, joined with '+'. */
 static int
-arg_sim_quirks(const char *key, const char *v, void *opaque)
+arg_sim_quirks(const struct ch39x_devarg *d, const char *v,
+	       struct ch39x_args *a)
 {
 	static const struct {
 		const char *name;
@@ -108,10 +97,11 @@ arg_sim_quirks(const char *key, const char *v, void *opaque)
 		{ "ntb32_only", CH39X_SIM_NCM_NTB32_ONLY },
 		{ "no_max_datagram", CH39X_SIM_NCM_NO_MAX_DGRAM },
 	};
-	uint32_t *mask = opaque;
+	uint32_t *mask = &a->sim.ncm_quirks;
 	const char *p = v;
 	size_t n, i;
 
+	RTE_SET_USED(d);
 	*mask = 0;
 	while (*p != '\0') {
 		n = strcspn(p, "+");
@@ -120,85 +110,62 @@ arg_sim_quirks(const char *key, const char *v, void *opaque)
 			    strncmp(p, q[i].name, n) == 0)
 				break;
 		if (i == RTE_DIM(q) || n == 0)
-			goto bad;
+			return -EINVAL;
 		*mask |= q[i].bit;
 		p += n;
 		if (*p == '+' && *++p == '\0')
-			goto bad;
+			return -EINVAL;
 	}
-	if (*mask != 0)
-		return 0;
-bad:
-	PMD_LOG(ERR, "%s=%s: allowed values are ndp_end, ntb32_only, "
-		"no_max_datagram, or several joined with '+'", key, v);
-	return -EINVAL;
+	return *mask != 0 ? 0 : -EINVAL;
 }
 
-/* A decimal in [lo, hi]; the range is in the error message. */
+/*
+ * An integer in [lo, hi] into a 16- or 32-bit field: strtoul's base 0
+ * (0x prefixes work), or decimal digits only for CH39X_DA_DECIMAL.
+ */
 static int
-arg_range(const char *key, const char *v, uint32_t lo, uint32_t hi,
-	  uint32_t *out)
+arg_uint(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
+	bool dec = (d->flags & CH39X_DA_DECIMAL) != 0;
+	unsigned long n;
 	char *end;
-	unsigned long x;
 
 	errno = 0;
-	x = strtoul(v, &end, 10);
-	if (errno != 0 || end == v || *end != '\0' || !isdigit((unsigned char)*v) ||
-	    x < lo || x > hi) {
-		PMD_LOG(ERR, "%s=%s: allowed values are %u..%u", key, v, lo, hi);
+	n = strtoul(v, &end, dec ? 10 : 0);
+	if (errno != 0 || end == v || *end != '\0' ||
+	    (dec ? !isdigit((unsigned char)v[0]) : v[0] == '-') ||
+	    n < d->lo || n > d->hi)
 		return -EINVAL;
-	}
-	*out = (uint32_t)x;
+	if (d->size == sizeof(uint16_t))
+		*(uint16_t *)field_of(d, a) = (uint16_t)n;
+	else
+		*(uint32_t *)field_of(d, a) = (uint32_t)n;
 	return 0;
 }
 
 static int
-arg_ntb_out_max(const char *key, const char *v, void *opaque)
+arg_speed(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
-	struct ch39x_args *a = opaque;
-
-	return arg_range(key, v, CH39X_NCM_NTB_MIN_SIZE, 65535, &a->sim.ncm_out_max);
-}
-
-static int
-arg_max_segment(const char *key, const char *v, void *opaque)
-{
-	struct ch39x_args *a = opaque;
-	uint32_t x;
-	int rc = arg_range(key, v, 1514, 9216, &x);
-
-	a->sim.cdc_max_segment = (uint16_t)x;
-	return rc;
-}
-
-static int
-arg_speed(const char *key, const char *v, void *opaque)
-{
-	struct ch39x_args *a = opaque;
-
+	RTE_SET_USED(d);
 	if (strcmp(v, "full") == 0)
 		a->sim.speed = CH39X_SPEED_FULL;
 	else if (strcmp(v, "high") == 0)
 		a->sim.speed = CH39X_SPEED_HIGH;
 	else if (strcmp(v, "super") == 0)
 		a->sim.speed = CH39X_SPEED_SUPER;
-	else {
-		PMD_LOG(ERR, "%s=%s: allowed values are full, high, super",
-			key, v);
+	else
 		return -EINVAL;
-	}
 	return 0;
 }
 
 static int
-arg_wire(const char *key, const char *v, void *opaque)
+arg_wire(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
-	struct ch39x_args *a = opaque;
 	struct ch39x_sim_config *c = &a->sim;
 	size_t len = strlen(v), in_len, out_len;
 	const char *colon;
 
+	RTE_SET_USED(d);
 	if (strcmp(v, "loop") == 0) {
 		c->wire = CH39X_WIRE_LOOP;
 		return 0;
@@ -216,234 +183,196 @@ arg_wire(const char *key, const char *v, void *opaque)
 		return 0;
 	}
 	colon = strncmp(v, "pcap:", 5) == 0 ? strchr(v + 5, ':') : NULL;
-	if (colon != NULL) {
-		in_len = (size_t)(colon - (v + 5));
-		out_len = len - 5 - in_len - 1;
-		if (in_len < sizeof(c->pcap_in) &&
-		    out_len < sizeof(c->pcap_out) && in_len + out_len > 0) {
-			c->wire = CH39X_WIRE_PCAP;
-			memcpy(c->pcap_in, v + 5, in_len);
-			c->pcap_in[in_len] = '\0';
-			memcpy(c->pcap_out, colon + 1, out_len + 1);
-			return 0;
-		}
-	}
-	PMD_LOG(ERR, "%s=%s: allowed values are loop, pair:NAME, "
-		"pcap:IN.pcap:OUT.pcap (either file may be empty, not both), "
-		"tap:IFNAME (1..15 characters)", key, v);
-	return -EINVAL;
-}
-
-static int
-parse_uint(const char *key, const char *v, unsigned long min,
-	   unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(v, &end, 0);
-	if (errno != 0 || end == v || *end != '\0' || v[0] == '-' ||
-	    n < min || n > max) {
-		PMD_LOG(ERR, "%s=%s: allowed values are integers %lu..%lu",
-			key, v, min, max);
+	if (colon == NULL)
 		return -EINVAL;
-	}
-	*out = n;
+	in_len = (size_t)(colon - (v + 5));
+	out_len = len - 5 - in_len - 1;
+	if (in_len >= sizeof(c->pcap_in) || out_len >= sizeof(c->pcap_out) ||
+	    in_len + out_len == 0)
+		return -EINVAL;
+	c->wire = CH39X_WIRE_PCAP;
+	memcpy(c->pcap_in, v + 5, in_len);
+	c->pcap_in[in_len] = '\0';
+	memcpy(c->pcap_out, colon + 1, out_len + 1);
 	return 0;
 }
 
+/* A multiple of the largest bulk packet. */
 static int
-arg_xfers(const char *key, const char *v, void *opaque)
+arg_xfer_size(const struct ch39x_devarg *d, const char *v,
+	      struct ch39x_args *a)
 {
-	uint16_t *dst = opaque;
-	unsigned long n;
-
-	if (parse_uint(key, v, 1, CH39X_MAX_XFERS, &n) != 0)
+	if (arg_uint(d, v, a) != 0 || a->xfer_size % 1024 != 0)
 		return -EINVAL;
-	*dst = (uint16_t)n;
 	return 0;
 }
 
+/* 0 turns zero-copy RX off. */
 static int
-arg_xfer_size(const char *key, const char *v, void *opaque)
+arg_copybreak(const struct ch39x_devarg *d, const char *v,
+	      struct ch39x_args *a)
 {
-	uint32_t *dst = opaque;
-	unsigned long n;
-
-	if (parse_uint(key, v, CH39X_MIN_XFER_SIZE, CH39X_MAX_XFER_SIZE,
-		       &n) != 0)
-		return -EINVAL;
-	if (n % 1024 != 0) {
-		PMD_LOG(ERR, "%s=%s: must be a multiple of 1024 (the largest "
-			"bulk packet)", key, v);
-		return -EINVAL;
-	}
-	*dst = (uint32_t)n;
-	return 0;
-}
-
-static int
-arg_copybreak(const char *key, const char *v, void *opaque)
-{
-	uint32_t *dst = opaque;
-	unsigned long n;
-
 	if (strcmp(v, "0") == 0) {
-		*dst = 0;
+		a->rx_copybreak = 0;
 		return 0;
 	}
-	if (parse_uint(key, v, CH39X_MIN_FRAME, CH39X_V02_MAX_FRAME, &n) != 0) {
-		PMD_LOG(ERR, "%s=%s: 0 turns zero-copy RX off", key, v);
-		return -EINVAL;
-	}
-	*dst = (uint32_t)n;
-	return 0;
+	return arg_uint(d, v, a);
 }
 
 static int
-arg_ctrl_fail(const char *key, const char *v, void *opaque)
+arg_mac(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
-	uint32_t *dst = opaque;
-	unsigned long n;
-
-	if (parse_uint(key, v, 1, 1000, &n) != 0)
-		return -EINVAL;
-	*dst = (uint32_t)n;
-	return 0;
-}
-
-static int
-arg_mac(const char *key, const char *v, void *opaque)
-{
-	struct ch39x_args *a = opaque;
-
+	RTE_SET_USED(d);
 	if (rte_ether_unformat_addr(v, &a->mac) != 0 ||
 	    !rte_is_unicast_ether_addr(&a->mac) ||
-	    rte_is_zero_ether_addr(&a->mac)) {
-		PMD_LOG(ERR, "%s=%s: allowed values are unicast addresses "
-			"XX:XX:XX:XX:XX:XX", key, v);
+	    rte_is_zero_ether_addr(&a->mac))
 		return -EINVAL;
-	}
 	a->mac_set = true;
 	return 0;
 }
 
 static int
-arg_link_speed(const char *key, const char *v, void *opaque)
+arg_link_speed(const struct ch39x_devarg *d, const char *v,
+	       struct ch39x_args *a)
 {
-	struct ch39x_args *a = opaque;
-
-	if (strcmp(v, "10") == 0 || strcmp(v, "100") == 0 ||
-	    strcmp(v, "1000") == 0) {
-		a->sim.link_mbps = (uint32_t)atoi(v);
-		return 0;
-	}
-	PMD_LOG(ERR, "%s=%s: allowed values are 10, 100, 1000 (Mbit/s)",
-		key, v);
-	return -EINVAL;
-}
-
-static int
-arg_sim_rate(const char *key, const char *v, void *opaque)
-{
-	struct ch39x_args *a = opaque;
-
-	if (strcmp(v, "line") == 0)
-		a->sim.line_rate = true;
-	else if (strcmp(v, "unlimited") == 0)
-		a->sim.line_rate = false;
-	else {
-		PMD_LOG(ERR, "%s=%s: allowed values are line, unlimited",
-			key, v);
+	RTE_SET_USED(d);
+	if (strcmp(v, "10") != 0 && strcmp(v, "100") != 0 &&
+	    strcmp(v, "1000") != 0)
 		return -EINVAL;
-	}
+	a->sim.link_mbps = (uint32_t)atoi(v);
 	return 0;
 }
 
 static int
-arg_dev(const char *key, const char *v, void *opaque)
+arg_dev(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
-	struct ch39x_args *a = opaque;
-
+	RTE_SET_USED(d);
 	if (ch39x_libusb_parse_vid_pid(v, &a->vid, &a->pid) != 0 ||
-	    a->vid == 0) {
-		PMD_LOG(ERR, "%s=%s: allowed values are VID:PID in hex, e.g. "
-			"1a86:5398 (PID may be *)", key, v);
+	    a->vid == 0)
 		return -EINVAL;
-	}
 	return 0;
 }
 
+/* A string of lo..hi characters into a char array field. */
 static int
-arg_string(const char *key, const char *v, void *opaque)
+arg_string(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
-	char *dst = opaque;
+	size_t len = strlen(v);
 
-	if (v[0] == '\0' || strlen(v) >= CH39X_ARG_STR_MAX) {
-		PMD_LOG(ERR, "%s=%s: allowed values are 1..%u characters",
-			key, v, CH39X_ARG_STR_MAX - 1);
+	if (len < d->lo || len > d->hi || len >= d->size)
 		return -EINVAL;
-	}
-	strcpy(dst, v);
+	memcpy(field_of(d, a), v, len + 1);
 	return 0;
 }
 
 static int
-arg_path(const char *key, const char *v, void *opaque)
+arg_path(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
 	const char *c = v;
 
 	/* bus-port[.port...]: digits, one '-', then dots between ports. */
 	if (!isdigit((unsigned char)*c))
-		goto bad;
+		return -EINVAL;
 	while (isdigit((unsigned char)*c))
 		c++;
 	if (*c++ != '-' || !isdigit((unsigned char)*c))
-		goto bad;
+		return -EINVAL;
 	while (*c) {
 		if (*c == '.' && isdigit((unsigned char)c[1]))
 			c++;
 		else if (!isdigit((unsigned char)*c))
-			goto bad;
+			return -EINVAL;
 		c++;
 	}
-	return arg_string(key, v, opaque);
-bad:
-	PMD_LOG(ERR, "%s=%s: allowed values are BUS-PORT[.PORT...], e.g. 2-1.4 "
-		"(see /sys/bus/usb/devices)", key, v);
-	return -EINVAL;
+	return arg_string(d, v, a);
 }
 
 static int
-arg_proto(const char *key, const char *v, void *opaque)
+arg_proto(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
-	unsigned int *mask = opaque;
-
+	RTE_SET_USED(d);
 	if (strcmp(v, "auto") == 0) {
-		*mask = CH39X_LIBUSB_ANY;
+		a->protos = CH39X_LIBUSB_ANY;
 		return 0;
 	}
-	if (strcmp(v, "vendor") == 0 || strcmp(v, "ncm") == 0 ||
-	    strcmp(v, "ecm") == 0)
-		return ch39x_libusb_parse_protos(v, mask) == 0 ? 0 : -EINVAL;
-	PMD_LOG(ERR, "%s=%s: allowed values are auto, vendor, ncm, ecm", key, v);
+	/* ch39x_libusb_parse_protos takes more (cdc, any, a+b) than we offer. */
+	if (strcmp(v, "vendor") != 0 && strcmp(v, "ncm") != 0 &&
+	    strcmp(v, "ecm") != 0)
+		return -EINVAL;
+	return ch39x_libusb_parse_protos(v, &a->protos) == 0 ? 0 : -EINVAL;
+}
+
+#define ROW_(k, f, fn, min, max, fl, val, allow, dflt, hlp) { \
+	.key = #k, \
+	.parse = fn, \
+	.off = offsetof(struct ch39x_args, f), \
+	.size = sizeof(((struct ch39x_args *)NULL)->f), \
+	.lo = (min), \
+	.hi = (max), \
+	.flags = (fl), \
+	.values = val, \
+	.allowed = allow, \
+	.def = dflt, \
+	.help = hlp, \
+},
+
+const struct ch39x_devarg ch39x_devargs[CH39X_DA_COUNT] = {
+	CH39X_DEVARGS(ROW_, )
+};
+
+/* For rte_kvargs_parse. */
+#define VALID_KEY_(key, ...) #key,
+static const char * const valid_keys[] = {
+	CH39X_DEVARGS(VALID_KEY_, ) NULL
+};
+
+/* A row and the result it fills, for rte_kvargs_process. */
+struct devarg_ctx {
+	const struct ch39x_devarg *d;
+	struct ch39x_args *a;
+};
+
+/* Every refused value is logged with the values its key allows. */
+static int
+devarg_one(const char *key, const char *v, void *opaque)
+{
+	const struct devarg_ctx *c = opaque;
+
+	if (c->d->parse(c->d, v, c->a) == 0)
+		return 0;
+	PMD_LOG(ERR, "%s=%s: allowed values are %s", key, v, c->d->allowed);
 	return -EINVAL;
 }
 
-/* auto|sw: true for sw. */
+/* Keys that cannot go together, by the flags of their rows. */
 static int
-arg_auto_sw(const char *key, const char *v, void *opaque)
+check_combination(const char *name, struct rte_kvargs *kv,
+		  struct ch39x_args *a)
 {
-	bool *sw = opaque;
+	const struct ch39x_devarg *d;
+	unsigned int i, n = 0;
 
-	if (strcmp(v, "auto") == 0)
-		*sw = false;
-	else if (strcmp(v, "sw") == 0)
-		*sw = true;
-	else {
-		PMD_LOG(ERR, "%s=%s: allowed values are auto, sw", key, v);
-		return -EINVAL;
+	for (i = 0; i < RTE_DIM(ch39x_devargs); i++)
+		if (ch39x_devargs[i].flags & CH39X_DA_REAL)
+			n += rte_kvargs_count(kv, ch39x_devargs[i].key);
+	a->real = n > 0;
+	for (i = 0; i < RTE_DIM(ch39x_devargs); i++) {
+		d = &ch39x_devargs[i];
+		if (rte_kvargs_count(kv, d->key) == 0)
+			continue;
+		if (a->real && (d->flags & CH39X_DA_SIM)) {
+			PMD_LOG(ERR, "%s: %s describes the simulated adapter "
+				"and cannot go with dev, serial or path (a real "
+				"device)", name, d->key);
+			return -EINVAL;
+		}
+		if (!a->real && (d->flags & CH39X_DA_NEEDS_REAL)) {
+			PMD_LOG(ERR, "%s: %s chooses what to drive on a real "
+				"device and needs dev, serial or path; the "
+				"simulated adapter takes sim=ch397, ch398, ncm "
+				"or ecm", name, d->key);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -451,6 +380,7 @@ arg_auto_sw(const char *key, const char *v, void *opaque)
 int
 ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 {
+	struct devarg_ctx ctx = { .a = a };
 	struct rte_kvargs *kv;
 	unsigned int i;
 	int rc = 0;
@@ -462,15 +392,10 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 	a->sim.line_rate = true;
 	if (params == NULL || params[0] == '\0')
 		goto defaults;
-	kv = rte_kvargs_parse(params, valid_args);
+	kv = rte_kvargs_parse(params, valid_keys);
 	if (kv == NULL) {
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
-			"sim, usb_speed, wire, mac, rx_xfers, tx_xfers, "
-			"xfer_size, tso, rx_csum, link_speed, sim_rate, "
-			"rx_copybreak, sim_ctrl_fail, dev, serial, path, proto, "
-			"ncm_tx_ndp, sim_quirks, sim_ntb_out_max, "
-			"sim_max_segment",
-			name, params);
+			CH39X_DEVARGS_KEYS, name, params);
 		return -EINVAL;
 	}
 	/* DPDK takes "key" alone as a key with no value: refuse it here. */
@@ -482,51 +407,13 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 			return -EINVAL;
 		}
 	}
-	a->real = rte_kvargs_count(kv, ARG_DEV) + rte_kvargs_count(kv, ARG_SERIAL) +
-		rte_kvargs_count(kv, ARG_PATH) > 0;
-	for (i = 0; a->real && sim_only_args[i] != NULL; i++) {
-		if (rte_kvargs_count(kv, sim_only_args[i]) > 0) {
-			PMD_LOG(ERR, "%s: %s describes the simulated adapter and "
-				"cannot go with dev, serial or path (a real "
-				"device)", name, sim_only_args[i]);
-			rte_kvargs_free(kv);
-			return -EINVAL;
-		}
+	rc = check_combination(name, kv, a);
+	/* In the table's order; the first refused value stops the parse. */
+	for (i = 0; rc == 0 && i < RTE_DIM(ch39x_devargs); i++) {
+		ctx.d = &ch39x_devargs[i];
+		if (rte_kvargs_process(kv, ctx.d->key, devarg_one, &ctx) < 0)
+			rc = -EINVAL;
 	}
-	if (!a->real && rte_kvargs_count(kv, ARG_PROTO) > 0) {
-		PMD_LOG(ERR, "%s: proto chooses what to drive on a real device "
-			"and needs dev, serial or path; the simulated adapter "
-			"takes sim=ch397, ch398, ncm or ecm", name);
-		rte_kvargs_free(kv);
-		return -EINVAL;
-	}
-	if (rte_kvargs_process(kv, ARG_DEV, arg_dev, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_SERIAL, arg_string, a->serial) < 0 ||
-	    rte_kvargs_process(kv, ARG_PATH, arg_path, a->path) < 0 ||
-	    rte_kvargs_process(kv, ARG_PROTO, arg_proto, &a->protos) < 0 ||
-	    rte_kvargs_process(kv, ARG_SIM, arg_sim, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_USB_SPEED, arg_speed, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_WIRE, arg_wire, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_MAC, arg_mac, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_RX_XFERS, arg_xfers, &a->rx_xfers) < 0 ||
-	    rte_kvargs_process(kv, ARG_TX_XFERS, arg_xfers, &a->tx_xfers) < 0 ||
-	    rte_kvargs_process(kv, ARG_XFER_SIZE, arg_xfer_size,
-			       &a->xfer_size) < 0 ||
-	    rte_kvargs_process(kv, ARG_TSO, arg_auto_sw, &a->tso_sw) < 0 ||
-	    rte_kvargs_process(kv, ARG_RX_CSUM, arg_auto_sw, &a->rx_csum_sw) < 0 ||
-	    rte_kvargs_process(kv, ARG_LINK_SPEED, arg_link_speed, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_SIM_RATE, arg_sim_rate, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_RX_COPYBREAK, arg_copybreak,
-			       &a->rx_copybreak) < 0 ||
-	    rte_kvargs_process(kv, ARG_SIM_CTRL_FAIL, arg_ctrl_fail,
-			       &a->sim.ctrl_fail_at) < 0 ||
-	    rte_kvargs_process(kv, ARG_NCM_TX_NDP, arg_ncm_tx_ndp,
-			       &a->ncm_ndp_end) < 0 ||
-	    rte_kvargs_process(kv, ARG_SIM_QUIRKS, arg_sim_quirks,
-			       &a->sim.ncm_quirks) < 0 ||
-	    rte_kvargs_process(kv, ARG_SIM_NTB_OUT_MAX, arg_ntb_out_max, a) < 0 ||
-	    rte_kvargs_process(kv, ARG_SIM_MAX_SEGMENT, arg_max_segment, a) < 0)
-		rc = -EINVAL;
 	rte_kvargs_free(kv);
 	if (rc != 0)
 		return rc;
@@ -537,12 +424,14 @@ defaults:
 	if (a->sim.framing != CH39X_FRAMING_NCM &&
 	    (a->sim.ncm_quirks || a->sim.ncm_out_max)) {
 		PMD_LOG(ERR, "%s and %s describe the simulated NCM adapter; "
-			"they need sim=ncm", ARG_SIM_QUIRKS, ARG_SIM_NTB_OUT_MAX);
+			"they need sim=ncm", ch39x_devargs[CH39X_DA_sim_quirks].key,
+			ch39x_devargs[CH39X_DA_sim_ntb_out_max].key);
 		return -EINVAL;
 	}
 	if (a->sim.framing == CH39X_FRAMING_VENDOR && a->sim.cdc_max_segment) {
 		PMD_LOG(ERR, "%s describes a simulated CDC adapter; it needs "
-			"sim=ncm or sim=ecm", ARG_SIM_MAX_SEGMENT);
+			"sim=ncm or sim=ecm",
+			ch39x_devargs[CH39X_DA_sim_max_segment].key);
 		return -EINVAL;
 	}
 	if (a->sim.pid == CH39X_PID_CH397 && a->sim.speed == CH39X_SPEED_SUPER) {

@@ -6,6 +6,7 @@
 #define CH39X_DEVARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_ether.h>
@@ -37,6 +38,203 @@ struct ch39x_args {
 	unsigned int protos;		/* CH39X_LIBUSB_* mask; 0: any */
 	bool ncm_ndp_end;		/* ncm_tx_ndp=end */
 };
+
+/*
+ * The devargs, one row each, in the order the PMD's parameter string lists
+ * them. Everything said about a key is said here: the parser, the PMD's
+ * parameter string (CH39X_PMD_PARAMS), the validation messages and the
+ * README table (build/tests/ch39x-devargs --markdown) are made from it, and
+ * the unit test unit_devargs_doc checks both docs against it. Rows are
+ * processed in this order; the first refused value fails the parse.
+ *
+ * X(key, field, parse, lo, hi, flags, values, allowed, default, help)
+ *   key      the key, as a C identifier
+ *   field    the member of struct ch39x_args the key sets
+ *   parse    its parser in ch39x_devargs.c
+ *   lo, hi   the range of a number, or of a string's length; 0, 0: none
+ *   flags    CH39X_DA_*
+ *   values   the allowed values in the parameter string's syntax
+ *   allowed  the allowed values in words: errors and docs name them
+ *   default  what an absent key means (markdown)
+ *   help     what the key does (markdown)
+ * SEP goes between rows: the parameter string needs no trailing blank.
+ */
+#define CH39X_DEVARGS(X, SEP) \
+	X(sim, sim.pid, arg_sim, 0, 0, CH39X_DA_SIM, \
+	  "ch397|ch398|ncm|ecm", \
+	  "ch397, ch398, ncm, ecm", \
+	  "`ch398`", \
+	  "Which chip the simulated adapter is; `ncm`/`ecm`: a CH398 posing " \
+	  "as a standard CDC-NCM or CDC-ECM adapter.") SEP \
+	X(usb_speed, sim.speed, arg_speed, 0, 0, CH39X_DA_SIM, \
+	  "full|high|super", \
+	  "full, high, super", \
+	  "`super` for ch398, `high` for ch397", \
+	  "USB bus speed; `sim=ch397` takes `full` or `high` (USB 2.0 " \
+	  "part).") SEP \
+	X(wire, sim.wire, arg_wire, 0, 0, CH39X_DA_SIM, \
+	  "loop|pair:<name>|pcap:<in.pcap>:<out.pcap>|tap:<ifname>", \
+	  "loop, pair:NAME (1..63 characters), pcap:IN.pcap:OUT.pcap " \
+	  "(either file may be empty, not both; 255 characters each at " \
+	  "most), tap:IFNAME (1..15 characters)", \
+	  "`loop`", \
+	  "The cable. `loop`: what the port sends comes back. `pair:NAME`: " \
+	  "the two ports with the same NAME in one process are cabled " \
+	  "together; a third fails to probe. `pcap:IN:OUT`: frames of IN " \
+	  "are received, frames sent are written to OUT. `tap:IFNAME`: the " \
+	  "far end is a Linux TAP interface (created when absent; needs " \
+	  "CAP_NET_ADMIN), so a real Linux host is on the cable.") SEP \
+	X(mac, mac, arg_mac, 0, 0, 0, \
+	  "<xx:xx:xx:xx:xx:xx>", \
+	  "unicast addresses XX:XX:XX:XX:XX:XX, not all zero", \
+	  "the adapter's own address", \
+	  "Written to the adapter at probe.") SEP \
+	X(rx_xfers, rx_xfers, arg_uint, 1, CH39X_MAX_XFERS, 0, \
+	  "<1-64>", \
+	  "integers 1..64", \
+	  "16 (CH398 SuperSpeed), 10 (CH398 high speed, CH397)", \
+	  "Bulk IN transfers kept in flight (the RX ring).") SEP \
+	X(tx_xfers, tx_xfers, arg_uint, 1, CH39X_MAX_XFERS, 0, \
+	  "<1-64>", \
+	  "integers 1..64", \
+	  "10", \
+	  "Bulk OUT transfers (the TX ring).") SEP \
+	X(xfer_size, xfer_size, arg_xfer_size, CH39X_MIN_XFER_SIZE, \
+	  CH39X_MAX_XFER_SIZE, 0, \
+	  "<2048-1048576, a multiple of 1024>", \
+	  "integers 2048..1048576, a multiple of 1024 (the largest bulk " \
+	  "packet)", \
+	  "RX 32768 / TX 16384 (CH398), RX 16384 / TX 4096 (CH397)", \
+	  "Bulk IN transfer size. The TX size becomes the chip's, or less " \
+	  "when `xfer_size` is smaller, but never below one longest " \
+	  "record.") SEP \
+	X(tso, tso_sw, arg_auto_sw, 0, 0, 0, \
+	  "auto|sw", \
+	  "auto, sw", \
+	  "`auto`", \
+	  "`sw`: segment every TSO request in software, also on a CH398.") SEP \
+	X(rx_csum, rx_csum_sw, arg_auto_sw, 0, 0, 0, \
+	  "auto|sw", \
+	  "auto, sw", \
+	  "`auto`", \
+	  "`sw`: check RX checksums in software when an RX checksum offload " \
+	  "is on (and offer it on the CH397).") SEP \
+	X(link_speed, sim.link_mbps, arg_link_speed, 0, 0, CH39X_DA_SIM, \
+	  "10|100|1000", \
+	  "10, 100, 1000 (Mbit/s)", \
+	  "1000 (CH398), 100 (CH397)", \
+	  "Speed of the simulated cable, in Mbit/s; the CH397 rejects " \
+	  "1000.") SEP \
+	X(sim_rate, sim.line_rate, arg_sim_rate, 0, 0, CH39X_DA_SIM, \
+	  "line|unlimited", \
+	  "line, unlimited", \
+	  "`line`", \
+	  "`line`: the simulated adapter keeps wire and USB bus timing; " \
+	  "`unlimited`: as fast as the CPU goes.") SEP \
+	X(rx_copybreak, rx_copybreak, arg_copybreak, CH39X_MIN_FRAME, \
+	  CH39X_V02_MAX_FRAME, 0, \
+	  "0|<60-9216>", \
+	  "0 (turns zero-copy RX off) or integers 60..9216", \
+	  "`0` (off)", \
+	  "Zero-copy RX: frames of at least this many bytes are attached to " \
+	  "the USB transfer buffer instead of copied; needs `xfer_size` <= " \
+	  "65535.") SEP \
+	X(sim_ctrl_fail, sim.ctrl_fail_at, arg_uint, 1, 1000, CH39X_DA_SIM, \
+	  "<1-1000>", \
+	  "integers 1..1000", \
+	  "none", \
+	  "Test only: the Nth vendor request of the simulated device stalls " \
+	  "(fails probe on purpose).") SEP \
+	X(dev, vid, arg_dev, 0, 0, CH39X_DA_REAL, \
+	  "<vid:pid>", \
+	  "VID:PID in hex, e.g. 1a86:5398 (PID may be *)", \
+	  "any", \
+	  "A real adapter through libusb instead of the simulator.") SEP \
+	X(serial, serial, arg_string, 1, CH39X_ARG_STR_MAX - 1, CH39X_DA_REAL, \
+	  "<string>", \
+	  "1..63 characters", \
+	  "any", \
+	  "Real adapter: its serial number.") SEP \
+	X(path, path, arg_path, 1, CH39X_ARG_STR_MAX - 1, CH39X_DA_REAL, \
+	  "<bus-port[.port...]>", \
+	  "BUS-PORT[.PORT...] of 1..63 characters, e.g. 2-1.4 (see " \
+	  "/sys/bus/usb/devices)", \
+	  "any", \
+	  "Real adapter: its physical USB port.") SEP \
+	X(proto, protos, arg_proto, 0, 0, CH39X_DA_NEEDS_REAL, \
+	  "auto|vendor|ncm|ecm", \
+	  "auto, vendor, ncm, ecm", \
+	  "`auto`", \
+	  "Real adapter: which USB function to drive (`auto`: vendor mode " \
+	  "for CH39x IDs, else NCM, else ECM).") SEP \
+	X(ncm_tx_ndp, ncm_ndp_end, arg_ncm_tx_ndp, 0, 0, 0, \
+	  "front|end", \
+	  "front, end", \
+	  "`front`", \
+	  "Where NCM TX puts each NTB's NDP (`end`: a modem quirk).") SEP \
+	X(sim_quirks, sim.ncm_quirks, arg_sim_quirks, 0, 0, CH39X_DA_SIM, \
+	  "ndp_end|ntb32_only|no_max_datagram[+...]", \
+	  "ndp_end, ntb32_only, no_max_datagram, or several joined with '+'", \
+	  "none", \
+	  "`sim=ncm`: quirks of real NCM adapters.") SEP \
+	X(sim_ntb_out_max, sim.ncm_out_max, arg_uint, CH39X_NCM_NTB_MIN_SIZE, \
+	  65535, CH39X_DA_SIM | CH39X_DA_DECIMAL, \
+	  "<2048-65535>", \
+	  "decimal integers 2048..65535", \
+	  "16384", \
+	  "`sim=ncm`: the model's dwNtbOutMaxSize.") SEP \
+	X(sim_max_segment, sim.cdc_max_segment, arg_uint, 1514, 9216, \
+	  CH39X_DA_SIM | CH39X_DA_DECIMAL, \
+	  "<1514-9216>", \
+	  "decimal integers 1514..9216", \
+	  "1514", \
+	  "`sim=ncm` or `sim=ecm`: the model's wMaxSegmentSize (9014 for " \
+	  "jumbo).")
+
+/* Flags of a row. */
+#define CH39X_DA_SIM		(1u << 0) /* the simulated adapter only */
+#define CH39X_DA_REAL		(1u << 1) /* selects a real adapter */
+#define CH39X_DA_NEEDS_REAL	(1u << 2) /* only with a real adapter */
+#define CH39X_DA_DECIMAL	(1u << 3) /* decimal digits only, no 0x */
+
+#define CH39X_DA_PARAM_(key, field, parse, lo, hi, flags, values, ...) \
+	#key "=" values
+#define CH39X_DA_KEY_(key, ...) #key
+#define CH39X_DA_ENUM_(key, ...) CH39X_DA_ ## key,
+
+/* RTE_PMD_REGISTER_PARAM_STRING: "sim=ch397|ch398|ncm|ecm usb_speed=...". */
+#define CH39X_PMD_PARAMS CH39X_DEVARGS(CH39X_DA_PARAM_, " ")
+/* "sim, usb_speed, ...": for messages. */
+#define CH39X_DEVARGS_KEYS CH39X_DEVARGS(CH39X_DA_KEY_, ", ")
+
+/* CH39X_DA_sim, ...: a row's index in ch39x_devargs[]. */
+enum {
+	CH39X_DEVARGS(CH39X_DA_ENUM_, )
+	CH39X_DA_COUNT
+};
+
+struct ch39x_devarg;
+
+/* Parse value v of a row into a; 0, or -EINVAL (the caller logs). */
+typedef int (*ch39x_devarg_parse_t)(const struct ch39x_devarg *d,
+				    const char *v, struct ch39x_args *a);
+
+/* A row of CH39X_DEVARGS, as the parser and the docs tool use it. */
+struct ch39x_devarg {
+	const char *key;
+	ch39x_devarg_parse_t parse;
+	size_t off;			/* of the field in struct ch39x_args */
+	size_t size;			/* of the field */
+	unsigned long lo;
+	unsigned long hi;
+	unsigned int flags;
+	const char *values;
+	const char *allowed;
+	const char *def;
+	const char *help;
+};
+
+extern const struct ch39x_devarg ch39x_devargs[CH39X_DA_COUNT];
 
 /*
  * Parse the devargs string of device name (NULL or empty: defaults).

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+"""Check the docs against the PMD's devargs table.
+
+usage: check_devargs_doc.py CH39X_DEVARGS_TOOL README.md ch39x.rst
+
+The keys come from the table itself (ch39x-devargs --keys, built from
+drivers/net/ch39x/ch39x_devargs.h). README.md's "Device arguments" table
+must be the one `ch39x-devargs --markdown` prints; the NIC guide's
+"Runtime configuration" section must describe every key in a bullet
+("- ``key`` ...") and no other. Exit 1 naming what is missing or extra.
+"""
+
+import difflib
+import re
+import subprocess
+import sys
+
+
+def section(text, start, end):
+    """The lines from the one matching start to the next matching end."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(start, line):
+            out = []
+            for j in range(i + 1, len(lines)):
+                nxt = lines[j + 1] if j + 1 < len(lines) else ''
+                if end(lines[j], nxt):
+                    break
+                out.append(lines[j])
+            return out
+    return None
+
+
+def compare(what, listed, keys):
+    """Report keys missing from a doc, or listed there but not in the table."""
+    ok = True
+    missing = [k for k in keys if k not in listed]
+    extra = [k for k in listed if k not in keys]
+    dup = sorted({k for k in listed if listed.count(k) > 1})
+    if missing:
+        print('%s misses devargs: %s' % (what, ', '.join(missing)))
+        ok = False
+    if extra:
+        print('%s lists devargs the PMD does not have: %s' %
+              (what, ', '.join(extra)))
+        ok = False
+    if dup:
+        print('%s lists devargs twice: %s' % (what, ', '.join(dup)))
+        ok = False
+    return ok
+
+
+def check_readme(path, tool, keys):
+    with open(path, encoding='utf-8') as f:
+        sec = section(f.read(), r'## Device arguments\s*$',
+                      lambda line, nxt: line.startswith('## '))
+    if sec is None:
+        print('%s: no "## Device arguments" section' % path)
+        return False
+    table = [line for line in sec if line.startswith('|')]
+    listed = [m.group(1) for m in
+              (re.match(r'\|\s*`([^`]+)`\s*\|', line) for line in table) if m]
+    ok = compare('%s (Device arguments table)' % path, listed, keys)
+    want = subprocess.run([tool, '--markdown'], check=True,
+                          capture_output=True, text=True).stdout.splitlines()
+    if table != want:
+        print('%s: the Device arguments table is not the one the devargs '
+              'table makes; replace it with the output of '
+              '`ch39x-devargs --markdown` (build/tests/):' % path)
+        sys.stdout.writelines(difflib.unified_diff(
+            [line + '\n' for line in table], [line + '\n' for line in want],
+            'README.md', 'ch39x-devargs --markdown'))
+        ok = False
+    return ok
+
+
+def check_guide(path, keys):
+    with open(path, encoding='utf-8') as f:
+        sec = section(f.read(), r'Runtime configuration\s*$',
+                      lambda line, nxt: re.fullmatch(r'-{3,}|={3,}|~{3,}',
+                                                     nxt) is not None
+                      and line.strip() != '')
+    if sec is None:
+        print('%s: no "Runtime configuration" section' % path)
+        return False
+    # The section's own underline comes first.
+    listed = [m.group(1) for m in
+              (re.match(r'- ``([a-z0-9_]+)``', line) for line in sec) if m]
+    return compare('%s (Runtime configuration)' % path, listed, keys)
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    tool, readme, guide = sys.argv[1:]
+    keys = subprocess.run([tool, '--keys'], check=True, capture_output=True,
+                          text=True).stdout.split()
+    if not keys:
+        print('%s --keys printed no keys' % tool)
+        return 1
+    ok = check_readme(readme, tool, keys)
+    ok = check_guide(guide, keys) and ok
+    if ok:
+        print('README.md and the NIC guide describe the %d devargs' %
+              len(keys))
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
