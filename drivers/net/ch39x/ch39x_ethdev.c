@@ -894,25 +894,4 @@ static struct rte_vdev_driver ch39x_vdev_drv = {
 };
 
 RTE_PMD_REGISTER_VDEV(net_ch39x, ch39x_vdev_drv);
-RTE_PMD_REGISTER_PARAM_STRING(net_ch39x,
-	"sim=ch397|ch398|ncm|ecm "
-	"usb_speed=full|high|super "
-	"wire=loop|pair:<name>|pcap:<in.pcap>:<out.pcap>|tap:<ifname> "
-	"mac=<xx:xx:xx:xx:xx:xx> "
-	"rx_xfers=<1-64> "
-	"tx_xfers=<1-64> "
-	"xfer_size=<2048-1048576, a multiple of 1024> "
-	"tso=auto|sw "
-	"rx_csum=auto|sw "
-	"link_speed=10|100|1000 "
-	"sim_rate=line|unlimited "
-	"rx_copybreak=0|<60-9216> "
-	"sim_ctrl_fail=<1-1000> "
-	"dev=<vid:pid> "
-	"serial=<string> "
-	"path=<bus-port[.port...]> "
-	"proto=auto|vendor|ncm|ecm "
-	"ncm_tx_ndp=front|end "
-	"sim_quirks=ndp_end|ntb32_only|no_max_datagram[+...] "
-	"sim_ntb_out_max=<2048-65535> "
-	"sim_max_segment=<1514-9216>");
+RTE_PMD_REGISTER_PARAM_STRING(net_ch39x, CH39X_PMD_PARAMS);
