@@ -2,11 +2,13 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 /*
  * Unit tests for the CDC-ECM helpers (lib/ch39x/ch39x_ecm.c) and the
  * shared CDC pieces they use (lib/ch39x/ch39x_cdc.c): descriptors, the
  * packet filter, notifications. Expected bytes are written out by hand from
- * shared/reference/cdc-ncm-ecm.md and Linux cdc.h; inputs to parsers are
+ * §11-§15 and Linux cdc.h; inputs to parsers are
  * copied into malloc'd buffers of exactly their length.
  */
 

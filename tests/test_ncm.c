@@ -2,10 +2,12 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 /*
  * Unit tests for the CDC-NCM codec (lib/ch39x/ch39x_ncm.c) and the CDC
  * descriptor walker (lib/ch39x/ch39x_cdc.c). Every expected NTB is written
- * out by hand from the NCM 1.0 rules as shared/reference/cdc-ncm-ecm.md
+ * out by hand from the NCM 1.0 rules as §11-§15
  * and Linux cdc_ncm.c state them (offsets worked out in the comments);
  * none is produced with the code under test. Every input to a parser is
  * copied into a malloc'd buffer of exactly its length, so that a build

@@ -6,7 +6,7 @@
  * Tests of the simulated CH397/CH398 (lib/ch39x/ch39x_sim.c), driven only
  * through the transport ops of ch39x_usb.h and the test hooks of
  * ch39x_sim.h. Every expected value is written out by hand from
- * shared/reference/ch39x-vendor-protocol.md (the "sheet"); records are
+ * doc/guides/nics/ch39x_protocol.rst (cited "§N"); records are
  * built and parsed by hand, and checksums are computed by this file's own
  * code, not the library's.
  */
@@ -24,7 +24,7 @@
 
 #define PID_CH397	0x5397
 #define PID_CH398	0x5398
-/* MAC_CFG addresses; the other registers are at fixed offsets (sheet 3). */
+/* MAC_CFG addresses; the other registers are at fixed offsets (§3). */
 #define V01		0x40000700u
 #define V02		0x40024000u
 #define R_MAC_H		0x10
@@ -153,7 +153,7 @@ wr32(struct ch39x_usb_dev *d, uint32_t addr, uint32_t v)
 	return wr_reg(d, addr, b, 4);
 }
 
-/* PHY window: wValue 0x0740, wIndex = register (sheet 2). -1 on a stall. */
+/* PHY window: wValue 0x0740, wIndex = register (§2). -1 on a stall. */
 static int
 rd_phy(struct ch39x_usb_dev *d, uint16_t reg)
 {
@@ -340,7 +340,7 @@ mk_ip4(uint8_t *f, uint8_t proto, uint32_t pay, bool csum)
 	return 34 + l4len;
 }
 
-/* ---- bulk OUT: records built by hand (sheet 5) ---- */
+/* ---- bulk OUT: records built by hand (§5) ---- */
 
 static uint8_t txbuf[20000];
 static uint32_t txlen;
@@ -377,7 +377,7 @@ tx_send(int line, struct ch39x_usb_dev *d, bool zlp)
 	txlen = 0;
 }
 
-/* ---- bulk IN: records parsed by hand (sheet 4) ---- */
+/* ---- bulk IN: records parsed by hand (§4) ---- */
 
 #define RX_N 6
 #define RX_SZ 32768
@@ -575,12 +575,12 @@ test_ctrl(uint16_t pid, enum ch39x_usb_speed sp)
 
 	OPEN_OR_RETURN(d, pid, sp, CH39X_WIRE_LOOP, NULL, mac);
 
-	/* GET_INFO: 8 bytes, byte 2 selects the 0x1E path (sheet 2). */
+	/* GET_INFO: 8 bytes, byte 2 selects the 0x1E path (§2). */
 	memset(b, 0, sizeof(b));
 	CHECK_EQ(ctl(d, 0xC0, 0x10, 0, 0, b, 8), 8);
 	CHECK(v2 ? b[2] >= 0x37 : b[2] < 0x37);
 
-	/* MAC address in wire order: MAC_L octets 0-3, MAC_H 4-5 (sheet 3). */
+	/* MAC address in wire order: MAC_L octets 0-3, MAC_H 4-5 (§3). */
 	memset(b, 0, sizeof(b));
 	CHECK_EQ(ctl(d, 0xC0, 0x11, v2 ? 0x4014 : 0x0714, hi, b, 4), 4);
 	CHECK_MEM(b, "\x00\x11\x22\x33", 4);
@@ -667,7 +667,7 @@ test_ctrl(uint16_t pid, enum ch39x_usb_speed sp)
 	CHECK_EQ(wr_phy(d, 0, (uint16_t)(bmcr & ~0x0800)), 2);
 	CHECK(ch39x_sim_link(d));
 	CHECK_EQ(bmsr_link(d), 1);
-	/* ANAR |= pause + asymmetric pause (sheet 7 step 9). */
+	/* ANAR |= pause + asymmetric pause (§7 step 9). */
 	CHECK_EQ(wr_phy(d, 4, 0x0DE1), 2);
 	CHECK_EQ(rd_phy(d, 4), 0x0DE1);
 
@@ -900,7 +900,7 @@ test_oversize(void)
 	TX_SEND(d, false);
 	RX1(d, r, 1);
 	CHECK_REC(&r[0], fr[0], 3000, 0);
-	/* 9216 bytes is V02's longest frame (sheet 4). */
+	/* 9216 bytes is V02's longest frame (§4). */
 	mk_frame(fr[1], bcast, 0x88B5, 9216, 10);
 	CHECK_EQ(ch39x_sim_inject(d, fr[1], 9216), 0);
 	RX1(d, r, 1);
@@ -973,7 +973,7 @@ test_straddle(void)
 }
 
 /*
- * End-of-transfer rules (sheet 5): V02 at high speed marks a 512-multiple
+ * End-of-transfer rules (§5): V02 at high speed marks a 512-multiple
  * with TX_LS in the last record plus a 4-byte trailer, V01 with a ZLP, V02
  * at SuperSpeed with nothing, even at a multiple of 1024.
  */
@@ -1063,7 +1063,7 @@ test_rx_engine(void)
 	/*
 	 * A minimum-size tagged frame: 56 bytes once stripped. V1.7 takes a
 	 * record under 60 bytes as a bad header and drops the rest of the
-	 * transfer (sheet 4), so the device must pad it back to 60.
+	 * transfer (§4), so the device must pad it back to 60.
 	 */
 	mk_frame(fr[7], bcast, 0x88B5, 56, 22);
 	CHECK_EQ(ch39x_sim_inject(d, fr[8], add_tag(fr[8], fr[7], 56, 0x0ABC)),
@@ -1110,7 +1110,7 @@ test_tx_engine(void)
 	memcpy(fr[5], fr[4], tl);
 	zero_csums(fr[5]);
 	tx_add(0, (1u << 13) | (1u << 11), fr[5], tl);
-	/* TCP with the pseudo-header seed the Linux stack leaves (sheet 5). */
+	/* TCP with the pseudo-header seed the Linux stack leaves (§5). */
 	memcpy(fr[6], fr[5], tl);
 	put_be16(l4_ck(fr[6] + 14), fold(pseudo(fr[6] + 14)));
 	tx_add(0, (1u << 13) | (1u << 11), fr[6], tl);

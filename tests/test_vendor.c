@@ -5,7 +5,7 @@
 /*
  * Unit tests for the vendor-mode framing codec (lib/ch39x/ch39x_vendor.c).
  * Every expected value is written out by hand from
- * shared/reference/ch39x-vendor-protocol.md (the "sheet"); none is computed
+ * doc/guides/nics/ch39x_protocol.rst (cited "§N"); none is computed
  * with the code under test.
  */
 
@@ -63,7 +63,7 @@ prof(struct ch39x_profile *p, uint16_t pid, enum ch39x_usb_speed speed)
 	}
 }
 
-/* ---- Profiles (sheet sections 1, 3, 7, 8) ---- */
+/* ---- Profiles (§1, §3, §7, §8) ---- */
 
 struct prof_want {
 	uint16_t pid;
@@ -181,7 +181,7 @@ test_profiles(void)
 	CHECK(ch39x_chip_name(0x5399) == NULL);
 }
 
-/* ---- Multicast hash and rx mode (sheet section 3) ---- */
+/* ---- Multicast hash and rx mode (§3) ---- */
 
 static const uint8_t mc_macs[4][6] = {
 	{ 0x01, 0x00, 0x5E, 0x00, 0x00, 0x01 },
@@ -249,8 +249,8 @@ test_mc_hash(void)
 	CHECK_EQ(ch39x_rx_mode_bits(false, false, 13), 0x00700000);
 }
 
-/* ---- TX header encoder (sheet section 5) ---- */
-/* ---- TX header encoder (sheet section 5) ---- */
+/* ---- TX header encoder (§5) ---- */
+/* ---- TX header encoder (§5) ---- */
 
 static const struct {
 	bool v02;
@@ -335,7 +335,7 @@ test_tx_encode(void)
 	}
 }
 
-/* ---- TX aggregator (sheet section 5) ---- */
+/* ---- TX aggregator (§5) ---- */
 
 static uint8_t tbuf[16384 + 4 + 64];
 static uint8_t twant[16384 + 4 + 64];
@@ -563,7 +563,7 @@ test_tx_agg_end(void)
 	TX_END(&v02hs, 0, false, false);
 }
 
-/* ---- RX parser (sheet section 4) ---- */
+/* ---- RX parser (§4) ---- */
 
 #define UNK CH39X_CSUM_UNKNOWN
 #define GOOD CH39X_CSUM_GOOD
@@ -938,7 +938,7 @@ test_rx_errors(void)
 	CHECK_EQ(ps.stats.short_xfers, 0);
 }
 
-/* ---- Interrupt events (sheet section 6) ---- */
+/* ---- Interrupt events (§6) ---- */
 
 static struct ch39x_event ev;
 

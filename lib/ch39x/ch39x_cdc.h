@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 #ifndef CH39X_CDC_H
 #define CH39X_CDC_H
 
@@ -13,7 +15,7 @@
  * endpoint notifications. Pure functions over buffers, like
  * ch39x_vendor.h; every length a device sends is checked before use.
  *
- * Facts: shared/reference/cdc-ncm-ecm.md, checked against Linux
+ * Facts: §11-§15, checked against Linux
  * include/uapi/linux/usb/cdc.h, drivers/net/usb/usbnet.c, cdc_ether.c,
  * cdc_ncm.c and drivers/usb/core/message.c (cdc_parse_cdc_header).
  */

@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 #ifndef CH39X_ECM_H
 #define CH39X_ECM_H
 
@@ -12,7 +14,7 @@
  * (NETWORK_CONNECTION, CONNECTION_SPEED_CHANGE) are shared with NCM in
  * ch39x_cdc.h.
  *
- * Facts: shared/reference/cdc-ncm-ecm.md, Linux drivers/net/usb/usbnet.c
+ * Facts: §11-§15, Linux drivers/net/usb/usbnet.c
  * (usbnet_start_xmit padding), cdc_ether.c, and the gadget's u_ether.c.
  */
 

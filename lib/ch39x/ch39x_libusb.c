@@ -3,9 +3,9 @@
  */
 
 /*
- * The libusb backend. "Sheet N" cites a section of
- * ../shared/reference/ch39x-vendor-protocol.md; CDC facts come from
- * ../shared/reference/cdc-ncm-ecm.md. Linux usbfs behaviour cited here is
+ * The libusb backend. "§N" cites section N of
+ * doc/guides/nics/ch39x_protocol.rst; CDC facts come from
+ * §11-§15. Linux usbfs behaviour cited here is
  * from drivers/usb/core/devio.c.
  */
 
@@ -318,7 +318,7 @@ cdc_offers(const struct libusb_config_descriptor *c)
 	return (ncm ? CH39X_LIBUSB_NCM : 0) | (ecm ? CH39X_LIBUSB_ECM : 0);
 }
 
-/* The vendor configuration of a CH39x part (sheet 1), 0 for others. */
+/* The vendor configuration of a CH39x part (§1), 0 for others. */
 static uint8_t
 vendor_config(const struct libusb_device_descriptor *dd)
 {
@@ -681,7 +681,7 @@ claim(struct lu_dev *u, uint8_t ifn, char *err, size_t errlen)
 }
 
 /*
- * Vendor mode (sheet 1, ch397_check_endpoints): in descriptor order, the
+ * Vendor mode (§1, ch397_check_endpoints): in descriptor order, the
  * first bulk IN, bulk OUT and interrupt IN of alt setting 0; no SET_INTERFACE.
  */
 static int
@@ -996,7 +996,7 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 				 proto_name(want_proto), libusb_error_name(r));
 			goto fail;
 		}
-		/* V1.7 sleeps 5 ms after the switch (sheet 1). */
+		/* V1.7 sleeps 5 ms after the switch (§1). */
 		libusb_close(u->h);
 		u->h = NULL;
 		sleep_ms(5);

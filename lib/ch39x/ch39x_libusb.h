@@ -2,14 +2,16 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 #ifndef CH39X_LIBUSB_H
 #define CH39X_LIBUSB_H
 
 /*
  * The libusb backend of the transport ops (ch39x_usb.h): a real adapter on
  * a Linux USB stack, through usbfs. It opens one device chosen by a
- * selector, switches a CH39x to its vendor configuration when needed (sheet
- * section 1), finds the endpoints of the protocol it was opened for
+ * selector, switches a CH39x to its vendor configuration when needed (§1),
+ * finds the endpoints of the protocol it was opened for
  * (vendor: the first bulk IN, bulk OUT and interrupt IN of alt setting 0;
  * CDC-NCM/ECM: walked with ch39x_cdc_parse_config from the raw
  * configuration descriptor), takes the interfaces from any kernel driver and

@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 #ifndef CH39X_NCM_H
 #define CH39X_NCM_H
 
@@ -12,10 +14,10 @@
  * Descriptors, the MAC string, the packet filter and notifications are
  * shared with ECM in ch39x_cdc.h.
  *
- * Facts: shared/reference/cdc-ncm-ecm.md, checked against Linux
+ * Facts: §11-§15, checked against Linux
  * drivers/net/usb/cdc_ncm.c, include/uapi/linux/usb/cdc.h and FreeBSD
- * sys/dev/usb/net/if_cdce.c. Where they differ from the sheet it is said
- * next to the code.
+ * sys/dev/usb/net/if_cdce.c. Where they differ from those
+ * sections it is said next to the code.
  *
  * The same code serves a host and a device model: a device builds IN NTBs
  * with the TX builder (from the wNdpIn* values) and parses OUT NTBs with

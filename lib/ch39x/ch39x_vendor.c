@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 #include <string.h>
 
 #include "ch39x_vendor.h"
@@ -93,7 +95,7 @@ ch39x_profile_init(struct ch39x_profile *p, uint16_t pid,
 			p->rx_xfer_size = 8192;
 			p->tx_xfers = 4;
 			p->rx_xfers = 4;
-			/* min(9198, 8192 - 12 - 18) (sheet section 7). */
+			/* min(9198, 8192 - 12 - 18) (§7). */
 			p->max_mtu = 8162;
 			break;
 		default:
@@ -205,7 +207,7 @@ ch39x_rx_decode_info(struct ch39x_rx_frame *f, uint32_t info)
 static uint32_t
 rx_hdr_len(const struct ch39x_rx_parser *ps, const uint8_t *hdr)
 {
-	/* V1.7 uses bits 15..0 and ignores the rest (sheet section 4). */
+	/* V1.7 uses bits 15..0 and ignores the rest (§4). */
 	uint32_t flen = ch39x_get_le32(hdr) & 0xFFFFu;
 
 	if (flen < CH39X_MIN_FRAME || flen > ps->prof->max_frame)

@@ -8,8 +8,8 @@
 /*
  * The WCH CH397/CH398 vendor-mode framing codec: pure functions over
  * buffers, shaped like Linux usbnet's rx_fixup/tx_fixup hooks. Every
- * constant and rule comes from ../shared/reference/ch39x-vendor-protocol.md
- * (the "sheet"); the section is cited next to each one.
+ * constant and rule comes from doc/guides/nics/ch39x_protocol.rst
+ * (cited "§N"); the section is cited next to each one.
  *
  * Nothing here knows USB transfers, threads or EAL: the PMD, the simulated
  * adapter and the unit tests all use the same code.
@@ -21,7 +21,7 @@
 
 #define CH39X_VID		0x1A86
 
-/* Sheet section 1: PIDs. */
+/* §1: PIDs. */
 #define CH39X_PID_CH336		0x5394
 #define CH39X_PID_CH339		0x5395
 #define CH39X_PID_CH396		0x5396
@@ -29,7 +29,7 @@
 #define CH39X_PID_CH398		0x5398
 #define CH39X_PID_CH9153	0xE398
 
-/* Sheet section 2: vendor requests. */
+/* §2: vendor requests. */
 #define CH39X_REQT_IN		0xC0
 #define CH39X_REQT_OUT		0x40
 #define CH39X_REQ_GET_INFO	0x10
@@ -46,7 +46,7 @@
 /* PHY window: wValue 0x0740, wIndex = PHY register (V1.7 form). */
 #define CH39X_PHY_WVALUE	0x0740
 
-/* Standard PHY registers used by the driver (sheet section 2). */
+/* Standard PHY registers used by the driver (§2). */
 #define CH39X_PHY_BMCR		0
 #define CH39X_PHY_BMSR		1
 #define CH39X_PHY_ANAR		4
@@ -55,7 +55,7 @@
 #define CH39X_PHY_CH398_EEE_ADV	0x12
 #define CH39X_BMSR_LINK		(1u << 2)
 
-/* Sheet section 3: MAC_CFG bits, same on V01 and V02. */
+/* §3: MAC_CFG bits, same on V01 and V02. */
 #define CH39X_MACCFG_FLOWCTRL	(1u << 11)
 #define CH39X_MACCFG_RWTE	(1u << 12)
 #define CH39X_MACCFG_RX_RA	(1u << 19)
@@ -82,7 +82,7 @@ enum ch39x_usb_speed {
 	CH39X_SPEED_SUPER = 3,
 };
 
-/* Register addresses of one family (sheet section 3). */
+/* Register addresses of one family (§3). */
 struct ch39x_regs {
 	uint32_t mac_cfg;
 	uint32_t mac_h;
@@ -95,7 +95,7 @@ struct ch39x_regs {
 
 /*
  * Everything the codec needs to know about one adapter at one bus speed:
- * the capability table of sheet sections 1, 4, 5, 7 and 8, as data.
+ * the capability table of §1, §4, §5, §7 and §8, as data.
  */
 struct ch39x_profile {
 	enum ch39x_family family;
@@ -133,7 +133,7 @@ const char *ch39x_chip_name(uint16_t pid);
 #define CH39X_V01_MAX_FRAME	1518
 #define CH39X_V02_MAX_FRAME	9216
 
-/* cmd_1 bits of a V02 RX record (sheet section 4). */
+/* cmd_1 bits of a V02 RX record (§4). */
 #define CH39X_RX_UDP4_CHK	(1u << 0)
 #define CH39X_RX_UDP6_CHK	(1u << 1)
 #define CH39X_RX_TCP4_CHK	(1u << 2)
@@ -174,7 +174,7 @@ struct ch39x_rx_stats {
 /*
  * The RX parser. A record that does not end inside its transfer is carried
  * into a private buffer and completed from the start of the next one, as the
- * V1.3 driver saw with small buffers (sheet section 4). A malformed header
+ * V1.3 driver saw with small buffers (§4). A malformed header
  * drops the rest of its transfer; parsing resynchronises at offset 0 of the
  * next transfer, which is the only place a header is known to start.
  */
@@ -215,7 +215,7 @@ void ch39x_rx_decode_info(struct ch39x_rx_frame *f, uint32_t info);
 
 /* ---- TX (bulk OUT) ---- */
 
-/* cmd_0 / cmd_1 bits of a TX record (sheet section 5). */
+/* cmd_0 / cmd_1 bits of a TX record (§5). */
 #define CH39X_TX_LEN_MASK	0x3FFFFu
 #define CH39X_TX_LS		(1u << 20)
 #define CH39X_TX_TSO6		(1u << 22)
@@ -228,7 +228,7 @@ void ch39x_rx_decode_info(struct ch39x_rx_frame *f, uint32_t info);
 #define CH39X_TX_VLAN		(1u << 15)
 #define CH39X_TX_TCI_SHIFT	16
 #define CH39X_TX_TRAILER	4
-/* Packing stops when fewer than this many bytes remain (sheet section 5). */
+/* Packing stops when fewer than this many bytes remain (§5). */
 #define CH39X_TX_MIN_ROOM	68
 #define CH39X_TSO_TCPHO_MAX	255
 #define CH39X_TSO_MSS_MAX	2047
@@ -285,7 +285,7 @@ struct ch39x_tx_end {
 struct ch39x_tx_end ch39x_tx_agg_finish(const struct ch39x_profile *p,
 					struct ch39x_tx_agg *a);
 
-/* ---- Interrupt events (sheet section 6) ---- */
+/* ---- Interrupt events (§6) ---- */
 
 #define CH39X_EVT_LINK_UP	(1u << 6)
 #define CH39X_EVT_SPEED_10	(1u << 7)
@@ -312,7 +312,7 @@ uint32_t ch39x_event_build(const struct ch39x_profile *p,
 			   const struct ch39x_event *ev, uint8_t *buf,
 			   uint32_t cap);
 
-/* ---- Multicast hash and register helpers (sheet section 3) ---- */
+/* ---- Multicast hash and register helpers (§3) ---- */
 
 uint32_t ch39x_crc32_le(const uint8_t *data, size_t len);
 /* Hash bucket 0..63 of a MAC address. */
@@ -320,7 +320,7 @@ unsigned int ch39x_mc_hash_index(const uint8_t mac[6]);
 /* Register values HASH_HI/HASH_LO for a list of addresses, per family. */
 void ch39x_mc_hash_regs(enum ch39x_family fam, const uint8_t (*macs)[6],
 			unsigned int n, uint32_t *hash_hi, uint32_t *hash_lo);
-/* The MAC_CFG receive-filter bits for a mode (sheet: _ch397_set_rx_mode). */
+/* The MAC_CFG receive-filter bits for a mode (§3, _ch397_set_rx_mode). */
 uint32_t ch39x_rx_mode_bits(bool promisc, bool allmulti, unsigned int n_mc);
 
 static inline uint16_t

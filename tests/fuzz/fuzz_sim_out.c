@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 /*
  * Fuzz the simulated adapter's bulk OUT side (tx_parse and the V02
  * checksum, VLAN and TSO engines of ch39x_sim.c) with transfers from a
@@ -42,7 +44,7 @@
 
 /*
  * The frames a V01 device must loop back for one OUT transfer, found by
- * this file's own reading of sheet 5: records one after the other until
+ * this file's own reading of §5: records one after the other until
  * the first malformed one. V01 has no offload engines, so they come back
  * byte for byte, runts padded with zeros to 60 bytes.
  */

@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 /*
  * Fuzz the vendor RX record parser (ch39x_rx_* of ch39x_vendor.h) with
  * bulk IN transfers as an untrusted device may send them.
@@ -160,7 +162,7 @@ run_well_formed(const struct ch39x_profile *prof, const uint8_t *data,
 
 	if ((size_t)(end - p) < need)
 		return;
-	/* Records: header, frame, zero padding to 4 (sheet 4). */
+	/* Records: header, frame, zero padding to 4 (§4). */
 	for (i = 0; i < nrec; i++) {
 		rec[i].start = total;
 		rec[i].flen = CH39X_MIN_FRAME + ch39x_get_le16(p) %

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The ch39x authors
+# §N: section N of doc/guides/nics/ch39x_protocol.rst
 """Write the seed corpora of tests/fuzz/corpus/<harness>/.
 
 Deterministic: running it again rewrites the same files. Each seed follows
 the input layout documented at the top of its harness. Valid inputs are
-built here from the protocol sheet (records, events, TCP/UDP frames with
-correct checksums) and, for CDC-NCM/ECM, from what the Linux 6.1 gadget
-sends (shared/reference/vm-gadget-study/FINDINGS.md: NTB16, the NDP after
-the datagrams, wSequence 0; f_ncm/f_ecm descriptors); edge cases are made
-by hand next to them. Inputs found by fuzzing and kept as regression tests
+built here from the protocol reference (records, events, TCP/UDP frames
+with correct checksums) and, for CDC-NCM/ECM, from what the Linux 6.1
+gadget sends (§16: NTB16, the NDP after the datagrams, wSequence 0;
+f_ncm/f_ecm descriptors); edge cases are made by hand next to them. Inputs found by fuzzing and kept as regression tests
 (named <harness>-...) are left in place.
 
 Usage: tests/fuzz/make_corpus.py [OUTDIR]   (default: tests/fuzz/corpus)

@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 /*
  * A simulated CH397/CH398 on a real USB bus: a FunctionFS (usb_f_fs)
  * gadget program, run in the VM of tests/vm/run.sh, that puts the
@@ -15,7 +17,7 @@
  *   the bus before the model sees it, so a refusal there cannot be a stall:
  *   it is counted (ctrl_out_refused).
  * - Bulk OUT: read a packet at a time, so that the end of a host transfer
- *   is found the way the chip must find it (sheet section 5): a short
+ *   is found the way the chip must find it (§5): a short
  *   packet or ZLP always; at SuperSpeed (no end mark) also when the bytes
  *   read so far end on a record boundary; on a V02 part at high/full speed
  *   after the TX_LS record and its trailer; a V01 part waits for the ZLP.
@@ -177,7 +179,7 @@ intf_desc(struct usb_interface_descriptor *d)
 
 /*
  * Bulk IN (1), bulk OUT (2), interrupt IN (3): the order the vendor
- * driver takes them in (sheet section 1). The interrupt endpoint carries
+ * driver takes them in (§1). The interrupt endpoint carries
  * one event (16 bytes V01, 32 bytes V02) every 16 ms.
  */
 static void

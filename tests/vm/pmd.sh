@@ -21,6 +21,7 @@
 #
 # Sourced by guest.sh, which provides result(), param(), up(), devpath(),
 # gadget(), config(), $G, $SPEED, $OUT, and has loaded the USB modules.
+# §N: section N of doc/guides/nics/ch39x_protocol.rst
 
 PMD_SO=$(param vmt_pmd)
 GBIN=$(param vmt_gadget)
@@ -340,7 +341,7 @@ pmd_ffs() {
 	# One at a time, so that nothing shares their transfers: the replies
 	# make bulk OUT records of exactly 512 and 1024 bytes, which need
 	# the chip's end-of-transfer mark (ZLP on the CH397, TX_LS at high
-	# speed on the CH398, none at SuperSpeed, sheet 5).
+	# speed on the CH398, none at SuperSpeed, §5).
 	eb=""
 	for s in 462 974; do
 		o=$(chroot /host /usr/bin/ping -n -q -c 1 -w 10 -I "$tap" -s $s \
