@@ -207,7 +207,7 @@ cdc_link_update(struct ch39x_adapter *ad)
 }
 
 /*
- * CDC notifications (protocol §12): NETWORK_CONNECTION and
+ * CDC notifications (§12): NETWORK_CONNECTION and
  * CONNECTION_SPEED_CHANGE. A failed transfer loses any notification split
  * over it.
  */

@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 /*
  * net_ch39x: probe, the ethdev ops every device type shares, the interrupt
  * endpoint's polling and the simulated adapter's API. What differs by
@@ -317,7 +319,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
 	/*
 	 * Learn the link now: events come on changes only, so after a restart
-	 * the PHY is asked, as the vendor driver does on resume (protocol §7).
+	 * the PHY is asked, as the vendor driver does on resume (§7).
 	 */
 	ad->ops->link_update(ad);
 	intr_poll(ad);

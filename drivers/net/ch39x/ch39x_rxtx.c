@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -940,7 +942,7 @@ hw_tso_ok(const struct ch39x_txq *q, const struct rte_mbuf *m)
 {
 	uint32_t hdr = m->l2_len + m->l3_len + m->l4_len;
 
-	/* The chip's limits (protocol §5): TCPHO, MSS, one record per transfer. */
+	/* The chip's limits (§5): TCPHO, MSS, one record per transfer. */
 	return q->hw_tso && hdr <= CH39X_TSO_TCPHO_MAX &&
 		m->tso_segsz <= CH39X_TSO_MSS_MAX &&
 		m->pkt_len + CH39X_HDR_LEN <= q->ad->prof.tx_xfer_size &&
@@ -1018,7 +1020,7 @@ tx_hw_desc(const struct ch39x_txq *q, const struct rte_mbuf *m,
 		d->vlan_tci = m->vlan_tci;
 	}
 	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
-		/* Only when hw_tso_ok(): the chip segments it (protocol §5). */
+		/* Only when hw_tso_ok(): the chip segments it (§5). */
 		d->tso4 = (ol & RTE_MBUF_F_TX_IPV4) != 0;
 		d->tso6 = !d->tso4;
 		d->tcpho = (uint8_t)(m->l2_len + m->l3_len + m->l4_len);

@@ -19,7 +19,7 @@
 #include "ch39x_ethdev.h"
 #include "ch39x_logs.h"
 
-/* ---- vendor requests (protocol §2) ---- */
+/* ---- vendor requests (§2) ---- */
 
 static const char *
 vendor_req_name(uint8_t req)
@@ -116,7 +116,7 @@ write_mac_addr(struct ch39x_adapter *ad, const struct rte_ether_addr *a)
 	const uint8_t *b = a->addr_bytes;
 	int rc;
 
-	/* Wire order: MAC_L has octets 0..3, MAC_H 4..5 (protocol §3). */
+	/* Wire order: MAC_L has octets 0..3, MAC_H 4..5 (§3). */
 	rc = wr_reg(ad, ad->prof.regs.mac_l, 4, ch39x_get_le32(b));
 	if (rc == 0)
 		rc = wr_reg(ad, ad->prof.regs.mac_h, 4,
@@ -139,7 +139,7 @@ vendor_set_mac(struct ch39x_adapter *ad, const struct rte_ether_addr *mac)
 
 /*
  * _ch397_set_rx_mode: hash registers, then the receive bits of MAC_CFG
- * read-modify-written with flow control on (protocol §3).
+ * read-modify-written with flow control on (§3).
  */
 static int
 vendor_rx_mode(struct ch39x_adapter *ad, bool promisc, bool allmulti)
@@ -168,7 +168,7 @@ vendor_rx_mode(struct ch39x_adapter *ad, bool promisc, bool allmulti)
 }
 
 /*
- * ch398_set_mtu: the jumbo bit, always through WR_REG (protocol §7). The
+ * ch398_set_mtu: the jumbo bit, always through WR_REG (§7). The
  * CH397 has no such bit: its frames stop at 1518 bytes.
  */
 static int
@@ -243,7 +243,7 @@ vendor_link_set(struct ch39x_adapter *ad, bool up)
 	return rc;
 }
 
-/* An interrupt endpoint event (protocol §6): link, speed, counters. */
+/* An interrupt endpoint event (§6): link, speed, counters. */
 static void
 vendor_notify(struct ch39x_adapter *ad, const struct ch39x_xfer *x)
 {
@@ -343,7 +343,7 @@ vendor_init_mac(struct ch39x_adapter *ad)
 	return rc;
 }
 
-/* Probe and reset, in V1.7's order (protocol §7). */
+/* Probe and reset, in V1.7's order (§7). */
 static int
 vendor_init(struct ch39x_adapter *ad)
 {
