@@ -203,7 +203,6 @@ sim_rx_service(struct sim_dev *s)
 	uint32_t kind;
 	uint64_t now = 0;
 
-
 	if (s->halted[CH39X_EP_BULK_IN]) {
 		flush_ep(s, CH39X_EP_BULK_IN, CH39X_XFER_STALL);
 		return;

@@ -148,72 +148,83 @@ sim_vendor_init(struct sim_dev *s)
 
 /* ---- vendor requests (sheet 2) ---- */
 
+/* Device-to-host vendor requests: GET_INFO, RD_REG, RD_PHY. */
+static int
+vendor_control_in(struct sim_dev *s, uint8_t request, uint16_t value,
+		  uint16_t index, uint8_t *buf, uint16_t length)
+{
+	uint32_t arg = (uint32_t)value | ((uint32_t)index << 16);
+
+	switch (request) {
+	case CH39X_REQ_GET_INFO:
+		if (length != CH39X_GET_INFO_LEN)
+			return -EPIPE;
+		memset(buf, 0, CH39X_GET_INFO_LEN);
+		/* ASSUMPTION: bytes other than 2 are unexplained (sheet 9). */
+		buf[0] = s->prof.family == CH39X_V02 ? 0x98 : 0x97;
+		buf[1] = 0x01;
+		buf[2] = info_val_l(s);
+		return CH39X_GET_INFO_LEN;
+	case CH39X_REQ_RD_REG:
+		return sim_rd_reg(s, arg, buf, length);
+	case CH39X_REQ_RD_PHY:
+		/* V1.7 PHY window: wValue 0x0740, wIndex = register. */
+		if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
+			return -EPIPE;
+		ch39x_put_le16(buf, phy_read(s, index));
+		return 2;
+	default:
+		return -EPIPE;
+	}
+}
+
+/* Host-to-device vendor requests: WR_REG, WR_PHY, WR_MACCFG, MISC_CONFIG. */
+static int
+vendor_control_out(struct sim_dev *s, uint8_t request, uint16_t value,
+		   uint16_t index, const uint8_t *buf, uint16_t length)
+{
+	uint32_t arg = (uint32_t)value | ((uint32_t)index << 16);
+
+	switch (request) {
+	case CH39X_REQ_WR_REG:
+		return sim_wr_reg(s, arg, buf, length);
+	case CH39X_REQ_WR_PHY:
+		if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
+			return -EPIPE;
+		phy_write(s, index, ch39x_get_le16(buf));
+		return 2;
+	case CH39X_REQ_WR_MACCFG:
+		/*
+		 * ASSUMPTION: only firmware whose GET_INFO byte 2 is at
+		 * least 0x37 knows command 0x1E; older firmware stalls,
+		 * which catches a host that picks the wrong path.
+		 */
+		if (length != 0 ||
+		    info_val_l(s) < CH39X_INFO_MACCFG_CMD_MIN)
+			return -EPIPE;
+		__atomic_store_n(&s->mac_cfg, arg, __ATOMIC_RELAXED);
+		return 0;
+	case CH39X_REQ_MISC_CONFIG:
+		if (length != 0)
+			return -EPIPE;
+		s->misc_config = value;
+		return 0;
+	default:
+		return -EPIPE;
+	}
+}
+
 static int
 vendor_control(struct sim_dev *s, uint8_t req_type, uint8_t request,
 	       uint16_t value, uint16_t index, uint8_t *buf, uint16_t length)
 {
-	uint32_t arg = (uint32_t)value | ((uint32_t)index << 16);
-	int rc = -EPIPE;
-
-	if (req_type == CH39X_REQT_IN) {
-		switch (request) {
-		case CH39X_REQ_GET_INFO:
-			if (length != CH39X_GET_INFO_LEN)
-				break;
-			memset(buf, 0, CH39X_GET_INFO_LEN);
-			/* ASSUMPTION: bytes other than 2 are unexplained (sheet 9). */
-			buf[0] = s->prof.family == CH39X_V02 ? 0x98 : 0x97;
-			buf[1] = 0x01;
-			buf[2] = info_val_l(s);
-			rc = CH39X_GET_INFO_LEN;
-			break;
-		case CH39X_REQ_RD_REG:
-			rc = sim_rd_reg(s, arg, buf, length);
-			break;
-		case CH39X_REQ_RD_PHY:
-			/* V1.7 PHY window: wValue 0x0740, wIndex = register. */
-			if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
-				break;
-			ch39x_put_le16(buf, phy_read(s, index));
-			rc = 2;
-			break;
-		default:
-			break;
-		}
-	} else if (req_type == CH39X_REQT_OUT) {
-		switch (request) {
-		case CH39X_REQ_WR_REG:
-			rc = sim_wr_reg(s, arg, buf, length);
-			break;
-		case CH39X_REQ_WR_PHY:
-			if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
-				break;
-			phy_write(s, index, ch39x_get_le16(buf));
-			rc = 2;
-			break;
-		case CH39X_REQ_WR_MACCFG:
-			/*
-			 * ASSUMPTION: only firmware whose GET_INFO byte 2 is at
-			 * least 0x37 knows command 0x1E; older firmware stalls,
-			 * which catches a host that picks the wrong path.
-			 */
-			if (length != 0 ||
-			    info_val_l(s) < CH39X_INFO_MACCFG_CMD_MIN)
-				break;
-			__atomic_store_n(&s->mac_cfg, arg, __ATOMIC_RELAXED);
-			rc = 0;
-			break;
-		case CH39X_REQ_MISC_CONFIG:
-			if (length != 0)
-				break;
-			s->misc_config = value;
-			rc = 0;
-			break;
-		default:
-			break;
-		}
-	}
-	return rc;
+	if (req_type == CH39X_REQT_IN)
+		return vendor_control_in(s, request, value, index, buf,
+					 length);
+	if (req_type == CH39X_REQT_OUT)
+		return vendor_control_out(s, request, value, index, buf,
+					  length);
+	return -EPIPE;
 }
 
 /* ---- receive (sheet 4) ---- */
@@ -636,7 +647,6 @@ vendor_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
 	s->last_evt_tx = tx;
 	SIM_ADD(s->cnt.events_sent, 1);
 }
-
 
 uint32_t
 ch39x_sim_reg(struct ch39x_usb_dev *d, uint32_t addr)
