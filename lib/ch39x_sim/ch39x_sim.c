@@ -470,11 +470,61 @@ ch39x_sim_is_sim(const struct ch39x_usb_dev *d)
 	return d != NULL && d->ops == &sim_ops;
 }
 
+/* The chip profile for the configuration; 0, or -1 with a message. */
+static int
+sim_profile(struct sim_dev *s, char *err, size_t errlen)
+{
+	const struct ch39x_sim_config *cfg = &s->cfg;
+
+	if (ch39x_profile_init(&s->prof, cfg->pid, cfg->speed) != 0) {
+		snprintf(err, errlen, "%s cannot run at %s speed",
+			 ch39x_chip_name(cfg->pid) ? ch39x_chip_name(cfg->pid) :
+			 "this device",
+			 cfg->speed == CH39X_SPEED_SUPER ? "super" :
+			 cfg->speed == CH39X_SPEED_HIGH ? "high" : "full");
+		return -1;
+	}
+	if (s->cfg.link_mbps == 0)
+		s->cfg.link_mbps = s->prof.gigabit ? 1000 : 100;
+	if (s->cfg.link_mbps != 10 && s->cfg.link_mbps != 100 &&
+	    (s->cfg.link_mbps != 1000 || !s->prof.gigabit)) {
+		snprintf(err, errlen, "link_speed=%u: allowed values for %s "
+			 "are %s", s->cfg.link_mbps,
+			 ch39x_chip_name(cfg->pid),
+			 s->prof.gigabit ? "10, 100, 1000" : "10, 100");
+		return -1;
+	}
+	return 0;
+}
+
+/* The factory address and serial number, unique per process. */
+static void
+sim_identity(struct sim_dev *s)
+{
+	uint16_t pid = s->cfg.pid;
+	uint32_t n;
+
+	n = __atomic_add_fetch(&sim_instances, 1, __ATOMIC_RELAXED);
+	if (memcmp(s->cfg.mac, "\0\0\0\0\0\0", 6) == 0) {
+		/* A locally administered factory address. */
+		s->mac[0] = 0x02;
+		s->mac[1] = 0x1A;
+		s->mac[2] = 0x86;
+		s->mac[3] = (uint8_t)pid;
+		s->mac[4] = (uint8_t)(n >> 8);
+		s->mac[5] = (uint8_t)n;
+	} else {
+		memcpy(s->mac, s->cfg.mac, 6);
+	}
+	if (s->cfg.serial[0] == '\0')
+		snprintf(s->cfg.serial, sizeof(s->cfg.serial), "SIM%04X%04u",
+			 pid, n);
+}
+
 struct ch39x_usb_dev *
 ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 {
 	struct sim_dev *s;
-	uint32_t n;
 
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {
@@ -490,45 +540,15 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	pthread_mutex_init(&s->lock, NULL);
 	s->last_link = -1;
 	s->rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)s;
-	if (ch39x_profile_init(&s->prof, cfg->pid, cfg->speed) != 0) {
-		snprintf(err, errlen, "%s cannot run at %s speed",
-			 ch39x_chip_name(cfg->pid) ? ch39x_chip_name(cfg->pid) :
-			 "this device",
-			 cfg->speed == CH39X_SPEED_SUPER ? "super" :
-			 cfg->speed == CH39X_SPEED_HIGH ? "high" : "full");
+	if (sim_profile(s, err, errlen) != 0)
 		goto fail;
-	}
-	if (s->cfg.link_mbps == 0)
-		s->cfg.link_mbps = s->prof.gigabit ? 1000 : 100;
-	if (s->cfg.link_mbps != 10 && s->cfg.link_mbps != 100 &&
-	    (s->cfg.link_mbps != 1000 || !s->prof.gigabit)) {
-		snprintf(err, errlen, "link_speed=%u: allowed values for %s "
-			 "are %s", s->cfg.link_mbps,
-			 ch39x_chip_name(cfg->pid),
-			 s->prof.gigabit ? "10, 100, 1000" : "10, 100");
-		goto fail;
-	}
 	s->in_free = &s->in_bus_ns;
 	s->out_free = cfg->speed == CH39X_SPEED_SUPER ? &s->out_bus_ns :
 		&s->in_bus_ns;
 	s->usb_bps = cfg->speed == CH39X_SPEED_SUPER ? CH39X_USB_SS_BULK_BPS :
 		cfg->speed == CH39X_SPEED_HIGH ? CH39X_USB_HS_BULK_BPS :
 		CH39X_USB_FS_BULK_BPS;
-	n = __atomic_add_fetch(&sim_instances, 1, __ATOMIC_RELAXED);
-	if (memcmp(cfg->mac, "\0\0\0\0\0\0", 6) == 0) {
-		/* A locally administered factory address, unique per process. */
-		s->mac[0] = 0x02;
-		s->mac[1] = 0x1A;
-		s->mac[2] = 0x86;
-		s->mac[3] = (uint8_t)cfg->pid;
-		s->mac[4] = (uint8_t)(n >> 8);
-		s->mac[5] = (uint8_t)n;
-	} else {
-		memcpy(s->mac, cfg->mac, 6);
-	}
-	if (s->cfg.serial[0] == '\0')
-		snprintf(s->cfg.serial, sizeof(s->cfg.serial), "SIM%04X%04u",
-			 cfg->pid, n);
+	sim_identity(s);
 	sim_vendor_init(s);
 	s->cable = true;
 	s->own_up = true;
