@@ -20,6 +20,7 @@ secs=${1:-10}
 out=${FUZZ_BUILDDIR:-$top/build-fuzz}
 fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
+sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
 all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
@@ -76,16 +77,23 @@ fi
 
 # ---- build ----
 cflags=(-std=gnu11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
-	-fno-sanitize-recover=all -Wall -Wextra -I"$lib" -I"$fuzz")
-rm -rf "$out/obj"
-mkdir -p "$out/obj"
+	-fno-sanitize-recover=all -Wall -Wextra -I"$lib" -I"$sim" -I"$fuzz")
+rm -rf "$out/obj" "$out/obj-sim"
+mkdir -p "$out/obj" "$out/obj-sim"
 read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
 read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
-for src in ch39x_vendor ch39x_net ch39x_tso ch39x_sim ch39x_cdc ch39x_ncm \
+for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_ncm \
 	   ch39x_ecm ch39x_libusb; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
 		-c "$lib/$src.c" -o "$out/obj/$src.o"
+done
+# The device model (lib/ch39x_sim), linked with libpcap into the sim_*
+# harnesses only: the host-side parsers' harnesses go without it.
+for src in ch39x_sim ch39x_sim_wire ch39x_sim_vendor ch39x_sim_cdc; do
+	clang "${cflags[@]}" "${usb_cflags[@]}" \
+		-fsanitize=fuzzer-no-link,address,undefined \
+		-c "$sim/$src.c" -o "$out/obj-sim/$src.o"
 done
 # The PMD's devargs parser: rte_kvargs, rte_log and rte_net, no EAL. DPDK
 # itself is not instrumented (ASan still checks the heap it uses).
@@ -104,11 +112,13 @@ for h in "${harnesses[@]}"; do
 	if [ "$h" = devargs ]; then
 		extra_cflags=("${dpdk_cflags[@]}")
 		extra_objs=("$out/obj-dpdk/ch39x_devargs.o" "${dpdk_libs[@]}")
+	elif [[ $h == sim_* ]]; then
+		extra_objs=("$out"/obj-sim/*.o -lpcap)
 	fi
 	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
 		-fsanitize=fuzzer,address,undefined \
 		"$fuzz/fuzz_$h.c" "$out"/obj/*.o "${extra_objs[@]}" \
-		"${usb_libs[@]}" -lpcap -lpthread -o "$out/fuzz_$h"
+		"${usb_libs[@]}" -lpthread -o "$out/fuzz_$h"
 done
 echo "fuzz: built ${harnesses[*]} in $out"
 

@@ -103,6 +103,23 @@ def main():
     if a.mode != "rxonly":
         check(number(d["cycles_per_pkt_tx"]) and d["cycles_per_pkt_tx"] > 0,
               "cycles_per_pkt_tx > 0 (%s)" % d["cycles_per_pkt_tx"])
+    own = ["cycles_per_pkt_rxtx", "sim_device_cycles",
+           "sim_device_cycles_per_pkt", "pmd_own_cycles_per_pkt"]
+    missing = [k for k in own if k not in d]
+    check(not missing, "own-cost fields present (missing: %s)"
+          % (", ".join(missing) or "none"))
+    if not missing and d["sim_device_cycles"] is not None:
+        # A simulated port: the device's share and the PMD's own cost
+        # add up to both bursts' cycles (each rounded to 0.1).
+        dev, pmd = d["sim_device_cycles_per_pkt"], d["pmd_own_cycles_per_pkt"]
+        check(number(dev) and dev > 0 and number(pmd) and
+              abs(dev + pmd - d["cycles_per_pkt_rxtx"]) < 0.25,
+              "device + PMD-own cycles per packet = rx+tx (%s + %s = %s)"
+              % (dev, pmd, d["cycles_per_pkt_rxtx"]))
+    elif not missing:
+        check(d["sim_device_cycles_per_pkt"] is None and
+              d["pmd_own_cycles_per_pkt"] is None,
+              "own-cost figures are null without sim_device_cycles")
     if a.usb:
         check(all(number(d[k]) and d[k] > 0 for k in USB),
               "USB figures present (%s)" % ", ".join(str(d[k]) for k in USB))

@@ -155,6 +155,7 @@ enum perf_xs {
 	XS_TX_TSO_SW,
 	XS_TX_TSO_SW_SEGS,
 	XS_TX_RING_FULL,
+	XS_SIM_DEVICE_CYCLES,		/* the simulated device's own time */
 	XS_COUNT
 };
 

@@ -37,6 +37,7 @@ static const char * const xs_names[XS_COUNT] = {
 	[XS_TX_TSO_SW] = "tx_tso_sw_frames",
 	[XS_TX_TSO_SW_SEGS] = "tx_tso_sw_segments",
 	[XS_TX_RING_FULL] = "tx_ring_full",
+	[XS_SIM_DEVICE_CYCLES] = "sim_device_cycles",
 };
 
 static void

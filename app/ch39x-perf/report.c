@@ -31,6 +31,15 @@ struct figures {
 	uint64_t rx_cycles, rx_pkts, tx_cycles, tx_pkts, tx_wire_frames;
 	uint64_t rx_busy, tx_busy;
 	double cyc_rx, cyc_tx, cyc_tx_frame, cyc_rx_busy, cyc_tx_busy;
+	/*
+	 * Both bursts per counted packet, and the simulated device's share
+	 * (xstat sim_device_cycles, over the ports that have it): a
+	 * simulated port's bursts run the device model too, so the PMD's
+	 * own cost is what is left. NAN when no port has the xstat.
+	 */
+	bool dev;
+	uint64_t dev_cycles;
+	double cyc_rxtx, cyc_dev, cyc_pmd_own;
 	/* Traffic both ways. */
 	uint64_t tx_l2, tx_wire, tx_payload, rx_l2, rx_wire, rx_payload;
 	/* Losses. */
@@ -89,6 +98,22 @@ compute_lat(const struct perf_run *r, struct figures *f)
 	f->lat_p99 = (double)lat_quantile(l, 0.99) / us;
 }
 
+/*
+ * The PMD's own cycles per packet: rx_burst and tx_burst together per
+ * counted packet, less the simulated device's time spent inside them.
+ */
+static void
+compute_own(struct figures *f)
+{
+	f->cyc_rxtx = ratio((double)(f->rx_cycles + f->tx_cycles),
+			    (double)f->pkts);
+	f->cyc_dev = f->cyc_pmd_own = NAN;
+	if (!f->dev)
+		return;
+	f->cyc_dev = ratio((double)f->dev_cycles, (double)f->pkts);
+	f->cyc_pmd_own = f->cyc_rxtx - f->cyc_dev;
+}
+
 #define D(s, f) ((s)->s2.st.f - (s)->s0.st.f)
 #define X1(p, k) ((p)->s1.xs[k] - (p)->s0.xs[k])
 
@@ -123,6 +148,10 @@ compute(const struct perf_run *r, struct figures *f)
 		}
 		if (p->tx_role)
 			f->oerrors += D(p, oerrors);
+		if (p->xs_found[XS_SIM_DEVICE_CYCLES]) {
+			f->dev = true;
+			f->dev_cycles += X1(p, XS_SIM_DEVICE_CYCLES);
+		}
 		if (!p->has_usb)
 			continue;
 		f->usb = true;
@@ -173,6 +202,7 @@ compute(const struct perf_run *r, struct figures *f)
 				(double)f->tx_wire_frames);
 	f->cyc_rx_busy = ratio((double)f->rx_busy, (double)f->rx_pkts);
 	f->cyc_tx_busy = ratio((double)f->tx_busy, (double)f->tx_pkts);
+	compute_own(f);
 	compute_lat(r, f);
 	if (r->cfg.mode == PERF_TCP) {
 		uint64_t got = r->tcp.rx_segs + r->tcp.rx_late_segs;
@@ -353,6 +383,13 @@ json_out(const struct perf_run *r, const struct figures *f)
 	j_dbl(j, "cycles_per_frame_tx", f->cyc_tx_frame, 1);
 	j_dbl(j, "cycles_per_pkt_rx_busy", f->cyc_rx_busy, 1);
 	j_dbl(j, "cycles_per_pkt_tx_busy", f->cyc_tx_busy, 1);
+	j_dbl(j, "cycles_per_pkt_rxtx", f->cyc_rxtx, 1);
+	if (f->dev)
+		j_u64(j, "sim_device_cycles", f->dev_cycles);
+	else
+		j_null(j, "sim_device_cycles");
+	j_dbl(j, "sim_device_cycles_per_pkt", f->cyc_dev, 1);
+	j_dbl(j, "pmd_own_cycles_per_pkt", f->cyc_pmd_own, 1);
 	j_u64(j, "tsc_hz", r->tsc_hz);
 	j_dbl(j, "tsc_hz_measured", r->tsc_measured_hz, 0);
 	if (r->lat != NULL)
@@ -487,6 +524,15 @@ table(FILE *o, const struct perf_run *r, const struct figures *f)
 	if (c->mode == PERF_TCP && c->tso)
 		row(o, "cycles per wire frame, tx_burst", f->cyc_tx_frame, 1,
 		    "");
+	row(o, "cycles per packet, rx+tx bursts", f->cyc_rxtx, 1, "");
+	if (f->dev) {
+		row(o, "  of them the simulated device's", f->cyc_dev, 1, "");
+		row(o, "  the PMD's own (device's out)", f->cyc_pmd_own, 1,
+		    "");
+	} else {
+		fprintf(o, "  %-34s %16s\n", "the PMD's own (device's out)",
+			"unavailable (no sim_device_cycles xstat)");
+	}
 	if (r->lat != NULL) {
 		fprintf(o, " latency (queued for TX to rx_burst):\n");
 		row_u(o, "stamped frames received", f->lat_n, "");

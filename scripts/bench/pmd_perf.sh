@@ -49,6 +49,51 @@ cycles() {
 	echo "$v $(cut -d' ' -f1 /proc/loadavg)" >> "$priv/$name"
 	echo "run $r $name: $v cycles/packet" >&2
 }
+# cycles_sim NAME ARGS...: cycles for simulated ch39x ports, and the PMD's
+# own cycles per packet with the device model's time taken out: the
+# model's cycles (xstat sim_device_cycles of each port, read over
+# telemetry once the test has stopped the ports) per packet the test
+# counted. "nan" when the PMD has no such xstat.
+cycles_sim() {
+	local name=$1 log=$priv/run.log fifo=$priv/cmd pid v n dev i
+	shift
+	touch "$priv/$name" "$priv/$name.own"
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	timeout "${RUN_TIMEOUT:-300}" ip netns exec "$ns" \
+		dpdk-test --no-huge --no-pci -m 1024 -l 0,1 \
+		--file-prefix "ch39x_perf_$$" "$@" < "$fifo" > "$log" 2>&1 &
+	pid=$!
+	# Commands through a FIFO held open, so that dpdk-test waits at its
+	# prompt after the test; a subshell takes the SIGPIPE if it died.
+	exec 9> "$fifo"
+	(echo pmd_perf_autotest >&9) 2>/dev/null || true
+	for ((i = 0; i < ${RUN_TIMEOUT:-300} * 10; i++)); do
+		! grep -qE '^Test (OK|Failed)' "$log" || break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	v=$(awk '/Result:/ {print $2}' "$log")
+	n=$(awk '/ packet, .* drop, / {print $1}' "$log")
+	dev=$(printf '/ethdev/xstats,%s\n' 0 1 |
+		dpdk-telemetry.py -f "ch39x_perf_$$" 2>/dev/null |
+		python3 -c 'import json, sys
+v = [x.get("sim_device_cycles") for l in sys.stdin if l.startswith("{")
+     for x in json.loads(l).values() if isinstance(x, dict)]
+print(sum(v) if v and None not in v else "")') || dev=
+	(echo quit >&9) 2>/dev/null || true
+	exec 9>&-
+	wait "$pid" || true
+	[ -n "$v" ] || { echo "run $r $name: no result" >&2; return 0; }
+	echo "$v $(cut -d' ' -f1 /proc/loadavg)" >> "$priv/$name"
+	if [ -n "$dev" ] && [ -n "$n" ] && [ "$n" -gt 0 ]; then
+		awk -v v="$v" -v d="$dev" -v n="$n" \
+			'BEGIN {printf "%.1f\n", v - d / n}' >> "$priv/$name.own"
+		echo "run $r $name: $v cycles/packet, PMD's own $(tail -1 "$priv/$name.own")" >&2
+	else
+		echo "run $r $name: $v cycles/packet (no sim_device_cycles)" >&2
+	fi
+}
 pair() { # pair SIM PMD-FILE
 	echo -d "$priv/$2" \
 		--vdev "net_ch39x0,sim=$1,wire=pair:perf,sim_rate=unlimited" \
@@ -66,15 +111,15 @@ want() { case " $names " in *" $1 "*) return 0 ;; esac; return 1; }
 for r in $(seq "$runs"); do
 	# shellcheck disable=SC2046
 	{
-	cycles ch39x $(pair ch398 pmd.so)
-	! want ch39x_ncm || cycles ch39x_ncm $(pair ncm pmd.so)
-	! want ch39x_ecm || cycles ch39x_ecm $(pair ecm pmd.so)
+	cycles_sim ch39x $(pair ch398 pmd.so)
+	! want ch39x_ncm || cycles_sim ch39x_ncm $(pair ncm pmd.so)
+	! want ch39x_ecm || cycles_sim ch39x_ecm $(pair ecm pmd.so)
 	cycles net_null --vdev net_null0 --vdev net_null1
 	! want net_ring || cycles net_ring --vdev net_ring0 --vdev net_ring1
 	! want net_af_packet_veth ||
 		cycles net_af_packet_veth --vdev net_af_packet0,iface=vperf0 \
 			--vdev net_af_packet1,iface=vperf1
-	! want ch39x_base || cycles ch39x_base $(pair ch398 base.so)
+	! want ch39x_base || cycles_sim ch39x_base $(pair ch398 base.so)
 	}
 done
 
@@ -85,14 +130,22 @@ med() {
 ch=$(med ch39x)
 null=$(med net_null)
 {
-	echo "pmd,cycles_per_packet,ratio_to_ch39x,ratio_to_net_null,runs,load_runs"
+	echo "pmd,cycles_per_packet,ratio_to_ch39x,ratio_to_net_null,runs,load_runs,pmd_own_cycles_per_packet"
 	for n in $names; do
 		v=$(med "$n")
-		echo "$n,$v,$(awk -v a="$v" -v b="$ch" 'BEGIN {printf "%.2f", a / b}'),$(awk -v a="$v" -v b="$null" 'BEGIN {printf "%.2f", a / b}'),$(cut -d' ' -f1 "$priv/$n" | paste -sd/),$(cut -d' ' -f2 "$priv/$n" | paste -sd/)"
+		own=nan
+		[ ! -s "$priv/$n.own" ] || own=$(med "$n.own")
+		echo "$n,$v,$(awk -v a="$v" -v b="$ch" 'BEGIN {printf "%.2f", a / b}'),$(awk -v a="$v" -v b="$null" 'BEGIN {printf "%.2f", a / b}'),$(cut -d' ' -f1 "$priv/$n" | paste -sd/),$(cut -d' ' -f2 "$priv/$n" | paste -sd/),$own"
 	done
 } > "$out/pmd_perf.csv"
 column -s, -t < "$out/pmd_perf.csv"
 echo "ch39x / net_null: $(awk -v a="$ch" -v b="$null" 'BEGIN {printf "%.2f", a / b}')x"
+if [ -s "$priv/ch39x.own" ]; then
+	own=$(med ch39x.own)
+	echo "ch39x PMD's own (model's time out): $own cycles/packet, / net_null: $(awk -v a="$own" -v b="$null" 'BEGIN {printf "%.2f", a / b}')x"
+else
+	echo "ch39x PMD's own cycles: unavailable (no xstat sim_device_cycles)"
+fi
 if want net_af_packet_veth; then
 	afp=$(med net_af_packet_veth)
 	echo "net_af_packet / ch39x: $(awk -v a="$afp" -v b="$ch" 'BEGIN {printf "%.1f", a / b}')x"

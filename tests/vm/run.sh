@@ -239,13 +239,16 @@ gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
 	die "building transport_test failed"
 mv "$BIN.tmp" "$BIN"
 # The FunctionFS gadget program: the library's simulated CH397/CH398
-# served over real USB (the whole library is linked: the model uses the
-# CDC codecs for its NCM/ECM personalities).
+# served over real USB (the model's library lib/ch39x_sim and the whole
+# product library: the model uses the CDC codecs for its NCM/ECM
+# personalities).
 GBIN=$CACHE/bin/ch39x_gadget
 # shellcheck disable=SC2046
 gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
-	-I"$ROOT/lib/ch39x" $(pkg-config --cflags libusb-1.0 libpcap) \
+	-I"$ROOT/lib/ch39x" -I"$ROOT/lib/ch39x_sim" \
+	$(pkg-config --cflags libusb-1.0 libpcap) \
 	-o "$GBIN.tmp" "$VMDIR/ch39x_gadget.c" "$ROOT"/lib/ch39x/*.c \
+	"$ROOT"/lib/ch39x_sim/*.c \
 	$(pkg-config --libs libusb-1.0 libpcap) -lpthread ||
 	die "building ch39x_gadget failed"
 mv "$GBIN.tmp" "$GBIN"

@@ -119,6 +119,14 @@ struct ch39x_sim_counters {
 	uint64_t ctrl_requests;
 	uint64_t ctrl_stalls;
 	uint64_t faults_injected;	/* transfers that suffered a fault */
+	/*
+	 * Time the model spent in its transport ops (submit, poll,
+	 * cancel_all, the frames and records they build and parse), in
+	 * the TSC cycles rte_rdtsc() counts (x86 TSC, Arm generic timer;
+	 * nanoseconds elsewhere): the share of a benchmark's cycles that
+	 * is the simulated device's, not the PMD's.
+	 */
+	uint64_t device_cycles;
 };
 
 /*

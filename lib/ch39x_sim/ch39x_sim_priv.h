@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_SIM_PRIV_H
+#define CH39X_SIM_PRIV_H
+
+/*
+ * The simulated adapter's insides, shared by its parts:
+ *   ch39x_sim.c         the transport ops, fault injection, open and close;
+ *   ch39x_sim_wire.c    the cable (loop, pair, pcap, TAP), its frame ring,
+ *                       and the timing of the cable and of the USB bus;
+ *   ch39x_sim_vendor.c  the chip in vendor mode: registers, PHY window,
+ *                       vendor requests, RX records and the receive engine,
+ *                       TX records, hardware TSO, interrupt events;
+ *   ch39x_sim_cdc.c     the chip (or any NIC) as a CDC-NCM/ECM function:
+ *                       class requests, descriptors, NTBs, notifications.
+ * The USB function (vendor, NCM or ECM) is chosen at open as a struct
+ * sim_model, so that the core does not branch on the framing per frame.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+#include "ch39x_ncm.h"
+#include "ch39x_sim.h"
+
+/* Functions shared between the parts: not exported from a shared object. */
+#define SIM_INTERNAL __attribute__((visibility("hidden")))
+
+#define ALIGN4(x) (((x) + 3u) & ~3u)
+
+/* Single-writer counters read from other threads: no torn or racy access. */
+#define SIM_ADD(c, n) __atomic_store_n(&(c), \
+	__atomic_load_n(&(c), __ATOMIC_RELAXED) + (n), __ATOMIC_RELAXED)
+#define SIM_GET(c) __atomic_load_n(&(c), __ATOMIC_RELAXED)
+
+/*
+ * ASSUMPTION: the receive FIFO between the cable and the USB side. The
+ * chip's own buffer size is unknown (GET_INFO bytes 4-5 are unexplained);
+ * 2 MiB holds about 1,300 full-size frames.
+ */
+#define SIM_RING_SIZE (2u << 20)
+/* ASSUMPTION: interrupt endpoint bInterval, and counter events at most that often. */
+#define SIM_INTR_INTERVAL_MS 16
+/*
+ * ASSUMPTION: with the jumbo bit (RWTE) clear, a V02 receives frames of up
+ * to 2058 bytes. The driver leaves the bit clear up to MTU 2040 (sheet 7),
+ * so the chip must then take an MTU-2040 frame with a VLAN tag: 2040 + 18.
+ */
+#define SIM_V02_NOJUMBO_MAX (2040 + 18)
+/* ASSUMPTION: GET_INFO val_l; CH397 below 0x37 so it takes the WR_REG path. */
+#define SIM_INFO_VAL_L_CH397 0x36
+#define SIM_INFO_VAL_L_CH398 0x38
+/* CDC models: perfect multicast filters (wNumberMCFilters). */
+#define CH39X_SIM_CDC_MC_FILTERS 16
+/* ASSUMPTION: the CDC models' NTB parameters, those of the Linux gadget. */
+#define SIM_NCM_NTB_MAX	16384
+/* The CDC models' configuration value (the chip's is not in the sheet). */
+#define SIM_CDC_CONFIG	1
+/*
+ * Room a bulk IN record may need while it is built (record_build()): its
+ * header, the longest frame the cable hands over plus one byte (a TAP
+ * read that shows a frame too long), and padding.
+ */
+#define SIM_REC_ROOM (CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 64)
+
+/* ---- the cable: a single-producer single-consumer frame ring ---- */
+
+struct sim_ring {
+	uint8_t *buf;
+	uint32_t size;
+	uint64_t head __attribute__((aligned(64)));	/* producer */
+	uint64_t tail __attribute__((aligned(64)));	/* consumer */
+	uint64_t drops;					/* producer */
+};
+
+/* ---- pairs: two adapters cabled together by name ---- */
+
+struct sim_pair {
+	struct sim_pair *next;
+	char name[CH39X_SIM_NAME_MAX];
+	struct sim_ring *ring[2];	/* ring[s] feeds side s */
+	bool present[2];
+	bool up[2];			/* side's cable plugged and PHY on */
+};
+
+struct sim_dev;
+
+/*
+ * One USB function of the model: what differs between the chip's vendor
+ * mode and a CDC-NCM/ECM function. Chosen once, at open.
+ */
+struct sim_model {
+	/* A control request (under s->lock); -EPIPE stalls it. */
+	int (*control)(struct sim_dev *s, uint8_t req_type, uint8_t request,
+		       uint16_t value, uint16_t index, uint8_t *buf,
+		       uint16_t length);
+	/* The address filter: whether a frame from the cable is taken. */
+	bool (*rx_accept)(struct sim_dev *s, const uint8_t *f);
+	/* The longest frame the device receives now. */
+	uint32_t (*rx_max_frame)(const struct sim_dev *s);
+	/* Fill in-flight bulk IN transfers (RX thread; bus free at now). */
+	void (*rx_fill)(struct sim_dev *s, uint64_t now);
+	/* Parse one bulk OUT transfer onto the cable (TX thread). */
+	void (*tx_parse)(struct sim_dev *s, const struct ch39x_xfer *x);
+	/* Complete the head interrupt transfer x when there is news. */
+	void (*intr_fill)(struct sim_dev *s, struct ch39x_xfer *x);
+};
+
+/* Cycles one endpoint's thread spent in the model, on its own cache line. */
+struct sim_cycles {
+	uint64_t v;
+} __attribute__((aligned(64)));
+
+/* ---- the device ---- */
+
+struct sim_dev {
+	struct ch39x_usb_dev base;
+	const struct sim_model *model;
+	struct ch39x_sim_config cfg;
+	struct ch39x_profile prof;
+	pthread_mutex_t lock;		/* control requests and events */
+
+	/* Register file (sheet 3), written by control, read by the data path. */
+	uint32_t mac_cfg;
+	uint8_t mac[6];
+	uint32_t hash_hi;
+	uint32_t hash_lo;
+	uint32_t macier;
+	uint32_t misc_cfg;
+	uint32_t misc_config;		/* command 0x21 flags */
+	uint16_t phy[32];
+
+	/* Wire. */
+	bool cable;
+	bool own_up;			/* cable && PHY powered, for no pair */
+	struct sim_pair *pair;
+	int side;
+	struct sim_ring *rx_ring;
+	struct sim_ring *tx_ring;	/* NULL: sent frames go to pcap or nowhere */
+	struct sim_ring *own_ring;
+	/* pcap_t and pcap_dumper_t: libpcap stays inside the cable's file. */
+	struct pcap *pcap_in;
+	struct pcap *pcap_dead;
+	struct pcap_dumper *pcap_out;
+	int tap_fd;			/* -1: no TAP */
+
+	/* Endpoints: in-flight and completed queues, one thread each. */
+	struct ch39x_xfer *pend_head[CH39X_EP_COUNT];
+	struct ch39x_xfer *pend_tail[CH39X_EP_COUNT];
+	struct ch39x_xfer *done_head[CH39X_EP_COUNT];
+	struct ch39x_xfer *done_tail[CH39X_EP_COUNT];
+
+	/* RX staging: one record being moved into IN transfers. */
+	uint32_t stage_len;
+	uint32_t stage_off;
+
+	/* Timing (line rate): when the cable and the bus are free again. */
+	uint64_t usb_bps;
+	uint64_t wire_free_ns;		/* TX side of the cable */
+	/*
+	 * When each direction of the bus is free again. SuperSpeed has a
+	 * lane each way; USB 2.0 shares one between IN and OUT, so there
+	 * both point at the same time stamp.
+	 */
+	uint64_t out_bus_ns;
+	uint64_t in_bus_ns;
+	uint64_t *out_free;
+	uint64_t *in_free;
+	uint64_t tx_start_ns;		/* earliest wire start of this transfer */
+
+	/* Events. */
+	int last_link;			/* -1: none reported yet */
+	uint64_t last_evt_ns;
+	uint64_t last_evt_rx;
+	uint64_t last_evt_tx;
+
+	/* Faults: kind and remaining count per endpoint, halted endpoints. */
+	uint32_t fault_kind[CH39X_EP_COUNT];
+	uint32_t fault_left[CH39X_EP_COUNT];
+	bool halted[CH39X_EP_COUNT];
+	bool unplugged;
+	bool truncate_next;
+	uint32_t ctrl_fail;
+	uint64_t rng;
+
+	/*
+	 * CDC models: the function's descriptors and the state the class
+	 * requests set. data_alt 0 means no bulk endpoints (CDC 1.2: the
+	 * function is reset, NTB format and input size back to defaults).
+	 */
+	struct ch39x_cdc_desc cdc;
+	struct ch39x_ncm_ntb_params ntbp;
+	uint8_t data_alt;
+	bool ntb32;
+	uint32_t ntb_in_size;		/* SET_NTB_INPUT_SIZE */
+	uint16_t max_dgram;		/* SET_MAX_DATAGRAM_SIZE */
+	uint16_t pkt_filter;		/* SET_ETHERNET_PACKET_FILTER */
+	uint16_t n_mc;
+	uint8_t mc[CH39X_SIM_CDC_MC_FILTERS][6];
+	bool frame_held;		/* s->frame did not fit the last NTB */
+	uint32_t held_len;
+	bool conn_pending;		/* CONNECTION(1) follows SPEED_CHANGE */
+	struct ch39x_ncm_tx ntx;	/* builds bulk IN NTBs */
+	struct ch39x_ncm_rx nrx;	/* parses bulk OUT NTBs */
+
+	/*
+	 * Cycles spent inside the transport ops, per endpoint: each
+	 * endpoint has one thread, so each counter has one writer.
+	 */
+	struct sim_cycles cycles[CH39X_EP_COUNT];
+	struct ch39x_sim_counters cnt;
+	uint8_t frame[CH39X_V02_MAX_FRAME + 64];
+	uint8_t stage[SIM_REC_ROOM];
+	uint8_t txf[16384 + 64];		/* a TSO record's frame */
+	uint8_t seg[CH39X_V02_MAX_FRAME + 64];	/* one TSO segment */
+};
+
+static inline struct sim_dev *
+to_sim(struct ch39x_usb_dev *d)
+{
+	return (struct sim_dev *)d;
+}
+
+static inline uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A time stamp for the model's own time (device_cycles): the TSC on x86
+ * and the generic timer on Arm, which DPDK's rte_rdtsc() reads as well,
+ * so the PMD can subtract the figure from its own cycle counts; else
+ * nanoseconds.
+ */
+static inline uint64_t
+sim_tsc(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __rdtsc();
+#elif defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r" (v));
+	return v;
+#else
+	return now_ns();
+#endif
+}
+
+static inline void
+q_push(struct ch39x_xfer **head, struct ch39x_xfer **tail,
+       struct ch39x_xfer *x)
+{
+	x->next = NULL;
+	if (*tail)
+		(*tail)->next = x;
+	else
+		*head = x;
+	*tail = x;
+}
+
+static inline struct ch39x_xfer *
+q_pop(struct ch39x_xfer **head, struct ch39x_xfer **tail)
+{
+	struct ch39x_xfer *x = *head;
+
+	if (x) {
+		*head = x->next;
+		if (*head == NULL)
+			*tail = NULL;
+		x->next = NULL;
+	}
+	return x;
+}
+
+static inline void
+complete(struct sim_dev *s, struct ch39x_xfer *x, enum ch39x_xfer_status st)
+{
+	x->status = st;
+	q_push(&s->done_head[x->ep], &s->done_tail[x->ep], x);
+}
+
+/* PHY powered: BMCR bit 11 (power down) clear. */
+static inline bool
+phy_on(const struct sim_dev *s)
+{
+	return (__atomic_load_n(&s->phy[CH39X_PHY_BMCR], __ATOMIC_RELAXED) &
+		0x0800) == 0;
+}
+
+static inline bool
+link_up(const struct sim_dev *s)
+{
+	const struct sim_pair *p = s->pair;
+
+	if (!__atomic_load_n(&s->own_up, __ATOMIC_RELAXED))
+		return false;
+	if (p == NULL)
+		return true;
+	return __atomic_load_n(&p->present[1 - s->side], __ATOMIC_RELAXED) &&
+		__atomic_load_n(&p->up[1 - s->side], __ATOMIC_RELAXED);
+}
+
+static inline uint32_t
+link_speed(const struct sim_dev *s)
+{
+	return s->cfg.link_mbps;
+}
+
+/* ---- shared between the parts ---- */
+
+extern const struct sim_model sim_vendor_model SIM_INTERNAL;
+extern const struct sim_model sim_cdc_model SIM_INTERNAL;
+
+/* ch39x_sim.c: the core. */
+void sim_in_done(struct sim_dev *s, struct ch39x_xfer *x, uint64_t now)
+	SIM_INTERNAL;
+
+/* ch39x_sim_wire.c: the cable and the timing. */
+int sim_wire_open(struct sim_dev *s, char *err, size_t errlen) SIM_INTERNAL;
+void sim_wire_close(struct sim_dev *s) SIM_INTERNAL;
+uint32_t sim_frame_take(struct sim_dev *s, uint8_t *buf) SIM_INTERNAL;
+void sim_update_up(struct sim_dev *s) SIM_INTERNAL;
+void sim_wire_send(struct sim_dev *s, const uint8_t *f, uint32_t len)
+	SIM_INTERNAL;
+uint64_t sim_usb_ns(const struct sim_dev *s, uint32_t bytes) SIM_INTERNAL;
+uint64_t sim_bus_reserve(uint64_t *free_ns, uint64_t now, uint64_t dur)
+	SIM_INTERNAL;
+void sim_out_timing(struct sim_dev *s, struct ch39x_xfer *x) SIM_INTERNAL;
+
+/* ch39x_sim_vendor.c: the registers and the PHY at power-up. */
+void sim_vendor_init(struct sim_dev *s) SIM_INTERNAL;
+
+/* ch39x_sim_cdc.c: the CDC function's descriptors and state. */
+void sim_cdc_init(struct sim_dev *s) SIM_INTERNAL;
+/* The transport ops get_cdc and set_data_alt. */
+int sim_get_cdc(struct ch39x_usb_dev *d, struct ch39x_cdc_desc *cdc)
+	SIM_INTERNAL;
+int sim_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt) SIM_INTERNAL;
+
+#endif /* CH39X_SIM_PRIV_H */
