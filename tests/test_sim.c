@@ -3,7 +3,7 @@
  */
 
 /*
- * Tests of the simulated CH397/CH398 (lib/ch39x/ch39x_sim.c), driven only
+ * Tests of the simulated CH397/CH398 (lib/ch39x_sim/), driven only
  * through the transport ops of ch39x_usb.h and the test hooks of
  * ch39x_sim.h. Every expected value is written out by hand from
  * doc/guides/nics/ch39x_protocol.rst (cited "§N"); records are

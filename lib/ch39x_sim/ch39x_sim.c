@@ -6,8 +6,8 @@
  * The simulated CH397/CH398: the transport ops, fault injection, open and
  * close. The USB function (vendor mode, NCM or ECM) is a struct sim_model
  * (ch39x_sim_vendor.c, ch39x_sim_cdc.c), the cable is ch39x_sim_wire.c.
- * "Sheet N" cites a section of ../shared/reference/ch39x-vendor-protocol.md.
- * ASSUMPTION marks behaviour the sheet lists as unknown (its section 9);
+ * "§N" cites section N of doc/guides/nics/ch39x_protocol.rst.
+ * ASSUMPTION marks behaviour §9 lists as unknown;
  * each is documented in doc/guides/nics/ch39x.rst as well.
  */
 
@@ -21,7 +21,7 @@
 
 static uint32_t sim_instances;
 
-/* ---- control requests (sheet 2) ---- */
+/* ---- control requests (§2) ---- */
 
 static int
 sim_control(struct ch39x_usb_dev *d, uint8_t req_type, uint8_t request,
@@ -65,7 +65,7 @@ sim_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 	info->bcd_device = 0x0100;
 	/*
 	 * ASSUMPTION: the model enumerates in the vendor configuration, so the
-	 * configuration switch of sheet 1 is the libusb backend's business.
+	 * configuration switch of §1 is the libusb backend's business.
 	 */
 	info->config_value = s->prof.config_value;
 	info->speed = (uint8_t)s->prof.speed;

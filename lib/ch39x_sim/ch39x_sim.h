@@ -11,8 +11,8 @@
  * from a register file and a PHY, aggregates received frames into bulk IN
  * transfers, parses bulk OUT transfers with the end-of-transfer rules, sends
  * interrupt events on link changes, and filters addresses as the MAC_CFG
- * bits say. Every behaviour cites the facts sheet
- * (../shared/reference/ch39x-vendor-protocol.md); the ones the sheet lists
+ * bits say. Every behaviour cites its section
+ * (§N of doc/guides/nics/ch39x_protocol.rst); the ones §9 lists
  * as unknown are marked ASSUMPTION where they are modelled.
  *
  * The wire side ("the cable"): loop (what it sends comes back), pair:NAME

@@ -2,11 +2,13 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 /*
  * The simulated adapter as a CDC-NCM or CDC-ECM function (a CH398 in its
  * NCM configuration, or any NCM/ECM NIC): descriptors, class requests,
  * bulk IN NTBs or frames, bulk OUT parsing and notifications (CDC 1.2,
- * NCM 1.0; ../shared/reference/cdc-ncm-ecm.md).
+ * NCM 1.0; §11-§15).
  */
 
 #include <errno.h>
@@ -436,7 +438,7 @@ sim_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt)
 
 /*
  * The CDC models' descriptors and NTB parameters. ASSUMPTION: the values
- * of the Linux 6.1 NCM/ECM gadget (../shared/reference/vm-gadget-study),
+ * of the Linux 6.1 NCM/ECM gadget (§16),
  * except the multicast filters (16 perfect ones) and, unless the quirk
  * says otherwise, the max-datagram capability.
  */

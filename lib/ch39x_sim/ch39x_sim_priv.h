@@ -2,6 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
 #ifndef CH39X_SIM_PRIV_H
 #define CH39X_SIM_PRIV_H
 
@@ -50,7 +52,7 @@
 #define SIM_INTR_INTERVAL_MS 16
 /*
  * ASSUMPTION: with the jumbo bit (RWTE) clear, a V02 receives frames of up
- * to 2058 bytes. The driver leaves the bit clear up to MTU 2040 (sheet 7),
+ * to 2058 bytes. The driver leaves the bit clear up to MTU 2040 (§7),
  * so the chip must then take an MTU-2040 frame with a VLAN tag: 2040 + 18.
  */
 #define SIM_V02_NOJUMBO_MAX (2040 + 18)
@@ -61,7 +63,7 @@
 #define CH39X_SIM_CDC_MC_FILTERS 16
 /* ASSUMPTION: the CDC models' NTB parameters, those of the Linux gadget. */
 #define SIM_NCM_NTB_MAX	16384
-/* The CDC models' configuration value (the chip's is not in the sheet). */
+/* The CDC models' configuration value (the chip's is unknown, §9). */
 #define SIM_CDC_CONFIG	1
 /*
  * Room a bulk IN record may need while it is built (record_build()): its
@@ -127,7 +129,7 @@ struct sim_dev {
 	struct ch39x_profile prof;
 	pthread_mutex_t lock;		/* control requests and events */
 
-	/* Register file (sheet 3), written by control, read by the data path. */
+	/* Register file (§3), written by control, read by the data path. */
 	uint32_t mac_cfg;
 	uint8_t mac[6];
 	uint32_t hash_hi;

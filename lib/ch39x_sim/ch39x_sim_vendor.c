@@ -7,9 +7,9 @@
  * window behind the vendor requests, the receive path (address filter,
  * the V02 receive engine, bulk IN records), the transmit path (bulk OUT
  * records with the end-of-transfer rules, the V02 transmit engine and
- * hardware TSO) and the interrupt events. "Sheet N" cites a section of
- * ../shared/reference/ch39x-vendor-protocol.md; ASSUMPTION marks what the
- * sheet lists as unknown (its section 9).
+ * hardware TSO) and the interrupt events. "§N" cites section N of
+ * doc/guides/nics/ch39x_protocol.rst; ASSUMPTION marks what that
+ * document lists as unknown (§9).
  */
 
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include "ch39x_sim_priv.h"
 #include "ch39x_tso.h"
 
-/* ---- registers and the PHY (sheets 2 and 3) ---- */
+/* ---- registers and the PHY (§2 and §3) ---- */
 
 static uint32_t *
 reg_ptr(struct sim_dev *s, uint32_t addr)
@@ -81,7 +81,7 @@ sim_wr_reg(struct sim_dev *s, uint32_t addr, const uint8_t *data, uint16_t len)
 		return len;
 	}
 	if (addr == r->mac_h) {
-		/* V1.7 writes 4 bytes (a4, a5, 0, 0), V1.3 writes 2 (sheet 3). */
+		/* V1.7 writes 4 bytes (a4, a5, 0, 0), V1.3 writes 2 (§3). */
 		s->mac[4] = data[0];
 		s->mac[5] = data[1];
 		return len;
@@ -89,7 +89,7 @@ sim_wr_reg(struct sim_dev *s, uint32_t addr, const uint8_t *data, uint16_t len)
 	p = reg_ptr(s, addr);
 	if (p == NULL)
 		return -EPIPE;
-	/* V01 MACIER is 16 bits wide (sheet 3). */
+	/* V01 MACIER is 16 bits wide (§3). */
 	if (addr == r->macier && s->prof.family == CH39X_V01)
 		v &= 0xFFFF;
 	else if (len == 2)
@@ -135,7 +135,7 @@ void
 sim_vendor_init(struct sim_dev *s)
 {
 	/*
-	 * ASSUMPTION: power-up MAC_CFG has TX_EN and RX_EN set (sheet 9: the
+	 * ASSUMPTION: power-up MAC_CFG has TX_EN and RX_EN set (§9: the
 	 * driver never sets them) and passes unicast and broadcast.
 	 */
 	s->mac_cfg = (1u << 13) | (1u << 14) | CH39X_MACCFG_RX_PUF |
@@ -146,7 +146,7 @@ sim_vendor_init(struct sim_dev *s)
 	s->phy[CH39X_PHY_GBCR] = s->prof.gigabit ? 0x0200 : 0;
 }
 
-/* ---- vendor requests (sheet 2) ---- */
+/* ---- vendor requests (§2) ---- */
 
 /* Device-to-host vendor requests: GET_INFO, RD_REG, RD_PHY. */
 static int
@@ -160,7 +160,7 @@ vendor_control_in(struct sim_dev *s, uint8_t request, uint16_t value,
 		if (length != CH39X_GET_INFO_LEN)
 			return -EPIPE;
 		memset(buf, 0, CH39X_GET_INFO_LEN);
-		/* ASSUMPTION: bytes other than 2 are unexplained (sheet 9). */
+		/* ASSUMPTION: bytes other than 2 are unexplained (§9). */
 		buf[0] = s->prof.family == CH39X_V02 ? 0x98 : 0x97;
 		buf[1] = 0x01;
 		buf[2] = info_val_l(s);
@@ -227,9 +227,9 @@ vendor_control(struct sim_dev *s, uint8_t req_type, uint8_t request,
 	return -EPIPE;
 }
 
-/* ---- receive (sheet 4) ---- */
+/* ---- receive (§4) ---- */
 
-/* The address filter of the MAC_CFG receive bits (sheet 3). */
+/* The address filter of the MAC_CFG receive bits (§3). */
 static bool
 vendor_rx_accept(struct sim_dev *s, const uint8_t *f)
 {
@@ -335,7 +335,7 @@ sim_l4_csum_ok(const uint8_t *f, const struct ch39x_hdrs *h)
 	return ch39x_csum_fold(sum) == 0xFFFF;
 }
 
-/* The V02 receive engine: VLAN strip and checksum check (sheet 4). */
+/* The V02 receive engine: VLAN strip and checksum check (§4). */
 static uint32_t
 rx_v02_engine(struct sim_dev *s, uint8_t *f, uint32_t *len)
 {
@@ -392,7 +392,7 @@ record_build(struct sim_dev *s, uint8_t *rec)
 		memset(f + len, 0, CH39X_MIN_FRAME - len);
 		len = CH39X_MIN_FRAME;
 	}
-	/* Record: header, frame, zero padding to 4 (sheet 4). */
+	/* Record: header, frame, zero padding to 4 (§4). */
 	ch39x_put_le32(rec, len);
 	ch39x_put_le32(rec + 4, info);
 	memset(f + len, 0, ALIGN4(CH39X_HDR_LEN + len) - CH39X_HDR_LEN - len);
@@ -414,7 +414,7 @@ stage_next(struct sim_dev *s)
  * packed while they fit; a transfer ends short when the next record does
  * not fit or nothing more has arrived. ASSUMPTION: a record larger than a
  * whole empty transfer is split over transfers, as V1.3 saw with 2 KiB
- * buffers (sheet 4); with the driver's 16-32 KiB buffers this never happens.
+ * buffers (§4); with the driver's 16-32 KiB buffers this never happens.
  */
 static void
 vendor_rx_fill(struct sim_dev *s, uint64_t now)
@@ -465,7 +465,7 @@ vendor_rx_fill(struct sim_dev *s, uint64_t now)
 #define SIM_TX_ENGINE_BITS (CH39X_TX_CSUM_IP4 | CH39X_TX_CSUM_TCP | \
 			    CH39X_TX_CSUM_UDP | CH39X_TX_VLAN)
 
-/* The V02 transmit engine: checksum and VLAN insertion (sheet 5). */
+/* The V02 transmit engine: checksum and VLAN insertion (§5). */
 static uint32_t
 tx_v02_engine(uint8_t *f, uint32_t len, uint32_t cmd1)
 {
@@ -496,7 +496,7 @@ tx_v02_engine(uint8_t *f, uint32_t len, uint32_t cmd1)
 }
 
 /*
- * Hardware TSO of a V02 record (sheet 5): TCPHO is the offset of the first
+ * Hardware TSO of a V02 record (§5): TCPHO is the offset of the first
  * payload byte and MSS is in cmd_1. The headers are found the way the
  * frame itself says (VLAN tag, IPv4 IHL); the IP length fields are not
  * trusted, since the driver zeroes the IPv6 payload length.
@@ -547,7 +547,7 @@ vendor_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 
 	/*
 	 * Oversize records are the host's bug: the device drops them. A TSO
-	 * record may fill the whole transfer (sheet 5).
+	 * record may fill the whole transfer (§5).
 	 */
 	max = p->family == CH39X_V02 ? p->max_frame : CH39X_V01_MAX_FRAME;
 	while (off + CH39X_HDR_LEN <= x->len) {
@@ -591,15 +591,15 @@ vendor_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 		SIM_ADD(s->cnt.tx_zlp_seen, 1);
 	/*
 	 * A transfer that ends on a packet boundary needs an end mark: a ZLP
-	 * on V01, TX_LS at high/full speed on V02; none at SuperSpeed (sheet
-	 * 5). Without one the device cannot tell where the transfer ended.
+	 * on V01, TX_LS at high/full speed on V02; none at SuperSpeed (§5).
+	 * Without one the device cannot tell where the transfer ended.
 	 */
 	if (x->len % p->bulk_maxp == 0 &&
 	    ((p->tx_ls && !ls) || (p->tx_zlp && !x->zlp)))
 		SIM_ADD(s->cnt.tx_unterminated, 1);
 }
 
-/* ---- interrupt events (sheet 6) ---- */
+/* ---- interrupt events (§6) ---- */
 
 /*
  * The event of the head interrupt transfer x, when the link changed or
@@ -618,7 +618,7 @@ vendor_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
 	now = now_ns();
 	/*
 	 * ASSUMPTION: events on every link change, and when the counters
-	 * moved, at most once per bInterval (sheet 9: unknown whether periodic).
+	 * moved, at most once per bInterval (§9: unknown whether periodic).
 	 * The counters are cumulative and wrap at their field widths.
 	 */
 	if (link == s->last_link &&

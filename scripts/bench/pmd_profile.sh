@@ -5,7 +5,7 @@
 # "perf record -e cpu-clock -F 5000 --call-graph dwarf" (no hardware
 # counters needed), samples of the test's worker lcore only. Each sample is
 # charged by its call chain:
-#   simulated device  a function of lib/ch39x/ch39x_sim.c is on the stack
+#   simulated device  a function of lib/ch39x_sim/*.c is on the stack
 #                     (sim_*, ring_*, rx_fill, tx_parse, wire_*, ...): work
 #                     real hardware does, not the host CPU;
 #   PMD               otherwise, the PMD (pmd.so: ethdev burst functions,
@@ -48,7 +48,7 @@ echo pmd_perf_autotest | timeout 300 perf record -q -e cpu-clock -F 5000 \
 cyc=$(awk '/Result:/ {print $2}' "$priv/log")
 [ -n "$cyc" ] || { echo "pmd_profile: no result" >&2; tail -5 "$priv/log" >&2; exit 1; }
 # The simulated device's functions, from its source.
-grep -hoE '^[a-z_0-9]+\(' "$top/lib/ch39x/ch39x_sim.c" | tr -d '(' | sort -u > "$priv/sim_funcs"
+grep -hoE '^[a-z_0-9]+\(' "$top"/lib/ch39x_sim/*.c | tr -d '(' | sort -u > "$priv/sim_funcs"
 perf script -i "$priv/perf.data" --comms rte-worker-1 -F ip,sym,dso \
 	2>/dev/null > "$priv/script"
 

@@ -151,6 +151,8 @@ static const struct ch39x_xs_def xs_sim_defs[] = {
 	XS("sim_tx_wire_frames", XS_SIM, struct ch39x_sim_counters, tx_frames),
 	XS("sim_faults_injected", XS_SIM, struct ch39x_sim_counters,
 	   faults_injected),
+	XS("sim_device_cycles", XS_SIM, struct ch39x_sim_counters,
+	   device_cycles),
 };
 
 /* CDC-NCM: the NTB parser's and builder's counters (Linux cdc_ncm's). */
@@ -208,8 +210,12 @@ static const struct ch39x_xs_def xs_ecm_defs[] = {
 	XS("cdc_notifications", XS_AD, struct ch39x_adapter, cdc_notifications),
 };
 
-const struct ch39x_xs_table ch39x_xs_ncm = { xs_ncm_defs, RTE_DIM(xs_ncm_defs) };
-const struct ch39x_xs_table ch39x_xs_ecm = { xs_ecm_defs, RTE_DIM(xs_ecm_defs) };
+const struct ch39x_xs_table ch39x_xs_ncm = {
+	xs_ncm_defs, RTE_DIM(xs_ncm_defs)
+};
+const struct ch39x_xs_table ch39x_xs_ecm = {
+	xs_ecm_defs, RTE_DIM(xs_ecm_defs)
+};
 
 /* The tables this port shows, in order: common, framing, device model. */
 static unsigned int
