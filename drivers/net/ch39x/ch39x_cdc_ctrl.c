@@ -36,7 +36,7 @@
 static bool
 is_ncm(const struct ch39x_adapter *ad)
 {
-	return ad->ops == &ch39x_ncm_ops;
+	return ad->framing == CH39X_FRAMING_NCM;
 }
 
 static const char *

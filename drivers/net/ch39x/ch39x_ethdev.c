@@ -7,12 +7,13 @@
 /*
  * net_ch39x: probe, the ethdev ops every device type shares, the interrupt
  * endpoint's polling and the simulated adapter's API. What differs by
- * device type is behind ad->ops: ch39x_vendor_ctrl.c (CH397, CH398) and
+ * device type is behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
  * ch39x_cdc_ctrl.c (CDC-NCM, CDC-ECM); the bursts are in ch39x_rxtx.c,
  * statistics in ch39x_xstats.c, the devargs in ch39x_devargs.c.
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@ ch39x_program_rx_mode(struct ch39x_adapter *ad)
 {
 	const struct rte_eth_dev_data *data = ad->dev->data;
 
-	return ad->ops->rx_mode(ad, data->promiscuous, data->all_multicast);
+	return ch39x_ops(ad)->rx_mode(ad, data->promiscuous, data->all_multicast);
 }
 
 /* ---- link: the interrupt endpoint ---- */
@@ -127,7 +128,7 @@ intr_poll(struct ch39x_adapter *ad)
 			break;
 		}
 		if (x->status != CH39X_XFER_CANCELLED)
-			ad->ops->notify(ad, x);
+			ch39x_ops(ad)->notify(ad, x);
 		if (x->status != CH39X_XFER_OK &&
 		    x->status != CH39X_XFER_CANCELLED)
 			ad->intr_errors++;
@@ -178,6 +179,43 @@ ch39x_dev_configure(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* The RX transfer size a queue set up now gets. */
+static uint32_t
+rx_xfer_size_now(const struct ch39x_adapter *ad)
+{
+	const struct ch39x_dev_ops *ops = ch39x_ops(ad);
+
+	return ops->rx_xfer_size != NULL ?
+		ops->rx_xfer_size(ad, ad->dev->data->mtu) :
+		ad->prof.rx_xfer_size;
+}
+
+/*
+ * Descriptor limits and defaults, in frames (see ch39x_nb_xfers()). Any
+ * count is accepted, as applications ask for 1024 to 4096 without looking;
+ * what CH39X_MAX_XFERS transfers hold is the most a queue gets, and
+ * rxq/txq info reports what it got.
+ */
+static void
+desc_limits(const struct ch39x_adapter *ad, struct rte_eth_dev_info *info)
+{
+	uint16_t rx_per = ch39x_desc_per_xfer(rx_xfer_size_now(ad));
+	uint16_t tx_per = ch39x_desc_per_xfer(ad->prof.tx_xfer_size);
+	uint16_t rx_n = ad->args.rx_xfers ? ad->args.rx_xfers :
+		ad->prof.rx_xfers;
+	uint16_t tx_n = ad->args.tx_xfers ? ad->args.tx_xfers :
+		ad->prof.tx_xfers;
+
+	info->rx_desc_lim.nb_min = 1;
+	info->rx_desc_lim.nb_align = 1;
+	info->rx_desc_lim.nb_max = UINT16_MAX;
+	info->tx_desc_lim.nb_min = 1;
+	info->tx_desc_lim.nb_align = 1;
+	info->tx_desc_lim.nb_max = UINT16_MAX;
+	info->default_rxportconf.ring_size = (uint16_t)(rx_per * rx_n);
+	info->default_txportconf.ring_size = (uint16_t)(tx_per * tx_n);
+}
+
 static int
 ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 {
@@ -203,10 +241,7 @@ ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
 		RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
 	info->speed_capa = ad->speed_capa;
-	info->rx_desc_lim.nb_max = UINT16_MAX;
-	info->rx_desc_lim.nb_min = 1;
-	info->tx_desc_lim.nb_max = UINT16_MAX;
-	info->tx_desc_lim.nb_min = 1;
+	desc_limits(ad, info);
 	info->default_rxportconf.burst_size = 32;
 	info->default_txportconf.burst_size = 32;
 	info->default_rxportconf.nb_queues = 1;
@@ -248,7 +283,9 @@ static int
 ch39x_dev_start(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
+	const struct ch39x_dev_ops *ops = ch39x_ops(ad);
 	struct ch39x_usb_dev *u = ad->usb;
+	uint32_t rx_size;
 	int rc;
 
 	if (ad->gone)
@@ -262,10 +299,10 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	if (rc != 0)
 		return rc;
 	/* The MTU grew since the RX queue was set up: larger transfers. */
-	if (ad->ops->rx_xfer_size != NULL &&
-	    ad->prof.rx_xfer_size < ad->ops->rx_xfer_size(ad, dev->data->mtu)) {
-		rc = ch39x_rxq_resize(ad,
-				      ad->ops->rx_xfer_size(ad, dev->data->mtu));
+	rx_size = ops->rx_xfer_size != NULL ?
+		ops->rx_xfer_size(ad, dev->data->mtu) : 0;
+	if (ad->prof.rx_xfer_size < rx_size) {
+		rc = ch39x_rxq_resize(ad, rx_size);
 		if (rc != 0)
 			return rc;
 	}
@@ -281,14 +318,14 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 			return -ENOMEM;
 		}
 	}
-	ad->txq->max_frame = ad->ops->tx_max_frame(ad);
+	ad->txq->max_frame = ops->tx_max_frame(ad);
 	ad->txq->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
 	ad->txq->hw_csum = (ad->caps & CH39X_CAP_TX_CSUM) != 0;
 	ad->txq->hw_vlan = (ad->caps & CH39X_CAP_VLAN_INSERT) != 0;
 	ad->txq->hw_tso = (ad->caps & CH39X_CAP_TSO) && !ad->args.tso_sw;
-	rc = ad->ops->mtu(ad, dev->data->mtu);
+	rc = ops->mtu(ad, dev->data->mtu);
 	if (rc == 0 && (ad->caps & CH39X_CAP_VLAN_STRIP))
-		rc = ad->ops->vlan_strip(ad, ad->rxq->vlan_strip);
+		rc = ops->vlan_strip(ad, ad->rxq->vlan_strip);
 	if (rc == 0)
 		rc = ch39x_program_rx_mode(ad);
 	if (rc != 0)
@@ -313,15 +350,15 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	}
 	ad->started = true;
 	/* One burst function per framing: no per-frame branch on it. */
-	dev->rx_pkt_burst = ad->ops->rx_burst;
-	dev->tx_pkt_burst = ad->ops->tx_burst;
+	dev->rx_pkt_burst = ops->rx_burst;
+	dev->tx_pkt_burst = ops->tx_burst;
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STARTED;
 	/*
 	 * Learn the link now: events come on changes only, so after a restart
 	 * the PHY is asked, as the vendor driver does on resume (§7).
 	 */
-	ad->ops->link_update(ad);
+	ops->link_update(ad);
 	intr_poll(ad);
 	rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
 			  intr_alarm, ad);
@@ -439,7 +476,6 @@ ch39x_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct ch39x_rxq *q;
 	int rc;
 
-	(void)nb_desc;
 	(void)conf;
 	if (qid != 0)
 		return -EINVAL;
@@ -452,10 +488,10 @@ ch39x_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->mp = mp;
 	q->port_id = dev->data->port_id;
 	q->queue_id = qid;
-	if (ad->ops->rx_xfer_size != NULL)
-		ad->prof.rx_xfer_size = ad->ops->rx_xfer_size(ad,
+	if (ch39x_ops(ad)->rx_xfer_size != NULL)
+		ad->prof.rx_xfer_size = ch39x_ops(ad)->rx_xfer_size(ad,
 							      dev->data->mtu);
-	rc = ch39x_rxq_alloc(ad, q);
+	rc = ch39x_rxq_alloc(ad, q, nb_desc);
 	if (rc == 0)
 		rc = rxq_bind(dev, q);
 	if (rc != 0) {
@@ -475,7 +511,6 @@ ch39x_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct ch39x_txq *q;
 	int rc;
 
-	(void)nb_desc;
 	(void)conf;
 	if (qid != 0)
 		return -EINVAL;
@@ -487,9 +522,9 @@ ch39x_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->ad = ad;
 	q->port_id = dev->data->port_id;
 	q->queue_id = qid;
-	q->max_frame = ad->ops->tx_max_frame(ad);
+	q->max_frame = ch39x_ops(ad)->tx_max_frame(ad);
 	q->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
-	rc = ch39x_txq_alloc(ad, q);
+	rc = ch39x_txq_alloc(ad, q, nb_desc);
 	if (rc != 0) {
 		txq_free(q);
 		return rc;
@@ -508,7 +543,7 @@ ch39x_link_update(struct rte_eth_dev *dev, int wait_to_complete)
 	/* While started, the interrupt endpoint keeps the link current. */
 	if (ad->started || ad->gone)
 		return 0;
-	ad->ops->link_update(ad);
+	ch39x_ops(ad)->link_update(ad);
 	return 0;
 }
 
@@ -518,12 +553,12 @@ set_link_power(struct rte_eth_dev *dev, bool up)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
-	if (ad->ops->link_set == NULL) {
+	if (ch39x_ops(ad)->link_set == NULL) {
 		PMD_LOG(ERR, "%s: a %s device has no request to take its link "
-			"up or down", dev->data->name, ad->ops->name);
+			"up or down", dev->data->name, ch39x_ops(ad)->name);
 		return -ENOTSUP;
 	}
-	return ad->ops->link_set(ad, up);
+	return ch39x_ops(ad)->link_set(ad, up);
 }
 
 static int
@@ -545,7 +580,7 @@ ch39x_dev_set_link_down(struct rte_eth_dev *dev)
 static int
 rx_mode_as(struct ch39x_adapter *ad, bool promisc, bool allmulti)
 {
-	return ad->ops->rx_mode(ad, promisc, allmulti);
+	return ch39x_ops(ad)->rx_mode(ad, promisc, allmulti);
 }
 
 static int
@@ -602,7 +637,7 @@ ch39x_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
-	return ad->ops->set_mac(ad, addr);
+	return ch39x_ops(ad)->set_mac(ad, addr);
 }
 
 static int
@@ -616,7 +651,7 @@ ch39x_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 			dev->data->name);
 		return -EBUSY;
 	}
-	rc = ad->ops->mtu(ad, mtu);
+	rc = ch39x_ops(ad)->mtu(ad, mtu);
 	if (rc == 0 && ad->rxq != NULL)
 		ad->rxq->max_frame = mtu + CH39X_L2_OVERHEAD;
 	return rc;
@@ -626,17 +661,170 @@ static int
 ch39x_fw_version_get(struct rte_eth_dev *dev, char *fw, size_t size)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
-	int n = ad->ops->fw_version(ad, fw, size);
+	int n = ch39x_ops(ad)->fw_version(ad, fw, size);
 
 	if (n < 0)
 		return -EINVAL;
 	return (size_t)n < size ? 0 : n + 1;
 }
 
+static void
+ch39x_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		   struct rte_eth_rxq_info *qi)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	const struct ch39x_rxq *q = ad->rxq;
+
+	RTE_SET_USED(qid);
+	qi->mp = q->mp;
+	qi->scattered_rx = q->scatter;
+	qi->nb_desc = (uint16_t)(q->nb_xfers *
+				 ch39x_desc_per_xfer(ad->prof.rx_xfer_size));
+	qi->rx_buf_size = q->data_room;
+	qi->conf.rx_free_thresh = 0;
+	qi->conf.offloads = dev->data->dev_conf.rxmode.offloads;
+}
+
+static void
+ch39x_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		   struct rte_eth_txq_info *qi)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	const struct ch39x_txq *q = ad->txq;
+
+	RTE_SET_USED(qid);
+	qi->nb_desc = (uint16_t)(q->nb_xfers *
+				 ch39x_desc_per_xfer(ad->prof.tx_xfer_size));
+	qi->conf.offloads = dev->data->dev_conf.txmode.offloads;
+}
+
+/* What one burst moves: frames in bulk transfers of the framing. */
+static int
+burst_mode(const struct ch39x_adapter *ad, bool rx,
+	   struct rte_eth_burst_mode *mode)
+{
+	static const char *const how[] = {
+		[CH39X_FRAMING_VENDOR] = "vendor records",
+		[CH39X_FRAMING_NCM] = "CDC-NCM NTBs",
+		[CH39X_FRAMING_ECM] = "CDC-ECM frames",
+	};
+	uint32_t size = rx ? ad->prof.rx_xfer_size : ad->prof.tx_xfer_size;
+	uint16_t n = rx ? ad->rxq->nb_xfers : ad->txq->nb_xfers;
+
+	mode->flags = 0;
+	snprintf(mode->info, sizeof(mode->info),
+		 "Scalar, %s in %u bulk %s transfers of %u bytes%s",
+		 how[ad->framing], n, rx ? "IN" : "OUT", size,
+		 rx && ad->rxq->copybreak ? ", zero-copy" : "");
+	return 0;
+}
+
+static int
+ch39x_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
+			struct rte_eth_burst_mode *mode)
+{
+	RTE_SET_USED(qid);
+	return burst_mode(dev->data->dev_private, true, mode);
+}
+
+static int
+ch39x_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
+			struct rte_eth_burst_mode *mode)
+{
+	RTE_SET_USED(qid);
+	return burst_mode(dev->data->dev_private, false, mode);
+}
+
+static const uint32_t *
+ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev)
+{
+	RTE_SET_USED(dev);
+	return ch39x_supported_ptypes();
+}
+
+/*
+ * Pause frames: the vendor chips have one MAC_CFG bit for both directions
+ * (and advertise pause in ANAR), so the modes are FULL and NONE. CDC
+ * devices have no request for it.
+ */
+static int
+ch39x_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	if (ch39x_ops(ad)->pause == NULL)
+		return -ENOTSUP;
+	memset(fc, 0, sizeof(*fc));
+	fc->mode = ad->pause_off ? RTE_ETH_FC_NONE : RTE_ETH_FC_FULL;
+	fc->autoneg = 1;
+	return 0;
+}
+
+static int
+ch39x_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	if (ch39x_ops(ad)->pause == NULL) {
+		PMD_LOG(ERR, "%s: a %s device has no request for pause frames",
+			dev->data->name, ch39x_ops(ad)->name);
+		return -ENOTSUP;
+	}
+	if (fc->mode != RTE_ETH_FC_FULL && fc->mode != RTE_ETH_FC_NONE) {
+		PMD_LOG(ERR, "%s: pause frames are on or off in both "
+			"directions (one MAC_CFG bit): mode full or none",
+			dev->data->name);
+		return -ENOTSUP;
+	}
+	return ch39x_ops(ad)->pause(ad, fc->mode == RTE_ETH_FC_FULL);
+}
+
+/* rte_eth_dev_priv_dump (telemetry /ethdev/dump_priv): state and xstats. */
+static int
+ch39x_priv_dump(struct rte_eth_dev *dev, FILE *f)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *xs = NULL;
+	int n, i;
+
+	fprintf(f, "%s: %s over %s, %s, caps 0x%x, %s%s\n", dev->data->name,
+		ch39x_ops(ad)->name, ad->is_sim ? "the simulated adapter" :
+		"libusb", ad->started ? "started" : "stopped", ad->caps,
+		ad->gone ? "removed" : "present",
+		ad->pause_off ? ", pause off" : "");
+	fprintf(f, "  usb %04x:%04x config %u speed %u, interrupt every %u "
+		"ms, link events %" PRIu64 ", control errors %" PRIu64 "\n",
+		ad->info.vid, ad->info.pid, ad->info.config_value,
+		ad->info.speed, ad->info.intr_interval_ms, ad->link_events,
+		ad->ctrl_errors);
+	if (ad->rxq != NULL)
+		fprintf(f, "  rx: %u transfers of %u bytes, current %s, %u "
+			"lent, %u mbufs stashed\n", ad->rxq->nb_xfers,
+			ad->prof.rx_xfer_size, ad->rxq->cur ? "parsing" :
+			"none", ad->rxq->lent, ad->rxq->stash_n);
+	if (ad->txq != NULL)
+		fprintf(f, "  tx: %u transfers of %u bytes, %u free\n",
+			ad->txq->nb_xfers, ad->prof.tx_xfer_size,
+			ad->txq->nb_free);
+	n = ch39x_xstats_get_names(dev, NULL, 0);
+	names = calloc((size_t)n, sizeof(*names));
+	xs = calloc((size_t)n, sizeof(*xs));
+	if (names != NULL && xs != NULL &&
+	    ch39x_xstats_get_names(dev, names, (unsigned int)n) == n &&
+	    ch39x_xstats_get(dev, xs, (unsigned int)n) == n)
+		for (i = 0; i < n; i++)
+			fprintf(f, "  %s: %" PRIu64 "\n", names[i].name,
+				xs[i].value);
+	free(names);
+	free(xs);
+	return 0;
+}
+
 static int
 ch39x_dev_reset(struct rte_eth_dev *dev);
 
-static const struct eth_dev_ops ch39x_ops = {
+static const struct eth_dev_ops ch39x_eth_ops = {
 	.dev_configure = ch39x_dev_configure,
 	.dev_infos_get = ch39x_dev_infos_get,
 	.dev_start = ch39x_dev_start,
@@ -663,30 +851,25 @@ static const struct eth_dev_ops ch39x_ops = {
 	.xstats_get = ch39x_xstats_get,
 	.xstats_get_names = ch39x_xstats_get_names,
 	.xstats_reset = ch39x_stats_reset,
+	.rxq_info_get = ch39x_rxq_info_get,
+	.txq_info_get = ch39x_txq_info_get,
+	.rx_burst_mode_get = ch39x_rx_burst_mode_get,
+	.tx_burst_mode_get = ch39x_tx_burst_mode_get,
+	.dev_supported_ptypes_get = ch39x_dev_supported_ptypes_get,
+	.flow_ctrl_get = ch39x_flow_ctrl_get,
+	.flow_ctrl_set = ch39x_flow_ctrl_set,
+	.eth_dev_priv_dump = ch39x_priv_dump,
 };
 
 /* ---- probe ---- */
 
-/* The device type, from what the transport says the function speaks. */
-static const struct ch39x_dev_ops *
-dev_ops_of(const struct ch39x_usb_info *info)
-{
-	switch ((enum ch39x_framing)info->framing) {
-	case CH39X_FRAMING_NCM:
-		return &ch39x_ncm_ops;
-	case CH39X_FRAMING_ECM:
-		return &ch39x_ecm_ops;
-	default:
-		return &ch39x_vendor_ops;
-	}
-}
-
 static int
 hw_init(struct ch39x_adapter *ad)
 {
+	/* The device type, from what the transport says the function is. */
 	ad->usb->ops->get_info(ad->usb, &ad->info);
-	ad->ops = dev_ops_of(&ad->info);
-	return ad->ops->init(ad);
+	ad->framing = (enum ch39x_framing)ad->info.framing;
+	return ch39x_ops(ad)->init(ad);
 }
 
 static void
@@ -753,6 +936,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 		rc = -EINVAL;
 		goto fail;
 	}
+	ad->is_sim = ch39x_sim_is_sim(ad->usb);
 	rc = hw_init(ad);
 	if (rc != 0) {
 		PMD_LOG(ERR, "%s: device initialisation failed: %s", name,
@@ -769,14 +953,14 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->data->mtu = RTE_ETHER_MTU;
 	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV |
 		RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
-	dev->dev_ops = &ch39x_ops;
-	dev->rx_pkt_burst = ad->ops->rx_burst;
-	dev->tx_pkt_burst = ad->ops->tx_burst;
+	dev->dev_ops = &ch39x_eth_ops;
+	dev->rx_pkt_burst = ch39x_ops(ad)->rx_burst;
+	dev->tx_pkt_burst = ch39x_ops(ad)->tx_burst;
 	dev->tx_pkt_prepare = ch39x_tx_prepare;
 	rte_eth_dev_probing_finish(dev);
 	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
-		name, ad->ops == &ch39x_vendor_ops ?
-		ch39x_chip_name(ad->prof.pid) : ad->ops->name,
+		name, ad->framing == CH39X_FRAMING_VENDOR ?
+		ch39x_chip_name(ad->prof.pid) : ch39x_ops(ad)->name,
 		ad->prof.speed == CH39X_SPEED_SUPER ? "super" :
 		ad->prof.speed == CH39X_SPEED_HIGH ? "high" : "full",
 		ad->usb->ops->name, RTE_ETHER_ADDR_BYTES(&ad->mac_addr));
@@ -830,7 +1014,7 @@ sim_of(uint16_t port_id, int *rc)
 		return NULL;
 	dev = &rte_eth_devices[port_id];
 	*rc = -ENOTSUP;
-	if (dev->dev_ops != &ch39x_ops)
+	if (dev->dev_ops != &ch39x_eth_ops)
 		return NULL;
 	ad = dev->data->dev_private;
 	if (!ch39x_sim_is_sim(ad->usb))

@@ -190,6 +190,8 @@ struct ch39x_dev_ops {
 		       const struct rte_ether_addr *mac);
 	/* The MTU into the device (stopped port). */
 	int (*mtu)(struct ch39x_adapter *ad, uint16_t mtu);
+	/* Pause frames on or off; NULL: the device has no control. */
+	int (*pause)(struct ch39x_adapter *ad, bool on);
 	/* RX VLAN stripping in the device; NULL without CAP_VLAN_STRIP. */
 	int (*vlan_strip)(struct ch39x_adapter *ad, bool on);
 	/* Learn the link by asking the device (not started, or at start). */
@@ -223,7 +225,11 @@ struct ch39x_adapter {
 	struct rte_eth_dev *dev;
 	struct ch39x_usb_dev *usb;
 	struct ch39x_usb_info info;
-	const struct ch39x_dev_ops *ops;
+	/*
+	 * The device type, as an index: dev_private is shared with secondary
+	 * processes, where a pointer into this library would not be valid.
+	 */
+	enum ch39x_framing framing;
 	uint32_t caps;			/* CH39X_CAP_* */
 	uint32_t speed_capa;		/* RTE_ETH_LINK_SPEED_* */
 	/* The chip's profile, with the transfer sizes the devargs chose. */
@@ -235,6 +241,8 @@ struct ch39x_adapter {
 	bool started;
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
+	bool is_sim;			/* the simulated adapter */
+	bool pause_off;			/* flow_ctrl_set mode none */
 	struct rte_ether_addr mac_addr;
 	uint8_t mc[CH39X_MAX_MC_ADDRS][RTE_ETHER_ADDR_LEN];
 	uint32_t nb_mc;
@@ -271,6 +279,51 @@ struct ch39x_adapter {
 
 #define CH39X_CTRL_TIMEOUT_MS 500
 
+/*
+ * Descriptors and transfers. A USB adapter has no descriptor ring: what
+ * holds frames between the wire and the application is the bulk transfer
+ * buffers kept in flight. One descriptor is one full-size frame's room
+ * (CH39X_DESC_BYTES) in them, so nb_desc frames need
+ * ceil(nb_desc / frames per transfer) transfers, 1 to CH39X_MAX_XFERS. A
+ * device that moves a frame per transfer (ECM) has one per transfer. The
+ * rx_xfers and tx_xfers devargs, when given, win.
+ */
+#define CH39X_DESC_BYTES	1536
+
+static inline uint16_t
+ch39x_desc_per_xfer(uint32_t xfer_size)
+{
+	return (uint16_t)RTE_MAX(xfer_size / CH39X_DESC_BYTES, 1u);
+}
+
+static inline uint16_t
+ch39x_nb_xfers(uint16_t forced, uint16_t nb_desc, uint16_t dflt,
+	       uint32_t xfer_size)
+{
+	uint16_t per = ch39x_desc_per_xfer(xfer_size);
+
+	if (forced)
+		return forced;
+	if (nb_desc == 0)
+		return dflt;
+	return (uint16_t)RTE_MIN((nb_desc + per - 1u) / per,
+				 (unsigned int)CH39X_MAX_XFERS);
+}
+
+/* The ops of a port's device type, in this process. */
+static inline const struct ch39x_dev_ops *
+ch39x_ops(const struct ch39x_adapter *ad)
+{
+	switch (ad->framing) {
+	case CH39X_FRAMING_NCM:
+		return &ch39x_ncm_ops;
+	case CH39X_FRAMING_ECM:
+		return &ch39x_ecm_ops;
+	default:
+		return &ch39x_vendor_ops;
+	}
+}
+
 /* ch39x_ethdev.c: what the device types share. */
 int ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
 		  uint16_t value, uint16_t index, void *data, uint16_t len,
@@ -298,15 +351,18 @@ uint16_t ch39x_tx_burst_vendor(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+const uint32_t *ch39x_supported_ptypes(void);
 void ch39x_rx_parsed_vendor(const struct ch39x_rxq *q,
 			    struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_ncm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_ecm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
-int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q);
+int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
+		    uint16_t nb_desc);
 int ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size);
 void ch39x_rxq_stop(struct ch39x_rxq *q);
 int ch39x_rxq_start(struct ch39x_rxq *q);
-int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q);
+int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
+		    uint16_t nb_desc);
 void ch39x_txq_stop(struct ch39x_txq *q);
 void ch39x_txq_start(struct ch39x_txq *q);
 

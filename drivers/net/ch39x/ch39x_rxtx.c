@@ -34,13 +34,15 @@ rx_xfer_returned(void *addr, void *opaque)
 }
 
 int
-ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q)
+ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
+		uint16_t nb_desc)
 {
 	static uint32_t ring_seq;
 	char name[RTE_RING_NAMESIZE];
 	uint16_t i;
 
-	q->nb_xfers = ad->args.rx_xfers ? ad->args.rx_xfers : ad->prof.rx_xfers;
+	q->nb_xfers = ch39x_nb_xfers(ad->args.rx_xfers, nb_desc,
+				     ad->prof.rx_xfers, ad->prof.rx_xfer_size);
 	q->xfers = rte_zmalloc("ch39x_rx_xfers",
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
 	q->bufs = rte_malloc("ch39x_rx_bufs",
@@ -54,8 +56,8 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q)
 		q->xfers[i].user = q;
 	}
 	ch39x_rx_parser_init(&q->parser, &ad->prof);
-	if (ad->ops->rxq_init != NULL)
-		ad->ops->rxq_init(ad, q);
+	if (ch39x_ops(ad)->rxq_init != NULL)
+		ch39x_ops(ad)->rxq_init(ad, q);
 	q->copybreak = ad->args.rx_copybreak;
 	/* An external buffer's length is 16 bits wide. */
 	if (q->copybreak && ad->prof.rx_xfer_size > UINT16_MAX) {
@@ -214,12 +216,14 @@ ch39x_rxq_stop(struct ch39x_rxq *q)
 }
 
 int
-ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q)
+ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
+		uint16_t nb_desc)
 {
 	uint32_t bsz = ad->prof.tx_xfer_size + CH39X_TX_TRAILER;
 	uint16_t i;
 
-	q->nb_xfers = ad->args.tx_xfers ? ad->args.tx_xfers : ad->prof.tx_xfers;
+	q->nb_xfers = ch39x_nb_xfers(ad->args.tx_xfers, nb_desc,
+				     ad->prof.tx_xfers, ad->prof.tx_xfer_size);
 	q->xfers = rte_zmalloc("ch39x_tx_xfers",
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
 	q->free = rte_zmalloc("ch39x_tx_free",
@@ -229,7 +233,7 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q)
 	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL ||
 	    q->scratch == NULL)
 		return -ENOMEM;
-	if (ad->ops->txq_init != NULL && ad->ops->txq_init(ad, q) != 0)
+	if (ch39x_ops(ad)->txq_init != NULL && ch39x_ops(ad)->txq_init(ad, q) != 0)
 		return -ENOMEM;
 	for (i = 0; i < q->nb_xfers; i++) {
 		q->xfers[i].ep = CH39X_EP_BULK_OUT;
@@ -558,6 +562,87 @@ rx_sw_csum(struct ch39x_rx_frame *f)
 			CH39X_CSUM_GOOD : CH39X_CSUM_BAD;
 }
 
+/*
+ * The packet type, from the frame's first bytes, which the copy or the
+ * parser has just brought into the cache: L2 (with ARP and one or two
+ * tags), L3 (IPv4 with or without options, IPv6 with or without extension
+ * headers) and L4. Every chip and framing gets the same answer; the
+ * CH398's record header would only tell IPv4/IPv6 and TCP/UDP of the
+ * frames whose checksums it checked.
+ */
+static const uint32_t rx_ptypes[] = {
+	RTE_PTYPE_L2_ETHER, RTE_PTYPE_L2_ETHER_ARP, RTE_PTYPE_L2_ETHER_VLAN,
+	RTE_PTYPE_L2_ETHER_QINQ,
+	RTE_PTYPE_L3_IPV4, RTE_PTYPE_L3_IPV4_EXT, RTE_PTYPE_L3_IPV6,
+	RTE_PTYPE_L3_IPV6_EXT_UNKNOWN,
+	RTE_PTYPE_L4_TCP, RTE_PTYPE_L4_UDP, RTE_PTYPE_L4_ICMP,
+	RTE_PTYPE_L4_SCTP, RTE_PTYPE_L4_FRAG, RTE_PTYPE_L4_NONFRAG,
+	RTE_PTYPE_UNKNOWN
+};
+
+const uint32_t *
+ch39x_supported_ptypes(void)
+{
+	return rx_ptypes;
+}
+
+static __rte_always_inline uint32_t
+rx_l4_ptype(uint8_t proto)
+{
+	switch (proto) {
+	case 6: return RTE_PTYPE_L4_TCP;
+	case 17: return RTE_PTYPE_L4_UDP;
+	case 1: case 58: return RTE_PTYPE_L4_ICMP;
+	case 132: return RTE_PTYPE_L4_SCTP;
+	default: return RTE_PTYPE_L4_NONFRAG;
+	}
+}
+
+static __rte_always_inline uint32_t
+rx_ptype(const uint8_t *d, uint32_t len)
+{
+	uint32_t off = RTE_ETHER_HDR_LEN, pt = RTE_PTYPE_L2_ETHER;
+	uint16_t et;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN))
+		return RTE_PTYPE_UNKNOWN;
+	et = (uint16_t)(d[12] << 8 | d[13]);
+
+	if (et == RTE_ETHER_TYPE_VLAN || et == RTE_ETHER_TYPE_QINQ) {
+		if (len < off + 4)
+			return pt;
+		pt = RTE_PTYPE_L2_ETHER_VLAN;
+		et = (uint16_t)(d[off + 2] << 8 | d[off + 3]);
+		off += 4;
+		if (et == RTE_ETHER_TYPE_VLAN && len >= off + 4) {
+			pt = RTE_PTYPE_L2_ETHER_QINQ;
+			et = (uint16_t)(d[off + 2] << 8 | d[off + 3]);
+			off += 4;
+		}
+	}
+	if (et == RTE_ETHER_TYPE_IPV4 && len >= off + 20) {
+		d += off;
+		pt |= (d[0] & 0xF) == 5 ? RTE_PTYPE_L3_IPV4 :
+			RTE_PTYPE_L3_IPV4_EXT;
+		/* More fragments, or an offset: a fragment. */
+		if ((d[6] & 0x3F) | d[7])
+			return pt | RTE_PTYPE_L4_FRAG;
+		return pt | rx_l4_ptype(d[9]);
+	}
+	if (et == RTE_ETHER_TYPE_IPV6 && len >= off + 40) {
+		uint8_t nh = d[off + 6];
+
+		if (nh == 0 || nh == 43 || nh == 44 || nh == 60 || nh == 51 ||
+		    nh == 50 || nh == 135)
+			return pt | RTE_PTYPE_L3_IPV6_EXT_UNKNOWN |
+				(nh == 44 ? RTE_PTYPE_L4_FRAG : 0);
+		return pt | RTE_PTYPE_L3_IPV6 | rx_l4_ptype(nh);
+	}
+	if (et == RTE_ETHER_TYPE_ARP && pt == RTE_PTYPE_L2_ETHER)
+		return RTE_PTYPE_L2_ETHER_ARP;
+	return pt;
+}
+
 /* The MTU-mismatch warning, at most once a second per queue. */
 static void
 rx_log_oversize(struct ch39x_rxq *q, uint64_t drops, uint32_t last_len)
@@ -643,6 +728,7 @@ rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 			nombuf++;
 			continue;
 		}
+		m->packet_type = rx_ptype(f.data, f.len);
 		bytes += f.len;
 		pkts[n++] = m;
 	}

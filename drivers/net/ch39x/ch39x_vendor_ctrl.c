@@ -160,7 +160,7 @@ vendor_rx_mode(struct ch39x_adapter *ad, bool promisc, bool allmulti)
 		rc = rd_reg(ad, ad->prof.regs.mac_cfg, 4, &cfg);
 	if (rc == 0) {
 		cfg &= ~(CH39X_MACCFG_RX_MASK | CH39X_MACCFG_FLOWCTRL);
-		cfg |= bits | CH39X_MACCFG_FLOWCTRL;
+		cfg |= bits | (ad->pause_off ? 0 : CH39X_MACCFG_FLOWCTRL);
 		rc = wr_mac_cfg(ad, cfg);
 	}
 	pthread_mutex_unlock(&ad->ctrl_lock);
@@ -241,6 +241,29 @@ vendor_link_set(struct ch39x_adapter *ad, bool up)
 			    up ? (bmcr & ~0x0800) : (bmcr | 0x0800));
 	pthread_mutex_unlock(&ad->ctrl_lock);
 	return rc;
+}
+
+/*
+ * Pause frames: MAC_CFG's FLOWCTRL_EN (written with the receive mode)
+ * and the pause bits of ANAR, which the partner sees at the next
+ * autonegotiation.
+ */
+static int
+vendor_pause(struct ch39x_adapter *ad, bool on)
+{
+	uint16_t anar;
+	int rc;
+
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = rd_phy(ad, CH39X_PHY_ANAR, &anar);
+	if (rc == 0)
+		rc = wr_phy(ad, CH39X_PHY_ANAR, on ? (anar | 0x0C00) :
+			    (anar & ~0x0C00));
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	if (rc != 0)
+		return rc;
+	ad->pause_off = !on;
+	return ch39x_program_rx_mode(ad);
 }
 
 /* An interrupt endpoint event (§6): link, speed, counters. */
@@ -388,7 +411,8 @@ vendor_init(struct ch39x_adapter *ad)
 	/* Pause and asymmetric pause in ANAR. */
 	rc = rd_phy(ad, CH39X_PHY_ANAR, &phy);
 	if (rc == 0)
-		rc = wr_phy(ad, CH39X_PHY_ANAR, phy | 0x0C00);
+		rc = wr_phy(ad, CH39X_PHY_ANAR, ad->pause_off ?
+			    (phy & ~0x0C00) : (phy | 0x0C00));
 	if (rc == 0)
 		apply_sizes(ad);
 	return rc;
@@ -400,6 +424,7 @@ const struct ch39x_dev_ops ch39x_vendor_ops = {
 	.rx_mode = vendor_rx_mode,
 	.set_mac = vendor_set_mac,
 	.mtu = vendor_mtu,
+	.pause = vendor_pause,
 	.vlan_strip = vendor_vlan_strip,
 	.link_update = vendor_link_update,
 	.link_set = vendor_link_set,

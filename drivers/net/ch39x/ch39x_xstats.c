@@ -25,7 +25,7 @@ ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	if (rq != NULL) {
 		struct ch39x_rx_parsed p;
 
-		ad->ops->rx_parsed(rq, &p);
+		ch39x_ops(ad)->rx_parsed(rq, &p);
 		st->ipackets = rq->c.packets;
 		st->ibytes = rq->c.bytes;
 		st->ierrors = p.malformed + rq->c.mtu_drops +
@@ -225,9 +225,9 @@ xs_tables(const struct ch39x_adapter *ad, struct ch39x_xs_table t[3])
 
 	t[k].d = xs_defs;
 	t[k++].n = RTE_DIM(xs_defs);
-	if (ad->ops->xstats != NULL)
-		t[k++] = *ad->ops->xstats;
-	if (ch39x_sim_is_sim(ad->usb)) {
+	if (ch39x_ops(ad)->xstats != NULL)
+		t[k++] = *ch39x_ops(ad)->xstats;
+	if (ad->is_sim) {
 		t[k].d = xs_sim_defs;
 		t[k++].n = RTE_DIM(xs_sim_defs);
 	}
@@ -260,7 +260,7 @@ xs_calc(const struct ch39x_adapter *ad, size_t which)
 	struct ch39x_rx_parsed p;
 	uint64_t frames, fbytes;
 
-	ad->ops->rx_parsed(ad->rxq, &p);
+	ch39x_ops(ad)->rx_parsed(ad->rxq, &p);
 	frames = p.frames;
 	fbytes = p.bytes;
 	switch (which) {
@@ -313,7 +313,7 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		return (int)n;
 	if (ad->rxq == NULL || ad->txq == NULL)
 		return -EINVAL;
-	if (ch39x_sim_is_sim(ad->usb))
+	if (ad->is_sim)
 		ch39x_sim_get_counters(ad->usb, &sc);
 	k = xs_tables(ad, t);
 	for (i = 0; i < k; i++)
