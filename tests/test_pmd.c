@@ -71,7 +71,7 @@ static struct rte_mempool *mp;
 /* A case, in the shape of DPDK's struct unit_test_case (app/test/test.h). */
 struct unit_test_case {
 	const char *name;
-	int (*setup)(void);	/* probes the case's ports; 0: run the case */
+	int (*setup)(void);	/* probes the case's ports; 0: go on */
 	void (*teardown)(void);
 	void (*testcase)(void);
 	const void *data;	/* the case's parameters, for its functions */
@@ -1096,7 +1096,8 @@ test_usb_faults(uint16_t a, uint16_t b)
 				      RTE_PMD_CH39X_FAULT_GARBAGE, 500) == 0,
 	      "garbage");
 	end = deadline_ms(WAIT_MS);
-	while (xstat(b, "sim_faults_injected") < before + 500 && !expired(end)) {
+	while (xstat(b, "sim_faults_injected") < before + 500 &&
+	       !expired(end)) {
 		struct rte_mbuf *rx[32];
 		unsigned int k = rte_eth_rx_burst(b, 0, rx, 32);
 
