@@ -5,8 +5,15 @@
 /*
  * The net_ch39x PMD in-process: EAL with --no-huge --no-pci, simulated
  * adapters cabled together, driven through the public ethdev API only.
+ *
+ * Named cases in the shape of DPDK's unit_test_suite (app/test/test.h):
+ * each case probes its own ports under its own names (a pair cabled as
+ * "wire=pair:<case>"), and its tear-down closes them and checks that every
+ * mbuf is back in the pool. `test_pmd --list` prints the names,
+ * `test_pmd NAME...` runs only those, no argument runs them all.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +29,30 @@
 #include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_string_fns.h>
 #include <rte_udp.h>
 
 #include "rte_pmd_ch39x.h"
 
 static unsigned int passed, failed;
+
+/*
+ * Waits end on an event (a frame, a counter, a link state); the deadline
+ * only bounds a failure, so it is generous for a loaded machine.
+ */
+#define WAIT_MS 5000
+
+static uint64_t
+deadline_ms(unsigned int ms)
+{
+	return rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
+}
+
+static bool
+expired(uint64_t end)
+{
+	return rte_get_timer_cycles() >= end;
+}
 
 #define CHECK(cond, ...) do { \
 	if (cond) { \
@@ -41,6 +67,36 @@ static unsigned int passed, failed;
 
 #define NB_MBUFS 4096
 static struct rte_mempool *mp;
+
+/* A case, in the shape of DPDK's struct unit_test_case (app/test/test.h). */
+struct unit_test_case {
+	const char *name;
+	int (*setup)(void);	/* probes the case's ports; 0: go on */
+	void (*teardown)(void);
+	void (*testcase)(void);
+	const void *data;	/* the case's parameters, for its functions */
+};
+
+/* The suite: set-up and tear-down around all the cases. */
+struct unit_test_suite {
+	const char *suite_name;
+	int (*setup)(void);
+	void (*teardown)(void);
+	const struct unit_test_case *cases;
+	unsigned int nb_cases;
+};
+
+#define CASE_MAX_DEVS 4
+
+/* The running case and the devices it probed, for its tear-down. */
+static struct {
+	const struct unit_test_case *c;
+	unsigned int pool0;		/* free mbufs before its set-up */
+	unsigned int nb_devs;
+	char dev[CASE_MAX_DEVS][RTE_DEV_NAME_MAX_LEN];
+	char devargs[CASE_MAX_DEVS][256];
+	uint16_t port[CASE_MAX_DEVS];
+} tc;
 
 static int lsc_count[RTE_MAX_ETHPORTS];
 static int rmv_count[RTE_MAX_ETHPORTS];
@@ -102,7 +158,7 @@ port_up(uint16_t port, uint64_t offloads, uint16_t mtu)
 static bool
 wait_link(uint16_t port, int up)
 {
-	uint64_t end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	uint64_t end = deadline_ms(WAIT_MS);
 	struct rte_eth_link l;
 
 	do {
@@ -110,7 +166,7 @@ wait_link(uint16_t port, int up)
 		if (l.link_status == up)
 			return true;
 		usleep(1000);
-	} while (rte_get_timer_cycles() < end);
+	} while (!expired(end));
 	return false;
 }
 
@@ -138,17 +194,25 @@ make_frame(const struct rte_ether_addr *dst, const struct rte_ether_addr *src,
 	return m;
 }
 
-/* Receive up to want frames within a bounded time. */
+/* Receive up to want frames, waiting at most ms for them. */
 static unsigned int
-rx_wait(uint16_t port, struct rte_mbuf **out, unsigned int want)
+rx_wait_ms(uint16_t port, struct rte_mbuf **out, unsigned int want,
+	   unsigned int ms)
 {
-	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+	uint64_t end = deadline_ms(ms);
 	unsigned int n = 0;
 
-	while (n < want && rte_get_timer_cycles() < end)
+	while (n < want && !expired(end))
 		n += rte_eth_rx_burst(port, 0, out + n,
 				      (uint16_t)RTE_MIN(want - n, 32u));
 	return n;
+}
+
+/* Receive want frames that are due: returns as soon as they are in. */
+static unsigned int
+rx_wait(uint16_t port, struct rte_mbuf **out, unsigned int want)
+{
+	return rx_wait_ms(port, out, want, WAIT_MS);
 }
 
 static uint64_t
@@ -162,7 +226,29 @@ xstat(uint16_t port, const char *name)
 	return v;
 }
 
-/* Frames of every size 60..1514 from a to b, byte-exact, counters exact. */
+/*
+ * Poll port rx until counter name of port cnt reaches v, the event that
+ * says a frame was dropped; returns how many frames arrived meanwhile.
+ */
+static unsigned int
+rx_until_xstat(uint16_t rx, uint16_t cnt, const char *name, uint64_t v)
+{
+	uint64_t end = deadline_ms(WAIT_MS);
+	struct rte_mbuf *pk[32];
+	unsigned int n = 0;
+	uint16_t k;
+
+	do {
+		k = rte_eth_rx_burst(rx, 0, pk, 32);
+		rte_pktmbuf_free_bulk(pk, k);
+		n += k;
+	} while (xstat(cnt, name) < v && !expired(end));
+	/* Whatever shared the dropped frame's transfer. */
+	k = rte_eth_rx_burst(rx, 0, pk, 32);
+	rte_pktmbuf_free_bulk(pk, k);
+	return n + k;
+}
+
 /*
  * Frames of every size 60..1514 from a to b, byte-exact, counters exact.
  * div: bursts must take fewer than frames / div transfers (aggregation);
@@ -242,13 +328,55 @@ test_all_sizes(uint16_t a, uint16_t b)
 	test_all_sizes_as(a, b, 8);
 }
 
-/* Send one frame a -> b; returns whether it arrived. */
-static bool
-one_frame(uint16_t a, uint16_t b, const struct rte_ether_addr *dst)
+/*
+ * The marker that closes one_frame(): a broadcast of its own EtherType
+ * and sequence byte. Frames keep their order from cable to application,
+ * so once it is in, a frame sent before it that is not is dropped.
+ */
+#define MARKER_TYPE_LO 0xB6
+#define MARKER_LEN 60
+
+static struct rte_mbuf *
+make_marker(const struct rte_ether_addr *src, uint8_t seq)
 {
+	static const struct rte_ether_addr bcast = {{ 0xff, 0xff, 0xff, 0xff,
+						      0xff, 0xff }};
+	struct rte_mbuf *m = make_frame(&bcast, src, MARKER_LEN, 0);
+	uint8_t *p;
+
+	if (m != NULL) {
+		p = rte_pktmbuf_mtod(m, uint8_t *);
+		p[13] = MARKER_TYPE_LO;
+		p[14] = seq;
+	}
+	return m;
+}
+
+/* Returns the sequence byte of a marker, -1 for any other frame. */
+static int
+marker_seq(struct rte_mbuf *m)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (m->pkt_len != MARKER_LEN || m->data_len < 15 || p[12] != 0x88 ||
+	    p[13] != MARKER_TYPE_LO)
+		return -1;
+	return p[14];
+}
+
+/*
+ * Send one frame a -> b, then a marker; returns whether the frame arrived
+ * (alone) before the marker. ms bounds the wait when the marker is lost.
+ */
+static bool
+one_frame_ms(uint16_t a, uint16_t b, const struct rte_ether_addr *dst,
+	     unsigned int ms)
+{
+	static uint8_t seq;
 	struct rte_ether_addr ma;
 	struct rte_mbuf *m, *rx[4];
-	unsigned int got, i;
+	unsigned int got = 0, i, k;
+	bool marked = false;
 	uint64_t end;
 
 	rte_eth_macaddr_get(a, &ma);
@@ -257,13 +385,35 @@ one_frame(uint16_t a, uint16_t b, const struct rte_ether_addr *dst)
 		rte_pktmbuf_free(m);
 		return false;
 	}
-	got = 0;
-	end = rte_get_timer_cycles() + rte_get_timer_hz() / 10;
-	while (got == 0 && rte_get_timer_cycles() < end)
-		got = rte_eth_rx_burst(b, 0, rx, 4);
-	for (i = 0; i < got; i++)
-		rte_pktmbuf_free(rx[i]);
+	seq++;
+	end = deadline_ms(ms);
+	m = make_marker(&ma, seq);
+	while (m != NULL && rte_eth_tx_burst(a, 0, &m, 1) != 1)
+		if (expired(end)) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+	while (!marked && !expired(end)) {
+		k = rte_eth_rx_burst(b, 0, rx, 4);
+		for (i = 0; i < k; i++) {
+			int mseq = marker_seq(rx[i]);
+
+			/* A late marker of an earlier call is not a frame. */
+			if (mseq == seq)
+				marked = true;
+			else if (mseq < 0 && !marked)
+				got++;
+			rte_pktmbuf_free(rx[i]);
+		}
+	}
 	return got == 1;
+}
+
+/* Send one frame a -> b; returns whether it arrived. */
+static bool
+one_frame(uint16_t a, uint16_t b, const struct rte_ether_addr *dst)
+{
+	return one_frame_ms(a, b, dst, WAIT_MS);
 }
 
 /*
@@ -318,9 +468,9 @@ test_filters(uint16_t a, uint16_t b)
 static bool
 wait_lsc(uint16_t port, int before)
 {
-	uint64_t end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	uint64_t end = deadline_ms(WAIT_MS);
 
-	while (rte_get_timer_cycles() < end) {
+	while (!expired(end)) {
 		if (__atomic_load_n(&lsc_count[port], __ATOMIC_RELAXED) > before)
 			return true;
 		usleep(1000);
@@ -358,23 +508,11 @@ test_link(uint16_t a, uint16_t b)
 
 /* A loop adapter: end-of-transfer marks at a packet-size multiple. */
 static void
-test_end_marks(const char *args, const char *counter)
+test_end_marks(uint16_t p, const char *args, const char *counter)
 {
 	struct rte_ether_addr me;
 	struct rte_mbuf *m, *rx[2];
-	uint16_t p;
-	char name[64];
 
-	snprintf(name, sizeof(name), "net_ch39x_m%s", counter);
-	{
-		char devargs[160];
-
-		snprintf(devargs, sizeof(devargs), "%s,%s", name, args);
-		CHECK(rte_dev_probe(devargs) == 0, "probe %s", devargs);
-	}
-	p = port_of(name);
-	if (p == RTE_MAX_ETHPORTS)
-		return;
 	CHECK(port_up(p, 0, 0) == 0, "start %s", args);
 	CHECK(wait_link(p, 1), "link");
 	rte_eth_macaddr_get(p, &me);
@@ -515,13 +653,15 @@ test_jumbo(uint16_t a, uint16_t b)
 	/* 1600 passes the chip (jumbo bit off: 2040) and the PMD drops it. */
 	m = make_chain(&mb, &ma, 1600, 1, 1000);
 	CHECK(rte_eth_tx_burst(a, 0, &m, 1) == 1, "tx 1600");
-	CHECK(rx_wait(b, rx, 1) == 0, "1600-byte frame passed MTU 1500");
+	CHECK(rx_until_xstat(b, b, "rx_oversize_mtu_drops", mtu_drops + 1) == 0,
+	      "1600-byte frame passed MTU 1500");
 	CHECK(xstat(b, "rx_oversize_mtu_drops") == mtu_drops + 1,
 	      "MTU drop not counted");
 	/* 3000 is over the chip's own limit with the jumbo bit off. */
 	m = make_chain(&mb, &ma, 3000, 1, 1000);
 	CHECK(rte_eth_tx_burst(a, 0, &m, 1) == 1, "tx 3000");
-	CHECK(rx_wait(b, rx, 1) == 0, "3000-byte frame passed");
+	CHECK(rx_until_xstat(b, b, "sim_rx_oversize", dev_drops + 1) == 0,
+	      "3000-byte frame passed");
 	CHECK(xstat(b, "sim_rx_oversize") == dev_drops + 1,
 	      "chip drop not counted");
 	/* 1518 (MTU 1500 + VLAN tag room) is accepted. */
@@ -668,10 +808,13 @@ test_offloads(uint16_t tx, uint16_t rx, bool hw)
 	      "offloads off");
 }
 
-/* Send n frames of len bytes a -> b and receive them into out. */
+/*
+ * Send n frames of len bytes a -> b and receive them into out, waiting at
+ * most ms for the last ones.
+ */
 static unsigned int
-send_recv(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
-	  struct rte_mbuf **out, unsigned int *bad)
+send_recv_ms(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
+	     struct rte_mbuf **out, unsigned int *bad, unsigned int ms)
 {
 	struct rte_ether_addr ma, mb;
 	struct rte_mbuf *m, *ref;
@@ -681,20 +824,20 @@ send_recv(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
 	rte_eth_macaddr_get(b, &mb);
 	got = 0;
 	for (i = 0; i < n; i++) {
-		uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz();
+		uint64_t end = deadline_ms(WAIT_MS);
 
 		m = make_frame(&mb, &ma, len, (uint8_t)i);
 		/* At line rate the transfers run out: that is backpressure. */
 		while (m != NULL && rte_eth_tx_burst(a, 0, &m, 1) != 1) {
 			got += rte_eth_rx_burst(b, 0, out + got,
 						(uint16_t)(n - got));
-			if (rte_get_timer_cycles() > end) {
+			if (expired(end)) {
 				rte_pktmbuf_free(m);
 				break;
 			}
 		}
 	}
-	got += rx_wait(b, out + got, n - got);
+	got += rx_wait_ms(b, out + got, n - got, ms);
 	for (i = 0; i < got; i++) {
 		ref = make_frame(&mb, &ma, len, (uint8_t)i);
 		*bad += !same_bytes(out[i], ref);
@@ -703,26 +846,26 @@ send_recv(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
 	return got;
 }
 
-/* Zero-copy RX: frames attached to transfer buffers lent to the app. */
-static void
-test_zerocopy(void)
+/* Send n frames that are all due a -> b and receive them into out. */
+static unsigned int
+send_recv(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
+	  struct rte_mbuf **out, unsigned int *bad)
 {
-	/* The other ports stay idle: their RX stashes do not change. */
-	unsigned int pool0 = rte_mempool_avail_count(mp);
+	return send_recv_ms(a, b, len, n, out, bad, WAIT_MS);
+}
+
+/*
+ * Zero-copy RX: frames attached to transfer buffers lent to the app; a
+ * pair started by setup_pair_quiet() with the case's devargs.
+ */
+static void
+test_zerocopy(uint16_t a, uint16_t b)
+{
+	/* Counted before the ports were probed. */
+	unsigned int pool0 = tc.pool0;
 	struct rte_mbuf *held[16], *rx[256];
 	unsigned int bad = 0, got, i, round;
-	uint16_t a, b;
 
-	CHECK(rte_dev_probe("net_ch39x_za,wire=pair:zc,sim_rate=unlimited,rx_copybreak=256,"
-			    "rx_xfers=16") == 0 &&
-	      rte_dev_probe("net_ch39x_zb,wire=pair:zc,sim_rate=unlimited,rx_copybreak=256,"
-			    "rx_xfers=16") == 0, "probe zero-copy pair");
-	a = port_of("net_ch39x_za");
-	b = port_of("net_ch39x_zb");
-	if (a == RTE_MAX_ETHPORTS || b == RTE_MAX_ETHPORTS)
-		return;
-	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "start");
-	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
 	rte_eth_promiscuous_enable(b);
 
 	/*
@@ -783,8 +926,6 @@ test_zerocopy(void)
 	CHECK(rte_eth_dev_stop(a) == 0 && rte_eth_dev_stop(b) == 0, "stop");
 	CHECK(rte_mempool_avail_count(mp) == pool0, "%u of %u mbufs back",
 	      rte_mempool_avail_count(mp), pool0);
-	rte_eth_dev_close(a);
-	rte_eth_dev_close(b);
 }
 
 /* Receive and free whatever arrives within 50 ms. */
@@ -812,9 +953,12 @@ flows(uint16_t a, uint16_t b)
 	/* Whatever is still on the way from earlier traffic goes first. */
 	drain(a);
 	drain(b);
-	/* A fault may take a few transfers to work through: retry. */
+	/*
+	 * A fault may take a few transfers to work through: retry, waiting
+	 * longer each time (frames lost to a fault cost the whole wait).
+	 */
 	for (i = 0; i < 5 && !ok; i++) {
-		got = send_recv(a, b, 700, 40, rx, &bad);
+		got = send_recv_ms(a, b, 700, 40, rx, &bad, 1000 * (i + 1));
 		rte_pktmbuf_free_bulk(rx, got);
 		ok = got == 40 && bad == 0;
 		bad = 0;
@@ -860,8 +1004,6 @@ load_worker(void *arg)
 	return 0;
 }
 
-
-/* Faults of the USB device: counted, survived, no mbuf lost. */
 /*
  * Unplug port b's simulated device while b keeps bursting: exactly one
  * RMV event, the peer a loses its link, requests to b fail. The count
@@ -876,13 +1018,15 @@ unplug_mid_traffic(uint16_t a, uint16_t b, const char *tag)
 	uint16_t n;
 
 	rte_eth_macaddr_get(a, &ma);
+	/* On, so that turning it off below is a request to the device. */
+	rte_eth_promiscuous_enable(b);
 	rmv_count[b] = 0;
 	CHECK(rte_eth_dev_callback_register(b, RTE_ETH_EVENT_INTR_RMV, event_cb,
 					    rmv_count) == 0, "%s rmv callback", tag);
 	CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "%s unplug", tag);
-	end = rte_get_timer_cycles() + 2 * rte_get_timer_hz();
+	end = deadline_ms(WAIT_MS);
 	while (__atomic_load_n(&rmv_count[b], __ATOMIC_RELAXED) == 0 &&
-	       rte_get_timer_cycles() < end) {
+	       !expired(end)) {
 		n = rte_eth_rx_burst(b, 0, rx, 32);
 		rte_pktmbuf_free_bulk(rx, n);
 		m = make_frame(&ma, &ma, 100, 1);
@@ -897,11 +1041,10 @@ unplug_mid_traffic(uint16_t a, uint16_t b, const char *tag)
 	rmv_count[b] = 0;
 }
 
+/* Faults of the USB endpoints: counted, survived, traffic resumes. */
 static void
-test_faults(void)
+test_usb_faults(uint16_t a, uint16_t b)
 {
-	/* The other ports stay idle: their RX stashes do not change. */
-	unsigned int pool0 = rte_mempool_avail_count(mp);
 	static const struct fault_case cases[] = {
 		{ RTE_PMD_CH39X_EP_BULK_IN, RTE_PMD_CH39X_FAULT_STALL,
 		  "rx_usb_stalls" },
@@ -924,21 +1067,11 @@ test_faults(void)
 		{ RTE_PMD_CH39X_EP_INTR_IN, RTE_PMD_CH39X_FAULT_TIMEOUT,
 		  "intr_usb_errors" },
 	};
-	uint16_t a, b, ports[2], f, faulty;
-	uint64_t before, garbage;
+	uint64_t before, garbage, end;
 	unsigned int i, n;
-	int lsc;
+	uint16_t faulty;
 
-	CHECK(rte_dev_probe("net_ch39x_fa,wire=pair:flt") == 0 &&
-	      rte_dev_probe("net_ch39x_fb,wire=pair:flt") == 0, "probe");
-	a = port_of("net_ch39x_fa");
-	b = port_of("net_ch39x_fb");
-	if (a == RTE_MAX_ETHPORTS || b == RTE_MAX_ETHPORTS)
-		return;
-	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "start");
-	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
 	CHECK(flows(a, b), "no traffic before faults");
-
 	for (i = 0; i < RTE_DIM(cases); i++) {
 		faulty = cases[i].ep == RTE_PMD_CH39X_EP_BULK_OUT ? a : b;
 		before = xstat(faulty, cases[i].counter);
@@ -962,8 +1095,9 @@ test_faults(void)
 	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
 				      RTE_PMD_CH39X_FAULT_GARBAGE, 500) == 0,
 	      "garbage");
-	for (n = 0; n < 100 && xstat(b, "sim_faults_injected") < before + 500;
-	     n++) {
+	end = deadline_ms(WAIT_MS);
+	while (xstat(b, "sim_faults_injected") < before + 500 &&
+	       !expired(end)) {
 		struct rte_mbuf *rx[32];
 		unsigned int k = rte_eth_rx_burst(b, 0, rx, 32);
 
@@ -985,9 +1119,14 @@ test_faults(void)
 		rte_pktmbuf_free_bulk(rx, k);
 	}
 	CHECK(flows(a, b), "no traffic after an error storm");
+}
 
-	/* A vendor request that fails at run time is a clear error. */
-	before = xstat(b, "ctrl_errors");
+/* A vendor request that fails at run time is a clear error. */
+static void
+test_ctrl_fail(uint16_t b)
+{
+	uint64_t before = xstat(b, "ctrl_errors");
+
 	CHECK(rte_eth_promiscuous_get(b) == 0, "promiscuous before");
 	CHECK(rte_pmd_ch39x_sim_fail_ctrl(b, 1) == 0, "fail ctrl");
 	CHECK(rte_eth_promiscuous_enable(b) != 0 &&
@@ -995,31 +1134,52 @@ test_faults(void)
 	CHECK(xstat(b, "ctrl_errors") == before + 1, "ctrl_errors");
 	CHECK(rte_eth_promiscuous_enable(b) == 0 &&
 	      rte_eth_promiscuous_get(b) == 1, "request after a failure");
+}
 
-	/* Link flapping under load from another lcore: no stuck TX. */
+/* Link flapping under load from another lcore: no stuck TX. */
+static void
+test_link_flap_load(uint16_t a, uint16_t b)
+{
+	uint16_t ports[2], f;
+	unsigned int i;
+	int lsc;
+
 	f = (uint16_t)rte_get_next_lcore(-1, 1, 0);
-	if (f < RTE_MAX_LCORE) {
-		ports[0] = a;
-		ports[1] = b;
-		load_run = true;
-		lsc = lsc_count[a];
-		CHECK(rte_eal_remote_launch(load_worker, ports, f) == 0,
-		      "launch");
-		for (i = 0; i < 10; i++) {
-			rte_pmd_ch39x_sim_set_cable(b, (int)(i & 1));
-			usleep(60 * 1000);
-		}
-		rte_pmd_ch39x_sim_set_cable(b, 1);
-		usleep(60 * 1000);
-		load_run = false;
-		rte_eal_wait_lcore(f);
-		CHECK(lsc_count[a] - lsc >= 8, "%d LSC events while flapping",
-		      lsc_count[a] - lsc);
-		CHECK(wait_link(a, 1) && wait_link(b, 1), "link after flapping");
-		CHECK(flows(a, b) && flows(b, a), "traffic after flapping");
+	if (f >= RTE_MAX_LCORE) {
+		printf("case %s: one lcore, no load to flap under\n",
+		       tc.c->name);
+		return;
 	}
+	ports[0] = a;
+	ports[1] = b;
+	load_run = true;
+	lsc = lsc_count[a];
+	CHECK(rte_eal_remote_launch(load_worker, ports, f) == 0, "launch");
+	for (i = 0; i < 10; i++) {
+		rte_pmd_ch39x_sim_set_cable(b, (int)(i & 1));
+		usleep(60 * 1000);
+	}
+	rte_pmd_ch39x_sim_set_cable(b, 1);
+	usleep(60 * 1000);
+	load_run = false;
+	rte_eal_wait_lcore(f);
+	CHECK(lsc_count[a] - lsc >= 8, "%d LSC events while flapping",
+	      lsc_count[a] - lsc);
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link after flapping");
+	CHECK(flows(a, b) && flows(b, a), "traffic after flapping");
+}
 
-	/* Unplugged mid-traffic: RMV once, stop and close still work. */
+/*
+ * Unplugged mid-traffic: RMV once, stop and close still work; plugged
+ * back, the application probes the device again (b's devargs are tc's
+ * second device's).
+ */
+static void
+test_unplug_replug(uint16_t a, uint16_t b)
+{
+	/* Counted before the ports were probed. */
+	unsigned int pool0 = tc.pool0;
+
 	unplug_mid_traffic(a, b, "vendor");
 	{
 		struct rte_eth_dev_info di;
@@ -1033,9 +1193,8 @@ test_faults(void)
 	CHECK(rte_eth_dev_stop(a) == 0, "stop a");
 	CHECK(rte_mempool_avail_count(mp) == pool0, "%u of %u mbufs back",
 	      rte_mempool_avail_count(mp), pool0);
-	/* Plugged back: the application probes the device again. */
-	CHECK(rte_dev_probe("net_ch39x_fb,wire=pair:flt") == 0, "re-probe");
-	b = port_of("net_ch39x_fb");
+	CHECK(rte_dev_probe(tc.devargs[1]) == 0, "re-probe");
+	b = port_of(tc.dev[1]);
 	if (b == RTE_MAX_ETHPORTS) {
 		CHECK(0, "no port after re-probe");
 		return;
@@ -1051,9 +1210,12 @@ test_faults(void)
 	CHECK(rte_mempool_avail_count(mp) == pool0, "mbufs after faults");
 }
 
-/* Link speeds and bus speeds other than the defaults. */
+/*
+ * Link speeds and bus speeds other than the defaults: one loop device
+ * after the other, under the name given.
+ */
 static void
-test_speeds(void)
+test_speeds(const char *name)
 {
 	static const struct {
 		const char *args;
@@ -1072,10 +1234,10 @@ test_speeds(void)
 	uint16_t p;
 
 	for (i = 0; i < RTE_DIM(cases); i++) {
-		snprintf(args, sizeof(args), "net_ch39x_s,wire=loop,%s",
+		snprintf(args, sizeof(args), "%s,wire=loop,%s", name,
 			 cases[i].args);
 		CHECK(rte_dev_probe(args) == 0, "probe %s", args);
-		p = port_of("net_ch39x_s");
+		p = port_of(name);
 		if (p == RTE_MAX_ETHPORTS)
 			continue;
 		CHECK(port_up(p, 0, 0) == 0 && wait_link(p, 1), "start %s",
@@ -1176,12 +1338,12 @@ tso_case(uint16_t tx, uint16_t rx, uint32_t pay, uint16_t mss, bool hw)
 	m = make_tso(&mr, &mt, pay, mss);
 	CHECK(m != NULL && rte_eth_tx_prepare(tx, 0, &m, 1) == 1,
 	      "tx_prepare %u", pay);
-	end = rte_get_timer_cycles() + rte_get_timer_hz();
+	end = deadline_ms(WAIT_MS);
 	while (m != NULL && rte_eth_tx_burst(tx, 0, &m, 1) != 1 &&
-	       rte_get_timer_cycles() < end)
+	       !expired(end))
 		;
-	end = rte_get_timer_cycles() + rte_get_timer_hz();
-	while (n < want && rte_get_timer_cycles() < end) {
+	end = deadline_ms(WAIT_MS);
+	while (n < want && !expired(end)) {
 		k = rte_eth_rx_burst(rx, 0, r, 64);
 		for (i = 0; i < k; i++, n++) {
 			struct rte_ipv4_hdr *ip;
@@ -1264,39 +1426,58 @@ chain_trip(uint16_t a, uint16_t b, uint32_t len)
 }
 
 /*
- * A pair of simulated CDC adapters (args: sim=ncm or sim=ecm and quirks),
- * at unlimited rate: a super-frame needing more transfers than the queue
- * has goes out only as fast as transfers complete, which at line rate
- * depends on how busy the machine is (the vendor tests cover line rate).
- * every size byte-exact both ways, filters, link notifications, jumbo,
- * software offloads and TSO, garbage from the device, then the port's
- * counters say what happened.
+ * A frame of len bytes a -> b that a drops, counting it in its counter
+ * name (reaching v): whether no frame came.
  */
-static void
-test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
+static bool
+chain_lost(uint16_t a, uint16_t b, uint32_t len, const char *name,
+	   uint64_t v)
 {
-	bool agg = div != 0;
-	unsigned int avail = rte_mempool_avail_count(mp);
-	struct rte_ether_addr ma;
-	struct rte_eth_link l;
-	char name[2][48], dev[320];
-	uint16_t p[2], a, b;
-	uint64_t bad;
-	int i, ca;
+	struct rte_ether_addr ma, mb;
+	struct rte_mbuf *m;
 
-	for (i = 0; i < 2; i++) {
-		snprintf(name[i], sizeof(name[i]), "net_ch39x_%s%d", tag, i);
-		snprintf(dev, sizeof(dev), "%s,%s,wire=pair:%s", name[i], args,
-			 tag);
-		CHECK(rte_dev_probe(dev) == 0, "probe %s", dev);
-		p[i] = port_of(name[i]);
-	}
-	a = p[0];
-	b = p[1];
-	if (a == RTE_MAX_ETHPORTS || b == RTE_MAX_ETHPORTS)
-		return;
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	m = make_chain(&mb, &ma, len, (uint8_t)len, 1000);
+	if (m != NULL && rte_eth_tx_burst(a, 0, &m, 1) != 1)
+		rte_pktmbuf_free(m);
+	return rx_until_xstat(b, a, name, v) == 0;
+}
+
+/*
+ * A pair of simulated CDC adapters (sim=ncm or sim=ecm and quirks), at
+ * unlimited rate: a super-frame needing more transfers than the queue has
+ * goes out only as fast as transfers complete, which at line rate depends
+ * on how busy the machine is (the vendor tests cover line rate).
+ */
+struct cdc_case {
+	const char *args;
+	unsigned int div;	/* see test_all_sizes_as() */
+	bool jumbo;		/* the device takes 9014-byte frames */
+};
+
+/* Start a CDC pair: link up from the device's notifications. */
+static void
+cdc_up(uint16_t a, uint16_t b, const char *tag)
+{
 	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "%s start", tag);
 	CHECK(wait_link(a, 1) && wait_link(b, 1), "%s link up", tag);
+}
+
+/*
+ * Traffic through a CDC pair: every size byte-exact both ways, filters,
+ * link notifications, jumbo, software offloads and TSO.
+ */
+static void
+test_cdc(uint16_t a, uint16_t b, const char *tag, const struct cdc_case *cc)
+{
+	unsigned int div = cc->div;
+	bool agg = div != 0;
+	struct rte_ether_addr ma;
+	struct rte_eth_link l;
+	int ca;
+
+	cdc_up(a, b, tag);
 	CHECK(xstat(a, "cdc_notifications") >= 2, "%s notifications %lu", tag,
 	      (unsigned long)xstat(a, "cdc_notifications"));
 	rte_eth_link_get_nowait(a, &l);
@@ -1328,7 +1509,7 @@ test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
 	tso_case(a, b, 30000, 1448, false);
 	tso_case(b, a, 60000, 1000, false);
 
-	if (jumbo) {
+	if (cc->jumbo) {
 		CHECK(port_up(a, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0 &&
 		      port_up(b, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0,
 		      "%s MTU 9000", tag);
@@ -1363,21 +1544,44 @@ test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
 		CHECK(port_up(a, RTE_ETH_RX_OFFLOAD_SCATTER, 9000) == 0,
 		      "%s MTU 9000", tag);
 		CHECK(wait_link(a, 1), "link");
-		CHECK(!chain_trip(a, b, 4000), "%s 4000 bytes over a 1514 "
-		      "device", tag);
+		CHECK(chain_lost(a, b, 4000, "tx_invalid_length_drops",
+				 inv + 1), "%s 4000 bytes over a 1514 device",
+		      tag);
 		CHECK(xstat(a, "tx_invalid_length_drops") == inv + 1,
 		      "%s over-long datagram not counted", tag);
 		CHECK(chain_trip(a, b, 1514), "%s 1514 after", tag);
 	}
+}
+
+/*
+ * Faults of a CDC pair: garbage from the device (counted, dropped,
+ * traffic goes on), stalls on each bulk endpoint, and an unplug
+ * mid-traffic; then the port's counters say what happened, no leak.
+ */
+static void
+test_cdc_faults(uint16_t a, uint16_t b, const char *tag,
+		const struct cdc_case *cc)
+{
+	static const struct rte_ether_addr bcast = {{ 0xff, 0xff, 0xff, 0xff,
+						      0xff, 0xff }};
+	bool agg = cc->div != 0;
+	struct rte_ether_addr ma;
+	uint16_t p[2] = { a, b };
+	uint64_t bad;
+	int i;
+
+	cdc_up(a, b, tag);
+	rte_eth_promiscuous_enable(a);
+	rte_eth_promiscuous_enable(b);
 
 	/* Garbage from the device: counted, dropped, traffic goes on. */
 	bad = xstat(b, "rx_usb_overflows");
 	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
 				      RTE_PMD_CH39X_FAULT_GARBAGE, 16) == 0,
 	      "garbage fault");
+	/* Frames that garbage replaces are lost: a short wait each. */
 	for (i = 0; i < 40; i++)
-		one_frame(a, b, &(struct rte_ether_addr){{ 0xff, 0xff, 0xff,
-			0xff, 0xff, 0xff }});
+		one_frame_ms(a, b, &bcast, 100);
 	{
 		struct rte_eth_stats st;
 
@@ -1395,8 +1599,8 @@ test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
 	      rte_pmd_ch39x_sim_fault(a, RTE_PMD_CH39X_EP_BULK_OUT,
 				      RTE_PMD_CH39X_FAULT_STALL, 1) == 0,
 	      "stall faults");
-	one_frame(a, b, &ma);
-	for (i = 0; i < 10 && !one_frame(a, b, &ma); i++)
+	one_frame_ms(a, b, &ma, 100);
+	for (i = 0; i < 10 && !one_frame_ms(a, b, &ma, 1000); i++)
 		;
 	CHECK(i < 10, "%s no traffic after stalls", tag);
 	CHECK(xstat(b, "rx_usb_stalls") >= 1 && xstat(a, "tx_usb_stalls") >= 1,
@@ -1411,29 +1615,32 @@ test_cdc(const char *tag, const char *args, unsigned int div, bool jumbo)
 		CHECK(rte_eth_dev_info_get(p[i], &di) == 0 &&
 		      rte_dev_remove(di.device) == 0, "remove");
 	}
-	CHECK(rte_mempool_avail_count(mp) == avail, "%s: %u of %u mbufs "
-	      "back", tag, rte_mempool_avail_count(mp), avail);
+	CHECK(rte_mempool_avail_count(mp) == tc.pool0, "%s: %u of %u mbufs "
+	      "back", tag, rte_mempool_avail_count(mp), tc.pool0);
 }
 
-/* A vendor request failing anywhere in probe fails probe cleanly. */
+/*
+ * A vendor request failing anywhere in probe fails probe cleanly; the
+ * device is probed under the name given.
+ */
 static void
-test_probe_faults(void)
+test_probe_faults(const char *name)
 {
 	uint16_t before = rte_eth_dev_count_avail();
-	char args[96];
+	char args[160];
 	unsigned int n, failed_probes = 0;
 
 	for (n = 1; n <= 40; n++) {
-		snprintf(args, sizeof(args),
-			 "net_ch39x_p,wire=loop,sim_ctrl_fail=%u", n);
+		snprintf(args, sizeof(args), "%s,wire=loop,sim_ctrl_fail=%u",
+			 name, n);
 		if (rte_dev_probe(args) != 0) {
 			failed_probes++;
-			CHECK(port_of("net_ch39x_p") == RTE_MAX_ETHPORTS,
+			CHECK(port_of(name) == RTE_MAX_ETHPORTS,
 			      "half-probed port after request %u failed", n);
 			continue;
 		}
 		/* Probe did fewer requests than n: the failure comes later. */
-		rte_eth_dev_close(port_of("net_ch39x_p"));
+		rte_eth_dev_close(port_of(name));
 		break;
 	}
 	CHECK(failed_probes >= 8 && n <= 40, "%u probes failed", failed_probes);
@@ -1483,7 +1690,8 @@ test_bad_devargs(void)
 		"net_ch39x_b,dev=1a86:5398,proto=vendor",	/* none here */
 		"net_ch39x_b,serial=nosuchserial",
 		"net_ch39x_b,wire=loop,mac",
-		"net_ch39x_b,wire=pair:t",	/* the pair has two already */
+		/* The pair of case bad_devargs has two already. */
+		"net_ch39x_b,wire=pair:bad_devargs",
 	};
 	uint16_t before = rte_eth_dev_count_avail();
 	unsigned int i;
@@ -1496,86 +1704,489 @@ test_bad_devargs(void)
 	CHECK(rte_eth_dev_count_avail() == before, "ports leaked");
 }
 
+/* ---- the cases: set-up, tear-down, table ---- */
+
+/*
+ * Probe net_ch39x_<case><n> with args, the case's nth device; returns its
+ * port.
+ */
+static uint16_t
+case_probe(const char *args)
+{
+	char name[RTE_DEV_NAME_MAX_LEN];
+	unsigned int i = tc.nb_devs;
+
+	if (i == CASE_MAX_DEVS) {
+		CHECK(0, "more than %d devices", CASE_MAX_DEVS);
+		return RTE_MAX_ETHPORTS;
+	}
+	tc.nb_devs++;
+	snprintf(name, sizeof(name), "net_ch39x_%s%u", tc.c->name, i);
+	rte_strlcpy(tc.dev[i], name, sizeof(tc.dev[i]));
+	snprintf(tc.devargs[i], sizeof(tc.devargs[i]), "%s,%s", name, args);
+	CHECK(rte_dev_probe(tc.devargs[i]) == 0, "probe %s", tc.devargs[i]);
+	tc.port[i] = port_of(tc.dev[i]);
+	return tc.port[i];
+}
+
+/* A device the case probes itself: its tear-down removes it too. */
+static const char *
+case_track(const char *name)
+{
+	unsigned int i = tc.nb_devs;
+
+	if (i == CASE_MAX_DEVS) {
+		CHECK(0, "more than %d devices", CASE_MAX_DEVS);
+		return name;
+	}
+	tc.nb_devs++;
+	rte_strlcpy(tc.dev[i], name, sizeof(tc.dev[i]));
+	tc.port[i] = RTE_MAX_ETHPORTS;
+	return tc.dev[i];
+}
+
+/* Two devices cabled to each other as "wire=pair:<case>", plus extra. */
+static int
+probe_pair(const char *extra)
+{
+	char args[200];
+
+	snprintf(args, sizeof(args), "wire=pair:%s%s%s", tc.c->name,
+		 extra != NULL ? "," : "", extra != NULL ? extra : "");
+	if (case_probe(args) == RTE_MAX_ETHPORTS ||
+	    case_probe(args) == RTE_MAX_ETHPORTS)
+		return -1;
+	return 0;
+}
+
+/* A vendor pair (extra devargs: the case's data) started, link up. */
+static int
+setup_pair_quiet(void)
+{
+	uint16_t a, b;
+
+	if (probe_pair(tc.c->data) != 0)
+		return -1;
+	a = tc.port[0];
+	b = tc.port[1];
+	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "start");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link up");
+	return 0;
+}
+
+/* The same, both ports promiscuous. */
+static int
+setup_pair(void)
+{
+	if (setup_pair_quiet() != 0)
+		return -1;
+	rte_eth_promiscuous_enable(tc.port[0]);
+	rte_eth_promiscuous_enable(tc.port[1]);
+	return 0;
+}
+
+/* A promiscuous pair and a CH397 on a loop, probed, not started. */
+static int
+setup_pair_ch397(void)
+{
+	if (setup_pair() != 0 ||
+	    case_probe("sim=ch397,wire=loop") == RTE_MAX_ETHPORTS)
+		return -1;
+	return 0;
+}
+
+/* One device with the case's devargs, probed. */
+static int
+setup_one(void)
+{
+	return case_probe(tc.c->data) == RTE_MAX_ETHPORTS ? -1 : 0;
+}
+
+/* A CDC pair of the case's cdc_case, probed. */
+static int
+setup_cdc(void)
+{
+	const struct cdc_case *cc = tc.c->data;
+
+	return probe_pair(cc->args);
+}
+
+/*
+ * Stop and close every port the case probed, remove its devices (those
+ * left), and check that every mbuf is back in the pool.
+ */
+static void
+teardown_ports(void)
+{
+	unsigned int i = tc.nb_devs, avail;
+	uint16_t p;
+
+	while (i-- > 0) {
+		p = port_of(tc.dev[i]);
+		if (p != RTE_MAX_ETHPORTS) {
+			CHECK(rte_eth_dev_stop(p) == 0, "stop %s", tc.dev[i]);
+			CHECK(rte_eth_dev_close(p) == 0, "close %s", tc.dev[i]);
+		}
+		/* Fails when the case removed the device itself. */
+		(void)rte_vdev_uninit(tc.dev[i]);
+	}
+	avail = rte_mempool_avail_count(mp);
+	CHECK(avail == tc.pool0, "%s: %u of %u mbufs back", tc.c->name, avail,
+	      tc.pool0);
+}
+
+static void
+tc_info(void)
+{
+	test_info(tc.port[0], tc.port[2]);
+}
+
+static void
+tc_all_sizes(void)
+{
+	test_all_sizes(tc.port[0], tc.port[1]);
+	test_all_sizes(tc.port[1], tc.port[0]);
+}
+
+static void
+tc_filters(void)
+{
+	test_filters(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_link(void)
+{
+	test_link(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_jumbo(void)
+{
+	test_jumbo(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_offloads_hw(void)
+{
+	test_offloads(tc.port[0], tc.port[1], true);
+}
+
+static void
+tc_tso_pmd(void)
+{
+	test_tso_pmd(tc.port[0], tc.port[1], tc.port[2]);
+}
+
+/* A CH397 on a loop with rx_csum=sw: every offload in software. */
+static void
+tc_offloads_sw(void)
+{
+	test_offloads(tc.port[0], tc.port[0], false);
+}
+
+static void
+tc_bad_devargs(void)
+{
+	case_track("net_ch39x_b");
+	test_bad_devargs();
+}
+
+static void
+tc_cdc(void)
+{
+	test_cdc(tc.port[0], tc.port[1], tc.c->name, tc.c->data);
+}
+
+static void
+tc_cdc_faults(void)
+{
+	test_cdc_faults(tc.port[0], tc.port[1], tc.c->name, tc.c->data);
+}
+
+static void
+tc_zerocopy(void)
+{
+	test_zerocopy(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_usb_faults(void)
+{
+	test_usb_faults(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_ctrl_fail(void)
+{
+	test_ctrl_fail(tc.port[1]);
+}
+
+static void
+tc_link_flap_load(void)
+{
+	test_link_flap_load(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_unplug_replug(void)
+{
+	test_unplug_replug(tc.port[0], tc.port[1]);
+}
+
+/* The device name of a case that probes its own: net_ch39x_<case>. */
+static const char *
+case_own_name(void)
+{
+	char name[RTE_DEV_NAME_MAX_LEN];
+
+	snprintf(name, sizeof(name), "net_ch39x_%s", tc.c->name);
+	return case_track(name);
+}
+
+static void
+tc_probe_faults(void)
+{
+	test_probe_faults(case_own_name());
+}
+
+static void
+tc_speeds(void)
+{
+	test_speeds(case_own_name());
+}
+
+struct end_marks_case {
+	const char *args;
+	const char *counter;
+};
+
+static int
+setup_end_marks(void)
+{
+	const struct end_marks_case *em = tc.c->data;
+
+	return case_probe(em->args) == RTE_MAX_ETHPORTS ? -1 : 0;
+}
+
+static void
+tc_end_marks(void)
+{
+	const struct end_marks_case *em = tc.c->data;
+
+	test_end_marks(tc.port[0], em->args, em->counter);
+}
+
+static const struct cdc_case cdc_ncm = {
+	"sim=ncm,sim_max_segment=9014,rx_csum=sw,sim_rate=unlimited", 8, true,
+};
+static const struct cdc_case cdc_ncm_quirks = {
+	"sim=ncm,sim_quirks=ndp_end+ntb32_only+no_max_datagram,"
+	"sim_ntb_out_max=2048,ncm_tx_ndp=end,rx_csum=sw,sim_rate=unlimited",
+	1, false,
+};
+static const struct cdc_case cdc_ecm = {
+	"sim=ecm,sim_max_segment=9014,rx_csum=sw,sim_rate=unlimited", 0, true,
+};
+static const struct end_marks_case end_zlp = {
+	"sim=ch397,wire=loop", "tx_zlps",
+};
+static const struct end_marks_case end_ls = {
+	"sim=ch398,usb_speed=high,wire=loop", "tx_ls_trailers",
+};
+
+#define CASE(n, s, t, fn, d) \
+	{ .name = n, .setup = s, .teardown = t, .testcase = fn, .data = d }
+
+static const struct unit_test_case pmd_cases[] = {
+	CASE("info", setup_pair_ch397, teardown_ports, tc_info, NULL),
+	CASE("all_sizes", setup_pair, teardown_ports, tc_all_sizes, NULL),
+	CASE("filters", setup_pair, teardown_ports, tc_filters, NULL),
+	CASE("link", setup_pair, teardown_ports, tc_link, NULL),
+	CASE("jumbo", setup_pair, teardown_ports, tc_jumbo, NULL),
+	CASE("offloads_hw", setup_pair, teardown_ports, tc_offloads_hw, NULL),
+	CASE("tso_pmd", setup_pair_ch397, teardown_ports, tc_tso_pmd, NULL),
+	CASE("offloads_sw", setup_one, teardown_ports, tc_offloads_sw,
+	     "sim=ch397,wire=loop,rx_csum=sw"),
+	CASE("bad_devargs", setup_pair_quiet, teardown_ports, tc_bad_devargs,
+	     NULL),
+	CASE("cdc_ncm", setup_cdc, teardown_ports, tc_cdc, &cdc_ncm),
+	CASE("cdc_ncm_faults", setup_cdc, teardown_ports, tc_cdc_faults,
+	     &cdc_ncm),
+	CASE("cdc_ncm_quirks", setup_cdc, teardown_ports, tc_cdc,
+	     &cdc_ncm_quirks),
+	CASE("cdc_ncm_quirks_faults", setup_cdc, teardown_ports, tc_cdc_faults,
+	     &cdc_ncm_quirks),
+	CASE("cdc_ecm", setup_cdc, teardown_ports, tc_cdc, &cdc_ecm),
+	CASE("cdc_ecm_faults", setup_cdc, teardown_ports, tc_cdc_faults,
+	     &cdc_ecm),
+	CASE("zerocopy", setup_pair_quiet, teardown_ports, tc_zerocopy,
+	     "sim_rate=unlimited,rx_copybreak=256,rx_xfers=16"),
+	CASE("usb_faults", setup_pair_quiet, teardown_ports, tc_usb_faults,
+	     NULL),
+	CASE("ctrl_fail", setup_pair_quiet, teardown_ports, tc_ctrl_fail, NULL),
+	CASE("link_flap_load", setup_pair_quiet, teardown_ports,
+	     tc_link_flap_load, NULL),
+	CASE("unplug_replug", setup_pair_quiet, teardown_ports,
+	     tc_unplug_replug, NULL),
+	CASE("probe_faults", NULL, teardown_ports, tc_probe_faults, NULL),
+	CASE("speeds", NULL, teardown_ports, tc_speeds, NULL),
+	CASE("end_marks_zlp", setup_end_marks, teardown_ports, tc_end_marks,
+	     &end_zlp),
+	CASE("end_marks_ls", setup_end_marks, teardown_ports, tc_end_marks,
+	     &end_ls),
+};
+
+/* The suite's set-up: the mbuf pool every case draws from. */
+static int
+suite_setup(void)
+{
+	mp = rte_pktmbuf_pool_create("test", NB_MBUFS, 0, 0,
+				     RTE_MBUF_DEFAULT_BUF_SIZE, 0);
+	CHECK(mp != NULL, "setup");
+	return mp != NULL ? 0 : -1;
+}
+
+static void
+suite_teardown(void)
+{
+	CHECK(rte_eth_dev_count_avail() == 0, "%u ports left behind",
+	      rte_eth_dev_count_avail());
+	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "mbufs after all cases");
+	rte_mempool_free(mp);
+}
+
+static const struct unit_test_suite pmd_suite = {
+	.suite_name = "test_pmd",
+	.setup = suite_setup,
+	.teardown = suite_teardown,
+	.cases = pmd_cases,
+	.nb_cases = RTE_DIM(pmd_cases),
+};
+
+/* Set-up, case, tear-down; returns whether every check of it passed. */
+static bool
+run_case(const struct unit_test_case *c)
+{
+	unsigned int p0 = passed, f0 = failed;
+	bool ready;
+
+	memset(&tc, 0, sizeof(tc));
+	tc.c = c;
+	tc.pool0 = rte_mempool_avail_count(mp);
+	ready = c->setup == NULL || (c->setup() == 0 && failed == f0);
+	if (ready)
+		c->testcase();
+	else
+		printf("case %s: set-up failed, case not run\n", c->name);
+	if (c->teardown != NULL)
+		c->teardown();
+	if (failed == f0)
+		printf("case %s: OK (%u checks)\n", c->name, passed - p0);
+	else
+		printf("case %s: FAIL (%u checks, %u failed)\n", c->name,
+		       passed - p0 + failed - f0, failed - f0);
+	fflush(stdout);
+	return failed == f0;
+}
+
+static const struct unit_test_case *
+find_case(const struct unit_test_suite *ts, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ts->nb_cases; i++)
+		if (strcmp(ts->cases[i].name, name) == 0)
+			return &ts->cases[i];
+	return NULL;
+}
+
+static void
+list_cases(const struct unit_test_suite *ts, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < ts->nb_cases; i++)
+		fprintf(f, "%s\n", ts->cases[i].name);
+}
+
+static void
+usage(const char *prog, FILE *f)
+{
+	fprintf(f, "usage: %s [--list | NAME...]\n"
+		"  no NAME: run every case; NAME...: run those, in suite "
+		"order\n  --list: print the case names\n", prog);
+}
+
+/*
+ * Which cases the command line selects (each at most once, in the
+ * suite's order); -1 on an unknown name, which lists the valid ones.
+ */
+static int
+select_cases(const struct unit_test_suite *ts, int argc, char **argv,
+	     bool *sel)
+{
+	const struct unit_test_case *c;
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < ts->nb_cases; i++)
+		sel[i] = argc < 2;
+	for (k = 1; k < argc; k++) {
+		c = find_case(ts, argv[k]);
+		if (c == NULL) {
+			fprintf(stderr, "%s: no case named '%s'; the cases "
+				"are:\n", argv[0], argv[k]);
+			list_cases(ts, stderr);
+			return -1;
+		}
+		sel[c - ts->cases] = true;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	const struct unit_test_suite *ts = &pmd_suite;
+	bool sel[RTE_DIM(pmd_cases)];
+	unsigned int i, ok = 0, ko = 0;
 	char prefix[64];
 	char *eal[] = {
 		argv[0], "--no-huge", "--no-pci", "-m", "256", "--no-shconf",
-		"--log-level=pmd.net.ch39x:warning",
-		"--vdev=net_ch39x0,wire=pair:t",
-		"--vdev=net_ch39x1,wire=pair:t",
-		"--vdev=net_ch39x2,sim=ch397,wire=loop",
-		prefix,
+		"--log-level=pmd.net.ch39x:warning", prefix,
 	};
-	uint16_t a, b, c;
 
-	(void)argc;
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		list_cases(ts, stdout);
+		return 0;
+	}
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0)) {
+		usage(argv[0], stdout);
+		return 0;
+	}
+	if (select_cases(ts, argc, argv, sel) != 0)
+		return 2;
 	snprintf(prefix, sizeof(prefix), "--file-prefix=ch39x_pmd_%d",
 		 (int)getpid());
 	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
 		printf("EAL init failed\n");
 		return 1;
 	}
-	mp = rte_pktmbuf_pool_create("test", NB_MBUFS, 0, 0,
-				     RTE_MBUF_DEFAULT_BUF_SIZE, 0);
-	a = port_of("net_ch39x0");
-	b = port_of("net_ch39x1");
-	c = port_of("net_ch39x2");
-	CHECK(mp != NULL && a != RTE_MAX_ETHPORTS && b != RTE_MAX_ETHPORTS &&
-	      c != RTE_MAX_ETHPORTS, "setup");
-	if (failed)
-		goto out;
-	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "start");
-	CHECK(wait_link(a, 1) && wait_link(b, 1), "link up");
-	rte_eth_promiscuous_enable(a);
-	rte_eth_promiscuous_enable(b);
-
-	test_info(a, c);
-	test_all_sizes(a, b);
-	test_all_sizes(b, a);
-	test_filters(a, b);
-	test_link(a, b);
-	test_jumbo(a, b);
-	test_offloads(a, b, true);
-	test_tso_pmd(a, b, c);
-	{
-		uint16_t o;
-
-		CHECK(rte_dev_probe("net_ch39x_o,sim=ch397,wire=loop,"
-				    "rx_csum=sw") == 0, "probe ch397 rx_csum=sw");
-		o = port_of("net_ch39x_o");
-		if (o != RTE_MAX_ETHPORTS) {
-			test_offloads(o, o, false);
-			rte_eth_dev_stop(o);
-			rte_eth_dev_close(o);
+	if (ts->setup() == 0) {
+		for (i = 0; i < ts->nb_cases; i++) {
+			if (!sel[i])
+				continue;
+			if (run_case(&ts->cases[i]))
+				ok++;
+			else
+				ko++;
 		}
+		ts->teardown();
 	}
-	test_bad_devargs();
-	test_cdc("ncm", "sim=ncm,sim_max_segment=9014,rx_csum=sw,"
-		 "sim_rate=unlimited", 8, true);
-	test_cdc("ncmq", "sim=ncm,sim_quirks=ndp_end+ntb32_only+"
-		 "no_max_datagram,sim_ntb_out_max=2048,ncm_tx_ndp=end,"
-		 "rx_csum=sw,sim_rate=unlimited", 1, false);
-	test_cdc("ecm", "sim=ecm,sim_max_segment=9014,rx_csum=sw,"
-		 "sim_rate=unlimited", 0, true);
-	test_zerocopy();
-	test_faults();
-	test_probe_faults();
-	test_speeds();
-	test_end_marks("sim=ch397,wire=loop", "tx_zlps");
-	test_end_marks("sim=ch398,usb_speed=high,wire=loop", "tx_ls_trailers");
-
-	/* Every mbuf is back in the pool once the ports stop. */
-	CHECK(rte_eth_dev_stop(a) == 0 && rte_eth_dev_stop(b) == 0, "stop");
-	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "%u of %u mbufs back",
-	      rte_mempool_avail_count(mp), NB_MBUFS);
-	CHECK(rte_eth_dev_close(a) == 0 && rte_eth_dev_close(b) == 0 &&
-	      rte_eth_dev_close(c) == 0, "close");
-	CHECK(rte_mempool_avail_count(mp) == NB_MBUFS, "mbufs after close");
-out:
-	rte_mempool_free(mp);
 	rte_eal_cleanup();
+	printf("%s: cases: %u OK, %u FAIL\n", ts->suite_name, ok, ko);
 	printf("test_pmd: %u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -16,21 +16,17 @@
 # Writes OUT/agg64.csv and OUT/agg64.png.
 # Usage: scripts/bench/agg64.sh [RUNS] [SECS] [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 runs=${1:-3}
 secs=${2:-3}
 out=${3:-$top/doc/perf}
-so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
-app=${PERF_APP:-$top/build/app/ch39x-perf/ch39x-perf}
-if [ ! -f "$so" ] || [ ! -x "$app" ]; then
-	bash "$top/scripts/build.sh" >/dev/null
-fi
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+bench_build "$so" "$app"
+bench_gnuplot
 mkdir -p "$out"
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
-trap 'rm -rf "$priv"' EXIT
-chmod 700 "$priv"
-cp "$so" "$priv/pmd.so"
+bench_priv bench
+bench_copy_pmd
+bench_eal 512 agg
 WAIT_BUDGET=${WAIT_BUDGET:-60}
 . "$top/scripts/bench/quiet.sh"
 bursts="8 16 32 64 128 256"
@@ -39,9 +35,8 @@ framings=${FRAMINGS:-ch398 ncm ecm}
 for r in $(seq "$runs"); do
 	for fr in $framings; do
 	for b in $bursts; do
-		quiet_run "$priv/json" timeout $((secs + 60)) "$app" --no-huge \
-			--no-pci -m 512 --lcores '0@(0,1)' \
-			--file-prefix "ch39x_agg_$$" -d "$priv/pmd.so" \
+		quiet_run "$priv/json" timeout $((secs + 60)) "$app" "${eal[@]}" \
+			--lcores '0@(0,1)' -d "$priv/pmd.so" \
 			--vdev "net_ch39x0,sim=$fr,wire=pair:agg" \
 			--vdev "net_ch39x1,sim=$fr,wire=pair:agg" \
 			-- --mode txonly --frame-size 64 --burst "$b" \

@@ -26,17 +26,15 @@
 # Writes OUT/cpe_bench.csv and OUT/cpe_bench.png.
 # Usage: scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 secs=${1:-5}
 runs=${2:-3}
 out=${3:-$top/doc/perf}
-build=${BUILDDIR:-$top/build}
 cpe=$build/app/ch39x-cpe/ch39x-cpe
-perf=$build/app/ch39x-perf/ch39x-perf
-so=$build/drivers/net/ch39x/librte_net_ch39x.so
+perf=$app
 [ "$(id -u)" -eq 0 ] || { echo "cpe_bench: needs root (netns)"; exit 1; }
-[ -x "$cpe" ] && [ -x "$perf" ] && [ -f "$so" ] ||
-	BUILDDIR=$build bash "$top/scripts/build.sh" >/dev/null
+bench_build "$cpe" "$perf" "$so"
 need=()
 command -v gnuplot >/dev/null || need+=(gnuplot-nox)
 command -v ethtool >/dev/null || need+=(ethtool)
@@ -46,16 +44,12 @@ if [ ${#need[@]} -gt 0 ]; then
 		--no-install-recommends "${need[@]}" >/dev/null
 fi
 mkdir -p "$out"
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-cpe-bench.XXXXXX")
-chmod 700 "$priv"
-cp "$so" "$priv/pmd.so"
+bench_priv cpe-bench
+bench_copy_pmd
 id=$$
 g=cb_gen_$id r=cb_rtr_$id s=cb_snk_$id
-cleanup() {
-	for n in "$g" "$r" "$s"; do ip netns del "$n" 2>/dev/null || true; done
-	rm -rf "$priv"
-}
-trap cleanup EXIT
+# shellcheck disable=SC2016 # expanded at exit
+bench_at_exit 'for n in "$g" "$r" "$s"; do ip netns del "$n" 2>/dev/null || true; done'
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 jget() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }

@@ -8,15 +8,14 @@
 # a second or two. Writes OUT/framing_cost.csv and OUT/framing_cost.png.
 # Usage: scripts/bench/framing_cost.sh [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 out=${1:-$top/doc/perf}
 lib=$top/lib/ch39x
 command -v gcc >/dev/null || { echo "framing_cost: gcc needed" >&2; exit 1; }
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+bench_gnuplot
 mkdir -p "$out"
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
-trap 'rm -rf "$priv"' EXIT
-chmod 700 "$priv"
+bench_priv bench
 
 gcc -O2 -Wall -Wextra -Werror -I"$lib" -o "$priv/framing_cost" \
 	"$top/scripts/bench/framing_cost.c" "$lib/ch39x_vendor.c" \

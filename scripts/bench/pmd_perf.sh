@@ -14,19 +14,18 @@
 # Writes OUT/pmd_perf.csv and OUT/pmd_perf.png.
 # Usage: scripts/bench/pmd_perf.sh [RUNS] [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 runs=${1:-3}
 out=${2:-$top/doc/perf}
-so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
-[ -f "$so" ] || bash "$top/scripts/build.sh" >/dev/null
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+bench_build "$so"
+bench_gnuplot
 mkdir -p "$out"
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
+bench_priv bench
 ns=ch39x_perf_$$
-cleanup() { ip netns del "$ns" 2>/dev/null || true; rm -rf "$priv"; }
-trap cleanup EXIT
-chmod 700 "$priv"
-cp "$so" "$priv/pmd.so"
+# shellcheck disable=SC2016 # expanded at exit
+bench_at_exit 'ip netns del "$ns" 2>/dev/null'
+bench_copy_pmd
 [ -z "${BASE_SO:-}" ] || cp "$BASE_SO" "$priv/base.so"
 ip netns add "$ns"
 ip -n "$ns" link add vperf0 type veth peer name vperf1

@@ -18,31 +18,29 @@
 # Bounded: two runs of a few seconds plus the report (well under a minute).
 # Usage: scripts/bench/pmd_profile.sh [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 out=${1:-$top/doc/perf}
-so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
-[ -f "$so" ] || bash "$top/scripts/build.sh" >/dev/null
+bench_build "$so"
 command -v perf >/dev/null || { echo "pmd_profile: perf needed" >&2; exit 1; }
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+bench_gnuplot
 mkdir -p "$out"
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
-trap 'rm -rf "$priv"' EXIT
-chmod 700 "$priv"
-cp "$so" "$priv/pmd.so"
+bench_priv bench
+bench_copy_pmd
+bench_eal 1024 prof
 
 load=$(cut -d' ' -f1 /proc/loadavg)
 # The same test without perf first: perf's own sampling cost inflates the
 # profiled run, so the class shares are applied to this figure.
-echo pmd_perf_autotest | timeout 300 dpdk-test --no-huge --no-pci -m 1024 \
-	-l 0,1 --file-prefix "ch39x_prof_$$" -d "$priv/pmd.so" \
+echo pmd_perf_autotest | timeout 300 "$dpdk_test" "${eal[@]}" \
+	-l 0,1 -d "$priv/pmd.so" \
 	--vdev net_ch39x0,wire=pair:prof,sim_rate=unlimited \
 	--vdev net_ch39x1,wire=pair:prof,sim_rate=unlimited > "$priv/log0" 2>&1
 base=$(awk '/Result:/ {print $2}' "$priv/log0")
 [ -n "$base" ] || { echo "pmd_profile: no result" >&2; tail -5 "$priv/log0" >&2; exit 1; }
 echo pmd_perf_autotest | timeout 300 perf record -q -e cpu-clock -F 5000 \
 	--call-graph dwarf,8192 -o "$priv/perf.data" -- \
-	dpdk-test --no-huge --no-pci -m 1024 -l 0,1 \
-	--file-prefix "ch39x_prof_$$" -d "$priv/pmd.so" \
+	"$dpdk_test" "${eal[@]}" -l 0,1 -d "$priv/pmd.so" \
 	--vdev net_ch39x0,wire=pair:prof,sim_rate=unlimited \
 	--vdev net_ch39x1,wire=pair:prof,sim_rate=unlimited > "$priv/log" 2>&1
 cyc=$(awk '/Result:/ {print $2}' "$priv/log")

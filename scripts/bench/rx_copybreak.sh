@@ -8,16 +8,15 @@
 # forwarded packets per second of each. Bounded: RUNS x sizes x 2 x SECS.
 # Usage: scripts/bench/rx_copybreak.sh [SECS] [RUNS] [COPYBREAK]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 secs=${1:-3}
 runs=${2:-3}
 cb=${3:-256}
-so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
-[ -f "$so" ] || bash "$top/scripts/build.sh" >/dev/null
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
-trap 'rm -rf "$priv"' EXIT
-chmod 700 "$priv"
-cp "$so" "$priv/pmd.so"
+bench_build "$so"
+bench_priv bench
+bench_copy_pmd
+bench_eal 1024 zc
 
 # run SIZE COPYBREAK -> forwarded packets per second
 run() {
@@ -29,8 +28,7 @@ run() {
 		echo "stop"
 		echo "show port xstats 0"
 		echo "quit"
-	} | timeout $((secs + 60)) dpdk-testpmd --no-huge --no-pci -m 1024 \
-		--file-prefix "ch39x_zc_$$" -d "$priv/pmd.so" \
+	} | timeout $((secs + 60)) "$testpmd" "${eal[@]}" -d "$priv/pmd.so" \
 		--vdev "net_ch39x0,wire=pair:zc,sim_rate=unlimited,rx_copybreak=$c" \
 		--vdev "net_ch39x1,wire=pair:zc,sim_rate=unlimited,rx_copybreak=$c" \
 		-- -i --total-num-mbufs=16384 --nb-cores=1 --mbuf-size=9344 \

@@ -5,10 +5,11 @@
 # OUT/rx_copybreak.png. Pure conversion, no measurement.
 # Usage: scripts/bench/rx_copybreak_plot.sh [TABLE] [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 out=${2:-$top/doc/perf}
 table=${1:-$out/rx_copybreak.txt}
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+bench_gnuplot
 mkdir -p "$out"
 {
 	echo "size,copy_mpps,zerocopy_mpps,ratio"

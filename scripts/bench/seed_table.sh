@@ -16,22 +16,18 @@
 # Writes OUT/seed_table.csv and OUT/seed_table.png.
 # Usage: scripts/bench/seed_table.sh [RUNS] [SECS] [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 runs=${1:-3}
 secs=${2:-4}
 out=${3:-$top/doc/perf}
 wait_budget=${WAIT_BUDGET:-120}
-so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
-app=${PERF_APP:-$top/build/app/ch39x-perf/ch39x-perf}
-if [ ! -f "$so" ] || [ ! -x "$app" ]; then
-	bash "$top/scripts/build.sh" >/dev/null
-fi
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+bench_build "$so" "$app"
+bench_gnuplot
 mkdir -p "$out"
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
-trap 'rm -rf "$priv"' EXIT
-chmod 700 "$priv"
-cp "$so" "$priv/pmd.so"
+bench_priv bench
+bench_copy_pmd
+bench_eal 512 seed
 mtus="1500 4088 7422 9000"
 
 . "$top/scripts/bench/quiet.sh"
@@ -47,9 +43,8 @@ tso_args() {
 # run MTU WAY: one measurement, its JSON (plus the load) appended to a file
 run() {
 	local mtu=$1 way=$2
-	quiet_run "$priv/json" timeout $((secs + 60)) "$app" --no-huge \
-		--no-pci -m 512 --lcores '0@(0,1)' \
-		--file-prefix "ch39x_seed_$$" -d "$priv/pmd.so" \
+	quiet_run "$priv/json" timeout $((secs + 60)) "$app" "${eal[@]}" \
+		--lcores '0@(0,1)' -d "$priv/pmd.so" \
 		--vdev net_ch39x0,wire=pair:seed --vdev net_ch39x1,wire=pair:seed \
 		-- --mode tcp --mtu "$mtu" $(tso_args "$mtu" "$way") \
 		--mbuf-size 9344 --duration "$secs" --json || {

@@ -22,21 +22,17 @@
 # Writes OUT/xfer_sweep.csv and OUT/xfer_sweep.png.
 # Usage: scripts/bench/xfer_sweep.sh [RUNS] [SECS] [OUT]
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 runs=${1:-3}
 secs=${2:-3}
 out=${3:-$top/doc/perf}
-so=${PMD_SO:-$top/build/drivers/net/ch39x/librte_net_ch39x.so}
-app=${PERF_APP:-$top/build/app/ch39x-perf/ch39x-perf}
-if [ ! -f "$so" ] || [ ! -x "$app" ]; then
-	bash "$top/scripts/build.sh" >/dev/null
-fi
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox >/dev/null
+bench_build "$so" "$app"
+bench_gnuplot
 mkdir -p "$out"
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-bench.XXXXXX")
-trap 'rm -rf "$priv"' EXIT
-chmod 700 "$priv"
-cp "$so" "$priv/pmd.so"
+bench_priv bench
+bench_copy_pmd
+bench_eal 512 xfer
 WAIT_BUDGET=${WAIT_BUDGET:-60}
 . "$top/scripts/bench/quiet.sh"
 
@@ -52,9 +48,8 @@ run() {
 	io64) opts="--mode io --frame-size 64" ;;
 	ping64) opts="--mode io --frame-size 64 --burst 1 --tx-first 1" ;;
 	esac
-	quiet_run "$priv/json" timeout $((secs + 60)) "$app" --no-huge \
-		--no-pci -m 512 --lcores '0@(0,1)' \
-		--file-prefix "ch39x_xfer_$$" -d "$priv/pmd.so" \
+	quiet_run "$priv/json" timeout $((secs + 60)) "$app" "${eal[@]}" \
+		--lcores '0@(0,1)' -d "$priv/pmd.so" \
 		--vdev "net_ch39x0,wire=pair:xs$dev" \
 		--vdev "net_ch39x1,wire=pair:xs$dev" \
 		-- $opts --duration "$secs" --latency --json || {

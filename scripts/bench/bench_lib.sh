@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# Sourced by the scripts of scripts/bench: their common preamble.
+#
+# Sets, each overridable from the environment:
+#   top      the repository
+#   build    the build directory (BUILDDIR, default $top/build)
+#   so       the PMD (PMD_SO, default the build's librte_net_ch39x.so)
+#   app      ch39x-perf (PERF_APP, default the build's)
+#   testpmd  dpdk-testpmd (TESTPMD), dpdk_test: dpdk-test (DPDK_TEST)
+# Functions:
+#   bench_build [FILE...]  build (scripts/build.sh, into $build) unless
+#                          every FILE is there; no FILE: always
+#   bench_gnuplot          install gnuplot-nox when gnuplot is missing
+#   bench_priv TAG         $priv: a private directory ch39x-TAG.XXXXXX
+#                          (mode 700) under $XDG_RUNTIME_DIR or $HOME,
+#                          removed at exit
+#   bench_copy_pmd         copy $so to $priv/pmd.so: EAL's -d loads it from
+#                          there, not from a directory others can write
+#                          (a build tree under /tmp, say)
+#   bench_at_exit CMD      run CMD (a string for eval) at exit, before
+#                          $priv is removed
+#   bench_eal MEM NAME     set the array eal to the EAL options every run
+#                          shares: no hugepages, no PCI, MEM MB, and a file
+#                          prefix ch39x_NAME_<pid> of this script's own
+
+# The names are read by the scripts that source this.
+# shellcheck disable=SC2034
+{
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${BUILDDIR:-$top/build}
+so=${PMD_SO:-$build/drivers/net/ch39x/librte_net_ch39x.so}
+app=${PERF_APP:-$build/app/ch39x-perf/ch39x-perf}
+testpmd=${TESTPMD:-dpdk-testpmd}
+dpdk_test=${DPDK_TEST:-dpdk-test}
+priv=
+eal=()
+}
+_bench_exit_cmds=()
+
+bench_build() {
+	local f
+
+	for f in "$@"; do
+		[ -f "$f" ] || { set --; break; }
+	done
+	if [ $# -eq 0 ]; then
+		BUILDDIR=$build bash "$top/scripts/build.sh" >/dev/null
+	fi
+}
+
+bench_gnuplot() {
+	command -v gnuplot >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			gnuplot-nox >/dev/null
+}
+
+_bench_exit() {
+	local c
+
+	for c in "${_bench_exit_cmds[@]}"; do
+		eval "$c" || true
+	done
+	[ -z "$priv" ] || rm -rf "$priv"
+}
+trap _bench_exit EXIT
+
+bench_at_exit() {
+	_bench_exit_cmds+=("$1")
+}
+
+bench_priv() {
+	priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-$1.XXXXXX")
+	chmod 700 "$priv"
+}
+
+bench_copy_pmd() {
+	cp "$so" "$priv/pmd.so"
+}
+
+bench_eal() {
+	# shellcheck disable=SC2034
+	eal=(--no-huge --no-pci -m "$1" --file-prefix "ch39x_$2_$$")
+}
