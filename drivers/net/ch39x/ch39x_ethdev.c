@@ -158,6 +158,9 @@ intr_alarm(void *arg)
 	if (!ad->started)
 		return;
 	intr_poll(ad);
+	/* The model's counters, where a secondary process can read them. */
+	if (ad->is_sim)
+		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
 	if (ad->started && !ad->gone)
 		rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
 				  intr_alarm, ad);
@@ -179,14 +182,13 @@ ch39x_dev_configure(struct rte_eth_dev *dev)
 	return 0;
 }
 
-/* The RX transfer size a queue set up now gets. */
+/* The RX transfer size a queue set up at this MTU gets. */
 static uint32_t
-rx_xfer_size_now(const struct ch39x_adapter *ad)
+rx_xfer_size_at(const struct ch39x_adapter *ad, uint16_t mtu)
 {
 	const struct ch39x_dev_ops *ops = ch39x_ops(ad);
 
-	return ops->rx_xfer_size != NULL ?
-		ops->rx_xfer_size(ad, ad->dev->data->mtu) :
+	return ops->rx_xfer_size != NULL ? ops->rx_xfer_size(ad, mtu) :
 		ad->prof.rx_xfer_size;
 }
 
@@ -197,9 +199,10 @@ rx_xfer_size_now(const struct ch39x_adapter *ad)
  * rxq/txq info reports what it got.
  */
 static void
-desc_limits(const struct ch39x_adapter *ad, struct rte_eth_dev_info *info)
+desc_limits(const struct ch39x_adapter *ad, uint16_t mtu,
+	    struct rte_eth_dev_info *info)
 {
-	uint16_t rx_per = ch39x_desc_per_xfer(rx_xfer_size_now(ad));
+	uint16_t rx_per = ch39x_desc_per_xfer(rx_xfer_size_at(ad, mtu));
 	uint16_t tx_per = ch39x_desc_per_xfer(ad->prof.tx_xfer_size);
 	uint16_t rx_n = ad->args.rx_xfers ? ad->args.rx_xfers :
 		ad->prof.rx_xfers;
@@ -241,7 +244,7 @@ ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 		RTE_ETH_TX_OFFLOAD_UDP_CKSUM | RTE_ETH_TX_OFFLOAD_TCP_CKSUM |
 		RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
 	info->speed_capa = ad->speed_capa;
-	desc_limits(ad, info);
+	desc_limits(ad, dev->data->mtu, info);
 	info->default_rxportconf.burst_size = 32;
 	info->default_txportconf.burst_size = 32;
 	info->default_rxportconf.nb_queues = 1;
@@ -540,8 +543,12 @@ ch39x_link_update(struct rte_eth_dev *dev, int wait_to_complete)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	(void)wait_to_complete;
-	/* While started, the interrupt endpoint keeps the link current. */
-	if (ad->started || ad->gone)
+	/*
+	 * While started, the interrupt endpoint keeps the link current; a
+	 * secondary process reads what the primary last saw.
+	 */
+	if (ad->started || ad->gone ||
+	    rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
 	ch39x_ops(ad)->link_update(ad);
 	return 0;
@@ -861,6 +868,46 @@ static const struct eth_dev_ops ch39x_eth_ops = {
 	.eth_dev_priv_dump = ch39x_priv_dump,
 };
 
+/*
+ * A secondary process (dpdk-proc-info, dpdk-pdump, dpdk-dumpcap) sees the
+ * port's shared data; the USB device stays with the primary, so only what
+ * reads that data is offered here: no control, no bursts.
+ */
+static const struct eth_dev_ops ch39x_eth_ops_secondary = {
+	.dev_infos_get = ch39x_dev_infos_get,
+	.dev_close = ch39x_dev_close,
+	.link_update = ch39x_link_update,
+	.fw_version_get = ch39x_fw_version_get,
+	.stats_get = ch39x_stats_get,
+	.xstats_get = ch39x_xstats_get,
+	.xstats_get_names = ch39x_xstats_get_names,
+	.rxq_info_get = ch39x_rxq_info_get,
+	.txq_info_get = ch39x_txq_info_get,
+	.rx_burst_mode_get = ch39x_rx_burst_mode_get,
+	.tx_burst_mode_get = ch39x_tx_burst_mode_get,
+	.dev_supported_ptypes_get = ch39x_dev_supported_ptypes_get,
+	.flow_ctrl_get = ch39x_flow_ctrl_get,
+	.eth_dev_priv_dump = ch39x_priv_dump,
+};
+
+static int
+probe_secondary(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *dev = rte_eth_dev_attach_secondary(name);
+
+	if (dev == NULL) {
+		PMD_LOG(ERR, "%s: the primary process has no such port", name);
+		return -ENODEV;
+	}
+	dev->dev_ops = &ch39x_eth_ops_secondary;
+	dev->device = &vdev->device;
+	dev->rx_pkt_burst = rte_eth_pkt_burst_dummy;
+	dev->tx_pkt_burst = rte_eth_pkt_burst_dummy;
+	rte_eth_dev_probing_finish(dev);
+	return 0;
+}
+
 /* ---- probe ---- */
 
 static int
@@ -913,10 +960,8 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	char err[512] = "";
 	int rc;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		PMD_LOG(ERR, "%s: secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return probe_secondary(vdev);
 	rc = ch39x_parse_devargs(name, rte_vdev_device_args(vdev), &args);
 	if (rc != 0) {
 		PMD_LOG(ERR, "%s: invalid devargs, probe failed", name);

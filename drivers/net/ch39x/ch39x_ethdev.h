@@ -258,6 +258,8 @@ struct ch39x_adapter {
 
 	struct ch39x_rxq *rxq;
 	struct ch39x_txq *txq;
+	/* The model's counters as of the last poll, for secondaries. */
+	struct ch39x_sim_counters sim_snap;
 
 	/*
 	 * CDC-NCM and CDC-ECM devices: what the descriptors and the NTB

@@ -313,8 +313,10 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		return (int)n;
 	if (ad->rxq == NULL || ad->txq == NULL)
 		return -EINVAL;
-	if (ad->is_sim)
-		ch39x_sim_get_counters(ad->usb, &sc);
+	/* The device model lives in the primary: secondaries see a copy. */
+	if (ad->is_sim && rte_eal_process_type() == RTE_PROC_PRIMARY)
+		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
+	sc = ad->sim_snap;
 	k = xs_tables(ad, t);
 	for (i = 0; i < k; i++)
 	for (j = 0; j < t[i].n; j++, at++) {
