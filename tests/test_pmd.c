@@ -26,6 +26,8 @@
 #include <rte_dev.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_epoll.h>
+#include <rte_interrupts.h>
 #include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
@@ -1995,6 +1997,251 @@ static const struct end_marks_case end_ls = {
 	"sim=ch398,usb_speed=high,wire=loop", "tx_ls_trailers",
 };
 
+/* ---- descriptors, packet types, flow control, dump, Rx interrupts ---- */
+
+/* One descriptor per 1536-byte frame slot of transfer buffer (ethdev.h). */
+static void
+tc_queue_info(void)
+{
+	uint16_t a = tc.port[0];
+	struct rte_eth_dev_info di;
+	struct rte_eth_rxq_info ri;
+	struct rte_eth_txq_info ti;
+	struct rte_eth_burst_mode bm;
+
+	CHECK(rte_eth_dev_info_get(a, &di) == 0 &&
+	      di.default_rxportconf.ring_size == 16 * 21 &&
+	      di.default_txportconf.ring_size == 10 * 10 &&
+	      di.rx_desc_lim.nb_min == 1 && di.tx_desc_lim.nb_min == 1,
+	      "defaults rx %u tx %u", di.default_rxportconf.ring_size,
+	      di.default_txportconf.ring_size);
+	/* Set up with 256 each: 13 IN transfers of 21, 26 OUT of 10. */
+	CHECK(rte_eth_rx_queue_info_get(a, 0, &ri) == 0 && ri.nb_desc == 273 &&
+	      ri.mp == mp && ri.rx_buf_size == 2048,
+	      "rxq nb_desc %u buf %u", ri.nb_desc, ri.rx_buf_size);
+	CHECK(rte_eth_tx_queue_info_get(a, 0, &ti) == 0 && ti.nb_desc == 260,
+	      "txq nb_desc %u", ti.nb_desc);
+	CHECK(rte_eth_rx_burst_mode_get(a, 0, &bm) == 0 &&
+	      strstr(bm.info, "13 bulk IN transfers of 32768") != NULL,
+	      "rx burst mode '%s'", bm.info);
+	CHECK(rte_eth_tx_burst_mode_get(a, 0, &bm) == 0 &&
+	      strstr(bm.info, "26 bulk OUT transfers of 16384") != NULL,
+	      "tx burst mode '%s'", bm.info);
+	/* More than 64 transfers hold: capped, and said so. */
+	CHECK(rte_eth_dev_stop(a) == 0 &&
+	      rte_eth_rx_queue_setup(a, 0, 4096, 0, NULL, mp) == 0 &&
+	      rte_eth_tx_queue_setup(a, 0, 4096, 0, NULL) == 0 &&
+	      rte_eth_dev_start(a) == 0, "queues of 4096");
+	CHECK(rte_eth_rx_queue_info_get(a, 0, &ri) == 0 &&
+	      ri.nb_desc == 64 * 21 &&
+	      rte_eth_tx_queue_info_get(a, 0, &ti) == 0 &&
+	      ti.nb_desc == 64 * 10, "capped rx %u tx %u", ri.nb_desc,
+	      ti.nb_desc);
+	CHECK(wait_link(a, 1) && wait_link(tc.port[1], 1), "link");
+	{
+		struct rte_ether_addr mb;
+
+		rte_eth_macaddr_get(tc.port[1], &mb);
+		CHECK(one_frame(a, tc.port[1], &mb), "traffic on 64 transfers");
+	}
+}
+
+/* A frame of the given bytes from a to b; its packet type, or ~0. */
+static uint32_t
+ptype_of(uint16_t a, uint16_t b, const uint8_t *f, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp), *rx[4];
+	uint32_t pt = ~0u;
+	unsigned int n, i;
+
+	if (m == NULL)
+		return pt;
+	memcpy(rte_pktmbuf_append(m, len), f, len);
+	if (rte_eth_tx_burst(a, 0, &m, 1) != 1) {
+		rte_pktmbuf_free(m);
+		return pt;
+	}
+	n = rx_wait(b, rx, 1);
+	for (i = 0; i < n; i++) {
+		pt = rx[i]->packet_type;
+		rte_pktmbuf_free(rx[i]);
+	}
+	return pt;
+}
+
+static void
+tc_ptypes(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	uint32_t pts[32];
+	uint8_t f[128];
+	int n, i, v4 = 0, v6 = 0;
+
+	n = rte_eth_dev_get_supported_ptypes(b, RTE_PTYPE_ALL_MASK, pts, 32);
+	for (i = 0; i < n; i++) {
+		v4 |= (pts[i] & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV4;
+		v6 |= (pts[i] & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV6;
+	}
+	CHECK(n > 0 && v4 && v6, "%d supported ptypes, IPv4 %d IPv6 %d", n,
+	      v4, v6);
+	memset(f, 0, sizeof(f));
+	memset(f, 0xFF, 6);
+	f[6] = 0x02;
+	/* IPv4 (IHL 5) UDP. */
+	f[12] = 0x08; f[13] = 0x00; f[14] = 0x45; f[23] = 17;
+	CHECK(ptype_of(a, b, f, 64) == (RTE_PTYPE_L2_ETHER |
+	      RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_UDP), "IPv4 UDP");
+	/* IPv4 with options, TCP; then a fragment. */
+	f[14] = 0x46; f[23] = 6;
+	CHECK(ptype_of(a, b, f, 64) == (RTE_PTYPE_L2_ETHER |
+	      RTE_PTYPE_L3_IPV4_EXT | RTE_PTYPE_L4_TCP), "IPv4 options TCP");
+	f[14] = 0x45; f[20] = 0x20;
+	CHECK(ptype_of(a, b, f, 64) == (RTE_PTYPE_L2_ETHER |
+	      RTE_PTYPE_L3_IPV4 | RTE_PTYPE_L4_FRAG), "IPv4 fragment");
+	/* A tag, then IPv6 ICMPv6. */
+	memset(f + 12, 0, sizeof(f) - 12);
+	f[12] = 0x81; f[13] = 0x00; f[14] = 0x00; f[15] = 0x0A;
+	f[16] = 0x86; f[17] = 0xDD; f[18] = 0x60; f[24] = 58;
+	CHECK(ptype_of(a, b, f, 80) == (RTE_PTYPE_L2_ETHER_VLAN |
+	      RTE_PTYPE_L3_IPV6 | RTE_PTYPE_L4_ICMP), "VLAN IPv6 ICMPv6");
+	/* ARP, and an EtherType the PMD does not know. */
+	memset(f + 12, 0, sizeof(f) - 12);
+	f[12] = 0x08; f[13] = 0x06;
+	CHECK(ptype_of(a, b, f, 64) == RTE_PTYPE_L2_ETHER_ARP, "ARP");
+	f[12] = 0x88; f[13] = 0xB5;
+	CHECK(ptype_of(a, b, f, 64) == RTE_PTYPE_L2_ETHER, "other EtherType");
+}
+
+/* The dump names the device type and lists the xstats. */
+static bool
+dump_has(uint16_t port, const char *what)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool found;
+
+	if (f == NULL)
+		return false;
+	rte_eth_dev_priv_dump(port, f);
+	fclose(f);
+	found = buf != NULL && strstr(buf, what) != NULL;
+	free(buf);
+	return found;
+}
+
+static void
+tc_flow_ctrl(void)
+{
+	uint16_t a = tc.port[0], n = tc.port[2];
+	struct rte_eth_fc_conf fc;
+
+	CHECK(rte_eth_dev_flow_ctrl_get(a, &fc) == 0 &&
+	      fc.mode == RTE_ETH_FC_FULL && fc.autoneg == 1, "default full");
+	fc.mode = RTE_ETH_FC_RX_PAUSE;
+	CHECK(rte_eth_dev_flow_ctrl_set(a, &fc) == -ENOTSUP,
+	      "one direction refused");
+	fc.mode = RTE_ETH_FC_NONE;
+	CHECK(rte_eth_dev_flow_ctrl_set(a, &fc) == 0 &&
+	      rte_eth_dev_flow_ctrl_get(a, &fc) == 0 &&
+	      fc.mode == RTE_ETH_FC_NONE && dump_has(a, "pause off"),
+	      "off");
+	{
+		struct rte_ether_addr mb;
+
+		rte_eth_macaddr_get(tc.port[1], &mb);
+		CHECK(one_frame(a, tc.port[1], &mb), "traffic with pause off");
+	}
+	fc.mode = RTE_ETH_FC_FULL;
+	CHECK(rte_eth_dev_flow_ctrl_set(a, &fc) == 0 && !dump_has(a,
+	      "pause off"), "on again");
+	CHECK(rte_eth_dev_flow_ctrl_get(n, &fc) == -ENOTSUP,
+	      "CDC device: no pause control");
+	CHECK(dump_has(a, "vendor over the simulated adapter") &&
+	      dump_has(a, "rx_usb_xfers: ") && dump_has(n, "CDC-NCM"),
+	      "dump");
+}
+
+/* A promiscuous pair and an NCM device on a loop. */
+static int
+setup_pair_ncm(void)
+{
+	if (setup_pair() != 0 ||
+	    case_probe("sim=ncm,wire=loop") == RTE_MAX_ETHPORTS)
+		return -1;
+	return 0;
+}
+
+/* Wait for b's RX wake-up; 1: woken, 0: timed out. */
+static int
+intr_wait(int ms)
+{
+	struct rte_epoll_event ev[1];
+
+	return rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 1, ms);
+}
+
+static void
+tc_rx_intr(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	struct rte_mbuf *rx[8];
+	struct rte_eth_conf conf;
+	unsigned int n;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.intr_conf.rxq = 1;
+	CHECK(rte_eth_dev_stop(b) == 0 &&
+	      rte_eth_dev_configure(b, 1, 1, &conf) == 0 &&
+	      rte_eth_rx_queue_setup(b, 0, 0, 0, NULL, mp) == 0 &&
+	      rte_eth_tx_queue_setup(b, 0, 0, 0, NULL) == 0 &&
+	      rte_eth_dev_start(b) == 0, "start with intr_conf.rxq");
+	rte_eth_promiscuous_enable(b);
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+	CHECK(rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
+					RTE_INTR_EVENT_ADD, NULL) == 0,
+	      "queue's event fd in the thread's epoll");
+	/* Idle: armed, nothing comes, nothing wakes. */
+	drain(b);
+	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0, "arm");
+	CHECK(intr_wait(200) == 0, "idle: no wake-up in 200 ms");
+	/* A frame from the peer wakes the sleeper. */
+	{
+		struct rte_ether_addr mb;
+		struct rte_mbuf *m;
+
+		rte_eth_macaddr_get(b, &mb);
+		m = make_frame(&mb, &mb, 100, 1);
+		CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
+	}
+	CHECK(intr_wait(5000) == 1, "woken by the frame");
+	CHECK(rte_eth_dev_rx_intr_disable(b, 0) == 0, "disarm");
+	n = rx_wait(b, rx, 1);
+	CHECK(n == 1 && rx[0]->pkt_len == 100, "the frame, %u", n);
+	if (n)
+		rte_pktmbuf_free_bulk(rx, n);
+	/* Disarmed, a frame wakes nobody; arming with it waiting does. */
+	{
+		struct rte_ether_addr mb;
+		struct rte_mbuf *m;
+
+		rte_eth_macaddr_get(b, &mb);
+		m = make_frame(&mb, &mb, 200, 2);
+		CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
+	}
+	CHECK(intr_wait(100) == 0, "disarmed: no wake-up");
+	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0 && intr_wait(5000) == 1,
+	      "armed with a frame waiting: woken at once");
+	rte_eth_dev_rx_intr_disable(b, 0);
+	n = rx_wait(b, rx, 1);
+	CHECK(n == 1 && rx[0]->pkt_len == 200, "the waiting frame, %u", n);
+	if (n)
+		rte_pktmbuf_free_bulk(rx, n);
+	CHECK(rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
+					RTE_INTR_EVENT_DEL, NULL) == 0,
+	      "out of the epoll");
+}
+
 #define CASE(n, s, t, fn, d) \
 	{ .name = n, .setup = s, .teardown = t, .testcase = fn, .data = d }
 
@@ -2035,6 +2282,10 @@ static const struct unit_test_case pmd_cases[] = {
 	     &end_zlp),
 	CASE("end_marks_ls", setup_end_marks, teardown_ports, tc_end_marks,
 	     &end_ls),
+	CASE("queue_info", setup_pair, teardown_ports, tc_queue_info, NULL),
+	CASE("ptypes", setup_pair, teardown_ports, tc_ptypes, NULL),
+	CASE("flow_ctrl", setup_pair_ncm, teardown_ports, tc_flow_ctrl, NULL),
+	CASE("rx_intr", setup_pair, teardown_ports, tc_rx_intr, NULL),
 };
 
 /* The suite's set-up: the mbuf pool every case draws from. */

@@ -121,6 +121,20 @@ struct ch39x_usb_ops {
 	 * for vendor framing.
 	 */
 	int (*set_data_alt)(struct ch39x_usb_dev *d, uint8_t alt);
+	/*
+	 * RX wake-ups, for Rx interrupts; both NULL where the backend has
+	 * none. rx_wake_fd, control thread: a file descriptor that becomes
+	 * readable (EPOLLIN, edge) when bulk IN data may be waiting while
+	 * armed; the backend owns it (closed at close), or a negative errno.
+	 */
+	int (*rx_wake_fd)(struct ch39x_usb_dev *d);
+	/*
+	 * rx_arm, the bulk IN endpoint's owning thread: arm (on) or disarm
+	 * the wake-up. Arming while data is already waiting signals at once,
+	 * so none is lost between the last poll and the sleep; disarming
+	 * clears the signal.
+	 */
+	void (*rx_arm)(struct ch39x_usb_dev *d, bool on);
 };
 
 /* Every backend's device handle starts with this. */

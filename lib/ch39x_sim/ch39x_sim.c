@@ -446,6 +446,7 @@ sim_close(struct ch39x_usb_dev *d)
 
 	if (s == NULL)
 		return;
+	sim_wake_close(s);
 	sim_wire_close(s);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
@@ -462,6 +463,8 @@ static const struct ch39x_usb_ops sim_ops = {
 	.close = sim_close,
 	.get_cdc = sim_get_cdc,
 	.set_data_alt = sim_set_data_alt,
+	.rx_wake_fd = sim_rx_wake_fd,
+	.rx_arm = sim_rx_arm,
 };
 
 bool
@@ -536,6 +539,8 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 		&sim_cdc_model;
 	s->base.ctrl_delay_us = 0;
 	s->tap_fd = -1;
+	s->wake_ep = -1;
+	s->wake_ev = -1;
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
 	s->last_link = -1;

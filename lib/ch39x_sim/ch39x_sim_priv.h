@@ -80,6 +80,9 @@ struct sim_ring {
 	uint64_t head __attribute__((aligned(64)));	/* producer */
 	uint64_t tail __attribute__((aligned(64)));	/* consumer */
 	uint64_t drops;					/* producer */
+	/* Consumer's RX wake-up (ch39x_sim_wake.c): an eventfd, or -1. */
+	int wake_fd;
+	uint32_t armed;
 };
 
 /* ---- pairs: two adapters cabled together by name ---- */
@@ -152,6 +155,8 @@ struct sim_dev {
 	struct pcap *pcap_dead;
 	struct pcap_dumper *pcap_out;
 	int tap_fd;			/* -1: no TAP */
+	int wake_ep;			/* epoll fd of the RX wake-up, or -1 */
+	int wake_ev;			/* its eventfd, or -1 */
 
 	/* Endpoints: in-flight and completed queues, one thread each. */
 	struct ch39x_xfer *pend_head[CH39X_EP_COUNT];
@@ -350,5 +355,11 @@ void sim_cdc_init(struct sim_dev *s) SIM_INTERNAL;
 int sim_get_cdc(struct ch39x_usb_dev *d, struct ch39x_cdc_desc *cdc)
 	SIM_INTERNAL;
 int sim_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt) SIM_INTERNAL;
+
+/* ch39x_sim_wake.c: RX wake-ups (the transport ops rx_wake_fd, rx_arm). */
+void sim_wake_pushed(struct sim_ring *r) SIM_INTERNAL;
+int sim_rx_wake_fd(struct ch39x_usb_dev *d) SIM_INTERNAL;
+void sim_rx_arm(struct ch39x_usb_dev *d, bool on) SIM_INTERNAL;
+void sim_wake_close(struct sim_dev *s) SIM_INTERNAL;
 
 #endif /* CH39X_SIM_PRIV_H */

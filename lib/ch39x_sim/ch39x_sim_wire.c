@@ -37,6 +37,7 @@ ring_new(void)
 		return NULL;
 	}
 	r->size = SIM_RING_SIZE;
+	r->wake_fd = -1;
 	return r;
 }
 
@@ -98,6 +99,7 @@ ring_push(struct sim_ring *r, const uint8_t *f, uint32_t len, uint64_t ts)
 		ring_write(r, head + RING_HDR, f, len);
 	}
 	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+	sim_wake_pushed(r);
 	return 0;
 }
 

@@ -282,6 +282,62 @@ rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
 	return 0;
 }
 
+/*
+ * Rx interrupts: the transport's RX wake-up descriptor as the queue's
+ * event fd. EXT: EAL only waits on it; the backend clears it at disarm.
+ */
+static int
+rx_intr_setup(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	struct rte_intr_handle *h = dev->intr_handle;
+	struct ch39x_usb_dev *u = ad->usb;
+	int fd;
+
+	if (!dev->data->dev_conf.intr_conf.rxq)
+		return 0;
+	fd = u->ops->rx_wake_fd != NULL ? u->ops->rx_wake_fd(u) : -ENOTSUP;
+	if (fd < 0) {
+		PMD_LOG(ERR, "%s: Rx interrupts: the %s backend cannot wake "
+			"a thread (%s); leave intr_conf.rxq off", dev->data->name,
+			u->ops->name, strerror(-fd));
+		return fd;
+	}
+	rte_intr_vec_list_free(h);
+	if (rte_intr_type_set(h, RTE_INTR_HANDLE_EXT) != 0 ||
+	    rte_intr_efds_index_set(h, 0, fd) != 0 ||
+	    rte_intr_nb_efd_set(h, 1) != 0 ||
+	    rte_intr_max_intr_set(h, 2) != 0 ||
+	    rte_intr_vec_list_alloc(h, "ch39x_intr_vec", 1) != 0 ||
+	    rte_intr_vec_list_index_set(h, 0, RTE_INTR_VEC_RXTX_OFFSET) != 0)
+		return -ENOMEM;
+	return 0;
+}
+
+static int
+ch39x_rx_queue_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	RTE_SET_USED(qid);
+	if (ad->usb->ops->rx_arm == NULL)
+		return -ENOTSUP;
+	ad->usb->ops->rx_arm(ad->usb, true);
+	return 0;
+}
+
+static int
+ch39x_rx_queue_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	RTE_SET_USED(qid);
+	if (ad->usb->ops->rx_arm == NULL)
+		return -ENOTSUP;
+	ad->usb->ops->rx_arm(ad->usb, false);
+	return 0;
+}
+
 static int
 ch39x_dev_start(struct rte_eth_dev *dev)
 {
@@ -299,6 +355,8 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 		return -EINVAL;
 	}
 	rc = rxq_bind(dev, ad->rxq);
+	if (rc == 0)
+		rc = rx_intr_setup(dev);
 	if (rc != 0)
 		return rc;
 	/* The MTU grew since the RX queue was set up: larger transfers. */
@@ -465,6 +523,9 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 		ad->usb->ops->close(ad->usb);
 		ad->usb = NULL;
 	}
+	rte_intr_vec_list_free(dev->intr_handle);
+	rte_intr_instance_free(dev->intr_handle);
+	dev->intr_handle = NULL;
 	pthread_mutex_destroy(&ad->ctrl_lock);
 	/* The ethdev layer frees dev_private and the MAC address array. */
 	return 0;
@@ -866,6 +927,8 @@ static const struct eth_dev_ops ch39x_eth_ops = {
 	.flow_ctrl_get = ch39x_flow_ctrl_get,
 	.flow_ctrl_set = ch39x_flow_ctrl_set,
 	.eth_dev_priv_dump = ch39x_priv_dump,
+	.rx_queue_intr_enable = ch39x_rx_queue_intr_enable,
+	.rx_queue_intr_disable = ch39x_rx_queue_intr_disable,
 };
 
 /*
@@ -998,6 +1061,12 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->data->mtu = RTE_ETHER_MTU;
 	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV |
 		RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	/* Rx interrupts: filled at start when the application asks. */
+	dev->intr_handle = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (dev->intr_handle == NULL) {
+		rc = -ENOMEM;
+		goto fail;
+	}
 	dev->dev_ops = &ch39x_eth_ops;
 	dev->rx_pkt_burst = ch39x_ops(ad)->rx_burst;
 	dev->tx_pkt_burst = ch39x_ops(ad)->tx_burst;
