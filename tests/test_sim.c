@@ -1097,6 +1097,9 @@ test_tx_engine(void)
 	if (a == NULL || b == NULL)
 		goto out;
 	set_rx_mode(b, V02, RX_RA);
+	/* The receiver keeps tags: MISC_CFG powers up stripping (§9.2). */
+	CHECK_EQ(rd32(b, V02_MISC_CFG), 1u << 13);
+	CHECK_EQ(wr32(b, V02_MISC_CFG, 0), 4);
 	/* cmd_1 bit 15 + TCI: tag inserted on the wire. */
 	mk_frame(fr[0], bcast, 0x88B5, 80, 31);
 	add_tag(fr[1], fr[0], 80, 0x0064);

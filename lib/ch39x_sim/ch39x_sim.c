@@ -551,11 +551,14 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	sim_identity(s);
 	sim_vendor_init(s);
 	s->cable = true;
-	s->own_up = true;
 	if (cfg->framing != CH39X_FRAMING_VENDOR)
 		sim_cdc_init(s);
 	if (sim_wire_open(s, err, errlen) != 0)
 		goto fail;
+	/* The PHY negotiates with the far end as soon as it is cabled. */
+	pthread_mutex_lock(&s->lock);
+	sim_update_up(s);
+	pthread_mutex_unlock(&s->lock);
 	return &s->base;
 fail:
 	sim_close(&s->base);
