@@ -1680,6 +1680,85 @@ out:
 	close_dev(a);
 }
 
+/*
+ * The RX completion policy (§9.2): a held bulk IN transfer ends when it
+ * carries rx_hold_bytes, rx_hold_us after its first record, or when the
+ * next record does not fit; never while it is below all three.
+ */
+static unsigned int
+rx_poll_one(struct ch39x_usb_dev *d)
+{
+	struct ch39x_xfer *done[2];
+
+	return d->ops->poll(d, CH39X_EP_BULK_IN, done, 2);
+}
+
+static void
+rx_submit(struct ch39x_usb_dev *d, uint32_t size)
+{
+	memset(&rx_x[0], 0, sizeof(rx_x[0]));
+	rx_x[0].ep = CH39X_EP_BULK_IN;
+	rx_x[0].buf = rx_mem[0];
+	rx_x[0].len = size;
+	CHECK_EQ(d->ops->submit(d, &rx_x[0]), 0);
+}
+
+static void
+test_rx_hold(void)
+{
+	struct ch39x_sim_config c;
+	struct ch39x_usb_dev *d;
+	struct rec r[64];
+	uint32_t len;
+	unsigned int i;
+
+	memset(&c, 0, sizeof(c));
+	c.pid = PID_CH398;
+	c.speed = SS;
+	c.wire = CH39X_WIRE_LOOP;
+	c.rx_hold_bytes = 4096;
+	c.rx_hold_us = 50000;
+	d = open_cfg(&c);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	set_rx_mode(d, V02, RX_PUF | RX_PBD);
+	len = mk_frame(fr[0], bcast, 0x88B5, 100, 3);
+	/* By size: 3 records (324 bytes) wait, 43 (4644) go. */
+	rx_submit(d, 16384);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 0);
+	CHECK_EQ(rx_poll_one(d), 0);
+	for (i = 0; i < 40; i++)
+		CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(rx_x[0].actual, 43 * 108);
+	CHECK_EQ(RECS(0, r), 43);
+	/* By time: one record waits rx_hold_us, then goes alone. */
+	rx_submit(d, 16384);
+	CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 0);
+	usleep(10000);
+	CHECK_EQ(rx_poll_one(d), 0);
+	usleep(60000);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(RECS(0, r), 1);
+	/* Full: the 19th record does not fit a 2048-byte transfer. */
+	rx_submit(d, 2048);
+	for (i = 0; i < 19; i++)
+		CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(RECS(0, r), 18);
+	/* The 19th starts the next transfer, and its clock anew. */
+	rx_submit(d, 2048);
+	CHECK_EQ(rx_poll_one(d), 0);
+	d->ops->cancel_all(d, CH39X_EP_BULK_IN);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(rx_x[0].status, CH39X_XFER_CANCELLED);
+	close_dev(d);
+}
+
 int
 main(void)
 {
@@ -1695,6 +1774,7 @@ main(void)
 	test_phy_regs_ch397();
 	test_phy_pair();
 	test_phy_cable();
+	test_rx_hold();
 	test_filter_v02();
 	test_filter_v01();
 	test_oversize();

@@ -396,11 +396,31 @@ stage_next(struct sim_dev *s)
 }
 
 /*
+ * Whether a bulk IN transfer that holds records but has room for more
+ * ends now: the RX completion policy (§9.2, ASSUMPTION: the chip's is
+ * unknown). Immediate (rx_hold_bytes 0): as soon as no more frames have
+ * arrived. Held: once it carries rx_hold_bytes, or rx_hold_us after its
+ * first record (V1.7's unused "early size" and "early time", §10).
+ */
+static bool
+rx_release(struct sim_dev *s, const struct ch39x_xfer *x, uint64_t now)
+{
+	if (s->cfg.rx_hold_bytes == 0 || x->actual >= s->cfg.rx_hold_bytes)
+		return true;
+	if (now == 0)
+		now = now_ns();
+	if (s->rx_hold_start_ns == 0)
+		s->rx_hold_start_ns = now;
+	return now - s->rx_hold_start_ns >= s->cfg.rx_hold_us * 1000ull;
+}
+
+/*
  * Fill in-flight bulk IN transfers from the cable (RX thread). Records are
  * packed while they fit; a transfer ends short when the next record does
- * not fit or nothing more has arrived. ASSUMPTION: a record larger than a
- * whole empty transfer is split over transfers, as V1.3 saw with 2 KiB
- * buffers (§4); with the driver's 16-32 KiB buffers this never happens.
+ * not fit, or when nothing more has arrived and the completion policy lets
+ * it go (rx_release()). ASSUMPTION: a record larger than a whole empty
+ * transfer is split over transfers, as V1.3 saw with 2 KiB buffers (§4);
+ * with the driver's 16-32 KiB buffers this never happens.
  */
 static void
 vendor_rx_fill(struct sim_dev *s, uint64_t now)
@@ -443,7 +463,7 @@ vendor_rx_fill(struct sim_dev *s, uint64_t now)
 		sim_in_done(s, x, now);
 	}
 	x = s->pend_head[CH39X_EP_BULK_IN];
-	if (x != NULL && x->actual > 0)
+	if (x != NULL && x->actual > 0 && rx_release(s, x, now))
 		sim_in_done(s, x, now);
 }
 
