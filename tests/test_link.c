@@ -392,6 +392,14 @@ static const struct link_case cases[] = {
 	  S_100H, 0, 1, 100, HALF, AN, HALF, AN },
 	{ "ch397 against ch398", "sim=ch397", "", 0, 0,
 	  1, 100, FULL, AN, FULL, AN },
+	/*
+	 * A CDC adapter autonegotiates only; its notifications carry the
+	 * speed (not the duplex) the far end's setting leaves it.
+	 */
+	{ "ncm against ch398 fixed 100", "sim=ncm", "", 0, S_FIXED | S_100,
+	  1, 100, FULL, AN, FULL, FIX },
+	{ "ecm against ch398 advertising 10", "sim=ecm", "", 0, S_10,
+	  1, 10, FULL, AN, FULL, AN },
 	/* A duplex mismatch links; each end keeps its own duplex. */
 	{ "ch397 fixed 100 full against fixed 100 half", "sim=ch397",
 	  "sim=ch397", S_FIXED | S_100, S_FIXED | S_100H,
