@@ -543,6 +543,80 @@ test_wire_speed(void)
 	pair_remove(&p);
 }
 
+/*
+ * MISC_CFG bit 13 (RX VLAN strip) powers up set in the model (§9.2): the
+ * PMD writes it at every start, so a port without VLAN_STRIP gets its
+ * tags in the frame, and one with it gets them in the mbuf.
+ */
+static void
+test_vlan_strip_bit(void)
+{
+	struct rte_eth_conf conf;
+	struct rte_mbuf *m, *rx[4];
+	unsigned int got = 0, i;
+	uint64_t end;
+	struct pair p;
+	uint8_t *d;
+	int strip;
+
+	if (!pair_probe(&p, "", "")) {
+		CHECK(0, "probe");
+		return;
+	}
+	for (strip = 0; strip < 2; strip++) {
+		rte_eth_dev_stop(p.b);
+		memset(&conf, 0, sizeof(conf));
+		conf.rxmode.offloads = strip ? RTE_ETH_RX_OFFLOAD_VLAN_STRIP : 0;
+		CHECK(rte_eth_dev_configure(p.b, 1, 1, &conf) == 0 &&
+		      rte_eth_rx_queue_setup(p.b, 0, 256, 0, NULL, mp) == 0 &&
+		      rte_eth_tx_queue_setup(p.b, 0, 256, 0, NULL) == 0 &&
+		      rte_eth_dev_start(p.b) == 0, "start b, strip %d", strip);
+		if (strip == 0)
+			CHECK(port_start(p.a, 0) == 0, "start a");
+		CHECK_LINK(p.a, 1, 1000, FULL, AN, "vlan");
+		CHECK_LINK(p.b, 1, 1000, FULL, AN, "vlan");
+		/* A tagged frame: TPID 0x8100, TCI 0x0123, then 0x88B5. */
+		m = make_frame(p.a, p.b, 100, 9);
+		if (m == NULL) {
+			CHECK(0, "mbuf");
+			break;
+		}
+		d = rte_pktmbuf_mtod(m, uint8_t *);
+		memmove(d + 16, d + 12, 100 - 16);
+		d[12] = 0x81;
+		d[13] = 0x00;
+		d[14] = 0x01;
+		d[15] = 0x23;
+		d[16] = 0x88;
+		d[17] = 0xB5;
+		CHECK(rte_eth_tx_burst(p.a, 0, &m, 1) == 1, "send");
+		end = rte_get_timer_cycles() + DEADLINE_S * rte_get_timer_hz();
+		got = 0;
+		while (got == 0 && rte_get_timer_cycles() < end)
+			got = rte_eth_rx_burst(p.b, 0, rx, 4);
+		CHECK(got == 1, "strip %d: %u frames", strip, got);
+		if (got == 1) {
+			d = rte_pktmbuf_mtod(rx[0], uint8_t *);
+			if (strip)
+				CHECK(rx[0]->pkt_len == 96 && d[12] == 0x88 &&
+				      (rx[0]->ol_flags &
+				       RTE_MBUF_F_RX_VLAN_STRIPPED) &&
+				      rx[0]->vlan_tci == 0x0123,
+				      "stripped: len %u tci 0x%x",
+				      rx[0]->pkt_len, rx[0]->vlan_tci);
+			else
+				CHECK(rx[0]->pkt_len == 100 && d[12] == 0x81 &&
+				      d[15] == 0x23 &&
+				      !(rx[0]->ol_flags &
+					RTE_MBUF_F_RX_VLAN_STRIPPED),
+				      "kept: len %u", rx[0]->pkt_len);
+		}
+		for (i = 0; i < got; i++)
+			rte_pktmbuf_free(rx[i]);
+	}
+	pair_remove(&p);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -574,6 +648,7 @@ main(int argc, char **argv)
 	test_flap("sim=ch397", S_FIXED | S_10, 10, FULL, FIX);
 	test_flap("sim=ch397", S_100H, 100, HALF, AN);
 	test_wire_speed();
+	test_vlan_strip_bit();
 out:
 	printf("test_link: %u passed, %u failed\n", passed, failed);
 	rte_eal_cleanup();
