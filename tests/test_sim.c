@@ -1097,6 +1097,9 @@ test_tx_engine(void)
 	if (a == NULL || b == NULL)
 		goto out;
 	set_rx_mode(b, V02, RX_RA);
+	/* The receiver keeps tags: MISC_CFG powers up stripping (§9.2). */
+	CHECK_EQ(rd32(b, V02_MISC_CFG), 1u << 13);
+	CHECK_EQ(wr32(b, V02_MISC_CFG, 0), 4);
 	/* cmd_1 bit 15 + TCI: tag inserted on the wire. */
 	mk_frame(fr[0], bcast, 0x88B5, 80, 31);
 	add_tag(fr[1], fr[0], 80, 0x0064);
@@ -1342,6 +1345,420 @@ test_cancel(void)
 	close_dev(d);
 }
 
+/* ---- the PHY (§2, §9.2) ---- */
+
+/* V1.3's PHY window: wIndex 0x4000 | register (§2). */
+static int
+rd_phy13(struct ch39x_usb_dev *d, uint16_t reg)
+{
+	uint8_t b[2];
+
+	if (ctl(d, 0xC0, 0x15, 0x0740, (uint16_t)(0x4000 | reg), b, 2) != 2)
+		return -1;
+	return b[0] | (b[1] << 8);
+}
+
+static int
+wr_phy13(struct ch39x_usb_dev *d, uint16_t reg, uint16_t v)
+{
+	uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+
+	return ctl(d, 0x40, 0x16, 0x0740, (uint16_t)(0x4000 | reg), b, 2);
+}
+
+/* The link an event reports: -1 none, else up | full << 1 | mbps << 8. */
+static long
+ev_link(int line, struct ch39x_usb_dev *d, uint32_t elen)
+{
+	long st = intr_once(line, d, elen);
+
+	if (st < 0)
+		return st;
+	return (st & 0x40 ? 1 : 0) | (st & 0x01 ? 2 : 0) |
+		(long)((st & 0x10) ? 1000 : (st & 0x80) ? 10 : 100) << 8;
+}
+#define EV_LINK(d, elen) ev_link(__LINE__, (d), (elen))
+#define LK(up, full, mbps) ((long)(up) | ((full) ? 2 : 0) | (long)(mbps) << 8)
+
+/* Both window forms reach the same registers, for reads and writes. */
+static void
+test_phy_window(uint16_t pid, enum ch39x_usb_speed sp)
+{
+	struct ch39x_usb_dev *d;
+	unsigned int r;
+	uint8_t b[2];
+
+	OPEN_OR_RETURN(d, pid, sp, CH39X_WIRE_LOOP, NULL, NULL);
+	for (r = 0; r < 32; r++)
+		if (r != 13 && r != 14)	/* windows with state of their own */
+			CHECK_EQ(rd_phy13(d, (uint16_t)r), rd_phy(d, (uint16_t)r));
+	CHECK_EQ(wr_phy13(d, 4, 0x0DE1), 2);
+	CHECK_EQ(rd_phy(d, 4), 0x0DE1);
+	CHECK_EQ(wr_phy(d, 4, 0x01E1), 2);
+	CHECK_EQ(rd_phy13(d, 4), 0x01E1);
+	/* BMCR through V1.3's form: power down takes the link. */
+	CHECK_EQ(wr_phy13(d, 0, (uint16_t)(rd_phy(d, 0) | 0x0800)), 2);
+	CHECK(!ch39x_sim_link(d));
+	CHECK_EQ(wr_phy13(d, 0, (uint16_t)(rd_phy(d, 0) & ~0x0800)), 2);
+	CHECK(ch39x_sim_link(d));
+	/* Anything else stalls: register 32, other high bits, wValue. */
+	CHECK_EQ(ctl(d, 0xC0, 0x15, 0x0740, 0x4020, b, 2), -EPIPE);
+	CHECK_EQ(ctl(d, 0xC0, 0x15, 0x0740, 0x8001, b, 2), -EPIPE);
+	CHECK_EQ(ctl(d, 0xC0, 0x15, 0x0740, 0x4001 | 0x0100, b, 2), -EPIPE);
+	CHECK_EQ(ctl(d, 0x40, 0x16, 0x0740, 0x4020, b, 2), -EPIPE);
+	CHECK_EQ(ctl(d, 0x40, 0x16, 0x0744, 0x4001, b, 2), -EPIPE);
+	close_dev(d);
+}
+
+/*
+ * Every register V1.7 reads, on a loop cable (the adapter is its own link
+ * partner) at power-up, then after a new advertisement.
+ */
+static void
+test_phy_regs_ch398(void)
+{
+	struct ch39x_usb_dev *d;
+
+	OPEN_OR_RETURN(d, PID_CH398, SS, CH39X_WIRE_LOOP, NULL, NULL);
+	CHECK_EQ(rd_phy(d, 0), 0x1140);		/* AN, 1000 full */
+	CHECK_EQ(rd_phy(d, 1), 0x796D);		/* + ESTATEN, AN done, link */
+	CHECK_EQ(rd_phy(d, 2), 0x1A86);
+	CHECK_EQ(rd_phy(d, 3), 0x0398);
+	CHECK_EQ(rd_phy(d, 4), 0x01E1);
+	/* The partner's base page: 10/100 both duplexes, ACK, next page. */
+	CHECK_EQ(rd_phy(d, 5), 0xC1E1);
+	CHECK_EQ(rd_phy(d, 6), 0x000F);
+	CHECK_EQ(rd_phy(d, 9), 0x0200);
+	/* Partner 1000 full, both receivers OK, master. */
+	CHECK_EQ(rd_phy(d, 10), 0x7800);
+	CHECK_EQ(rd_phy(d, 15), 0x3000);
+	CHECK_EQ(EV_LINK(d, 32), LK(1, 1, 1000));
+	/* BMSR, LPA, ANER, GBSR, ESTATUS are read-only. */
+	CHECK_EQ(wr_phy(d, 1, 0), 2);
+	CHECK_EQ(wr_phy(d, 5, 0), 2);
+	CHECK_EQ(wr_phy(d, 10, 0), 2);
+	CHECK_EQ(rd_phy(d, 1), 0x796D);
+	CHECK_EQ(rd_phy(d, 5), 0xC1E1);
+	CHECK_EQ(rd_phy(d, 10), 0x7800);
+	/* EEE (§2): 0x10 capability, 0x12 advertisement, extended 0x00DB. */
+	CHECK_EQ(rd_phy(d, 0x10), 0x0003);
+	CHECK_EQ(rd_phy(d, 0x12), 0);
+	CHECK_EQ(wr_phy(d, 0x0E, 0x00DB), 2);
+	CHECK_EQ(rd_phy(d, 0x0E), 0x00DB);
+	CHECK_EQ(rd_phy(d, 0x0D), 0);		/* partner advertises none */
+	CHECK_EQ(wr_phy(d, 0x12, 0x0003), 2);	/* V1.7's init */
+	CHECK_EQ(rd_phy(d, 0x12), 0x0003);
+	CHECK_EQ(rd_phy(d, 0x0D), 0x0006);	/* 100TX and 1000T EEE */
+	CHECK_EQ(wr_phy(d, 0x10, 0), 2);
+	CHECK_EQ(rd_phy(d, 0x10), 0x0003);	/* read-only */
+	/* Another extended register reads 0. */
+	CHECK_EQ(wr_phy(d, 0x0E, 0x00DA), 2);
+	CHECK_EQ(rd_phy(d, 0x0D), 0);
+	/*
+	 * ch398_set_speed: a new advertisement counts once autonegotiation
+	 * restarts, not before.
+	 */
+	CHECK_EQ(wr_phy(d, 4, 0x0D01), 2);	/* 100 full, pause */
+	CHECK_EQ(wr_phy(d, 9, 0x0000), 2);
+	CHECK_EQ(rd_phy(d, 5), 0xC1E1);		/* still the old one */
+	CHECK_EQ(EV_LINK(d, 32), -1);
+	CHECK_EQ(wr_phy(d, 0, 0x1200), 2);	/* AN + restart */
+	CHECK_EQ(rd_phy(d, 0), 0x1000);		/* restart self-clears */
+	CHECK_EQ(rd_phy(d, 5), 0x4D01);
+	CHECK_EQ(rd_phy(d, 6), 0x0007);		/* no next page from it */
+	CHECK_EQ(rd_phy(d, 10), 0);
+	CHECK_EQ(EV_LINK(d, 32), LK(1, 1, 100));
+	/* Nothing in common with itself but 10 half. */
+	CHECK_EQ(wr_phy(d, 4, 0x0021), 2);
+	CHECK_EQ(wr_phy(d, 0, 0x1200), 2);
+	CHECK_EQ(rd_phy(d, 5), 0x4021);
+	CHECK_EQ(EV_LINK(d, 32), LK(1, 0, 10));
+	/* Forced 1000BASE-T does not link (it needs autonegotiation). */
+	CHECK_EQ(wr_phy(d, 0, 0x0140), 2);
+	CHECK(!ch39x_sim_link(d));
+	CHECK_EQ(rd_phy(d, 1), 0x7949);
+	CHECK_EQ(rd_phy(d, 5), 0);
+	CHECK_EQ(EV_LINK(d, 32), LK(0, 1, 1000));
+	/* Forced 100 full against itself. */
+	CHECK_EQ(wr_phy(d, 0, 0x2100), 2);
+	CHECK_EQ(rd_phy(d, 1), 0x794D);		/* link, no AN complete */
+	CHECK_EQ(rd_phy(d, 5), 0);
+	CHECK_EQ(rd_phy(d, 6), 0x0004);
+	CHECK_EQ(rd_phy(d, 10), 0);
+	CHECK_EQ(EV_LINK(d, 32), LK(1, 1, 100));
+	/* Reset: every register back to power-up, self-clearing. */
+	CHECK_EQ(wr_phy(d, 0, 0x8000), 2);
+	CHECK_EQ(rd_phy(d, 0), 0x1140);
+	CHECK_EQ(rd_phy(d, 4), 0x01E1);
+	CHECK_EQ(rd_phy(d, 9), 0x0200);
+	CHECK_EQ(rd_phy(d, 0x12), 0);
+	CHECK_EQ(EV_LINK(d, 32), LK(1, 1, 1000));
+	/* Power-up MISC_CFG strips VLAN tags (§9.2). */
+	CHECK_EQ(rd32(d, V02_MISC_CFG), 1u << 13);
+	close_dev(d);
+}
+
+static void
+test_phy_regs_ch397(void)
+{
+	struct ch39x_usb_dev *d;
+
+	OPEN_OR_RETURN(d, PID_CH397, HS, CH39X_WIRE_LOOP, NULL, NULL);
+	CHECK_EQ(rd_phy(d, 0), 0x3100);		/* AN, 100 full */
+	CHECK_EQ(rd_phy(d, 1), 0x786D);
+	CHECK_EQ(rd_phy(d, 3), 0x0397);
+	CHECK_EQ(rd_phy(d, 5), 0x41E1);
+	CHECK_EQ(rd_phy(d, 6), 0x0003);
+	/* No 1000BASE-T registers on a 10/100 PHY. */
+	CHECK_EQ(rd_phy(d, 9), 0);
+	CHECK_EQ(wr_phy(d, 9, 0x0200), 2);
+	CHECK_EQ(rd_phy(d, 9), 0);
+	CHECK_EQ(rd_phy(d, 10), 0);
+	CHECK_EQ(rd_phy(d, 15), 0);
+	CHECK_EQ(EV_LINK(d, 16), LK(1, 1, 100));
+	/*
+	 * MMD through registers 13/14 (22.2.4.3.11): EEE capability (3.20),
+	 * advertisement (7.60), link partner (7.61).
+	 */
+	CHECK_EQ(wr_phy(d, 13, 3), 2);
+	CHECK_EQ(wr_phy(d, 14, 20), 2);
+	CHECK_EQ(wr_phy(d, 13, 0x4003), 2);
+	CHECK_EQ(rd_phy(d, 14), 0x0002);
+	CHECK_EQ(wr_phy(d, 13, 7), 2);
+	CHECK_EQ(wr_phy(d, 14, 61), 2);
+	CHECK_EQ(wr_phy(d, 13, 0x4007), 2);
+	CHECK_EQ(rd_phy(d, 14), 0);		/* partner: no EEE yet */
+	CHECK_EQ(wr_phy(d, 13, 7), 2);
+	CHECK_EQ(wr_phy(d, 14, 60), 2);
+	CHECK_EQ(rd_phy(d, 14), 60);		/* the address reads back */
+	CHECK_EQ(wr_phy(d, 13, 0x4007), 2);
+	CHECK_EQ(wr_phy(d, 14, 0x0002), 2);
+	CHECK_EQ(rd_phy(d, 14), 0x0002);
+	CHECK_EQ(wr_phy(d, 13, 7), 2);
+	CHECK_EQ(wr_phy(d, 14, 61), 2);
+	CHECK_EQ(wr_phy(d, 13, 0x4007), 2);
+	CHECK_EQ(rd_phy(d, 14), 0x0002);	/* itself, on the loop */
+	/* Page 4 register 0x10 bit 13: 10M EEE; page 0 again after. */
+	CHECK_EQ(rd_phy(d, 0x10), 0);
+	CHECK_EQ(wr_phy(d, 0x1F, 4), 2);
+	CHECK_EQ(rd_phy(d, 0x1F), 4);
+	CHECK_EQ(rd_phy(d, 0x10), 0x2000);
+	CHECK_EQ(wr_phy(d, 0x1F, 0), 2);
+	CHECK_EQ(rd_phy(d, 0x10), 0);
+	/* Forced 10 half: the event says 10M, half duplex. */
+	CHECK_EQ(wr_phy(d, 0, 0x0000), 2);
+	CHECK_EQ(EV_LINK(d, 16), LK(1, 0, 10));
+	CHECK_EQ(rd_phy(d, 1), 0x7849 | 0x04);
+	/* Forced 1000 does not exist on this PHY. */
+	CHECK_EQ(wr_phy(d, 0, 0x0140), 2);
+	CHECK(!ch39x_sim_link(d));
+	close_dev(d);
+}
+
+/*
+ * Autonegotiation between the two ends of a pair: the highest common
+ * mode; parallel detection to half duplex; no link between mismatched
+ * forced ends; the far end's registers agree (§9.2).
+ */
+static void
+test_phy_pair(void)
+{
+	struct ch39x_usb_dev *a, *b = NULL;
+
+	OPEN_OR_RETURN(a, PID_CH398, SS, CH39X_WIRE_PAIR, "an", NULL);
+	b = open_dev(PID_CH398, SS, CH39X_WIRE_PAIR, "an", NULL);
+	CHECK(b != NULL);
+	if (b == NULL)
+		goto out;
+	CHECK_EQ(EV_LINK(a, 32), LK(1, 1, 1000));
+	CHECK_EQ(EV_LINK(b, 32), LK(1, 1, 1000));
+	/* One master, one slave. */
+	CHECK_EQ(rd_phy(a, 10), 0x7800);
+	CHECK_EQ(rd_phy(b, 10), 0x3800);
+	/* a advertises 10/100 only: 100 full at both ends. */
+	CHECK_EQ(wr_phy(a, 9, 0), 2);
+	CHECK_EQ(wr_phy(a, 0, 0x1200), 2);
+	CHECK_EQ(EV_LINK(a, 32), LK(1, 1, 100));
+	CHECK_EQ(EV_LINK(b, 32), LK(1, 1, 100));
+	CHECK_EQ(rd_phy(b, 5), 0x41E1);		/* no next page */
+	CHECK_EQ(rd_phy(b, 10), 0);
+	CHECK_EQ(rd_phy(a, 10), 0x0800);	/* b still offers 1000 */
+	/* a forced 100 full: b finds 100 by parallel detection, half. */
+	CHECK_EQ(wr_phy(a, 0, 0x2100), 2);
+	CHECK_EQ(EV_LINK(a, 32), -1);		/* a: still 100 full */
+	CHECK(ch39x_sim_link(a));
+	CHECK_EQ(EV_LINK(b, 32), LK(1, 0, 100));
+	CHECK_EQ(rd_phy(b, 1), 0x796D);		/* AN complete, by PD */
+	CHECK_EQ(rd_phy(b, 5), 0x0080);		/* 100 half, no ACK */
+	CHECK_EQ(rd_phy(b, 6), 0x0004);		/* partner not AN-able */
+	CHECK_EQ(rd_phy(a, 1), 0x794D);
+	CHECK_EQ(rd_phy(a, 5), 0);
+	/* b no longer advertises 100: parallel detection fails. */
+	CHECK_EQ(wr_phy(b, 4, 0x0061), 2);
+	CHECK_EQ(wr_phy(b, 0, 0x1200), 2);
+	CHECK(!ch39x_sim_link(a) && !ch39x_sim_link(b));
+	CHECK_EQ(EV_LINK(a, 32) & 1, 0);
+	CHECK_EQ(EV_LINK(b, 32) & 1, 0);
+	/* b forced 10 full against a forced 100: no link. */
+	CHECK_EQ(wr_phy(b, 0, 0x0100), 2);
+	CHECK(!ch39x_sim_link(a) && !ch39x_sim_link(b));
+	CHECK_EQ(rd_phy(a, 1) & 0x04, 0);
+	/* Both forced 100, one half one full: a duplex mismatch links. */
+	CHECK_EQ(wr_phy(b, 0, 0x2000), 2);
+	CHECK_EQ(EV_LINK(a, 32), LK(1, 1, 100));
+	CHECK_EQ(EV_LINK(b, 32), LK(1, 0, 100));
+	/* Both autonegotiate again (b's ANAR as written: 10 only). */
+	CHECK_EQ(wr_phy(a, 4, 0x01E1), 2);
+	CHECK_EQ(wr_phy(a, 0, 0x1200), 2);
+	CHECK_EQ(wr_phy(b, 0, 0x1200), 2);
+	CHECK_EQ(EV_LINK(a, 32), LK(1, 1, 10));
+	CHECK_EQ(EV_LINK(b, 32), LK(1, 1, 10));
+	/* A flap: link and registers follow the cable. */
+	ch39x_sim_set_cable(b, false);
+	CHECK_EQ(rd_phy(a, 1) & 0x24, 0);
+	CHECK_EQ(rd_phy(a, 5), 0);
+	CHECK_EQ(EV_LINK(a, 32) & 1, 0);
+	ch39x_sim_set_cable(b, true);
+	CHECK_EQ(EV_LINK(a, 32), LK(1, 1, 10));
+	CHECK_EQ(rd_phy(a, 5), 0xC061);		/* b still offers 1000 */
+	/* b's PHY reset: all modes again, 1000 full. */
+	CHECK_EQ(wr_phy(b, 0, 0x8000), 2);
+	CHECK_EQ(wr_phy(a, 9, 0x0200), 2);
+	CHECK_EQ(wr_phy(a, 0, 0x1200), 2);
+	CHECK_EQ(EV_LINK(a, 32), LK(1, 1, 1000));
+	CHECK_EQ(EV_LINK(b, 32), LK(1, 1, 1000));
+	/* The far end leaves: no link. */
+	close_dev(b);
+	b = NULL;
+	CHECK(!ch39x_sim_link(a));
+	CHECK_EQ(rd_phy(a, 1) & 0x04, 0);
+out:
+	close_dev(b);
+	close_dev(a);
+}
+
+/* The cable's speed (link_speed) caps the negotiation; EEE reaches b. */
+static void
+test_phy_cable(void)
+{
+	struct ch39x_usb_dev *a, *b = NULL;
+	struct ch39x_sim_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.pid = PID_CH398;
+	c.speed = SS;
+	c.wire = CH39X_WIRE_PAIR;
+	snprintf(c.pair_name, sizeof(c.pair_name), "cab");
+	c.link_mbps = 100;
+	a = open_cfg(&c);
+	CHECK(a != NULL);
+	c.link_mbps = 0;
+	b = open_cfg(&c);
+	CHECK(b != NULL);
+	if (a == NULL || b == NULL)
+		goto out;
+	CHECK_EQ(EV_LINK(a, 32), LK(1, 1, 100));
+	CHECK_EQ(EV_LINK(b, 32), LK(1, 1, 100));
+	CHECK_EQ(rd_phy(b, 5), 0x41E1);
+	CHECK_EQ(rd_phy(b, 10), 0);
+	CHECK_EQ(wr_phy(a, 0x12, 0x0001), 2);	/* EEE at 100M */
+	CHECK_EQ(wr_phy(b, 0x0E, 0x00DB), 2);
+	CHECK_EQ(rd_phy(b, 0x0D), 0x0002);
+	/* A CH397 on the same kind of cable: 100 full. */
+	close_dev(b);
+	c.pid = PID_CH397;
+	c.speed = HS;
+	b = open_cfg(&c);
+	CHECK(b != NULL);
+	if (b == NULL)
+		goto out;
+	CHECK_EQ(EV_LINK(b, 16), LK(1, 1, 100));
+	/* The 100M cable carries no 1000BASE-T pages. */
+	CHECK_EQ(rd_phy(b, 5), 0x41E1);
+out:
+	close_dev(b);
+	close_dev(a);
+}
+
+/*
+ * The RX completion policy (§9.2): a held bulk IN transfer ends when it
+ * carries rx_hold_bytes, rx_hold_us after its first record, or when the
+ * next record does not fit; never while it is below all three.
+ */
+static unsigned int
+rx_poll_one(struct ch39x_usb_dev *d)
+{
+	struct ch39x_xfer *done[2];
+
+	return d->ops->poll(d, CH39X_EP_BULK_IN, done, 2);
+}
+
+static void
+rx_submit(struct ch39x_usb_dev *d, uint32_t size)
+{
+	memset(&rx_x[0], 0, sizeof(rx_x[0]));
+	rx_x[0].ep = CH39X_EP_BULK_IN;
+	rx_x[0].buf = rx_mem[0];
+	rx_x[0].len = size;
+	CHECK_EQ(d->ops->submit(d, &rx_x[0]), 0);
+}
+
+static void
+test_rx_hold(void)
+{
+	struct ch39x_sim_config c;
+	struct ch39x_usb_dev *d;
+	struct rec r[64];
+	uint32_t len;
+	unsigned int i;
+
+	memset(&c, 0, sizeof(c));
+	c.pid = PID_CH398;
+	c.speed = SS;
+	c.wire = CH39X_WIRE_LOOP;
+	c.rx_hold_bytes = 4096;
+	c.rx_hold_us = 50000;
+	d = open_cfg(&c);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	set_rx_mode(d, V02, RX_PUF | RX_PBD);
+	len = mk_frame(fr[0], bcast, 0x88B5, 100, 3);
+	/* By size: 3 records (324 bytes) wait, 43 (4644) go. */
+	rx_submit(d, 16384);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 0);
+	CHECK_EQ(rx_poll_one(d), 0);
+	for (i = 0; i < 40; i++)
+		CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(rx_x[0].actual, 43 * 108);
+	CHECK_EQ(RECS(0, r), 43);
+	/* By time: one record waits rx_hold_us, then goes alone. */
+	rx_submit(d, 16384);
+	CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 0);
+	usleep(10000);
+	CHECK_EQ(rx_poll_one(d), 0);
+	usleep(60000);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(RECS(0, r), 1);
+	/* Full: the 19th record does not fit a 2048-byte transfer. */
+	rx_submit(d, 2048);
+	for (i = 0; i < 19; i++)
+		CHECK_EQ(ch39x_sim_inject(d, fr[0], len), 0);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(RECS(0, r), 18);
+	/* The 19th starts the next transfer, and its clock anew. */
+	rx_submit(d, 2048);
+	CHECK_EQ(rx_poll_one(d), 0);
+	d->ops->cancel_all(d, CH39X_EP_BULK_IN);
+	CHECK_EQ(rx_poll_one(d), 1);
+	CHECK_EQ(rx_x[0].status, CH39X_XFER_CANCELLED);
+	close_dev(d);
+}
+
 int
 main(void)
 {
@@ -1351,6 +1768,13 @@ main(void)
 	test_events(PID_CH397, HS);
 	test_events(PID_CH398, SS);
 	test_pair_link();
+	test_phy_window(PID_CH397, HS);
+	test_phy_window(PID_CH398, SS);
+	test_phy_regs_ch398();
+	test_phy_regs_ch397();
+	test_phy_pair();
+	test_phy_cable();
+	test_rx_hold();
 	test_filter_v02();
 	test_filter_v01();
 	test_oversize();

@@ -43,17 +43,81 @@
 #define CH39X_GET_INFO_LEN	8
 /* GET_INFO byte 2 at or above this selects command 0x1E for MAC_CFG. */
 #define CH39X_INFO_MACCFG_CMD_MIN 0x37
-/* PHY window: wValue 0x0740, wIndex = PHY register (V1.7 form). */
+/*
+ * PHY window (§2): wValue 0x0740 and wIndex = PHY register (V1.7 form), or
+ * wIndex = 0x4000 | register (V1.3 form).
+ */
 #define CH39X_PHY_WVALUE	0x0740
+#define CH39X_PHY_WINDEX_V13	0x4000
 
-/* Standard PHY registers used by the driver (§2). */
+/* Standard (IEEE 802.3 clause 22) PHY registers (§2). */
 #define CH39X_PHY_BMCR		0
 #define CH39X_PHY_BMSR		1
+#define CH39X_PHY_PHYID1	2
+#define CH39X_PHY_PHYID2	3
 #define CH39X_PHY_ANAR		4
 #define CH39X_PHY_LPA		5
-#define CH39X_PHY_GBCR		9
-#define CH39X_PHY_CH398_EEE_ADV	0x12
+#define CH39X_PHY_ANER		6
+#define CH39X_PHY_GBCR		9	/* 1000BASE-T control (V02) */
+#define CH39X_PHY_GBSR		10	/* 1000BASE-T status (V02) */
+#define CH39X_PHY_MMD_CTRL	13	/* 0x0D */
+#define CH39X_PHY_MMD_DATA	14	/* 0x0E */
+#define CH39X_PHY_ESTATUS	15
+/* Vendor PHY registers (§2). */
+#define CH39X_PHY_CH398_EEE_CAP	0x10	/* bits 0-1: EEE at 100M/1000M */
+#define CH39X_PHY_CH398_EEE_ADV	0x12	/* bits 0-1: advertise EEE */
+#define CH39X_PHY_CH397_PAGE	0x1F	/* page select, 0 or 4 */
+/* CH398 extended register: link partner EEE ability, MMD 7.61 layout. */
+#define CH39X_PHY_CH398_EXT_LP_EEE 0x00DB
+
+/* BMCR bits. */
+#define CH39X_BMCR_RESET	(1u << 15)
+#define CH39X_BMCR_LOOPBACK	(1u << 14)
+#define CH39X_BMCR_SPEED100	(1u << 13)
+#define CH39X_BMCR_ANENABLE	(1u << 12)
+#define CH39X_BMCR_PDOWN	(1u << 11)
+#define CH39X_BMCR_ISOLATE	(1u << 10)
+#define CH39X_BMCR_ANRESTART	(1u << 9)
+#define CH39X_BMCR_FULLDPLX	(1u << 8)
+#define CH39X_BMCR_SPEED1000	(1u << 6)
+/* BMSR bits. */
+#define CH39X_BMSR_ANEGCOMPLETE	(1u << 5)
 #define CH39X_BMSR_LINK		(1u << 2)
+/* ANAR and LPA bits. */
+#define CH39X_ADV_CSMA		0x0001u	/* selector: IEEE 802.3 */
+#define CH39X_ADV_10HALF	0x0020u
+#define CH39X_ADV_10FULL	0x0040u
+#define CH39X_ADV_100HALF	0x0080u
+#define CH39X_ADV_100FULL	0x0100u
+#define CH39X_ADV_ALL_10_100	0x01E0u
+#define CH39X_ADV_PAUSE		0x0400u
+#define CH39X_ADV_ASYM_PAUSE	0x0800u
+#define CH39X_LPA_ACK		0x4000u
+#define CH39X_ADV_NPAGE		0x8000u
+/* GBCR and GBSR bits. */
+#define CH39X_GBCR_1000HALF	0x0100u
+#define CH39X_GBCR_1000FULL	0x0200u
+#define CH39X_GBSR_1000HALF	0x0400u	/* partner advertises */
+#define CH39X_GBSR_1000FULL	0x0800u
+#define CH39X_GBSR_REMOTE_OK	0x1000u
+#define CH39X_GBSR_LOCAL_OK	0x2000u
+#define CH39X_GBSR_MASTER	0x4000u
+/* ANER bits. */
+#define CH39X_ANER_LP_AN_ABLE	0x0001u
+#define CH39X_ANER_PAGE_RX	0x0002u
+#define CH39X_ANER_NP_ABLE	0x0004u
+#define CH39X_ANER_LP_NP_ABLE	0x0008u
+/* MMD access control (register 13): function in bits 15..14. */
+#define CH39X_MMD_FN_DATA	0x4000u
+#define CH39X_MMD_DEVAD_MASK	0x001Fu
+/* MMD 7 (autonegotiation) EEE registers, MMD 3 (PCS) EEE capability. */
+#define CH39X_MMD_PCS		3
+#define CH39X_MMD_PCS_EEE_CAP	20
+#define CH39X_MMD_AN		7
+#define CH39X_MMD_AN_EEE_ADV	60
+#define CH39X_MMD_AN_EEE_LPABLE	61
+#define CH39X_EEE_100TX		0x0002u	/* in all three */
+#define CH39X_EEE_1000T		0x0004u
 
 /* §3: MAC_CFG bits, same on V01 and V02. */
 #define CH39X_MACCFG_FLOWCTRL	(1u << 11)

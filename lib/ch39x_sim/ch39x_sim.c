@@ -188,6 +188,7 @@ sim_in_done(struct sim_dev *s, struct ch39x_xfer *x, uint64_t now)
 	}
 	q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
 	complete(s, x, CH39X_XFER_OK);
+	s->rx_hold_start_ns = 0;
 	if (s->cfg.line_rate)
 		sim_bus_reserve(s->in_free, now, sim_usb_ns(s, x->actual));
 }
@@ -300,6 +301,7 @@ cancel_all(struct sim_dev *s, enum ch39x_ep ep)
 		/* A record split over transfers is lost with them. */
 		if (s->stage_len && s->stage_off)
 			s->stage_len = 0;
+		s->rx_hold_start_ns = 0;
 	}
 	pthread_mutex_unlock(&s->lock);
 }
@@ -556,11 +558,14 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	sim_identity(s);
 	sim_vendor_init(s);
 	s->cable = true;
-	s->own_up = true;
 	if (cfg->framing != CH39X_FRAMING_VENDOR)
 		sim_cdc_init(s);
 	if (sim_wire_open(s, err, errlen) != 0)
 		goto fail;
+	/* The PHY negotiates with the far end as soon as it is cabled. */
+	pthread_mutex_lock(&s->lock);
+	sim_update_up(s);
+	pthread_mutex_unlock(&s->lock);
 	return &s->base;
 fail:
 	sim_close(&s->base);

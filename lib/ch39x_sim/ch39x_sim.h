@@ -54,6 +54,14 @@ struct ch39x_sim_config {
 	bool line_rate;			/* model wire and USB timing */
 	uint32_t ctrl_fail_at;		/* fail the Nth control request; 0: none */
 	/*
+	 * RX completion policy of the vendor chip (§9.2): 0 ends a bulk IN
+	 * transfer as soon as no more frames have arrived; else a transfer
+	 * is held until it carries rx_hold_bytes, rx_hold_us have passed
+	 * since its first record, or the next record does not fit.
+	 */
+	uint32_t rx_hold_bytes;
+	uint32_t rx_hold_us;
+	/*
 	 * The USB function: the chip's vendor mode (default), or the chip
 	 * posing as a standard CDC-NCM or CDC-ECM adapter (a CH398 in its
 	 * NCM configuration, or any NCM/ECM NIC) with the fields below.

@@ -357,7 +357,8 @@ cdc_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 /*
  * CDC notifications on link changes, while the data interface is at alt
  * 1: going up, SPEED_CHANGE then NETWORK_CONNECTION(1), as the Linux
- * gadget sends them; going down, NETWORK_CONNECTION(0).
+ * gadget sends them; going down, NETWORK_CONNECTION(0). A new speed while
+ * up (the far end renegotiated) is sent the same way as going up.
  */
 static void
 cdc_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
@@ -372,9 +373,11 @@ cdc_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
 						      s->cdc.comm_if, true);
 		s->conn_pending = false;
 		s->last_link = 1;
-	} else if (link != s->last_link) {
+	} else if (link != s->last_link ||
+		   (link && link_speed(s) != s->last_evt_link)) {
 		bps = link_speed(s) * 1000000u;
 		if (link) {
+			s->last_evt_link = link_speed(s);
 			n = ch39x_cdc_notify_build_speed(x->buf, x->len,
 							 s->cdc.comm_if, bps,
 							 bps);

@@ -15,6 +15,8 @@
  *   ch39x_sim_vendor.c  the chip in vendor mode: registers, PHY window,
  *                       vendor requests, RX records and the receive engine,
  *                       TX records, hardware TSO, interrupt events;
+ *   ch39x_sim_phy.c     the PHY: MII registers, the MMD and extended
+ *                       windows, autonegotiation between the cable's ends;
  *   ch39x_sim_cdc.c     the chip (or any NIC) as a CDC-NCM/ECM function:
  *                       class requests, descriptors, NTBs, notifications.
  * The USB function (vendor, NCM or ECM) is chosen at open as a struct
@@ -85,17 +87,53 @@ struct sim_ring {
 	uint32_t armed;
 };
 
+/* ---- the PHY and the link ---- */
+
+/* Link modes, in the order of autonegotiation priority (lowest first). */
+#define SIM_M10H	(1u << 0)
+#define SIM_M10F	(1u << 1)
+#define SIM_M100H	(1u << 2)
+#define SIM_M100F	(1u << 3)
+#define SIM_M1000H	(1u << 4)
+#define SIM_M1000F	(1u << 5)
+
+/* What one end of the cable offers the other (sim_phy_adv()). */
+struct sim_phy_adv {
+	bool on;		/* cable plugged, PHY powered, not isolated */
+	bool an;		/* autonegotiation enabled */
+	uint8_t modes;		/* SIM_M*: advertised, or the one forced */
+	uint8_t pause;		/* bit 0 pause, bit 1 asymmetric pause */
+	uint8_t eee;		/* CH39X_EEE_* advertised */
+	uint16_t cap_mbps;	/* fastest the cable takes at this end */
+};
+
+/*
+ * The resolved link of one end, one word so that the data path reads it
+ * with one load: s->link.
+ */
+#define SIM_LK_UP	(1u << 0)
+#define SIM_LK_FULL	(1u << 1)
+#define SIM_LK_ANC	(1u << 2)	/* BMSR: autonegotiation complete */
+#define SIM_LK_LP_AN	(1u << 3)	/* the partner autonegotiated */
+#define SIM_LK_MASTER	(1u << 4)	/* 1000BASE-T master */
+#define SIM_LK_LP_PAUSE_SHIFT 5		/* 2 bits: partner's pause bits */
+#define SIM_LK_LP_EEE_SHIFT 7		/* 3 bits: partner's CH39X_EEE_* */
+#define SIM_LK_LP_MODES_SHIFT 10	/* 6 bits: partner's SIM_M* */
+#define SIM_LK_SPEED_SHIFT 16		/* Mbit/s; 0 while down */
+
 /* ---- pairs: two adapters cabled together by name ---- */
+
+struct sim_dev;
 
 struct sim_pair {
 	struct sim_pair *next;
 	char name[CH39X_SIM_NAME_MAX];
 	struct sim_ring *ring[2];	/* ring[s] feeds side s */
 	bool present[2];
-	bool up[2];			/* side's cable plugged and PHY on */
+	/* Under pairs_lock: each side's offer, and the side itself. */
+	struct sim_phy_adv adv[2];
+	struct sim_dev *dev[2];
 };
-
-struct sim_dev;
 
 /*
  * One USB function of the model: what differs between the chip's vendor
@@ -141,10 +179,21 @@ struct sim_dev {
 	uint32_t misc_cfg;
 	uint32_t misc_config;		/* command 0x21 flags */
 	uint16_t phy[32];
+	/* ANAR and GBCR as of the last autonegotiation (re)start. */
+	uint16_t an_anar;
+	uint16_t an_gbcr;
+	uint16_t phy_page;		/* CH397 register 0x1F */
+	uint16_t mmd_ctrl;		/* register 13 */
+	uint16_t mmd_addr[32];		/* per MMD, set through register 14 */
+	uint16_t mmd_eee_adv;		/* MMD 7.60 (CH397) */
+	uint16_t ext_addr;		/* CH398 extended window address */
+
+	/* The RX completion policy (§9.2): hold a transfer this long. */
+	uint64_t rx_hold_start_ns;	/* first record of the head transfer */
 
 	/* Wire. */
 	bool cable;
-	bool own_up;			/* cable && PHY powered, for no pair */
+	uint32_t link;			/* SIM_LK_*, set by sim_update_up() */
 	struct sim_pair *pair;
 	int side;
 	struct sim_ring *rx_ring;
@@ -184,6 +233,7 @@ struct sim_dev {
 
 	/* Events. */
 	int last_link;			/* -1: none reported yet */
+	uint32_t last_evt_link;		/* vendor: up, duplex, speed reported */
 	uint64_t last_evt_ns;
 	uint64_t last_evt_rx;
 	uint64_t last_evt_tx;
@@ -298,31 +348,37 @@ complete(struct sim_dev *s, struct ch39x_xfer *x, enum ch39x_xfer_status st)
 	q_push(&s->done_head[x->ep], &s->done_tail[x->ep], x);
 }
 
-/* PHY powered: BMCR bit 11 (power down) clear. */
+/* PHY powered and on the cable: BMCR power down and isolate clear. */
 static inline bool
 phy_on(const struct sim_dev *s)
 {
 	return (__atomic_load_n(&s->phy[CH39X_PHY_BMCR], __ATOMIC_RELAXED) &
-		0x0800) == 0;
+		(CH39X_BMCR_PDOWN | CH39X_BMCR_ISOLATE)) == 0;
+}
+
+/* The link as autonegotiation (or the forced setting) resolved it. */
+static inline uint32_t
+link_word(const struct sim_dev *s)
+{
+	return __atomic_load_n(&s->link, __ATOMIC_RELAXED);
 }
 
 static inline bool
 link_up(const struct sim_dev *s)
 {
-	const struct sim_pair *p = s->pair;
-
-	if (!__atomic_load_n(&s->own_up, __ATOMIC_RELAXED))
-		return false;
-	if (p == NULL)
-		return true;
-	return __atomic_load_n(&p->present[1 - s->side], __ATOMIC_RELAXED) &&
-		__atomic_load_n(&p->up[1 - s->side], __ATOMIC_RELAXED);
+	return (link_word(s) & SIM_LK_UP) != 0;
 }
 
+/*
+ * The speed the cable runs at: the negotiated one, or while down the
+ * fastest the cable takes (the timing needs one).
+ */
 static inline uint32_t
 link_speed(const struct sim_dev *s)
 {
-	return s->cfg.link_mbps;
+	uint32_t mbps = link_word(s) >> SIM_LK_SPEED_SHIFT;
+
+	return mbps ? mbps : s->cfg.link_mbps;
 }
 
 /* ---- shared between the parts ---- */
@@ -348,6 +404,21 @@ void sim_out_timing(struct sim_dev *s, struct ch39x_xfer *x) SIM_INTERNAL;
 
 /* ch39x_sim_vendor.c: the registers and the PHY at power-up. */
 void sim_vendor_init(struct sim_dev *s) SIM_INTERNAL;
+
+/* ch39x_sim_phy.c: the PHY (under s->lock but sim_link_resolve()). */
+void sim_phy_init(struct sim_dev *s) SIM_INTERNAL;
+int sim_phy_reg(uint16_t windex) SIM_INTERNAL;
+uint16_t sim_phy_read(struct sim_dev *s, unsigned int reg) SIM_INTERNAL;
+void sim_phy_write(struct sim_dev *s, unsigned int reg, uint16_t v)
+	SIM_INTERNAL;
+void sim_phy_adv(const struct sim_dev *s, struct sim_phy_adv *a)
+	SIM_INTERNAL;
+void sim_phy_an_restart(struct sim_dev *s) SIM_INTERNAL;
+void sim_phy_generic_partner(uint16_t cap_mbps, struct sim_phy_adv *a)
+	SIM_INTERNAL;
+uint32_t sim_link_resolve(const struct sim_phy_adv *a,
+			  const struct sim_phy_adv *b, bool master)
+	SIM_INTERNAL;
 
 /* ch39x_sim_cdc.c: the CDC function's descriptors and state. */
 void sim_cdc_init(struct sim_dev *s) SIM_INTERNAL;

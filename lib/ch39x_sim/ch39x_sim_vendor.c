@@ -98,31 +98,6 @@ sim_wr_reg(struct sim_dev *s, uint32_t addr, const uint8_t *data, uint16_t len)
 	return len;
 }
 
-static uint16_t
-phy_read(struct sim_dev *s, unsigned int reg)
-{
-	uint16_t v = s->phy[reg];
-	bool up = link_up(s);
-
-	if (reg == CH39X_PHY_BMSR)
-		v = up ? (v | CH39X_BMSR_LINK) : (v & ~CH39X_BMSR_LINK);
-	else if (reg == CH39X_PHY_LPA)
-		v = up ? 0x45E1 : 0;	/* partner: 10/100 FD/HD + pause */
-	return v;
-}
-
-static void
-phy_write(struct sim_dev *s, unsigned int reg, uint16_t v)
-{
-	if (reg == CH39X_PHY_BMSR || reg == CH39X_PHY_LPA)
-		return;		/* read-only */
-	if (reg == CH39X_PHY_BMCR)
-		v &= 0x7FFF;	/* the reset bit self-clears */
-	__atomic_store_n(&s->phy[reg], v, __ATOMIC_RELAXED);
-	if (reg == CH39X_PHY_BMCR)
-		sim_update_up(s);
-}
-
 static uint8_t
 info_val_l(const struct sim_dev *s)
 {
@@ -140,10 +115,14 @@ sim_vendor_init(struct sim_dev *s)
 	 */
 	s->mac_cfg = (1u << 13) | (1u << 14) | CH39X_MACCFG_RX_PUF |
 		CH39X_MACCFG_RX_PBD;
-	s->phy[CH39X_PHY_BMCR] = s->prof.gigabit ? 0x1140 : 0x3100;
-	s->phy[CH39X_PHY_BMSR] = 0x796D;
-	s->phy[CH39X_PHY_ANAR] = 0x01E1;
-	s->phy[CH39X_PHY_GBCR] = s->prof.gigabit ? 0x0200 : 0;
+	/*
+	 * ASSUMPTION: MISC_CFG powers up with bit 13 (RX VLAN strip) set:
+	 * V1.7 reports the offload on by default and never writes the bit
+	 * at probe (§3, §9), which is right only if the chip starts so. The
+	 * PMD writes the bit at every start and does not depend on it.
+	 */
+	s->misc_cfg = s->prof.regs.misc_cfg ? CH39X_MISCCFG_VLAN_STRIP : 0;
+	sim_phy_init(s);
 }
 
 /* ---- vendor requests (§2) ---- */
@@ -168,10 +147,15 @@ vendor_control_in(struct sim_dev *s, uint8_t request, uint16_t value,
 	case CH39X_REQ_RD_REG:
 		return sim_rd_reg(s, arg, buf, length);
 	case CH39X_REQ_RD_PHY:
-		/* V1.7 PHY window: wValue 0x0740, wIndex = register. */
-		if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
+		/*
+		 * PHY window: wValue 0x0740, wIndex = register (V1.7) or
+		 * 0x4000 | register (V1.3); a real chip serves both (§2).
+		 */
+		if (value != CH39X_PHY_WVALUE || sim_phy_reg(index) < 0 ||
+		    length != 2)
 			return -EPIPE;
-		ch39x_put_le16(buf, phy_read(s, index));
+		ch39x_put_le16(buf, sim_phy_read(s, (unsigned int)
+						 sim_phy_reg(index)));
 		return 2;
 	default:
 		return -EPIPE;
@@ -189,9 +173,11 @@ vendor_control_out(struct sim_dev *s, uint8_t request, uint16_t value,
 	case CH39X_REQ_WR_REG:
 		return sim_wr_reg(s, arg, buf, length);
 	case CH39X_REQ_WR_PHY:
-		if (value != CH39X_PHY_WVALUE || index > 31 || length != 2)
+		if (value != CH39X_PHY_WVALUE || sim_phy_reg(index) < 0 ||
+		    length != 2)
 			return -EPIPE;
-		phy_write(s, index, ch39x_get_le16(buf));
+		sim_phy_write(s, (unsigned int)sim_phy_reg(index),
+			      ch39x_get_le16(buf));
 		return 2;
 	case CH39X_REQ_WR_MACCFG:
 		/*
@@ -410,11 +396,31 @@ stage_next(struct sim_dev *s)
 }
 
 /*
+ * Whether a bulk IN transfer that holds records but has room for more
+ * ends now: the RX completion policy (§9.2, ASSUMPTION: the chip's is
+ * unknown). Immediate (rx_hold_bytes 0): as soon as no more frames have
+ * arrived. Held: once it carries rx_hold_bytes, or rx_hold_us after its
+ * first record (V1.7's unused "early size" and "early time", §10).
+ */
+static bool
+rx_release(struct sim_dev *s, const struct ch39x_xfer *x, uint64_t now)
+{
+	if (s->cfg.rx_hold_bytes == 0 || x->actual >= s->cfg.rx_hold_bytes)
+		return true;
+	if (now == 0)
+		now = now_ns();
+	if (s->rx_hold_start_ns == 0)
+		s->rx_hold_start_ns = now;
+	return now - s->rx_hold_start_ns >= s->cfg.rx_hold_us * 1000ull;
+}
+
+/*
  * Fill in-flight bulk IN transfers from the cable (RX thread). Records are
  * packed while they fit; a transfer ends short when the next record does
- * not fit or nothing more has arrived. ASSUMPTION: a record larger than a
- * whole empty transfer is split over transfers, as V1.3 saw with 2 KiB
- * buffers (§4); with the driver's 16-32 KiB buffers this never happens.
+ * not fit, or when nothing more has arrived and the completion policy lets
+ * it go (rx_release()). ASSUMPTION: a record larger than a whole empty
+ * transfer is split over transfers, as V1.3 saw with 2 KiB buffers (§4);
+ * with the driver's 16-32 KiB buffers this never happens.
  */
 static void
 vendor_rx_fill(struct sim_dev *s, uint64_t now)
@@ -457,7 +463,7 @@ vendor_rx_fill(struct sim_dev *s, uint64_t now)
 		sim_in_done(s, x, now);
 	}
 	x = s->pend_head[CH39X_EP_BULK_IN];
-	if (x != NULL && x->actual > 0)
+	if (x != NULL && x->actual > 0 && rx_release(s, x, now))
 		sim_in_done(s, x, now);
 }
 
@@ -610,9 +616,14 @@ vendor_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
 {
 	struct ch39x_event ev;
 	uint64_t now, rx, tx;
+	uint32_t lk;
 	int link;
 
-	link = link_up(s);
+	/* What an event says of the link: up, duplex and speed. */
+	lk = link_word(s);
+	lk = (lk & SIM_LK_UP) ? lk & (SIM_LK_UP | SIM_LK_FULL |
+				      (0xFFFFu << SIM_LK_SPEED_SHIFT)) : 0;
+	link = (lk & SIM_LK_UP) != 0;
 	rx = SIM_GET(s->cnt.rx_delivered);
 	tx = SIM_GET(s->cnt.tx_frames);
 	now = now_ns();
@@ -621,13 +632,14 @@ vendor_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
 	 * moved, at most once per bInterval (§9: unknown whether periodic).
 	 * The counters are cumulative and wrap at their field widths.
 	 */
-	if (link == s->last_link &&
+	if (link == s->last_link && lk == s->last_evt_link &&
 	    ((rx == s->last_evt_rx && tx == s->last_evt_tx) ||
 	     now - s->last_evt_ns < SIM_INTR_INTERVAL_MS * 1000000ull))
 		return;
 	memset(&ev, 0, sizeof(ev));
 	ev.link_up = link;
-	ev.full_duplex = true;
+	/* A link down reports the cable's best, as before any link. */
+	ev.full_duplex = link ? (lk & SIM_LK_FULL) != 0 : true;
 	ev.speed_mbps = link_speed(s);
 	ev.rx_packets = (uint32_t)rx;
 	ev.rx_overflow = (uint16_t)SIM_GET(s->rx_ring->drops);
@@ -642,6 +654,7 @@ vendor_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
 	x->actual = ch39x_event_build(&s->prof, &ev, x->buf, x->len);
 	complete(s, x, CH39X_XFER_OK);
 	s->last_link = link;
+	s->last_evt_link = lk;
 	s->last_evt_ns = now;
 	s->last_evt_rx = rx;
 	s->last_evt_tx = tx;

@@ -149,18 +149,47 @@ static struct sim_pair *pairs;
 
 /* ---- the link ---- */
 
-/* Recompute this side's "up" after a cable or PHY change. */
+/* Both ends of a pair negotiate again (under pairs_lock). */
+static void
+pair_resolve(struct sim_pair *p)
+{
+	uint32_t lk;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (p->dev[i] == NULL)
+			continue;
+		lk = p->dev[1 - i] == NULL ? 0 :
+			sim_link_resolve(&p->adv[i], &p->adv[1 - i], i == 0);
+		__atomic_store_n(&p->dev[i]->link, lk, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Negotiate the link again after a cable or PHY change of s (under
+ * s->lock). A pair's two ends see each other's offer; a loop cable makes
+ * the adapter its own partner; the far end of a pcap or TAP cable is a
+ * generic PHY.
+ */
 void
 sim_update_up(struct sim_dev *s)
 {
-	bool up = s->cable && phy_on(s);
+	struct sim_phy_adv me, far;
 
-	if (s->pair) {
+	sim_phy_adv(s, &me);
+	if (s->pair != NULL) {
 		pthread_mutex_lock(&pairs_lock);
-		__atomic_store_n(&s->pair->up[s->side], up, __ATOMIC_RELAXED);
+		s->pair->adv[s->side] = me;
+		pair_resolve(s->pair);
 		pthread_mutex_unlock(&pairs_lock);
+		return;
 	}
-	__atomic_store_n(&s->own_up, up, __ATOMIC_RELAXED);
+	if (s->cfg.wire == CH39X_WIRE_LOOP)
+		far = me;
+	else
+		sim_phy_generic_partner(me.cap_mbps, &far);
+	__atomic_store_n(&s->link, sim_link_resolve(&me, &far, true),
+			 __ATOMIC_RELAXED);
 }
 
 bool
@@ -175,6 +204,9 @@ ch39x_sim_set_cable(struct ch39x_usb_dev *d, bool plugged)
 	struct sim_dev *s = to_sim(d);
 
 	pthread_mutex_lock(&s->lock);
+	/* A PHY negotiates afresh when the cable comes back. */
+	if (plugged && !s->cable)
+		sim_phy_an_restart(s);
 	s->cable = plugged;
 	sim_update_up(s);
 	pthread_mutex_unlock(&s->lock);
@@ -182,12 +214,14 @@ ch39x_sim_set_cable(struct ch39x_usb_dev *d, bool plugged)
 
 /* ---- timing ---- */
 
-/* Time a frame takes on the cable, preamble, FCS and gap included. */
+/*
+ * Time a frame takes on the cable, preamble, FCS and gap included, at the
+ * speed the link negotiated.
+ */
 static uint64_t
 wire_ns(const struct sim_dev *s, uint32_t len)
 {
-	return (uint64_t)(len + CH39X_WIRE_OVERHEAD) * 8000u /
-		s->cfg.link_mbps;
+	return (uint64_t)(len + CH39X_WIRE_OVERHEAD) * 8000u / link_speed(s);
 }
 
 /* Time the bus needs for a transfer's payload. */
@@ -396,7 +430,9 @@ pair_attach(struct sim_dev *s, char *err, size_t errlen)
 	}
 	s->side = p->present[0] ? 1 : 0;
 	p->present[s->side] = true;
-	p->up[s->side] = true;
+	/* Not on the cable until ch39x_sim_open() negotiates. */
+	memset(&p->adv[s->side], 0, sizeof(p->adv[s->side]));
+	p->dev[s->side] = s;
 	s->pair = p;
 	s->rx_ring = p->ring[s->side];
 	s->tx_ring = p->ring[1 - s->side];
@@ -414,7 +450,10 @@ pair_detach(struct sim_dev *s)
 		return;
 	pthread_mutex_lock(&pairs_lock);
 	__atomic_store_n(&p->present[s->side], false, __ATOMIC_RELAXED);
-	__atomic_store_n(&p->up[s->side], false, __ATOMIC_RELAXED);
+	/* The far end loses its partner. */
+	memset(&p->adv[s->side], 0, sizeof(p->adv[s->side]));
+	p->dev[s->side] = NULL;
+	pair_resolve(p);
 	if (!p->present[0] && !p->present[1]) {
 		for (pp = &pairs; *pp; pp = &(*pp)->next) {
 			if (*pp == p) {

@@ -143,6 +143,45 @@ arg_uint(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 	return 0;
 }
 
+/* A decimal number in [lo, hi] that ends at *end; -1 when not. */
+static long
+dec_in(const char *v, char **end, unsigned long lo, unsigned long hi)
+{
+	unsigned long n;
+
+	if (!isdigit((unsigned char)v[0]))
+		return -1;
+	errno = 0;
+	n = strtoul(v, end, 10);
+	if (errno != 0 || n < lo || n > hi)
+		return -1;
+	return (long)n;
+}
+
+/* immediate, or BYTES:US: the simulated chip's RX completion policy. */
+static int
+arg_rx_hold(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
+{
+	long bytes, us;
+	char *end;
+
+	RTE_SET_USED(d);
+	if (strcmp(v, "immediate") == 0) {
+		a->sim.rx_hold_bytes = 0;
+		a->sim.rx_hold_us = 0;
+		return 0;
+	}
+	bytes = dec_in(v, &end, 64, CH39X_MAX_XFER_SIZE);
+	if (bytes < 0 || *end != ':')
+		return -EINVAL;
+	us = dec_in(end + 1, &end, 1, 1000000);
+	if (us < 0 || *end != '\0')
+		return -EINVAL;
+	a->sim.rx_hold_bytes = (uint32_t)bytes;
+	a->sim.rx_hold_us = (uint32_t)us;
+	return 0;
+}
+
 static int
 arg_speed(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {

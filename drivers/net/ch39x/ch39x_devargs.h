@@ -123,14 +123,25 @@ struct ch39x_args {
 	  "10|100|1000", \
 	  "10, 100, 1000 (Mbit/s)", \
 	  "1000 (CH398), 100 (CH397)", \
-	  "Speed of the simulated cable, in Mbit/s; the CH397 rejects " \
-	  "1000.") SEP \
+	  "Speed of the simulated cable, in Mbit/s (the fastest the far " \
+	  "end takes; the link runs at what autonegotiation or the " \
+	  "port's `link_speeds` make of it); the CH397 rejects 1000.") SEP \
 	X(sim_rate, sim.line_rate, arg_sim_rate, 0, 0, CH39X_DA_SIM, \
 	  "line|unlimited", \
 	  "line, unlimited", \
 	  "`line`", \
 	  "`line`: the simulated adapter keeps wire and USB bus timing; " \
 	  "`unlimited`: as fast as the CPU goes.") SEP \
+	X(sim_rx_hold, sim.rx_hold_bytes, arg_rx_hold, 0, 0, CH39X_DA_SIM, \
+	  "immediate|<bytes>:<us>", \
+	  "immediate, or BYTES:US with BYTES 64..1048576 and US " \
+	  "1..1000000 (decimal), e.g. 12288:200", \
+	  "`immediate`", \
+	  "RX completion policy of the simulated CH397/CH398: `immediate` " \
+	  "ends a bulk IN transfer as soon as no more frames have " \
+	  "arrived; `BYTES:US` holds it until it carries BYTES bytes, US " \
+	  "microseconds after its first frame, or is full (V1.7's unused " \
+	  "defaults are 12288:200).") SEP \
 	X(rx_copybreak, rx_copybreak, arg_copybreak, CH39X_MIN_FRAME, \
 	  CH39X_V02_MAX_FRAME, 0, \
 	  "0|<60-9216>", \

@@ -87,8 +87,10 @@ ch39x_set_link(struct ch39x_adapter *ad, bool up, uint32_t speed)
 	memset(&link, 0, sizeof(link));
 	link.link_status = up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
 	link.link_speed = up ? speed : RTE_ETH_SPEED_NUM_NONE;
-	link.link_duplex = RTE_ETH_LINK_FULL_DUPLEX;
-	link.link_autoneg = RTE_ETH_LINK_AUTONEG;
+	link.link_duplex = ad->link_half ? RTE_ETH_LINK_HALF_DUPLEX :
+		RTE_ETH_LINK_FULL_DUPLEX;
+	link.link_autoneg = ad->link_fixed ? RTE_ETH_LINK_FIXED :
+		RTE_ETH_LINK_AUTONEG;
 	rte_eth_linkstatus_set(ad->dev, &link);
 }
 
@@ -97,10 +99,13 @@ void
 ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed)
 {
 	struct rte_eth_dev *dev = ad->dev;
-	bool was_up = dev->data->dev_link.link_status;
+	const struct rte_eth_link *l = &dev->data->dev_link;
+	bool was_up = l->link_status;
 
-	/* A new speed without a link change is news too. */
-	if (up == was_up && (!up || speed == dev->data->dev_link.link_speed))
+	/* A new speed or duplex without a link change is news too. */
+	if (up == was_up && (!up || (speed == l->link_speed &&
+	    ad->link_half == (l->link_duplex == RTE_ETH_LINK_HALF_DUPLEX) &&
+	    ad->link_fixed == (l->link_autoneg == RTE_ETH_LINK_FIXED))))
 		return;
 	ad->link_events++;
 	PMD_LOG(INFO, "%s: link %s, %u Mbit/s", dev->data->name,
@@ -338,6 +343,23 @@ ch39x_rx_queue_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 	return 0;
 }
 
+/* rte_eth_conf.link_speeds into the device, or refused. */
+static int
+link_config(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	uint32_t speeds = dev->data->dev_conf.link_speeds;
+
+	if (ch39x_ops(ad)->link_config != NULL)
+		return ch39x_ops(ad)->link_config(ad, speeds);
+	if (speeds == RTE_ETH_LINK_SPEED_AUTONEG)
+		return 0;
+	PMD_LOG(ERR, "%s: a %s device has no PHY the host programs: "
+		"link_speeds must be RTE_ETH_LINK_SPEED_AUTONEG, not 0x%x",
+		dev->data->name, ch39x_ops(ad)->name, speeds);
+	return -EINVAL;
+}
+
 static int
 ch39x_dev_start(struct rte_eth_dev *dev)
 {
@@ -384,7 +406,9 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	ad->txq->hw_csum = (ad->caps & CH39X_CAP_TX_CSUM) != 0;
 	ad->txq->hw_vlan = (ad->caps & CH39X_CAP_VLAN_INSERT) != 0;
 	ad->txq->hw_tso = (ad->caps & CH39X_CAP_TSO) && !ad->args.tso_sw;
-	rc = ops->mtu(ad, dev->data->mtu);
+	rc = link_config(dev);
+	if (rc == 0)
+		rc = ops->mtu(ad, dev->data->mtu);
 	if (rc == 0 && (ad->caps & CH39X_CAP_VLAN_STRIP))
 		rc = ops->vlan_strip(ad, ad->rxq->vlan_strip);
 	if (rc == 0)

@@ -198,6 +198,11 @@ struct ch39x_dev_ops {
 	void (*link_update)(struct ch39x_adapter *ad);
 	/* Link up or down on request; NULL: the device cannot. */
 	int (*link_set)(struct ch39x_adapter *ad, bool up);
+	/*
+	 * Speed, duplex and autonegotiation from rte_eth_conf.link_speeds,
+	 * at dev_start; NULL: the device only autonegotiates.
+	 */
+	int (*link_config)(struct ch39x_adapter *ad, uint32_t link_speeds);
 	/* A completed interrupt IN transfer (any status but cancelled). */
 	void (*notify)(struct ch39x_adapter *ad, const struct ch39x_xfer *x);
 	int (*fw_version)(struct ch39x_adapter *ad, char *fw, size_t size);
@@ -251,6 +256,9 @@ struct ch39x_adapter {
 	struct ch39x_xfer intr_xfer;
 	uint8_t intr_buf[64];
 	struct ch39x_event last_event;
+	/* Duplex and autonegotiation of the link, as the device type learnt. */
+	bool link_half;
+	bool link_fixed;
 	uint64_t link_events;
 	uint64_t ctrl_errors;
 	uint64_t intr_errors;		/* failed interrupt transfers */

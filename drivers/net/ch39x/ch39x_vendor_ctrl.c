@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <ethdev_driver.h>
+#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_ether.h>
 
@@ -207,24 +208,238 @@ vendor_vlan_strip(struct ch39x_adapter *ad, bool on)
 	return rc;
 }
 
+/* ---- the link: speed, duplex, autonegotiation (§2, §6, §10) ---- */
+
+/* What a link_speeds value asks of the PHY. */
+struct phy_setting {
+	bool an;
+	uint16_t anar;		/* 10/100 advertisement bits */
+	uint16_t gbcr;		/* 1000BASE-T advertisement bits */
+	uint16_t bmcr;		/* forced: speed and duplex bits */
+};
+
+static const struct {
+	uint32_t rte;
+	uint16_t anar;
+	uint16_t gbcr;
+	uint16_t bmcr;
+	const char *name;
+} link_modes[] = {
+	{ RTE_ETH_LINK_SPEED_10M_HD, CH39X_ADV_10HALF, 0, 0, "10M half" },
+	{ RTE_ETH_LINK_SPEED_10M, CH39X_ADV_10FULL, 0, CH39X_BMCR_FULLDPLX,
+	  "10M full" },
+	{ RTE_ETH_LINK_SPEED_100M_HD, CH39X_ADV_100HALF, 0,
+	  CH39X_BMCR_SPEED100, "100M half" },
+	{ RTE_ETH_LINK_SPEED_100M, CH39X_ADV_100FULL, 0,
+	  CH39X_BMCR_SPEED100 | CH39X_BMCR_FULLDPLX, "100M full" },
+	{ RTE_ETH_LINK_SPEED_1G, 0, CH39X_GBCR_1000FULL,
+	  CH39X_BMCR_SPEED1000 | CH39X_BMCR_FULLDPLX, "1G full" },
+};
+
+static void
+capa_names(uint32_t capa, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < RTE_DIM(link_modes); i++)
+		if ((capa & link_modes[i].rte) && n < size)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s",
+					      n ? ", " : "",
+					      link_modes[i].name);
+}
+
 /*
- * The link from PHY BMSR bit 2. The speed is the last event's, or the
- * chip's fastest before any event arrived.
+ * RTE_ETH_LINK_SPEED_AUTONEG: advertise every mode of speed_capa. A set
+ * of speeds: advertise those. FIXED with one speed: force it, except
+ * 1000BASE-T, which cannot run without autonegotiation (IEEE 802.3
+ * 40.5.1, master/slave): FIXED | 1G advertises 1000 full alone.
  */
+static int
+phy_setting_get(struct ch39x_adapter *ad, uint32_t speeds,
+		struct phy_setting *ps)
+{
+	bool fixed = (speeds & RTE_ETH_LINK_SPEED_FIXED) != 0;
+	uint32_t want = speeds & ~RTE_ETH_LINK_SPEED_FIXED;
+	char capa[96];
+	size_t i;
+
+	capa_names(ad->speed_capa, capa, sizeof(capa));
+	memset(ps, 0, sizeof(*ps));
+	if (want == 0 && !fixed)
+		want = ad->speed_capa;
+	if (want == 0 || (want & ~ad->speed_capa) != 0 ||
+	    (fixed && !rte_is_power_of_2(want))) {
+		PMD_LOG(ERR, "%s: link_speeds 0x%x: the %s takes %s of: %s",
+			ad->dev->data->name, speeds,
+			ch39x_chip_name(ad->prof.pid),
+			fixed ? "exactly one (FIXED)" : "any set", capa);
+		return -EINVAL;
+	}
+	ps->an = !fixed || want == RTE_ETH_LINK_SPEED_1G;
+	for (i = 0; i < RTE_DIM(link_modes); i++) {
+		if (!(want & link_modes[i].rte))
+			continue;
+		ps->anar |= link_modes[i].anar;
+		ps->gbcr |= link_modes[i].gbcr;
+		ps->bmcr |= link_modes[i].bmcr;
+	}
+	if (fixed && ps->an)
+		PMD_LOG(INFO, "%s: 1000BASE-T needs autonegotiation: "
+			"advertising 1G full alone", ad->dev->data->name);
+	return 0;
+}
+
+/*
+ * ch397_set_speed / ch398_set_speed: ANAR's 10/100 bits replaced with
+ * selector 0x0001 and the pause bits kept, 1000BASE-T control, then BMCR
+ * with autonegotiation restarted; forced, BMCR's speed and duplex bits.
+ * The power-down bit stays as it is (link up/down is the application's).
+ * Unless always, nothing is written when the PHY already has the
+ * setting, so that a port restart does not renegotiate; and AUTONEG
+ * (autoneg_all) keeps the PHY's own advertisement when it holds every
+ * mode of speed_capa. Under ctrl_lock.
+ */
+static int
+phy_setting_apply(struct ch39x_adapter *ad, const struct phy_setting *ps,
+		  bool autoneg_all, bool always)
+{
+	const uint16_t spd = CH39X_BMCR_ANENABLE | CH39X_BMCR_SPEED100 |
+		CH39X_BMCR_SPEED1000 | CH39X_BMCR_FULLDPLX;
+	const uint16_t g_mask = CH39X_GBCR_1000HALF | CH39X_GBCR_1000FULL;
+	uint16_t bmcr, anar, gbcr = 0, nanar, ngbcr;
+	bool same;
+	int rc;
+
+	rc = rd_phy(ad, CH39X_PHY_BMCR, &bmcr);
+	if (rc == 0)
+		rc = rd_phy(ad, CH39X_PHY_ANAR, &anar);
+	if (rc == 0 && ad->prof.gigabit)
+		rc = rd_phy(ad, CH39X_PHY_GBCR, &gbcr);
+	if (rc != 0)
+		return rc;
+	if (!ps->an) {
+		if ((bmcr & spd) == ps->bmcr && !always)
+			return 0;
+		return wr_phy(ad, CH39X_PHY_BMCR, (uint16_t)
+			      ((bmcr & CH39X_BMCR_PDOWN) | ps->bmcr));
+	}
+	nanar = (uint16_t)((anar & ~(CH39X_ADV_ALL_10_100 | 0x001F)) |
+			   ps->anar | CH39X_ADV_CSMA);
+	ngbcr = (uint16_t)((gbcr & ~g_mask) | ps->gbcr);
+	if (autoneg_all)
+		same = (anar & ps->anar) == ps->anar &&
+			(gbcr & ps->gbcr) == ps->gbcr;
+	else
+		same = anar == nanar && gbcr == ngbcr;
+	if (same && (bmcr & CH39X_BMCR_ANENABLE) && !always)
+		return 0;
+	rc = wr_phy(ad, CH39X_PHY_ANAR, nanar);
+	if (rc == 0 && ad->prof.gigabit)
+		rc = wr_phy(ad, CH39X_PHY_GBCR, ngbcr);
+	if (rc == 0)
+		rc = wr_phy(ad, CH39X_PHY_BMCR, (uint16_t)
+			    ((bmcr & CH39X_BMCR_PDOWN) | CH39X_BMCR_ANENABLE |
+			     CH39X_BMCR_ANRESTART));
+	return rc;
+}
+
+static int
+vendor_link_config(struct ch39x_adapter *ad, uint32_t speeds)
+{
+	struct phy_setting ps;
+	int rc;
+
+	rc = phy_setting_get(ad, speeds, &ps);
+	if (rc != 0)
+		return rc;
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = phy_setting_apply(ad, &ps,
+			       speeds == RTE_ETH_LINK_SPEED_AUTONEG, false);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	return rc;
+}
+
+/* Whether the configured link is forced (events do not say). */
+static bool
+link_is_fixed(const struct ch39x_adapter *ad)
+{
+	uint32_t speeds = ad->dev->data->dev_conf.link_speeds;
+
+	return (speeds & RTE_ETH_LINK_SPEED_FIXED) &&
+		(speeds & ~RTE_ETH_LINK_SPEED_FIXED) != RTE_ETH_LINK_SPEED_1G;
+}
+
+/*
+ * Speed and duplex from the MII registers, as Linux's
+ * mii_ethtool_get_link_ksettings (which V1.7 uses) finds them: with
+ * autonegotiation the best mode of ANAR & LPA (and of 1000BASE-T control
+ * & status), else BMCR's forced bits. Under ctrl_lock; 0 or an errno.
+ */
+static int
+phy_link_read(struct ch39x_adapter *ad, bool *up, uint32_t *speed,
+	      bool *full, bool *an)
+{
+	uint16_t bmcr, bmsr, anar = 0, lpa = 0, gbcr = 0, gbsr = 0, nego;
+	int rc;
+
+	rc = rd_phy(ad, CH39X_PHY_BMCR, &bmcr);
+	if (rc == 0)
+		rc = rd_phy(ad, CH39X_PHY_BMSR, &bmsr);
+	if (rc != 0)
+		return rc;
+	*up = (bmsr & CH39X_BMSR_LINK) != 0;
+	*an = (bmcr & CH39X_BMCR_ANENABLE) != 0;
+	if (!*an) {
+		*speed = (bmcr & CH39X_BMCR_SPEED1000) ? 1000 :
+			(bmcr & CH39X_BMCR_SPEED100) ? 100 : 10;
+		*full = (bmcr & CH39X_BMCR_FULLDPLX) != 0;
+		return 0;
+	}
+	rc = rd_phy(ad, CH39X_PHY_ANAR, &anar);
+	if (rc == 0)
+		rc = rd_phy(ad, CH39X_PHY_LPA, &lpa);
+	if (rc == 0 && ad->prof.gigabit)
+		rc = rd_phy(ad, CH39X_PHY_GBCR, &gbcr);
+	if (rc == 0 && ad->prof.gigabit)
+		rc = rd_phy(ad, CH39X_PHY_GBSR, &gbsr);
+	if (rc != 0)
+		return rc;
+	if ((gbcr & CH39X_GBCR_1000FULL) && (gbsr & CH39X_GBSR_1000FULL)) {
+		*speed = 1000;
+		*full = true;
+		return 0;
+	}
+	if ((gbcr & CH39X_GBCR_1000HALF) && (gbsr & CH39X_GBSR_1000HALF)) {
+		*speed = 1000;
+		*full = false;
+		return 0;
+	}
+	nego = anar & lpa;
+	if (nego & (CH39X_ADV_100FULL | CH39X_ADV_100HALF)) {
+		*speed = 100;
+		*full = (nego & CH39X_ADV_100FULL) != 0;
+	} else {
+		*speed = 10;
+		*full = (nego & CH39X_ADV_10FULL) != 0;
+	}
+	return 0;
+}
+
+/* The link from the PHY (not started, or at start). */
 static void
 vendor_link_update(struct ch39x_adapter *ad)
 {
-	uint32_t speed = ad->last_event.speed_mbps;
-	uint16_t bmsr;
+	bool up = false, full = true, an = true;
+	uint32_t speed = 0;
 
 	pthread_mutex_lock(&ad->ctrl_lock);
-	if (rd_phy(ad, CH39X_PHY_BMSR, &bmsr) != 0)
-		bmsr = 0;
+	if (phy_link_read(ad, &up, &speed, &full, &an) != 0)
+		up = false;
 	pthread_mutex_unlock(&ad->ctrl_lock);
-	if (speed == 0)
-		speed = ad->prof.gigabit ? RTE_ETH_SPEED_NUM_1G :
-			RTE_ETH_SPEED_NUM_100M;
-	ch39x_set_link(ad, (bmsr & CH39X_BMSR_LINK) != 0, speed);
+	ad->link_half = up && !full;
+	ad->link_fixed = !an;
+	ch39x_set_link(ad, up, speed);
 }
 
 /* BMCR bit 11: power the PHY down or up, which takes the link with it. */
@@ -238,45 +453,75 @@ vendor_link_set(struct ch39x_adapter *ad, bool up)
 	rc = rd_phy(ad, CH39X_PHY_BMCR, &bmcr);
 	if (rc == 0)
 		rc = wr_phy(ad, CH39X_PHY_BMCR,
-			    up ? (bmcr & ~0x0800) : (bmcr | 0x0800));
+			    up ? (bmcr & ~CH39X_BMCR_PDOWN) :
+			    (bmcr | CH39X_BMCR_PDOWN));
 	pthread_mutex_unlock(&ad->ctrl_lock);
 	return rc;
 }
 
 /*
- * Pause frames: MAC_CFG's FLOWCTRL_EN (written with the receive mode)
- * and the pause bits of ANAR, which the partner sees at the next
- * autonegotiation.
+ * Pause and asymmetric pause in ANAR, as pause_off says; the partner sees
+ * them at the next autonegotiation. Probe, or with ctrl_lock held.
  */
 static int
-vendor_pause(struct ch39x_adapter *ad, bool on)
+write_anar_pause(struct ch39x_adapter *ad)
 {
+	const uint16_t bits = CH39X_ADV_PAUSE | CH39X_ADV_ASYM_PAUSE;
 	uint16_t anar;
 	int rc;
 
-	pthread_mutex_lock(&ad->ctrl_lock);
 	rc = rd_phy(ad, CH39X_PHY_ANAR, &anar);
 	if (rc == 0)
-		rc = wr_phy(ad, CH39X_PHY_ANAR, on ? (anar | 0x0C00) :
-			    (anar & ~0x0C00));
-	pthread_mutex_unlock(&ad->ctrl_lock);
-	if (rc != 0)
-		return rc;
-	ad->pause_off = !on;
-	return ch39x_program_rx_mode(ad);
+		rc = wr_phy(ad, CH39X_PHY_ANAR, ad->pause_off ?
+			    (anar & ~bits) : (anar | bits));
+	return rc;
 }
 
-/* An interrupt endpoint event (§6): link, speed, counters. */
+/* Pause frames: ANAR, and MAC_CFG's FLOWCTRL_EN with the receive mode. */
+static int
+vendor_pause(struct ch39x_adapter *ad, bool on)
+{
+	bool was_off = ad->pause_off;
+	int rc;
+
+	ad->pause_off = !on;
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = write_anar_pause(ad);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	if (rc == 0)
+		rc = ch39x_program_rx_mode(ad);
+	if (rc != 0)
+		ad->pause_off = was_off;
+	return rc;
+}
+
+/*
+ * An interrupt endpoint event (§6): link, speed, duplex, counters. After
+ * a link drop a CH397 gets its PHY setting again, as V1.7 does (§6).
+ */
 static void
 vendor_notify(struct ch39x_adapter *ad, const struct ch39x_xfer *x)
 {
+	bool was_up = ad->dev->data->dev_link.link_status;
+	struct phy_setting ps;
 	struct ch39x_event ev;
+	uint32_t speeds;
 
 	if (x->status != CH39X_XFER_OK ||
 	    ch39x_event_parse(&ad->prof, x->buf, x->actual, &ev) != 0)
 		return;
 	ad->last_event = ev;
+	ad->link_half = ev.link_up && !ev.full_duplex;
+	ad->link_fixed = link_is_fixed(ad);
 	ch39x_link_report(ad, ev.link_up, ev.speed_mbps);
+	speeds = ad->dev->data->dev_conf.link_speeds;
+	if (ad->prof.family != CH39X_V01 || ev.link_up || !was_up ||
+	    phy_setting_get(ad, speeds, &ps) != 0)
+		return;
+	pthread_mutex_lock(&ad->ctrl_lock);
+	/* ch397_set_speed writes whatever the PHY holds. */
+	(void)phy_setting_apply(ad, &ps, false, true);
+	pthread_mutex_unlock(&ad->ctrl_lock);
 }
 
 static int
@@ -408,11 +653,7 @@ vendor_init(struct ch39x_adapter *ad)
 	if (rc != 0)
 		return rc;
 	ad->maccfg_cmd = ad->get_info[2] >= CH39X_INFO_MACCFG_CMD_MIN;
-	/* Pause and asymmetric pause in ANAR. */
-	rc = rd_phy(ad, CH39X_PHY_ANAR, &phy);
-	if (rc == 0)
-		rc = wr_phy(ad, CH39X_PHY_ANAR, ad->pause_off ?
-			    (phy & ~0x0C00) : (phy | 0x0C00));
+	rc = write_anar_pause(ad);
 	if (rc == 0)
 		apply_sizes(ad);
 	return rc;
@@ -428,6 +669,7 @@ const struct ch39x_dev_ops ch39x_vendor_ops = {
 	.vlan_strip = vendor_vlan_strip,
 	.link_update = vendor_link_update,
 	.link_set = vendor_link_set,
+	.link_config = vendor_link_config,
 	.notify = vendor_notify,
 	.fw_version = vendor_fw_version,
 	.tx_max_frame = vendor_tx_max_frame,
