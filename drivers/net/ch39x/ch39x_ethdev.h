@@ -342,6 +342,22 @@ void ch39x_set_link(struct ch39x_adapter *ad, bool up, uint32_t speed);
 void ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed);
 int ch39x_program_rx_mode(struct ch39x_adapter *ad);
 
+/* ch39x_info.c: what the port tells (primary and secondary processes). */
+int ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);
+int ch39x_fw_version_get(struct rte_eth_dev *dev, char *fw, size_t size);
+void ch39x_rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+			struct rte_eth_rxq_info *qi);
+void ch39x_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+			struct rte_eth_txq_info *qi);
+int ch39x_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
+			    struct rte_eth_burst_mode *mode);
+int ch39x_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
+			    struct rte_eth_burst_mode *mode);
+const uint32_t *ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev);
+int ch39x_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
+int ch39x_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
+int ch39x_priv_dump(struct rte_eth_dev *dev, FILE *f);
+
 /* ch39x_xstats.c */
 int ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
 int ch39x_stats_reset(struct rte_eth_dev *dev);
@@ -353,7 +369,7 @@ int ch39x_xstats_get_names(struct rte_eth_dev *dev,
 extern const struct ch39x_xs_table ch39x_xs_ncm;
 extern const struct ch39x_xs_table ch39x_xs_ecm;
 
-/* ch39x_rxtx.c: one RX and one TX burst per framing. */
+/* ch39x_rx.c and ch39x_tx.c: one RX and one TX burst per framing. */
 uint16_t ch39x_rx_burst_vendor(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_rx_burst_ncm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_rx_burst_ecm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
@@ -375,5 +391,8 @@ int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 		    uint16_t nb_desc);
 void ch39x_txq_stop(struct ch39x_txq *q);
 void ch39x_txq_start(struct ch39x_txq *q);
+/* Cancel every transfer of ep and wait (bounded) until all are back. */
+void ch39x_drain_ep(struct ch39x_usb_dev *u, enum ch39x_ep ep,
+		    struct ch39x_xfer *xs, uint16_t n);
 
 #endif /* CH39X_ETHDEV_H */

@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/* §N: section N of doc/guides/nics/ch39x_protocol.rst */
+
+/*
+ * The TX queue: bulk OUT transfers, the per-framing TX bursts (one
+ * function each, chosen at start), hardware and software offloads and
+ * TSO, tx_pkt_prepare.
+ */
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_net.h>
+
+#include "ch39x_ethdev.h"
+#include "ch39x_logs.h"
+#include "ch39x_net.h"
+#include "ch39x_tso.h"
+
+/* ---- the queue: transfer buffers ---- */
+
+int
+ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
+		uint16_t nb_desc)
+{
+	uint32_t bsz = ad->prof.tx_xfer_size + CH39X_TX_TRAILER;
+	uint16_t i;
+
+	q->nb_xfers = ch39x_nb_xfers(ad->args.tx_xfers, nb_desc,
+				     ad->prof.tx_xfers, ad->prof.tx_xfer_size);
+	q->xfers = rte_zmalloc("ch39x_tx_xfers",
+			       sizeof(*q->xfers) * q->nb_xfers, 0);
+	q->free = rte_zmalloc("ch39x_tx_free",
+			      sizeof(*q->free) * q->nb_xfers, 0);
+	q->bufs = rte_malloc("ch39x_tx_bufs", (size_t)bsz * q->nb_xfers, 64);
+	q->scratch = rte_malloc("ch39x_tso_scratch", CH39X_TSO_MAX_LEN, 64);
+	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL ||
+	    q->scratch == NULL)
+		return -ENOMEM;
+	if (ch39x_ops(ad)->txq_init != NULL && ch39x_ops(ad)->txq_init(ad, q) != 0)
+		return -ENOMEM;
+	for (i = 0; i < q->nb_xfers; i++) {
+		q->xfers[i].ep = CH39X_EP_BULK_OUT;
+		q->xfers[i].buf = q->bufs + (size_t)i * bsz;
+	}
+	ch39x_txq_start(q);
+	return 0;
+}
+
+void
+ch39x_txq_start(struct ch39x_txq *q)
+{
+	uint16_t i;
+
+	for (i = 0; i < q->nb_xfers; i++)
+		q->free[i] = &q->xfers[i];
+	q->nb_free = q->nb_xfers;
+}
+
+void
+ch39x_txq_stop(struct ch39x_txq *q)
+{
+	ch39x_drain_ep(q->ad->usb, CH39X_EP_BULK_OUT, q->xfers, q->nb_xfers);
+	ch39x_txq_start(q);
+}
+
+/* ---- TX ---- */
+
+/* The aggregate being filled during one burst. */
+struct tx_state {
+	struct ch39x_xfer *x;
+	struct ch39x_tx_agg a;
+	uint64_t xfers;
+	uint64_t xbytes;
+};
+
+/*
+ * The framing hooks of the TX path, in the shape of usbnet's tx_fixup:
+ * start a transfer, ask whether a frame fits, reserve its bytes, close
+ * the transfer. Vendor records aggregate, NCM datagrams go into an NTB,
+ * ECM sends a frame per transfer. st->a counts frames and bytes for all.
+ */
+static __rte_always_inline void
+tx_begin(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
+{
+	ch39x_tx_agg_init(&st->a, st->x->buf);
+	if (fr == CH39X_FRAMING_NCM)
+		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
+}
+
+static __rte_always_inline bool
+tx_fits(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	const enum ch39x_framing fr)
+{
+	switch (fr) {
+	case CH39X_FRAMING_NCM:
+		return ch39x_ncm_tx_fits(q->ncm, len);
+	case CH39X_FRAMING_ECM:
+		return st->a.frames == 0;
+	default:
+		return ch39x_tx_agg_fits(&q->ad->prof, &st->a, len);
+	}
+}
+
+static __rte_always_inline uint8_t *
+tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d,
+       const enum ch39x_framing fr)
+{
+	switch (fr) {
+	case CH39X_FRAMING_NCM:
+		st->a.frames++;
+		st->a.frame_bytes += d->len;
+		return ch39x_ncm_tx_add(q->ncm, d->len);
+	case CH39X_FRAMING_ECM:
+		st->a.frames = 1;
+		st->a.frame_bytes = d->len;
+		st->a.len = d->len;
+		return st->x->buf;
+	default:
+		return ch39x_tx_agg_add(&q->ad->prof, &st->a, d);
+	}
+}
+
+static __rte_always_inline struct ch39x_tx_end
+tx_finish(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
+{
+	struct ch39x_tx_end e = { 0, false, false };
+	struct ch39x_ncm_tx_end ne;
+	struct ch39x_ecm_tx_end ee;
+
+	switch (fr) {
+	case CH39X_FRAMING_NCM:
+		ne = ch39x_ncm_tx_finish(q->ncm);
+		e.len = ne.len;
+		e.zlp = ne.zlp;
+		break;
+	case CH39X_FRAMING_ECM:
+		ee = ch39x_ecm_tx_finish(&q->ad->ecm, st->x->buf, st->a.len);
+		e.len = ee.len;
+		e.zlp = ee.zlp;
+		break;
+	default:
+		e = ch39x_tx_agg_finish(&q->ad->prof, &st->a);
+		break;
+	}
+	return e;
+}
+
+static __rte_always_inline void
+tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
+{
+	struct ch39x_usb_dev *u = q->ad->usb;
+	struct ch39x_tx_end e = tx_finish(q, st, fr);
+	struct ch39x_xfer *x = st->x;
+	int rc;
+
+	st->x = NULL;
+	x->len = e.len;
+	x->zlp = e.zlp;
+	q->c.zlps += e.zlp;
+	q->c.tx_ls += e.tx_ls;
+	rc = u->ops->submit(u, x);
+	if (unlikely(rc != 0)) {
+		/* The aggregate's frames are lost, and counted. */
+		q->c.usb_errors++;
+		q->free[q->nb_free++] = x;
+		if (rc == -ENODEV)
+			q->ad->gone = true;
+		return;
+	}
+	st->xfers++;
+	st->xbytes += e.len;
+	q->c.records += st->a.frames;
+	q->c.rec_bytes += st->a.frame_bytes;
+}
+
+/* Recycle the transfers the device has finished with. */
+static unsigned int
+tx_reap(struct ch39x_txq *q)
+{
+	struct ch39x_usb_dev *u = q->ad->usb;
+	struct ch39x_xfer *done[CH39X_MAX_XFERS];
+	unsigned int k, i;
+
+	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
+	for (i = 0; i < k; i++) {
+		/* The frames of a failed transfer are lost: counted. */
+		switch (done[i]->status) {
+		case CH39X_XFER_OK:
+		case CH39X_XFER_CANCELLED:
+			break;
+		case CH39X_XFER_STALL:
+			q->c.usb_stalls++;
+			u->ops->clear_halt(u, CH39X_EP_BULK_OUT);
+			break;
+		case CH39X_XFER_TIMEOUT:
+			q->c.usb_timeouts++;
+			break;
+		case CH39X_XFER_NO_DEVICE:
+			q->ad->gone = true;
+			/* fall through */
+		default:
+			q->c.usb_errors++;
+			break;
+		}
+		q->free[q->nb_free++] = done[i];
+	}
+	return k;
+}
+
+/*
+ * Make room for a len-byte frame: close the current transfer when the
+ * frame does not fit, and take a free one. Returns false when none is free.
+ */
+static __rte_always_inline bool
+tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	const enum ch39x_framing fr)
+{
+	if (st->x != NULL && !tx_fits(q, st, len, fr))
+		tx_submit(q, st, fr);
+	if (st->x == NULL) {
+		if (q->nb_free == 0 && tx_reap(q) == 0)
+			return false;
+		st->x = q->free[--q->nb_free];
+		tx_begin(q, st, fr);
+	}
+	return true;
+}
+
+/* Frames of seg bytes one empty transfer takes, at least. */
+static __rte_always_inline uint32_t
+tx_per_xfer(const struct ch39x_txq *q, uint32_t seg,
+	    const enum ch39x_framing fr)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+	const struct ch39x_ncm_tx *t = q->ncm;
+	uint32_t rec, per, over;
+
+	switch (fr) {
+	case CH39X_FRAMING_ECM:
+		return 1;
+	case CH39X_FRAMING_NCM:
+		/*
+		 * A lower bound: NTH, NDP header and entries at their NTB32
+		 * sizes, and each datagram padded by a whole divisor.
+		 */
+		over = 16 + 16 + 8u * (t->max_entries + 1u) + t->divisor;
+		per = t->limit > over ? (t->limit - over) / (seg + t->divisor) :
+			0;
+		if (t->dev_max_dgrams && per > t->dev_max_dgrams)
+			per = t->dev_max_dgrams;
+		per = RTE_MIN(per, (uint32_t)t->max_entries);
+		return RTE_MAX(per, 1u);
+	default:
+		rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
+		return p->one_frame_per_xfer ? 1 : p->tx_xfer_size / rec;
+	}
+}
+
+/*
+ * Whether nseg records of at most seg bytes fit in the current transfer
+ * and the free ones, so that a super-frame is never half sent.
+ */
+static __rte_always_inline bool
+tx_capacity(const struct ch39x_txq *q, const struct tx_state *st,
+	    uint32_t nseg, uint32_t seg, const enum ch39x_framing fr)
+{
+	const struct ch39x_profile *p = &q->ad->prof;
+	uint32_t rec = (CH39X_HDR_LEN + seg + 3) & ~3u;
+	uint64_t n = (uint64_t)q->nb_free * tx_per_xfer(q, seg, fr);
+
+	if (st->x != NULL && fr == CH39X_FRAMING_VENDOR &&
+	    !p->one_frame_per_xfer &&
+	    p->tx_xfer_size - st->a.len >= CH39X_TX_MIN_ROOM)
+		n += (p->tx_xfer_size - st->a.len) / rec;
+	return n >= nseg;
+}
+
+/* Transfers that nseg records of seg bytes fill when all start empty. */
+static __rte_always_inline uint32_t
+tx_xfers_needed(const struct ch39x_txq *q, uint32_t nseg, uint32_t seg,
+		const enum ch39x_framing fr)
+{
+	uint32_t per = tx_per_xfer(q, seg, fr);
+
+	return (nseg + per - 1) / per;
+}
+
+/* Gather a (possibly chained) mbuf into a flat buffer. */
+static void
+tx_gather(uint8_t *dst, const struct rte_mbuf *m)
+{
+	for (; m != NULL; m = m->next) {
+		rte_memcpy(dst, rte_pktmbuf_mtod(m, const void *), m->data_len);
+		dst += m->data_len;
+	}
+}
+
+/* Insert an 802.1Q tag into a frame whose bytes start 4 bytes in. */
+static void
+sw_vlan_insert(uint8_t *dst, uint16_t tci)
+{
+	memmove(dst, dst + RTE_VLAN_HLEN, 2 * RTE_ETHER_ADDR_LEN);
+	dst[12] = 0x81;
+	dst[13] = 0x00;
+	dst[14] = (uint8_t)(tci >> 8);
+	dst[15] = (uint8_t)tci;
+}
+
+/* The checksums an mbuf asks for, computed in place over a flat frame. */
+static void
+sw_csum(uint8_t *f, uint32_t len, uint64_t ol)
+{
+	struct ch39x_hdrs h;
+	uint64_t l4 = ol & RTE_MBUF_F_TX_L4_MASK;
+
+	if (ch39x_parse_hdrs(f, len, &h) != 0)
+		return;
+	if ((ol & RTE_MBUF_F_TX_IP_CKSUM) && h.ipv4)
+		ch39x_ip4_csum_set(f, &h);
+	if ((l4 == RTE_MBUF_F_TX_TCP_CKSUM && h.l4_proto == CH39X_IPPROTO_TCP) ||
+	    (l4 == RTE_MBUF_F_TX_UDP_CKSUM && h.l4_proto == CH39X_IPPROTO_UDP))
+		ch39x_l4_csum_set(f, &h);
+}
+
+static bool
+hw_tso_ok(const struct ch39x_txq *q, const struct rte_mbuf *m)
+{
+	uint32_t hdr = m->l2_len + m->l3_len + m->l4_len;
+
+	/* The chip's limits (§5): TCPHO, MSS, one record per transfer. */
+	return q->hw_tso && hdr <= CH39X_TSO_TCPHO_MAX &&
+		m->tso_segsz <= CH39X_TSO_MSS_MAX &&
+		m->pkt_len + CH39X_HDR_LEN <= q->ad->prof.tx_xfer_size &&
+		(m->ol_flags & (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6));
+}
+
+/* Software TSO: every segment becomes a record. 0, or -1: no room. */
+static __rte_always_inline int
+tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
+	  const enum ch39x_framing fr)
+{
+	bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
+	uint32_t vl = vlan ? RTE_VLAN_HLEN : 0, len;
+	struct ch39x_tx_desc d;
+	const uint8_t *flat;
+	struct ch39x_tso t;
+	uint32_t seg;
+	uint8_t *dst;
+	int nseg;
+
+	if (m->pkt_len > CH39X_TSO_MAX_LEN) {
+		q->c.invalid++;
+		return 0;
+	}
+	if (m->nb_segs == 1) {
+		flat = rte_pktmbuf_mtod(m, const uint8_t *);
+	} else {
+		tx_gather(q->scratch, m);
+		flat = q->scratch;
+	}
+	nseg = ch39x_tso_init(&t, flat, m->pkt_len, m->l2_len, m->l3_len,
+			      m->l4_len, m->tso_segsz);
+	if (nseg < 0 || ch39x_tso_next_len(&t) + vl > q->max_frame) {
+		q->c.invalid++;
+		return 0;
+	}
+	/*
+	 * Wait (backpressure) until every segment has room, unless the
+	 * super-frame needs more transfers than the queue has: then it goes
+	 * out as transfers complete, and what finds no room is dropped.
+	 */
+	seg = ch39x_tso_next_len(&t) + vl;
+	if (tx_xfers_needed(q, (uint32_t)nseg, seg, fr) <= q->nb_xfers &&
+	    !tx_capacity(q, st, (uint32_t)nseg, seg, fr) &&
+	    (tx_reap(q) == 0 || !tx_capacity(q, st, (uint32_t)nseg, seg, fr)))
+		return -1;
+	memset(&d, 0, sizeof(d));
+	while ((len = ch39x_tso_next_len(&t)) != 0) {
+		d.len = len + vl;
+		if (!tx_room(q, st, d.len, fr)) {
+			q->c.tso_seg_drops += t.nseg - t.idx;
+			break;
+		}
+		dst = tx_add(q, st, &d, fr);
+		ch39x_tso_emit(&t, dst + vl);
+		if (vlan)
+			sw_vlan_insert(dst, m->vlan_tci);
+		q->c.packets++;
+		q->c.bytes += d.len;
+	}
+	q->c.tso_sw_pkts++;
+	q->c.tso_sw_segs += t.idx;
+	return 0;
+}
+
+/* The descriptor of a frame the chip finishes itself (TSO, csum, tag). */
+static __rte_always_inline void
+tx_hw_desc(const struct ch39x_txq *q, const struct rte_mbuf *m,
+	   struct ch39x_tx_desc *d)
+{
+	uint64_t ol = m->ol_flags;
+
+	if (q->hw_vlan && (ol & RTE_MBUF_F_TX_VLAN)) {
+		d->vlan_insert = true;
+		d->vlan_tci = m->vlan_tci;
+	}
+	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
+		/* Only when hw_tso_ok(): the chip segments it (§5). */
+		d->tso4 = (ol & RTE_MBUF_F_TX_IPV4) != 0;
+		d->tso6 = !d->tso4;
+		d->tcpho = (uint8_t)(m->l2_len + m->l3_len + m->l4_len);
+		d->mss = m->tso_segsz;
+	} else if (q->hw_csum) {
+		d->csum_ip4 = (ol & RTE_MBUF_F_TX_IP_CKSUM) != 0;
+		d->csum_tcp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
+			RTE_MBUF_F_TX_TCP_CKSUM;
+		d->csum_udp = (ol & RTE_MBUF_F_TX_L4_MASK) ==
+			RTE_MBUF_F_TX_UDP_CKSUM;
+	}
+}
+
+/*
+ * Count what the chip puts on the wire for a super-frame it segments, as
+ * software TSO does: every segment repeats the headers.
+ */
+static void
+tx_count_hw_tso(struct ch39x_txq *q, const struct ch39x_tx_desc *d,
+		uint32_t len, uint16_t mss)
+{
+	uint32_t hdr = d->tcpho, pay = len - hdr;
+	uint32_t nseg = pay ? (pay + mss - 1) / mss : 1;
+	uint32_t vl = d->vlan_insert ? RTE_VLAN_HLEN : 0;
+
+	q->c.tso_hw++;
+	q->c.packets += nseg;
+	q->c.bytes += len + (nseg - 1) * hdr + nseg * vl;
+}
+
+/* One mbuf into the aggregate. 0: consumed; -1: no room, not consumed. */
+static __rte_always_inline int
+tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
+       const enum ch39x_framing fr)
+{
+	uint64_t ol = m->ol_flags;
+	bool vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !q->hw_vlan;
+	/* The tag makes every frame on the wire 4 bytes longer. */
+	uint32_t vl = (ol & RTE_MBUF_F_TX_VLAN) ? RTE_VLAN_HLEN : 0;
+	struct ch39x_tx_desc d;
+	uint32_t len = m->pkt_len;
+	uint8_t *dst;
+
+	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
+		if (!hw_tso_ok(q, m))
+			return tx_tso_sw(q, st, m, fr);
+		if ((uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) +
+		    vl > q->max_frame || m->tso_segsz == 0) {
+			q->c.invalid++;
+			return 0;
+		}
+	} else if (unlikely(len < RTE_ETHER_HDR_LEN ||
+			    len + vl > q->max_frame)) {
+		q->c.invalid++;
+		return 0;
+	}
+	memset(&d, 0, sizeof(d));
+	d.len = len + (vlan_sw ? RTE_VLAN_HLEN : 0);
+	tx_hw_desc(q, m, &d);
+	if (!tx_room(q, st, d.len, fr))
+		return -1;
+	dst = tx_add(q, st, &d, fr);
+	if (vlan_sw) {
+		tx_gather(dst + RTE_VLAN_HLEN, m);
+		sw_vlan_insert(dst, m->vlan_tci);
+		q->c.vlan_sw++;
+	} else {
+		tx_gather(dst, m);
+	}
+	if (d.tso6) {
+		/* ch398 TSO: the driver zeroes the IPv6 payload length. */
+		dst[m->l2_len + 4] = 0;
+		dst[m->l2_len + 5] = 0;
+	}
+	if (!q->hw_csum && (ol & (RTE_MBUF_F_TX_IP_CKSUM |
+				  RTE_MBUF_F_TX_L4_MASK))) {
+		sw_csum(dst, d.len, ol);
+		q->c.csum_sw++;
+	}
+	if (d.tso4 || d.tso6) {
+		tx_count_hw_tso(q, &d, len, m->tso_segsz);
+		return 0;
+	}
+	q->c.packets++;
+	q->c.bytes += d.len;
+	return 0;
+}
+
+static __rte_always_inline uint16_t
+tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
+	 const enum ch39x_framing fr)
+{
+	struct tx_state st = { .x = NULL };
+	uint16_t n;
+
+	tx_reap(q);
+	for (n = 0; n < nb; n++) {
+		if (tx_one(q, &st, pkts[n], fr) != 0) {
+			q->c.full++;
+			break;
+		}
+	}
+	if (st.x != NULL)
+		tx_submit(q, &st, fr);
+	rte_pktmbuf_free_bulk(pkts, n);
+	q->c.usb_xfers += st.xfers;
+	q->c.usb_bytes += st.xbytes;
+	return n;
+}
+
+uint16_t
+ch39x_tx_burst_vendor(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return tx_burst(txq, pkts, nb, CH39X_FRAMING_VENDOR);
+}
+
+uint16_t
+ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return tx_burst(txq, pkts, nb, CH39X_FRAMING_NCM);
+}
+
+uint16_t
+ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return tx_burst(txq, pkts, nb, CH39X_FRAMING_ECM);
+}
+
+uint16_t
+ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct ch39x_txq *q = txq;
+	struct rte_mbuf *m;
+	uint16_t i;
+	int rc;
+
+	for (i = 0; i < nb; i++) {
+		m = pkts[i];
+		if ((m->ol_flags & ~CH39X_TX_OFFLOAD_FLAGS) ||
+		    (m->ol_flags & RTE_MBUF_F_TX_L4_MASK) ==
+		    RTE_MBUF_F_TX_SCTP_CKSUM) {
+			rte_errno = ENOTSUP;
+			return i;
+		}
+		if (m->ol_flags & RTE_MBUF_F_TX_TCP_SEG) {
+			/* Every segment must fit the port's MTU. */
+			if (m->tso_segsz == 0 || m->l4_len < 20 ||
+			    m->pkt_len > CH39X_TSO_MAX_LEN ||
+			    (uint32_t)(m->l2_len + m->l3_len + m->l4_len + m->tso_segsz) >
+			    q->mtu_frame) {
+				rte_errno = EINVAL;
+				return i;
+			}
+		} else if (m->pkt_len > q->max_frame) {
+			rte_errno = EINVAL;
+			return i;
+		}
+		rc = rte_validate_tx_offload(m);
+		if (rc == 0)
+			rc = rte_net_intel_cksum_prepare(m);
+		if (rc != 0) {
+			rte_errno = -rc;
+			return i;
+		}
+	}
+	return i;
+}
