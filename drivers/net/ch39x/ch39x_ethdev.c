@@ -250,28 +250,30 @@ rx_intr_setup(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* Arm or disarm the queue's wake-up (the one RX queue: qid is 0). */
 static int
-ch39x_rx_queue_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
+rx_arm(struct rte_eth_dev *dev, bool on)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
-	RTE_SET_USED(qid);
 	if (ad->usb->ops->rx_arm == NULL)
 		return -ENOTSUP;
-	ad->usb->ops->rx_arm(ad->usb, true);
+	ad->usb->ops->rx_arm(ad->usb, on);
 	return 0;
+}
+
+static int
+ch39x_rx_queue_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
+{
+	RTE_SET_USED(qid);
+	return rx_arm(dev, true);
 }
 
 static int
 ch39x_rx_queue_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 {
-	struct ch39x_adapter *ad = dev->data->dev_private;
-
 	RTE_SET_USED(qid);
-	if (ad->usb->ops->rx_arm == NULL)
-		return -ENOTSUP;
-	ad->usb->ops->rx_arm(ad->usb, false);
-	return 0;
+	return rx_arm(dev, false);
 }
 
 /* rte_eth_conf.link_speeds into the device, or refused. */
