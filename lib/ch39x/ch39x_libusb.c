@@ -39,6 +39,8 @@
 #define LU_USBFS_MB_PATH "/sys/module/usbcore/parameters/usbfs_memory_mb"
 /* Where Linux names devices and interfaces ("1-2.4", "1-2.4:3.0"). */
 #define LU_SYSFS_USB "/sys/bus/usb/devices"
+/* Shipped in udev/; gives a group access to the device nodes. */
+#define LU_UDEV_RULE "70-ch39x-usb.rules"
 /* A kernel driver's name and its netdev, for the hand-over log lines. */
 #define LU_OWNER_MAX 64
 
@@ -491,6 +493,23 @@ sel_text(const struct ch39x_libusb_sel *sel, unsigned int protos, char *buf,
 }
 
 /*
+ * Why no device at all is seen, when USB is not visible here (containers
+ * without the host's /sys/bus/usb or /dev/bus/usb); "" otherwise.
+ */
+static const char *
+usb_invisible(void)
+{
+	if (access(LU_SYSFS_USB, F_OK) != 0)
+		return " (no USB visible here: " LU_SYSFS_USB " does not exist; "
+			"in a container, give it the host's /sys/bus/usb and "
+			"/dev/bus/usb)";
+	if (access("/dev/bus/usb", F_OK) != 0)
+		return " (/dev/bus/usb does not exist: libusb cannot open "
+			"devices; in a container, pass --device /dev/bus/usb)";
+	return "";
+}
+
+/*
  * Find the one device of ctx that sel picks. Returns a referenced device
  * and its descriptor, path, protocol and wanted configuration, or NULL with
  * the list of what was found in err.
@@ -541,8 +560,8 @@ pick(libusb_context *ctx, const struct ch39x_libusb_sel *sel,
 	} else {
 		if (nm == 0)
 			off = (size_t)snprintf(err, errlen, "no USB device "
-				"matches %s; found %zu%s", what, nc,
-				nc ? ":" : "");
+				"matches %s; found %zu%s%s", what, nc,
+				nc ? ":" : "", nc ? "" : usb_invisible());
 		else
 			off = (size_t)snprintf(err, errlen, "%zu USB devices "
 				"match %s; pick one by serial= or path=:", nm,
@@ -1121,8 +1140,9 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 		snprintf(err, errlen, "cannot open %04x:%04x at %s: %s%s",
 			 cand.dd.idVendor, cand.dd.idProduct, cand.path,
 			 libusb_error_name(r), r == LIBUSB_ERROR_ACCESS ?
-			 " (no permission on /dev/bus/usb: run as root or "
-			 "add a udev rule)" : "");
+			 " (no permission on its node in /dev/bus/usb: run as "
+			 "root, or install the udev rule " LU_UDEV_RULE " and "
+			 "join its group; ch39x-usb status shows access)" : "");
 		libusb_unref_device(dev);
 		goto fail;
 	}
