@@ -22,7 +22,8 @@
 #   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
-#   PMD_TESTS="ch398 ch397 ncm ecm"      which PMD runs (ch397: high speed only)
+#   PMD_TESTS="ch398 ch397 ncm ecm handover twins"  which PMD runs
+#                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0] ...  throughput comparison
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
@@ -41,11 +42,11 @@ CACHE=$ROOT/.cache/vm
 SPEEDS=${SPEEDS:-high super}
 KDRV=${KDRV:-1}
 ACCEL=${ACCEL:-auto}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-400}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-700}
 KEEP_RUNS=${KEEP_RUNS:-6}
 SANITIZE=${SANITIZE:-0}
 PMD_SO=${PMD_SO:-$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins}
 PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
 PERF_REPS=${PERF_REPS:-3}
 PERF_SECS=${PERF_SECS:-5}
