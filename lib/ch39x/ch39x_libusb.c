@@ -39,7 +39,7 @@
 #define LU_USBFS_MB_PATH "/sys/module/usbcore/parameters/usbfs_memory_mb"
 /* Where Linux names devices and interfaces ("1-2.4", "1-2.4:3.0"). */
 #define LU_SYSFS_USB "/sys/bus/usb/devices"
-/* Shipped in udev/; gives a group access to the device nodes. */
+/* usertools/, installed by meson: a group gets access to the nodes. */
 #define LU_UDEV_RULE "70-ch39x-usb.rules"
 /* A kernel driver's name and its netdev, for the hand-over log lines. */
 #define LU_OWNER_MAX 64

@@ -547,7 +547,7 @@ pmd_handover() {
 		want=0
 		[ "$KDRV" = 1 ] && want=1
 		if [ "${o:-0}" -ge 3 ] && [ "$rs" = 1 ] && [ "$tk" -ge "$want" ]; then
-			result PASS handover-pmd "testpmd on $P3 (proto=auto: NCM, configuration 2): ${o} of 3 echo replies on $N4; log: $tk interface(s) taken from a kernel driver, configuration 1 restored at close: $(grep -m 1 "restored" "$TP_LOG" | sed 's/.*net_ch39x0: //')"
+			result PASS handover-pmd "testpmd on $P3 (proto=auto: NCM, configuration 2): ${o} of 3 echo replies on $N4; log: $tk interface(s) taken from a kernel driver, configuration 1 restored at close: $(grep -m 1 "restored (the backend" "$TP_LOG" | sed 's/.*net_ch39x0: //')"
 		else
 			result FAIL handover-pmd "testpmd on $P3: ${o:-0} of 3 echo replies on $N4; $tk 'taken from kernel driver' line(s) (at least $want expected), $rs 'configuration 1 restored' line(s) (1 expected)"
 		fi
@@ -603,11 +603,27 @@ udev_rule() {
 	mkdir -p /host/run/udev/rules.d
 	cp "/host$ROOT/usertools/70-ch39x-usb.rules" /host/run/udev/rules.d/ ||
 		return 1
-	chroot /host /lib/systemd/systemd-udevd --daemon > /out/udevd-$SPEED.log 2>&1 ||
-		return 1
-	chroot /host udevadm trigger --subsystem-match=usb --action=add
-	chroot /host udevadm settle -t 60
-	chroot /host udevadm control --exit
+	chroot /host /lib/systemd/systemd-udevd --debug > /out/udevd-$SPEED.log 2>&1 &
+	ud=$!
+	# udevadm ignores requests made from a chroot unless told otherwise.
+	uadm="chroot /host /usr/bin/env SYSTEMD_IGNORE_CHROOT=1 udevadm"
+	i=0
+	until $uadm control --ping -t 2 2>/dev/null; do
+		kill -0 $ud 2>/dev/null && [ $i -lt 60 ] || { kill $ud; return 1; }
+		sleep 0.5
+		i=$((i + 1))
+	done
+	$uadm trigger --verbose --subsystem-match=usb --action=add \
+		> /out/udevd-trigger-$SPEED.log 2>&1
+	$uadm settle -t 60
+	$uadm control --exit
+	i=0
+	while kill -0 $ud 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	kill -9 $ud 2>/dev/null
+	wait $ud 2>/dev/null
 	rm -f /host/run/udev/control
 	return 0
 }
@@ -688,6 +704,7 @@ pmd_twins() {
 		usb_status twins-running
 		hp=$(usb_get twins-running "$PA" holders)
 		uid=$(awk '$1 == "Uid:" { print $2 }' "/proc/${hp##*:}/status" 2>/dev/null)
+		cap=$(awk '$1 == "CapEff:" { print $2 }' "/proc/${hp##*:}/status" 2>/dev/null)
 		oa=$(ping3 "$TA" 169.254.83.2)
 		ob=$(ping3 "$TB" 169.254.84.2)
 		tp_finish
@@ -699,10 +716,11 @@ pmd_twins() {
 		else
 			result FAIL twins-probe "describe lines: twina by path $la, twinb by serial $lb (1 each expected); echo replies $oa/$ob of 3"
 		fi
-		if [ "$uid" = 4242 ] && [ "${oa:-0}" -ge 3 ]; then
-			result PASS user-probe "testpmd ($hp) ran as uid $uid (groups 4243 ch39x), no capabilities: it probed, detached and drove both gadgets"
+		if [ "$uid" = 4242 ] && [ "$cap" = 0000000000000000 ] &&
+		   [ "${oa:-0}" -ge 3 ]; then
+			result PASS user-probe "testpmd ($hp) ran as uid $uid (groups 4243 ch39x), effective capabilities $cap: it probed, took the interfaces from cdc_ether and drove both gadgets"
 		else
-			result FAIL user-probe "testpmd holder '$hp' uid '$uid' (4242 expected), echo replies $oa"
+			result FAIL user-probe "testpmd holder '$hp' uid '$uid' (4242 expected), CapEff '$cap' (0 expected), echo replies $oa"
 		fi
 	else
 		result FAIL twins-probe "$TP_ERR"
