@@ -12,6 +12,12 @@
 #   pings in icmpecho mode over the NCM and ECM gadgets and over
 #   tests/vm/ch39x_gadget.c, a FunctionFS gadget serving the simulated
 #   CH397/CH398 (tests/vm/pmd.sh);
+# - usertools/ch39x-usb lists every gadget (protocol, driver, netdev,
+#   holder, --vdev string), hands devices to the kernel and back, and the
+#   kernel's cdc_ncm/cdc_ether netdev must pass traffic after each PMD
+#   run; two identical gadgets are told apart by path and serial in a
+#   testpmd run by an unprivileged user, with the device access of
+#   usertools/70-ch39x-usb.rules applied by the host's systemd-udevd;
 # - with PERF=1, frames/s of the PMD against cdc_ncm/cdc_ether with pktgen
 #   as the source (tests/vm/perf.sh; not part of the default run).
 # Prints PASS/FAIL lines and a closing "N passed, N failed"; exits non-zero
