@@ -537,7 +537,8 @@ ping3() {
 # The two-configuration gadget of guest.sh (ECM in 1, NCM in 2): the PMD
 # switches to NCM and back by itself; then ch39x-usb bind makes the switch,
 # the PMD finds the device free and leaves it so, ch39x-usb unbind hands
-# it back.
+# it back; then kernel_driver=keep leaves the PMD's switch in place and
+# ch39x-usb unbind hands the device back.
 pmd_handover() {
 	if tp_start handover-pmd "dev=1209:0003,path=$P3"; then
 		o=$(ping3 "$N4" 169.254.80.2)
@@ -586,6 +587,35 @@ pmd_handover() {
 	else
 		usb_status handover-unbound
 		usb_expect usbtool-unbind handover-unbound "$P3" active_config=1
+	fi
+	# kernel_driver=keep: the PMD switches to 2 and leaves it so; ch39x-usb
+	# unbind (nothing saved by bind) lets the kernel choose as at plug-in.
+	if tp_start handover-keep "dev=1209:0003,path=$P3,kernel_driver=keep"; then
+		o=$(ping3 "$N4" 169.254.80.2)
+		tp_finish
+		kp=$(grep -c "kernel_driver=keep: left in configuration 2" "$TP_LOG")
+		usb_status handover-keep
+		if [ "${o:-0}" -ge 3 ] && [ "$kp" = 1 ] &&
+		   chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" \
+			"$OUT/usb-$SPEED-handover-keep.json" "$P3" \
+			active_config=2 kernel_drivers=- held_by=- > /dev/null; then
+			result PASS handover-keep "kernel_driver=keep: ${o} of 3 echo replies on $N4; after quitting $P3 stays in configuration 2 without kernel drivers, as logged: $(grep -m 1 "kernel_driver=keep: left" "$TP_LOG" | sed 's/.*net_ch39x0: //')"
+		else
+			result FAIL handover-keep "kernel_driver=keep: ${o:-0} of 3 echo replies on $N4; $kp 'left in configuration 2' line(s) (1 expected); after: $(chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" "$OUT/usb-$SPEED-handover-keep.json" "$P3" active_config=2 kernel_drivers=-)"
+		fi
+	else
+		result FAIL handover-keep "$TP_ERR"
+		tp_finish
+	fi
+	o=$(usbtool unbind "$P3" 2>&1)
+	echo "[pmd] ch39x-usb unbind $P3: $(echo "$o" | tr '\n' ' ')"
+	if [ "$KDRV" = 1 ]; then
+		kdrv_back usbtool-unbind-keep-pmd "$P3" "$N3" 169.254.79 \
+			cdc_ether 1
+	else
+		usb_status handover-keep-unbound
+		usb_expect usbtool-unbind-keep-pmd handover-keep-unbound "$P3" \
+			active_config=1
 	fi
 }
 
