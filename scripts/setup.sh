@@ -3,16 +3,36 @@
 # Installs what ch39x needs on Debian 12 and fetches the DPDK driver-SDK
 # headers that Debian's libdpdk-dev does not ship. Idempotent: every step
 # checks first and does nothing when its result is already there.
+#
+#   scripts/setup.sh           what building and running the PMD needs
+#   scripts/setup.sh --tests   that, plus what the test suites need
+#                              (scripts/test.sh asks for it)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 sdk_cache="$top/.cache/dpdk-sdk"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
+tests=0
+for a in "$@"; do
+	case $a in
+	--tests) tests=1 ;;
+	-h|--help) sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "setup: unknown argument $a (--tests, --help)" >&2; exit 2 ;;
+	esac
+done
 
-# iputils-ping and iperf3: the Linux peers of the CPE test (tests/cpe).
+# Building and running: DPDK (libraries, dpdk-testpmd in dpdk-dev), libusb,
+# libpcap, the build tools; dpkg-dev unpacks the SDK headers' source;
+# python3 runs ch39x-usb.
 pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
-      pkg-config gcc dpkg-dev python3 tshark iproute2 iputils-ping iperf3)
+      pkg-config gcc dpkg-dev python3)
+# The tests: tshark reads captures (tests/tcp_pcap.py), iproute2,
+# iputils-ping and iperf3 are the Linux peers of the CPE test (tests/cpe),
+# udev's systemd-udevd applies the udev rule in the VM test (tests/vm, which
+# installs QEMU and the rest of its own needs).
+test_pkgs=(tshark iproute2 iputils-ping iperf3 udev)
+[ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do

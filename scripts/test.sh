@@ -11,6 +11,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${BUILDDIR:-$top/build}
 asandir=${ASAN_BUILDDIR:-$top/build-asan}
 
+# The test suites' tools too; build.sh then installs only what is missing.
+bash "$top/scripts/setup.sh" --tests >/dev/null ||
+	{ echo "0 passed, 1 failed"; exit 1; }
 bash "$top/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
 rc=0
 meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1

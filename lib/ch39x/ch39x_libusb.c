@@ -9,9 +9,11 @@
  * from drivers/usb/core/devio.c.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libusb.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +37,12 @@
 /* Poll period while waiting for a device after a configuration switch. */
 #define LU_REFIND_STEP_MS 20
 #define LU_USBFS_MB_PATH "/sys/module/usbcore/parameters/usbfs_memory_mb"
+/* Where Linux names devices and interfaces ("1-2.4", "1-2.4:3.0"). */
+#define LU_SYSFS_USB "/sys/bus/usb/devices"
+/* usertools/, installed by meson: a group gets access to the nodes. */
+#define LU_UDEV_RULE "70-ch39x-usb.rules"
+/* A kernel driver's name and its netdev, for the hand-over log lines. */
+#define LU_OWNER_MAX 64
 
 /* One libusb transfer, lent to one struct ch39x_xfer while in flight. */
 struct lu_xfer {
@@ -83,7 +91,15 @@ struct lu_dev {
 	uint8_t n_ifs;
 	uint8_t ifs[LU_MAX_IFS];	/* claimed */
 	bool detached[LU_MAX_IFS];	/* a kernel driver was let go */
+	char owner[LU_MAX_IFS][LU_OWNER_MAX];	/* ... which one */
 	bool gone;
+	/*
+	 * The configuration switch open made, undone at close: the kernel
+	 * binds its drivers to the restored configuration by itself.
+	 */
+	bool switched;
+	uint8_t orig_cfg;		/* 0: the device was unconfigured */
+	bool keep;			/* keep_kernel_driver: undo nothing */
 	struct lu_ep ep[CH39X_EP_COUNT];
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
@@ -477,6 +493,23 @@ sel_text(const struct ch39x_libusb_sel *sel, unsigned int protos, char *buf,
 }
 
 /*
+ * Why no device at all is seen, when USB is not visible here (containers
+ * without the host's /sys/bus/usb or /dev/bus/usb); "" otherwise.
+ */
+static const char *
+usb_invisible(void)
+{
+	if (access(LU_SYSFS_USB, F_OK) != 0)
+		return " (no USB visible here: " LU_SYSFS_USB " does not exist; "
+			"in a container, give it the host's /sys/bus/usb and "
+			"/dev/bus/usb)";
+	if (access("/dev/bus/usb", F_OK) != 0)
+		return " (/dev/bus/usb does not exist: libusb cannot open "
+			"devices; in a container, pass --device /dev/bus/usb)";
+	return "";
+}
+
+/*
  * Find the one device of ctx that sel picks. Returns a referenced device
  * and its descriptor, path, protocol and wanted configuration, or NULL with
  * the list of what was found in err.
@@ -527,8 +560,8 @@ pick(libusb_context *ctx, const struct ch39x_libusb_sel *sel,
 	} else {
 		if (nm == 0)
 			off = (size_t)snprintf(err, errlen, "no USB device "
-				"matches %s; found %zu%s", what, nc,
-				nc ? ":" : "");
+				"matches %s; found %zu%s%s", what, nc,
+				nc ? ":" : "", nc ? "" : usb_invisible());
 		else
 			off = (size_t)snprintf(err, errlen, "%zu USB devices "
 				"match %s; pick one by serial= or path=:", nm,
@@ -551,15 +584,58 @@ pick(libusb_context *ctx, const struct ch39x_libusb_sel *sel,
 /* ---- opening ---- */
 
 /*
+ * The kernel driver bound to interface ifn of configuration cfg and the
+ * netdev it made, as in "cdc_ncm (netdev usb0)", from sysfs: libusb only
+ * says whether there is one. "a kernel driver" when sysfs is not there.
+ */
+static void
+if_owner(const struct lu_dev *u, uint8_t cfg, uint8_t ifn, char *buf,
+	 size_t len)
+{
+	char p[PATH_MAX], link[PATH_MAX];
+	const char *drv = "a kernel driver";
+	struct dirent *e;
+	DIR *dir;
+	ssize_t n;
+	int off;
+
+	snprintf(p, sizeof(p), LU_SYSFS_USB "/%s:%u.%u/driver", u->path, cfg,
+		 ifn);
+	n = readlink(p, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		drv = strrchr(link, '/') != NULL ? strrchr(link, '/') + 1 : link;
+	}
+	off = snprintf(buf, len, "%.40s", drv);
+	snprintf(p, sizeof(p), LU_SYSFS_USB "/%s:%u.%u/net", u->path, cfg,
+		 ifn);
+	dir = opendir(p);
+	if (dir == NULL)
+		return;
+	while ((e = readdir(dir)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (off > 0 && (size_t)off < len)
+			snprintf(buf + off, len - (size_t)off, " (netdev %.15s)",
+				 e->d_name);
+		break;
+	}
+	closedir(dir);
+}
+
+/*
  * Let kernel drivers go from every interface of the active configuration:
  * usbfs refuses SET_CONFIGURATION while a driver holds one (-EBUSY). These
  * interfaces vanish with the switch, so they are given back only when the
- * switch fails. Returns the interfaces let go, as a mask.
+ * switch fails. why says what for, in the log line of each. Returns the
+ * interfaces let go, as a mask.
  */
 static uint32_t
-detach_all(libusb_device_handle *h, libusb_device *dev)
+detach_all(struct lu_dev *u, const char *why)
 {
+	libusb_device *dev = libusb_get_device(u->h);
 	struct libusb_config_descriptor *c;
+	char owner[LU_OWNER_MAX];
 	uint32_t mask = 0;
 	int i, n;
 
@@ -569,9 +645,16 @@ detach_all(libusb_device_handle *h, libusb_device *dev)
 		if (c->interface[i].num_altsetting < 1)
 			continue;
 		n = c->interface[i].altsetting[0].bInterfaceNumber;
-		if (n < 32 && libusb_kernel_driver_active(h, n) == 1 &&
-		    libusb_detach_kernel_driver(h, n) == 0)
-			mask |= 1u << n;
+		if (n >= 32 || libusb_kernel_driver_active(u->h, n) != 1)
+			continue;
+		if_owner(u, c->bConfigurationValue, (uint8_t)n, owner,
+			 sizeof(owner));
+		if (libusb_detach_kernel_driver(u->h, n) != 0)
+			continue;
+		mask |= 1u << n;
+		lu_log(u, "%s: interface %s:%u.%d taken from kernel driver %s "
+		       "%s", u->path, u->path, c->bConfigurationValue, n, owner,
+		       why);
 	}
 	libusb_free_config_descriptor(c);
 	return mask;
@@ -656,14 +739,20 @@ claim(struct lu_dev *u, uint8_t ifn, char *err, size_t errlen)
 	i = u->n_ifs;
 	r = libusb_kernel_driver_active(u->h, ifn);
 	if (r == 1) {
+		if_owner(u, u->info.config_value, ifn, u->owner[i],
+			 sizeof(u->owner[i]));
 		r = libusb_detach_kernel_driver(u->h, ifn);
 		if (r != 0) {
 			snprintf(err, errlen, "cannot take interface %u from "
-				 "its kernel driver: %s", ifn,
+				 "kernel driver %s: %s", ifn, u->owner[i],
 				 libusb_error_name(r));
 			return -1;
 		}
 		u->detached[i] = true;
+		lu_log(u, "%s: interface %s:%u.%u taken from kernel driver %s%s",
+		       u->path, u->path, u->info.config_value, ifn, u->owner[i],
+		       u->keep ? " (kernel_driver=keep: not given back at "
+		       "close)" : "");
 	}
 	r = libusb_claim_interface(u->h, ifn);
 	if (r != 0) {
@@ -851,18 +940,95 @@ setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Release the claimed interfaces; with reattach, give each back to the
+ * kernel driver it was taken from.
+ */
 static void
-release_all(struct lu_dev *u)
+release_all(struct lu_dev *u, bool reattach)
 {
-	int i;
+	int i, r;
 
 	for (i = u->n_ifs - 1; i >= 0; i--) {
 		libusb_release_interface(u->h, u->ifs[i]);
-		/* Give the interface back to the kernel driver we took it from. */
-		if (u->detached[i])
-			libusb_attach_kernel_driver(u->h, u->ifs[i]);
+		if (!u->detached[i] || !reattach)
+			continue;
+		r = libusb_attach_kernel_driver(u->h, u->ifs[i]);
+		if (r == 0)
+			lu_log(u, "%s: interface %s:%u.%u given back to kernel "
+			       "driver %s", u->path, u->path,
+			       u->info.config_value, u->ifs[i], u->owner[i]);
+		else if (r != LIBUSB_ERROR_NO_DEVICE)
+			lu_log(u, "%s: interface %s:%u.%u: kernel driver %s "
+			       "did not take it back: %s", u->path, u->path,
+			       u->info.config_value, u->ifs[i], u->owner[i],
+			       libusb_error_name(r));
 	}
 	u->n_ifs = 0;
+}
+
+/*
+ * Put the configuration open switched from back. usbfs refuses
+ * SET_CONFIGURATION while any interface is claimed, by us or a kernel
+ * driver that bound to the rest of this configuration meanwhile; the
+ * interfaces of this configuration vanish with it, so nothing is
+ * re-attached here: the kernel binds its drivers to the restored
+ * configuration's interfaces as it did before.
+ */
+static void
+restore_config(struct lu_dev *u)
+{
+	uint8_t now = u->info.config_value;
+	uint32_t let_go;
+	int r, k;
+
+	release_all(u, false);
+	let_go = detach_all(u, "to restore the configuration");
+	r = libusb_set_configuration(u->h, u->orig_cfg ? u->orig_cfg : -1);
+	if (r == 0) {
+		lu_log(u, "%s: configuration %u restored (the backend had "
+		       "switched to %u); the kernel binds its drivers to it",
+		       u->path, u->orig_cfg, now);
+		return;
+	}
+	if (r == LIBUSB_ERROR_NO_DEVICE)
+		return;
+	lu_log(u, "%s: cannot restore configuration %u (SET_CONFIGURATION "
+	       "from %u: %s)%s; ch39x-usb unbind %s hands the device back",
+	       u->path, u->orig_cfg, now, libusb_error_name(r),
+	       r == LIBUSB_ERROR_BUSY ? ", another program holds an "
+	       "interface" : "", u->path);
+	for (k = 0; k < 32; k++)
+		if (let_go & (1u << k))
+			libusb_attach_kernel_driver(u->h, k);
+}
+
+/*
+ * The device back to the kernel as open found it, unless the user asked to
+ * keep it. A device that left the bus needs nothing: when it comes back,
+ * the kernel enumerates it afresh.
+ */
+static void
+hand_back(struct lu_dev *u, bool keep)
+{
+	bool taken = false;
+	int i;
+
+	for (i = 0; i < u->n_ifs; i++)
+		taken |= u->detached[i];
+	if (u->gone || keep) {
+		release_all(u, false);
+		if (keep && !u->gone && (u->switched || taken))
+			lu_log(u, "%s: kernel_driver=keep: left in configuration "
+			       "%u without its kernel drivers (ch39x-usb unbind "
+			       "%s hands it back)", u->path,
+			       u->info.config_value, u->path);
+		return;
+	}
+	if (u->switched)
+		restore_config(u);
+	else
+		release_all(u, true);
 }
 
 static void
@@ -949,6 +1115,7 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 	u->base.ops = &lu_ops;
 	u->log = sel->log;
 	u->log_arg = sel->log_arg;
+	u->keep = sel->keep_kernel_driver;
 	for (k = 0; k < CH39X_EP_COUNT; k++)
 		pthread_mutex_init(&u->ep[k].lock, NULL);
 	u->limit = usbfs_limit();
@@ -973,16 +1140,21 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 		snprintf(err, errlen, "cannot open %04x:%04x at %s: %s%s",
 			 cand.dd.idVendor, cand.dd.idProduct, cand.path,
 			 libusb_error_name(r), r == LIBUSB_ERROR_ACCESS ?
-			 " (no permission on /dev/bus/usb: run as root or "
-			 "add a udev rule)" : "");
+			 " (no permission on its node in /dev/bus/usb: run as "
+			 "root, or install the udev rule " LU_UDEV_RULE " and "
+			 "join its group; ch39x-usb status shows access)" : "");
 		libusb_unref_device(dev);
 		goto fail;
 	}
 	if (libusb_get_configuration(u->h, &cur) != 0)
 		cur = -1;
 	if (cur != want_cfg) {
-		uint32_t let_go = detach_all(u->h, dev);
+		char why[64];
+		uint32_t let_go;
 
+		snprintf(why, sizeof(why), "to switch to configuration %u (%s)",
+			 want_cfg, proto_name(want_proto));
+		let_go = detach_all(u, why);
 		r = libusb_set_configuration(u->h, want_cfg);
 		libusb_unref_device(dev);
 		if (r != 0) {
@@ -996,6 +1168,8 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 				 proto_name(want_proto), libusb_error_name(r));
 			goto fail;
 		}
+		u->switched = true;
+		u->orig_cfg = cur > 0 ? (uint8_t)cur : 0;
 		/* V1.7 sleeps 5 ms after the switch (§1). */
 		libusb_close(u->h);
 		u->h = NULL;
@@ -1012,6 +1186,11 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 	u->info.pid = cand.dd.idProduct;
 	u->info.bcd_device = cand.dd.bcdDevice;
 	u->info.config_value = want_cfg;
+	if (u->switched)
+		lu_log(u, "%s: switched from configuration %u to %u for %s%s",
+		       u->path, u->orig_cfg, want_cfg, proto_name(u->proto),
+		       u->keep ? " (kernel_driver=keep: not restored at close)" :
+		       "; restored at close");
 	u->info.speed = lu_speed(libusb_get_device_speed(dev));
 	if (cand.dd.iSerialNumber != 0 &&
 	    libusb_get_string_descriptor_ascii(u->h, cand.dd.iSerialNumber,
@@ -1033,8 +1212,9 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 		goto fail;
 	return &u->base;
 fail:
+	/* A failed open leaves nothing taken, whatever keep says. */
 	if (u->h != NULL)
-		release_all(u);
+		hand_back(u, false);
 	lu_free(u);
 	return NULL;
 }
@@ -1510,7 +1690,7 @@ lu_close(struct ch39x_usb_dev *d)
 	/* Reset the CDC function: the far end sees the link go down. */
 	if (u->proto != CH39X_LIBUSB_VENDOR && u->data_alt != 0 && !u->gone)
 		libusb_set_interface_alt_setting(u->h, u->cdc.data_if, 0);
-	release_all(u);
+	hand_back(u, u->keep);
 	lu_free(u);
 }
 

@@ -14,8 +14,12 @@
  * finds the endpoints of the protocol it was opened for
  * (vendor: the first bulk IN, bulk OUT and interrupt IN of alt setting 0;
  * CDC-NCM/ECM: walked with ch39x_cdc_parse_config from the raw
- * configuration descriptor), takes the interfaces from any kernel driver and
- * gives them back at close.
+ * configuration descriptor), and takes the interfaces from any kernel
+ * driver, logging each one it takes. At close (and when open fails) it
+ * hands the device back as it found it: the configuration the kernel had
+ * is set again, which makes the kernel bind its drivers to it, or, with no
+ * switch, the drivers it took interfaces from are re-attached; unless
+ * keep_kernel_driver asks to leave the device as it was used.
  *
  * Transfers are libusb asynchronous transfers. Their callbacks run inside
  * libusb_handle_events on whichever thread happens to handle events (any
@@ -75,8 +79,16 @@ struct ch39x_libusb_sel {
 	unsigned int protos;	/* CH39X_LIBUSB_* mask; 0: any */
 	unsigned int reenum_ms;	/* 0: CH39X_LIBUSB_REENUM_MS */
 	/*
-	 * Problems after open (usbfs memory, failed submits), one line
-	 * without a newline; NULL: written to stderr.
+	 * false (default): close restores the configuration and the kernel
+	 * drivers; true: close leaves the device in the configuration the
+	 * backend used and the interfaces without their kernel drivers
+	 * (the devarg kernel_driver=keep).
+	 */
+	bool keep_kernel_driver;
+	/*
+	 * Problems after open (usbfs memory, failed submits) and each hand-over
+	 * between a kernel driver and the backend, one line without a newline;
+	 * NULL: written to stderr.
 	 */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;

@@ -6,7 +6,10 @@
 # configfs, gives their gadget-side netdevs addresses so that the guest
 # kernel answers ARP and ICMP, lets the kernel's own host drivers
 # (cdc_ncm, cdc_ether) bind to them, runs transport_test from the host
-# root, and checks that those drivers are bound again afterwards.
+# root, and checks that those drivers are bound again afterwards. The
+# ch39x-usb tool (usertools/) lists the gadgets with the protocol and the
+# kernel driver it should report, and hands fake398 back to the kernel
+# after transport_test left it as kernel_driver=keep does.
 #
 #   ncm      1209:0001  one configuration: NCM
 #   ecm      1209:0002  one configuration: ECM
@@ -34,6 +37,8 @@ up() {
 
 OUT=$(param vmt_out)
 BIN=$(param vmt_bin)
+S=$(param vmt_script)
+ROOT=${S%/tests/vm/guest.sh}	# the checkout, in the chroot
 SPEED=$(param vmt_speed)
 KDRV=$(param vmt_kdrv)
 R=/out/results.txt
@@ -44,12 +49,38 @@ result() {	# PASS|FAIL name detail
 	echo "$1 $2: $3"
 }
 
+# usertools/ch39x-usb in the chroot; usb_status TAG: its --json status in
+# /out/usb-$SPEED-TAG.json. usb_expect NAME TAG PATH KEY=VALUE...: one
+# PASS/FAIL line from tests/vm/usbtool_check.py.
+usbtool() {
+	chroot /host python3 "$ROOT/usertools/ch39x-usb" "$@"
+}
+usb_status() {
+	usbtool --json status > "/out/usb-$SPEED-$1.json" 2>&1
+}
+usb_expect() {
+	n=$1
+	f=$OUT/usb-$SPEED-$2.json
+	shift 2
+	if o=$(chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" "$f" "$@"); then
+		result PASS "$n" "$o"
+	else
+		result FAIL "$n" "$o"
+	fi
+}
+usb_get() {	# TAG PATH KEY
+	chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" \
+		"$OUT/usb-$SPEED-$1.json" "$2" --get "$3"
+}
+
 T0=$(up)
 SS=0
 [ "$SPEED" = super ] && SS=1
 for m in $(cat /modules/usb.list); do
 	case $m in
-	dummy_hcd) insmod /modules/$m.ko num=6 is_super_speed=$SS ;;
+	# 8 UDCs: 0..3 here, 4..7 for pmd.sh (the FunctionFS CH398 and
+	# CH397, two identical ECM gadgets).
+	dummy_hcd) insmod /modules/$m.ko num=8 is_super_speed=$SS ;;
 	*) insmod /modules/$m.ko ;;
 	esac || echo "[guest] insmod $m failed"
 done
@@ -171,6 +202,23 @@ if [ "$KDRV" = 1 ]; then
 	*)	result FAIL kdrv-bound "$BEFORE" ;;
 	esac
 fi
+P4CFG0=$(cat /sys/bus/usb/devices/$P4/bConfigurationValue)
+
+# What ch39x-usb says of each gadget: the protocol proto=auto picks and
+# why, the configuration it needs, the kernel driver and its netdev.
+KN=- KE=- NET=-
+[ "$KDRV" = 1 ] && { KN=cdc_ncm; KE=cdc_ether; NET=+; }
+usb_status initial
+usb_expect usbtool-ncm initial "$P1" proto=ncm proto_config=1 \
+	switch_needed=false kernel_drivers=$KN netdevs=$NET serial=ncm-0001 \
+	vdev="net_ch39x0,dev=1209:0001,path=$P1" \
+	vdev_serial="net_ch39x0,dev=1209:0001,serial=ncm-0001"
+usb_expect usbtool-ecm initial "$P2" proto=ecm proto_config=1 \
+	kernel_drivers=$KE netdevs=$NET vdev="net_ch39x0,dev=1209:0002,path=$P2"
+usb_expect usbtool-multi initial "$P3" proto=ncm proto_config=2 \
+	active_config=1 switch_needed=true kernel_drivers=$KE netdevs=$NET
+usb_expect usbtool-fake398 initial "$P4" proto=vendor chip=CH398 \
+	proto_config=3 active_config="$P4CFG0" held_by=-
 
 echo "[guest] transport_test starts at uptime $(up) s"
 timeout 150 chroot /host "$BIN" --speed "$SPEED" --results "$OUT/results.txt" \
@@ -191,22 +239,32 @@ if [ "$AFTER" = "$BEFORE" ]; then
 else
 	result FAIL kdrv-reattach "before: $BEFORE after: $AFTER"
 fi
-# fake398 stays in configuration 3, where cdc_ether had the ECM function
-# when the backend took its communication interface for the interrupt
-# endpoint: it must have it again.
-V=""
-for d in /sys/bus/usb/devices/$P4:*; do
-	[ -e "$d/bInterfaceNumber" ] || continue
-	drv=none
-	[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
-	V="$V$(basename "$d")=$drv "
-done
-if [ "$KDRV" = 1 ]; then
-	case "$V" in
-	*"$P4:3.1=cdc_ether"*) result PASS kdrv-reattach-vendor "configuration $(cat /sys/bus/usb/devices/$P4/bConfigurationValue): $V" ;;
-	*) result FAIL kdrv-reattach-vendor "configuration $(cat /sys/bus/usb/devices/$P4/bConfigurationValue): $V" ;;
-	esac
-fi
+# transport_test's last opening of fake398 was kernel_driver=keep: it
+# stays in configuration 3, and the ECM communication interface the backend
+# took from cdc_ether for the interrupt endpoint stays without a driver.
+# ch39x-usb unbind then hands it back (the kernel's own choice of
+# configuration, as at plug-in: the one it had, with its drivers).
+vdrv() {
+	V=""
+	for d in /sys/bus/usb/devices/$P4:*; do
+		[ -e "$d/bInterfaceNumber" ] || continue
+		drv=none
+		[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
+		V="$V$(basename "$d")=$drv "
+	done
+	echo "configuration $(cat /sys/bus/usb/devices/$P4/bConfigurationValue): $V"
+}
+V=$(vdrv)
+case "$V" in
+"configuration 3: "*"$P4:3.1=none"*) result PASS kdrv-keep-vendor "kernel_driver=keep left $V" ;;
+*) result FAIL kdrv-keep-vendor "expected configuration 3 without a driver on $P4:3.1: $V" ;;
+esac
+o=$(usbtool unbind "$P4" 2>&1)
+V=$(vdrv)
+case "$V" in
+"configuration $P4CFG0: "*) result PASS usbtool-unbind-keep "ch39x-usb unbind $P4: $V (as at plug-in) [$(echo "$o" | tr '\n' ' ')]" ;;
+*) result FAIL usbtool-unbind-keep "ch39x-usb unbind $P4: $V, expected configuration $P4CFG0 [$(echo "$o" | tr '\n' ' ')]" ;;
+esac
 for n in $N1 $N2 $N3 $N4; do
 	s=/sys/class/net/$n/statistics
 	echo "[guest] $n rx_packets=$(cat $s/rx_packets) rx_errors=$(cat $s/rx_errors) tx_packets=$(cat $s/tx_packets) tx_errors=$(cat $s/tx_errors)"
@@ -222,7 +280,6 @@ fi
 
 # The PMD itself on these buses (tests/vm/pmd.sh): testpmd pinged by the
 # guest's Linux over the FunctionFS CH39x gadgets and the CDC gadgets.
-S=$(param vmt_script)
 . "/host${S%/*}/pmd.sh"
 pmd_run
 # PERF=1: the throughput comparison (tests/vm/perf.sh).

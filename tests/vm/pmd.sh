@@ -13,6 +13,19 @@
 #              only)                       interface the guest pings from
 #   ncm        1209:0001 (guest.sh)        f_ncm: pinged from its netdev
 #   ecm        1209:0002 (guest.sh)        f_ecm: likewise, plus jumbo
+#   handover   1209:0003 (guest.sh)        ECM in configuration 1, NCM in
+#                                          2: the PMD switches to 2 and
+#                                          back; then ch39x-usb bind, a
+#                                          run, ch39x-usb unbind
+#   twins      1209:0004 x 2 (here)        two identical ECM gadgets told
+#                                          apart by serial and path,
+#                                          driven by testpmd as an
+#                                          unprivileged user with the udev
+#                                          rule's access
+#
+# The --vdev strings of the vendor gadgets are the ones ch39x-usb status
+# prints. After each CDC run the kernel's driver (cdc_ncm, cdc_ether) must
+# be bound again with its netdev, and that netdev must pass traffic.
 #
 # Every ping run asserts the replies counted by ping (N transmitted, N
 # received for each payload size), then the counters on both ends:
@@ -20,7 +33,9 @@
 # program's and device model's counters.
 #
 # Sourced by guest.sh, which provides result(), param(), up(), devpath(),
-# gadget(), config(), $G, $SPEED, $OUT, and has loaded the USB modules.
+# gadget(), gfunc(), config(), netdev(), usbtool(), usb_status(),
+# usb_expect(), usb_get(), $G, $SPEED, $OUT, $ROOT, $KDRV, and has loaded
+# the USB modules.
 # §N: section N of doc/guides/nics/ch39x_protocol.rst
 
 PMD_SO=$(param vmt_pmd)
@@ -82,7 +97,11 @@ TP_N=0
 # tp_start NAME DEVARGS [testpmd args...]: starts interactive testpmd with
 # forwarding already on (icmpecho unless the args say otherwise) and waits
 # for its prompt. Sets TP_LOG; returns 1 (with TP_ERR) when it never got
-# there.
+# there. TP_AS: a command testpmd runs under (another user); TP_EAL: more
+# EAL arguments; TP_PLUGIN: the PMD to load.
+TP_AS=""
+TP_EAL=""
+TP_PLUGIN=$PRIV/librte_net_ch39x.so
 tp_start() {
 	name=$1
 	devargs=$2
@@ -93,11 +112,12 @@ tp_start() {
 	rm -f "$TP_FIFO"
 	mkfifo "$TP_FIFO"
 	# Line-buffered, so that statistics asked for mid-run reach the log.
-	timeout "$TP_TIMEOUT" chroot /host /usr/bin/stdbuf -oL \
+	# shellcheck disable=SC2086
+	timeout "$TP_TIMEOUT" chroot /host $TP_AS /usr/bin/stdbuf -oL \
 		/usr/bin/dpdk-testpmd -l 0-1 \
 		--no-huge --no-pci --no-shconf -m 192 \
-		--file-prefix "ch39x_vm$TP_N" \
-		-d $PRIV/librte_net_ch39x.so --vdev "net_ch39x0,$devargs" \
+		--file-prefix "ch39x_vm$TP_N" $TP_EAL \
+		-d "$TP_PLUGIN" --vdev "net_ch39x0,$devargs" \
 		-- -i --auto-start --nb-cores=1 --total-num-mbufs=2048 \
 		--forward-mode=icmpecho "$@" \
 		< "$TP_FIFO" > "$TP_LOG" 2>&1 &
@@ -326,8 +346,16 @@ pmd_ffs() {
 	ip addr add "$net.1/24" dev "$tap"
 	sp=$(cat /sys/bus/usb/devices/$FFS_PATH/speed)
 	result PASS "$name-gadget" "1a86:${2#0x} at $FFS_PATH, $sp Mb/s, configuration $(cat /sys/bus/usb/devices/$FFS_PATH/bConfigurationValue), cable $tap"
+	# ch39x-usb: a CH39x by its IDs, vendor mode, in the configuration
+	# it is in; testpmd gets the --vdev string it prints.
+	usb_status "$name"
+	usb_expect "usbtool-$name" "$name" "$FFS_PATH" proto=vendor \
+		chip="$(echo "$1" | tr a-z A-Z)" proto_config="$3" \
+		switch_needed=false kernel_drivers=- held_by=- \
+		vdev="net_ch39x0,dev=1a86:${2#0x},path=$FFS_PATH"
+	vdev=$(usb_get "$name" "$FFS_PATH" vdev)
 	t0=$(up)
-	if ! tp_start "$name" "dev=1a86:${2#0x},path=$FFS_PATH"; then
+	if ! tp_start "$name" "${vdev#net_ch39x0,}"; then
 		result FAIL "$name-probe" "$TP_ERR"
 		tp_finish
 		ffs_gadget_stop "$1"
@@ -442,6 +470,303 @@ jumbo_ping() {
 		sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p'
 }
 
+# ---- hand-over between the kernel and the PMD ----
+
+# kdrv_back NAME PATH GADGET-IFNAME NET DRIVER [CONFIG]: after testpmd has
+# quit (or ch39x-usb unbind), the kernel's driver is bound again to the
+# communication interface (0) with a netdev, in CONFIG when given, and
+# that netdev passes traffic: moved into a network namespace of its own
+# (the guest has both ends of the link: without one the local routing
+# table would short-cut the ping), given NET.3 and pinged from the gadget
+# side (NET.1).
+kdrv_back() {
+	kb=$1
+	kp=$2
+	kg=$3
+	kn=$4
+	kd=$5
+	kc=${6:-}
+	[ "$KDRV" = 1 ] || return 0
+	i=0
+	hn=""
+	while [ $i -lt 50 ]; do
+		cfg=$(cat "/sys/bus/usb/devices/$kp/bConfigurationValue")
+		d=/sys/bus/usb/devices/$kp:$cfg.0
+		if [ -e "$d/driver" ] &&
+		   [ "$(basename "$(readlink "$d/driver")")" = "$kd" ] &&
+		   { [ -z "$kc" ] || [ "$cfg" = "$kc" ]; }; then
+			hn=$(ls "$d/net" 2>/dev/null | head -n 1)
+			[ -n "$hn" ] && break
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -z "$hn" ]; then
+		drv=none
+		[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
+		result FAIL "$kb-kdrv-back" "$kp: configuration $cfg (expected ${kc:-any}), $kp:$cfg.0 driver $drv (expected $kd) with no netdev"
+		return 1
+	fi
+	ipc="chroot /host /usr/sbin/ip"
+	$ipc netns add kdrv
+	$ipc link set "$hn" netns kdrv
+	$ipc -n kdrv addr add "$kn.3/24" dev "$hn"
+	$ipc -n kdrv link set "$hn" up
+	o=$(chroot /host /usr/bin/ping -n -q -c 3 -i 0.3 -w 20 -I "$kg" "$kn.3" 2>&1 |
+		sed -n 's/.* \([0-9]*\) received.*/\1/p')
+	$ipc netns del kdrv
+	# The netdev comes back to the initial namespace as the namespace goes.
+	i=0
+	while [ ! -e "/sys/class/net/$hn" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ "${o:-0}" -ge 3 ]; then
+		result PASS "$kb-kdrv-back" "$kp configuration $cfg: $kd bound again with $hn, which passes traffic ($kg -> $hn: ${o} of 3 echo replies)"
+	else
+		result FAIL "$kb-kdrv-back" "$kp configuration $cfg: $kd bound again with $hn, but $kg -> $hn: ${o:-0} of 3 echo replies"
+	fi
+}
+
+# ping3 IFNAME DST: echo replies of 3 requests
+ping3() {
+	chroot /host /usr/bin/ping -n -q -c 3 -i 0.3 -w 20 -I "$1" "$2" 2>&1 |
+		sed -n 's/.* \([0-9]*\) received.*/\1/p'
+}
+
+# The two-configuration gadget of guest.sh (ECM in 1, NCM in 2): the PMD
+# switches to NCM and back by itself; then ch39x-usb bind makes the switch,
+# the PMD finds the device free and leaves it so, ch39x-usb unbind hands
+# it back; then kernel_driver=keep leaves the PMD's switch in place and
+# ch39x-usb unbind hands the device back.
+pmd_handover() {
+	if tp_start handover-pmd "dev=1209:0003,path=$P3"; then
+		o=$(ping3 "$N4" 169.254.80.2)
+		tp_finish
+		tk=$(grep -c "taken from kernel driver" "$TP_LOG")
+		rs=$(grep -c "configuration 1 restored (the backend had switched to 2)" "$TP_LOG")
+		want=0
+		[ "$KDRV" = 1 ] && want=1
+		if [ "${o:-0}" -ge 3 ] && [ "$rs" = 1 ] && [ "$tk" -ge "$want" ]; then
+			result PASS handover-pmd "testpmd on $P3 (proto=auto: NCM, configuration 2): ${o} of 3 echo replies on $N4; log: $tk interface(s) taken from a kernel driver, configuration 1 restored at close: $(grep -m 1 "restored (the backend" "$TP_LOG" | sed 's/.*net_ch39x0: //')"
+		else
+			result FAIL handover-pmd "testpmd on $P3: ${o:-0} of 3 echo replies on $N4; $tk 'taken from kernel driver' line(s) (at least $want expected), $rs 'configuration 1 restored' line(s) (1 expected)"
+		fi
+	else
+		result FAIL handover-pmd "$TP_ERR"
+		tp_finish
+	fi
+	kdrv_back handover-pmd "$P3" "$N3" 169.254.79 cdc_ether 1
+	o=$(usbtool bind "$P3" 2>&1)
+	usb_status handover-bound
+	usb_expect usbtool-bind handover-bound "$P3" active_config=2 \
+		switch_needed=false state=free kernel_drivers=- \
+		bound_by_tool=true
+	echo "[pmd] ch39x-usb bind $P3: $(echo "$o" | tr '\n' ' ')"
+	if tp_start handover-bound "dev=1209:0003,path=$P3"; then
+		o=$(ping3 "$N4" 169.254.80.2)
+		tp_finish
+		tk=$(grep -cE "taken from kernel driver|restored \(the backend" "$TP_LOG")
+		usb_status handover-after
+		if [ "${o:-0}" -ge 3 ] && [ "$tk" = 0 ] &&
+		   chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" \
+			"$OUT/usb-$SPEED-handover-after.json" "$P3" \
+			active_config=2 state=free held_by=- > /dev/null; then
+			result PASS handover-bound "testpmd on the bound $P3: ${o} of 3 echo replies on $N4; nothing taken from or given back to the kernel; after quitting still configuration 2 without kernel drivers"
+		else
+			result FAIL handover-bound "testpmd on the bound $P3: ${o:-0} of 3 echo replies on $N4; $tk hand-over log line(s) (0 expected); after: $(chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" "$OUT/usb-$SPEED-handover-after.json" "$P3")"
+		fi
+	else
+		result FAIL handover-bound "$TP_ERR"
+		tp_finish
+	fi
+	o=$(usbtool unbind "$P3" 2>&1)
+	echo "[pmd] ch39x-usb unbind $P3: $(echo "$o" | tr '\n' ' ')"
+	if [ "$KDRV" = 1 ]; then
+		kdrv_back usbtool-unbind "$P3" "$N3" 169.254.79 cdc_ether 1
+	else
+		usb_status handover-unbound
+		usb_expect usbtool-unbind handover-unbound "$P3" active_config=1
+	fi
+	# kernel_driver=keep: the PMD switches to 2 and leaves it so; ch39x-usb
+	# unbind (nothing saved by bind) lets the kernel choose as at plug-in.
+	if tp_start handover-keep "dev=1209:0003,path=$P3,kernel_driver=keep"; then
+		o=$(ping3 "$N4" 169.254.80.2)
+		tp_finish
+		kp=$(grep -c "kernel_driver=keep: left in configuration 2" "$TP_LOG")
+		usb_status handover-keep
+		if [ "${o:-0}" -ge 3 ] && [ "$kp" = 1 ] &&
+		   chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" \
+			"$OUT/usb-$SPEED-handover-keep.json" "$P3" \
+			active_config=2 kernel_drivers=- held_by=- > /dev/null; then
+			result PASS handover-keep "kernel_driver=keep: ${o} of 3 echo replies on $N4; after quitting $P3 stays in configuration 2 without kernel drivers, as logged: $(grep -m 1 "kernel_driver=keep: left" "$TP_LOG" | sed 's/.*net_ch39x0: //')"
+		else
+			result FAIL handover-keep "kernel_driver=keep: ${o:-0} of 3 echo replies on $N4; $kp 'left in configuration 2' line(s) (1 expected); after: $(chroot /host python3 "$ROOT/tests/vm/usbtool_check.py" "$OUT/usb-$SPEED-handover-keep.json" "$P3" active_config=2 kernel_drivers=-)"
+		fi
+	else
+		result FAIL handover-keep "$TP_ERR"
+		tp_finish
+	fi
+	o=$(usbtool unbind "$P3" 2>&1)
+	echo "[pmd] ch39x-usb unbind $P3: $(echo "$o" | tr '\n' ' ')"
+	if [ "$KDRV" = 1 ]; then
+		kdrv_back usbtool-unbind-keep-pmd "$P3" "$N3" 169.254.79 \
+			cdc_ether 1
+	else
+		usb_status handover-keep-unbound
+		usb_expect usbtool-unbind-keep-pmd handover-keep-unbound "$P3" \
+			active_config=1
+	fi
+}
+
+# ---- two identical gadgets, an unprivileged user ----
+
+# The udev rule (usertools/70-ch39x-usb.rules) applied by the host's
+# systemd-udevd, run in the chroot just for this: the group ch39x (gid
+# 4243) added to a copy of the host's /etc/group, the rule in
+# /run/udev/rules.d, every USB device replayed, and udevd stopped again
+# before it sees other events (it would rename netdevs).
+udev_rule() {
+	cp /host/etc/group /tmp/group.ch39x
+	echo "ch39x:x:4243:" >> /tmp/group.ch39x
+	mount --bind /tmp/group.ch39x /host/etc/group || return 1
+	mkdir -p /host/run/udev/rules.d
+	cp "/host$ROOT/usertools/70-ch39x-usb.rules" /host/run/udev/rules.d/ ||
+		return 1
+	chroot /host /lib/systemd/systemd-udevd --debug > /out/udevd-$SPEED.log 2>&1 &
+	ud=$!
+	# udevadm ignores requests made from a chroot unless told otherwise.
+	uadm="chroot /host /usr/bin/env SYSTEMD_IGNORE_CHROOT=1 udevadm"
+	i=0
+	until $uadm control --ping -t 2 2>/dev/null; do
+		kill -0 $ud 2>/dev/null && [ $i -lt 60 ] || { kill $ud; return 1; }
+		sleep 0.5
+		i=$((i + 1))
+	done
+	$uadm trigger --verbose --subsystem-match=usb --action=add \
+		> /out/udevd-trigger-$SPEED.log 2>&1
+	$uadm settle -t 60
+	$uadm control --exit
+	i=0
+	while kill -0 $ud 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	kill -9 $ud 2>/dev/null
+	wait $ud 2>/dev/null
+	rm -f /host/run/udev/control
+	return 0
+}
+
+# "mode:group" of a USB device's node
+node_mode() {	# path
+	b=$(cat "/sys/bus/usb/devices/$1/busnum")
+	n=$(cat "/sys/bus/usb/devices/$1/devnum")
+	stat -c '%a:%g' "$(printf '/dev/bus/usb/%03d/%03d' "$b" "$n")"
+}
+
+serpath() {	# serial: the device's path
+	for d in /sys/bus/usb/devices/*; do
+		[ -f "$d/serial" ] && [ "$(cat "$d/serial")" = "$1" ] &&
+			basename "$d"
+	done
+}
+
+pmd_twins() {
+	for t in a b; do
+		gadget twin$t 0x1209 0x0004 || return
+		x=5
+		[ $t = b ] && x=6
+		gfunc twin$t ecm.0 02:00:00:00:0$x:01 02:00:00:00:0$x:02
+		config twin$t c.1 ecm.0
+		echo "dummy_udc.$UDC_NEXT" > "$G/twin$t/UDC"
+		UDC_NEXT=$((UDC_NEXT + 1))
+	done
+	TA=$(netdev twina ecm.0 169.254.83.1/24)
+	TB=$(netdev twinb ecm.0 169.254.84.1/24)
+	i=0
+	while [ $i -lt 100 ]; do
+		PA=$(serpath twina-0001)
+		PB=$(serpath twinb-0001)
+		[ -n "$PA" ] && [ -n "$PB" ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -z "$PA" ] || [ -z "$PB" ]; then
+		result FAIL twins-gadgets "two 1209:0004 gadgets did not enumerate: twina at '$PA', twinb at '$PB'"
+		return
+	fi
+	# cdc_ether binds as they enumerate
+	sleep 1
+	usb_status twins
+	for t in a b; do
+		p=$PA
+		[ $t = b ] && p=$PB
+		usb_expect usbtool-twin$t twins "$p" proto=ecm serial=twin$t-0001 \
+			kernel_drivers=$KE vdev="net_ch39x0,dev=1209:0004,path=$p" \
+			vdev_serial="net_ch39x0,dev=1209:0004,serial=twin$t-0001"
+	done
+	if udev_rule; then
+		ma=$(node_mode "$PA")
+		mb=$(node_mode "$PB")
+		mn=$(node_mode "$P1")
+		mr=$(stat -c '%a:%g' /dev/bus/usb/001/001)
+		if [ "$ma" = 664:4243 ] && [ "$mb" = 664:4243 ] &&
+		   [ "$mn" = 664:4243 ] && [ "${mr#*:}" = 0 ]; then
+			result PASS udev-rule "70-ch39x-usb.rules under systemd-udevd: nodes of twina (ECM) $ma, twinb $mb, ncm (NCM) $mn (mode:gid, ch39x is 4243); root hub untouched ($mr)"
+		else
+			result FAIL udev-rule "mode:gid of twina $ma, twinb $mb, ncm $mn, root hub $mr; expected 664:4243 for the first three (udevd log: $(tail -n 3 /out/udevd-$SPEED.log | tr '\n' ' '))"
+		fi
+	else
+		result FAIL udev-rule "could not run systemd-udevd with the rule in the chroot"
+	fi
+	# The PMD for a user: a 0755 directory of root's, a 0644 copy.
+	mkdir -p /host/run/ch39x-user
+	chmod 755 /host/run/ch39x-user
+	cp "/host$PRIV/librte_net_ch39x.so" /host/run/ch39x-user/
+	chmod 644 /host/run/ch39x-user/librte_net_ch39x.so
+	va=$(usb_get twins "$PA" vdev)
+	TP_AS="/usr/bin/setpriv --reuid=4242 --regid=4242 --groups=4243"
+	TP_PLUGIN=/run/ch39x-user/librte_net_ch39x.so
+	TP_EAL="--log-level=pmd.net.ch39x:info --vdev net_ch39x1,${va#net_ch39x0,}"
+	# Port 0: twinb by serial, port 1: twina by path.
+	if tp_start twins "dev=1209:0004,serial=twinb-0001" --port-topology=loop; then
+		usb_status twins-running
+		hp=$(usb_get twins-running "$PA" holders)
+		uid=$(awk '$1 == "Uid:" { print $2 }' "/proc/${hp##*:}/status" 2>/dev/null)
+		cap=$(awk '$1 == "CapEff:" { print $2 }' "/proc/${hp##*:}/status" 2>/dev/null)
+		oa=$(ping3 "$TA" 169.254.83.2)
+		ob=$(ping3 "$TB" 169.254.84.2)
+		tp_finish
+		la=$(grep -c "net_ch39x1: 1209:0004 serial=twina-0001 path=$PA ecm" "$TP_LOG")
+		lb=$(grep -c "net_ch39x0: 1209:0004 serial=twinb-0001 path=$PB ecm" "$TP_LOG")
+		if [ "$la" = 1 ] && [ "$lb" = 1 ] && [ "${oa:-0}" -ge 3 ] &&
+		   [ "${ob:-0}" -ge 3 ]; then
+			result PASS twins-probe "serial=twinb-0001 opened $PB, path=$PA opened twina-0001; ${oa} and ${ob} of 3 echo replies through each"
+		else
+			result FAIL twins-probe "describe lines: twina by path $la, twinb by serial $lb (1 each expected); echo replies $oa/$ob of 3"
+		fi
+		if [ "$uid" = 4242 ] && [ "$cap" = 0000000000000000 ] &&
+		   [ "${oa:-0}" -ge 3 ]; then
+			result PASS user-probe "testpmd ($hp) ran as uid $uid (groups 4243 ch39x), effective capabilities $cap: it probed, took the interfaces from cdc_ether and drove both gadgets"
+		else
+			result FAIL user-probe "testpmd holder '$hp' uid '$uid' (4242 expected), CapEff '$cap' (0 expected), echo replies $oa"
+		fi
+	else
+		result FAIL twins-probe "$TP_ERR"
+		result FAIL user-probe "testpmd as uid 4242 did not start: $TP_ERR"
+		tp_finish
+	fi
+	TP_AS=""
+	TP_EAL=""
+	TP_PLUGIN=$PRIV/librte_net_ch39x.so
+	# Given back by the unprivileged process too.
+	kdrv_back twina "$PA" "$TA" 169.254.83 cdc_ether 1
+	kdrv_back twinb "$PB" "$TB" 169.254.84 cdc_ether 1
+	echo "" > "$G/twina/UDC" 2>/dev/null
+	echo "" > "$G/twinb/UDC" 2>/dev/null
+}
+
 pmd_run() {
 	pmd_prepare || return
 	# The fake CH398 of the transport tests would make dev=1a86:5398
@@ -464,6 +789,10 @@ pmd_run() {
 			ip link set "$N1" mtu 9000
 			if pmd_cdc ncm 1209:0001 "$P1" "$N1" 169.254.77 \
 				--max-pkt-len=9018 --mbuf-size=9728; then
+				# ch39x-usb sees the DPDK process holding it.
+				usb_status ncm-running
+				usb_expect usbtool-held ncm-running "$P1" \
+					held_dpdk=true state=userspace
 				b0=$(nstat "$N1" tx_bytes)
 				o=$(jumbo_ping 3 "$N1" 169.254.77.2)
 				b1=$(nstat "$N1" tx_bytes)
@@ -483,7 +812,8 @@ pmd_run() {
 					result FAIL ncm-jumbo "ping -M do -s 8972: ${o:-no ping output} (sent received), expected N 0; tx_invalid_length_drops $inv; $N1 sent $((b1 - b0)) bytes; testpmd rx bytes $rxb; limit message: ${msg:-none}"
 				fi
 			fi
-			ip link set "$N1" mtu 1500 ;;
+			ip link set "$N1" mtu 1500
+			kdrv_back ncm "$P1" "$N1" 169.254.77 cdc_ncm 1 ;;
 		ecm)
 			# The gadget sizes its receive requests from the MTU when
 			# the host selects the data alt setting: raise it first.
@@ -502,7 +832,12 @@ pmd_run() {
 					result FAIL ecm-jumbo "ping -M do -s 8972: ${o:-no ping output} (sent received); kernel: $ICMP_OUT requests out, $ICMP_IN replies in"
 				fi
 			fi
-			ip link set "$N2" mtu 1500 ;;
+			ip link set "$N2" mtu 1500
+			kdrv_back ecm "$P2" "$N2" 169.254.78 cdc_ether 1 ;;
+		handover)
+			pmd_handover ;;
+		twins)
+			pmd_twins ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"

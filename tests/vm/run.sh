@@ -12,6 +12,12 @@
 #   pings in icmpecho mode over the NCM and ECM gadgets and over
 #   tests/vm/ch39x_gadget.c, a FunctionFS gadget serving the simulated
 #   CH397/CH398 (tests/vm/pmd.sh);
+# - usertools/ch39x-usb lists every gadget (protocol, driver, netdev,
+#   holder, --vdev string), hands devices to the kernel and back, and the
+#   kernel's cdc_ncm/cdc_ether netdev must pass traffic after each PMD
+#   run; two identical gadgets are told apart by path and serial in a
+#   testpmd run by an unprivileged user, with the device access of
+#   usertools/70-ch39x-usb.rules applied by the host's systemd-udevd;
 # - with PERF=1, frames/s of the PMD against cdc_ncm/cdc_ether with pktgen
 #   as the source (tests/vm/perf.sh; not part of the default run).
 # Prints PASS/FAIL lines and a closing "N passed, N failed"; exits non-zero
@@ -22,7 +28,8 @@
 #   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
-#   PMD_TESTS="ch398 ch397 ncm ecm"      which PMD runs (ch397: high speed only)
+#   PMD_TESTS="ch398 ch397 ncm ecm handover twins"  which PMD runs
+#                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0] ...  throughput comparison
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
@@ -41,11 +48,11 @@ CACHE=$ROOT/.cache/vm
 SPEEDS=${SPEEDS:-high super}
 KDRV=${KDRV:-1}
 ACCEL=${ACCEL:-auto}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-400}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-700}
 KEEP_RUNS=${KEEP_RUNS:-6}
 SANITIZE=${SANITIZE:-0}
 PMD_SO=${PMD_SO:-$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins}
 PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
 PERF_REPS=${PERF_REPS:-3}
 PERF_SECS=${PERF_SECS:-5}

@@ -20,7 +20,8 @@
  *          --gadget NAME,VID:PID,SERIAL,PATH,PROTO,GADGET_IP,HOST_IP,HOST_MAC
  *          ... [--vendor NAME,VID:PID,SERIAL,PATH]
  * PROTO is ncm or ecm; two gadgets may share a device (VID:PID and path)
- * with different PROTOs: the second opening switches configuration.
+ * with different PROTOs: an opening switches configuration when needed,
+ * and close switches back (kernel_driver=restore).
  * Prints "PASS name: detail" / "FAIL name: detail" lines (also to FILE);
  * exits 1 when any failed.
  */
@@ -117,15 +118,45 @@ result(bool ok, const char *name, const char *fmt, ...)
 	fflush(stdout);
 }
 
-/* Messages the backend logs at run time, kept for the memory-cap test. */
+/*
+ * Messages the backend logs at run time: problems kept for the memory-cap
+ * test, hand-overs with the kernel counted for the vendor gadget's.
+ */
 static char last_log[512];
+static unsigned int n_log_taken, n_log_restored, n_log_kept;
 
 static void
 log_cb(void *arg, const char *msg)
 {
 	(void)arg;
-	snprintf(last_log, sizeof(last_log), "%s", msg);
 	printf("  [backend] %s\n", msg);
+	if (strstr(msg, "taken from kernel driver") != NULL)
+		n_log_taken++;
+	else if (strstr(msg, "restored (the backend had switched") != NULL)
+		n_log_restored++;
+	else if (strstr(msg, "kernel_driver=keep: left in configuration"))
+		n_log_kept++;
+	else if (strstr(msg, "switched from configuration") == NULL &&
+		 strstr(msg, "given back to kernel driver") == NULL)
+		snprintf(last_log, sizeof(last_log), "%s", msg);
+}
+
+/* An attribute of a USB device in sysfs as a number; -1 when unreadable. */
+static int
+sysfs_attr(const char *path, const char *attr)
+{
+	char p[256];
+	FILE *f;
+	int v = -1;
+
+	snprintf(p, sizeof(p), "/sys/bus/usb/devices/%s/%s", path, attr);
+	f = fopen(p, "r");
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
 }
 
 static void
@@ -1477,6 +1508,7 @@ run_vendor(const struct vendor_dev *v)
 	uint64_t t0 = now_ms();
 	int r, st1, st2, st3, i, in_ok = 0;
 	bool want_ss = strcmp(want_speed, "super") == 0;
+	unsigned int restored0 = n_log_restored, kept0 = n_log_kept;
 
 	sel_init(&sel);
 	sel.vid = v->vid;
@@ -1587,11 +1619,36 @@ close:
 	ch39x_libusb_buf_free(d, out.buf);
 	ch39x_libusb_buf_free(d, intr.buf);
 	d->ops->close(d);
-	/* Now in configuration 3: the vendor class alone picks it. */
+	r = sysfs_attr(v->path, "bConfigurationValue");
+	result(r == 1 && n_log_restored == restored0 + 1, "vendor-restore",
+	       "after close: configuration %d (1 expected: the one the kernel "
+	       "had, restored), %u restore log line(s), %u interface(s) "
+	       "logged as taken from a kernel driver so far", r,
+	       n_log_restored - restored0, n_log_taken);
+	/* Back in configuration 1: the vendor class alone picks it again. */
 	sel_init(&sel);
 	sel.protos = CH39X_LIBUSB_VENDOR;
 	try_open("select-class-vendor", &sel, true, "vendor config=3", NULL,
 		 NULL);
+	/*
+	 * kernel_driver=keep: configuration 3 stays, and the interfaces taken
+	 * stay without their driver; guest.sh checks sysfs and hands the
+	 * device back with ch39x-usb unbind.
+	 */
+	sel_init(&sel);
+	sel.vid = v->vid;
+	sel.pid = v->pid;
+	sel.keep_kernel_driver = true;
+	d = ch39x_libusb_open(&sel, err, sizeof(err));
+	if (d == NULL) {
+		result(false, "vendor-keep", "open: %s", err);
+		return;
+	}
+	d->ops->close(d);
+	r = sysfs_attr(v->path, "bConfigurationValue");
+	result(r == 3 && n_log_kept == kept0 + 1, "vendor-keep",
+	       "kernel_driver=keep: configuration %d after close (3 expected: "
+	       "left as used), %u keep log line(s)", r, n_log_kept - kept0);
 }
 
 static int

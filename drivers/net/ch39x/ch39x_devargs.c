@@ -341,6 +341,14 @@ arg_proto(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 	return ch39x_libusb_parse_protos(v, &a->protos) == 0 ? 0 : -EINVAL;
 }
 
+/* restore|keep: true for keep. */
+static int
+arg_kernel_driver(const struct ch39x_devarg *d, const char *v,
+		  struct ch39x_args *a)
+{
+	return arg_bool(d, v, a, "restore", "keep");
+}
+
 #define ROW_(k, f, fn, min, max, fl, val, allow, dflt, hlp) { \
 	.key = #k, \
 	.parse = fn, \

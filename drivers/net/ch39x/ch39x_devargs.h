@@ -36,6 +36,7 @@ struct ch39x_args {
 	char serial[CH39X_ARG_STR_MAX];
 	char path[CH39X_ARG_STR_MAX];
 	unsigned int protos;		/* CH39X_LIBUSB_* mask; 0: any */
+	bool kernel_driver_keep;	/* kernel_driver=keep */
 	bool ncm_ndp_end;		/* ncm_tx_ndp=end */
 };
 
@@ -178,6 +179,15 @@ struct ch39x_args {
 	  "`auto`", \
 	  "Real adapter: which USB function to drive (`auto`: vendor mode " \
 	  "for CH39x IDs, else NCM, else ECM).") SEP \
+	X(kernel_driver, kernel_driver_keep, arg_kernel_driver, 0, 0, \
+	  CH39X_DA_NEEDS_REAL, \
+	  "restore|keep", \
+	  "restore, keep", \
+	  "`restore`", \
+	  "Real adapter: at close, `restore` puts back the USB configuration " \
+	  "the kernel had and re-attaches the kernel drivers the PMD took the " \
+	  "interfaces from (the Linux interface comes back); `keep` leaves " \
+	  "the device as the PMD used it.") SEP \
 	X(ncm_tx_ndp, ncm_ndp_end, arg_ncm_tx_ndp, 0, 0, 0, \
 	  "front|end", \
 	  "front, end", \

@@ -781,7 +781,10 @@ libusb_log(void *arg, const char *msg)
 	PMD_LOG(WARNING, "%s: %s", (const char *)arg, msg);
 }
 
-/* A real adapter through libusb (dev=, serial=, path=, proto=). */
+/*
+ * A real adapter through libusb (dev=, serial=, path=, proto=,
+ * kernel_driver=).
+ */
 static struct ch39x_usb_dev *
 open_real(const char *name, const struct ch39x_args *a, char *err,
 	  size_t errlen)
@@ -796,6 +799,7 @@ open_real(const char *name, const struct ch39x_args *a, char *err,
 	sel.serial = a->serial;
 	sel.path = a->path[0] ? a->path : NULL;
 	sel.protos = a->protos;
+	sel.keep_kernel_driver = a->kernel_driver_keep;
 	sel.log = libusb_log;
 	sel.log_arg = (void *)(uintptr_t)name;
 	u = ch39x_libusb_open(&sel, err, errlen);
