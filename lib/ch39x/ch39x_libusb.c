@@ -20,6 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
 #include "ch39x_libusb_priv.h"
 
 void
@@ -641,6 +645,96 @@ lu_close(struct ch39x_usb_dev *d)
 	lu_free(u);
 }
 
+/* ---- RX wake-ups (Rx interrupts) ---- */
+
+/*
+ * usbfs reports a finished URB by making the device's file descriptor
+ * writable (POLLOUT: devio.c usbdev_poll), and libusb's own descriptors
+ * (its event and timer fds) readable. An epoll set holding all of them, as
+ * libusb lists them, and an eventfd for the PMD's own signal becomes
+ * readable (EPOLLIN) when any is ready: epoll sets nest. The set is taken
+ * once; libusb on Linux does not change its descriptors while a device is
+ * open.
+ */
+static int
+lu_rx_wake_fd(struct ch39x_usb_dev *d)
+{
+	struct lu_dev *u = to_lu(d);
+	const struct libusb_pollfd **pfds;
+	struct epoll_event ev;
+	int i, rc = 0;
+
+	if (u->wake_ep >= 0)
+		return u->wake_ep;
+	u->wake_ev = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	u->wake_ep = epoll_create1(EPOLL_CLOEXEC);
+	pfds = libusb_get_pollfds(u->ctx);
+	if (u->wake_ev < 0 || u->wake_ep < 0 || pfds == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.events = EPOLLIN;
+	ev.data.fd = u->wake_ev;
+	if (epoll_ctl(u->wake_ep, EPOLL_CTL_ADD, u->wake_ev, &ev) != 0)
+		rc = -errno;
+	for (i = 0; rc == 0 && pfds[i] != NULL; i++) {
+		ev.events = ((pfds[i]->events & POLLIN) ? EPOLLIN : 0) |
+			((pfds[i]->events & POLLOUT) ? EPOLLOUT : 0);
+		ev.data.fd = pfds[i]->fd;
+		if (epoll_ctl(u->wake_ep, EPOLL_CTL_ADD, pfds[i]->fd, &ev) != 0)
+			rc = -errno;
+	}
+out:
+	libusb_free_pollfds(pfds);
+	if (rc != 0) {
+		lu_wake_close(u);
+		return rc;
+	}
+	return u->wake_ep;
+}
+
+/*
+ * Arm: reap what the kernel has finished, so that usbfs' readiness is
+ * fresh (the application's epoll is edge-triggered on the set), and
+ * signal at once when bulk IN data is already waiting. Disarm: clear the
+ * signal.
+ */
+static void
+lu_rx_arm(struct ch39x_usb_dev *d, bool on)
+{
+	struct lu_dev *u = to_lu(d);
+	struct timeval zero = { 0, 0 };
+	struct lu_ep *ep = &u->ep[CH39X_EP_BULK_IN];
+	bool waiting;
+	eventfd_t v;
+
+	if (u->wake_ev < 0)
+		return;
+	if (!on) {
+		if (eventfd_read(u->wake_ev, &v) != 0)
+			return;	/* EAGAIN: nothing was signalled */
+		return;
+	}
+	libusb_handle_events_timeout_completed(u->ctx, &zero, NULL);
+	pthread_mutex_lock(&ep->lock);
+	waiting = ep->done_head != NULL;
+	pthread_mutex_unlock(&ep->lock);
+	if (waiting || __atomic_load_n(&u->gone, __ATOMIC_RELAXED))
+		(void)eventfd_write(u->wake_ev, 1);
+}
+
+void
+lu_wake_close(struct lu_dev *u)
+{
+	if (u->wake_ep >= 0)
+		close(u->wake_ep);
+	if (u->wake_ev >= 0)
+		close(u->wake_ev);
+	u->wake_ep = -1;
+	u->wake_ev = -1;
+}
+
 const struct ch39x_usb_ops lu_ops = {
 	.name = "libusb",
 	.get_info = lu_get_info,
@@ -652,6 +746,8 @@ const struct ch39x_usb_ops lu_ops = {
 	.close = lu_close,
 	.get_cdc = ch39x_libusb_get_cdc,
 	.set_data_alt = ch39x_libusb_set_data_alt,
+	.rx_wake_fd = lu_rx_wake_fd,
+	.rx_arm = lu_rx_arm,
 };
 
 bool

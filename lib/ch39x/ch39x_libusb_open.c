@@ -496,6 +496,7 @@ lu_free(struct lu_dev *u)
 		}
 		pthread_mutex_destroy(&u->ep[k].lock);
 	}
+	lu_wake_close(u);
 	if (u->h != NULL)
 		libusb_close(u->h);
 	if (u->ctx != NULL)
@@ -561,6 +562,8 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 	for (k = 0; k < CH39X_EP_COUNT; k++)
 		pthread_mutex_init(&u->ep[k].lock, NULL);
 	u->limit = usbfs_limit();
+	u->wake_ep = -1;
+	u->wake_ev = -1;
 	r = libusb_init(&u->ctx);
 	if (r != 0) {
 		snprintf(err, errlen, "libusb_init: %s", libusb_error_name(r));

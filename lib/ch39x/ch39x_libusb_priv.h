@@ -113,6 +113,9 @@ struct lu_dev {
 	uint64_t refused;	/* atomic */
 	bool devmem_failed;	/* the kernel refused once: heap from then on */
 	uint32_t n_bufs;	/* atomic store, for submit's lock-free scan */
+	/* RX wake-ups: epoll of libusb's descriptors and an eventfd, or -1. */
+	int wake_ep;
+	int wake_ev;
 	struct lu_buf bufs[LU_MAX_BUFS];
 };
 
@@ -154,5 +157,7 @@ libusb_device * pick(libusb_context *ctx, const struct ch39x_libusb_sel *sel, un
 int claim(struct lu_dev *u, uint8_t ifn, char *err, size_t errlen) LU_INTERNAL;
 void hand_back(struct lu_dev *u, bool keep) LU_INTERNAL;
 void lu_free(struct lu_dev *u) LU_INTERNAL;
+
+void lu_wake_close(struct lu_dev *u) LU_INTERNAL;
 
 #endif /* CH39X_LIBUSB_PRIV_H */
