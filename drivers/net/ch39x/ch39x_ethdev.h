@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 
 #include "ch39x_cdc.h"
+#include "ch39x_compat.h"
 #include "ch39x_devargs.h"
 #include "ch39x_ecm.h"
 #include "ch39x_ncm.h"
@@ -280,7 +281,8 @@ void ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed);
 int ch39x_program_rx_mode(struct ch39x_adapter *ad);
 
 /* ch39x_xstats.c */
-int ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
+		    CH39X_QSTATS_PARAM);
 int ch39x_stats_reset(struct rte_eth_dev *dev);
 int ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		     unsigned int size);
