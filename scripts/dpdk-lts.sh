@@ -53,7 +53,16 @@ inst="$cache/install"
 log="$cache/build.log"
 mkdir -p "$cache"
 
-if [ ! -f "$inst/.done" ]; then
+# Only what the PMD, its tests, its apps (hash, lpm) and testpmd use;
+# mandatory libraries and drivers (eal, ethdev, bus/pci, bus/vdev,
+# mempool/ring, ...) are always built. The driver SDK is installed so that
+# no headers of another DPDK version can be mixed in. A change here
+# rebuilds the cached DPDK (.done holds the options it was built with).
+dpdk_opts=(--prefix="$inst" -Dlibdir=lib -Dbuildtype=release
+	-Ddefault_library=shared -Denable_libs=gro,gso,hash,lpm
+	-Denable_drivers=net/null,net/ring -Denable_apps=test-pmd
+	-Dtests=false -Dexamples= -Denable_docs=false -Denable_driver_sdk=true)
+if [ "$(cat "$inst/.done" 2>/dev/null)" != "${dpdk_opts[*]}" ]; then
 	if [ -n "${DPDK_SRC:-}" ]; then
 		src=$DPDK_SRC
 	elif [ -n "${DPDK_GIT:-}" ]; then
@@ -71,28 +80,27 @@ if [ ! -f "$inst/.done" ]; then
 	*)	echo "dpdk-lts: $src is DPDK $(cat "$src/VERSION"), not $ver" >&2
 		exit 1 ;;
 	esac
-	# DPDK's meson runs its Python helpers with meson's own interpreter.
+	# DPDK's meson runs its Python helpers with meson's interpreter (up to
+	# 24.11) or the first python3 on PATH (25.11): make them the same, the
+	# system's, which has pyelftools, ahead of any pyenv or venv.
 	py=$(sed -n '1s/^#! *//p' "$(command -v meson)")
-	${py:-python3} -c 'import elftools' 2>/dev/null || {
-		echo "dpdk-lts: DPDK's build needs pyelftools (apt-get install python3-pyelftools)" >&2
+	py=${py:-/usr/bin/python3}
+	"$py" -c 'import elftools' 2>/dev/null || {
+		echo "dpdk-lts: DPDK's build needs pyelftools for $py (apt-get install python3-pyelftools)" >&2
 		exit 1
 	}
 	echo "dpdk-lts: building DPDK $(cat "$src/VERSION") into $inst (log: $log)"
-	# Only what the PMD, its tests and testpmd use; mandatory libraries and
-	# drivers (eal, ethdev, bus/pci, bus/vdev, mempool/ring, ...) are
-	# always built. The driver SDK is installed so that no headers of
-	# another DPDK version can be mixed in.
-	rm -rf "$cache/build"
-	meson setup "$cache/build" "$src" --prefix="$inst" -Dlibdir=lib \
-		-Dbuildtype=release -Ddefault_library=shared \
-		-Denable_libs=gro,gso \
-		-Denable_drivers=net/null,net/ring \
-		-Denable_apps=test-pmd -Dtests=false -Dexamples= \
-		-Denable_docs=false -Denable_driver_sdk=true >"$log" 2>&1
+	# The build directory is kept: a changed option rebuilds only what
+	# it changes.
+	reconf=()
+	[ -d "$cache/build" ] && reconf=(--reconfigure)
+	PATH="$(dirname "$py"):$PATH" meson setup "${reconf[@]}" "$cache/build" "$src" \
+		"${dpdk_opts[@]}" >"$log" 2>&1
 	ninja -C "$cache/build" -j "${LTS_JOBS:-2}" >>"$log" 2>&1
 	meson install -C "$cache/build" >>"$log" 2>&1
-	rm -rf "$cache/build"
-	touch "$inst/.done"
+	echo "${dpdk_opts[*]}" > "$inst/.done"
+	# The PMD's build caches what pkg-config said of the old install.
+	rm -rf "$bdir"
 fi
 
 pc=$(dirname "$(find "$inst" -name libdpdk.pc | head -n 1)")
