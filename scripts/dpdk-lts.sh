@@ -48,7 +48,7 @@ if [ "$ver" = 22.11 ]; then
 fi
 
 cache="$top/.cache/dpdk-$ver"
-src="$cache/src"
+src=${DPDK_SRC:-$cache/src}
 inst="$cache/install"
 log="$cache/build.log"
 mkdir -p "$cache"
@@ -64,7 +64,7 @@ dpdk_opts=(--prefix="$inst" -Dlibdir=lib -Dbuildtype=release
 	-Dtests=false -Dexamples= -Denable_docs=false -Denable_driver_sdk=true)
 if [ "$(cat "$inst/.done" 2>/dev/null)" != "${dpdk_opts[*]}" ]; then
 	if [ -n "${DPDK_SRC:-}" ]; then
-		src=$DPDK_SRC
+		:
 	elif [ -n "${DPDK_GIT:-}" ]; then
 		tag=${DPDK_TAG:-v$ver}
 		if [ ! -f "$src/VERSION" ]; then
@@ -108,5 +108,8 @@ export PKG_CONFIG_PATH="$pc"
 export LD_LIBRARY_PATH="$inst/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$inst/bin:$PATH"
 echo "dpdk-lts: DPDK $(pkg-config --modversion libdpdk) from $inst"
-[ -d "$bdir" ] || meson setup "$bdir" "$top" >/dev/null
+# pmdinfogen of the same release: the markers it reads in the objects
+# changed over releases.
+[ -d "$bdir" ] || meson setup "$bdir" "$top" \
+	-Ddpdk_buildtools_dir="$src/buildtools" >/dev/null
 run_pmd_tests

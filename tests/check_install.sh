@@ -20,10 +20,11 @@
 # namespace sees the PMD, and the mount vanishes with the namespace. Needs
 # root (CAP_SYS_ADMIN); skipped with the reason otherwise.
 #
-# usage: check_install.sh paths|autoload BUILD_DIR PMD_DIR INCDIR PCDIR BINDIR CH39X_DEVARGS
+# usage: check_install.sh paths|autoload BUILD_DIR PMD_DIR INCDIR PCDIR BINDIR
+#        CH39X_DEVARGS PYTHON (one with pyelftools, for dpdk-pmdinfo.py)
 set -euo pipefail
 
-mode=$1 build=$2 pmd_dir=$3 incdir=$4 pcdir=$5 bindir=$6 devargs_tool=$7
+mode=$1 build=$2 pmd_dir=$3 incdir=$4 pcdir=$5 bindir=$6 devargs_tool=$7 py=$8
 fail=0
 check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
 
@@ -52,7 +53,7 @@ if [ "$mode" = paths ]; then
 	#include <rte_pmd_ch39x.h>
 	int main(void) { return rte_pmd_ch39x_sim_set_cable(0xffff, 1) == 0; }
 	EOF
-	pc_flags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH="$dest$pcdir" \
+	pc_flags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH="$dest$pcdir:$pcdir" \
 		pkg-config --cflags --libs rte_net_ch39x)
 	# The .pc names the final locations; point them into the DESTDIR.
 	pc_flags=${pc_flags//-L$pmd_dir/-L$dest$pmd_dir}
@@ -61,7 +62,7 @@ if [ "$mode" = paths ]; then
 	[ -s "$tmp/cc.log" ] && cat "$tmp/cc.log"
 
 	# PMD_INFO_STRING, read by DPDK's own tool.
-	info=$(dpdk-pmdinfo.py "$so")
+	info=$("$py" "$(command -v dpdk-pmdinfo.py)" "$so")
 	params=$("$devargs_tool" --params)
 	check 'python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(not (len(d) == 1 and d[0][\"name\"] == \"net_ch39x\" and d[0][\"params\"] == sys.argv[2]))" "$info" "$params"' \
 		"dpdk-pmdinfo.py shows net_ch39x and its parameter string"
