@@ -24,9 +24,9 @@ done
 
 # Building and running: DPDK (libraries, dpdk-testpmd in dpdk-dev), libusb,
 # libpcap, the build tools; dpkg-dev unpacks the SDK headers' source;
-# python3 runs ch39x-usb.
+# python3 runs ch39x-usb; pyelftools is for DPDK's pmdinfogen (PMD_INFO_STRING).
 pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
-      pkg-config gcc dpkg-dev python3)
+      pkg-config gcc dpkg-dev python3 python3-pyelftools)
 # The tests: tshark reads captures (tests/tcp_pcap.py), iproute2,
 # iputils-ping and iperf3 are the Linux peers of the CPE test (tests/cpe),
 # udev's systemd-udevd applies the udev rule in the VM test (tests/vm, which
@@ -56,17 +56,26 @@ fi
 # memory silently at run time.
 ver=$(dpkg-query -W -f='${Version}' libdpdk-dev)
 sdk_headers=(ethdev_driver.h ethdev_vdev.h bus_vdev_driver.h dev_driver.h bus_driver.h)
+# DPDK's pmdinfogen (and what it imports), which embeds the PMD_INFO_STRING
+# that dpdk-pmdinfo.py reads; Debian does not install it either.
+sdk_tools=(pmdinfogen.py gen-pmdinfo-cfile.py coff.py)
 inc=/usr/include/dpdk
 all_installed=1
 for h in "${sdk_headers[@]}"; do [ -f "$inc/$h" ] || all_installed=0; done
-if [ $all_installed -eq 1 ]; then
+have_tools() {
+	local t
+	for t in "${sdk_tools[@]}"; do
+		[ -f "$sdk_cache/buildtools/$t" ] || return 1
+	done
+}
+if [ $all_installed -eq 1 ] && have_tools &&
+   [ "$(cat "$sdk_cache/VERSION" 2>/dev/null)" = "system $ver" ]; then
 	echo "setup: the installed DPDK ships the driver SDK headers"
-	mkdir -p "$sdk_cache"
-	echo "system $ver" > "$sdk_cache/VERSION"
 	exit 0
 fi
-if [ -f "$sdk_cache/VERSION" ] && [ "$(cat "$sdk_cache/VERSION")" = "$ver" ]; then
-	echo "setup: driver SDK headers for DPDK $ver are cached"
+if [ -f "$sdk_cache/VERSION" ] && [ "$(cat "$sdk_cache/VERSION")" = "$ver" ] &&
+   have_tools; then
+	echo "setup: driver SDK headers and pmdinfogen for DPDK $ver are cached"
 	exit 0
 fi
 
@@ -101,11 +110,22 @@ if [ "$srcver" != "$ver" ]; then
 	exit 1
 fi
 rm -rf "$sdk_cache"
-mkdir -p "$sdk_cache"
-for h in "${sdk_headers[@]}"; do
-	p=$(find "$work/src/lib" "$work/src/drivers/bus" -name "$h" | head -n 1)
-	[ -n "$p" ] || { echo "setup: error: $h not in dpdk $ver source" >&2; exit 1; }
-	cp "$p" "$sdk_cache/"
+mkdir -p "$sdk_cache/buildtools"
+if [ $all_installed -eq 0 ]; then
+	for h in "${sdk_headers[@]}"; do
+		p=$(find "$work/src/lib" "$work/src/drivers/bus" -name "$h" | head -n 1)
+		[ -n "$p" ] || { echo "setup: error: $h not in dpdk $ver source" >&2; exit 1; }
+		cp "$p" "$sdk_cache/"
+	done
+fi
+for t in "${sdk_tools[@]}"; do
+	[ -f "$work/src/buildtools/$t" ] ||
+		{ echo "setup: error: buildtools/$t not in dpdk $ver source" >&2; exit 1; }
+	cp "$work/src/buildtools/$t" "$sdk_cache/buildtools/"
 done
-echo "$ver" > "$sdk_cache/VERSION"
-echo "setup: driver SDK headers for DPDK $ver in $sdk_cache"
+if [ $all_installed -eq 1 ]; then
+	echo "system $ver" > "$sdk_cache/VERSION"
+else
+	echo "$ver" > "$sdk_cache/VERSION"
+fi
+echo "setup: driver SDK headers and pmdinfogen for DPDK $ver in $sdk_cache"

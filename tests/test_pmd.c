@@ -164,8 +164,8 @@ wait_link(uint16_t port, int up)
 	struct rte_eth_link l;
 
 	do {
-		rte_eth_link_get_nowait(port, &l);
-		if (l.link_status == up)
+		if (rte_eth_link_get_nowait(port, &l) == 0 &&
+		    l.link_status == up)
 			return true;
 		usleep(1000);
 	} while (!expired(end));
@@ -494,7 +494,7 @@ test_link(uint16_t a, uint16_t b)
 	CHECK(rte_pmd_ch39x_sim_set_cable(a, 1) == 0, "plug cable");
 	CHECK(wait_lsc(a, ca) && wait_lsc(b, cb), "no LSC on cable plug");
 	CHECK(wait_link(a, 1) && wait_link(b, 1), "link not back");
-	rte_eth_link_get_nowait(a, &l);
+	CHECK(rte_eth_link_get_nowait(a, &l) == 0, "link get");
 	CHECK(l.link_speed == RTE_ETH_SPEED_NUM_1G, "speed %u", l.link_speed);
 
 	ca = lsc_count[a];
@@ -1244,7 +1244,7 @@ test_speeds(const char *name)
 			continue;
 		CHECK(port_up(p, 0, 0) == 0 && wait_link(p, 1), "start %s",
 		      args);
-		rte_eth_link_get_nowait(p, &l);
+		CHECK(rte_eth_link_get_nowait(p, &l) == 0, "%s: link get", args);
 		CHECK(l.link_speed == cases[i].speed, "%s: %u Mbit/s", args,
 		      l.link_speed);
 		bad = 0;
@@ -1256,7 +1256,8 @@ test_speeds(const char *name)
 		{
 			struct rte_eth_dev_info di;
 
-			rte_eth_dev_info_get(p, &di);
+			CHECK(rte_eth_dev_info_get(p, &di) == 0, "%s: info",
+			      args);
 			rte_eth_dev_close(p);
 			rte_dev_remove(di.device);
 		}
@@ -1482,7 +1483,7 @@ test_cdc(uint16_t a, uint16_t b, const char *tag, const struct cdc_case *cc)
 	cdc_up(a, b, tag);
 	CHECK(xstat(a, "cdc_notifications") >= 2, "%s notifications %lu", tag,
 	      (unsigned long)xstat(a, "cdc_notifications"));
-	rte_eth_link_get_nowait(a, &l);
+	CHECK(rte_eth_link_get_nowait(a, &l) == 0, "%s link get", tag);
 	CHECK(l.link_speed == RTE_ETH_SPEED_NUM_1G, "%s speed %u", tag,
 	      l.link_speed);
 	rte_eth_promiscuous_enable(a);

@@ -17,7 +17,14 @@
 #include <stdio.h>
 
 #include <rte_ether.h>
+#include <rte_icmp.h>
 #include <rte_mbuf.h>
+
+/* DPDK 24.11 renamed the ICMP types and deprecated RTE_IP_ICMP_ECHO_*. */
+#ifndef RTE_ICMP_TYPE_ECHO_REQUEST
+#define RTE_ICMP_TYPE_ECHO_REQUEST 8
+#define RTE_ICMP_TYPE_ECHO_REPLY 0
+#endif
 
 #define CPE_MAX_PORTS		8
 #define CPE_MAX_ROUTES		256

@@ -140,8 +140,8 @@ cpe_flow_key(uint16_t in, const struct rte_mbuf *m, void *key)
 		memcpy(&k->dport, l4 + 2, 2);
 		return 0;
 	case IPPROTO_ICMP:
-		if (l4[0] != RTE_IP_ICMP_ECHO_REQUEST &&
-		    l4[0] != RTE_IP_ICMP_ECHO_REPLY)
+		if (l4[0] != RTE_ICMP_TYPE_ECHO_REQUEST &&
+		    l4[0] != RTE_ICMP_TYPE_ECHO_REPLY)
 			return -1;
 		k->icmp_type = l4[0];
 		memcpy(&k->sport, l4 + 4, 2);

@@ -87,8 +87,8 @@ icmp_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
 	     rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) ||
 	    src == 0 || (src >> 28) >= 14 || (src >> 24) == 127 ||
 	    (oip->next_proto_id == IPPROTO_ICMP &&
-	     ol4[0] != RTE_IP_ICMP_ECHO_REQUEST &&
-	     ol4[0] != RTE_IP_ICMP_ECHO_REPLY))
+	     ol4[0] != RTE_ICMP_TYPE_ECHO_REQUEST &&
+	     ol4[0] != RTE_ICMP_TYPE_ECHO_REPLY))
 		return;
 	e = rte_pktmbuf_alloc(cpe.pool);
 	if (e == NULL) {
@@ -138,7 +138,7 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 
 	RTE_SET_USED(in);
 	if (ip->next_proto_id != IPPROTO_ICMP || l4_len < 8 ||
-	    ic->icmp_type != RTE_IP_ICMP_ECHO_REQUEST ||
+	    ic->icmp_type != RTE_ICMP_TYPE_ECHO_REQUEST ||
 	    (ip->fragment_offset &
 	     rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
 			      RTE_IPV4_HDR_OFFSET_MASK)) ||
@@ -150,7 +150,7 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	}
 	/* The echo reply in place: only the type word of ICMP changes. */
 	memcpy(&old, ic, 2);
-	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	ic->icmp_type = RTE_ICMP_TYPE_ECHO_REPLY;
 	ic->icmp_cksum = cpe_csum_update(ic->icmp_cksum,
 		cpe_adj16(0, old, *(uint16_t *)ic));
 	ip->dst_addr = ip->src_addr;

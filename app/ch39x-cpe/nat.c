@@ -228,8 +228,8 @@ l4_ports(uint8_t proto, const uint8_t *l4, uint32_t len, uint16_t *sp,
 		return 0;
 	}
 	if (proto == IPPROTO_ICMP && len >= 8 &&
-	    l4[0] == (echo_req ? RTE_IP_ICMP_ECHO_REQUEST :
-		      RTE_IP_ICMP_ECHO_REPLY)) {
+	    l4[0] == (echo_req ? RTE_ICMP_TYPE_ECHO_REQUEST :
+		      RTE_ICMP_TYPE_ECHO_REPLY)) {
 		memcpy(sp, l4 + 4, 2);
 		*dp = 0;
 		return 0;
@@ -398,8 +398,8 @@ cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan)
 		memcpy(&sp, ql4, 2);
 		memcpy(&dp, ql4 + 2, 2);
 	} else if (k.proto == IPPROTO_ICMP &&
-		   ql4[0] == (from_wan ? RTE_IP_ICMP_ECHO_REQUEST :
-			      RTE_IP_ICMP_ECHO_REPLY)) {
+		   ql4[0] == (from_wan ? RTE_ICMP_TYPE_ECHO_REQUEST :
+			      RTE_ICMP_TYPE_ECHO_REPLY)) {
 		memcpy(from_wan ? &sp : &dp, ql4 + 4, 2);
 		if (from_wan)
 			dp = 0;

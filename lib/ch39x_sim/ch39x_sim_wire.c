@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <pcap/pcap.h>
@@ -309,6 +310,13 @@ sim_wire_send(struct sim_dev *s, const uint8_t *f, uint32_t len)
 		h.caplen = len;
 		h.len = len;
 		pcap_dump((u_char *)s->pcap_out, &h, f);
+		/*
+		 * Flushed at once, as net_pcap flushes each burst: a process
+		 * killed, or one that never closes its ports (DPDK's skeleton
+		 * example, OVS on SIGTERM), still leaves every frame it sent
+		 * in the file. The transfer that carried it is the burst.
+		 */
+		pcap_dump_flush(s->pcap_out);
 	} else if (s->tap_fd >= 0) {
 		/*
 		 * The kernel takes the frame at once or drops it (its queue
@@ -352,6 +360,44 @@ wire_recv(struct sim_dev *s, uint8_t *buf)
 }
 
 /*
+ * Say why a frame from the cable vanished: an oversize one is only counted
+ * (rx_oversize), which leaves a user replaying a pcap of jumbo or TSO-sized
+ * frames with no clue. The simulator has no EAL, so the line goes to
+ * stderr, where EAL logs too; at most one a second for the whole process,
+ * with the number held back since the last.
+ */
+static void
+log_oversize(const struct sim_dev *s, uint32_t len, uint32_t max)
+{
+	static uint64_t next_ns;
+	static uint64_t held;
+	uint64_t now = now_ns();
+	uint64_t next = __atomic_load_n(&next_ns, __ATOMIC_RELAXED);
+	uint64_t n;
+
+	if (now < next ||
+	    !__atomic_compare_exchange_n(&next_ns, &next, now + 1000000000ULL,
+					 false, __ATOMIC_RELAXED,
+					 __ATOMIC_RELAXED)) {
+		__atomic_add_fetch(&held, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	n = __atomic_exchange_n(&held, 0, __ATOMIC_RELAXED);
+	fprintf(stderr, "ch39x_sim %s: dropped a %s%u-byte frame from %s%s: "
+		"the adapter receives at most %u bytes now (jumbo frames need "
+		"a larger MTU where the chip has them; counted in the "
+		"sim_rx_oversize xstat)",
+		s->cfg.serial, len > CH39X_V02_MAX_FRAME ? "over " : "",
+		len > CH39X_V02_MAX_FRAME ? CH39X_V02_MAX_FRAME : len,
+		s->pcap_in != NULL ? "the pcap file " : "the cable",
+		s->pcap_in != NULL ? s->cfg.pcap_in : "", max);
+	if (n > 0)
+		fprintf(stderr, "; %" PRIu64 " more since the last such line",
+			n);
+	fputc('\n', stderr);
+}
+
+/*
  * Take the next accepted frame from the cable into buf (room for
  * CH39X_V02_MAX_FRAME + 1 bytes); returns its length, 0 when none has
  * arrived.
@@ -379,6 +425,7 @@ sim_frame_take(struct sim_dev *s, uint8_t *buf)
 		}
 		if (len > s->model->rx_max_frame(s)) {
 			SIM_ADD(s->cnt.rx_oversize, 1);
+			log_oversize(s, len, s->model->rx_max_frame(s));
 			continue;
 		}
 		if (!s->model->rx_accept(s, buf)) {

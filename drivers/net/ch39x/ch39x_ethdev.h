@@ -14,6 +14,7 @@
 #include <rte_mbuf.h>
 
 #include "ch39x_cdc.h"
+#include "ch39x_compat.h"
 #include "ch39x_devargs.h"
 #include "ch39x_ecm.h"
 #include "ch39x_ncm.h"
@@ -359,7 +360,8 @@ int ch39x_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
 int ch39x_priv_dump(struct rte_eth_dev *dev, FILE *f);
 
 /* ch39x_xstats.c */
-int ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st);
+int ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
+		    CH39X_QSTATS_PARAM);
 int ch39x_stats_reset(struct rte_eth_dev *dev);
 int ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		     unsigned int size);

@@ -16,11 +16,13 @@
 #include "ch39x_ethdev.h"
 
 int
-ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
+		CH39X_QSTATS_PARAM)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	const struct ch39x_rxq *rq = ad->rxq;
 	const struct ch39x_txq *tq = ad->txq;
+	ch39x_qstats *qs = CH39X_QSTATS(st);
 
 	if (rq != NULL) {
 		struct ch39x_rx_parsed p;
@@ -32,16 +34,20 @@ ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 			rq->c.mbuf_drops + rq->c.usb_errors + rq->c.usb_stalls +
 			rq->c.usb_timeouts + rq->c.usb_overflows;
 		st->rx_nombuf = rq->c.nombuf;
-		st->q_ipackets[0] = st->ipackets;
-		st->q_ibytes[0] = st->ibytes;
+		if (qs != NULL) {
+			qs->q_ipackets[0] = st->ipackets;
+			qs->q_ibytes[0] = st->ibytes;
+		}
 	}
 	if (tq != NULL) {
 		st->opackets = tq->c.packets;
 		st->obytes = tq->c.bytes;
 		st->oerrors = tq->c.invalid + tq->c.usb_errors +
 			tq->c.usb_stalls + tq->c.usb_timeouts;
-		st->q_opackets[0] = st->opackets;
-		st->q_obytes[0] = st->obytes;
+		if (qs != NULL) {
+			qs->q_opackets[0] = st->opackets;
+			qs->q_obytes[0] = st->obytes;
+		}
 	}
 	/* Frames the chip's FIFO could not hold, from its own events. */
 	st->imissed = (uint16_t)(ad->last_event.rx_overflow -

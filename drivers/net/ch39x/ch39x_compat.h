@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Where the driver API moved between the DPDK LTS releases the PMD builds
+ * against (22.11, 23.11, 24.11, 25.11; scripts/dpdk-lts.sh). Each entry
+ * names the release that changed it; the code uses the newest form.
+ */
+
+#ifndef CH39X_COMPAT_H
+#define CH39X_COMPAT_H
+
+#include <rte_version.h>
+
+#include <ethdev_driver.h>
+
+/*
+ * stats_get. DPDK 25.11 took the per-queue counters (q_ipackets, ...) out
+ * of struct rte_eth_stats into struct eth_queue_stats, passed as a third
+ * argument that is NULL when the caller (rte_eth_stats_get) wants none.
+ * Before, they were in struct rte_eth_stats itself. Define the function as
+ *
+ *	int
+ *	ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
+ *			CH39X_QSTATS_PARAM)
+ *	{
+ *		ch39x_qstats *qs = CH39X_QSTATS(st);
+ *
+ *		if (qs != NULL)
+ *			qs->q_ipackets[0] = ...;
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(25, 11, 0, 0)
+typedef struct eth_queue_stats ch39x_qstats;
+#define CH39X_QSTATS_PARAM , struct eth_queue_stats *ch39x_qstats_arg
+#define CH39X_QSTATS(st) ((void)(st), ch39x_qstats_arg)
+#else
+typedef struct rte_eth_stats ch39x_qstats;
+#define CH39X_QSTATS_PARAM
+#define CH39X_QSTATS(st) (st)
+#endif
+
+#endif /* CH39X_COMPAT_H */
