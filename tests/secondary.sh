@@ -22,7 +22,9 @@ done
 
 priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-mp.XXXXXX")
 chmod 700 "$priv"
-cp "$pmd_so" "$priv/pmd.so"
+# A primary that dies leaves the command fifo without a reader: a write
+# must fail, not kill the test.
+trap '' PIPE
 mounted=0
 old_pages=$(cat /proc/sys/vm/nr_hugepages)
 plugin_dir=$(strings "$(ldconfig -p | awk '/librte_eal.so /{print $NF; exit}')" |
@@ -50,6 +52,7 @@ cleanup() {
 	rm -rf "$priv"
 }
 trap cleanup EXIT
+[ -n "${KEEP_LOGS:-}" ] && trap 'cp -r "$priv" /tmp/mp-logs; cleanup' EXIT
 
 # Hugepages: 512 x 2 MiB unless there are enough already.
 if ! mount | grep -q ' /dev/hugepages type hugetlbfs'; then
@@ -68,6 +71,8 @@ if [ -e "$placed" ]; then
 	cp -a "$placed" "$saved"
 fi
 cp "$pmd_so" "$placed"
+# Every process loads that one copy (EAL's plugin directory): no -d, so
+# that no process has two drivers of the same name.
 
 # Debian's dpdk-testpmd links librte_mempool_dpaa itself, so its mempool
 # ops are registered in another order than in a tool that loads every
@@ -84,7 +89,7 @@ check() {
 }
 
 mkfifo "$priv/cmd"
-stdbuf -oL dpdk-testpmd --no-pci -m 256 -d "$priv/pmd.so" \
+stdbuf -oL dpdk-testpmd --no-pci -m 256 \
 	--vdev net_ch39x0,wire=pair:mp --vdev net_ch39x1,wire=pair:mp \
 	--vdev net_null0 --vdev net_null1 \
 	-- -i --total-num-mbufs=16384 < "$priv/cmd" > "$priv/primary.log" 2>&1 &
@@ -100,9 +105,9 @@ done
 check 'grep -q "io packet forwarding" "$priv/primary.log"' "primary forwards"
 
 # dpdk-proc-info: our counters seen from a secondary.
-timeout 60 dpdk-proc-info --no-pci -d "$priv/pmd.so" -- --stats \
+timeout 60 dpdk-proc-info --no-pci -- --stats \
 	> "$priv/procinfo.log" 2>&1
-timeout 60 dpdk-proc-info --no-pci -d "$priv/pmd.so" -- --xstats \
+timeout 60 dpdk-proc-info --no-pci -- --xstats \
 	>> "$priv/procinfo.log" 2>&1
 xs=$(sed -n '/extended statistics for port 0 /,/extended statistics for port 1 /p' \
 	"$priv/procinfo.log")
@@ -133,8 +138,7 @@ check '[ "${drops:-1}" -eq 0 ]' "dumpcap: net_ch39x0 dropped ${drops:-?}"
 # dpdk-pdump: RX of port 0 and of the reference into pcap files, 2 s.
 pdump() {
 	local port=$1 out=$2
-	timeout -s INT 2 env LD_PRELOAD="$preload" dpdk-pdump --no-pci \
-		-d "$priv/pmd.so" -- \
+	timeout -s INT 2 env LD_PRELOAD="$preload" dpdk-pdump --no-pci -- \
 		--pdump "port=$port,queue=*,rx-dev=$out" > "$out.log" 2>&1
 	# The first frames are what testpmd forwards (UDP); count them all fast.
 	[ "$(tshark -r "$out" -c 100 2>/dev/null | grep -c UDP)" -eq 100 ] ||
