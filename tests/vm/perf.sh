@@ -256,7 +256,9 @@ perf_pmd() {
 	label=$5
 	TP_PLUGIN=$6
 	TP_DRV=$7
-	if ! tp_start "perf-$pn-$label" "$8" \
+	# Enough mbufs for every PMD: net_af_xdp fills its fill ring (2048
+	# descriptors) from the pool.
+	if ! tp_start "perf-$pn-$label" "$8" --total-num-mbufs=16384 \
 		--forward-mode=rxonly --eth-peer=0,$gmac; then
 		result FAIL "perf-$pn-$label" "$TP_ERR"
 		tp_finish
