@@ -32,7 +32,8 @@
 # kernel driver). The drivers take turns PERF_REPS times; medians, minimum
 # and maximum are reported (every sample is kept in /out/perf.txt, the
 # summary in /out/perf.csv). PERF_DEEP=1 adds the PMD with
-# rx_xfers=64,tx_xfers=64. Under TCG these are ratios, not hardware rates.
+# rx_xfers=N,tx_xfers=N, N = PERF_DEEP_XFERS (64). Under TCG these are
+# ratios, not hardware rates.
 # PASS/FAIL per gadget and size: FAIL when a direction moved no frame.
 #
 # Sourced by guest.sh after pmd.sh (uses tp_start, tp_finish, tp_stat,
@@ -43,6 +44,8 @@ PERF_SECS=${PERF_SECS:-5}
 PERF_REPS=$(param vmt_perf_reps)
 PERF_REPS=${PERF_REPS:-3}
 PERF_DEEP=$(param vmt_perf_deep)
+PERF_DEEP_XFERS=$(param vmt_perf_deep_xfers)
+PERF_DEEP_XFERS=${PERF_DEEP_XFERS:-64}
 PERF_SIZES=$(param vmt_perf_sizes | tr ',' ' ')
 PERF_SIZES=${PERF_SIZES:-60 512 1514}
 PERF_DRIVERS=$(param vmt_perf_drivers | tr ',' ' ')
@@ -51,6 +54,7 @@ PERF_APP=$(param vmt_perf_app)
 PERF_VALS=/tmp/perf.vals
 PERF_CPU=/tmp/perf.cpu
 PG=/proc/net/pktgen
+DEEP=rx_xfers=$PERF_DEEP_XFERS,tx_xfers=$PERF_DEEP_XFERS
 # DPDK's own PMDs, as pmd_prepare left them visible in the chroot.
 DPDK_PMDS=/run/dpdk-pmds-all
 XDP_PROG=$(cd /host && ls usr/lib/*/bpf/xsk_def_xdp_prog.o 2>/dev/null | head -n 1)
@@ -225,9 +229,9 @@ perf_gadget() {
 			# Deeper transfer queues: whether the depth limits it.
 			[ "$PERF_DEEP" = 1 ] &&
 				perf_pmd "$pn" "$gif" "$gmac" "$hmac" \
-					net_ch39x,rx_xfers=64,tx_xfers=64 \
+					"net_ch39x,$DEEP" \
 					"$PRIV/librte_net_ch39x.so" net_ch39x0 \
-					"dev=$vp,path=$path,rx_xfers=64,tx_xfers=64"
+					"dev=$vp,path=$path,$DEEP"
 			;;
 		af_packet|af_xdp)
 			if ! kdrv_up "$path"; then
@@ -295,7 +299,7 @@ perf_summary() {
 	for s in $PERF_SIZES; do
 		line=""
 		ok=1
-		for d in "$kdrv_sum" net_ch39x net_ch39x,rx_xfers=64,tx_xfers=64 \
+		for d in "$kdrv_sum" net_ch39x "net_ch39x,$DEEP" \
 			 net_af_packet net_af_xdp; do
 			k="$SPEED $pn_sum $d size=$s"
 			grep -q "^$k " $PERF_VALS || continue
