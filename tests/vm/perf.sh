@@ -32,8 +32,8 @@
 # kernel driver). The drivers take turns PERF_REPS times; medians, minimum
 # and maximum are reported (every sample is kept in /out/perf.txt, the
 # summary in /out/perf.csv). PERF_DEEP=1 adds the PMD with
-# rx_xfers=N,tx_xfers=N, N = PERF_DEEP_XFERS (64). Under TCG these are
-# ratios, not hardware rates.
+# rx_xfers=N,tx_xfers=N, N = PERF_DEEP_XFERS (64), or with the devargs
+# PERF_DEEP_ARGS. Under TCG these are ratios, not hardware rates.
 # PASS/FAIL per gadget and size: FAIL when a direction moved no frame.
 #
 # Sourced by guest.sh after pmd.sh (uses tp_start, tp_finish, tp_stat,
@@ -54,7 +54,8 @@ PERF_APP=$(param vmt_perf_app)
 PERF_VALS=/tmp/perf.vals
 PERF_CPU=/tmp/perf.cpu
 PG=/proc/net/pktgen
-DEEP=rx_xfers=$PERF_DEEP_XFERS,tx_xfers=$PERF_DEEP_XFERS
+DEEP=$(param vmt_perf_deep_args)
+DEEP=${DEEP:-rx_xfers=$PERF_DEEP_XFERS,tx_xfers=$PERF_DEEP_XFERS}
 # DPDK's own PMDs, as pmd_prepare left them visible in the chroot.
 DPDK_PMDS=/run/dpdk-pmds-all
 XDP_PROG=$(cd /host && ls usr/lib/*/bpf/xsk_def_xdp_prog.o 2>/dev/null | head -n 1)

@@ -31,7 +31,7 @@
 #   PMD_TESTS="ch398 ch397 ncm ecm handover twins"  which PMD runs
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
-#   PERF_SIZES="60 512 1514"
+#   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
 #   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1] ...
 #                                        throughput comparison (perf.sh)
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
@@ -61,6 +61,7 @@ PERF_REPS=${PERF_REPS:-3}
 PERF_SECS=${PERF_SECS:-5}
 PERF_DEEP=${PERF_DEEP:-0}
 PERF_DEEP_XFERS=${PERF_DEEP_XFERS:-64}
+PERF_DEEP_ARGS=${PERF_DEEP_ARGS:-}	# devargs of the deep run instead
 PERF_SIZES=${PERF_SIZES:-60 512 1514}
 PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
 PERF_APP=${PERF_APP:-1}
@@ -309,7 +310,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
