@@ -304,17 +304,19 @@ perf_summary() {
 			 net_af_packet net_af_xdp; do
 			k="$SPEED $pn_sum $d size=$s"
 			grep -q "^$k " $PERF_VALS || continue
+			# The CSV's driver column: devargs joined with '+'.
+			dc=$(echo "$d" | tr ',' '+')
 			gs=$(perf_stats "$k" 1)
 			hs=$(perf_stats "$k" 2)
 			gc=$(perf_cpu "$k" g2h)
 			hc=$(perf_cpu "$k" h2g)
 			# shellcheck disable=SC2086
 			{ set -- $gs $gc
-			  echo "$SPEED,$pn_sum,$d,$s,g2h,$1,$2,$3,$4,$5,$6,$7"
+			  echo "$SPEED,$pn_sum,$dc,$s,g2h,$1,$2,$3,$4,$5,$6,$7"
 			  g=$1
 			  gs="$1 ($2-$3)"
 			  set -- $hs $hc
-			  echo "$SPEED,$pn_sum,$d,$s,h2g,$1,$2,$3,$4,$5,$6,$7"
+			  echo "$SPEED,$pn_sum,$dc,$s,h2g,$1,$2,$3,$4,$5,$6,$7"
 			  h=$1
 			  hs="$1 ($2-$3)"
 			  n=$4; } >> /out/perf.csv
