@@ -271,6 +271,14 @@ perf_pmd() {
 		TP_DRV=net_ch39x0
 		return
 	fi
+	# net_ch39x taking the device resets the gadget's link: pktgen on a
+	# netdev without carrier sends nothing (bounded wait).
+	i=0
+	while [ "$(cat "/sys/class/net/$gif/carrier" 2>/dev/null)" != 1 ] &&
+	      [ $i -lt 100 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
 	sleep 1
 	for s in $PERF_SIZES; do
 		pg_setup "$gif" "$s" "$hmac"
