@@ -85,10 +85,13 @@ struct ch39x_usb_info {
  * a driver could give to an mbuf (the PMD then attaches no mbuf to it).
  */
 enum ch39x_buf_kind {
-	CH39X_BUF_HEAP = 0,	/* process heap: the kernel copies per transfer */
-	CH39X_BUF_USBFS,	/* usbfs memory mapped from the kernel: the
-				 * host controller moves data straight from
-				 * and into it, no copy per transfer */
+	/* Process heap: the kernel copies it per transfer. */
+	CH39X_BUF_HEAP = 0,
+	/*
+	 * usbfs memory mapped from the kernel: the host controller moves
+	 * data straight from and into it, no copy per transfer.
+	 */
+	CH39X_BUF_USBFS,
 };
 
 struct ch39x_usb_ops {

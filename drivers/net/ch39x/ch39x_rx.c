@@ -65,6 +65,10 @@ rxq_bufs_alloc(struct ch39x_rxq *q, struct ch39x_xfer *xfers, uint32_t size,
 	}
 	if (rc != -ENOTSUP)
 		return rc;
+	if (q->copybreak != 0 && u != NULL && u->ops->buf_alloc != NULL)
+		PMD_LOG(INFO, "port %u: IOVA-as-PA: zero-copy RX buffers from "
+			"rte_malloc, not the %s transport", q->port_id,
+			u->ops->name);
 	*block = rte_malloc("ch39x_rx_bufs", (size_t)size * q->nb_xfers, 64);
 	if (*block == NULL)
 		return -ENOMEM;
