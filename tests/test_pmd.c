@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include <rte_errno.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 #include <rte_string_fns.h>
 #include <rte_udp.h>
 
@@ -857,6 +859,22 @@ send_recv(uint16_t a, uint16_t b, uint32_t len, unsigned int n,
 }
 
 /*
+ * An attached mbuf's buf_iova against the memory its buf_addr lies in:
+ * EAL memory (rte_malloc) has its own IOVA; the transport's buffers
+ * (process or usbfs memory) are lent only in IOVA-as-VA mode, where the
+ * IOVA is the address. *eal says which memory it was.
+ */
+static bool
+ext_iova_ok(const struct rte_mbuf *m, bool *eal)
+{
+	*eal = rte_mem_virt2memseg(m->buf_addr, NULL) != NULL;
+	if (*eal)
+		return m->buf_iova == rte_mem_virt2iova(m->buf_addr);
+	return rte_eal_iova_mode() == RTE_IOVA_VA &&
+		m->buf_iova == (rte_iova_t)(uintptr_t)m->buf_addr;
+}
+
+/*
  * Zero-copy RX: frames attached to transfer buffers lent to the app; a
  * pair started by setup_pair_quiet() with the case's devargs.
  */
@@ -883,6 +901,17 @@ test_zerocopy(uint16_t a, uint16_t b)
 	CHECK(xstat(b, "rx_zerocopy_frames") == 16, "zero-copy %lu",
 	      (unsigned long)xstat(b, "rx_zerocopy_frames"));
 	CHECK(got && RTE_MBUF_HAS_EXTBUF(held[0]), "not an external buffer");
+	for (i = 0; i < got; i++) {
+		bool eal;
+
+		CHECK(ext_iova_ok(held[i], &eal), "frame %u: buf_iova 0x%"
+		      PRIx64 " for buf_addr %p in %s memory, IOVA mode %d", i,
+		      held[i]->buf_iova, held[i]->buf_addr,
+		      eal ? "EAL" : "transport", (int)rte_eal_iova_mode());
+		/* The simulator lends its own buffers under IOVA-as-VA. */
+		CHECK(!eal || rte_eal_iova_mode() != RTE_IOVA_VA,
+		      "frame %u in EAL memory, not the transport's", i);
+	}
 	/* Short frames are still copied. */
 	got = send_recv(a, b, 100, 8, rx, &bad);
 	CHECK(got == 8 && !RTE_MBUF_HAS_EXTBUF(rx[0]), "short frame attached");

@@ -236,13 +236,14 @@ ch39x_libusb_mem_stats(struct ch39x_usb_dev *d, struct ch39x_libusb_mem *m)
 	m->mem_refused = __atomic_load_n(&u->refused, __ATOMIC_RELAXED);
 }
 
-uint8_t *
-ch39x_libusb_buf_alloc(struct ch39x_usb_dev *d, size_t size)
+static uint8_t *
+buf_alloc(struct ch39x_usb_dev *d, size_t size, enum ch39x_buf_kind *kind)
 {
 	struct lu_dev *u = to_lu(d);
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t acct = (size + (size_t)pg - 1) & ~((size_t)pg - 1);
 	struct lu_buf *b = NULL;
+	const char *why = "";
 	void *p = NULL;
 	uint32_t i;
 
@@ -262,12 +263,26 @@ ch39x_libusb_buf_alloc(struct ch39x_usb_dev *d, size_t size)
 	 * usbfs memory counts against the cap from mmap on; past the cap the
 	 * kernel refuses it and heap buffers are counted per transfer.
 	 */
-	if (!u->devmem_failed &&
-	    (u->limit == 0 || u->devmem_bytes + acct <= u->limit)) {
+	if (u->devmem_failed)
+		why = "the kernel gave none before";
+	else if (u->limit != 0 && u->devmem_bytes + acct > u->limit)
+		why = "usbcore.usbfs_memory_mb would be passed";
+	else {
 		p = libusb_dev_mem_alloc(u->h, size);
 		/* Refused with none held: the kernel or HCD has none to give. */
 		if (p == NULL && u->devmem_bufs == 0)
 			u->devmem_failed = true;
+		if (p == NULL)
+			why = "the kernel refused it";
+	}
+	/*
+	 * Heap buffers work, but usbfs copies each transfer once more: worth
+	 * one line, the first time only.
+	 */
+	if (p == NULL && !u->heap_logged) {
+		u->heap_logged = true;
+		lu_log(u, "transfer buffers from the heap, not usbfs memory "
+		       "(%s): the kernel copies every transfer", why);
 	}
 	if (p != NULL) {
 		b->devmem = true;
@@ -286,7 +301,16 @@ ch39x_libusb_buf_alloc(struct ch39x_usb_dev *d, size_t size)
 	b->p = p;
 	if (b == &u->bufs[u->n_bufs])
 		__atomic_store_n(&u->n_bufs, u->n_bufs + 1, __ATOMIC_RELEASE);
+	*kind = b->devmem ? CH39X_BUF_USBFS : CH39X_BUF_HEAP;
 	return p;
+}
+
+uint8_t *
+ch39x_libusb_buf_alloc(struct ch39x_usb_dev *d, size_t size)
+{
+	enum ch39x_buf_kind kind;
+
+	return buf_alloc(d, size, &kind);
 }
 
 void
@@ -748,6 +772,8 @@ const struct ch39x_usb_ops lu_ops = {
 	.set_data_alt = ch39x_libusb_set_data_alt,
 	.rx_wake_fd = lu_rx_wake_fd,
 	.rx_arm = lu_rx_arm,
+	.buf_alloc = buf_alloc,
+	.buf_free = ch39x_libusb_buf_free,
 };
 
 bool

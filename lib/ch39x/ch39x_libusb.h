@@ -137,7 +137,10 @@ void ch39x_libusb_describe(struct ch39x_usb_dev *d, char *buf, size_t len);
  * Control thread, while no transfer is in flight. A transfer buffer: usbfs
  * memory (libusb_dev_mem_alloc: the kernel moves data straight from it, no
  * copy per transfer) when the kernel offers it, else page-aligned heap.
- * NULL when out of memory. Buffers not freed are freed by close.
+ * NULL when out of memory; the first heap buffer is logged (usbfs copies
+ * each of its transfers). Buffers not freed stay allocated after close (an
+ * application may still hold mbufs attached to one). The same as the
+ * transport ops buf_alloc and buf_free, which also give the kind.
  */
 uint8_t *ch39x_libusb_buf_alloc(struct ch39x_usb_dev *d, size_t size);
 void ch39x_libusb_buf_free(struct ch39x_usb_dev *d, uint8_t *buf);

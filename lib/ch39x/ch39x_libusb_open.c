@@ -477,17 +477,21 @@ void
 lu_free(struct lu_dev *u)
 {
 	struct lu_xfer *w;
+	uint32_t n_left = 0;
 	uint32_t i;
 	int k;
 
-	for (i = 0; i < u->n_bufs; i++) {
-		if (u->bufs[i].p == NULL)
-			continue;
-		if (u->bufs[i].devmem)
-			libusb_dev_mem_free(u->h, u->bufs[i].p, u->bufs[i].size);
-		else
-			free(u->bufs[i].p);
-	}
+	/*
+	 * Buffers not given back stay: an application may still hold mbufs
+	 * attached to one (zero-copy RX), and reading a freed or unmapped
+	 * buffer would crash it. A usbfs mapping outlives the descriptor.
+	 */
+	for (i = 0; i < u->n_bufs; i++)
+		if (u->bufs[i].p != NULL)
+			n_left++;
+	if (n_left != 0)
+		lu_log(u, "close: %u transfer buffers not given back are left "
+		       "allocated", n_left);
 	for (k = 0; k < CH39X_EP_COUNT; k++) {
 		while ((w = u->ep[k].pool) != NULL) {
 			u->ep[k].pool = w->next;

@@ -112,6 +112,7 @@ struct lu_dev {
 	uint64_t in_flight;	/* atomic */
 	uint64_t refused;	/* atomic */
 	bool devmem_failed;	/* the kernel refused once: heap from then on */
+	bool heap_logged;	/* the first heap buffer was logged */
 	uint32_t n_bufs;	/* atomic store, for submit's lock-free scan */
 	/* RX wake-ups: epoll of libusb's descriptors and an eventfd, or -1. */
 	int wake_ep;

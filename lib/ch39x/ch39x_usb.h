@@ -19,6 +19,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum ch39x_ep {
@@ -74,6 +75,23 @@ struct ch39x_usb_info {
 	uint8_t intr_interval_ms;
 	uint8_t framing;	/* enum ch39x_framing */
 	char serial[64];
+};
+
+/*
+ * What a transfer buffer from a backend's buf_alloc is. Neither kind is
+ * EAL memory and neither is physically contiguous or pinned for another
+ * device's DMA: an application running EAL in IOVA-as-VA mode may take the
+ * buffer's virtual address as its IOVA; under IOVA-as-PA it has none that
+ * a driver could give to an mbuf (the PMD then attaches no mbuf to it).
+ */
+enum ch39x_buf_kind {
+	/* Process heap: the kernel copies it per transfer. */
+	CH39X_BUF_HEAP = 0,
+	/*
+	 * usbfs memory mapped from the kernel: the host controller moves
+	 * data straight from and into it, no copy per transfer.
+	 */
+	CH39X_BUF_USBFS,
 };
 
 struct ch39x_usb_ops {
@@ -135,6 +153,17 @@ struct ch39x_usb_ops {
 	 * clears the signal.
 	 */
 	void (*rx_arm)(struct ch39x_usb_dev *d, bool on);
+	/*
+	 * Transfer buffers, both NULL where the caller allocates its own.
+	 * Control thread, with no bulk transfer in flight (queue set-up,
+	 * resize and release). buf_alloc: a buffer of size bytes for bulk IN
+	 * or OUT transfers, at least 64-byte aligned, and its kind in *kind;
+	 * NULL when out of memory. buf_free: gives back a buffer of buf_alloc
+	 * (NULL: nothing). Buffers not given back are freed by close.
+	 */
+	uint8_t *(*buf_alloc)(struct ch39x_usb_dev *d, size_t size,
+			      enum ch39x_buf_kind *kind);
+	void (*buf_free)(struct ch39x_usb_dev *d, uint8_t *buf);
 };
 
 /* Every backend's device handle starts with this. */

@@ -454,6 +454,29 @@ sim_close(struct ch39x_usb_dev *d)
 	free(s);
 }
 
+/*
+ * Transfer buffers: plain heap, as an application's own. The model
+ * copies into and out of them as a host controller would.
+ */
+static uint8_t *
+sim_buf_alloc(struct ch39x_usb_dev *d, size_t size, enum ch39x_buf_kind *kind)
+{
+	void *p = NULL;
+
+	(void)d;
+	if (size == 0 || posix_memalign(&p, 64, size) != 0)
+		return NULL;
+	*kind = CH39X_BUF_HEAP;
+	return p;
+}
+
+static void
+sim_buf_free(struct ch39x_usb_dev *d, uint8_t *buf)
+{
+	(void)d;
+	free(buf);
+}
+
 static const struct ch39x_usb_ops sim_ops = {
 	.name = "sim",
 	.get_info = sim_get_info,
@@ -467,6 +490,8 @@ static const struct ch39x_usb_ops sim_ops = {
 	.set_data_alt = sim_set_data_alt,
 	.rx_wake_fd = sim_rx_wake_fd,
 	.rx_arm = sim_rx_arm,
+	.buf_alloc = sim_buf_alloc,
+	.buf_free = sim_buf_free,
 };
 
 bool

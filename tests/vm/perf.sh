@@ -2,9 +2,21 @@
 # Copyright(c) 2026 The ch39x authors
 #
 # A bounded throughput comparison in the guest (run.sh with PERF=1; not
-# part of the default run): on the same CDC gadget, the PMD (testpmd
-# rxonly / txonly) against the kernel's own host driver (cdc_ncm,
-# cdc_ether), with the kernel's pktgen as the source on the other side.
+# part of the default run): on the same CDC gadget, with the same traffic
+# and the same pinning, in one boot, the host side is in turn
+#
+#   kernel         the kernel's own host driver (cdc_ncm, cdc_ether) and
+#                  its netdev's counters
+#   ch39x          net_ch39x (testpmd rxonly / txonly; libusb, the PMD
+#                  takes the interfaces from the kernel driver and gives
+#                  them back at close)
+#   af_packet      net_af_packet on the kernel driver's netdev (testpmd)
+#   af_xdp         net_af_xdp on that netdev, generic (skb) mode: cdc_ncm
+#                  and cdc_ether have no native XDP, and DPDK 22.11 with
+#                  Debian's libxdp only falls back to generic mode given
+#                  xdp_prog= (libxdp's default program, xsk_def_xdp_prog.o)
+#
+# with the kernel's pktgen as the source on the other side:
 #
 #   gadget -> host: pktgen on the gadget's netdev, to the host side's MAC;
 #                   counted by testpmd (RX-packets) or by the kernel
@@ -12,13 +24,17 @@
 #   host -> gadget: testpmd txonly, or pktgen on the kernel driver's
 #                   netdev; counted by the gadget's netdev (rx_packets)
 #
-# Each figure is frames counted at the receiver over a PERF_SECS window
-# divided by the window (uptime), for 60- and 1514-byte frames; the kernel
-# driver and the PMD take turns PERF_REPS times and the medians are
-# reported (every sample is kept in /out/perf.txt). PERF_DEEP=1 adds the
-# PMD with rx_xfers=64,tx_xfers=64. Under TCG these are ratios, not
-# hardware rates. PASS/FAIL per gadget and size: FAIL when a direction
-# moved no frame.
+# testpmd runs with -l 0-1 (forwarding lcore on CPU 1, busy-polling);
+# pktgen's thread is kpktgend_0, on CPU 0. Each figure is frames counted at
+# the receiver over a PERF_SECS window divided by the window (uptime), for
+# each of PERF_SIZES; with it, the busy share of CPU 0 and CPU 1 over the
+# window (/proc/stat) and testpmd's own CPU (% of one CPU, 0 for the
+# kernel driver). The drivers take turns PERF_REPS times; medians, minimum
+# and maximum are reported (every sample is kept in /out/perf.txt, the
+# summary in /out/perf.csv). PERF_DEEP=1 adds the PMD with
+# rx_xfers=N,tx_xfers=N, N = PERF_DEEP_XFERS (64), or with the devargs
+# PERF_DEEP_ARGS. Under TCG these are ratios, not hardware rates.
+# PASS/FAIL per gadget and size: FAIL when a direction moved no frame.
 #
 # Sourced by guest.sh after pmd.sh (uses tp_start, tp_finish, tp_stat,
 # nstat, result, up, param, $P1, $P2, $N1, $N2).
@@ -28,26 +44,58 @@ PERF_SECS=${PERF_SECS:-5}
 PERF_REPS=$(param vmt_perf_reps)
 PERF_REPS=${PERF_REPS:-3}
 PERF_DEEP=$(param vmt_perf_deep)
+PERF_DEEP_XFERS=$(param vmt_perf_deep_xfers)
+PERF_DEEP_XFERS=${PERF_DEEP_XFERS:-64}
+PERF_SIZES=$(param vmt_perf_sizes | tr ',' ' ')
+PERF_SIZES=${PERF_SIZES:-60 512 1514}
+PERF_DRIVERS=$(param vmt_perf_drivers | tr ',' ' ')
+PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
+PERF_APP=$(param vmt_perf_app)
 PERF_VALS=/tmp/perf.vals
-PERF_SIZES="60 1514"
+PERF_CPU=/tmp/perf.cpu
 PG=/proc/net/pktgen
+DEEP=$(param vmt_perf_deep_args)
+DEEP=${DEEP:-rx_xfers=$PERF_DEEP_XFERS,tx_xfers=$PERF_DEEP_XFERS}
+# DPDK's own PMDs, as pmd_prepare left them visible in the chroot.
+DPDK_PMDS=/run/dpdk-pmds-all
+XDP_PROG=$(cd /host && ls usr/lib/*/bpf/xsk_def_xdp_prog.o 2>/dev/null | head -n 1)
+XDP_PROG=${XDP_PROG:+/$XDP_PROG}
 
 perf_line() {	# text
 	echo "$1" >> /out/perf.txt
 	echo "[perf] $1"
 }
 
-# perf_val KEY G2H H2G: one sample of both directions
+# perf_val KEY G2H H2G: one sample of both directions, each a window()'s
+# "frames/s cpu0% cpu1% proc%"
 perf_val() {
-	echo "$1 $2 $3" >> $PERF_VALS
-	perf_line "$1 gadget->host=$2 host->gadget=$3 frames/s"
+	k=$1
+	# shellcheck disable=SC2086
+	set -- $2 $3
+	echo "$k $1 $5" >> $PERF_VALS
+	echo "$k g2h $2 $3 $4" >> $PERF_CPU
+	echo "$k h2g $6 $7 $8" >> $PERF_CPU
+	perf_line "$k gadget->host=$1 host->gadget=$5 frames/s (CPU0/CPU1/testpmd %: $2/$3/$4, $6/$7/$8)"
 }
 
-# median of the samples of KEY, column 2 (gadget->host) or 3
-perf_median() {
+# stats of the samples of KEY, column 2 (gadget->host) or 3: "median min
+# max n"
+perf_stats() {
 	awk -v k="$1" -v c="$2" '{ key = $1; for (i = 2; i < NF - 1; i++)
 		key = key " " $i } key == k { print $(NF - 2 + c) }' $PERF_VALS |
-		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print 0 }'
+		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)], v[1], v[NR], NR; else print 0, 0, 0, 0 }'
+}
+perf_median() {
+	perf_stats "$1" "$2" | cut -d' ' -f1
+}
+
+# median CPU figures of KEY, DIR (g2h, h2g): "cpu0 cpu1 proc"
+perf_cpu() {
+	for c in 1 2 3; do
+		awk -v k="$1 $2" -v c="$c" '{ key = $1; for (i = 2; i <= NF - 3; i++)
+			key = key " " $i } key == k { print $(NF - 3 + c) }' $PERF_CPU |
+			sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%s ", v[int((NR + 1) / 2)]; else printf "0 " }'
+	done
 }
 
 # pg_run IFNAME SIZE DSTMAC: pktgen on IFNAME for PERF_SECS (bounded: no
@@ -63,18 +111,37 @@ pg_setup() {
 	echo "dst_mac $3" > "$PG/$1"
 }
 
-# rate COUNTER-COMMAND: runs the source, samples the receiver before and
-# after a PERF_SECS window; prints frames/s
-window() {	# start-cmd stop-cmd counter-cmd
+# CPU time so far: idle and total jiffies of CPU 0 and CPU 1, and the
+# user+system jiffies of every dpdk-testpmd process
+cpu_snap() {
+	awk '$1 == "cpu0" || $1 == "cpu1" { printf "%d %d ", $5 + $6,
+		$2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+	p=0
+	for pid in $(pidof dpdk-testpmd); do
+		p=$((p + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+	done
+	echo "$p"
+}
+
+# window START-CMD STOP-CMD COUNTER-CMD: runs the source, samples the
+# receiver and the CPUs before and after a PERF_SECS window; prints
+# "frames/s cpu0-busy% cpu1-busy% testpmd%"
+window() {
 	eval "$1"
 	sleep 1
+	s0=$(cpu_snap)
 	c0=$(eval "$3")
 	t0=$(up)
 	sleep "$PERF_SECS"
 	c1=$(eval "$3")
 	t1=$(up)
+	s1=$(cpu_snap)
 	eval "$2"
-	echo "$c0 $c1 $t0 $t1" | awk '{ printf "%d", ($2 - $1) / ($4 - $3) }'
+	echo "$c0 $c1 $t0 $t1 $s0 $s1" | awk '{ dt = $4 - $3;
+		j0 = $11 - $6; j1 = $13 - $8; b0 = 0; b1 = 0;
+		if (j0 > 0) b0 = 100 * (1 - ($10 - $5) / j0);
+		if (j1 > 0) b1 = 100 * (1 - ($12 - $7) / j1);
+		printf "%d %d %d %d", ($2 - $1) / dt, b0, b1, ($14 - $9) / dt }'
 }
 
 pg_start() {
@@ -91,6 +158,24 @@ kdrv_netdev() {
 	ls "/sys/bus/usb/devices/$1:1.0/net" 2>/dev/null | head -n 1
 }
 
+# kdrv_up PATH: that netdev, up and with carrier (bounded wait: after the
+# PMD the kernel driver binds again and the function reports its link);
+# sets KIF, returns 1 when there is none with carrier
+kdrv_up() {
+	i=0
+	while [ $i -lt 150 ]; do
+		KIF=$(kdrv_netdev "$1")
+		if [ -n "$KIF" ]; then
+			ip link set "$KIF" up 2>/dev/null
+			[ "$(cat "/sys/class/net/$KIF/carrier" 2>/dev/null)" = 1 ] &&
+				return 0
+		fi
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # testpmd's RX-packets now: asks for the statistics and waits (bounded)
 # until the new block is in the log
 tp_rx() {
@@ -105,6 +190,25 @@ tp_rx() {
 	tp_stat RX-packets
 }
 
+# perf_kernel NAME PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER
+perf_kernel() {
+	if ! kdrv_up "$2"; then
+		result FAIL "perf-$1-kernel" "no $6 netdev with carrier on $2"
+		return
+	fi
+	kif=$KIF
+	sleep 1
+	for s in $PERF_SIZES; do
+		pg_setup "$3" "$s" "$5"
+		g2h=$(window pg_start pg_stop "nstat $kif rx_packets")
+		pg_setup "$kif" "$s" "$4"
+		h2g=$(window pg_start pg_stop "nstat $3 rx_packets")
+		perf_val "$SPEED $1 $6 size=$s" "$g2h" "$h2g"
+	done
+	echo "rem_device_all" > $PG/kpktgend_0
+	ip link set "$kif" down
+}
+
 # perf_gadget NAME VID:PID PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER
 perf_gadget() {
 	pn=$1
@@ -115,48 +219,66 @@ perf_gadget() {
 	hmac=$6
 	drv=$7
 	ip link set "$gif" up
-	# The kernel's driver first (bound since guest.sh loaded it).
-	kif=$(kdrv_netdev "$path")
-	if [ -z "$kif" ]; then
-		result FAIL "perf-$pn-kernel" "no $drv netdev on $path"
-	else
-		ip link set "$kif" up
-		sleep 1
-		for s in $PERF_SIZES; do
-			pg_setup "$gif" "$s" "$hmac"
-			g2h=$(window pg_start pg_stop "nstat $kif rx_packets")
-			pg_setup "$kif" "$s" "$gmac"
-			h2g=$(window pg_start pg_stop "nstat $gif rx_packets")
-			perf_val "$SPEED $pn $drv size=$s" "$g2h" "$h2g"
-		done
-		echo "rem_device_all" > $PG/kpktgend_0
-		ip link set "$kif" down
-	fi
-	perf_pmd "$pn" "$vp" "$path" "$gif" "$gmac" "$hmac" "$drv" ""
-	# Deeper transfer queues, to see whether the queue depth limits it.
-	[ "$PERF_DEEP" = 1 ] &&
-		perf_pmd "$pn" "$vp" "$path" "$gif" "$gmac" "$hmac" "$drv" \
-			",rx_xfers=64,tx_xfers=64"
+	for d in $PERF_DRIVERS; do
+		case $d in
+		kernel)
+			perf_kernel "$pn" "$path" "$gif" "$gmac" "$hmac" "$drv" ;;
+		ch39x)
+			perf_pmd "$pn" "$gif" "$gmac" "$hmac" net_ch39x \
+				"$PRIV/librte_net_ch39x.so" net_ch39x0 \
+				"dev=$vp,path=$path"
+			# Deeper transfer queues: whether the depth limits it.
+			[ "$PERF_DEEP" = 1 ] &&
+				perf_pmd "$pn" "$gif" "$gmac" "$hmac" \
+					"net_ch39x,$DEEP" \
+					"$PRIV/librte_net_ch39x.so" net_ch39x0 \
+					"dev=$vp,path=$path,$DEEP"
+			;;
+		af_packet|af_xdp)
+			if ! kdrv_up "$path"; then
+				result FAIL "perf-$pn-$d" "no $drv netdev with carrier on $path"
+				continue
+			fi
+			a="iface=$KIF"
+			[ $d = af_xdp ] && a="$a,start_queue=0,queue_count=1,xdp_prog=$XDP_PROG"
+			perf_pmd "$pn" "$gif" "$gmac" "$hmac" "net_$d" \
+				"$(ls /host$DPDK_PMDS/librte_net_$d.so.[0-9]* |
+				   head -n 1 | sed 's,^/host,,')" "net_${d}0" "$a"
+			ip link set "$KIF" down
+			;;
+		esac
+	done
 }
 
-# perf_pmd NAME VID:PID PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER DEVARGS
+# perf_pmd NAME GADGET-IF GADGET-MAC HOST-MAC LABEL PLUGIN VDEV DEVARGS:
+# testpmd with one PMD, rxonly while pktgen sends from the gadget, then
+# txonly while the gadget's netdev counts
 perf_pmd() {
 	pn=$1
-	vp=$2
-	path=$3
-	gif=$4
-	gmac=$5
-	hmac=$6
-	drv=$7
-	extra=$8
-	# The PMD takes the interfaces from the kernel driver and gives them
-	# back at close.
-	if ! tp_start "perf-$pn${extra:+-deep}" "dev=$vp,path=$path$extra" \
+	gif=$2
+	gmac=$3
+	hmac=$4
+	label=$5
+	TP_PLUGIN=$6
+	TP_DRV=$7
+	# Enough mbufs for every PMD: net_af_xdp fills its fill ring (2048
+	# descriptors) from the pool.
+	if ! tp_start "perf-$pn-$label" "$8" --total-num-mbufs=16384 \
 		--forward-mode=rxonly --eth-peer=0,$gmac; then
-		result FAIL "perf-$pn-pmd" "$TP_ERR"
+		result FAIL "perf-$pn-$label" "$TP_ERR"
 		tp_finish
+		TP_PLUGIN=$PRIV/librte_net_ch39x.so
+		TP_DRV=net_ch39x0
 		return
 	fi
+	# net_ch39x taking the device resets the gadget's link: pktgen on a
+	# netdev without carrier sends nothing (bounded wait).
+	i=0
+	while [ "$(cat "/sys/class/net/$gif/carrier" 2>/dev/null)" != 1 ] &&
+	      [ $i -lt 100 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
 	sleep 1
 	for s in $PERF_SIZES; do
 		pg_setup "$gif" "$s" "$hmac"
@@ -169,31 +291,51 @@ perf_pmd() {
 		echo "set fwd rxonly" >&3
 		echo "start" >&3
 		sleep 0.5
-		perf_val "$SPEED $pn net_ch39x$extra size=$s" "$g2h" "$h2g"
+		perf_val "$SPEED $pn $label size=$s" "$g2h" "$h2g"
 	done
 	echo "rem_device_all" > $PG/kpktgend_0
 	tp_finish
+	TP_PLUGIN=$PRIV/librte_net_ch39x.so
+	TP_DRV=net_ch39x0
 }
 
-# perf_summary NAME DRIVER: medians, one result line per size
+# perf_summary NAME DRIVER: medians with their spread, one result line per
+# size; /out/perf.csv: speed,dev,driver,size,dir,median,min,max,n,cpu0,
+# cpu1,testpmd
 perf_summary() {
+	pn_sum=$1
+	kdrv_sum=$2
 	for s in $PERF_SIZES; do
 		line=""
 		ok=1
-		for d in "$2" net_ch39x net_ch39x,rx_xfers=64,tx_xfers=64; do
-			k="$SPEED $1 $d size=$s"
+		for d in "$kdrv_sum" net_ch39x "net_ch39x,$DEEP" \
+			 net_af_packet net_af_xdp; do
+			k="$SPEED $pn_sum $d size=$s"
 			grep -q "^$k " $PERF_VALS || continue
-			g=$(perf_median "$k" 1)
-			h=$(perf_median "$k" 2)
+			# The CSV's driver column: devargs joined with '+'.
+			dc=$(echo "$d" | tr ',' '+')
+			gs=$(perf_stats "$k" 1)
+			hs=$(perf_stats "$k" 2)
+			gc=$(perf_cpu "$k" g2h)
+			hc=$(perf_cpu "$k" h2g)
+			# shellcheck disable=SC2086
+			{ set -- $gs $gc
+			  echo "$SPEED,$pn_sum,$dc,$s,g2h,$1,$2,$3,$4,$5,$6,$7"
+			  g=$1
+			  gs="$1 ($2-$3)"
+			  set -- $hs $hc
+			  echo "$SPEED,$pn_sum,$dc,$s,h2g,$1,$2,$3,$4,$5,$6,$7"
+			  h=$1
+			  hs="$1 ($2-$3)"
+			  n=$4; } >> /out/perf.csv
 			[ "$g" -gt 0 ] && [ "$h" -gt 0 ] || ok=0
-			n=$(grep -c "^$k " $PERF_VALS)
-			line="$line; $d $g, $h"
-			perf_line "median of $n: $k gadget->host=$g host->gadget=$h frames/s"
+			line="$line; $d $gs, $hs"
+			perf_line "median (min-max) of $n: $k gadget->host=$gs host->gadget=$hs frames/s; CPU0/CPU1/testpmd % g->h $(echo $gc | tr ' ' /) h->g $(echo $hc | tr ' ' /)"
 		done
 		if [ $ok = 1 ] && [ -n "$line" ]; then
-			result PASS "perf-$1-$s" "frames/s gadget->host, host->gadget (median of $PERF_REPS x ${PERF_SECS} s)${line}"
+			result PASS "perf-$pn_sum-$s" "frames/s gadget->host, host->gadget (median (min-max) of $PERF_REPS x ${PERF_SECS} s)${line}"
 		else
-			result FAIL "perf-$1-$s" "a direction moved nothing${line:-, no samples}"
+			result FAIL "perf-$pn_sum-$s" "a direction moved nothing${line:-, no samples}"
 		fi
 	done
 }
@@ -298,8 +440,10 @@ perf_run() {
 		result FAIL perf "no pktgen in the guest"
 		return
 	fi
-	rm -f $PERF_VALS
-	echo "[guest] perf starts at uptime $(up) s"
+	rm -f $PERF_VALS $PERF_CPU
+	[ -f /out/perf.csv ] ||
+		echo "speed,dev,driver,size,dir,median,min,max,n,cpu0,cpu1,testpmd" > /out/perf.csv
+	echo "[guest] perf starts at uptime $(up) s: drivers $PERF_DRIVERS, sizes $PERF_SIZES, xdp_prog=$XDP_PROG"
 	r=0
 	while [ $r -lt "$PERF_REPS" ]; do
 		perf_gadget ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:01 \
@@ -310,7 +454,9 @@ perf_run() {
 	done
 	perf_summary ncm cdc_ncm
 	perf_summary ecm cdc_ether
-	perf_app ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:02
-	perf_app ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:02
+	if [ "$PERF_APP" != 0 ]; then
+		perf_app ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:02
+		perf_app ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:02
+	fi
 	echo "[guest] perf done at uptime $(up) s"
 }

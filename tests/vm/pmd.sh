@@ -98,10 +98,12 @@ TP_N=0
 # forwarding already on (icmpecho unless the args say otherwise) and waits
 # for its prompt. Sets TP_LOG; returns 1 (with TP_ERR) when it never got
 # there. TP_AS: a command testpmd runs under (another user); TP_EAL: more
-# EAL arguments; TP_PLUGIN: the PMD to load.
+# EAL arguments; TP_PLUGIN: the PMD to load; TP_DRV: its device name (the
+# --vdev is "$TP_DRV,DEVARGS").
 TP_AS=""
 TP_EAL=""
 TP_PLUGIN=$PRIV/librte_net_ch39x.so
+TP_DRV=net_ch39x0
 tp_start() {
 	name=$1
 	devargs=$2
@@ -117,7 +119,7 @@ tp_start() {
 		/usr/bin/dpdk-testpmd -l 0-1 \
 		--no-huge --no-pci --no-shconf -m 192 \
 		--file-prefix "ch39x_vm$TP_N" $TP_EAL \
-		-d "$TP_PLUGIN" --vdev "net_ch39x0,$devargs" \
+		-d "$TP_PLUGIN" --vdev "$TP_DRV,$devargs" \
 		-- -i --auto-start --nb-cores=1 --total-num-mbufs=2048 \
 		--forward-mode=icmpecho "$@" \
 		< "$TP_FIFO" > "$TP_LOG" 2>&1 &
@@ -136,7 +138,7 @@ tp_start() {
 			return 0
 		fi
 		if ! kill -0 "$TP_PID" 2>/dev/null; then
-			TP_ERR=$(grep -E "net_ch39x|ch39x|EAL: Error|Cause" "$TP_LOG" |
+			TP_ERR=$(grep -E "net_ch39x|ch39x|af_packet|af_xdp|AF_XDP|EAL: Error|Cause" "$TP_LOG" |
 				grep -v '^EAL: Detected' | tail -n 4 | tr '\n' ' ')
 			[ -n "$TP_ERR" ] || TP_ERR="testpmd exited: $(tail -n 3 "$TP_LOG" | tr '\n' ' ')"
 			exec 3>&-

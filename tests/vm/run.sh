@@ -30,7 +30,10 @@
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
 #   PMD_TESTS="ch398 ch397 ncm ecm handover twins"  which PMD runs
 #                                        (ch397: high speed only)
-#   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0] ...  throughput comparison
+#   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
+#   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
+#   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1] ...
+#                                        throughput comparison (perf.sh)
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
 #
@@ -57,9 +60,18 @@ PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
 PERF_REPS=${PERF_REPS:-3}
 PERF_SECS=${PERF_SECS:-5}
 PERF_DEEP=${PERF_DEEP:-0}
-# A comparison round (two gadgets, kernel driver and PMD) takes about
-# 2.5 minutes under TCG, 4 with PERF_DEEP.
-[ "$PERF" = 1 ] && BOOT_TIMEOUT=$((BOOT_TIMEOUT + PERF_REPS * 300))
+PERF_DEEP_XFERS=${PERF_DEEP_XFERS:-64}
+PERF_DEEP_ARGS=${PERF_DEEP_ARGS:-}	# devargs of the deep run instead
+PERF_SIZES=${PERF_SIZES:-60 512 1514}
+PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
+PERF_APP=${PERF_APP:-1}
+# A comparison round takes about 25 s per driver and frame size under TCG
+# (two gadgets, two directions), plus a testpmd start per PMD.
+perf_n() { echo $#; }
+# shellcheck disable=SC2086
+[ "$PERF" = 1 ] && BOOT_TIMEOUT=$((BOOT_TIMEOUT + PERF_REPS *
+	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * (40 + $(perf_n $PERF_SIZES) *
+	4 * (PERF_SECS + 3)) + PERF_APP * 300))
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
 USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
@@ -298,7 +310,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |

@@ -33,6 +33,7 @@
 #include "ch39x_ethdev.h"
 #include "ch39x_libusb.h"
 #include "ch39x_logs.h"
+#include "ch39x_xfer_buf.h"
 #include "rte_pmd_ch39x.h"
 
 RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
@@ -424,6 +425,9 @@ rxq_free(struct ch39x_rxq *q)
 	}
 	rte_ring_free(q->returned);
 	rte_free(q->shinfo);
+	/* Transport buffers, one per transfer, when there is no block. */
+	if (q->bufs == NULL)
+		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
 	rte_free(q->xfers);
 	rte_free(q->bufs);
 	rte_free(q);
@@ -434,6 +438,8 @@ txq_free(struct ch39x_txq *q)
 {
 	if (q == NULL)
 		return;
+	if (q->bufs == NULL)
+		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
 	rte_free(q->xfers);
 	rte_free(q->free);
 	rte_free(q->bufs);

@@ -22,6 +22,7 @@
 #include "ch39x_logs.h"
 #include "ch39x_net.h"
 #include "ch39x_tso.h"
+#include "ch39x_xfer_buf.h"
 
 /* ---- queues: transfer buffers ---- */
 
@@ -39,6 +40,43 @@ rx_xfer_returned(void *addr, void *opaque)
 	rte_ring_mp_enqueue(q->returned, x);
 }
 
+/*
+ * Buffers of size bytes for every RX transfer: the transport's (q->bufs
+ * NULL) unless zero-copy RX needs IOVAs that only EAL memory has
+ * (ch39x_xfer_buf.h), else one rte_malloc block. Old buffers untouched.
+ */
+static int
+rxq_bufs_alloc(struct ch39x_rxq *q, struct ch39x_xfer *xfers, uint32_t size,
+	       uint8_t **block)
+{
+	struct ch39x_usb_dev *u = q->ad->usb;
+	uint16_t n_usbfs, i;
+	int rc = -ENOTSUP;
+
+	*block = NULL;
+	if (q->copybreak == 0 || ch39x_xfer_buf_iova_va())
+		rc = ch39x_xfer_bufs_alloc(u, xfers, q->nb_xfers, size,
+					   &n_usbfs);
+	if (rc == 0) {
+		PMD_LOG(INFO, "port %u: %u RX transfer buffers of %u bytes "
+			"from the %s transport, %u in usbfs memory",
+			q->port_id, q->nb_xfers, size, u->ops->name, n_usbfs);
+		return 0;
+	}
+	if (rc != -ENOTSUP)
+		return rc;
+	if (q->copybreak != 0 && u != NULL && u->ops->buf_alloc != NULL)
+		PMD_LOG(INFO, "port %u: IOVA-as-PA: zero-copy RX buffers from "
+			"rte_malloc, not the %s transport", q->port_id,
+			u->ops->name);
+	*block = rte_malloc("ch39x_rx_bufs", (size_t)size * q->nb_xfers, 64);
+	if (*block == NULL)
+		return -ENOMEM;
+	for (i = 0; i < q->nb_xfers; i++)
+		xfers[i].buf = *block + (size_t)i * size;
+	return 0;
+}
+
 int
 ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 		uint16_t nb_desc)
@@ -46,24 +84,14 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 	static uint32_t ring_seq;
 	char name[RTE_RING_NAMESIZE];
 	uint16_t i;
+	int rc;
 
 	q->nb_xfers = ch39x_nb_xfers(ad->args.rx_xfers, nb_desc,
 				     ad->prof.rx_xfers, ad->prof.rx_xfer_size);
 	q->xfers = rte_zmalloc("ch39x_rx_xfers",
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
-	q->bufs = rte_malloc("ch39x_rx_bufs",
-			     (size_t)ad->prof.rx_xfer_size * q->nb_xfers, 64);
-	if (q->xfers == NULL || q->bufs == NULL)
+	if (q->xfers == NULL)
 		return -ENOMEM;
-	for (i = 0; i < q->nb_xfers; i++) {
-		q->xfers[i].ep = CH39X_EP_BULK_IN;
-		q->xfers[i].buf = q->bufs + (size_t)i * ad->prof.rx_xfer_size;
-		q->xfers[i].len = ad->prof.rx_xfer_size;
-		q->xfers[i].user = q;
-	}
-	ch39x_rx_parser_init(&q->parser, &ad->prof);
-	if (ch39x_ops(ad)->rxq_init != NULL)
-		ch39x_ops(ad)->rxq_init(ad, q);
 	q->copybreak = ad->args.rx_copybreak;
 	/* An external buffer's length is 16 bits wide. */
 	if (q->copybreak && ad->prof.rx_xfer_size > UINT16_MAX) {
@@ -71,9 +99,21 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 			"copying every frame");
 		q->copybreak = 0;
 	}
+	rc = rxq_bufs_alloc(q, q->xfers, ad->prof.rx_xfer_size, &q->bufs);
+	if (rc != 0)
+		return rc;
+	for (i = 0; i < q->nb_xfers; i++) {
+		q->xfers[i].ep = CH39X_EP_BULK_IN;
+		q->xfers[i].len = ad->prof.rx_xfer_size;
+		q->xfers[i].user = q;
+	}
+	ch39x_rx_parser_init(&q->parser, &ad->prof);
+	if (ch39x_ops(ad)->rxq_init != NULL)
+		ch39x_ops(ad)->rxq_init(ad, q);
 	if (q->copybreak == 0)
 		return 0;
-	q->bufs_iova = rte_malloc_virt2iova(q->bufs);
+	if (q->bufs != NULL)
+		q->bufs_iova = rte_malloc_virt2iova(q->bufs);
 	q->shinfo = rte_zmalloc("ch39x_rx_shinfo",
 				sizeof(*q->shinfo) * q->nb_xfers, 0);
 	snprintf(name, sizeof(name), "ch39x_lent_%u_%u", q->port_id,
@@ -96,8 +136,10 @@ int
 ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size)
 {
 	struct ch39x_rxq *q = ad->rxq;
+	struct ch39x_xfer *nx;
 	uint8_t *bufs;
 	uint16_t i;
+	int rc;
 
 	if (q->lent) {
 		PMD_LOG(ERR, "%s: the MTU needs larger RX transfers, but the "
@@ -106,16 +148,26 @@ ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size)
 			ad->dev->data->name);
 		return -EBUSY;
 	}
-	bufs = rte_malloc("ch39x_rx_bufs", (size_t)size * q->nb_xfers, 64);
-	if (bufs == NULL)
+	/* The new buffers first: on failure the queue keeps the old ones. */
+	nx = rte_zmalloc("ch39x_rx_xfers", sizeof(*nx) * q->nb_xfers, 0);
+	if (nx == NULL)
 		return -ENOMEM;
+	rc = rxq_bufs_alloc(q, nx, size, &bufs);
+	if (rc != 0) {
+		rte_free(nx);
+		return rc;
+	}
+	if (q->bufs == NULL)
+		ch39x_xfer_bufs_free(ad->usb, q->xfers, q->nb_xfers);
 	rte_free(q->bufs);
 	q->bufs = bufs;
-	q->bufs_iova = rte_malloc_virt2iova(bufs);
+	if (bufs != NULL)
+		q->bufs_iova = rte_malloc_virt2iova(bufs);
 	for (i = 0; i < q->nb_xfers; i++) {
-		q->xfers[i].buf = bufs + (size_t)i * size;
+		q->xfers[i].buf = nx[i].buf;
 		q->xfers[i].len = size;
 	}
+	rte_free(nx);
 	ad->prof.rx_xfer_size = size;
 	return 0;
 }
@@ -431,14 +483,17 @@ rx_attach(struct ch39x_rxq *q, struct ch39x_xfer *x,
 	  const struct ch39x_rx_frame *f)
 {
 	struct rte_mbuf_ext_shared_info *sh = &q->shinfo[x - q->xfers];
-	size_t off = (size_t)(x->buf - q->bufs);
 	struct rte_mbuf *m;
+	rte_iova_t iova;
 
 	if (!rx_stash_ready(q, 1))
 		return NULL;
 	m = rx_stash_take(q);
 	rte_mbuf_ext_refcnt_update(sh, 1);
-	rte_pktmbuf_attach_extbuf(m, x->buf, q->bufs_iova + off,
+	/* A transport buffer only with IOVA-as-VA (ch39x_xfer_buf.h). */
+	iova = q->bufs != NULL ? q->bufs_iova + (size_t)(x->buf - q->bufs) :
+		(rte_iova_t)(uintptr_t)x->buf;
+	rte_pktmbuf_attach_extbuf(m, x->buf, iova,
 				  (uint16_t)q->ad->prof.rx_xfer_size, sh);
 	m->data_off = (uint16_t)(f->data - x->buf);
 	m->data_len = (uint16_t)f->len;

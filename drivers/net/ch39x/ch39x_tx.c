@@ -22,6 +22,7 @@
 #include "ch39x_logs.h"
 #include "ch39x_net.h"
 #include "ch39x_tso.h"
+#include "ch39x_xfer_buf.h"
 
 /* ---- the queue: transfer buffers ---- */
 
@@ -30,7 +31,8 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 		uint16_t nb_desc)
 {
 	uint32_t bsz = ad->prof.tx_xfer_size + CH39X_TX_TRAILER;
-	uint16_t i;
+	uint16_t i, n_usbfs;
+	int rc;
 
 	q->nb_xfers = ch39x_nb_xfers(ad->args.tx_xfers, nb_desc,
 				     ad->prof.tx_xfers, ad->prof.tx_xfer_size);
@@ -38,17 +40,35 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
 	q->free = rte_zmalloc("ch39x_tx_free",
 			      sizeof(*q->free) * q->nb_xfers, 0);
-	q->bufs = rte_malloc("ch39x_tx_bufs", (size_t)bsz * q->nb_xfers, 64);
 	q->scratch = rte_malloc("ch39x_tso_scratch", CH39X_TSO_MAX_LEN, 64);
-	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL ||
-	    q->scratch == NULL)
+	if (q->xfers == NULL || q->free == NULL || q->scratch == NULL)
 		return -ENOMEM;
+	/*
+	 * The transport's buffers when it has them (ch39x_xfer_buf.h: no
+	 * mbuf ever points into a TX buffer, so any IOVA mode will do),
+	 * else one block.
+	 */
+	rc = ch39x_xfer_bufs_alloc(ad->usb, q->xfers, q->nb_xfers, bsz,
+				   &n_usbfs);
+	if (rc == 0) {
+		PMD_LOG(INFO, "port %u: %u TX transfer buffers of %u bytes "
+			"from the %s transport, %u in usbfs memory",
+			q->port_id, q->nb_xfers, bsz, ad->usb->ops->name,
+			n_usbfs);
+	} else if (rc == -ENOTSUP) {
+		q->bufs = rte_malloc("ch39x_tx_bufs",
+				     (size_t)bsz * q->nb_xfers, 64);
+		if (q->bufs == NULL)
+			return -ENOMEM;
+		for (i = 0; i < q->nb_xfers; i++)
+			q->xfers[i].buf = q->bufs + (size_t)i * bsz;
+	} else {
+		return rc;
+	}
 	if (ch39x_ops(ad)->txq_init != NULL && ch39x_ops(ad)->txq_init(ad, q) != 0)
 		return -ENOMEM;
-	for (i = 0; i < q->nb_xfers; i++) {
+	for (i = 0; i < q->nb_xfers; i++)
 		q->xfers[i].ep = CH39X_EP_BULK_OUT;
-		q->xfers[i].buf = q->bufs + (size_t)i * bsz;
-	}
 	ch39x_txq_start(q);
 	return 0;
 }
