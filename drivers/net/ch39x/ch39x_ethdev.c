@@ -324,12 +324,18 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 			return rc;
 	}
 	if (ch39x_libusb_is_libusb(u)) {
+		struct ch39x_libusb_mem m;
 		char err[256];
 		uint64_t bytes = (uint64_t)ad->rxq->nb_xfers *
 			ad->prof.rx_xfer_size + (uint64_t)ad->txq->nb_xfers *
 			(ad->prof.tx_xfer_size + CH39X_TX_TRAILER);
 
-		/* usbfs caps what all processes keep in flight at once. */
+		/*
+		 * usbfs caps what all processes keep in flight at once; its
+		 * own buffers were counted when allocated, not again here.
+		 */
+		ch39x_libusb_mem_stats(u, &m);
+		bytes = bytes > m.devmem ? bytes - m.devmem : 0;
 		if (ch39x_libusb_mem_check(u, bytes, err, sizeof(err)) != 0) {
 			PMD_LOG(ERR, "%s: %s", dev->data->name, err);
 			return -ENOMEM;
