@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,26 @@ xstat(uint16_t port, const char *name)
 	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
 		return UINT64_MAX;
 	return v;
+}
+
+/* The non-zero extended statistics of a port, to explain a failure. */
+static void
+dump_xstats(uint16_t port)
+{
+	struct rte_eth_xstat_name names[160];
+	struct rte_eth_xstat vals[160];
+	int n, i;
+
+	n = rte_eth_xstats_get_names(port, names, RTE_DIM(names));
+	if (n <= 0 || n > (int)RTE_DIM(names) ||
+	    rte_eth_xstats_get(port, vals, (unsigned int)n) != n)
+		return;
+	printf("  port %u xstats:", port);
+	for (i = 0; i < n; i++)
+		if (vals[i].value != 0)
+			printf(" %s=%" PRIu64, names[vals[i].id].name,
+			       vals[i].value);
+	printf("\n");
 }
 
 /*
@@ -1370,6 +1391,11 @@ tso_case(uint16_t tx, uint16_t rx, uint32_t pay, uint16_t mss, bool hw)
 	CHECK(n == want && bytes == pay && bad == 0,
 	      "TSO %u/%u: %u of %u segments, %u bytes, %u bad", pay, mss, n,
 	      want, bytes, bad);
+	if (n != want) {
+		dump_xstats(tx);
+		if (rx != tx)
+			dump_xstats(rx);
+	}
 	for (i = 0, k = 0; i < pay; i++)
 		k += got[i] != (uint8_t)((i + 54) * 7 + ((i + 54) >> 10));
 	CHECK(k == 0, "TSO %u/%u: %u payload bytes differ", pay, mss, k);
@@ -1404,6 +1430,30 @@ test_tso_pmd(uint16_t a, uint16_t b, uint16_t ch397)
 	/* A CH397 has no TSO: software, through its loop. */
 	tso_case(ch397, ch397, 30000, 1448, false);
 	rte_eth_dev_stop(ch397);
+}
+
+/*
+ * Issue 14: a software-TSO super-frame that needs more transfers than the
+ * TX queue has goes out as the device completes them. A CH397 at USB full
+ * speed with two transfers forces that boundary on every run: 30000/1448
+ * is 21 segments, 11 transfers, and one 4 KiB transfer takes 2.7 ms on a
+ * 12 Mbit/s bus, far longer than building the next. Every segment must
+ * arrive (segment drops were the loss of the last one), and none dropped.
+ */
+static void
+test_tso_small_queue(uint16_t p)
+{
+	uint64_t drops0;
+
+	CHECK(port_up(p, 0, 0) == 0 && wait_link(p, 1), "ch397 up");
+	rte_eth_promiscuous_enable(p);
+	drops0 = xstat(p, "tx_tso_segment_drops");
+	tso_case(p, p, 30000, 1448, false);
+	tso_case(p, p, 65000 - 54, 1448, false);
+	CHECK(xstat(p, "tx_tso_segment_drops") == drops0,
+	      "%" PRIu64 " segments dropped",
+	      xstat(p, "tx_tso_segment_drops") - drops0);
+	CHECK(xstat(p, "tx_tso_waits") > 0, "no wait for a transfer");
 }
 
 /* A frame of len bytes a -> b through chains; whether it came intact. */
@@ -1875,6 +1925,12 @@ tc_offloads_hw(void)
 }
 
 static void
+tc_tso_small_queue(void)
+{
+	test_tso_small_queue(tc.port[0]);
+}
+
+static void
 tc_tso_pmd(void)
 {
 	test_tso_pmd(tc.port[0], tc.port[1], tc.port[2]);
@@ -2253,6 +2309,8 @@ static const struct unit_test_case pmd_cases[] = {
 	CASE("jumbo", setup_pair, teardown_ports, tc_jumbo, NULL),
 	CASE("offloads_hw", setup_pair, teardown_ports, tc_offloads_hw, NULL),
 	CASE("tso_pmd", setup_pair_ch397, teardown_ports, tc_tso_pmd, NULL),
+	CASE("tso_small_queue", setup_one, teardown_ports, tc_tso_small_queue,
+	     "sim=ch397,wire=loop,usb_speed=full,tx_xfers=2"),
 	CASE("offloads_sw", setup_one, teardown_ports, tc_offloads_sw,
 	     "sim=ch397,wire=loop,rx_csum=sw"),
 	CASE("bad_devargs", setup_pair_quiet, teardown_ports, tc_bad_devargs,

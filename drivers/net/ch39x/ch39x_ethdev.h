@@ -26,6 +26,12 @@
 /* Frame bytes beyond the MTU: Ethernet header and one VLAN tag. */
 #define CH39X_L2_OVERHEAD	(RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
 /* Longest TSO super-frame: 64 KiB of IP packet plus L2 headers. */
+/*
+ * How long a TX burst waits for the device to complete a transfer when a
+ * super-frame is larger than the queue (ch39x_tx.c): many transfer times
+ * even at USB full speed; only a device that stopped draining hits it.
+ */
+#define CH39X_TX_WAIT_MS	100
 #define CH39X_TSO_MAX_LEN	(65535 + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN)
 #define CH39X_TX_OFFLOAD_FLAGS	(RTE_MBUF_F_TX_IP_CKSUM | \
 	RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 | \
@@ -109,6 +115,7 @@ struct ch39x_tx_counters {
 	uint64_t tso_sw_pkts;	/* super-frames segmented in software */
 	uint64_t tso_sw_segs;
 	uint64_t tso_seg_drops;	/* segments that found no free transfer */
+	uint64_t tso_waits;	/* polls for a free transfer mid super-frame */
 	uint64_t csum_sw;	/* frames checksummed in software */
 	uint64_t vlan_sw;	/* tags inserted in software */
 };

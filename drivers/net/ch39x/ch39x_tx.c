@@ -13,7 +13,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 #include <rte_net.h>
@@ -233,6 +235,37 @@ tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
 	return true;
 }
 
+/*
+ * tx_room() for the rest of a super-frame that is already half in
+ * transfers: wait for the device to complete one rather than drop the
+ * remaining segments (issue 14: the last segment of a super-frame one
+ * transfer larger than the queue was lost whenever the first transfer
+ * had not completed by the time the last segment was built, which a
+ * loaded machine made likely). The device drains transfers at bus speed,
+ * so the wait is a few transfer times; CH39X_TX_WAIT_MS only bounds a
+ * device that stopped completing them (gone, or paused by flow control
+ * for good), and what is dropped then is counted.
+ */
+static bool
+tx_room_wait(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	     const enum ch39x_framing fr)
+{
+	uint64_t end = 0;
+
+	while (!tx_room(q, st, len, fr)) {
+		if (q->ad->gone)
+			return false;
+		if (end == 0)
+			end = rte_get_timer_cycles() +
+				rte_get_timer_hz() * CH39X_TX_WAIT_MS / 1000;
+		else if (rte_get_timer_cycles() >= end)
+			return false;
+		q->c.tso_waits++;
+		rte_pause();
+	}
+	return true;
+}
+
 /* Frames of seg bytes one empty transfer takes, at least. */
 static __rte_always_inline uint32_t
 tx_per_xfer(const struct ch39x_txq *q, uint32_t seg,
@@ -374,7 +407,7 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 	/*
 	 * Wait (backpressure) until every segment has room, unless the
 	 * super-frame needs more transfers than the queue has: then it goes
-	 * out as transfers complete, and what finds no room is dropped.
+	 * out as transfers complete (tx_room_wait()).
 	 */
 	seg = ch39x_tso_next_len(&t) + vl;
 	if (tx_xfers_needed(q, (uint32_t)nseg, seg, fr) <= q->nb_xfers &&
@@ -384,7 +417,7 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 	memset(&d, 0, sizeof(d));
 	while ((len = ch39x_tso_next_len(&t)) != 0) {
 		d.len = len + vl;
-		if (!tx_room(q, st, d.len, fr)) {
+		if (!tx_room_wait(q, st, d.len, fr)) {
 			q->c.tso_seg_drops += t.nseg - t.idx;
 			break;
 		}
