@@ -1064,6 +1064,73 @@ unplug_mid_traffic(uint16_t a, uint16_t b, const char *tag)
 	rmv_count[b] = 0;
 }
 
+/*
+ * Issue 14: a failed bulk OUT transfer of N records is N frames lost, in
+ * oerrors and in the xstat of its cause. 30 short frames in one burst go
+ * in one transfer; the transfer fails; both counters grow by 30.
+ */
+static void
+test_tx_error_frames(uint16_t a, uint16_t b)
+{
+	static const struct fault_case cases[] = {
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_ERROR,
+		  "tx_usb_errors" },
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_STALL,
+		  "tx_usb_stalls" },
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_TIMEOUT,
+		  "tx_usb_timeouts" },
+	};
+	struct rte_ether_addr ma, mb;
+	struct rte_eth_stats st;
+	struct rte_mbuf *m[30];
+	uint64_t oerr0, c0, x0, end;
+	unsigned int i, j, k;
+
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	CHECK(flows(a, b), "no traffic before faults");
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		rte_eth_stats_get(a, &st);
+		oerr0 = st.oerrors;
+		c0 = xstat(a, cases[i].counter);
+		x0 = xstat(a, "tx_usb_xfers");
+		for (j = 0, k = 0; j < RTE_DIM(m); j++) {
+			m[j] = make_frame(&mb, &ma, 64, (uint8_t)j);
+			k += m[j] != NULL;
+		}
+		CHECK(k == RTE_DIM(m), "%s: mbufs", cases[i].counter);
+		if (k != RTE_DIM(m)) {
+			rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+			continue;
+		}
+		CHECK(rte_pmd_ch39x_sim_fault(a, cases[i].ep, cases[i].fault,
+					      1) == 0,
+		      "inject %s", cases[i].counter);
+		k = rte_eth_tx_burst(a, 0, m, RTE_DIM(m));
+		CHECK(k == RTE_DIM(m), "%s: burst took %u", cases[i].counter,
+		      k);
+		rte_pktmbuf_free_bulk(m + k, RTE_DIM(m) - k);
+		CHECK(xstat(a, "tx_usb_xfers") == x0 + 1,
+		      "%s: 30 frames in %" PRIu64 " transfers",
+		      cases[i].counter, xstat(a, "tx_usb_xfers") - x0);
+		/* The failure is counted when a burst reaps the transfer. */
+		end = deadline_ms(WAIT_MS);
+		while (xstat(a, cases[i].counter) == c0 && !expired(end)) {
+			rte_eth_tx_burst(a, 0, NULL, 0);
+			usleep(100);
+		}
+		rte_eth_stats_get(a, &st);
+		CHECK(xstat(a, cases[i].counter) == c0 + RTE_DIM(m),
+		      "%s grew by %" PRIu64 ", not by the 30 frames",
+		      cases[i].counter, xstat(a, cases[i].counter) - c0);
+		CHECK(st.oerrors == oerr0 + RTE_DIM(m),
+		      "%s: oerrors grew by %" PRIu64 ", not by 30",
+		      cases[i].counter, st.oerrors - oerr0);
+		CHECK(flows(a, b), "traffic did not resume after %s",
+		      cases[i].counter);
+	}
+}
+
 /* Faults of the USB endpoints: counted, survived, traffic resumes. */
 static void
 test_usb_faults(uint16_t a, uint16_t b)
@@ -1975,6 +2042,12 @@ tc_usb_faults(void)
 }
 
 static void
+tc_tx_error_frames(void)
+{
+	test_tx_error_frames(tc.port[0], tc.port[1]);
+}
+
+static void
 tc_ctrl_fail(void)
 {
 	test_ctrl_fail(tc.port[1]);
@@ -2329,6 +2402,8 @@ static const struct unit_test_case pmd_cases[] = {
 	     "sim_rate=unlimited,rx_copybreak=256,rx_xfers=16"),
 	CASE("usb_faults", setup_pair_quiet, teardown_ports, tc_usb_faults,
 	     NULL),
+	CASE("tx_error_frames", setup_pair_quiet, teardown_ports,
+	     tc_tx_error_frames, NULL),
 	CASE("ctrl_fail", setup_pair_quiet, teardown_ports, tc_ctrl_fail, NULL),
 	CASE("link_flap_load", setup_pair_quiet, teardown_ports,
 	     tc_link_flap_load, NULL),

@@ -434,6 +434,7 @@ txq_free(struct ch39x_txq *q)
 		return;
 	rte_free(q->xfers);
 	rte_free(q->free);
+	rte_free(q->frames);
 	rte_free(q->bufs);
 	rte_free(q->scratch);
 	rte_free(q->ncm);

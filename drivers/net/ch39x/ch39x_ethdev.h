@@ -102,7 +102,8 @@ struct ch39x_tx_counters {
 	uint64_t bytes;
 	uint64_t usb_xfers;
 	uint64_t usb_bytes;
-	uint64_t usb_errors;	/* other transfer errors */
+	/* Frames lost in failed transfers, by cause (not transfers). */
+	uint64_t usb_errors;	/* other transfer errors, not submitted */
 	uint64_t usb_stalls;
 	uint64_t usb_timeouts;
 	uint64_t zlps;
@@ -136,6 +137,11 @@ struct ch39x_txq {
 	uint8_t *scratch;		/* flat copy of a chained super-frame */
 	struct ch39x_xfer *xfers;
 	struct ch39x_xfer **free;	/* stack of idle transfers */
+	/*
+	 * Frames each in-flight transfer carries (by index in xfers), so
+	 * that a failed transfer counts the frames it lost.
+	 */
+	uint32_t *frames;
 	uint8_t *bufs;
 	struct ch39x_tx_counters c;
 };

@@ -40,10 +40,12 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
 	q->free = rte_zmalloc("ch39x_tx_free",
 			      sizeof(*q->free) * q->nb_xfers, 0);
+	q->frames = rte_zmalloc("ch39x_tx_frames",
+				sizeof(*q->frames) * q->nb_xfers, 0);
 	q->bufs = rte_malloc("ch39x_tx_bufs", (size_t)bsz * q->nb_xfers, 64);
 	q->scratch = rte_malloc("ch39x_tso_scratch", CH39X_TSO_MAX_LEN, 64);
-	if (q->xfers == NULL || q->free == NULL || q->bufs == NULL ||
-	    q->scratch == NULL)
+	if (q->xfers == NULL || q->free == NULL || q->frames == NULL ||
+	    q->bufs == NULL || q->scratch == NULL)
 		return -ENOMEM;
 	if (ch39x_ops(ad)->txq_init != NULL && ch39x_ops(ad)->txq_init(ad, q) != 0)
 		return -ENOMEM;
@@ -78,6 +80,7 @@ ch39x_txq_stop(struct ch39x_txq *q)
 struct tx_state {
 	struct ch39x_xfer *x;
 	struct ch39x_tx_agg a;
+	uint64_t packets0;	/* q->c.packets when x was begun */
 	uint64_t xfers;
 	uint64_t xbytes;
 };
@@ -92,6 +95,7 @@ static __rte_always_inline void
 tx_begin(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	ch39x_tx_agg_init(&st->a, st->x->buf);
+	st->packets0 = q->c.packets;
 	if (fr == CH39X_FRAMING_NCM)
 		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
 }
@@ -160,6 +164,11 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_tx_end e = tx_finish(q, st, fr);
 	struct ch39x_xfer *x = st->x;
+	/*
+	 * The frames on the wire the transfer carries: its records, a
+	 * hardware TSO record counting as its segments, as in opackets.
+	 */
+	uint32_t frames = (uint32_t)(q->c.packets - st->packets0);
 	int rc;
 
 	st->x = NULL;
@@ -167,10 +176,11 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	x->zlp = e.zlp;
 	q->c.zlps += e.zlp;
 	q->c.tx_ls += e.tx_ls;
+	q->frames[x - q->xfers] = frames;
 	rc = u->ops->submit(u, x);
 	if (unlikely(rc != 0)) {
 		/* The aggregate's frames are lost, and counted. */
-		q->c.usb_errors++;
+		q->c.usb_errors += frames;
 		q->free[q->nb_free++] = x;
 		if (rc == -ENODEV)
 			q->ad->gone = true;
@@ -190,25 +200,28 @@ tx_reap(struct ch39x_txq *q)
 	struct ch39x_xfer *done[CH39X_MAX_XFERS];
 	unsigned int k, i;
 
+	uint32_t frames;
+
 	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
 	for (i = 0; i < k; i++) {
-		/* The frames of a failed transfer are lost: counted. */
+		/* The frames of a failed transfer are lost: counted, each. */
+		frames = q->frames[done[i] - q->xfers];
 		switch (done[i]->status) {
 		case CH39X_XFER_OK:
 		case CH39X_XFER_CANCELLED:
 			break;
 		case CH39X_XFER_STALL:
-			q->c.usb_stalls++;
+			q->c.usb_stalls += frames;
 			u->ops->clear_halt(u, CH39X_EP_BULK_OUT);
 			break;
 		case CH39X_XFER_TIMEOUT:
-			q->c.usb_timeouts++;
+			q->c.usb_timeouts += frames;
 			break;
 		case CH39X_XFER_NO_DEVICE:
 			q->ad->gone = true;
 			/* fall through */
 		default:
-			q->c.usb_errors++;
+			q->c.usb_errors += frames;
 			break;
 		}
 		q->free[q->nb_free++] = done[i];
