@@ -1131,6 +1131,52 @@ test_tx_error_frames(uint16_t a, uint16_t b)
 	}
 }
 
+/*
+ * Issue 14: removal seen in every port state. Port p is not started
+ * (never, or stopped), so no interrupt transfer is in flight: unplugging
+ * its device still raises RMV, once; the link is down (the peer's too);
+ * start fails with -ENODEV; close frees the port (the tear-down checks
+ * that every mbuf came back).
+ */
+static void
+unplug_not_started(uint16_t p, uint16_t peer, const char *tag)
+{
+	struct rte_eth_link l;
+	uint64_t end;
+	int rc;
+
+	rmv_count[p] = 0;
+	CHECK(rte_eth_dev_callback_register(p, RTE_ETH_EVENT_INTR_RMV,
+					    event_cb, rmv_count) == 0,
+	      "%s rmv callback", tag);
+	CHECK(rte_pmd_ch39x_sim_unplug(p) == 0, "%s unplug", tag);
+	end = deadline_ms(WAIT_MS);
+	while (__atomic_load_n(&rmv_count[p], __ATOMIC_RELAXED) == 0 &&
+	       !expired(end))
+		usleep(1000);
+	CHECK(rmv_count[p] == 1, "%s: %d RMV events", tag, rmv_count[p]);
+	/*
+	 * Once: no second event in five rounds of the presence poll (100 ms
+	 * each). Waiting for something not to happen needs time.
+	 */
+	usleep(500 * 1000);
+	CHECK(rmv_count[p] == 1, "%s: %d RMV events later", tag,
+	      rmv_count[p]);
+	rte_eth_link_get_nowait(p, &l);
+	CHECK(l.link_status == RTE_ETH_LINK_DOWN, "%s: link up when gone",
+	      tag);
+	if (peer != RTE_MAX_ETHPORTS)
+		CHECK(wait_link(peer, 0), "%s: peer kept its link", tag);
+	rc = port_up(p, 0, 0);
+	CHECK(rc == -ENODEV, "%s: start of a gone device: %d", tag, rc);
+	CHECK(rmv_count[p] == 1, "%s: %d RMV events after start", tag,
+	      rmv_count[p]);
+	CHECK(rte_eth_dev_close(p) == 0, "%s: close", tag);
+	CHECK(!rte_eth_dev_is_valid_port(p), "%s: port left after close",
+	      tag);
+	rmv_count[p] = 0;
+}
+
 /* Faults of the USB endpoints: counted, survived, traffic resumes. */
 static void
 test_usb_faults(uint16_t a, uint16_t b)
@@ -2048,6 +2094,22 @@ tc_tx_error_frames(void)
 }
 
 static void
+tc_unplug_before_start(void)
+{
+	unplug_not_started(tc.port[0], RTE_MAX_ETHPORTS, "before start");
+}
+
+static void
+tc_unplug_stopped(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link up");
+	CHECK(rte_eth_dev_stop(b) == 0, "stop");
+	unplug_not_started(b, a, "stopped");
+}
+
+static void
 tc_ctrl_fail(void)
 {
 	test_ctrl_fail(tc.port[1]);
@@ -2404,6 +2466,10 @@ static const struct unit_test_case pmd_cases[] = {
 	     NULL),
 	CASE("tx_error_frames", setup_pair_quiet, teardown_ports,
 	     tc_tx_error_frames, NULL),
+	CASE("unplug_before_start", setup_one, teardown_ports,
+	     tc_unplug_before_start, "sim=ch398,wire=loop"),
+	CASE("unplug_stopped", setup_pair_quiet, teardown_ports,
+	     tc_unplug_stopped, NULL),
 	CASE("ctrl_fail", setup_pair_quiet, teardown_ports, tc_ctrl_fail, NULL),
 	CASE("link_flap_load", setup_pair_quiet, teardown_ports,
 	     tc_link_flap_load, NULL),

@@ -32,6 +32,15 @@
  * even at USB full speed; only a device that stopped draining hits it.
  */
 #define CH39X_TX_WAIT_MS	100
+/*
+ * Removal while the port is not started (ch39x_ethdev.c): how often the
+ * device is asked whether it is still there, and how: a standard
+ * GET_STATUS request to the device (bmRequestType 0x80, bRequest 0).
+ */
+#define CH39X_PRESENCE_MS	100
+#define CH39X_PRESENCE_REQ_TYPE	0x80
+#define CH39X_PRESENCE_REQ	0x00
+#define CH39X_PRESENCE_TIMEOUT_MS 500
 #define CH39X_TSO_MAX_LEN	(65535 + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN)
 #define CH39X_TX_OFFLOAD_FLAGS	(RTE_MBUF_F_TX_IP_CKSUM | \
 	RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 | \
