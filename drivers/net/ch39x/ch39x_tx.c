@@ -264,19 +264,25 @@ tx_room_wait(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
 	     const enum ch39x_framing fr)
 {
 	uint64_t end = 0;
+	bool late;
 
-	while (!tx_room(q, st, len, fr)) {
-		if (q->ad->gone)
+	for (;;) {
+		/*
+		 * The clock is read before the try: a thread descheduled past
+		 * the deadline still gets one try after it, so only a device
+		 * that completed nothing for the whole wait fails it.
+		 */
+		late = end != 0 && rte_get_timer_cycles() >= end;
+		if (tx_room(q, st, len, fr))
+			return true;
+		if (late || q->ad->gone)
 			return false;
 		if (end == 0)
 			end = rte_get_timer_cycles() +
 				rte_get_timer_hz() * CH39X_TX_WAIT_MS / 1000;
-		else if (rte_get_timer_cycles() >= end)
-			return false;
 		q->c.tso_waits++;
 		rte_pause();
 	}
-	return true;
 }
 
 /* Frames of seg bytes one empty transfer takes, at least. */
@@ -563,6 +569,13 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	}
 	if (st.x != NULL)
 		tx_submit(q, &st, fr);
+	/*
+	 * Frames sent while the port's link is down, as the interrupt
+	 * endpoint last reported it: the device drops them. Counted, not
+	 * dropped here: the link may be back before the device sees them.
+	 */
+	if (unlikely(!q->ad->dev->data->dev_link.link_status))
+		q->c.link_down += n;
 	rte_pktmbuf_free_bulk(pkts, n);
 	q->c.usb_xfers += st.xfers;
 	q->c.usb_bytes += st.xbytes;
