@@ -210,6 +210,24 @@ intr_poll(struct ch39x_adapter *ad)
 	}
 }
 
+/*
+ * How often the alarm looks for a completed interrupt transfer. The host
+ * controller polls the endpoint every bInterval and completes the transfer
+ * as soon as the device answers; looking only every bInterval as well
+ * would add up to a second interval before the link drop is known (a
+ * bonding failover loses line rate for that long, issue 14). So the PMD
+ * looks every CH39X_INTR_POLL_MS, and the chip's interval is what is left.
+ */
+static uint64_t
+intr_poll_us(const struct ch39x_adapter *ad)
+{
+	uint32_t ms = ad->info.intr_interval_ms;
+
+	if (ms == 0 || ms > CH39X_INTR_POLL_MS)
+		ms = CH39X_INTR_POLL_MS;
+	return (uint64_t)ms * 1000;
+}
+
 static void
 intr_alarm(void *arg)
 {
@@ -226,8 +244,7 @@ intr_alarm(void *arg)
 		return;
 	}
 	if (ad->started)
-		rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
-				  intr_alarm, ad);
+		rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
 }
 
 /* ---- ethdev ops ---- */
@@ -435,8 +452,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	ops->link_update(ad);
 	intr_poll(ad);
 	rmv_notify(ad);
-	rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
-			  intr_alarm, ad);
+	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
 	return 0;
 }
 

@@ -38,6 +38,11 @@
  * GET_STATUS request to the device (bmRequestType 0x80, bRequest 0).
  */
 #define CH39X_PRESENCE_MS	100
+/*
+ * Looking for a completed interrupt transfer (link events): at most this
+ * long after the device answered (ch39x_ethdev.c, intr_poll_us()).
+ */
+#define CH39X_INTR_POLL_MS	2
 #define CH39X_PRESENCE_REQ_TYPE	0x80
 #define CH39X_PRESENCE_REQ	0x00
 #define CH39X_PRESENCE_TIMEOUT_MS 500
@@ -126,6 +131,7 @@ struct ch39x_tx_counters {
 	uint64_t tso_sw_segs;
 	uint64_t tso_seg_drops;	/* segments that found no free transfer */
 	uint64_t tso_waits;	/* polls for a free transfer mid super-frame */
+	uint64_t link_down;	/* frames sent while the link was down */
 	uint64_t csum_sw;	/* frames checksummed in software */
 	uint64_t vlan_sw;	/* tags inserted in software */
 };
