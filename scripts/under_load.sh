@@ -45,8 +45,12 @@ done
 # Pass and fail counts of the last meson run, from its JSON log.
 count() {
 	python3 - "$builddir/meson-logs/testlog.json" <<'PY'
-import json, sys
+import json, os, sys
 ok = bad = 0
+if not os.path.exists(sys.argv[1]):
+    bad = 1    # meson test did not run (the build failed)
+    print(ok, bad)
+    sys.exit(0)
 for line in open(sys.argv[1]):
     r = json.loads(line).get("result")
     if r in ("OK", "EXPECTEDFAIL"):
@@ -61,6 +65,7 @@ tok=0
 tbad=0
 for ((r = 1; r <= runs; r++)); do
 	start=$(date -u +%FT%TZ)
+	rm -f "$builddir/meson-logs/testlog.json"
 	t0=$(date +%s)
 	meson test -C "$builddir" --num-processes 1 --print-errorlogs "$@" \
 		> "$builddir/meson-logs/under_load_run$r.txt" 2>&1
