@@ -6,6 +6,10 @@
 # line "N passed, N failed" over both, plus a short libFuzzer run of every
 # parser (scripts/fuzz.sh) and the libusb transport against real USB
 # gadgets in a QEMU guest (tests/vm/run.sh).
+#
+# scripts/test.sh --under-load (or STRESS=N scripts/test.sh): instead, every
+# meson suite RUNS times (default 5) with N busy processes beside them
+# (default: one per CPU), see scripts/under_load.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${BUILDDIR:-$top/build}
@@ -14,7 +18,18 @@ asandir=${ASAN_BUILDDIR:-$top/build-asan}
 # The test suites' tools too; build.sh then installs only what is missing.
 bash "$top/scripts/setup.sh" --tests >/dev/null ||
 	{ echo "0 passed, 1 failed"; exit 1; }
+
+under_load=0
+if [ "${1:-}" = "--under-load" ]; then
+	under_load=1
+	shift
+fi
+[ -n "${STRESS:-}" ] && under_load=1
+
 bash "$top/scripts/build.sh" || { echo "0 passed, 1 failed"; exit 1; }
+if [ "$under_load" -eq 1 ]; then
+	exec bash "$top/scripts/under_load.sh" "$@"
+fi
 rc=0
 meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1
 

@@ -230,6 +230,26 @@ xstat(uint16_t port, const char *name)
 	return v;
 }
 
+/* The non-zero extended statistics of a port, to explain a failure. */
+static void
+dump_xstats(uint16_t port)
+{
+	struct rte_eth_xstat_name names[160];
+	struct rte_eth_xstat vals[160];
+	int n, i;
+
+	n = rte_eth_xstats_get_names(port, names, RTE_DIM(names));
+	if (n <= 0 || n > (int)RTE_DIM(names) ||
+	    rte_eth_xstats_get(port, vals, (unsigned int)n) != n)
+		return;
+	printf("  port %u xstats:", port);
+	for (i = 0; i < n; i++)
+		if (vals[i].value != 0)
+			printf(" %s=%" PRIu64, names[vals[i].id].name,
+			       vals[i].value);
+	printf("\n");
+}
+
 /*
  * Poll port rx until counter name of port cnt reaches v, the event that
  * says a frame was dropped; returns how many frames arrived meanwhile.
@@ -1072,6 +1092,119 @@ unplug_mid_traffic(uint16_t a, uint16_t b, const char *tag)
 	rmv_count[b] = 0;
 }
 
+/*
+ * Issue 14: a failed bulk OUT transfer of N records is N frames lost, in
+ * oerrors and in the xstat of its cause. 30 short frames in one burst go
+ * in one transfer; the transfer fails; both counters grow by 30.
+ */
+static void
+test_tx_error_frames(uint16_t a, uint16_t b)
+{
+	static const struct fault_case cases[] = {
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_ERROR,
+		  "tx_usb_errors" },
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_STALL,
+		  "tx_usb_stalls" },
+		{ RTE_PMD_CH39X_EP_BULK_OUT, RTE_PMD_CH39X_FAULT_TIMEOUT,
+		  "tx_usb_timeouts" },
+	};
+	struct rte_ether_addr ma, mb;
+	struct rte_eth_stats st;
+	struct rte_mbuf *m[30];
+	uint64_t oerr0, c0, x0, end;
+	unsigned int i, j, k;
+
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	CHECK(flows(a, b), "no traffic before faults");
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		rte_eth_stats_get(a, &st);
+		oerr0 = st.oerrors;
+		c0 = xstat(a, cases[i].counter);
+		x0 = xstat(a, "tx_usb_xfers");
+		for (j = 0, k = 0; j < RTE_DIM(m); j++) {
+			m[j] = make_frame(&mb, &ma, 64, (uint8_t)j);
+			k += m[j] != NULL;
+		}
+		CHECK(k == RTE_DIM(m), "%s: mbufs", cases[i].counter);
+		if (k != RTE_DIM(m)) {
+			rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+			continue;
+		}
+		CHECK(rte_pmd_ch39x_sim_fault(a, cases[i].ep, cases[i].fault,
+					      1) == 0,
+		      "inject %s", cases[i].counter);
+		k = rte_eth_tx_burst(a, 0, m, RTE_DIM(m));
+		CHECK(k == RTE_DIM(m), "%s: burst took %u", cases[i].counter,
+		      k);
+		rte_pktmbuf_free_bulk(m + k, RTE_DIM(m) - k);
+		CHECK(xstat(a, "tx_usb_xfers") == x0 + 1,
+		      "%s: 30 frames in %" PRIu64 " transfers",
+		      cases[i].counter, xstat(a, "tx_usb_xfers") - x0);
+		/* The failure is counted when a burst reaps the transfer. */
+		end = deadline_ms(WAIT_MS);
+		while (xstat(a, cases[i].counter) == c0 && !expired(end)) {
+			rte_eth_tx_burst(a, 0, NULL, 0);
+			usleep(100);
+		}
+		rte_eth_stats_get(a, &st);
+		CHECK(xstat(a, cases[i].counter) == c0 + RTE_DIM(m),
+		      "%s grew by %" PRIu64 ", not by the 30 frames",
+		      cases[i].counter, xstat(a, cases[i].counter) - c0);
+		CHECK(st.oerrors == oerr0 + RTE_DIM(m),
+		      "%s: oerrors grew by %" PRIu64 ", not by 30",
+		      cases[i].counter, st.oerrors - oerr0);
+		CHECK(flows(a, b), "traffic did not resume after %s",
+		      cases[i].counter);
+	}
+}
+
+/*
+ * Issue 14: removal seen in every port state. Port p is not started
+ * (never, or stopped), so no interrupt transfer is in flight: unplugging
+ * its device still raises RMV, once; the link is down (the peer's too);
+ * start fails with -ENODEV; close frees the port (the tear-down checks
+ * that every mbuf came back).
+ */
+static void
+unplug_not_started(uint16_t p, uint16_t peer, const char *tag)
+{
+	struct rte_eth_link l;
+	uint64_t end;
+	int rc;
+
+	rmv_count[p] = 0;
+	CHECK(rte_eth_dev_callback_register(p, RTE_ETH_EVENT_INTR_RMV,
+					    event_cb, rmv_count) == 0,
+	      "%s rmv callback", tag);
+	CHECK(rte_pmd_ch39x_sim_unplug(p) == 0, "%s unplug", tag);
+	end = deadline_ms(WAIT_MS);
+	while (__atomic_load_n(&rmv_count[p], __ATOMIC_RELAXED) == 0 &&
+	       !expired(end))
+		usleep(1000);
+	CHECK(rmv_count[p] == 1, "%s: %d RMV events", tag, rmv_count[p]);
+	/*
+	 * Once: no second event in five rounds of the presence poll (100 ms
+	 * each). Waiting for something not to happen needs time.
+	 */
+	usleep(500 * 1000);
+	CHECK(rmv_count[p] == 1, "%s: %d RMV events later", tag,
+	      rmv_count[p]);
+	rte_eth_link_get_nowait(p, &l);
+	CHECK(l.link_status == RTE_ETH_LINK_DOWN, "%s: link up when gone",
+	      tag);
+	if (peer != RTE_MAX_ETHPORTS)
+		CHECK(wait_link(peer, 0), "%s: peer kept its link", tag);
+	rc = port_up(p, 0, 0);
+	CHECK(rc == -ENODEV, "%s: start of a gone device: %d", tag, rc);
+	CHECK(rmv_count[p] == 1, "%s: %d RMV events after start", tag,
+	      rmv_count[p]);
+	CHECK(rte_eth_dev_close(p) == 0, "%s: close", tag);
+	CHECK(!rte_eth_dev_is_valid_port(p), "%s: port left after close",
+	      tag);
+	rmv_count[p] = 0;
+}
+
 /* Faults of the USB endpoints: counted, survived, traffic resumes. */
 static void
 test_usb_faults(uint16_t a, uint16_t b)
@@ -1400,6 +1533,11 @@ tso_case(uint16_t tx, uint16_t rx, uint32_t pay, uint16_t mss, bool hw)
 	CHECK(n == want && bytes == pay && bad == 0,
 	      "TSO %u/%u: %u of %u segments, %u bytes, %u bad", pay, mss, n,
 	      want, bytes, bad);
+	if (n != want) {
+		dump_xstats(tx);
+		if (rx != tx)
+			dump_xstats(rx);
+	}
 	for (i = 0, k = 0; i < pay; i++)
 		k += got[i] != (uint8_t)((i + 54) * 7 + ((i + 54) >> 10));
 	CHECK(k == 0, "TSO %u/%u: %u payload bytes differ", pay, mss, k);
@@ -1434,6 +1572,30 @@ test_tso_pmd(uint16_t a, uint16_t b, uint16_t ch397)
 	/* A CH397 has no TSO: software, through its loop. */
 	tso_case(ch397, ch397, 30000, 1448, false);
 	rte_eth_dev_stop(ch397);
+}
+
+/*
+ * Issue 14: a software-TSO super-frame that needs more transfers than the
+ * TX queue has goes out as the device completes them. A CH397 at USB full
+ * speed with two transfers forces that boundary on every run: 30000/1448
+ * is 21 segments, 11 transfers, and one 4 KiB transfer takes 2.7 ms on a
+ * 12 Mbit/s bus, far longer than building the next. Every segment must
+ * arrive (segment drops were the loss of the last one), and none dropped.
+ */
+static void
+test_tso_small_queue(uint16_t p)
+{
+	uint64_t drops0;
+
+	CHECK(port_up(p, 0, 0) == 0 && wait_link(p, 1), "ch397 up");
+	rte_eth_promiscuous_enable(p);
+	drops0 = xstat(p, "tx_tso_segment_drops");
+	tso_case(p, p, 30000, 1448, false);
+	tso_case(p, p, 65000 - 54, 1448, false);
+	CHECK(xstat(p, "tx_tso_segment_drops") == drops0,
+	      "%" PRIu64 " segments dropped",
+	      xstat(p, "tx_tso_segment_drops") - drops0);
+	CHECK(xstat(p, "tx_tso_waits") > 0, "no wait for a transfer");
 }
 
 /* A frame of len bytes a -> b through chains; whether it came intact. */
@@ -1905,6 +2067,12 @@ tc_offloads_hw(void)
 }
 
 static void
+tc_tso_small_queue(void)
+{
+	test_tso_small_queue(tc.port[0]);
+}
+
+static void
 tc_tso_pmd(void)
 {
 	test_tso_pmd(tc.port[0], tc.port[1], tc.port[2]);
@@ -1946,6 +2114,28 @@ static void
 tc_usb_faults(void)
 {
 	test_usb_faults(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_tx_error_frames(void)
+{
+	test_tx_error_frames(tc.port[0], tc.port[1]);
+}
+
+static void
+tc_unplug_before_start(void)
+{
+	unplug_not_started(tc.port[0], RTE_MAX_ETHPORTS, "before start");
+}
+
+static void
+tc_unplug_stopped(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link up");
+	CHECK(rte_eth_dev_stop(b) == 0, "stop");
+	unplug_not_started(b, a, "stopped");
 }
 
 static void
@@ -2283,6 +2473,8 @@ static const struct unit_test_case pmd_cases[] = {
 	CASE("jumbo", setup_pair, teardown_ports, tc_jumbo, NULL),
 	CASE("offloads_hw", setup_pair, teardown_ports, tc_offloads_hw, NULL),
 	CASE("tso_pmd", setup_pair_ch397, teardown_ports, tc_tso_pmd, NULL),
+	CASE("tso_small_queue", setup_one, teardown_ports, tc_tso_small_queue,
+	     "sim=ch397,wire=loop,usb_speed=full,tx_xfers=2"),
 	CASE("offloads_sw", setup_one, teardown_ports, tc_offloads_sw,
 	     "sim=ch397,wire=loop,rx_csum=sw"),
 	CASE("bad_devargs", setup_pair_quiet, teardown_ports, tc_bad_devargs,
@@ -2301,6 +2493,12 @@ static const struct unit_test_case pmd_cases[] = {
 	     "sim_rate=unlimited,rx_copybreak=256,rx_xfers=16"),
 	CASE("usb_faults", setup_pair_quiet, teardown_ports, tc_usb_faults,
 	     NULL),
+	CASE("tx_error_frames", setup_pair_quiet, teardown_ports,
+	     tc_tx_error_frames, NULL),
+	CASE("unplug_before_start", setup_one, teardown_ports,
+	     tc_unplug_before_start, "sim=ch398,wire=loop"),
+	CASE("unplug_stopped", setup_pair_quiet, teardown_ports,
+	     tc_unplug_stopped, NULL),
 	CASE("ctrl_fail", setup_pair_quiet, teardown_ports, tc_ctrl_fail, NULL),
 	CASE("link_flap_load", setup_pair_quiet, teardown_ports,
 	     tc_link_flap_load, NULL),

@@ -441,6 +441,12 @@ ch39x_sim_unplug(struct ch39x_usb_dev *d)
 	pthread_mutex_unlock(&s->lock);
 }
 
+bool
+ch39x_sim_unplugged(struct ch39x_usb_dev *d)
+{
+	return __atomic_load_n(&to_sim(d)->unplugged, __ATOMIC_ACQUIRE);
+}
+
 static void
 sim_close(struct ch39x_usb_dev *d)
 {

@@ -181,5 +181,7 @@ void ch39x_sim_fail_ctrl(struct ch39x_usb_dev *d, uint32_t count);
  * completes with CH39X_XFER_NO_DEVICE and every request fails with -ENODEV.
  */
 void ch39x_sim_unplug(struct ch39x_usb_dev *d);
+/* Any thread. Whether ch39x_sim_unplug() took the device off the bus. */
+bool ch39x_sim_unplugged(struct ch39x_usb_dev *d);
 
 #endif /* CH39X_SIM_H */

@@ -122,11 +122,75 @@ ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed)
 	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 }
 
+/*
+ * The device left the bus (seen by the interrupt endpoint, a burst, a
+ * request or the presence alarm): the link is down for good and the
+ * application hears it once, whichever thread sees it first. The RMV
+ * callback comes last: the application may close the port in it.
+ */
+static void
+rmv_notify(struct ch39x_adapter *ad)
+{
+	struct rte_eth_dev *dev = ad->dev;
+
+	if (!ad->gone || __atomic_exchange_n(&ad->rmv_sent, true,
+					     __ATOMIC_ACQ_REL))
+		return;
+	PMD_LOG(ERR, "%s: device removed", dev->data->name);
+	ch39x_set_link(ad, false, 0);
+	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
+}
+
+/*
+ * Whether the device is still on the bus, asked while the port is not
+ * started: the simulated adapter from its unplug state, a real one with
+ * a standard GET_STATUS request (USB 2.0 9.4.5: every device answers it,
+ * in any configuration; -ENODEV once it is gone). A request in progress
+ * on the control thread finds out by itself: the check then waits for
+ * the next round rather than for the lock.
+ */
+static bool
+device_present(struct ch39x_adapter *ad)
+{
+	uint8_t st[2];
+	int rc;
+
+	if (ad->is_sim)
+		return !ch39x_sim_unplugged(ad->usb);
+	if (pthread_mutex_trylock(&ad->ctrl_lock) != 0)
+		return true;
+	rc = ad->usb->ops->control(ad->usb, CH39X_PRESENCE_REQ_TYPE,
+				   CH39X_PRESENCE_REQ, 0, 0, st, sizeof(st),
+				   CH39X_PRESENCE_TIMEOUT_MS);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	return rc != -ENODEV;
+}
+
+/*
+ * From probe to close (issue 14): removal seen in every port state. While
+ * started the interrupt endpoint's alarm sees it within bInterval; before
+ * the first start and while stopped nothing polls the device, so this
+ * alarm asks every CH39X_PRESENCE_MS. Stops once RMV is sent.
+ */
+static void
+presence_alarm(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+
+	if (!__atomic_load_n(&ad->started, __ATOMIC_RELAXED) && !ad->gone &&
+	    !device_present(ad))
+		ad->gone = true;
+	if (ad->gone) {
+		rmv_notify(ad);		/* last: may close the port */
+		return;
+	}
+	rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm, ad);
+}
+
 static void
 intr_poll(struct ch39x_adapter *ad)
 {
 	struct ch39x_usb_dev *u = ad->usb;
-	struct rte_eth_dev *dev = ad->dev;
 	struct ch39x_xfer *x;
 
 	while (u->ops->poll(u, CH39X_EP_INTR_IN, &x, 1) == 1) {
@@ -145,16 +209,24 @@ intr_poll(struct ch39x_adapter *ad)
 		    u->ops->submit(u, x) == -ENODEV)
 			ad->gone = true;
 	}
-	/*
-	 * The device left the bus (seen here, by a burst or by a request):
-	 * the link is down for good and the application hears it once.
-	 */
-	if (ad->gone && !ad->rmv_sent) {
-		ad->rmv_sent = true;
-		PMD_LOG(ERR, "%s: device removed", dev->data->name);
-		ch39x_set_link(ad, false, 0);
-		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
-	}
+}
+
+/*
+ * How often the alarm looks for a completed interrupt transfer. The host
+ * controller polls the endpoint every bInterval and completes the transfer
+ * as soon as the device answers; looking only every bInterval as well
+ * would add up to a second interval before the link drop is known (a
+ * bonding failover loses line rate for that long, issue 14). So the PMD
+ * looks every CH39X_INTR_POLL_MS, and the chip's interval is what is left.
+ */
+static uint64_t
+intr_poll_us(const struct ch39x_adapter *ad)
+{
+	uint32_t ms = ad->info.intr_interval_ms;
+
+	if (ms == 0 || ms > CH39X_INTR_POLL_MS)
+		ms = CH39X_INTR_POLL_MS;
+	return (uint64_t)ms * 1000;
 }
 
 static void
@@ -168,9 +240,12 @@ intr_alarm(void *arg)
 	/* The model's counters, where a secondary process can read them. */
 	if (ad->is_sim)
 		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
-	if (ad->started && !ad->gone)
-		rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
-				  intr_alarm, ad);
+	if (ad->gone) {
+		rmv_notify(ad);		/* last: may close the port */
+		return;
+	}
+	if (ad->started)
+		rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
 }
 
 /* ---- ethdev ops ---- */
@@ -385,8 +460,8 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	 */
 	ops->link_update(ad);
 	intr_poll(ad);
-	rte_eal_alarm_set((uint64_t)ad->info.intr_interval_ms * 1000,
-			  intr_alarm, ad);
+	rmv_notify(ad);
+	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
 	return 0;
 }
 
@@ -448,6 +523,7 @@ txq_free(struct ch39x_txq *q)
 		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
 	rte_free(q->xfers);
 	rte_free(q->free);
+	rte_free(q->frames);
 	rte_free(q->bufs);
 	rte_free(q->scratch);
 	rte_free(q->ncm);
@@ -485,6 +561,8 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	/* Waits for a running presence_alarm() unless this is inside it. */
+	rte_eal_alarm_cancel(presence_alarm, ad);
 	ch39x_dev_stop(dev);
 	ch39x_rx_queue_release(dev, 0);
 	ch39x_tx_queue_release(dev, 0);
@@ -881,6 +959,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->tx_pkt_burst = ch39x_ops(ad)->tx_burst;
 	dev->tx_pkt_prepare = ch39x_tx_prepare;
 	rte_eth_dev_probing_finish(dev);
+	rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm, ad);
 	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
 		name, ad->framing == CH39X_FRAMING_VENDOR ?
 		ch39x_chip_name(ad->prof.pid) : ch39x_ops(ad)->name,

@@ -27,6 +27,26 @@
 /* Frame bytes beyond the MTU: Ethernet header and one VLAN tag. */
 #define CH39X_L2_OVERHEAD	(RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN)
 /* Longest TSO super-frame: 64 KiB of IP packet plus L2 headers. */
+/*
+ * How long a TX burst waits for the device to complete a transfer when a
+ * super-frame is larger than the queue (ch39x_tx.c): many transfer times
+ * even at USB full speed; only a device that stopped draining hits it.
+ */
+#define CH39X_TX_WAIT_MS	100
+/*
+ * Removal while the port is not started (ch39x_ethdev.c): how often the
+ * device is asked whether it is still there, and how: a standard
+ * GET_STATUS request to the device (bmRequestType 0x80, bRequest 0).
+ */
+#define CH39X_PRESENCE_MS	100
+/*
+ * Looking for a completed interrupt transfer (link events): at most this
+ * long after the device answered (ch39x_ethdev.c, intr_poll_us()).
+ */
+#define CH39X_INTR_POLL_MS	2
+#define CH39X_PRESENCE_REQ_TYPE	0x80
+#define CH39X_PRESENCE_REQ	0x00
+#define CH39X_PRESENCE_TIMEOUT_MS 500
 #define CH39X_TSO_MAX_LEN	(65535 + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN)
 #define CH39X_TX_OFFLOAD_FLAGS	(RTE_MBUF_F_TX_IP_CKSUM | \
 	RTE_MBUF_F_TX_L4_MASK | RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_IPV4 | \
@@ -97,7 +117,8 @@ struct ch39x_tx_counters {
 	uint64_t bytes;
 	uint64_t usb_xfers;
 	uint64_t usb_bytes;
-	uint64_t usb_errors;	/* other transfer errors */
+	/* Frames lost in failed transfers, by cause (not transfers). */
+	uint64_t usb_errors;	/* other transfer errors, not submitted */
 	uint64_t usb_stalls;
 	uint64_t usb_timeouts;
 	uint64_t zlps;
@@ -110,6 +131,8 @@ struct ch39x_tx_counters {
 	uint64_t tso_sw_pkts;	/* super-frames segmented in software */
 	uint64_t tso_sw_segs;
 	uint64_t tso_seg_drops;	/* segments that found no free transfer */
+	uint64_t tso_waits;	/* polls for a free transfer mid super-frame */
+	uint64_t link_down;	/* frames sent while the link was down */
 	uint64_t csum_sw;	/* frames checksummed in software */
 	uint64_t vlan_sw;	/* tags inserted in software */
 };
@@ -130,6 +153,11 @@ struct ch39x_txq {
 	uint8_t *scratch;		/* flat copy of a chained super-frame */
 	struct ch39x_xfer *xfers;
 	struct ch39x_xfer **free;	/* stack of idle transfers */
+	/*
+	 * Frames each in-flight transfer carries (by index in xfers), so
+	 * that a failed transfer counts the frames it lost.
+	 */
+	uint32_t *frames;
 	uint8_t *bufs;
 	struct ch39x_tx_counters c;
 };

@@ -13,7 +13,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 #include <rte_net.h>
@@ -40,8 +42,11 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
 	q->free = rte_zmalloc("ch39x_tx_free",
 			      sizeof(*q->free) * q->nb_xfers, 0);
+	q->frames = rte_zmalloc("ch39x_tx_frames",
+				sizeof(*q->frames) * q->nb_xfers, 0);
 	q->scratch = rte_malloc("ch39x_tso_scratch", CH39X_TSO_MAX_LEN, 64);
-	if (q->xfers == NULL || q->free == NULL || q->scratch == NULL)
+	if (q->xfers == NULL || q->free == NULL || q->frames == NULL ||
+	    q->scratch == NULL)
 		return -ENOMEM;
 	/*
 	 * The transport's buffers when it has them (ch39x_xfer_buf.h: no
@@ -96,6 +101,7 @@ ch39x_txq_stop(struct ch39x_txq *q)
 struct tx_state {
 	struct ch39x_xfer *x;
 	struct ch39x_tx_agg a;
+	uint64_t packets0;	/* q->c.packets when x was begun */
 	uint64_t xfers;
 	uint64_t xbytes;
 };
@@ -110,6 +116,7 @@ static __rte_always_inline void
 tx_begin(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	ch39x_tx_agg_init(&st->a, st->x->buf);
+	st->packets0 = q->c.packets;
 	if (fr == CH39X_FRAMING_NCM)
 		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
 }
@@ -178,6 +185,11 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_tx_end e = tx_finish(q, st, fr);
 	struct ch39x_xfer *x = st->x;
+	/*
+	 * The frames on the wire the transfer carries: its records, a
+	 * hardware TSO record counting as its segments, as in opackets.
+	 */
+	uint32_t frames = (uint32_t)(q->c.packets - st->packets0);
 	int rc;
 
 	st->x = NULL;
@@ -185,10 +197,11 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	x->zlp = e.zlp;
 	q->c.zlps += e.zlp;
 	q->c.tx_ls += e.tx_ls;
+	q->frames[x - q->xfers] = frames;
 	rc = u->ops->submit(u, x);
 	if (unlikely(rc != 0)) {
 		/* The aggregate's frames are lost, and counted. */
-		q->c.usb_errors++;
+		q->c.usb_errors += frames;
 		q->free[q->nb_free++] = x;
 		if (rc == -ENODEV)
 			q->ad->gone = true;
@@ -208,25 +221,28 @@ tx_reap(struct ch39x_txq *q)
 	struct ch39x_xfer *done[CH39X_MAX_XFERS];
 	unsigned int k, i;
 
+	uint32_t frames;
+
 	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
 	for (i = 0; i < k; i++) {
-		/* The frames of a failed transfer are lost: counted. */
+		/* The frames of a failed transfer are lost: counted, each. */
+		frames = q->frames[done[i] - q->xfers];
 		switch (done[i]->status) {
 		case CH39X_XFER_OK:
 		case CH39X_XFER_CANCELLED:
 			break;
 		case CH39X_XFER_STALL:
-			q->c.usb_stalls++;
+			q->c.usb_stalls += frames;
 			u->ops->clear_halt(u, CH39X_EP_BULK_OUT);
 			break;
 		case CH39X_XFER_TIMEOUT:
-			q->c.usb_timeouts++;
+			q->c.usb_timeouts += frames;
 			break;
 		case CH39X_XFER_NO_DEVICE:
 			q->ad->gone = true;
 			/* fall through */
 		default:
-			q->c.usb_errors++;
+			q->c.usb_errors += frames;
 			break;
 		}
 		q->free[q->nb_free++] = done[i];
@@ -251,6 +267,43 @@ tx_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
 		tx_begin(q, st, fr);
 	}
 	return true;
+}
+
+/*
+ * tx_room() for the rest of a super-frame that is already half in
+ * transfers: wait for the device to complete one rather than drop the
+ * remaining segments (issue 14: the last segment of a super-frame one
+ * transfer larger than the queue was lost whenever the first transfer
+ * had not completed by the time the last segment was built, which a
+ * loaded machine made likely). The device drains transfers at bus speed,
+ * so the wait is a few transfer times; CH39X_TX_WAIT_MS only bounds a
+ * device that stopped completing them (gone, or paused by flow control
+ * for good), and what is dropped then is counted.
+ */
+static bool
+tx_room_wait(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	     const enum ch39x_framing fr)
+{
+	uint64_t end = 0;
+	bool late;
+
+	for (;;) {
+		/*
+		 * The clock is read before the try: a thread descheduled past
+		 * the deadline still gets one try after it, so only a device
+		 * that completed nothing for the whole wait fails it.
+		 */
+		late = end != 0 && rte_get_timer_cycles() >= end;
+		if (tx_room(q, st, len, fr))
+			return true;
+		if (late || q->ad->gone)
+			return false;
+		if (end == 0)
+			end = rte_get_timer_cycles() +
+				rte_get_timer_hz() * CH39X_TX_WAIT_MS / 1000;
+		q->c.tso_waits++;
+		rte_pause();
+	}
 }
 
 /* Frames of seg bytes one empty transfer takes, at least. */
@@ -394,7 +447,7 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 	/*
 	 * Wait (backpressure) until every segment has room, unless the
 	 * super-frame needs more transfers than the queue has: then it goes
-	 * out as transfers complete, and what finds no room is dropped.
+	 * out as transfers complete (tx_room_wait()).
 	 */
 	seg = ch39x_tso_next_len(&t) + vl;
 	if (tx_xfers_needed(q, (uint32_t)nseg, seg, fr) <= q->nb_xfers &&
@@ -404,7 +457,7 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 	memset(&d, 0, sizeof(d));
 	while ((len = ch39x_tso_next_len(&t)) != 0) {
 		d.len = len + vl;
-		if (!tx_room(q, st, d.len, fr)) {
+		if (!tx_room_wait(q, st, d.len, fr)) {
 			q->c.tso_seg_drops += t.nseg - t.idx;
 			break;
 		}
@@ -537,6 +590,13 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	}
 	if (st.x != NULL)
 		tx_submit(q, &st, fr);
+	/*
+	 * Frames sent while the port's link is down, as the interrupt
+	 * endpoint last reported it: the device drops them. Counted, not
+	 * dropped here: the link may be back before the device sees them.
+	 */
+	if (unlikely(!q->ad->dev->data->dev_link.link_status))
+		q->c.link_down += n;
 	rte_pktmbuf_free_bulk(pkts, n);
 	q->c.usb_xfers += st.xfers;
 	q->c.usb_bytes += st.xbytes;

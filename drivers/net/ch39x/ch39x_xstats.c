@@ -115,6 +115,8 @@ static const struct ch39x_xs_def xs_defs[] = {
 	XS("tx_tso_sw_segments", XS_TX, struct ch39x_tx_counters, tso_sw_segs),
 	XS("tx_tso_segment_drops", XS_TX, struct ch39x_tx_counters,
 	   tso_seg_drops),
+	XS("tx_tso_waits", XS_TX, struct ch39x_tx_counters, tso_waits),
+	XS("tx_link_down_frames", XS_TX, struct ch39x_tx_counters, link_down),
 	XS("tx_csum_sw", XS_TX, struct ch39x_tx_counters, csum_sw),
 	XS("tx_vlan_insert_sw", XS_TX, struct ch39x_tx_counters, vlan_sw),
 	XS("rx_vlan_strip_sw", XS_RX, struct ch39x_rx_counters, vlan_sw),
