@@ -31,19 +31,7 @@
 #include <rte_mbuf.h>
 
 #include "rte_pmd_ch39x.h"
-
-static unsigned int passed, failed;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { \
-		passed++; \
-	} else { \
-		failed++; \
-		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
+#include "pmd_test.h"
 
 /* Deadlines only bound a failure (a loaded machine is slow, not wrong). */
 #define WAIT_MS 5000

@@ -28,19 +28,7 @@
 #include <rte_mbuf.h>
 
 #include "rte_pmd_ch39x.h"
-
-static unsigned int passed, failed;
-
-#define CHECK(cond, ...) do { \
-	if (cond) { \
-		passed++; \
-	} else { \
-		failed++; \
-		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
+#include "pmd_test.h"
 
 #define NB_MBUFS 4096
 /* Generous: the machine running the tests may be loaded. */
@@ -49,27 +37,6 @@ static unsigned int passed, failed;
 static struct rte_mempool *mp;
 static int lsc_count[RTE_MAX_ETHPORTS];
 static unsigned int pair_no;
-
-static int
-event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
-{
-	int *count = arg;
-
-	(void)type;
-	(void)ret;
-	__atomic_fetch_add(&count[port], 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t id = RTE_MAX_ETHPORTS;
-
-	if (rte_eth_dev_get_port_by_name(name, &id) != 0)
-		return RTE_MAX_ETHPORTS;
-	return id;
-}
 
 /* Configure and start a port with link_speeds; the errno of the step. */
 static int

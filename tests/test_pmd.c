@@ -37,8 +37,7 @@
 #include <rte_udp.h>
 
 #include "rte_pmd_ch39x.h"
-
-static unsigned int passed, failed;
+#include "pmd_test.h"
 
 /*
  * Waits end on an event (a frame, a counter, a link state); the deadline
@@ -57,17 +56,6 @@ expired(uint64_t end)
 {
 	return rte_get_timer_cycles() >= end;
 }
-
-#define CHECK(cond, ...) do { \
-	if (cond) { \
-		passed++; \
-	} else { \
-		failed++; \
-		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-	} \
-} while (0)
 
 #define NB_MBUFS 4096
 static struct rte_mempool *mp;
@@ -104,28 +92,6 @@ static struct {
 
 static int lsc_count[RTE_MAX_ETHPORTS];
 static int rmv_count[RTE_MAX_ETHPORTS];
-
-/* Counts the events of a port in the per-port array given as arg. */
-static int
-event_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
-{
-	int *count = arg;
-
-	(void)type;
-	(void)ret;
-	__atomic_fetch_add(&count[port], 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static uint16_t
-port_of(const char *name)
-{
-	uint16_t id = RTE_MAX_ETHPORTS;
-
-	if (rte_eth_dev_get_port_by_name(name, &id) != 0)
-		return RTE_MAX_ETHPORTS;
-	return id;
-}
 
 static int
 port_up2(uint16_t port, uint64_t offloads, uint64_t tx_offloads, uint16_t mtu)
