@@ -131,9 +131,11 @@ ours=$(capture net_ch39x0 "$priv/ours.pcapng")
 # -c stops at the end of the burst that reaches the count.
 check '[ "$ref" -ge 500 ]' "dumpcap: net_null0 (reference) $ref frames (500 asked)"
 check '[ "$ours" -ge 500 ]' "dumpcap: net_ch39x0 $ours frames (500 asked)"
-drops=$(sed -n "s/.*received\/dropped on interface 'net_ch39x0': [0-9]*\/\([0-9]*\).*/\1/p" \
+# Its accounting: what the primary handed over; drops (a full capture
+# ring while dumpcap writes) depend on the machine's speed, not asserted.
+seen=$(sed -n "s/.*received\/dropped on interface 'net_ch39x0': \([0-9]*\)\/.*/\1/p" \
 	"$priv/ours.pcapng.log")
-check '[ "${drops:-1}" -eq 0 ]' "dumpcap: net_ch39x0 dropped ${drops:-?}"
+check '[ "${seen:-0}" -ge 500 ]' "dumpcap: net_ch39x0 accounted ${seen:-?} frames"
 
 # dpdk-pdump: RX of port 0 and of the reference into pcap files, 2 s.
 pdump() {
