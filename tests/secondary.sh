@@ -10,7 +10,8 @@
 # /dev/hugepages and reserves 2 MiB pages when the machine has none, and
 # undoes both. dpdk-dumpcap takes no EAL options and loads plugins only
 # from DPDK's plugin directory: the PMD is put there for the test and the
-# directory is restored afterwards. Exit 77 (skipped) when the machine
+# directory is restored afterwards (a DPDK process started elsewhere in
+# those seconds sees the copy). Exit 77 (skipped) when the machine
 # cannot give hugepages or the tools are missing.
 set -uo pipefail
 
