@@ -5,7 +5,7 @@
 /*
  * What the in-process PMD test programs (test_pmd.c, test_link.c,
  * test_bond.c) share: the check counters and macro, the port lookup by
- * device name and the event counter callback.
+ * device name, an xstat by name and the event counter callback.
  */
 
 #ifndef CH39X_PMD_TEST_H
@@ -37,6 +37,18 @@ port_of(const char *name)
 	if (rte_eth_dev_get_port_by_name(name, &id) != 0)
 		return RTE_MAX_ETHPORTS;
 	return id;
+}
+
+/* An xstat of a port by name, or UINT64_MAX. */
+static inline uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
 }
 
 /* Counts the events of a port in the per-port array given as arg. */

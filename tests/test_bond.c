@@ -112,17 +112,6 @@ wait_link(uint16_t p, int up)
 	return false;
 }
 
-static uint64_t
-xstat(uint16_t port, const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
-}
-
 /* A 64-byte broadcast carrying its sequence number and send time. */
 static struct rte_mbuf *
 frame(uint32_t seq, uint64_t tsc)

@@ -213,17 +213,6 @@ send_recv(uint16_t from, uint16_t to, unsigned int n, uint32_t len,
 	return got;
 }
 
-static uint64_t
-xstat(uint16_t port, const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
-}
-
 /*
  * Without a link the cable drops what is sent (the model's counter says
  * so) and nothing arrives.

@@ -185,17 +185,6 @@ rx_wait(uint16_t port, struct rte_mbuf **out, unsigned int want)
 	return rx_wait_ms(port, out, want, WAIT_MS);
 }
 
-static uint64_t
-xstat(uint16_t port, const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
-}
-
 /* The non-zero extended statistics of a port, to explain a failure. */
 static void
 dump_xstats(uint16_t port)
