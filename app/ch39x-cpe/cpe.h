@@ -221,6 +221,9 @@ void cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x);
 /* fwd.c */
 void cpe_slow_input(uint16_t in, struct rte_mbuf *m);
 
+/* tap.c: traffic for the router it does not handle itself (consumes m) */
+void cpe_punt(uint16_t in, struct rte_mbuf *m);
+
 /* stats.c */
 void cpe_stats_print(FILE *f, bool final, double elapsed);
 void cpe_stats_json(FILE *f, double elapsed);

@@ -144,8 +144,7 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 			      RTE_IPV4_HDR_OFFSET_MASK)) ||
 	    !is_local(dst, in) || dst == 0xffffffff ||
 	    dst == (cpe.ports[in].ip | ~cpe.ports[in].mask)) {
-		cpe.st.drop_local++;
-		rte_pktmbuf_free(m);
+		cpe_punt(in, m);
 		return;
 	}
 	/* The echo reply in place: only the type word of ICMP changes. */

@@ -22,40 +22,8 @@
 # Usage: cpe_netns.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root: netns and TAP need CAP_NET_ADMIN.
 set -uo pipefail
-
-cpe=${1:?usage: cpe_netns.sh ch39x-cpe librte_net_ch39x.so}
-pmd_so=${2:?missing librte_net_ch39x.so path}
-if [ "$(id -u)" -ne 0 ]; then
-	echo "cpe_netns: needs root (network namespaces, TAP): skipped"
-	exit 77
-fi
-# scripts/setup.sh installs the peers' tools (iputils-ping, iperf3).
-for tool in ip ping python3 iperf3; do
-	command -v $tool >/dev/null ||
-		{ echo "cpe_netns: $tool missing (run scripts/setup.sh)"; exit 1; }
-done
-
-id=$$
-rt=cpe_rt_$id lan=cpe_lan_$id wan=cpe_wan_$id
-tl=cl$id tw=cw$id
-priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-cpe-test.XXXXXX")
-chmod 700 "$priv"
-cp "$pmd_so" "$priv/pmd.so"
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	for n in "$rt" "$lan" "$wan"; do ip netns del "$n" 2>/dev/null; done
-	rm -rf "$priv"
-}
-trap cleanup EXIT
-
-fail=0
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
-L() { timeout 30 ip netns exec "$lan" "$@"; }
-W() { timeout 30 ip netns exec "$wan" "$@"; }
-
-for n in "$rt" "$lan" "$wan"; do ip netns add "$n" || exit 1; done
-ip -n "$rt" link set lo up; ip -n "$lan" link set lo up; ip -n "$wan" link set lo up
+. "$(dirname "$0")/cpe_lib.sh"
+cpe_lib_init cpe_netns "$@"
 
 LAN_RT=192.168.50.1 LAN_H=192.168.50.2 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
 cat > "$priv/cpe.conf" <<CONF
@@ -70,51 +38,8 @@ udp-timeout 30
 json
 CONF
 
-# start_router NAME [extra options]: ch39x-cpe in the router netns, its
-# TAPs moved to the hosts once they exist.
-start_router() {
-	local name=$1 i
-	shift
-	ip netns exec "$rt" timeout 200 "$cpe" --no-huge --no-pci -m 512 \
-		--file-prefix "cpe_${id}_$name" -l 0 -d "$priv/pmd.so" \
-		-- --config "$priv/cpe.conf" "$@" \
-		> "$priv/$name.json" 2> "$priv/$name.err" &
-	pid=$!
-	for i in $(seq 100); do
-		ip -n "$rt" link show "$tl" >/dev/null 2>&1 &&
-			ip -n "$rt" link show "$tw" >/dev/null 2>&1 && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if ! ip -n "$rt" link show "$tw" >/dev/null 2>&1; then
-		echo "FAIL: the router did not create its TAPs"
-		cat "$priv/$name.err"; exit 1
-	fi
-	ip -n "$rt" link set "$tl" netns "$lan"
-	ip -n "$rt" link set "$tw" netns "$wan"
-	ip -n "$lan" addr add $LAN_H/24 dev "$tl"
-	ip -n "$lan" link set "$tl" up
-	ip -n "$lan" route add default via $LAN_RT
-	ip -n "$wan" addr add $WAN_H/24 dev "$tw"
-	ip -n "$wan" link set "$tw" up
-	# The WAN host answers nothing for LAN addresses: it has no route
-	# to 192.168.50.0/24, so NAT is the only way back.
-	sleep 0.5
-}
-
-stop_router() {
-	local name=$1
-	kill -TERM "$pid" 2>/dev/null
-	wait "$pid"; local rc=$?
-	pid=
-	check '[ $rc -eq 0 ]' "$name: router exited 0 on SIGTERM (exit $rc)"
-	grep -v '^EAL:\|^TELEMETRY:' "$priv/$name.err" | sed 's/^/  router: /' | tail -5
-}
-
-# jq-free JSON reads: json FILE EXPR (python expression on j).
-json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
-
 start_router main
+host_v4 $LAN_RT $LAN_H $WAN_H
 
 # --- ping --------------------------------------------------------------
 out=$(L ping -c 3 -i 0.2 -W 2 $LAN_RT 2>&1)
@@ -274,6 +199,7 @@ check '[ "${chg:-0}" -ge 1 ]' "neighbour MAC changes seen: ${chg:-none}"
 ip netns del "$lan"; ip netns del "$wan"
 ip netns add "$lan"; ip netns add "$wan"
 start_router slow --no-flow-cache
+host_v4 $LAN_RT $LAN_H $WAN_H
 # As in the main run: the hosts reach the router first, so that both
 # sides' ARP is learned before the asserted pings (fresh namespaces).
 L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
@@ -289,8 +215,5 @@ slow=$(json "$priv/slow.json" 'j["slow_pkts"]')
 check '[ "$hits" = 0 ] && [ "${slow:-0}" -gt 1000 ]' \
 	"--no-flow-cache: 0 fast-path hits, ${slow:-none} packets on the slow path"
 
-if [ $fail -ne 0 ]; then
-	echo "--- router output ---"; cat "$priv"/*.err | grep -v '^EAL:' | tail -30
-	cat "$priv/main.json" 2>/dev/null
-fi
-exit $fail
+[ $fail -ne 0 ] && cat "$priv/main.json" 2>/dev/null
+cpe_lib_done

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# The end-to-end tests' shared harness (sourced, not run): a router netns
+# running ch39x-cpe on simulated CH398s whose cables end at TAPs, moved
+# into a LAN host netns and a WAN host netns.
+#
+#   LAN host netns -- TAP $tl -- net_ch39x0 -- ch39x-cpe -- net_ch39x1 --
+#   TAP $tw -- WAN host netns
+#
+# Usage, in a test script:
+#   cpe_lib_init NAME "$@"      # NAME: the test's name, args: cpe, pmd
+#   cat > "$priv/cpe.conf" ...  # vdev lines use wire=tap:$tl / tap:$tw
+#   start_router RUN [options]  # then host_v4 (or the test's own set-up)
+#   ...checks...; stop_router RUN
+#   cpe_lib_done                # exit status: 0 when every check passed
+# Skips (exit 77) when not root: netns and TAP need CAP_NET_ADMIN.
+
+# cpe_lib_init NAME CPE PMD [TOOL...]: variables, namespaces, clean-up.
+cpe_lib_init() {
+	test_name=$1
+	cpe=${2:?usage: $test_name.sh ch39x-cpe librte_net_ch39x.so}
+	pmd_so=${3:?missing librte_net_ch39x.so path}
+	shift 3
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$test_name: needs root (network namespaces, TAP): skipped"
+		exit 77
+	fi
+	# scripts/setup.sh --tests installs the peers' tools.
+	local tool
+	for tool in ip ping python3 iperf3 "$@"; do
+		command -v "$tool" >/dev/null || {
+			echo "$test_name: $tool missing (run scripts/setup.sh --tests)"
+			exit 1
+		}
+	done
+	id=$$
+	rt=cpe_rt_$id lan=cpe_lan_$id wan=cpe_wan_$id
+	tl=cl$id tw=cw$id
+	priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-cpe-test.XXXXXX")
+	chmod 700 "$priv"
+	cp "$pmd_so" "$priv/pmd.so"
+	pid=
+	fail=0
+	trap cpe_lib_cleanup EXIT
+	local n
+	for n in "$rt" "$lan" "$wan"; do ip netns add "$n" || exit 1; done
+	for n in "$rt" "$lan" "$wan"; do ip -n "$n" link set lo up; done
+}
+
+# Extra clean-up of a test (background helpers): set cpe_lib_extra_cleanup.
+cpe_lib_extra_cleanup=:
+cpe_lib_cleanup() {
+	$cpe_lib_extra_cleanup
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	local n
+	for n in "$rt" "$lan" "$wan"; do ip netns del "$n" 2>/dev/null; done
+	rm -rf "$priv"
+}
+
+check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+L() { timeout 30 ip netns exec "$lan" "$@"; }
+W() { timeout 30 ip netns exec "$wan" "$@"; }
+# jq-free JSON reads: json FILE EXPR (python expression on j).
+json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
+
+# start_router NAME [extra options]: ch39x-cpe in the router netns with
+# $priv/cpe.conf, its TAPs moved to the hosts once they exist (left down
+# and unaddressed: host_v4 or the test configures them).
+start_router() {
+	local name=$1 i
+	shift
+	ip netns exec "$rt" timeout 250 "$cpe" --no-huge --no-pci -m 512 \
+		--file-prefix "cpe_${id}_$name" -l 0 -d "$priv/pmd.so" \
+		-- --config "$priv/cpe.conf" "$@" \
+		> "$priv/$name.json" 2> "$priv/$name.err" &
+	pid=$!
+	for i in $(seq 100); do
+		ip -n "$rt" link show "$tl" >/dev/null 2>&1 &&
+			ip -n "$rt" link show "$tw" >/dev/null 2>&1 && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! ip -n "$rt" link show "$tw" >/dev/null 2>&1; then
+		echo "FAIL: the router did not create its TAPs"
+		cat "$priv/$name.err"; exit 1
+	fi
+	ip -n "$rt" link set "$tl" netns "$lan"
+	ip -n "$rt" link set "$tw" netns "$wan"
+}
+
+# host_v4 LAN_RT LAN_H WAN_H: the hosts' IPv4 addresses (/24), the LAN
+# host's default route via the router; the WAN host has no route to the
+# LAN, so NAT is the only way back.
+host_v4() {
+	ip -n "$lan" addr add "$2/24" dev "$tl"
+	ip -n "$lan" link set "$tl" up
+	ip -n "$lan" route add default via "$1"
+	ip -n "$wan" addr add "$3/24" dev "$tw"
+	ip -n "$wan" link set "$tw" up
+	sleep 0.5
+}
+
+stop_router() {
+	local name=$1
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid"; local rc=$?
+	pid=
+	check '[ $rc -eq 0 ]' "$name: router exited 0 on SIGTERM (exit $rc)"
+	grep -v '^EAL:\|^TELEMETRY:' "$priv/$name.err" | sed 's/^/  router: /' | tail -5
+}
+
+# cpe_lib_done: on failure the router's output; exits with the status.
+cpe_lib_done() {
+	if [ "$fail" -ne 0 ]; then
+		echo "--- router output ---"
+		cat "$priv"/*.err 2>/dev/null | grep -v '^EAL:' | tail -30
+	fi
+	exit "$fail"
+}
