@@ -26,7 +26,8 @@
 #define RTE_ICMP_TYPE_ECHO_REPLY 0
 #endif
 
-#define CPE_MAX_PORTS		8
+#define CPE_MAX_PORTS		16	/* router interfaces (VLANs included) */
+#define CPE_MAX_PHYS		8	/* DPDK ports under them */
 #define CPE_MAX_ROUTES		256
 #define CPE_MAX_NEIGH_STATIC	64
 #define CPE_BURST		32
@@ -48,6 +49,7 @@
 /* One port as configured (opts.c) and set up (ports.c). */
 struct cpe_port_cfg {
 	uint16_t id;
+	uint16_t vlan;			/* 802.1Q VLAN id, 0: untagged */
 	bool wan;
 	uint32_t ip;			/* host order */
 	uint8_t plen;
@@ -92,11 +94,12 @@ struct cpe_opts {
 	double duration;		/* 0: until a signal */
 	bool json;
 	bool tx_csum;			/* IPv4 header checksum offload used */
+	bool vlan_offload;		/* PMD VLAN strip/insert where offered */
 	uint32_t data_room;
 	struct cpe_gen_cfg gen;
 	const char *config;		/* file the options came from, if any */
 	/* --vdev lines of the config file, handed to EAL. */
-	char *vdevs[CPE_MAX_PORTS];
+	char *vdevs[CPE_MAX_PHYS];
 	uint16_t nb_vdevs;
 };
 
@@ -105,8 +108,15 @@ struct cpe_port_stats {
 	uint64_t rx, tx, tx_drops, rx_bytes, tx_bytes;
 };
 
+/* Per DPDK port under the interfaces (vlan.c). */
+struct cpe_phys_stats {
+	uint64_t rx, vlan_unknown, untagged_drops;
+};
+
 struct cpe_stats {
 	struct cpe_port_stats port[CPE_MAX_PORTS];
+	struct cpe_phys_stats phys[CPE_MAX_PHYS];
+	uint64_t vlan_rx_offload, vlan_rx_sw, vlan_tx_offload, vlan_tx_sw;
 	uint64_t fast_hits, fast_misses, fast_stale, flow_installs;
 	uint64_t flow_evictions, flow_full, flow_invalidated;
 	uint64_t slow_pkts;
@@ -136,8 +146,10 @@ struct cpe_xlate {
 };
 
 /* The router's state, shared by the files below. */
-struct cpe_port {
-	uint16_t id;
+struct cpe_port {			/* a router interface */
+	uint16_t id;			/* its DPDK port */
+	uint16_t vlan;			/* 802.1Q VLAN id, 0: untagged */
+	uint16_t phys;			/* index into cpe.phys */
 	bool wan;
 	uint32_t ip, mask;		/* host order */
 	uint32_t ip_be;
@@ -149,12 +161,25 @@ struct cpe_port {
 	uint16_t nb_tx;
 };
 
+/* A DPDK port: polled once per loop, its frames demultiplexed by VLAN. */
+struct cpe_phys {
+	uint16_t id;
+	bool rx_offload;		/* the PMD strips tags (VLAN_STRIP) */
+	bool tx_offload;		/* the PMD inserts them (VLAN_INSERT) */
+	bool tagged;			/* carries VLAN interfaces */
+	uint8_t vid_if[4096];		/* VLAN id -> interface, 0: untagged */
+};
+
+#define CPE_VLAN_NONE		0xff	/* vid_if: no interface */
+
 struct cpe {
 	struct cpe_opts *o;
 	struct cpe_port ports[CPE_MAX_PORTS];
 	uint16_t nb_ports;
 	int16_t wan;			/* index, -1: none */
-	int16_t by_id[RTE_MAX_ETHPORTS];	/* port id -> index, -1 */
+	int16_t by_id[RTE_MAX_ETHPORTS];	/* port id -> first index, -1 */
+	struct cpe_phys phys[CPE_MAX_PHYS];
+	uint16_t nb_phys;
 	struct rte_mempool *pool;
 	uint64_t hz;
 	uint64_t now;			/* TSC, once per loop */
@@ -223,6 +248,17 @@ void cpe_slow_input(uint16_t in, struct rte_mbuf *m);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);
+
+/* vlan.c: 802.1Q sub-interfaces */
+struct rte_eth_conf;
+int cpe_parse_port_vlan(const char *s, uint16_t *id, uint16_t *vlan);
+int cpe_vlan_check(const struct cpe_opts *o);
+int cpe_vlan_setup(void);
+void cpe_vlan_port_conf(uint16_t id, struct rte_eth_conf *conf);
+uint16_t cpe_vlan_rx(uint16_t idx, struct rte_mbuf **pkts, uint16_t cap);
+int cpe_vlan_tag(uint16_t idx, struct rte_mbuf *m);
+void cpe_vlan_close(void);
+const char *cpe_port_name(uint16_t idx, char *buf, size_t size);
 
 /* stats.c */
 void cpe_stats_print(FILE *f, bool final, double elapsed);

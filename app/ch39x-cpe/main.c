@@ -106,8 +106,8 @@ forward(void)
 		cpe.now = t0;
 		got = 0;
 		for (i = 0; i < cpe.nb_ports; i++) {
-			n = rte_eth_rx_burst(cpe.ports[i].id, 0, pkts,
-					     CPE_BURST);
+			/* Each DPDK port polled once, sorted by VLAN. */
+			n = cpe_vlan_rx(i, pkts, CPE_BURST);
 			if (n == 0)
 				continue;
 			got += n;

@@ -40,6 +40,7 @@ static const struct opt_def opt_defs[] = {
 	{ "arp-timeout", REQ }, { "stats-interval", REQ },
 	{ "duration", REQ }, { "json", NONE },
 	{ "no-tx-csum", NONE },
+	{ "no-vlan-offload", NONE },
 	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
 	{ "vdev", REQ }, { "help", NONE },
 };
@@ -62,6 +63,10 @@ cpe_usage(FILE *f, const char *prog)
 "  --lan PORT=ADDR/LEN   a LAN port (DPDK port id) and its IPv4 address;\n"
 "                        repeat for more LAN ports\n"
 "  --wan PORT=ADDR/LEN   the WAN port; NAPT translates LAN sources to ADDR\n"
+"                        PORT may be PORT.VLAN (VLAN 1..4094): an 802.1Q\n"
+"                        sub-interface, e.g. --lan 0.10=192.168.10.1/24;\n"
+"                        plain PORT is the port's untagged interface. %u\n"
+"                        interfaces on at most %u DPDK ports\n"
 "  --route PREFIX/LEN,GW a static route (PREFIX/LEN may be 'default'); GW\n"
 "                        must be on a connected subnet. Connected routes\n"
 "                        come from the port addresses.\n"
@@ -93,6 +98,8 @@ cpe_usage(FILE *f, const char *prog)
 "  --no-tx-csum          compute the IPv4 header checksum of the packets\n"
 "                        the router makes in software even where the port\n"
 "                        offers the offload\n"
+"  --no-vlan-offload     add and remove 802.1Q tags in the router even\n"
+"                        where the port offers VLAN insert/strip offloads\n"
 "  --mbuf-size N         mbuf data room, 1024..%u (default %u); larger\n"
 "                        frames are chained (scatter)\n"
 "  --bench-gen TX,RX[,FLOWS[,SIZE]]\n"
@@ -104,7 +111,7 @@ cpe_usage(FILE *f, const char *prog)
 "                        '#' starts a comment; 'vdev DEVARGS' lines are\n"
 "                        handed to EAL as --vdev\n"
 "  --help                this text\n",
-		prog, prog, CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
+		prog, prog, CPE_MAX_PORTS, CPE_MAX_PHYS, CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
 		CPE_DEF_NAT_SESSIONS, CPE_DEF_TCP_TIMEOUT, CPE_DEF_TCP_TRANS,
 		CPE_DEF_TCP_CLOSE, CPE_DEF_UDP_TIMEOUT, CPE_DEF_ICMP_TIMEOUT,
 		CPE_DEF_ARP_TIMEOUT, UINT16_MAX - RTE_PKTMBUF_HEADROOM,
@@ -202,14 +209,17 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 {
 	struct cpe_port_cfg *p;
 	char buf[80], *eq;
-	uint32_t id, i;
+	uint16_t id, vlan;
+	uint32_t i;
 	const char *allowed = wan ?
-		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023, ADDR/LEN a "
+		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
+		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
 		"unicast IPv4 address with a prefix length 1..30, e.g. "
-		"1=203.0.113.2/24" :
-		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023, ADDR/LEN a "
+		"1=203.0.113.2/24 or 1.100=203.0.113.2/24" :
+		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
+		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
 		"unicast IPv4 address with a prefix length 1..30, e.g. "
-		"0=192.168.1.1/24";
+		"0=192.168.1.1/24 or 0.10=192.168.10.1/24";
 
 	if (strlen(val) >= sizeof(buf))
 		return bad(name, val, allowed);
@@ -219,17 +229,18 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 		return bad(name, val, allowed);
 	*eq = '\0';
 	if (o->nb_ports == CPE_MAX_PORTS)
-		return bad(name, val, "at most 8 ports (--lan and --wan)");
+		return bad(name, val, "at most 16 interfaces (--lan and --wan)");
 	p = &o->ports[o->nb_ports];
-	if (parse_u32(buf, 0, 1023, &id) != 0 ||
+	if (cpe_parse_port_vlan(buf, &id, &vlan) != 0 ||
 	    parse_prefix(eq + 1, false, &p->ip, &p->plen) != 0 ||
 	    p->plen < 1 || p->plen > 30 || p->ip == 0 ||
 	    (p->ip >> 28) >= 14 || (p->ip >> 24) == 127)
 		return bad(name, val, allowed);
-	p->id = (uint16_t)id;
+	p->id = id;
+	p->vlan = vlan;
 	p->wan = wan;
 	for (i = 0; i < o->nb_ports; i++) {
-		if (o->ports[i].id == id)
+		if (o->ports[i].id == id && o->ports[i].vlan == vlan)
 			return bad(name, val, "a port not already given to "
 				   "--lan or --wan");
 		if (wan && o->ports[i].wan)
@@ -402,6 +413,8 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 
 	} else if (strcmp(name, "no-tx-csum") == 0) {
 		o->tx_csum = false;
+	} else if (strcmp(name, "no-vlan-offload") == 0) {
+		o->vlan_offload = false;
 	} else if (strcmp(name, "mbuf-size") == 0) {
 		if (parse_u32(val, 1024, UINT16_MAX - RTE_PKTMBUF_HEADROOM,
 			      &o->data_room) != 0)
@@ -417,7 +430,7 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 			return bad(name, val, "none after '--': give --vdev to "
 				   "EAL, before '--' (vdev lines are for config "
 				   "files)");
-		if (o->nb_vdevs == CPE_MAX_PORTS)
+		if (o->nb_vdevs == CPE_MAX_PHYS)
 			return bad(name, val, "at most 8 vdev lines");
 		o->vdevs[o->nb_vdevs] = strdup(val);
 		if (o->vdevs[o->nb_vdevs] == NULL)
@@ -529,6 +542,7 @@ defaults(struct cpe_opts *o)
 	o->icmp_timeout = CPE_DEF_ICMP_TIMEOUT;
 	o->arp_timeout = CPE_DEF_ARP_TIMEOUT;
 	o->tx_csum = true;
+	o->vlan_offload = true;
 	o->data_room = RTE_MBUF_DEFAULT_DATAROOM;
 }
 
@@ -558,7 +572,7 @@ check(struct cpe_opts *o)
 			wan, lan);
 		return -EINVAL;
 	}
-	return 0;
+	return cpe_vlan_check(o);
 }
 
 /* 0: run; 1: --help given; <0: bad options (already reported). */

@@ -6,7 +6,8 @@
  * Ports: one RX and one TX queue each (a USB adapter has no more), the
  * MTU of --mtu with RX scatter and multi-segment TX when frames outgrow an
  * mbuf, the IPv4 checksum offload for the packets the router makes, and
- * a small TX queue per port that bursts at the end of each loop.
+ * a small TX queue per port that bursts at the end of each loop. VLAN
+ * interfaces (vlan.c) share their DPDK port's set-up; cpe_tx() tags.
  */
 
 #include <errno.h>
@@ -70,6 +71,7 @@ port_start(uint16_t id, uint32_t mtu, bool want_csum, bool *csum)
 		(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM);
 	if (*csum)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
+	cpe_vlan_port_conf(id, &conf);
 	rc = rte_eth_dev_configure(id, 1, 1, &conf);
 	if (rc == 0)
 		rc = rte_eth_dev_adjust_nb_rx_tx_desc(id, &nb_rxd, &nb_txd);
@@ -149,6 +151,9 @@ cpe_ports_setup(void)
 		if (rc != 0)
 			return rc;
 	}
+	rc = cpe_vlan_setup();
+	if (rc != 0)
+		return rc;
 	nb_all = o->nb_ports + (o->gen.on ? 2 : 0);
 	per_frame = segs(o->mtu + RX_OVERHEAD, o->data_room);
 	n = nb_all * (NB_DESC * 2 + RX_STASH + CPE_TXQ + CPE_BURST) *
@@ -172,12 +177,17 @@ cpe_ports_setup(void)
 		p->ip_be = rte_cpu_to_be_32(c->ip);
 		p->mask = ~0u << (32 - c->plen);
 		p->mtu = (uint16_t)o->mtu;
-		rc = port_start(p->id, o->mtu, o->tx_csum, &csum);
-		if (rc != 0)
-			return rc;
+		/* Once per DPDK port: its VLAN interfaces share it. */
+		if (cpe.by_id[p->id] < 0) {
+			rc = port_start(p->id, o->mtu, o->tx_csum, &csum);
+			if (rc != 0)
+				return rc;
+			cpe.by_id[p->id] = (int16_t)i;
+		} else {
+			csum = cpe.ports[cpe.by_id[p->id]].ip_csum_offload;
+		}
 		p->ip_csum_offload = csum;
 		rte_eth_macaddr_get(p->id, &p->mac);
-		cpe.by_id[p->id] = (int16_t)i;
 		if (p->wan)
 			cpe.wan = (int16_t)i;
 		cpe.nb_ports = i + 1;
@@ -204,9 +214,12 @@ cpe_ports_close(void)
 		if (p->nb_tx)
 			rte_pktmbuf_free_bulk(p->txq, p->nb_tx);
 		p->nb_tx = 0;
+		if (cpe.by_id[p->id] != (int16_t)i)
+			continue;
 		rte_eth_dev_stop(p->id);
 		rte_eth_dev_close(p->id);
 	}
+	cpe_vlan_close();
 	if (o->gen.on) {
 		rte_eth_dev_stop(o->gen.tx_port);
 		rte_eth_dev_close(o->gen.tx_port);
@@ -249,6 +262,9 @@ cpe_tx(uint16_t idx, struct rte_mbuf *m)
 		}
 	}
 	p->txlen[p->nb_tx] = rte_pktmbuf_pkt_len(m);
+	/* Bytes are counted without the tag, as on input. */
+	if (p->vlan && cpe_vlan_tag(idx, m) != 0)
+		return;
 	p->txq[p->nb_tx++] = m;
 }
 

@@ -19,6 +19,47 @@
 /* From gen.c, when --bench-gen runs. */
 extern uint64_t cpe_gen_tx, cpe_gen_rx;
 
+/* Tags added and removed by the PMDs and here; frames no interface took. */
+static void
+vlan_print(FILE *f)
+{
+	const struct cpe_stats *s = &cpe.st;
+	uint16_t k;
+
+	fprintf(f, "  vlan: rx_offload %" PRIu64 " rx_sw %" PRIu64
+		" tx_offload %" PRIu64 " tx_sw %" PRIu64 "\n",
+		s->vlan_rx_offload, s->vlan_rx_sw, s->vlan_tx_offload,
+		s->vlan_tx_sw);
+	for (k = 0; k < cpe.nb_phys; k++)
+		fprintf(f, "  dpdk port %u: rx %" PRIu64 " vlan_unknown %"
+			PRIu64 " untagged_drops %" PRIu64 " (tags: %s)\n",
+			cpe.phys[k].id, s->phys[k].rx, s->phys[k].vlan_unknown,
+			s->phys[k].untagged_drops, !cpe.phys[k].tagged ? "none" :
+			cpe.phys[k].rx_offload && cpe.phys[k].tx_offload ?
+			"offload" : "software");
+}
+
+static void
+vlan_json(FILE *f)
+{
+	const struct cpe_stats *s = &cpe.st;
+	uint16_t k;
+
+	fprintf(f, "  \"vlan\": {\"rx_offload\": %" PRIu64 ", \"rx_sw\": %"
+		PRIu64 ", \"tx_offload\": %" PRIu64 ", \"tx_sw\": %" PRIu64
+		", \"phys\": [", s->vlan_rx_offload, s->vlan_rx_sw,
+		s->vlan_tx_offload, s->vlan_tx_sw);
+	for (k = 0; k < cpe.nb_phys; k++)
+		fprintf(f, "%s\n    {\"port\": %u, \"rx\": %" PRIu64
+			", \"vlan_unknown\": %" PRIu64 ", \"untagged_drops\": %"
+			PRIu64 ", \"rx_offload\": %s, \"tx_offload\": %s}",
+			k ? "," : "", cpe.phys[k].id, s->phys[k].rx,
+			s->phys[k].vlan_unknown, s->phys[k].untagged_drops,
+			cpe.phys[k].rx_offload ? "true" : "false",
+			cpe.phys[k].tx_offload ? "true" : "false");
+	fprintf(f, "\n  ]},\n");
+}
+
 static double
 cycles_per_pkt(void)
 {
@@ -32,6 +73,7 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 	const struct cpe_stats *s = &cpe.st;
 	struct rte_eth_stats es;
 	uint64_t lookups = s->fast_hits + s->fast_misses;
+	char name[16];
 	uint16_t i;
 
 	fprintf(f, "ch39x-cpe: %s statistics after %.1f s (%s)\n",
@@ -42,14 +84,15 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 
 		if (rte_eth_stats_get(p->id, &es) != 0)
 			memset(&es, 0, sizeof(es));
-		fprintf(f, "  port %u %s %u.%u.%u.%u: rx %" PRIu64 " tx %"
+		fprintf(f, "  port %s %s %u.%u.%u.%u: rx %" PRIu64 " tx %"
 			PRIu64 " tx_drops %" PRIu64 " rx_missed %" PRIu64
 			" rx_errors %" PRIu64 " tx_errors %" PRIu64 "\n",
-			p->id, p->wan ? "wan" : "lan", p->ip >> 24,
+			cpe_port_name(i, name, sizeof(name)), p->wan ? "wan" : "lan", p->ip >> 24,
 			(p->ip >> 16) & 255, (p->ip >> 8) & 255, p->ip & 255,
 			s->port[i].rx, s->port[i].tx, s->port[i].tx_drops,
 			es.imissed, es.ierrors, es.oerrors);
 	}
+	vlan_print(f);
 	fprintf(f, "  fast path: hits %" PRIu64 " misses %" PRIu64
 		" (hit rate %.1f %%) stale %" PRIu64 " installs %" PRIu64
 		" evictions %" PRIu64 " invalidated %" PRIu64 " full %" PRIu64
@@ -103,12 +146,15 @@ cpe_stats_json(FILE *f, double elapsed)
 		fprintf(f, "%s\n    {\"port\": %u, \"role\": \"%s\", \"rx\": %"
 			PRIu64 ", \"tx\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
 			", \"tx_bytes\": %" PRIu64 ", \"tx_drops\": %" PRIu64
-			", \"rx_missed\": %" PRIu64 "}", i ? "," : "",
+			", \"rx_missed\": %" PRIu64 ", \"vlan\": %u}",
+			i ? "," : "",
 			cpe.ports[i].id, cpe.ports[i].wan ? "wan" : "lan",
 			s->port[i].rx, s->port[i].tx, s->port[i].rx_bytes,
-			s->port[i].tx_bytes, s->port[i].tx_drops, es.imissed);
+			s->port[i].tx_bytes, s->port[i].tx_drops, es.imissed,
+			cpe.ports[i].vlan);
 	}
 	fprintf(f, "\n  ],\n");
+	vlan_json(f);
 	fprintf(f, "  \"fast\": {\"hits\": %" PRIu64 ", \"misses\": %" PRIu64
 		", \"stale\": %" PRIu64 ", \"installs\": %" PRIu64
 		", \"evictions\": %" PRIu64 ", \"invalidated\": %" PRIu64
