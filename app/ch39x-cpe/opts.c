@@ -111,7 +111,8 @@ cpe_usage(FILE *f, const char *prog)
 "                        '#' starts a comment; 'vdev DEVARGS' lines are\n"
 "                        handed to EAL as --vdev\n"
 "  --help                this text\n",
-		prog, prog, CPE_MAX_PORTS, CPE_MAX_PHYS, CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
+		prog, prog, CPE_MAX_PORTS, CPE_MAX_PHYS,
+		CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
 		CPE_DEF_NAT_SESSIONS, CPE_DEF_TCP_TIMEOUT, CPE_DEF_TCP_TRANS,
 		CPE_DEF_TCP_CLOSE, CPE_DEF_UDP_TIMEOUT, CPE_DEF_ICMP_TIMEOUT,
 		CPE_DEF_ARP_TIMEOUT, UINT16_MAX - RTE_PKTMBUF_HEADROOM,

@@ -25,13 +25,21 @@ expect() {
 }
 ok="--lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24"
 rc=0; "$cpe" -- --help > "$priv/out" || rc=$?
-if [ $rc -eq 0 ] && grep -q -- "--no-flow-cache" "$priv/out"; then
+if [ $rc -eq 0 ] && grep -q -- "--no-flow-cache" "$priv/out" &&
+   grep -q -- "--no-vlan-offload" "$priv/out" && grep -q "PORT.VLAN" "$priv/out"; then
 	echo "ok: --help"; else echo "FAIL: --help (exit $rc)"; fail=1; fi
 expect "--lan 0=192.168.1.1/33: allowed values are PORT=ADDR/LEN" -- --lan 0=192.168.1.1/33 --wan 1=1.2.3.4/24
 expect "--wan: the router needs one --wan" -- --lan 0=10.0.0.1/24
 expect "--wan 2=1.2.3.4/24: allowed values are one --wan port only" -- $ok --wan 2=1.2.3.4/24
 expect "--lan 1=1.2.3.4/24: allowed values are a port not already given" -- $ok --lan 1=1.2.3.4/24
 expect "--mtu 99999: allowed values are 68..9198" -- $ok --mtu 99999
+# 802.1Q sub-interfaces: PORT.VLAN, VLAN 1..4094, one per (port, VLAN).
+expect "--lan 0.0=10.0.0.1/24: allowed values are PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with an 802.1Q VLAN id 1..4094" -- $ok --lan 0.0=10.0.0.1/24
+expect "--lan 0.4095=10.0.0.1/24: allowed values are PORT=ADDR/LEN" -- $ok --lan 0.4095=10.0.0.1/24
+expect "--wan 1.x=10.0.0.1/24: allowed values are PORT=ADDR/LEN" -- --lan 0=10.1.0.1/24 --wan 1.x=10.0.0.1/24
+expect "--lan 0.10=10.2.0.1/24: allowed values are a port not already given" -- $ok --lan 0.10=10.1.0.1/24 --lan 0.10=10.2.0.1/24
+expect "--lan/--wan: 9 DPDK ports; allowed values are interfaces on at most 8 DPDK ports" -- $ok $(for i in 2 3 4 5 6 7 8; do echo --lan $i=10.$i.0.1/24; done)
+expect "--no-vlan-offload takes no value" -- $ok --no-vlan-offload=1
 expect "--route 10.0.0.1/8,192.168.1.9: allowed values are a prefix without host bits" -- $ok --route 10.0.0.1/8,192.168.1.9
 expect "--nat-ports 5-2: allowed values are LO-HI" -- $ok --nat-ports 5-2
 expect "--udp-timeout 0: allowed values are 1..86400" -- $ok --udp-timeout 0
