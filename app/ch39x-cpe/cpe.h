@@ -66,6 +66,14 @@ struct cpe_neigh_cfg {
 	struct rte_ether_addr mac;
 };
 
+/* --idle: what the forwarding loop does without packets (idle.c). */
+enum cpe_idle_mode {
+	CPE_IDLE_POLL,			/* busy polling */
+	CPE_IDLE_ADAPTIVE,		/* growing sleeps, at most 1 ms */
+	CPE_IDLE_INTERRUPT,		/* Rx interrupts, else as adaptive */
+};
+#define CPE_DEF_IDLE		CPE_IDLE_INTERRUPT
+
 /* The traffic generator of the benchmark (gen.c), on its own lcore. */
 struct cpe_gen_cfg {
 	bool on;
@@ -95,6 +103,7 @@ struct cpe_opts {
 	bool json;
 	bool tx_csum;			/* IPv4 header checksum offload used */
 	bool vlan_offload;		/* PMD VLAN strip/insert where offered */
+	enum cpe_idle_mode idle;
 	uint32_t data_room;
 	struct cpe_gen_cfg gen;
 	const char *config;		/* file the options came from, if any */
@@ -129,6 +138,8 @@ struct cpe_stats {
 	uint64_t drop_not_ip, drop_local, drop_nomem;
 	uint64_t busy_cycles, busy_pkts, loops, app_cycles, thread_cpu_ns;
 	uint64_t clean_cycles, clean_pkts, preempted_loops;
+	uint64_t idle_sleeps, idle_intr_waits, idle_intr_wakeups, idle_cycles;
+	uint64_t process_cpu_ns;
 };
 
 /* The fast path's cached result; the slow path fills one per packet. */
@@ -259,6 +270,22 @@ uint16_t cpe_vlan_rx(uint16_t idx, struct rte_mbuf **pkts, uint16_t cap);
 int cpe_vlan_tag(uint16_t idx, struct rte_mbuf *m);
 void cpe_vlan_close(void);
 const char *cpe_port_name(uint16_t idx, char *buf, size_t size);
+/* idle.c: after each loop, with its packet count and next deadline */
+void cpe_idle_init(void);
+void cpe_idle(uint32_t got, uint64_t deadline);
+/* Lowers the next wait's deadline (TSC), for this loop only. */
+void cpe_idle_wake_by(uint64_t tsc);
+/* A descriptor whose readability ends a wait (--idle interrupt); call it
+ * from the forwarding thread (the epoll set is per thread). */
+int cpe_idle_watch_fd(int fd);
+bool cpe_idle_want_intr(uint16_t port_id);
+bool cpe_idle_intr_refused(uint16_t port_id);
+const char *cpe_idle_mode_name(enum cpe_idle_mode m);
+void cpe_idle_stats_print(FILE *f);
+void cpe_idle_stats_json(FILE *f);
+/* qos.c, when a shaper holds packets (weak fallbacks in idle.c) */
+bool cpe_qos_pending(void);
+uint64_t cpe_qos_next_tsc(void);
 
 /* stats.c */
 void cpe_stats_print(FILE *f, bool final, double elapsed);

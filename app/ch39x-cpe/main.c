@@ -93,6 +93,7 @@ forward(void)
 	const struct cpe_opts *o = cpe.o;
 	struct rte_mbuf *pkts[CPE_BURST];
 	uint64_t start = rte_rdtsc(), next_stats, next_hk, end, t0, t1;
+	uint64_t last_hk, slices;
 	uint32_t got, j;
 	uint16_t i, n;
 
@@ -101,6 +102,8 @@ forward(void)
 	next_stats = o->stats_interval > 0 ?
 		start + (uint64_t)(o->stats_interval * cpe.hz) : UINT64_MAX;
 	next_hk = start;
+	last_hk = start - cpe.hz / 1000;
+	cpe_idle_init();
 	while (!cpe_quit) {
 		t0 = rte_rdtsc();
 		cpe.now = t0;
@@ -147,11 +150,18 @@ forward(void)
 		if (t0 >= next_hk) {
 			/* Every millisecond a slice: no pause of the loop. */
 			next_hk = t0 + cpe.hz / 1000;
-			cpe_flow_age(256);
-			cpe_nat_age(256);
-			if ((t0 / (cpe.hz / 4)) != ((t0 - cpe.hz / 1000) /
-						    (cpe.hz / 4)))
+			/*
+			 * A slice per millisecond since the last: aging keeps
+			 * its pace when --idle slept through several.
+			 */
+			slices = RTE_MIN((t0 - last_hk) / (cpe.hz / 1000),
+					 128u);
+			slices = RTE_MAX(slices, 1u);
+			cpe_flow_age(256 * (uint32_t)slices);
+			cpe_nat_age(256 * (uint32_t)slices);
+			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4)))
 				cpe_neigh_age();
+			last_hk = t0;
 		}
 		if (t0 >= next_stats) {
 			next_stats += (uint64_t)(o->stats_interval * cpe.hz);
@@ -160,6 +170,7 @@ forward(void)
 		}
 		if (t0 >= end)
 			break;
+		cpe_idle(got, RTE_MIN(next_stats, end));
 	}
 }
 
@@ -181,7 +192,7 @@ main(int argc, char **argv)
 	static struct cpe_opts opts;
 	char **eal_argv, *dashes;
 	int sep, rc, eal_argc, i;
-	struct timespec c0, c1;
+	struct timespec c0, c1, p0, p1;
 	uint64_t t_start;
 	double elapsed;
 
@@ -248,13 +259,20 @@ main(int argc, char **argv)
 	if (rc == 0)
 		rc = cpe_gen_start();
 	if (rc == 0) {
-		fprintf(stderr, "ch39x-cpe: forwarding on %u ports (%s)\n",
-			cpe.nb_ports, opts.flow_cache ? "flow cache on" :
-			"slow path only");
+		fprintf(stderr, "ch39x-cpe: forwarding on %u ports (%s, "
+			"idle %s)\n", cpe.nb_ports, opts.flow_cache ?
+			"flow cache on" : "slow path only",
+			cpe_idle_mode_name(opts.idle));
 		t_start = rte_rdtsc();
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p0);
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 		forward();
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p1);
+		/* All threads: EAL's (link polling) and the generator's. */
+		cpe.st.process_cpu_ns = (uint64_t)(p1.tv_sec - p0.tv_sec) *
+			1000000000u + (uint64_t)p1.tv_nsec -
+			(uint64_t)p0.tv_nsec;
 		elapsed = (double)(rte_rdtsc() - t_start) / (double)cpe.hz;
 		/* CPU time of the forwarding thread: pps per core. */
 		cpe.st.thread_cpu_ns = (uint64_t)(c1.tv_sec - c0.tv_sec) *

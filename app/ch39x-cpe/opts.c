@@ -39,7 +39,7 @@ static const struct opt_def opt_defs[] = {
 	{ "udp-timeout", REQ }, { "icmp-timeout", REQ },
 	{ "arp-timeout", REQ }, { "stats-interval", REQ },
 	{ "duration", REQ }, { "json", NONE },
-	{ "no-tx-csum", NONE },
+	{ "no-tx-csum", NONE }, { "idle", REQ },
 	{ "no-vlan-offload", NONE },
 	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
 	{ "vdev", REQ }, { "help", NONE },
@@ -95,6 +95,12 @@ cpe_usage(FILE *f, const char *prog)
 "                        SIGTERM)..86400 (default 0)\n"
 "  --json                exit statistics as JSON on stdout\n"
 
+"  --idle MODE           what the forwarding loop does without packets:\n"
+"                        poll (busy polling: one core at 100 %% always),\n"
+"                        adaptive (after 0.2 ms without a packet, sleeps\n"
+"                        growing to 1 ms), interrupt (after 0.2 ms, waits\n"
+"                        for the ports' Rx interrupts; ports without them\n"
+"                        are polled every 1 ms at most) (default %s)\n"
 "  --no-tx-csum          compute the IPv4 header checksum of the packets\n"
 "                        the router makes in software even where the port\n"
 "                        offers the offload\n"
@@ -115,7 +121,8 @@ cpe_usage(FILE *f, const char *prog)
 		CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
 		CPE_DEF_NAT_SESSIONS, CPE_DEF_TCP_TIMEOUT, CPE_DEF_TCP_TRANS,
 		CPE_DEF_TCP_CLOSE, CPE_DEF_UDP_TIMEOUT, CPE_DEF_ICMP_TIMEOUT,
-		CPE_DEF_ARP_TIMEOUT, UINT16_MAX - RTE_PKTMBUF_HEADROOM,
+		CPE_DEF_ARP_TIMEOUT, cpe_idle_mode_name(CPE_DEF_IDLE),
+		UINT16_MAX - RTE_PKTMBUF_HEADROOM,
 		RTE_MBUF_DEFAULT_DATAROOM);
 }
 
@@ -412,6 +419,15 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 	} else if (strcmp(name, "json") == 0) {
 		o->json = true;
 
+	} else if (strcmp(name, "idle") == 0) {
+		if (strcmp(val, "poll") == 0)
+			o->idle = CPE_IDLE_POLL;
+		else if (strcmp(val, "adaptive") == 0)
+			o->idle = CPE_IDLE_ADAPTIVE;
+		else if (strcmp(val, "interrupt") == 0)
+			o->idle = CPE_IDLE_INTERRUPT;
+		else
+			return bad(name, val, "poll, adaptive, interrupt");
 	} else if (strcmp(name, "no-tx-csum") == 0) {
 		o->tx_csum = false;
 	} else if (strcmp(name, "no-vlan-offload") == 0) {
@@ -544,6 +560,7 @@ defaults(struct cpe_opts *o)
 	o->arp_timeout = CPE_DEF_ARP_TIMEOUT;
 	o->tx_csum = true;
 	o->vlan_offload = true;
+	o->idle = CPE_DEF_IDLE;
 	o->data_room = RTE_MBUF_DEFAULT_DATAROOM;
 }
 

@@ -55,6 +55,7 @@ port_start(uint16_t id, uint32_t mtu, bool want_csum, bool *csum)
 	}
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.mtu = mtu;
+	conf.intr_conf.rxq = cpe_idle_want_intr(id);
 	if (mtu + RX_OVERHEAD > room) {
 		if (!(info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER) ||
 		    !(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
@@ -180,6 +181,9 @@ cpe_ports_setup(void)
 		/* Once per DPDK port: its VLAN interfaces share it. */
 		if (cpe.by_id[p->id] < 0) {
 			rc = port_start(p->id, o->mtu, o->tx_csum, &csum);
+			if (rc != 0 && cpe_idle_intr_refused(p->id))
+				rc = port_start(p->id, o->mtu, o->tx_csum,
+						&csum);
 			if (rc != 0)
 				return rc;
 			cpe.by_id[p->id] = (int16_t)i;

@@ -125,6 +125,7 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		s->busy_pkts ? (double)s->app_cycles / (double)s->busy_pkts : 0,
 		s->busy_pkts ? (double)(s->busy_cycles - s->app_cycles) /
 		(double)s->busy_pkts : 0, cpe.gen);
+	cpe_idle_stats_print(f);
 	if (cpe.o->gen.on)
 		fprintf(f, "  bench generator: sent %" PRIu64 " received %"
 			PRIu64 "\n", cpe_gen_tx, cpe_gen_rx);
@@ -193,6 +194,7 @@ cpe_stats_json(FILE *f, double elapsed)
 		(double)s->thread_cpu_ns / 1e9, s->clean_pkts ?
 		(double)s->clean_cycles / (double)s->clean_pkts : 0,
 		s->preempted_loops);
+	cpe_idle_stats_json(f);
 	fprintf(f, "  \"slow_pkts\": %" PRIu64 ",\n  \"generation\": %u,\n"
 		"  \"busy_pkts\": %" PRIu64 ",\n  \"busy_cycles\": %" PRIu64
 		",\n  \"cycles_per_pkt\": %.1f,\n  \"tsc_hz\": %" PRIu64

@@ -45,6 +45,7 @@ expect "--nat-ports 5-2: allowed values are LO-HI" -- $ok --nat-ports 5-2
 expect "--udp-timeout 0: allowed values are 1..86400" -- $ok --udp-timeout 0
 expect "--bench-gen 2: allowed values are TX,RX" -- $ok --bench-gen 2
 expect "--neigh 1.2.3.4,ff:ff:ff:ff:ff:ff: allowed values are ADDR,XX" -- $ok --neigh 1.2.3.4,ff:ff:ff:ff:ff:ff
+expect "--idle sleep: allowed values are poll, adaptive, interrupt" -- $ok --idle sleep
 expect "unknown option '--bogus'; allowed options are --lan, --wan" -- $ok --bogus
 expect "--vdev" -- $ok --vdev net_null0
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * CPU that follows the load (--idle): what the forwarding loop does when
+ * a loop found no packet. main.c calls cpe_idle() once at the end of
+ * every loop with the number of packets received and the earliest time
+ * the loop must run anyway (statistics, the end of --duration).
+ *
+ *   poll       busy polling, as before: lowest latency, one core at 100 %
+ *              whatever the load.
+ *   adaptive   after IDLE_SPIN_US without a packet, sleeps of growing
+ *              length (IDLE_SLEEP_MIN_US doubling up to IDLE_SLEEP_MAX_US),
+ *              back to polling at the first packet. Any PMD.
+ *   interrupt  after IDLE_SPIN_US without a packet, the ports' Rx
+ *              interrupts are armed (as DPDK's l3fwd-power does), the
+ *              ports polled once more (a frame that came between the last
+ *              poll and the arming), then the thread waits in epoll until
+ *              a port has a frame or the next deadline; interrupts are
+ *              disarmed on wake. Ports whose PMD has no Rx interrupts are
+ *              still served: the wait is then bounded by IDLE_SLEEP_MAX_US,
+ *              as adaptive.
+ *
+ * The deadline of a wait is the earliest of: the caller's (statistics,
+ * --duration), a QoS shaper's next release (cpe_qos_next_tsc() when
+ * cpe_qos_pending(); weak fallbacks below until qos.c provides them),
+ * what other parts asked with cpe_idle_wake_by(), and IDLE_WAIT_MAX_MS,
+ * which bounds how late housekeeping (aging, ARP probes, a SIGTERM that
+ * another thread received) runs while nothing arrives. Descriptors that
+ * should end a wait (a TAP, a control socket) are added with
+ * cpe_idle_watch_fd().
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <sys/epoll.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_epoll.h>
+#include <rte_ethdev.h>
+#include <rte_interrupts.h>
+
+#include "cpe.h"
+
+/*
+ * Polling goes on this long after the last packet before any sleep:
+ * TCP's bursts come closer than this at the rates the path carries, so a
+ * loaded router never pays a wake-up; an idle one decides within 0.2 ms.
+ */
+#define IDLE_SPIN_US		200u
+/*
+ * Adaptive sleeps: the first is short (the next frame is likely near),
+ * the longest 1 ms: the first frame after a pause waits at most that
+ * long, and the Rx ring (512 descriptors) holds a millisecond of
+ * 1500-byte frames at several Gbit/s; 1000 wake-ups a second cost well
+ * under 1 % of a core, and longer sleeps would save little more. nanosleep
+ * adds the thread's timer slack (50 us by default) to each.
+ */
+#define IDLE_SLEEP_MIN_US	16u
+#define IDLE_SLEEP_MAX_US	1000u
+/* The longest interrupt wait: housekeeping runs at least this often. */
+#define IDLE_WAIT_MAX_MS	100u
+#define IDLE_MAX_FDS		8
+
+enum idle_state { BUSY, ARMED };
+
+static struct {
+	enum idle_state state;
+	uint64_t last_work;		/* TSC of the last loop with packets */
+	uint64_t wake_by;		/* cpe_idle_wake_by(), this loop */
+	uint32_t sleep_us;		/* next adaptive sleep */
+	bool intr[CPE_MAX_PORTS];	/* port index: Rx interrupt in epoll */
+	bool no_intr[RTE_MAX_ETHPORTS];	/* port id: start refused them */
+	uint16_t nb_intr;		/* ports with interrupts */
+	struct rte_epoll_event fd_ev[IDLE_MAX_FDS];
+	uint16_t nb_fds;
+} idle = { .wake_by = UINT64_MAX };
+
+/* Until qos.c provides them: no shaper, nothing held. */
+__rte_weak bool
+cpe_qos_pending(void)
+{
+	return false;
+}
+
+__rte_weak uint64_t
+cpe_qos_next_tsc(void)
+{
+	return UINT64_MAX;
+}
+
+const char *
+cpe_idle_mode_name(enum cpe_idle_mode m)
+{
+	switch (m) {
+	case CPE_IDLE_POLL:
+		return "poll";
+	case CPE_IDLE_ADAPTIVE:
+		return "adaptive";
+	case CPE_IDLE_INTERRUPT:
+		return "interrupt";
+	}
+	return "?";
+}
+
+/* Whether port_start() asks the port for Rx interrupts (router ports). */
+bool
+cpe_idle_want_intr(uint16_t port_id)
+{
+	const struct cpe_opts *o = cpe.o;
+	uint16_t i;
+
+	if (o->idle != CPE_IDLE_INTERRUPT || idle.no_intr[port_id])
+		return false;
+	for (i = 0; i < o->nb_ports; i++)
+		if (o->ports[i].id == port_id)
+			return true;
+	return false;
+}
+
+bool
+cpe_idle_intr_refused(uint16_t port_id)
+{
+	if (!cpe_idle_want_intr(port_id))
+		return false;
+	idle.no_intr[port_id] = true;
+	fprintf(stderr, "ch39x-cpe: --idle interrupt: port %u refused Rx "
+		"interrupts; starting it without them (it is polled at least "
+		"every %u us while idle)\n", port_id, IDLE_SLEEP_MAX_US);
+	return true;
+}
+
+void
+cpe_idle_wake_by(uint64_t tsc)
+{
+	if (tsc < idle.wake_by)
+		idle.wake_by = tsc;
+}
+
+int
+cpe_idle_watch_fd(int fd)
+{
+	struct rte_epoll_event *ev;
+	int rc;
+
+	if (cpe.o->idle != CPE_IDLE_INTERRUPT)
+		return 0;
+	if (idle.nb_fds == IDLE_MAX_FDS)
+		return -ENOSPC;
+	ev = &idle.fd_ev[idle.nb_fds];
+	memset(ev, 0, sizeof(*ev));
+	ev->epdata.event = EPOLLIN | EPOLLET;
+	rc = rte_epoll_ctl(RTE_EPOLL_PER_THREAD, EPOLL_CTL_ADD, fd, ev);
+	if (rc == 0)
+		idle.nb_fds++;
+	return rc;
+}
+
+/* The forwarding thread, before its first loop: the per-thread epoll. */
+void
+cpe_idle_init(void)
+{
+	uint16_t i, id;
+	int rc;
+
+	idle.last_work = rte_rdtsc();
+	idle.sleep_us = IDLE_SLEEP_MIN_US;
+	if (cpe.o->idle != CPE_IDLE_INTERRUPT)
+		return;
+	/* Per DPDK port: its VLAN interfaces share one RX queue. */
+	for (i = 0; i < cpe.nb_phys; i++) {
+		id = cpe.phys[i].id;
+		if (idle.no_intr[id])
+			continue;
+		rc = rte_eth_dev_rx_intr_ctl_q(id, 0, RTE_EPOLL_PER_THREAD,
+					       RTE_INTR_EVENT_ADD,
+					       (void *)(uintptr_t)i);
+		if (rc != 0) {
+			fprintf(stderr, "ch39x-cpe: --idle interrupt: port %u "
+				"has no Rx interrupt (%s); it is polled at "
+				"least every %u us while idle\n", id,
+				rte_strerror(-rc), IDLE_SLEEP_MAX_US);
+			continue;
+		}
+		idle.intr[i] = true;
+		idle.nb_intr++;
+	}
+}
+
+static void
+arm(bool on)
+{
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_phys; i++) {
+		if (!idle.intr[i])
+			continue;
+		if (on)
+			rte_eth_dev_rx_intr_enable(cpe.phys[i].id, 0);
+		else
+			rte_eth_dev_rx_intr_disable(cpe.phys[i].id, 0);
+	}
+}
+
+/* Whether the loop has work that is not waiting for a packet. */
+static bool
+pending(uint32_t got)
+{
+	uint16_t i;
+
+	if (got)
+		return true;
+	/* TX the PMD did not take yet: retried every loop. */
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (cpe.ports[i].nb_tx)
+			return true;
+	return false;
+}
+
+/* Microseconds until the deadline, at most cap; 0 when it is due. */
+static uint64_t
+until_us(uint64_t now, uint64_t deadline, uint64_t cap)
+{
+	uint64_t us;
+
+	if (deadline <= now)
+		return 0;
+	us = (deadline - now) * 1000000 / cpe.hz;
+	return RTE_MIN(us, cap);
+}
+
+static void
+sleep_us(uint64_t us)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(us / 1000000),
+		.tv_nsec = (long)(us % 1000000) * 1000,
+	};
+	uint64_t t0 = rte_rdtsc();
+
+	nanosleep(&ts, NULL);
+	cpe.st.idle_sleeps++;
+	cpe.st.idle_cycles += rte_rdtsc() - t0;
+}
+
+static void
+adaptive(uint64_t now, uint64_t deadline)
+{
+	uint64_t us = until_us(now, deadline, idle.sleep_us);
+
+	if (us == 0)
+		return;
+	sleep_us(us);
+	idle.sleep_us = RTE_MIN(idle.sleep_us * 2, IDLE_SLEEP_MAX_US);
+}
+
+/* Armed, and the re-poll found nothing: wait for a frame or the deadline. */
+static void
+intr_wait(uint64_t now, uint64_t deadline)
+{
+	struct rte_epoll_event ev[CPE_MAX_PORTS + IDLE_MAX_FDS];
+	uint64_t cap, us, t0;
+	int n;
+
+	/* A polled port bounds the wait as adaptive does. */
+	cap = idle.nb_intr == cpe.nb_phys ? IDLE_WAIT_MAX_MS * 1000u :
+		IDLE_SLEEP_MAX_US;
+	us = until_us(now, deadline, cap);
+	if (us == 0)
+		return;
+	if (idle.nb_intr == 0 || us < 1000) {
+		/* epoll counts milliseconds: shorter waits sleep. */
+		sleep_us(us);
+		return;
+	}
+	t0 = rte_rdtsc();
+	n = rte_epoll_wait_interruptible(RTE_EPOLL_PER_THREAD, ev,
+					 (int)RTE_DIM(ev), (int)(us / 1000));
+	cpe.st.idle_cycles += rte_rdtsc() - t0;
+	cpe.st.idle_intr_waits++;
+	if (n > 0)
+		cpe.st.idle_intr_wakeups++;
+}
+
+void
+cpe_idle(uint32_t got, uint64_t deadline)
+{
+	const enum cpe_idle_mode mode = cpe.o->idle;
+	uint64_t now;
+
+	if (mode == CPE_IDLE_POLL)
+		return;
+	now = rte_rdtsc();
+	deadline = RTE_MIN(deadline, idle.wake_by);
+	idle.wake_by = UINT64_MAX;
+	if (cpe_qos_pending())
+		deadline = RTE_MIN(deadline, cpe_qos_next_tsc());
+	if (pending(got)) {
+		idle.last_work = now;
+		idle.sleep_us = IDLE_SLEEP_MIN_US;
+		if (idle.state == ARMED) {
+			/* The re-poll after arming found frames. */
+			arm(false);
+			idle.state = BUSY;
+		}
+		return;
+	}
+	if (now - idle.last_work < cpe.hz / 1000000 * IDLE_SPIN_US)
+		return;
+	if (mode == CPE_IDLE_ADAPTIVE) {
+		adaptive(now, deadline);
+		return;
+	}
+	if (idle.state == BUSY && idle.nb_intr) {
+		/* Arm, then poll once more before sleeping: no lost frame. */
+		arm(true);
+		idle.state = ARMED;
+		return;
+	}
+	intr_wait(now, deadline);
+	if (idle.state == ARMED) {
+		arm(false);
+		idle.state = BUSY;
+	}
+	/*
+	 * Woken: one poll, and when it is empty, straight back to sleep
+	 * (after the re-poll that arming takes), without a new spin.
+	 */
+}
+
+void
+cpe_idle_stats_print(FILE *f)
+{
+	const struct cpe_stats *s = &cpe.st;
+	struct timespec t, p;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p);
+	fprintf(f, "  idle (%s): sleeps %" PRIu64 " interrupt waits %" PRIu64
+		" woken by frames %" PRIu64 " asleep %.3f s, ports with Rx "
+		"interrupts %u of %u; CPU since start: forwarding thread "
+		"%.3f s, process %.3f s\n", cpe_idle_mode_name(cpe.o->idle),
+		s->idle_sleeps, s->idle_intr_waits, s->idle_intr_wakeups,
+		(double)s->idle_cycles / (double)cpe.hz, idle.nb_intr,
+		cpe.nb_phys, (double)t.tv_sec + (double)t.tv_nsec / 1e9,
+		(double)p.tv_sec + (double)p.tv_nsec / 1e9);
+}
+
+void
+cpe_idle_stats_json(FILE *f)
+{
+	const struct cpe_stats *s = &cpe.st;
+
+	fprintf(f, "  \"idle\": {\"mode\": \"%s\", \"sleeps\": %" PRIu64
+		", \"intr_waits\": %" PRIu64 ", \"intr_wakeups\": %" PRIu64
+		", \"asleep_s\": %.3f, \"intr_ports\": %u},\n"
+		"  \"process_cpu_s\": %.3f,\n",
+		cpe_idle_mode_name(cpe.o->idle), s->idle_sleeps,
+		s->idle_intr_waits, s->idle_intr_wakeups,
+		(double)s->idle_cycles / (double)cpe.hz, idle.nb_intr,
+		(double)s->process_cpu_ns / 1e9);
+}
