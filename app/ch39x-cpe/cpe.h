@@ -119,6 +119,7 @@ struct cpe_stats {
 	uint64_t drop_not_ip, drop_local, drop_nomem;
 	uint64_t busy_cycles, busy_pkts, loops, app_cycles, thread_cpu_ns;
 	uint64_t clean_cycles, clean_pkts, preempted_loops;
+	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
 };
 
 /* The fast path's cached result; the slow path fills one per packet. */
@@ -180,6 +181,10 @@ void cpe_tx_flush(void);
 int cpe_route_init(void);
 int cpe_route_add(uint32_t prefix, uint8_t plen, uint32_t gw, uint16_t out);
 int cpe_route_lookup(uint32_t dst, uint16_t *out, uint32_t *nexthop);
+int cpe_route_del(uint32_t prefix, uint8_t plen);
+int cpe_route_get(uint32_t prefix, uint8_t plen, uint32_t *gw);
+void cpe_route_walk(void (*fn)(const struct cpe_route_cfg *r, uint16_t out,
+			       void *arg), void *arg);
 
 /* neigh.c */
 int cpe_neigh_init(void);
@@ -189,6 +194,12 @@ int cpe_neigh_resolve(uint16_t out, uint32_t ip, struct rte_mbuf *m,
 		      struct rte_ether_addr *mac);
 void cpe_neigh_age(void);
 uint32_t cpe_neigh_count(void);
+int cpe_neigh_static_set(uint32_t ip, uint16_t idx,
+			 const struct rte_ether_addr *mac);
+int cpe_neigh_remove(uint32_t ip);
+void cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
+			       const struct rte_ether_addr *mac,
+			       const char *state, void *arg), void *arg);
 
 /* nat.c */
 int cpe_nat_init(void);
@@ -223,6 +234,10 @@ void cpe_slow_input(uint16_t in, struct rte_mbuf *m);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);
+
+/* ctl.c: run-time commands over EAL's telemetry socket */
+int cpe_ctl_init(void);
+void cpe_ctl_poll(void);
 
 /* stats.c */
 void cpe_stats_print(FILE *f, bool final, double elapsed);

@@ -149,6 +149,7 @@ forward(void)
 			next_hk = t0 + cpe.hz / 1000;
 			cpe_flow_age(256);
 			cpe_nat_age(256);
+			cpe_ctl_poll();
 			if ((t0 / (cpe.hz / 4)) != ((t0 - cpe.hz / 1000) /
 						    (cpe.hz / 4)))
 				cpe_neigh_age();
@@ -245,6 +246,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "ch39x-cpe: --flow-entries %u: cannot create "
 			"the flow cache: %s; give EAL more memory (-m)\n",
 			opts.flow_entries, rte_strerror(-rc));
+	if (rc == 0)
+		rc = cpe_ctl_init();
 	if (rc == 0)
 		rc = cpe_gen_start();
 	if (rc == 0) {
