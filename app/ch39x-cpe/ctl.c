@@ -102,6 +102,16 @@ fmt_v4(char *buf, size_t cap, uint32_t ip)
 		 (ip >> 8) & 255, ip & 255);
 }
 
+/* As ip(8) prints them: lower case. */
+static void
+fmt_mac(char *buf, size_t cap, const struct rte_ether_addr *mac)
+{
+	const uint8_t *b = mac->addr_bytes;
+
+	snprintf(buf, cap, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2],
+		 b[3], b[4], b[5]);
+}
+
 static void
 fmt_prefix(char *buf, size_t cap, uint32_t ip, uint8_t plen)
 {
@@ -468,7 +478,7 @@ neigh_line(uint32_t ip, uint16_t idx, const struct rte_ether_addr *mac,
 		/* Addresses only: the allowed values of /cpe/neigh/del. */
 		rte_tel_data_add_array_string(l->a, a);
 	} else {
-		rte_ether_format_addr(m, sizeof(m), mac);
+		fmt_mac(m, sizeof(m), mac);
 		snprintf(buf, sizeof(buf), "%s lladdr %s port %u %s", a, m,
 			 cpe.ports[idx].id, state);
 		rte_tel_data_add_array_string(l->a, buf);
@@ -511,7 +521,7 @@ neigh_add(const struct ctl_cmd *c, struct rte_tel_data *d)
 		return;
 	}
 	cpe.st.ctl_neigh_changes++;
-	rte_ether_format_addr(m, sizeof(m), &c->mac);
+	fmt_mac(m, sizeof(m), &c->mac);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "neigh", a);
 	rte_tel_data_add_dict_string(d, "mac", m);
