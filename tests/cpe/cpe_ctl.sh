@@ -77,7 +77,10 @@ with open(sys.argv[5], "w") as out:
 PY
 start_router ctl
 host_v4 $LAN_RT $LAN_H $GW1
-ip -n "$wan" link add link "$tw" name mv$id type macvlan mode bridge
+if ! ip -n "$wan" link add link "$tw" name "mv$id" type macvlan mode bridge; then
+	echo "FAIL: cannot create a macvlan (the second gateway's MAC)"
+	exit 1
+fi
 for k in all default "$tw" "mv$id"; do
 	ip netns exec "$wan" sysctl -qw net.ipv4.conf."$k".arp_ignore=1 \
 		net.ipv4.conf."$k".rp_filter=0
