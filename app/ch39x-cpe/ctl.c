@@ -49,7 +49,7 @@
  */
 #define CTL_WAIT_MS		2000
 #define CTL_LIST_MAX		256	/* entries in one listing */
-#define CTL_ALLOWED_MAX		32	/* entries in an error's "allowed" */
+#define CTL_ALLOWED_MAX		32	/* in an error's "allowed" */
 
 enum ctl_op {
 	OP_ROUTE_ADD, OP_ROUTE_DEL, OP_ROUTES,
@@ -64,7 +64,7 @@ struct ctl_addr {
 
 struct ctl_cmd {
 	enum ctl_op op;
-	struct ctl_addr dst;		/* route prefix or neighbour address */
+	struct ctl_addr dst;		/* route prefix or neighbour */
 	uint8_t plen;
 	struct ctl_addr gw;
 	struct rte_ether_addr mac;
@@ -270,8 +270,9 @@ submit(const struct ctl_cmd *c, struct rte_tel_data *d)
 						__ATOMIC_ACQUIRE)) {
 			pthread_mutex_unlock(&box_lock);
 			__atomic_fetch_add(&bad_requests, 1, __ATOMIC_RELAXED);
-			return reply_error(d, "router busy: the forwarding loop "
-					   "did not take the command within 2 s",
+			return reply_error(d, "router busy: the forwarding "
+					   "loop did not take the command "
+					   "within 2 s",
 					   "try again");
 		}
 		nanosleep(&pause, NULL);
@@ -302,12 +303,14 @@ port_of(uint32_t ip)
 static void
 list_subnets(struct rte_tel_data *a)
 {
+	const struct cpe_port *p;
 	char buf[24];
 	uint16_t i;
 
 	for (i = 0; a != NULL && i < cpe.nb_ports; i++) {
-		fmt_prefix(buf, sizeof(buf), cpe.ports[i].ip & cpe.ports[i].mask,
-			   (uint8_t)__builtin_popcount(cpe.ports[i].mask));
+		p = &cpe.ports[i];
+		fmt_prefix(buf, sizeof(buf), p->ip & p->mask,
+			   (uint8_t)__builtin_popcount(p->mask));
 		rte_tel_data_add_array_string(a, buf);
 	}
 }

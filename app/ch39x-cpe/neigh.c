@@ -336,7 +336,8 @@ cpe_neigh_age(void)
  * waited for it leave now. 0, 1 when it replaced an entry, <0 when full.
  */
 int
-cpe_neigh_static_set(uint32_t ip, uint16_t idx, const struct rte_ether_addr *mac)
+cpe_neigh_static_set(uint32_t ip, uint16_t idx,
+		     const struct rte_ether_addr *mac)
 {
 	struct neigh *e;
 	int32_t pos;

@@ -6,7 +6,8 @@
  * IPv4 routes: rte_lpm gives the longest matching prefix, whose next hop
  * id indexes a small table of (egress port, gateway). Connected routes come
  * from the port addresses; static ones from --route, their egress port
- * from the connected subnet of the gateway.
+ * from the connected subnet of the gateway, and at run time from ctl.c
+ * (the forwarding lcore: no locking), which may replace or delete them.
  */
 
 #include <errno.h>
@@ -73,11 +74,11 @@ cpe_route_add(uint32_t prefix, uint8_t plen, uint32_t gw, uint16_t out)
 	int32_t id = route_find(prefix, plen);
 	int rc;
 
+	/* An existing prefix keeps its next hop id: no LPM work. */
 	if (id < 0) {
 		id = route_slot();
 		if (id < 0)
 			return -ENOSPC;
-		/* An existing prefix keeps its next hop id: no LPM work. */
 		if (plen != 0) {
 			rc = rte_lpm_add(lpm, prefix, plen, (uint32_t)id);
 			if (rc != 0)
