@@ -140,6 +140,7 @@ struct cpe_stats {
 	uint64_t clean_cycles, clean_pkts, preempted_loops;
 	uint64_t idle_sleeps, idle_intr_waits, idle_intr_wakeups, idle_cycles;
 	uint64_t process_cpu_ns;
+	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
 };
 
 /* The fast path's cached result; the slow path fills one per packet. */
@@ -216,6 +217,10 @@ void cpe_tx_flush(void);
 int cpe_route_init(void);
 int cpe_route_add(uint32_t prefix, uint8_t plen, uint32_t gw, uint16_t out);
 int cpe_route_lookup(uint32_t dst, uint16_t *out, uint32_t *nexthop);
+int cpe_route_del(uint32_t prefix, uint8_t plen);
+int cpe_route_get(uint32_t prefix, uint8_t plen, uint32_t *gw);
+void cpe_route_walk(void (*fn)(const struct cpe_route_cfg *r, uint16_t out,
+			       void *arg), void *arg);
 
 /* neigh.c */
 int cpe_neigh_init(void);
@@ -225,6 +230,12 @@ int cpe_neigh_resolve(uint16_t out, uint32_t ip, struct rte_mbuf *m,
 		      struct rte_ether_addr *mac);
 void cpe_neigh_age(void);
 uint32_t cpe_neigh_count(void);
+int cpe_neigh_static_set(uint32_t ip, uint16_t idx,
+			 const struct rte_ether_addr *mac);
+int cpe_neigh_remove(uint32_t ip);
+void cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
+			       const struct rte_ether_addr *mac,
+			       const char *state, void *arg), void *arg);
 
 /* nat.c */
 int cpe_nat_init(void);
@@ -286,6 +297,9 @@ void cpe_idle_stats_json(FILE *f);
 /* qos.c, when a shaper holds packets (weak fallbacks in idle.c) */
 bool cpe_qos_pending(void);
 uint64_t cpe_qos_next_tsc(void);
+/* ctl.c: run-time commands over EAL's telemetry socket */
+int cpe_ctl_init(void);
+void cpe_ctl_poll(void);
 
 /* stats.c */
 void cpe_stats_print(FILE *f, bool final, double elapsed);

@@ -159,6 +159,7 @@ forward(void)
 			slices = RTE_MAX(slices, 1u);
 			cpe_flow_age(256 * (uint32_t)slices);
 			cpe_nat_age(256 * (uint32_t)slices);
+			cpe_ctl_poll();
 			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4)))
 				cpe_neigh_age();
 			last_hk = t0;
@@ -256,6 +257,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "ch39x-cpe: --flow-entries %u: cannot create "
 			"the flow cache: %s; give EAL more memory (-m)\n",
 			opts.flow_entries, rte_strerror(-rc));
+	if (rc == 0)
+		rc = cpe_ctl_init();
 	if (rc == 0)
 		rc = cpe_gen_start();
 	if (rc == 0) {

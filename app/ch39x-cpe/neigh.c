@@ -329,3 +329,73 @@ cpe_neigh_age(void)
 		}
 	}
 }
+
+/*
+ * Run-time changes (ctl.c, on the forwarding lcore): a static entry for ip
+ * on router port idx, added or replacing whatever was there; packets that
+ * waited for it leave now. 0, 1 when it replaced an entry, <0 when full.
+ */
+int
+cpe_neigh_static_set(uint32_t ip, uint16_t idx,
+		     const struct rte_ether_addr *mac)
+{
+	struct neigh *e;
+	int32_t pos;
+	int replaced;
+
+	pos = rte_hash_lookup(tbl, &ip);
+	replaced = pos >= 0;
+	if (pos < 0) {
+		pos = rte_hash_add_key(tbl, &ip);
+		if (pos < 0)
+			return pos;
+		memset(&ents[pos], 0, sizeof(ents[pos]));
+		ents[pos].created = cpe.now;
+	}
+	e = &ents[pos];
+	e->ip = ip;
+	e->mac = *mac;
+	e->state = N_STATIC;
+	if (e->port != idx && e->nq) {
+		/* Queued for the port the route named then: not ours now. */
+		rte_pktmbuf_free_bulk(e->q, e->nq);
+		cpe.st.neigh_queue_drops += e->nq;
+		e->nq = 0;
+	}
+	e->port = idx;
+	neigh_flush(e);
+	/* Cached flows may carry the MAC this replaces. */
+	cpe.gen++;
+	return replaced;
+}
+
+/* Removes the entry for ip whatever its state: 0, or -ENOENT. */
+int
+cpe_neigh_remove(uint32_t ip)
+{
+	int32_t pos = rte_hash_lookup(tbl, &ip);
+
+	if (pos < 0)
+		return -ENOENT;
+	neigh_del(pos);
+	cpe.gen++;
+	return 0;
+}
+
+/* Calls fn for every entry, in table order; state as text. */
+void
+cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
+			  const struct rte_ether_addr *mac, const char *state,
+			  void *arg), void *arg)
+{
+	static const char *const names[] = {
+		[N_FREE] = "free", [N_INCOMPLETE] = "incomplete",
+		[N_REACHABLE] = "reachable", [N_STATIC] = "static",
+	};
+	uint32_t pos;
+
+	for (pos = 0; pos < nb_ents; pos++)
+		if (ents[pos].state != N_FREE)
+			fn(ents[pos].ip, ents[pos].port, &ents[pos].mac,
+			   names[ents[pos].state], arg);
+}

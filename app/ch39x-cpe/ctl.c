@@ -1,0 +1,746 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Run-time changes without a restart: routes and static neighbours, as
+ * DPDK telemetry commands on EAL's socket (dpdk-telemetry.py, or any
+ * SOCK_SEQPACKET client of /var/run/dpdk/<file-prefix>/dpdk_telemetry.v2).
+ * Parameters follow the command after a comma:
+ *
+ *   /cpe/route/add,PREFIX/LEN,GATEWAY   add, or replace the gateway
+ *   /cpe/route/del,PREFIX/LEN           static routes only
+ *   /cpe/routes
+ *   /cpe/neigh/add,ADDR,MAC             a static entry, replacing any
+ *   /cpe/neigh/del,ADDR                 static or learnt
+ *   /cpe/neighs
+ *   /cpe/stats
+ *
+ * Telemetry callbacks run on EAL's telemetry threads (one per client)
+ * while the forwarding lcore owns the route table, the neighbour table
+ * and the flow cache without locks. So a callback only parses; the
+ * command goes through a one-slot mailbox that the forwarding loop
+ * services in its housekeeping (cpe_ctl_poll(), every millisecond), and
+ * the callback waits for the result. Every change bumps cpe.gen (in
+ * route.c and neigh.c): cached flows carrying the old next hop or MAC are
+ * dropped on their next packet, as when ARP sees a MAC change.
+ *
+ * IPv4 now; addresses are parsed for both families (struct ctl_addr), so
+ * IPv6 is one branch per command in the executing functions.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <rte_telemetry.h>
+
+#include "cpe.h"
+
+/*
+ * How long a client waits for the forwarding loop. It polls every
+ * millisecond while it runs; a sleep-on-idle mode of the loop must wake
+ * well within this (and should: packets wait as long). Past it the reply
+ * is "router busy" and the command is withdrawn, not run later.
+ */
+#define CTL_WAIT_MS		2000
+#define CTL_LIST_MAX		256	/* entries in one listing */
+#define CTL_ALLOWED_MAX		32	/* in an error's "allowed" */
+
+enum ctl_op {
+	OP_ROUTE_ADD, OP_ROUTE_DEL, OP_ROUTES,
+	OP_NEIGH_ADD, OP_NEIGH_DEL, OP_NEIGHS, OP_STATS,
+};
+
+struct ctl_addr {
+	int af;				/* AF_INET or AF_INET6 */
+	uint32_t v4;			/* host order */
+	uint8_t v6[16];
+};
+
+struct ctl_cmd {
+	enum ctl_op op;
+	struct ctl_addr dst;		/* route prefix or neighbour */
+	uint8_t plen;
+	struct ctl_addr gw;
+	struct rte_ether_addr mac;
+};
+
+/* The mailbox: the telemetry thread posts, the forwarding lcore runs. */
+enum { BOX_IDLE, BOX_POSTED, BOX_TAKEN, BOX_DONE };
+
+static struct {
+	uint32_t state;			/* __atomic: the hand-over */
+	struct ctl_cmd cmd;
+	struct rte_tel_data *d;
+} box;
+/* One command at a time, whatever the number of telemetry clients. */
+static pthread_mutex_t box_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Counted on telemetry threads, folded into cpe.st by the lcore. */
+static uint64_t bad_requests;
+
+static const char *const route_add_allowed =
+	"PREFIX/LEN,GATEWAY or default,GATEWAY, e.g. 198.51.100.0/24,"
+	"203.0.113.1";
+static const char *const route_del_allowed =
+	"PREFIX/LEN or default, e.g. 198.51.100.0/24";
+static const char *const neigh_add_allowed =
+	"ADDR,XX:XX:XX:XX:XX:XX (a unicast MAC), e.g. 203.0.113.1,"
+	"02:00:00:00:00:01";
+static const char *const neigh_del_allowed = "ADDR, e.g. 203.0.113.1";
+
+/* --- replies ---------------------------------------------------------- */
+
+static void
+fmt_v4(char *buf, size_t cap, uint32_t ip)
+{
+	snprintf(buf, cap, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255,
+		 (ip >> 8) & 255, ip & 255);
+}
+
+/* As ip(8) prints them: lower case. */
+static void
+fmt_mac(char *buf, size_t cap, const struct rte_ether_addr *mac)
+{
+	const uint8_t *b = mac->addr_bytes;
+
+	snprintf(buf, cap, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2],
+		 b[3], b[4], b[5]);
+}
+
+static void
+fmt_prefix(char *buf, size_t cap, uint32_t ip, uint8_t plen)
+{
+	char a[16];
+
+	fmt_v4(a, sizeof(a), ip);
+	snprintf(buf, cap, "%s/%u", a, plen);
+}
+
+/* An error reply: what is wrong, and what is allowed instead. */
+static int
+reply_error(struct rte_tel_data *d, const char *err, const char *allowed)
+{
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", err);
+	if (allowed != NULL)
+		rte_tel_data_add_dict_string(d, "allowed", allowed);
+	return 0;
+}
+
+/* A bad request, answered on the telemetry thread. */
+static int
+reply_bad(struct rte_tel_data *d, const char *cmd, const char *params,
+	  const char *allowed)
+{
+	char err[RTE_TEL_MAX_STRING_LEN];
+
+	__atomic_fetch_add(&bad_requests, 1, __ATOMIC_RELAXED);
+	snprintf(err, sizeof(err), "%s: bad parameters '%.60s'", cmd,
+		 params != NULL ? params : "");
+	return reply_error(d, err, allowed);
+}
+
+/* An error whose allowed values are a list (an array of strings). */
+static struct rte_tel_data *
+error_with_list(struct rte_tel_data *d, const char *err)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+
+	cpe.st.ctl_errors++;
+	reply_error(d, err, NULL);
+	if (a != NULL) {
+		rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+		if (rte_tel_data_add_dict_container(d, "allowed", a, 0) != 0) {
+			rte_tel_data_free(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+/* --- parsing (telemetry thread: no router state) ----------------------- */
+
+static int
+parse_addr(const char *s, struct ctl_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (strchr(s, ':') != NULL) {
+		a->af = AF_INET6;
+		return inet_pton(AF_INET6, s, a->v6) == 1 ? 0 : -EINVAL;
+	}
+	a->af = AF_INET;
+	return cpe_parse_ip(s, &a->v4);
+}
+
+/* PREFIX/LEN (no host bits) or "default". */
+static int
+parse_prefix(const char *s, struct ctl_addr *a, uint8_t *plen)
+{
+	char buf[64], *slash, *end;
+	unsigned long len;
+	uint32_t i, max;
+
+	if (strcmp(s, "default") == 0) {
+		memset(a, 0, sizeof(*a));
+		a->af = AF_INET;
+		*plen = 0;
+		return 0;
+	}
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
+		return -EINVAL;
+	*slash = '\0';
+	if (parse_addr(buf, a) != 0)
+		return -EINVAL;
+	max = a->af == AF_INET ? 32 : 128;
+	len = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || len > max)
+		return -EINVAL;
+	*plen = (uint8_t)len;
+	if (a->af == AF_INET)
+		return len < 32 && (a->v4 & (~0u >> len)) != 0 ? -EINVAL : 0;
+	for (i = len; i < 128; i++)
+		if (a->v6[i / 8] & (0x80 >> (i % 8)))
+			return -EINVAL;
+	return 0;
+}
+
+/* Splits params at commas into at most n fields; the count, -1: none. */
+static int
+split(const char *params, char *buf, size_t cap, char **f, int n)
+{
+	char *save = NULL, *t;
+	int i = 0;
+
+	if (params == NULL || params[0] == '\0' || strlen(params) >= cap)
+		return -1;
+	strcpy(buf, params);
+	/* Exactly n fields: "a,,b" or a trailing comma are errors. */
+	if (strstr(buf, ",,") != NULL || buf[0] == ',' ||
+	    buf[strlen(buf) - 1] == ',')
+		return -1;
+	for (t = strtok_r(buf, ",", &save); t != NULL;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (i == n)
+			return -1;
+		f[i++] = t;
+	}
+	return i;
+}
+
+/* --- the mailbox ------------------------------------------------------ */
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Hands c to the forwarding lcore and waits for its reply in d. */
+static int
+submit(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	const struct timespec pause = { .tv_nsec = 200000 };
+	uint64_t deadline;
+	uint32_t st, posted;
+
+	pthread_mutex_lock(&box_lock);
+	box.cmd = *c;
+	box.d = d;
+	__atomic_store_n(&box.state, BOX_POSTED, __ATOMIC_RELEASE);
+	deadline = now_ms() + CTL_WAIT_MS;
+	while ((st = __atomic_load_n(&box.state, __ATOMIC_ACQUIRE)) !=
+	       BOX_DONE) {
+		posted = BOX_POSTED;
+		/* Withdrawn only if not taken: then d is still ours. */
+		if (st == BOX_POSTED && now_ms() >= deadline &&
+		    __atomic_compare_exchange_n(&box.state, &posted, BOX_IDLE,
+						false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			pthread_mutex_unlock(&box_lock);
+			__atomic_fetch_add(&bad_requests, 1, __ATOMIC_RELAXED);
+			return reply_error(d, "router busy: the forwarding "
+					   "loop did not take the command "
+					   "within 2 s",
+					   "try again");
+		}
+		nanosleep(&pause, NULL);
+	}
+	__atomic_store_n(&box.state, BOX_IDLE, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&box_lock);
+	return 0;
+}
+
+/* --- execution (forwarding lcore) -------------------------------------- */
+
+/* The router port whose subnet holds ip (not the router itself), or -1. */
+static int
+port_of(uint32_t ip)
+{
+	const struct cpe_port *p;
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++) {
+		p = &cpe.ports[i];
+		if (((ip ^ p->ip) & p->mask) == 0 && ip != p->ip &&
+		    (ip & ~p->mask) != 0 && (ip & ~p->mask) != ~p->mask)
+			return i;
+	}
+	return -1;
+}
+
+static void
+list_subnets(struct rte_tel_data *a)
+{
+	const struct cpe_port *p;
+	char buf[24];
+	uint16_t i;
+
+	for (i = 0; a != NULL && i < cpe.nb_ports; i++) {
+		p = &cpe.ports[i];
+		fmt_prefix(buf, sizeof(buf), p->ip & p->mask,
+			   (uint8_t)__builtin_popcount(p->mask));
+		rte_tel_data_add_array_string(a, buf);
+	}
+}
+
+static int
+v6_todo(struct rte_tel_data *d)
+{
+	cpe.st.ctl_errors++;
+	return reply_error(d, "IPv6 is not handled by this command yet",
+			   "IPv4 addresses");
+}
+
+struct list_ctx {
+	struct rte_tel_data *a;
+	uint32_t count, shown, max;
+	bool static_only;
+};
+
+static void
+route_line(const struct cpe_route_cfg *r, uint16_t out, void *arg)
+{
+	struct list_ctx *l = arg;
+	char buf[RTE_TEL_MAX_STRING_LEN], p[24], gw[16];
+
+	if (l->static_only && r->gw == 0)
+		return;
+	l->count++;
+	if (l->a == NULL || l->shown == l->max)
+		return;
+	fmt_prefix(p, sizeof(p), r->prefix, r->plen);
+	if (l->static_only) {
+		rte_tel_data_add_array_string(l->a, p);
+	} else if (r->gw == 0) {
+		snprintf(buf, sizeof(buf), "%s connected port %u", p,
+			 cpe.ports[out].id);
+		rte_tel_data_add_array_string(l->a, buf);
+	} else {
+		fmt_v4(gw, sizeof(gw), r->gw);
+		snprintf(buf, sizeof(buf), "%s via %s port %u", p, gw,
+			 cpe.ports[out].id);
+		rte_tel_data_add_array_string(l->a, buf);
+	}
+	l->shown++;
+}
+
+static void
+static_routes(struct rte_tel_data *a)
+{
+	struct list_ctx l = { .a = a, .max = CTL_ALLOWED_MAX,
+			      .static_only = true };
+
+	cpe_route_walk(route_line, &l);
+}
+
+static void
+route_add(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	char err[RTE_TEL_MAX_STRING_LEN], p[24], gw[16];
+	uint32_t old_gw;
+	int port, rc, replaced;
+
+	fmt_prefix(p, sizeof(p), c->dst.v4, c->plen);
+	fmt_v4(gw, sizeof(gw), c->gw.v4);
+	port = port_of(c->gw.v4);
+	if (port < 0) {
+		snprintf(err, sizeof(err), "gateway %s is on no port's subnet "
+			 "(or is the router, or a subnet's network/broadcast "
+			 "address)", gw);
+		list_subnets(error_with_list(d, err));
+		return;
+	}
+	replaced = cpe_route_get(c->dst.v4, c->plen, &old_gw) == 0;
+	if (replaced && old_gw == 0) {
+		snprintf(err, sizeof(err), "%s is a connected route: it "
+			 "cannot be replaced; allowed: other prefixes", p);
+		cpe.st.ctl_errors++;
+		reply_error(d, err, NULL);
+		return;
+	}
+	rc = cpe_route_add(c->dst.v4, c->plen, c->gw.v4, (uint16_t)port);
+	if (rc != 0) {
+		snprintf(err, sizeof(err), "cannot add %s: %s", p,
+			 rc == -ENOSPC ? "the route table is full" :
+			 strerror(-rc));
+		cpe.st.ctl_errors++;
+		reply_error(d, err, "delete a static route first "
+			    "(/cpe/route/del)");
+		return;
+	}
+	cpe.st.ctl_route_changes++;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "route", p);
+	rte_tel_data_add_dict_string(d, "gateway", gw);
+	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
+	rte_tel_data_add_dict_int(d, "replaced", replaced);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+route_del(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	char err[RTE_TEL_MAX_STRING_LEN], p[24];
+	uint32_t gw;
+	int rc;
+
+	fmt_prefix(p, sizeof(p), c->dst.v4, c->plen);
+	rc = cpe_route_get(c->dst.v4, c->plen, &gw);
+	if (rc != 0 || gw == 0) {
+		snprintf(err, sizeof(err), rc != 0 ? "no route %s" :
+			 "%s is a connected route: it cannot be deleted", p);
+		static_routes(error_with_list(d, err));
+		return;
+	}
+	rc = cpe_route_del(c->dst.v4, c->plen);
+	if (rc != 0) {
+		snprintf(err, sizeof(err), "cannot delete %s: %s", p,
+			 strerror(-rc));
+		cpe.st.ctl_errors++;
+		reply_error(d, err, NULL);
+		return;
+	}
+	cpe.st.ctl_route_changes++;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "deleted", p);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+/* A listing: {"count": N, "shown": M, KEY: [lines]}. */
+static struct rte_tel_data *
+list_start(struct rte_tel_data *d, const char *key)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+
+	rte_tel_data_start_dict(d);
+	if (a == NULL)
+		return NULL;
+	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+	if (rte_tel_data_add_dict_container(d, key, a, 0) != 0) {
+		rte_tel_data_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void
+routes(struct rte_tel_data *d)
+{
+	struct list_ctx l = { .max = CTL_LIST_MAX };
+
+	l.a = list_start(d, "routes");
+	cpe_route_walk(route_line, &l);
+	rte_tel_data_add_dict_int(d, "count", (int)l.count);
+	rte_tel_data_add_dict_int(d, "shown", (int)l.shown);
+}
+
+static void
+neigh_line(uint32_t ip, uint16_t idx, const struct rte_ether_addr *mac,
+	   const char *state, void *arg)
+{
+	struct list_ctx *l = arg;
+	char buf[RTE_TEL_MAX_STRING_LEN], a[16], m[RTE_ETHER_ADDR_FMT_SIZE];
+
+	l->count++;
+	if (l->a == NULL || l->shown == l->max)
+		return;
+	fmt_v4(a, sizeof(a), ip);
+	if (l->static_only) {
+		/* Addresses only: the allowed values of /cpe/neigh/del. */
+		rte_tel_data_add_array_string(l->a, a);
+	} else {
+		fmt_mac(m, sizeof(m), mac);
+		snprintf(buf, sizeof(buf), "%s lladdr %s port %u %s", a, m,
+			 cpe.ports[idx].id, state);
+		rte_tel_data_add_array_string(l->a, buf);
+	}
+	l->shown++;
+}
+
+static void
+neighs(struct rte_tel_data *d)
+{
+	struct list_ctx l = { .max = CTL_LIST_MAX };
+
+	l.a = list_start(d, "neighs");
+	cpe_neigh_walk(neigh_line, &l);
+	rte_tel_data_add_dict_int(d, "count", (int)l.count);
+	rte_tel_data_add_dict_int(d, "shown", (int)l.shown);
+}
+
+static void
+neigh_add(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	char err[RTE_TEL_MAX_STRING_LEN], a[16], m[RTE_ETHER_ADDR_FMT_SIZE];
+	int port, rc;
+
+	fmt_v4(a, sizeof(a), c->dst.v4);
+	port = port_of(c->dst.v4);
+	if (port < 0) {
+		snprintf(err, sizeof(err), "%s is on no port's subnet (or is "
+			 "the router, or a network/broadcast address)", a);
+		list_subnets(error_with_list(d, err));
+		return;
+	}
+	rc = cpe_neigh_static_set(c->dst.v4, (uint16_t)port, &c->mac);
+	if (rc < 0) {
+		snprintf(err, sizeof(err), "cannot add %s: the neighbour table "
+			 "is full", a);
+		cpe.st.ctl_errors++;
+		reply_error(d, err, "delete a neighbour first "
+			    "(/cpe/neigh/del)");
+		return;
+	}
+	cpe.st.ctl_neigh_changes++;
+	fmt_mac(m, sizeof(m), &c->mac);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "neigh", a);
+	rte_tel_data_add_dict_string(d, "mac", m);
+	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
+	rte_tel_data_add_dict_int(d, "replaced", rc);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+neigh_del(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	struct list_ctx l = { .max = CTL_ALLOWED_MAX, .static_only = true };
+	char err[RTE_TEL_MAX_STRING_LEN], a[16];
+
+	fmt_v4(a, sizeof(a), c->dst.v4);
+	if (cpe_neigh_remove(c->dst.v4) != 0) {
+		snprintf(err, sizeof(err), "no neighbour %s", a);
+		l.a = error_with_list(d, err);
+		cpe_neigh_walk(neigh_line, &l);
+		return;
+	}
+	cpe.st.ctl_neigh_changes++;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "deleted", a);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+stats(struct rte_tel_data *d)
+{
+	const struct cpe_stats *s = &cpe.st;
+	uint64_t rx = 0, tx = 0;
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++) {
+		rx += s->port[i].rx;
+		tx += s->port[i].tx;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "rx", rx);
+	rte_tel_data_add_dict_u64(d, "tx", tx);
+	rte_tel_data_add_dict_u64(d, "fast_hits", s->fast_hits);
+	rte_tel_data_add_dict_u64(d, "fast_misses", s->fast_misses);
+	rte_tel_data_add_dict_u64(d, "fast_stale", s->fast_stale);
+	rte_tel_data_add_dict_u64(d, "flow_invalidated", s->flow_invalidated);
+	rte_tel_data_add_dict_u64(d, "flow_evictions", s->flow_evictions);
+	rte_tel_data_add_dict_u64(d, "flows", cpe_flow_count());
+	rte_tel_data_add_dict_u64(d, "slow_pkts", s->slow_pkts);
+	rte_tel_data_add_dict_u64(d, "nat_sessions", cpe_nat_in_use());
+	rte_tel_data_add_dict_u64(d, "neighbours", cpe_neigh_count());
+	rte_tel_data_add_dict_u64(d, "drop_no_route", s->drop_no_route);
+	rte_tel_data_add_dict_u64(d, "icmp_unreach", s->icmp_unreach);
+	rte_tel_data_add_dict_u64(d, "ctl_cmds", s->ctl_cmds);
+	rte_tel_data_add_dict_u64(d, "ctl_errors", s->ctl_errors);
+	rte_tel_data_add_dict_u64(d, "ctl_route_changes",
+				  s->ctl_route_changes);
+	rte_tel_data_add_dict_u64(d, "ctl_neigh_changes",
+				  s->ctl_neigh_changes);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+execute(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	cpe.st.ctl_cmds++;
+	/* IPv6: route6.c / nd6.c calls go here, one branch per command. */
+	if (c->dst.af == AF_INET6 || c->gw.af == AF_INET6) {
+		v6_todo(d);
+		return;
+	}
+	switch (c->op) {
+	case OP_ROUTE_ADD:
+		route_add(c, d);
+		break;
+	case OP_ROUTE_DEL:
+		route_del(c, d);
+		break;
+	case OP_ROUTES:
+		routes(d);
+		break;
+	case OP_NEIGH_ADD:
+		neigh_add(c, d);
+		break;
+	case OP_NEIGH_DEL:
+		neigh_del(c, d);
+		break;
+	case OP_NEIGHS:
+		neighs(d);
+		break;
+	case OP_STATS:
+		stats(d);
+		break;
+	}
+}
+
+void
+cpe_ctl_poll(void)
+{
+	uint32_t posted = BOX_POSTED;
+
+	if (__atomic_load_n(&bad_requests, __ATOMIC_RELAXED) != 0)
+		cpe.st.ctl_errors += __atomic_exchange_n(&bad_requests, 0,
+							  __ATOMIC_RELAXED);
+	if (__atomic_load_n(&box.state, __ATOMIC_RELAXED) != BOX_POSTED ||
+	    !__atomic_compare_exchange_n(&box.state, &posted, BOX_TAKEN,
+					 false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return;
+	execute(&box.cmd, box.d);
+	__atomic_store_n(&box.state, BOX_DONE, __ATOMIC_RELEASE);
+}
+
+/* --- telemetry callbacks (telemetry threads) --------------------------- */
+
+static int
+tel_route_add(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .op = OP_ROUTE_ADD };
+	char buf[128], *f[2];
+
+	if (split(params, buf, sizeof(buf), f, 2) != 2 ||
+	    parse_prefix(f[0], &c.dst, &c.plen) != 0 ||
+	    parse_addr(f[1], &c.gw) != 0 || c.dst.af != c.gw.af)
+		return reply_bad(d, cmd, params, route_add_allowed);
+	return submit(&c, d);
+}
+
+static int
+tel_route_del(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .op = OP_ROUTE_DEL };
+	char buf[128], *f[1];
+
+	if (split(params, buf, sizeof(buf), f, 1) != 1 ||
+	    parse_prefix(f[0], &c.dst, &c.plen) != 0)
+		return reply_bad(d, cmd, params, route_del_allowed);
+	return submit(&c, d);
+}
+
+static int
+tel_neigh_add(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .op = OP_NEIGH_ADD };
+	char buf[128], *f[2];
+
+	if (split(params, buf, sizeof(buf), f, 2) != 2 ||
+	    parse_addr(f[0], &c.dst) != 0 ||
+	    rte_ether_unformat_addr(f[1], &c.mac) != 0 ||
+	    !rte_is_valid_assigned_ether_addr(&c.mac))
+		return reply_bad(d, cmd, params, neigh_add_allowed);
+	return submit(&c, d);
+}
+
+static int
+tel_neigh_del(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .op = OP_NEIGH_DEL };
+	char buf[128], *f[1];
+
+	if (split(params, buf, sizeof(buf), f, 1) != 1 ||
+	    parse_addr(f[0], &c.dst) != 0)
+		return reply_bad(d, cmd, params, neigh_del_allowed);
+	return submit(&c, d);
+}
+
+/* The listings take no parameters. */
+static int
+tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .dst.af = AF_INET };
+
+	if (params != NULL && params[0] != '\0')
+		return reply_bad(d, cmd, params, "no parameters");
+	if (strcmp(cmd, "/cpe/routes") == 0)
+		c.op = OP_ROUTES;
+	else if (strcmp(cmd, "/cpe/neighs") == 0)
+		c.op = OP_NEIGHS;
+	else
+		c.op = OP_STATS;
+	return submit(&c, d);
+}
+
+int
+cpe_ctl_init(void)
+{
+	static const struct {
+		const char *cmd;
+		telemetry_cb fn;
+		const char *help;
+	} cmds[] = {
+		{ "/cpe/route/add", tel_route_add, "Adds or replaces a route. "
+		  "Parameters: PREFIX/LEN,GATEWAY or default,GATEWAY" },
+		{ "/cpe/route/del", tel_route_del, "Deletes a static route. "
+		  "Parameters: PREFIX/LEN or default" },
+		{ "/cpe/routes", tel_list, "Lists the routes. No parameters" },
+		{ "/cpe/neigh/add", tel_neigh_add, "Adds or replaces a static "
+		  "neighbour. Parameters: ADDR,MAC" },
+		{ "/cpe/neigh/del", tel_neigh_del, "Deletes a neighbour. "
+		  "Parameters: ADDR" },
+		{ "/cpe/neighs", tel_list, "Lists the neighbours. No "
+		  "parameters" },
+		{ "/cpe/stats", tel_list, "The router's main counters. No "
+		  "parameters" },
+	};
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(cmds); i++) {
+		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
+						cmds[i].help);
+		if (rc != 0) {
+			fprintf(stderr, "ch39x-cpe: cannot register the "
+				"telemetry command %s: %s\n", cmds[i].cmd,
+				strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}

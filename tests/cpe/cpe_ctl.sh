@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# Run-time routes and neighbours of ch39x-cpe over EAL's telemetry socket
+# (app/ch39x-cpe/ctl.c), with the router forwarding throughout:
+#
+#   LAN host -- router -- WAN host: 203.0.113.1 on the TAP, 203.0.113.3 on
+#                         a macvlan on it (another MAC), 198.51.100.1 on lo
+#
+# The router starts with 198.51.100.0/24 via .1. While a ping stream from
+# the LAN host runs, /cpe/route/add moves the route to .3: a sniffer on the
+# WAN TAP must see the echo requests' destination MAC change from the
+# TAP's to the macvlan's, in order, with at most a few lost. Then a static
+# neighbour for .3 with the TAP's MAC (/cpe/neigh/add) must move the frames
+# back to that MAC (cached flows invalidated: the stale or eviction counter
+# grows); /cpe/neigh/del forgets it. Deleting the route gives ICMP net
+# unreachable from the router. Bad commands get "error" replies naming the
+# allowed values. The same router process serves everything and exits 0.
+#
+# Usage: cpe_ctl.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
+# Exit 77 (skip) when not root.
+set -uo pipefail
+. "$(dirname "$0")/cpe_lib.sh"
+cpe_lib_init cpe_ctl "$@"
+
+LAN_RT=192.168.50.1 LAN_H=192.168.50.2 WAN_RT=203.0.113.2
+GW1=203.0.113.1 GW2=203.0.113.3 REMOTE=198.51.100.1 NET=198.51.100.0/24
+cat > "$priv/cpe.conf" <<CONF
+vdev net_ch39x0,wire=tap:$tl
+vdev net_ch39x1,wire=tap:$tw
+lan 0=$LAN_RT/24
+wan 1=$WAN_RT/24
+route $NET,$GW1
+json
+CONF
+
+# A telemetry client, started once (python can take seconds to start on
+# a loaded machine): one command per stdin line, one reply per stdout line
+# (the value under the command's name, as JSON).
+cat > "$priv/tel.py" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.settimeout(20)
+s.connect(sys.argv[1])
+hello = json.loads(s.recv(1024).decode())
+print("ready", flush=True)
+for line in sys.stdin:
+    cmd = line.strip()
+    try:
+        s.send(cmd.encode())
+        r = json.loads(s.recv(hello["max_output_len"]).decode())
+        print(json.dumps(r[cmd.split(",")[0]]), flush=True)
+    except Exception as e:
+        print(json.dumps({"client_error": str(e)}), flush=True)
+PY
+# The echo requests to $REMOTE: "seq dst-mac" per frame, until the STOP
+# file exists (at most 120 s).
+cat > "$priv/sniff.py" <<'PY'
+import os, socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+s.bind((sys.argv[1], 0))
+s.settimeout(0.2)
+dst = socket.inet_aton(sys.argv[2])
+end = time.time() + 120
+with open(sys.argv[5], "w") as out:
+    open(sys.argv[3], "w").close()  # bound: the pings may start
+    while time.time() < end and not os.path.exists(sys.argv[4]):
+        try:
+            f = s.recv(2048)
+        except socket.timeout:
+            continue
+        if len(f) >= 42 and f[23] == 1 and f[30:34] == dst and f[34] == 8:
+            seq = int.from_bytes(f[40:42], "big")
+            out.write("%d %s\n" % (seq, f[0:6].hex(":")))
+            out.flush()
+PY
+start_router ctl
+host_v4 $LAN_RT $LAN_H $GW1
+if ! ip -n "$wan" link add link "$tw" name "mv$id" type macvlan mode bridge; then
+	echo "FAIL: cannot create a macvlan (the second gateway's MAC)"
+	exit 1
+fi
+for k in all default "$tw" "mv$id"; do
+	ip netns exec "$wan" sysctl -qw net.ipv4.conf."$k".arp_ignore=1 \
+		net.ipv4.conf."$k".rp_filter=0
+done
+ip -n "$wan" addr add $GW2/24 dev "mv$id"
+ip -n "$wan" link set "mv$id" up
+ip -n "$wan" addr add $REMOTE/24 dev lo
+mac1=$(ip -n "$wan" -o link show "$tw" | sed 's/.*link\/ether \([0-9a-f:]*\).*/\1/')
+mac2=$(ip -n "$wan" -o link show "mv$id" | sed 's/.*link\/ether \([0-9a-f:]*\).*/\1/')
+# The router's pid (ip netns pids also lists its timeout(1) parent).
+router_pid() {
+	local p
+	for p in $(ip netns pids "$rt"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = ch39x-cpe ] && echo "$p"
+	done
+}
+rpid=$(router_pid)
+sock=/var/run/dpdk/cpe_${id}_ctl/dpdk_telemetry.v2
+for i in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+check '[ -S "$sock" ]' "the telemetry socket $sock exists"
+coproc TEL { timeout 200 python3 "$priv/tel.py" "$sock"; }
+tel_pid=$TEL_PID
+read -r -t 60 ready <&"${TEL[0]}"
+check '[ "$ready" = ready ]' "a telemetry client connected"
+# tel CMD...: each reply on its own line (60 s deadline each).
+tel() {
+	local c r
+	for c in "$@"; do
+		echo "$c" >&"${TEL[1]}"
+		r=
+		read -r -t 60 r <&"${TEL[0]}"
+		[ -n "$r" ] || r='{"client_error": "no reply"}'
+		echo "$r"
+	done
+}
+
+out=$(L ping -c 2 -i 0.2 -W 5 $REMOTE 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping $REMOTE via $GW1"
+out=$(tel /cpe/routes)
+echo "  /cpe/routes: $out"
+check 'echo "$out" | grep -q "\"$NET via $GW1 port 1\""' "/cpe/routes lists $NET via $GW1"
+check 'echo "$out" | grep -q "\"203.0.113.0/24 connected port 1\""' "/cpe/routes lists the WAN connected route"
+
+# --- a route change under a ping stream --------------------------------
+# ping_start COUNT: a 0.1 s ping stream in the background, sniffed; it
+# returns once the sniffer has seen 10 echo requests.
+ping_start() {
+	rm -f "$priv/sniff.ready" "$priv/sniff.stop" "$priv/sniff.out"
+	ip netns exec "$wan" timeout 150 python3 "$priv/sniff.py" "$tw" \
+		$REMOTE "$priv/sniff.ready" "$priv/sniff.stop" "$priv/sniff.out" &
+	spid=$!
+	for i in $(seq 100); do [ -e "$priv/sniff.ready" ] && break; sleep 0.1; done
+	ip netns exec "$lan" timeout 120 ping -c "$1" -i 0.1 -W 5 $REMOTE \
+		> "$priv/ping.out" 2>&1 &
+	ppid=$!
+	for i in $(seq 300); do
+		[ -e "$priv/sniff.out" ] &&
+			[ "$(wc -l < "$priv/sniff.out")" -ge 10 ] && break
+		sleep 0.1
+	done
+}
+ping_end() {
+	wait "$ppid"
+	touch "$priv/sniff.stop"
+	wait "$spid"
+	ppid= spid=
+}
+spid= ppid=
+stop_pings() {
+	[ -n "$ppid" ] && kill "$ppid" "$spid" 2>/dev/null
+	[ -n "${tel_pid:-}" ] && kill "$tel_pid" 2>/dev/null
+}
+cpe_lib_extra_cleanup=stop_pings
+# seen_macs: the destination MACs in order, repeats collapsed.
+seen_macs() { awk '{print $2}' "$priv/sniff.out" | uniq | tr '\n' ' '; }
+# after MAC: echo requests seen with that destination MAC.
+after() { grep -c " $1\$" "$priv/sniff.out"; }
+received() { sed -n 's/.* \([0-9]*\) received.*/\1/p' "$priv/ping.out"; }
+# inv STATS: what counts cached flows dropped for a new generation.
+num() { echo "$2" | sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
+inv() { echo $(( $(num fast_stale "$1") + $(num flow_evictions "$1") + $(num flow_invalidated "$1") )); }
+
+s0=$(tel /cpe/stats)
+ping_start 80
+out=$(tel /cpe/route/add,$NET,$GW2)
+echo "  /cpe/route/add,$NET,$GW2: $out"
+ping_end
+check 'echo "$out" | grep -q "\"replaced\": 1"' "the route to $NET replaced"
+check '[ "$(seen_macs)" = "$mac1 $mac2 " ] && [ "$(after $mac2)" -ge 10 ]' \
+	"echo requests went to $GW1 ($mac1), then to $GW2 ($mac2) only (saw: $(seen_macs); $(after $mac2) after the change)"
+rcvd=$(received)
+check '[ "${rcvd:-0}" -ge 77 ]' "at most 3 of 80 pings lost across the change (received ${rcvd:-0})"
+s1=$(tel /cpe/stats)
+check '[ "$(inv "$s1")" -gt "$(inv "$s0")" ]' \
+	"cached flows invalidated (stale+evicted+invalidated $(inv "$s0") -> $(inv "$s1"))"
+
+# --- a static neighbour replaces the learnt MAC -------------------------
+out=$(tel /cpe/neighs)
+check 'echo "$out" | grep -q "\"$GW2 lladdr $mac2 port 1 reachable\""' "/cpe/neighs: $GW2 learnt as $mac2 ($out)"
+ping_start 60
+out=$(tel /cpe/neigh/add,$GW2,$mac1)
+echo "  /cpe/neigh/add,$GW2,$mac1: $out"
+ping_end
+check 'echo "$out" | grep -q "\"replaced\": 1"' "static neighbour $GW2 replaced the learnt entry"
+check '[ "$(seen_macs)" = "$mac2 $mac1 " ] && [ "$(after $mac1)" -ge 10 ]' \
+	"after /cpe/neigh/add the frames to $GW2 carry $mac1 (saw: $(seen_macs))"
+rcvd=$(received)
+check '[ "${rcvd:-0}" -ge 57 ]' "at most 3 of 60 pings lost (received ${rcvd:-0})"
+s2=$(tel /cpe/stats)
+check '[ "$(inv "$s2")" -gt "$(inv "$s1")" ]' "cached flows invalidated by the neighbour change"
+out=$(tel /cpe/neighs /cpe/neigh/del,$GW2 /cpe/neighs)
+check 'echo "$out" | sed -n 1p | grep -q "\"$GW2 lladdr $mac1 port 1 static\""' "/cpe/neighs: $GW2 static $mac1"
+check 'echo "$out" | sed -n 2p | grep -q "\"deleted\": \"$GW2\""' "/cpe/neigh/del,$GW2"
+check '! echo "$out" | sed -n 3p | grep -q "$GW2 lladdr"' "$GW2 gone from /cpe/neighs"
+out=$(L ping -c 2 -i 0.2 -W 5 $REMOTE 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping $REMOTE after the neighbour is forgotten (ARP again)"
+
+# --- route delete: unreachable -----------------------------------------
+out=$(tel /cpe/route/del,$NET /cpe/routes)
+echo "  /cpe/route/del,$NET: $(echo "$out" | head -1)"
+check 'echo "$out" | head -1 | grep -q "\"deleted\": \"$NET\""' "/cpe/route/del,$NET"
+check '! echo "$out" | tail -1 | grep -q "$NET"' "$NET gone from /cpe/routes"
+out=$(L ping -c 2 -i 0.3 -W 5 $REMOTE 2>&1)
+check 'echo "$out" | grep -q "From $LAN_RT.*Unreachable"' "ping $REMOTE: ICMP unreachable from $LAN_RT"
+out=$(tel /cpe/route/add,default,$GW1)
+check 'echo "$out" | grep -q "\"route\": \"0.0.0.0/0\""' "a default route via $GW1 added"
+out=$(L ping -c 2 -i 0.2 -W 5 $REMOTE 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping $REMOTE via the new default route"
+
+# --- bad commands: errors naming the allowed values ---------------------
+# All in one client run; then each reply must have "error" and match.
+bad=(
+"/cpe/route/add|no parameters|\"allowed\": \"PREFIX/LEN,GATEWAY or default,GATEWAY"
+"/cpe/route/add,10.0.0.0/8|no gateway|\"allowed\": \"PREFIX/LEN,GATEWAY"
+"/cpe/route/add,10.0.0.1/8,$GW1|host bits set|\"allowed\": \"PREFIX/LEN,GATEWAY"
+"/cpe/route/add,10.0.0.0/8,10.9.9.9|gateway off-link|\"allowed\": \\[\"192.168.50.0/24\", \"203.0.113.0/24\"\\]"
+"/cpe/route/add,10.0.0.0/8,$WAN_RT|gateway is the router|\"allowed\": \\[\"192.168.50.0/24\", \"203.0.113.0/24\"\\]"
+"/cpe/route/add,203.0.113.0/24,$GW1|connected route|connected route: it cannot be replaced"
+"/cpe/route/del,203.0.113.0/24|connected route|\"allowed\": \\[\"0.0.0.0/0\"\\]"
+"/cpe/route/del,10.0.0.0/8|no such route|\"allowed\": \\[\"0.0.0.0/0\"\\]"
+"/cpe/route/del,10.0.0.0/33|prefix length|\"allowed\": \"PREFIX/LEN or default"
+"/cpe/neigh/add,$GW2,ff:ff:ff:ff:ff:ff|broadcast MAC|a unicast MAC"
+"/cpe/neigh/add,10.1.1.1,02:00:00:00:00:09|off-link|\"allowed\": \\[\"192.168.50.0/24\", \"203.0.113.0/24\"\\]"
+"/cpe/neigh/del,203.0.113.77|unknown neighbour|\"allowed\": \\[.*\"$GW1\""
+"/cpe/neigh/del,not-an-address|bad address|\"allowed\": \"ADDR"
+"/cpe/routes,x|parameters|\"allowed\": \"no parameters\""
+"/cpe/route/add,2001:db8::/32,2001:db8::1|IPv6 (not yet)|\"allowed\": \"IPv4 addresses\""
+)
+cmds=()
+for b in "${bad[@]}"; do cmds+=("${b%%|*}"); done
+tel "${cmds[@]}" > "$priv/bad.out"
+n=0
+for b in "${bad[@]}"; do
+	n=$((n + 1))
+	c=${b%%|*} rest=${b#*|}
+	what=${rest%%|*} pat=${rest#*|}
+	r=$(sed -n "${n}p" "$priv/bad.out")
+	check 'echo "$r" | grep -q "\"error\"" && echo "$r" | grep -q -- "$pat"' \
+		"$c: $what (reply: $r)"
+done
+
+check '[ -n "$rpid" ] && [ "$(router_pid)" = "$rpid" ]' \
+	"the same router process ($rpid) ran throughout"
+s3=$(tel /cpe/stats)
+echo "  /cpe/stats: $s3"
+kill "$tel_pid" 2>/dev/null; tel_pid=
+stop_router ctl
+j="$priv/ctl.json"
+c=$(json "$j" '"%d %d %d" % (j["ctl"]["route_changes"], j["ctl"]["neigh_changes"], j["ctl"]["errors"])')
+check '[ "${c% * *}" = 3 ]' "exit stats: 3 route changes ($c)"
+c=${c#* }
+check '[ "${c% *}" = 2 ]' "exit stats: 2 neighbour changes"
+check '[ "${c#* }" -ge 15 ]' "exit stats: the errors counted (${c#* })"
+cpe_lib_done
