@@ -19,6 +19,66 @@
 /* From gen.c, when --bench-gen runs. */
 extern uint64_t cpe_gen_tx, cpe_gen_rx;
 
+/* IPv6 (fwd6.c, nd6.c, flow6.c): one text block, one JSON object. */
+static void
+print_v6(FILE *f)
+{
+	const struct cpe_stats6 *v = &cpe.st.v6;
+
+	fprintf(f, "  ipv6: rx %" PRIu64 " forwarded %" PRIu64 " fast_hits %"
+		PRIu64 " flows %u installs %" PRIu64 " punted %" PRIu64 "\n",
+		v->rx, v->fwd, v->fast_hits, cpe_flow6_count(),
+		v->flow_installs, v->punted);
+	fprintf(f, "  nd: neighbours %u ns_sent %" PRIu64 " na_sent %" PRIu64
+		" ns_received %" PRIu64 " na_received %" PRIu64 " learned %"
+		PRIu64 " changed %" PRIu64 " expired %" PRIu64 " queued %"
+		PRIu64 " queue_drops %" PRIu64 " bad %" PRIu64 "\n",
+		cpe_nd6_count(), v->ns_sent, v->na_sent, v->ns_rcvd,
+		v->na_rcvd, v->nd_learned, v->nd_changed, v->nd_expired,
+		v->nd_queued, v->nd_queue_drops, v->nd_bad);
+	fprintf(f, "  icmp6 sent: time_exceeded %" PRIu64 " unreachable %"
+		PRIu64 " too_big %" PRIu64 " echo_replies %" PRIu64
+		" rate_limited %" PRIu64 "\n", v->icmp_time_exceeded,
+		v->icmp_unreach, v->icmp_too_big, v->icmp_echo_replies,
+		v->icmp_suppressed);
+	fprintf(f, "  ipv6 drops: hop_limit %" PRIu64 " no_route %" PRIu64
+		" mtu %" PRIu64 " bad %" PRIu64 " scope %" PRIu64 "\n",
+		v->drop_hop_limit, v->drop_no_route, v->drop_mtu, v->drop_bad,
+		v->drop_scope);
+}
+
+static void
+json_v6(FILE *f)
+{
+	const struct cpe_stats6 *v = &cpe.st.v6;
+
+	fprintf(f, "  \"ipv6\": {\"rx\": %" PRIu64 ", \"forwarded\": %"
+		PRIu64 ", \"fast_hits\": %" PRIu64 ", \"flows\": %u, "
+		"\"installs\": %" PRIu64 ", \"evictions\": %" PRIu64
+		", \"punted\": %" PRIu64 ",\n", v->rx, v->fwd, v->fast_hits,
+		cpe_flow6_count(), v->flow_installs, v->flow_evictions,
+		v->punted);
+	fprintf(f, "    \"nd\": {\"neighbours\": %u, \"ns_sent\": %" PRIu64
+		", \"na_sent\": %" PRIu64 ", \"ns_received\": %" PRIu64
+		", \"na_received\": %" PRIu64 ", \"learned\": %" PRIu64
+		", \"changed\": %" PRIu64 ", \"expired\": %" PRIu64
+		", \"queued\": %" PRIu64 ", \"queue_drops\": %" PRIu64
+		", \"bad\": %" PRIu64 "},\n", cpe_nd6_count(), v->ns_sent,
+		v->na_sent, v->ns_rcvd, v->na_rcvd, v->nd_learned,
+		v->nd_changed, v->nd_expired, v->nd_queued, v->nd_queue_drops,
+		v->nd_bad);
+	fprintf(f, "    \"icmp\": {\"time_exceeded\": %" PRIu64
+		", \"unreachable\": %" PRIu64 ", \"too_big\": %" PRIu64
+		", \"echo_replies\": %" PRIu64 ", \"rate_limited\": %" PRIu64
+		"},\n", v->icmp_time_exceeded, v->icmp_unreach,
+		v->icmp_too_big, v->icmp_echo_replies, v->icmp_suppressed);
+	fprintf(f, "    \"drops\": {\"hop_limit\": %" PRIu64
+		", \"no_route\": %" PRIu64 ", \"mtu\": %" PRIu64
+		", \"bad\": %" PRIu64 ", \"scope\": %" PRIu64 "}},\n",
+		v->drop_hop_limit, v->drop_no_route, v->drop_mtu, v->drop_bad,
+		v->drop_scope);
+}
+
 static double
 cycles_per_pkt(void)
 {
@@ -77,6 +137,7 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		" local %" PRIu64 " no_mbuf %" PRIu64 "\n", s->drop_ttl,
 		s->drop_no_route, s->drop_mtu, s->drop_bad, s->drop_frag,
 		s->drop_not_ip, s->drop_local, s->drop_nomem);
+	print_v6(f);
 	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
 		"router, %.1f in the PMD), generation %u\n", cycles_per_pkt(),
 		s->busy_pkts ? (double)s->app_cycles / (double)s->busy_pkts : 0,
@@ -139,6 +200,7 @@ cpe_stats_json(FILE *f, double elapsed)
 		", \"no_mbuf\": %" PRIu64 "},\n", s->drop_ttl, s->drop_no_route,
 		s->drop_mtu, s->drop_bad, s->drop_frag, s->drop_not_ip,
 		s->drop_local, s->drop_nomem);
+	json_v6(f);
 	fprintf(f, "  \"app_cycles\": %" PRIu64 ",\n  \"app_cycles_per_pkt\": "
 		"%.1f,\n  \"thread_cpu_s\": %.3f,\n  \"clean_cycles_per_pkt\": %.1f,\n"
 		"  \"preempted_loops\": %" PRIu64 ",\n",
