@@ -135,7 +135,7 @@ struct cpe_stats6 {
 	uint64_t icmp_time_exceeded, icmp_unreach, icmp_too_big;
 	uint64_t icmp_echo_replies, icmp_suppressed;
 	uint64_t drop_hop_limit, drop_no_route, drop_mtu, drop_bad;
-	uint64_t drop_scope, punted;
+	uint64_t drop_scope, punted, rs_punted;
 };
 
 struct cpe_stats {

@@ -31,6 +31,7 @@
 #define ICMP6_TIME_EXCEEDED	3
 #define ICMP6_ECHO_REQUEST	128
 #define ICMP6_ECHO_REPLY	129
+#define ICMP6_RS		133
 #define ND_NS			135
 #define ND_NA			136
 /* Errors: a token bucket, RFC 4443 2.4 (f). */
@@ -244,6 +245,9 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 		return;
 	}
 	if (ic[0] != ICMP6_ECHO_REQUEST || ip->dst_addr[0] == 0xff) {
+		/* Router solicitations: the control plane's to answer. */
+		if (ic[0] == ICMP6_RS)
+			cpe.st.v6.rs_punted++;
 		cpe.st.v6.punted++;
 		cpe_punt(in, m);
 		return;

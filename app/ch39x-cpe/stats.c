@@ -26,9 +26,9 @@ print_v6(FILE *f)
 	const struct cpe_stats6 *v = &cpe.st.v6;
 
 	fprintf(f, "  ipv6: rx %" PRIu64 " forwarded %" PRIu64 " fast_hits %"
-		PRIu64 " flows %u installs %" PRIu64 " punted %" PRIu64 "\n",
-		v->rx, v->fwd, v->fast_hits, cpe_flow6_count(),
-		v->flow_installs, v->punted);
+		PRIu64 " flows %u installs %" PRIu64 " punted %" PRIu64 " (rs %" PRIu64
+		")\n", v->rx, v->fwd, v->fast_hits, cpe_flow6_count(),
+		v->flow_installs, v->punted, v->rs_punted);
 	fprintf(f, "  nd: neighbours %u ns_sent %" PRIu64 " na_sent %" PRIu64
 		" ns_received %" PRIu64 " na_received %" PRIu64 " learned %"
 		PRIu64 " changed %" PRIu64 " expired %" PRIu64 " queued %"
@@ -55,9 +55,9 @@ json_v6(FILE *f)
 	fprintf(f, "  \"ipv6\": {\"rx\": %" PRIu64 ", \"forwarded\": %"
 		PRIu64 ", \"fast_hits\": %" PRIu64 ", \"flows\": %u, "
 		"\"installs\": %" PRIu64 ", \"evictions\": %" PRIu64
-		", \"punted\": %" PRIu64 ",\n", v->rx, v->fwd, v->fast_hits,
-		cpe_flow6_count(), v->flow_installs, v->flow_evictions,
-		v->punted);
+		", \"punted\": %" PRIu64 ", \"rs_punted\": %" PRIu64 ",\n",
+		v->rx, v->fwd, v->fast_hits, cpe_flow6_count(),
+		v->flow_installs, v->flow_evictions, v->punted, v->rs_punted);
 	fprintf(f, "    \"nd\": {\"neighbours\": %u, \"ns_sent\": %" PRIu64
 		", \"na_sent\": %" PRIu64 ", \"ns_received\": %" PRIu64
 		", \"na_received\": %" PRIu64 ", \"learned\": %" PRIu64
