@@ -728,6 +728,15 @@ check(struct cpe_opts *o)
 		}
 	}
 	for (i = 0; i < o->nb_ports; i++) {
+		uint32_t mtu = o->ports[i].mtu ? o->ports[i].mtu : o->mtu;
+
+		if (o->ports[i].nb_ip6 && mtu < 1280) {
+			fprintf(stderr, PROG ": --mtu %u: port %u has IPv6 "
+				"prefixes; allowed values are 1280..9198 for "
+				"an IPv6 port (RFC 8200 5)\n", mtu,
+				o->ports[i].id);
+			return -EINVAL;
+		}
 		if (o->ports[i].wan && o->ports[i].ip == 0 && o->nat) {
 			fprintf(stderr, PROG ": --wan: NAPT needs an IPv4 "
 				"address on the WAN port; allowed values are "

@@ -54,6 +54,7 @@ expect "--route default,2001:db8::1: allowed values are PREFIX/LEN,GATEWAY with 
 expect "--route ::/0,203.0.113.1: allowed values are PREFIX/LEN,GATEWAY with an IPv6" -- $ok --route ::/0,203.0.113.1
 expect "--mtu 1=20: allowed values are N (68..9198, every port) or PORT=N" -- $ok --mtu 1=20
 expect "--mtu 5=1400: port 5 is no router port" -- $ok --mtu 5=1400
+expect "--mtu 1000: port 1 has IPv6 prefixes; allowed values are 1280..9198" -- $ok --wan 1=2001:db8::2/64 --mtu 1000
 expect "--wan: NAPT needs an IPv4 address on the WAN port" -- --lan 0=192.168.1.1/24 --wan 1=2001:db8::2/64
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
