@@ -211,7 +211,8 @@ icmp6_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
 	ic[0] = type;
 	ic[1] = code;
 	ic[2] = ic[3] = 0;
-	*(uint32_t *)(ic + 4) = rte_cpu_to_be_32(param);
+	param = rte_cpu_to_be_32(param);
+	memcpy(ic + 4, &param, 4);
 	quoted = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN, q, ic + 8);
 	if (quoted != NULL && quoted != (const void *)(ic + 8))
 		memcpy(ic + 8, quoted, q);

@@ -329,7 +329,7 @@ ns_input(uint16_t in, struct rte_mbuf *m)
 	static const uint8_t all_nodes[16] = { 0xff, 2, [15] = 1 };
 	const struct rte_ether_addr *sll;
 	struct rte_ether_addr dmac;
-	uint8_t *ic, *target;
+	uint8_t *ic, *target, grp[16];
 	uint32_t len;
 	bool dad;
 
@@ -340,8 +340,8 @@ ns_input(uint16_t in, struct rte_mbuf *m)
 	target = ic + 8;
 	dad = is_unspecified(ip->src_addr);
 	/* From ::, only to a solicited-node group and without an SLLA. */
-	if (dad && (sll != NULL || ip->dst_addr[0] != 0xff ||
-		    ip->dst_addr[11] != 1 || ip->dst_addr[12] != 0xff))
+	solicited_node(target, grp, &dmac);
+	if (dad && (sll != NULL || memcmp(ip->dst_addr, grp, 16) != 0))
 		goto bad;
 	if (!cpe_ip6_is_mine(in, target)) {
 		cpe_punt(in, m);
