@@ -45,6 +45,14 @@
 #define CPE_DEF_ICMP_TIMEOUT	30
 #define CPE_DEF_ARP_TIMEOUT	60
 #define CPE_ICMP_QUOTE		576	/* RFC 1812 4.3.2.3: error size */
+#define CPE_MAX_IP6		4	/* IPv6 prefixes per port */
+#define CPE_ICMP6_MAX		1280	/* RFC 4443 2.4 (c): error size */
+
+/* An IPv6 address and prefix length (fwd6.c, nd6.c, route6.c). */
+struct cpe_ip6 {
+	uint8_t a[16];
+	uint8_t plen;
+};
 
 /* One port as configured (opts.c) and set up (ports.c). */
 struct cpe_port_cfg {
@@ -53,12 +61,20 @@ struct cpe_port_cfg {
 	bool wan;
 	uint32_t ip;			/* host order */
 	uint8_t plen;
+	uint32_t mtu;			/* --mtu PORT=N; 0: the global one */
+	struct cpe_ip6 ip6[CPE_MAX_IP6];	/* IPv6 prefixes, --lan/--wan */
+	uint8_t nb_ip6;
 };
 
 struct cpe_route_cfg {
 	uint32_t prefix;		/* host order */
 	uint8_t plen;
 	uint32_t gw;			/* 0: connected */
+};
+
+struct cpe_route6_cfg {
+	struct cpe_ip6 prefix;
+	uint8_t gw[16];
 };
 
 struct cpe_neigh_cfg {
@@ -87,6 +103,11 @@ struct cpe_opts {
 	uint16_t nb_ports;
 	struct cpe_route_cfg routes[CPE_MAX_ROUTES];
 	uint16_t nb_routes;
+	struct cpe_route6_cfg routes6[CPE_MAX_ROUTES];
+	uint16_t nb_routes6;
+	/* --mtu PORT=N, matched to the ports once all options are in. */
+	struct { uint16_t id; uint32_t mtu; } port_mtu[CPE_MAX_PORTS];
+	uint16_t nb_port_mtu;
 	struct cpe_neigh_cfg neigh[CPE_MAX_NEIGH_STATIC];
 	uint16_t nb_neigh;
 	uint32_t mtu;
@@ -122,6 +143,18 @@ struct cpe_phys_stats {
 	uint64_t rx, vlan_unknown, untagged_drops;
 };
 
+/* IPv6 counters (fwd6.c, nd6.c, flow6.c). */
+struct cpe_stats6 {
+	uint64_t rx, fwd, fast_hits, flow_installs, flow_evictions;
+	uint64_t ns_sent, na_sent, ns_rcvd, na_rcvd;
+	uint64_t nd_learned, nd_changed, nd_expired, nd_queued, nd_queue_drops;
+	uint64_t nd_bad;
+	uint64_t icmp_time_exceeded, icmp_unreach, icmp_too_big;
+	uint64_t icmp_echo_replies, icmp_suppressed;
+	uint64_t drop_hop_limit, drop_no_route, drop_mtu, drop_bad;
+	uint64_t drop_scope, punted, rs_punted;
+};
+
 struct cpe_stats {
 	struct cpe_port_stats port[CPE_MAX_PORTS];
 	struct cpe_phys_stats phys[CPE_MAX_PHYS];
@@ -141,6 +174,7 @@ struct cpe_stats {
 	uint64_t idle_sleeps, idle_intr_waits, idle_intr_wakeups, idle_cycles;
 	uint64_t process_cpu_ns;
 	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
+	struct cpe_stats6 v6;
 };
 
 /* The fast path's cached result; the slow path fills one per packet. */
@@ -168,6 +202,10 @@ struct cpe_port {			/* a router interface */
 	struct rte_ether_addr mac;
 	uint16_t mtu;
 	bool ip_csum_offload;
+	/* IPv6: link-local (EUI-64 of mac) and the configured prefixes. */
+	uint8_t ll6[16];
+	struct cpe_ip6 ip6[CPE_MAX_IP6];
+	uint8_t nb_ip6;
 	struct rte_mbuf *txq[CPE_TXQ];
 	uint32_t txlen[CPE_TXQ];
 	uint16_t nb_tx;
@@ -264,6 +302,39 @@ void cpe_xlate_prepare(const struct rte_mbuf *m, struct cpe_xlate *x);
 void cpe_flow_age(uint32_t budget);
 uint32_t cpe_flow_count(void);
 void cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x);
+
+/* route6.c */
+int cpe_route6_init(void);
+int cpe_route6_add(const uint8_t *prefix, uint8_t plen, const uint8_t *gw,
+		   uint16_t out);
+/* 0: *out and nexthop (16 bytes) set; -ENOENT: no route. */
+int cpe_route6_lookup(const uint8_t *dst, uint16_t *out, uint8_t *nexthop);
+
+/* nd6.c: neighbour discovery (RFC 4861) */
+int cpe_nd6_init(void);
+/* NS/NA for this port (already validated as ICMPv6); consumes m. */
+void cpe_nd6_input(uint16_t in, struct rte_mbuf *m, uint8_t type);
+/* 0: MAC known (in *mac); 1: queued, resolving; <0: dropped */
+int cpe_nd6_resolve(uint16_t out, const uint8_t *ip, struct rte_mbuf *m,
+		    struct rte_ether_addr *mac);
+void cpe_nd6_age(void);
+uint32_t cpe_nd6_count(void);
+
+/* fwd6.c */
+int cpe_ip6_setup(void);		/* after the ports: addresses, routes */
+void cpe_ip6_input(uint16_t in, struct rte_mbuf *m);
+bool cpe_ip6_is_mine(uint16_t in, const uint8_t *a);
+void cpe_ip6_fmt(char *buf, size_t size, const uint8_t *a);
+
+/* flow6.c: the IPv6 flow cache (fast path) */
+int cpe_flow6_init(void);
+/* true: m was forwarded from the cache (consumed). */
+bool cpe_flow6_fast(uint16_t in, struct rte_mbuf *m);
+int cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key);
+void cpe_flow6_learn(const void *key, const struct cpe_xlate *x);
+void cpe_flow6_age(uint32_t budget);
+uint32_t cpe_flow6_count(void);
+#define CPE_FLOW6_KEY_LEN	40
 
 /* fwd.c */
 void cpe_slow_input(uint16_t in, struct rte_mbuf *m);

@@ -289,6 +289,9 @@ cpe_flow_input(uint16_t in, struct rte_mbuf **pkts, uint16_t n)
 		cpe_tx(f->x.out, m);
 		continue;
 slow:
+		/* IPv6: its own table (flow6.c). */
+		if (at[i] < 0 && cpe_flow6_fast(in, m))
+			continue;
 		cpe.st.fast_misses++;
 		cpe_slow_input(in, m);
 	}

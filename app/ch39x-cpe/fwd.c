@@ -189,8 +189,12 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 		cpe_arp_input(in, m);
 		return;
 	}
+	if (eh->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+		cpe_ip6_input(in, m);	/* fwd6.c */
+		return;
+	}
 	if (eh->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
-		/* IPv6 and the rest: not routed (see the guide). */
+		/* The rest: not routed (see the guide). */
 		cpe.st.drop_not_ip++;
 		rte_pktmbuf_free(m);
 		return;

@@ -54,6 +54,8 @@ setup_routes(void)
 	for (i = 0; i < cpe.nb_ports; i++) {
 		const struct cpe_port *p = &cpe.ports[i];
 
+		if (p->ip == 0)
+			continue;	/* an IPv6-only port */
 		rc = cpe_route_add(p->ip & p->mask, o->ports[i].plen, 0, i);
 		if (rc != 0) {
 			fprintf(stderr, "ch39x-cpe: port %u: cannot add its "
@@ -158,10 +160,13 @@ forward(void)
 					 128u);
 			slices = RTE_MAX(slices, 1u);
 			cpe_flow_age(256 * (uint32_t)slices);
+			cpe_flow6_age(256 * (uint32_t)slices);
 			cpe_nat_age(256 * (uint32_t)slices);
 			cpe_ctl_poll();
-			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4)))
+			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4))) {
 				cpe_neigh_age();
+				cpe_nd6_age();
+			}
 			last_hk = t0;
 		}
 		if (t0 >= next_stats) {
@@ -249,6 +254,8 @@ main(int argc, char **argv)
 		rc = setup_routes();
 	if (rc == 0)
 		rc = cpe_neigh_init();
+	if (rc == 0)
+		rc = cpe_ip6_setup();	/* addresses, routes, ND, IPv6 flows */
 	if (rc == 0 && (rc = cpe_nat_init()) != 0)
 		fprintf(stderr, "ch39x-cpe: --nat-sessions %u: cannot create "
 			"the NAT tables: %s; give EAL more memory (-m)\n",

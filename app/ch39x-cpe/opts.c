@@ -52,7 +52,8 @@ cpe_usage(FILE *f, const char *prog)
 "Usage: %s [EAL options] -- [options]\n"
 "\n"
 "An IPv4 CPE router on DPDK ports: one WAN port with NAPT, one or more LAN\n"
-"ports, a flow-cache fast path in front of routing (LPM), ARP and NAT.\n"
+"ports, a flow-cache fast path in front of routing (LPM), ARP and NAT;\n"
+"IPv6 routed (no NAT) with neighbour discovery when ports have prefixes.\n"
 "Example, two simulated CH398s whose cables end at Linux TAP interfaces:\n"
 "  %s --no-huge --no-pci -m 512 -d /path/librte_net_ch39x.so \\\n"
 "    --vdev net_ch39x0,wire=tap:lan0 --vdev net_ch39x1,wire=tap:wan0 -- \\\n"
@@ -60,22 +61,27 @@ cpe_usage(FILE *f, const char *prog)
 "    --route default,203.0.113.1\n"
 "\n"
 "Options (also the keys of a --config file, without the dashes):\n"
-"  --lan PORT=ADDR/LEN   a LAN port (DPDK port id) and its IPv4 address;\n"
-"                        repeat for more LAN ports\n"
-"  --wan PORT=ADDR/LEN   the WAN port; NAPT translates LAN sources to ADDR\n"
+"  --lan PORT=ADDR/LEN   a LAN port (DPDK port id) and its IPv4 address\n"
+"                        or IPv6 prefix (e.g. 0=fd00:1::1/64); repeat for\n"
+"                        more LAN ports, or with the same PORT for more\n"
+"                        addresses (one IPv4, up to 4 IPv6 a port)\n"
+"  --wan PORT=ADDR/LEN   the WAN port; NAPT translates LAN sources to ADDR;\n"
+"                        repeatable as --lan (IPv6 is routed, not NATed)\n"
 "                        PORT may be PORT.VLAN (VLAN 1..4094): an 802.1Q\n"
 "                        sub-interface, e.g. --lan 0.10=192.168.10.1/24;\n"
 "                        plain PORT is the port's untagged interface. %u\n"
 "                        interfaces on at most %u DPDK ports\n"
 "  --route PREFIX/LEN,GW a static route (PREFIX/LEN may be 'default'); GW\n"
 "                        must be on a connected subnet. Connected routes\n"
-"                        come from the port addresses.\n"
+"                        come from the port addresses. IPv6 too, e.g.\n"
+"                        ::/0,2001:db8:1::1 ('default' is IPv4's)\n"
 "  --neigh ADDR,MAC      a static ARP entry (never aged)\n"
 "                        Routes and neighbours change at run time through\n"
 "                        the telemetry commands /cpe/route/add, /cpe/routes,\n"
 "                        /cpe/neigh/add, ... (dpdk-telemetry.py)\n"
 "  --mtu N               MTU of every port, 68..9198 (default %u); the\n"
 "                        port must accept it\n"
+"  --mtu PORT=N          the MTU of one router port (repeatable)\n"
 "  --no-flow-cache       slow path only: every packet is routed and NATed\n"
 "  --flow-entries N      flow cache size, 1024..4194304 (default %u)\n"
 "  --flow-timeout S      idle seconds before a cached flow ages out,\n"
@@ -89,8 +95,9 @@ cpe_usage(FILE *f, const char *prog)
 "  --tcp-close-timeout S after a RST or both FINs (default %u)\n"
 "  --udp-timeout S       UDP session idle timeout (default %u)\n"
 "  --icmp-timeout S      ICMP echo session idle timeout (default %u)\n"
-"  --arp-timeout S       ARP entry lifetime without confirmation; halfway\n"
-"                        the entry is probed (default %u); timeouts are\n"
+"  --arp-timeout S       ARP (and IPv6 neighbour) entry lifetime without\n"
+"                        confirmation; halfway the entry is probed\n"
+"                        (default %u); timeouts are\n"
 "                        1..86400 seconds\n"
 "  --stats-interval S    print statistics every S seconds, 0 (only at\n"
 "                        exit)..3600 (default 0)\n"
@@ -215,22 +222,84 @@ parse_prefix(const char *s, bool dflt, uint32_t *ip, uint8_t *plen)
 	return 0;
 }
 
+/* "ADDR/LEN", an IPv6 prefix, into p (plen 1..128 checked by callers). */
+static int
+parse_prefix6(const char *s, struct cpe_ip6 *p)
+{
+	char buf[64], *slash;
+	uint32_t len;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash == NULL)
+		return -EINVAL;
+	*slash = '\0';
+	if (inet_pton(AF_INET6, buf, p->a) != 1 ||
+	    parse_u32(slash + 1, 0, 128, &len) != 0)
+		return -EINVAL;
+	p->plen = (uint8_t)len;
+	return 0;
+}
+
+/* Global unicast: not ::, ::1, multicast, link-local or IPv4-mapped. */
+static bool
+ip6_global_unicast(const uint8_t *a)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	uint8_t i, nz = 0;
+
+	for (i = 0; i < 15; i++)
+		nz |= a[i];
+	if (nz == 0 && a[15] <= 1)
+		return false;
+	return a[0] != 0xff && !(a[0] == 0xfe && (a[1] & 0xc0) == 0x80) &&
+		memcmp(a, mapped, sizeof(mapped)) != 0;
+}
+
+/*
+ * The port part of --lan/--wan ("PORT", a DPDK port id) into key;
+ * same_port() tells which configured port it names. Kept apart from the
+ * address part so that other port forms can be added here alone.
+ */
+static int
+parse_port_part(const char *s, struct cpe_port_cfg *key)
+{
+	return cpe_parse_port_vlan(s, &key->id, &key->vlan);
+}
+
+static bool
+same_port(const struct cpe_port_cfg *a, const struct cpe_port_cfg *b)
+{
+	return a->id == b->id && a->vlan == b->vlan;
+}
+
+/*
+ * --lan/--wan PORT=ADDR/LEN: an IPv4 address (one per port) or an IPv6
+ * prefix (up to CPE_MAX_IP6); the same port given again gets the next
+ * address (one router port).
+ */
 static int
 opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 {
-	struct cpe_port_cfg *p;
+	struct cpe_port_cfg key, *p = NULL;
+	struct cpe_ip6 a6;
+	uint32_t ip;
+	uint8_t plen;
 	char buf[80], *eq;
-	uint16_t id, vlan;
-	uint32_t i;
+	uint16_t i;
 	const char *allowed = wan ?
 		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
 		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
-		"unicast IPv4 address with a prefix length 1..30, e.g. "
-		"1=203.0.113.2/24 or 1.100=203.0.113.2/24" :
+		"unicast IPv4 address with a prefix length 1..30 or a global "
+		"IPv6 address with a prefix length 1..128, e.g. "
+		"1=203.0.113.2/24, 1.100=203.0.113.2/24 or 1=2001:db8:1::2/64" :
 		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
 		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
-		"unicast IPv4 address with a prefix length 1..30, e.g. "
-		"0=192.168.1.1/24 or 0.10=192.168.10.1/24";
+		"unicast IPv4 address with a prefix length 1..30 or a global "
+		"IPv6 address with a prefix length 1..128, e.g. "
+		"0=192.168.1.1/24, 0.10=192.168.10.1/24 or 0=fd00:1::1/64";
 
 	if (strlen(val) >= sizeof(buf))
 		return bad(name, val, allowed);
@@ -239,25 +308,48 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 	if (eq == NULL)
 		return bad(name, val, allowed);
 	*eq = '\0';
-	if (o->nb_ports == CPE_MAX_PORTS)
-		return bad(name, val, "at most 16 interfaces (--lan and --wan)");
-	p = &o->ports[o->nb_ports];
-	if (cpe_parse_port_vlan(buf, &id, &vlan) != 0 ||
-	    parse_prefix(eq + 1, false, &p->ip, &p->plen) != 0 ||
-	    p->plen < 1 || p->plen > 30 || p->ip == 0 ||
-	    (p->ip >> 28) >= 14 || (p->ip >> 24) == 127)
+	memset(&key, 0, sizeof(key));
+	if (parse_port_part(buf, &key) != 0)
 		return bad(name, val, allowed);
-	p->id = id;
-	p->vlan = vlan;
-	p->wan = wan;
-	for (i = 0; i < o->nb_ports; i++) {
-		if (o->ports[i].id == id && o->ports[i].vlan == vlan)
-			return bad(name, val, "a port not already given to "
-				   "--lan or --wan");
-		if (wan && o->ports[i].wan)
-			return bad(name, val, "one --wan port only");
+	if (strchr(eq + 1, ':') != NULL) {
+		if (parse_prefix6(eq + 1, &a6) != 0 || a6.plen < 1 ||
+		    !ip6_global_unicast(a6.a))
+			return bad(name, val, allowed);
+	} else if (parse_prefix(eq + 1, false, &ip, &plen) != 0 ||
+		   plen < 1 || plen > 30 || ip == 0 || (ip >> 28) >= 14 ||
+		   (ip >> 24) == 127) {
+		return bad(name, val, allowed);
 	}
-	o->nb_ports++;
+	for (i = 0; i < o->nb_ports; i++) {
+		if (same_port(&o->ports[i], &key)) {
+			if (o->ports[i].wan != wan)
+				return bad(name, val, wan ?
+					   "a port not already given to --lan" :
+					   "a port not already given to --wan");
+			p = &o->ports[i];
+		} else if (wan && o->ports[i].wan) {
+			return bad(name, val, "one --wan port only");
+		}
+	}
+	if (p == NULL) {
+		if (o->nb_ports == CPE_MAX_PORTS)
+			return bad(name, val,
+				   "at most 16 interfaces (--lan and --wan)");
+		p = &o->ports[o->nb_ports++];
+		*p = key;
+		p->wan = wan;
+	}
+	if (strchr(eq + 1, ':') != NULL) {
+		if (p->nb_ip6 == CPE_MAX_IP6)
+			return bad(name, val, "at most 4 IPv6 prefixes a port");
+		p->ip6[p->nb_ip6++] = a6;
+	} else {
+		if (p->ip != 0)
+			return bad(name, val, "one IPv4 address a port (repeat "
+				   "the port only with IPv6 prefixes)");
+		p->ip = ip;
+		p->plen = plen;
+	}
 	return 0;
 }
 
@@ -282,17 +374,49 @@ split_pair(const char *name, const char *val, const char *allowed,
 	return 0;
 }
 
+/* An IPv6 route: PREFIX/LEN,GATEWAY, ::/0 the default. */
+static int
+opt_route6(struct cpe_opts *o, const char *name, const char *val,
+	   const char *pfx, const char *gw)
+{
+	const char *allowed = "PREFIX/LEN,GATEWAY with an IPv6 prefix "
+		"(LEN 0..128, ::/0 the default route) and a global unicast "
+		"IPv6 gateway, e.g. ::/0,2001:db8:1::1";
+	struct cpe_route6_cfg *r;
+	uint8_t i, bits;
+
+	if (o->nb_routes6 == CPE_MAX_ROUTES)
+		return bad(name, val, "at most 256 IPv6 routes");
+	r = &o->routes6[o->nb_routes6];
+	if (parse_prefix6(pfx, &r->prefix) != 0 ||
+	    inet_pton(AF_INET6, gw, r->gw) != 1 ||
+	    !ip6_global_unicast(r->gw))
+		return bad(name, val, allowed);
+	for (i = 0; i < 16; i++) {
+		bits = r->prefix.plen > i * 8 ?
+			(uint8_t)RTE_MIN(8, r->prefix.plen - i * 8) : 0;
+		if (r->prefix.a[i] & (uint8_t)~(0xff00 >> bits))
+			return bad(name, val, "a prefix without host bits set "
+				   "(PREFIX/LEN,GATEWAY)");
+	}
+	o->nb_routes6++;
+	return 0;
+}
+
 static int
 opt_route(struct cpe_opts *o, const char *name, const char *val)
 {
 	const char *allowed = "PREFIX/LEN,GATEWAY or default,GATEWAY, "
-		"e.g. default,203.0.113.1 or 10.0.0.0/8,192.168.1.254";
+		"e.g. default,203.0.113.1 or 10.0.0.0/8,192.168.1.254, or "
+		"an IPv6 PREFIX/LEN,GATEWAY, e.g. ::/0,2001:db8:1::1";
 	struct cpe_route_cfg *r;
 	const char *gw;
-	char buf[80];
+	char buf[128];
 
 	if (split_pair(name, val, allowed, buf, sizeof(buf), &gw) != 0)
 		return -EINVAL;
+	if (strchr(buf, ':') != NULL || strchr(gw, ':') != NULL)
+		return opt_route6(o, name, val, buf, gw);
 	if (o->nb_routes == CPE_MAX_ROUTES)
 		return bad(name, val, "at most 256 routes");
 	r = &o->routes[o->nb_routes];
@@ -355,6 +479,31 @@ opt_gen(struct cpe_opts *o, const char *name, const char *val)
 	return 0;
 }
 
+/* --mtu PORT=N: one port's MTU (matched to --lan/--wan in check()). */
+static int
+opt_port_mtu(struct cpe_opts *o, const char *name, const char *val)
+{
+	const char *allowed = "N (68..9198, every port) or PORT=N for one "
+		"router port, e.g. 1=1400";
+	char buf[32], *eq;
+	uint32_t id, mtu;
+
+	if (strlen(val) >= sizeof(buf))
+		return bad(name, val, allowed);
+	strcpy(buf, val);
+	eq = strchr(buf, '=');
+	*eq = '\0';
+	if (parse_u32(buf, 0, 1023, &id) != 0 ||
+	    parse_u32(eq + 1, 68, 9198, &mtu) != 0)
+		return bad(name, val, allowed);
+	if (o->nb_port_mtu == CPE_MAX_PHYS)
+		return bad(name, val, "at most 8 per-port MTUs");
+	o->port_mtu[o->nb_port_mtu].id = (uint16_t)id;
+	o->port_mtu[o->nb_port_mtu].mtu = mtu;
+	o->nb_port_mtu++;
+	return 0;
+}
+
 static int parse_file(struct cpe_opts *o, const char *path, int depth);
 
 #define TIMEOUT(key, field) \
@@ -379,9 +528,12 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 		return opt_neigh(o, name, val);
 	if (strcmp(name, "bench-gen") == 0)
 		return opt_gen(o, name, val);
+	if (strcmp(name, "mtu") == 0 && strchr(val, '=') != NULL)
+		return opt_port_mtu(o, name, val);
 	if (strcmp(name, "mtu") == 0) {
 		if (parse_u32(val, 68, 9198, &o->mtu) != 0)
-			return bad(name, val, "68..9198");
+			return bad(name, val, "68..9198, or PORT=N for one "
+				   "port");
 	} else if (strcmp(name, "no-flow-cache") == 0) {
 		o->flow_cache = false;
 	} else if (strcmp(name, "flow-entries") == 0) {
@@ -583,6 +735,40 @@ check(struct cpe_opts *o)
 			fprintf(stderr, PROG ": --bench-gen: port %u is a "
 				"router port; allowed values are ports not "
 				"given to --lan or --wan\n", o->ports[i].id);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < o->nb_port_mtu; i++) {
+		uint16_t j;
+
+		for (j = 0; j < o->nb_ports; j++)
+			if (o->ports[j].id == o->port_mtu[i].id)
+				o->ports[j].mtu = o->port_mtu[i].mtu;
+		for (j = 0; j < o->nb_ports; j++)
+			if (o->ports[j].id == o->port_mtu[i].id)
+				break;
+		if (j == o->nb_ports) {
+			fprintf(stderr, PROG ": --mtu %u=%u: port %u is no "
+				"router port; allowed values are ports given "
+				"to --lan or --wan\n", o->port_mtu[i].id,
+				o->port_mtu[i].mtu, o->port_mtu[i].id);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < o->nb_ports; i++) {
+		uint32_t mtu = o->ports[i].mtu ? o->ports[i].mtu : o->mtu;
+
+		if (o->ports[i].nb_ip6 && mtu < 1280) {
+			fprintf(stderr, PROG ": --mtu %u: port %u has IPv6 "
+				"prefixes; allowed values are 1280..9198 for "
+				"an IPv6 port (RFC 8200 5)\n", mtu,
+				o->ports[i].id);
+			return -EINVAL;
+		}
+		if (o->ports[i].wan && o->ports[i].ip == 0 && o->nat) {
+			fprintf(stderr, PROG ": --wan: NAPT needs an IPv4 "
+				"address on the WAN port; allowed values are "
+				"an IPv4 --wan PORT=ADDR/LEN, or --no-nat\n");
 			return -EINVAL;
 		}
 	}

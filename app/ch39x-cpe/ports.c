@@ -157,6 +157,9 @@ cpe_ports_setup(void)
 		return rc;
 	nb_all = o->nb_ports + (o->gen.on ? 2 : 0);
 	per_frame = segs(o->mtu + RX_OVERHEAD, o->data_room);
+	for (i = 0; i < o->nb_ports; i++)	/* --mtu PORT=N */
+		per_frame = RTE_MAX(per_frame, segs(o->ports[i].mtu +
+					RX_OVERHEAD, o->data_room));
 	n = nb_all * (NB_DESC * 2 + RX_STASH + CPE_TXQ + CPE_BURST) *
 		per_frame + CPE_NEIGH_ENTRIES + 4096;
 	cpe.pool = rte_pktmbuf_pool_create("cpe_pool", n, 256, 0,
@@ -176,13 +179,14 @@ cpe_ports_setup(void)
 		p->wan = c->wan;
 		p->ip = c->ip;
 		p->ip_be = rte_cpu_to_be_32(c->ip);
-		p->mask = ~0u << (32 - c->plen);
-		p->mtu = (uint16_t)o->mtu;
+		/* An IPv6-only port: a /32 of 0.0.0.0 matches nothing. */
+		p->mask = c->ip ? ~0u << (32 - c->plen) : ~0u;
+		p->mtu = (uint16_t)(c->mtu ? c->mtu : o->mtu);
 		/* Once per DPDK port: its VLAN interfaces share it. */
 		if (cpe.by_id[p->id] < 0) {
-			rc = port_start(p->id, o->mtu, o->tx_csum, &csum);
+			rc = port_start(p->id, p->mtu, o->tx_csum, &csum);
 			if (rc != 0 && cpe_idle_intr_refused(p->id))
-				rc = port_start(p->id, o->mtu, o->tx_csum,
+				rc = port_start(p->id, p->mtu, o->tx_csum,
 						&csum);
 			if (rc != 0)
 				return rc;

@@ -60,6 +60,66 @@ vlan_json(FILE *f)
 	fprintf(f, "\n  ]},\n");
 }
 
+/* IPv6 (fwd6.c, nd6.c, flow6.c): one text block, one JSON object. */
+static void
+print_v6(FILE *f)
+{
+	const struct cpe_stats6 *v = &cpe.st.v6;
+
+	fprintf(f, "  ipv6: rx %" PRIu64 " forwarded %" PRIu64 " fast_hits %"
+		PRIu64 " flows %u installs %" PRIu64 " punted %" PRIu64 " (rs %" PRIu64
+		")\n", v->rx, v->fwd, v->fast_hits, cpe_flow6_count(),
+		v->flow_installs, v->punted, v->rs_punted);
+	fprintf(f, "  nd: neighbours %u ns_sent %" PRIu64 " na_sent %" PRIu64
+		" ns_received %" PRIu64 " na_received %" PRIu64 " learned %"
+		PRIu64 " changed %" PRIu64 " expired %" PRIu64 " queued %"
+		PRIu64 " queue_drops %" PRIu64 " bad %" PRIu64 "\n",
+		cpe_nd6_count(), v->ns_sent, v->na_sent, v->ns_rcvd,
+		v->na_rcvd, v->nd_learned, v->nd_changed, v->nd_expired,
+		v->nd_queued, v->nd_queue_drops, v->nd_bad);
+	fprintf(f, "  icmp6 sent: time_exceeded %" PRIu64 " unreachable %"
+		PRIu64 " too_big %" PRIu64 " echo_replies %" PRIu64
+		" rate_limited %" PRIu64 "\n", v->icmp_time_exceeded,
+		v->icmp_unreach, v->icmp_too_big, v->icmp_echo_replies,
+		v->icmp_suppressed);
+	fprintf(f, "  ipv6 drops: hop_limit %" PRIu64 " no_route %" PRIu64
+		" mtu %" PRIu64 " bad %" PRIu64 " scope %" PRIu64 "\n",
+		v->drop_hop_limit, v->drop_no_route, v->drop_mtu, v->drop_bad,
+		v->drop_scope);
+}
+
+static void
+json_v6(FILE *f)
+{
+	const struct cpe_stats6 *v = &cpe.st.v6;
+
+	fprintf(f, "  \"ipv6\": {\"rx\": %" PRIu64 ", \"forwarded\": %"
+		PRIu64 ", \"fast_hits\": %" PRIu64 ", \"flows\": %u, "
+		"\"installs\": %" PRIu64 ", \"evictions\": %" PRIu64
+		", \"punted\": %" PRIu64 ", \"rs_punted\": %" PRIu64 ",\n",
+		v->rx, v->fwd, v->fast_hits, cpe_flow6_count(),
+		v->flow_installs, v->flow_evictions, v->punted, v->rs_punted);
+	fprintf(f, "    \"nd\": {\"neighbours\": %u, \"ns_sent\": %" PRIu64
+		", \"na_sent\": %" PRIu64 ", \"ns_received\": %" PRIu64
+		", \"na_received\": %" PRIu64 ", \"learned\": %" PRIu64
+		", \"changed\": %" PRIu64 ", \"expired\": %" PRIu64
+		", \"queued\": %" PRIu64 ", \"queue_drops\": %" PRIu64
+		", \"bad\": %" PRIu64 "},\n", cpe_nd6_count(), v->ns_sent,
+		v->na_sent, v->ns_rcvd, v->na_rcvd, v->nd_learned,
+		v->nd_changed, v->nd_expired, v->nd_queued, v->nd_queue_drops,
+		v->nd_bad);
+	fprintf(f, "    \"icmp\": {\"time_exceeded\": %" PRIu64
+		", \"unreachable\": %" PRIu64 ", \"too_big\": %" PRIu64
+		", \"echo_replies\": %" PRIu64 ", \"rate_limited\": %" PRIu64
+		"},\n", v->icmp_time_exceeded, v->icmp_unreach,
+		v->icmp_too_big, v->icmp_echo_replies, v->icmp_suppressed);
+	fprintf(f, "    \"drops\": {\"hop_limit\": %" PRIu64
+		", \"no_route\": %" PRIu64 ", \"mtu\": %" PRIu64
+		", \"bad\": %" PRIu64 ", \"scope\": %" PRIu64 "}},\n",
+		v->drop_hop_limit, v->drop_no_route, v->drop_mtu, v->drop_bad,
+		v->drop_scope);
+}
+
 static double
 cycles_per_pkt(void)
 {
@@ -124,6 +184,7 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		" route_changes %" PRIu64 " neigh_changes %" PRIu64 "\n",
 		s->ctl_cmds, s->ctl_errors, s->ctl_route_changes,
 		s->ctl_neigh_changes);
+	print_v6(f);
 	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
 		"router, %.1f in the PMD), generation %u\n", cycles_per_pkt(),
 		s->busy_pkts ? (double)s->app_cycles / (double)s->busy_pkts : 0,
@@ -194,6 +255,7 @@ cpe_stats_json(FILE *f, double elapsed)
 		PRIu64 ", \"route_changes\": %" PRIu64 ", \"neigh_changes\": %"
 		PRIu64 "},\n", s->ctl_cmds, s->ctl_errors,
 		s->ctl_route_changes, s->ctl_neigh_changes);
+	json_v6(f);
 	fprintf(f, "  \"app_cycles\": %" PRIu64 ",\n  \"app_cycles_per_pkt\": "
 		"%.1f,\n  \"thread_cpu_s\": %.3f,\n  \"clean_cycles_per_pkt\": %.1f,\n"
 		"  \"preempted_loops\": %" PRIu64 ",\n",

@@ -37,7 +37,7 @@ expect "--mtu 99999: allowed values are 68..9198" -- $ok --mtu 99999
 expect "--lan 0.0=10.0.0.1/24: allowed values are PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with an 802.1Q VLAN id 1..4094" -- $ok --lan 0.0=10.0.0.1/24
 expect "--lan 0.4095=10.0.0.1/24: allowed values are PORT=ADDR/LEN" -- $ok --lan 0.4095=10.0.0.1/24
 expect "--wan 1.x=10.0.0.1/24: allowed values are PORT=ADDR/LEN" -- --lan 0=10.1.0.1/24 --wan 1.x=10.0.0.1/24
-expect "--lan 0.10=10.2.0.1/24: allowed values are a port not already given" -- $ok --lan 0.10=10.1.0.1/24 --lan 0.10=10.2.0.1/24
+expect "--lan 0.10=10.2.0.1/24: allowed values are one IPv4 address a port" -- $ok --lan 0.10=10.1.0.1/24 --lan 0.10=10.2.0.1/24
 expect "--lan/--wan: 9 DPDK ports; allowed values are interfaces on at most 8 DPDK ports" -- $ok $(for i in 2 3 4 5 6 7 8; do echo --lan $i=10.$i.0.1/24; done)
 expect "--no-vlan-offload takes no value" -- $ok --no-vlan-offload=1
 expect "--route 10.0.0.1/8,192.168.1.9: allowed values are a prefix without host bits" -- $ok --route 10.0.0.1/8,192.168.1.9
@@ -48,6 +48,23 @@ expect "--neigh 1.2.3.4,ff:ff:ff:ff:ff:ff: allowed values are ADDR,XX" -- $ok --
 expect "--idle sleep: allowed values are poll, adaptive, interrupt" -- $ok --idle sleep
 expect "unknown option '--bogus'; allowed options are --lan, --wan" -- $ok --bogus
 expect "--vdev" -- $ok --vdev net_null0
+# IPv6 (--lan/--wan repeated per port, --route, --mtu PORT=N)
+expect "--lan 0=fe80::1/64: allowed values are PORT=ADDR/LEN" -- $ok --lan 0=fe80::1/64
+expect "--lan 0=ff02::1/64: allowed values are PORT=ADDR/LEN" -- $ok --lan 0=ff02::1/64
+expect "--lan 0=fd00::1/129: allowed values are PORT=ADDR/LEN" -- $ok --lan 0=fd00::1/129
+expect "--lan 0=fd00::1/0: allowed values are PORT=ADDR/LEN" -- $ok --lan 0=fd00::1/0
+expect "--lan 0=fd00:::1/64: allowed values are PORT=ADDR/LEN" -- $ok --lan 0=fd00:::1/64
+expect "--lan 0=10.9.9.1/24: allowed values are one IPv4 address a port" -- $ok --lan 0=10.9.9.1/24
+expect "--lan 1=fd00::1/64: allowed values are a port not already given to --wan" -- $ok --lan 1=fd00::1/64
+expect "--lan 0=fd00:5::1/64: allowed values are at most 4 IPv6 prefixes" -- $ok --lan 0=fd00:1::1/64 --lan 0=fd00:2::1/64 --lan 0=fd00:3::1/64 --lan 0=fd00:4::1/64 --lan 0=fd00:5::1/64
+expect "--route 2001:db8::1/32,2001:db8:1::1: allowed values are a prefix without host bits" -- $ok --route 2001:db8::1/32,2001:db8:1::1
+expect "--route ::/0,fe80::1: allowed values are PREFIX/LEN,GATEWAY with an IPv6 prefix" -- $ok --route ::/0,fe80::1
+expect "--route default,2001:db8::1: allowed values are PREFIX/LEN,GATEWAY with an IPv6" -- $ok --route default,2001:db8::1
+expect "--route ::/0,203.0.113.1: allowed values are PREFIX/LEN,GATEWAY with an IPv6" -- $ok --route ::/0,203.0.113.1
+expect "--mtu 1=20: allowed values are N (68..9198, every port) or PORT=N" -- $ok --mtu 1=20
+expect "--mtu 5=1400: port 5 is no router port" -- $ok --mtu 5=1400
+expect "--mtu 1000: port 1 has IPv6 prefixes; allowed values are 1280..9198" -- $ok --wan 1=2001:db8::2/64 --mtu 1000
+expect "--wan: NAPT needs an IPv4 address on the WAN port" -- --lan 0=192.168.1.1/24 --wan 1=2001:db8::2/64
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * The IPv6 fast path: a flow cache of its own, keyed by the 5-tuple and
+ * the ingress port, next to flow.c's IPv4 one. A separate table rather
+ * than one wider key: the IPv4 key stays 16 bytes (hash and compare of
+ * the common case untouched) and the IPv6 entries need no NAT state. A
+ * hit rewrites the MACs and decrements the hop limit (IPv6 has no header
+ * checksum, and no NAT: nothing else changes). What the cache does not
+ * take goes to fwd6.c: extension headers, hop limit about to expire,
+ * packets over the egress MTU (packet too big), anything but TCP, UDP and
+ * ICMPv6 echo. Entries follow flow.c's rules: they age out after
+ * --flow-timeout idle seconds, and cpe.gen retires them all when a route
+ * or a neighbour (MAC change included) changes.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_ip.h>
+
+#include "cpe.h"
+
+struct flow6_key {
+	uint8_t sip[16], dip[16];
+	uint16_t sport, dport;		/* ICMPv6 echo: id, 0 */
+	uint8_t proto;
+	uint8_t port;			/* ingress, router port index */
+	uint8_t icmp_type;
+	uint8_t pad;
+};
+
+struct flow6 {
+	struct cpe_xlate x;
+	uint64_t last;
+	uint32_t gen;
+	bool used;
+	struct flow6_key key;
+};
+
+static struct rte_hash *tbl;
+static struct flow6 *flows;
+static uint32_t nb_flows;
+static uint32_t age_cursor;
+
+int
+cpe_flow6_init(void)
+{
+	struct rte_hash_parameters hp = {
+		.name = "cpe_flows6",
+		.entries = cpe.o->flow_entries,
+		.key_len = sizeof(struct flow6_key),
+		.hash_func = rte_hash_crc,
+		.socket_id = SOCKET_ID_ANY,
+	};
+
+	RTE_BUILD_BUG_ON(sizeof(struct flow6_key) != CPE_FLOW6_KEY_LEN);
+	tbl = rte_hash_create(&hp);
+	if (tbl == NULL)
+		return -ENOMEM;
+	nb_flows = (uint32_t)rte_hash_max_key_id(tbl) + 1;
+	flows = calloc(nb_flows, sizeof(*flows));
+	return flows == NULL ? -ENOMEM : 0;
+}
+
+uint32_t
+cpe_flow6_count(void)
+{
+	return tbl == NULL ? 0 : (uint32_t)rte_hash_count(tbl);
+}
+
+static void
+flow6_del(uint32_t pos)
+{
+	struct flow6 *f = &flows[pos];
+
+	if (!f->used)
+		return;
+	rte_hash_del_key(tbl, &f->key);
+	f->used = false;
+}
+
+/* The key of an IPv6 packet the fast path may take, or -1. */
+int
+cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key)
+{
+	const struct rte_ether_hdr *eh;
+	const struct rte_ipv6_hdr *ip;
+	const uint8_t *l4;
+	struct flow6_key *k = key;
+
+	/* The first segment holds the headers (and 8 bytes of L4). */
+	if (rte_pktmbuf_data_len(m) < 14 + 40 + 8)
+		return -1;
+	eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	if (eh->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
+		return -1;
+	ip = (const struct rte_ipv6_hdr *)(eh + 1);
+	if ((ip->vtc_flow & rte_cpu_to_be_32(0xf0000000)) !=
+	    rte_cpu_to_be_32(0x60000000) || ip->hop_limits <= 1 ||
+	    rte_be_to_cpu_16(ip->payload_len) < 8 ||
+	    rte_pktmbuf_pkt_len(m) != 14 + 40 +
+	    (uint32_t)rte_be_to_cpu_16(ip->payload_len))
+		return -1;
+	l4 = (const uint8_t *)(ip + 1);
+	memcpy(k->sip, ip->src_addr, 16);
+	memcpy(k->dip, ip->dst_addr, 16);
+	k->proto = ip->proto;
+	k->port = (uint8_t)in;
+	k->pad = 0;
+	k->icmp_type = 0;
+	switch (ip->proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+		memcpy(&k->sport, l4, 2);
+		memcpy(&k->dport, l4 + 2, 2);
+		return 0;
+	case IPPROTO_ICMPV6:
+		if (l4[0] != 128 && l4[0] != 129)	/* echo only */
+			return -1;
+		k->icmp_type = l4[0];
+		memcpy(&k->sport, l4 + 4, 2);
+		k->dport = 0;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+void
+cpe_flow6_learn(const void *key, const struct cpe_xlate *x)
+{
+	struct flow6 *f;
+	int32_t pos;
+
+	if (tbl == NULL)
+		return;
+	pos = rte_hash_add_key(tbl, key);
+	if (pos < 0) {
+		cpe.st.flow_full++;
+		return;
+	}
+	f = &flows[pos];
+	f->x = *x;
+	memcpy(&f->key, key, sizeof(f->key));
+	f->gen = cpe.gen;
+	f->last = cpe.now;
+	f->used = true;
+	cpe.st.flow_installs++;
+	cpe.st.v6.flow_installs++;
+}
+
+/*
+ * One lookup per packet (not flow.c's bulk): IPv6 packets reach here
+ * only when the IPv4 key refused them, in arrival order.
+ */
+bool
+cpe_flow6_fast(uint16_t in, struct rte_mbuf *m)
+{
+	struct flow6_key k;
+	struct rte_ether_hdr *eh;
+	struct rte_ipv6_hdr *ip;
+	struct flow6 *f;
+	int32_t pos;
+
+	if (tbl == NULL || cpe_flow6_key(in, m, &k) != 0)
+		return false;
+	pos = rte_hash_lookup(tbl, &k);
+	if (pos < 0)
+		return false;
+	f = &flows[pos];
+	if (f->gen != cpe.gen) {
+		cpe.st.fast_stale++;
+		flow6_del((uint32_t)pos);
+		return false;
+	}
+	if (rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN > f->x.mtu)
+		return false;
+	eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	ip = (struct rte_ipv6_hdr *)(eh + 1);
+	memcpy(eh, &f->x.dmac, 2 * RTE_ETHER_ADDR_LEN);
+	ip->hop_limits--;
+	f->last = cpe.now;
+	cpe.st.fast_hits++;
+	cpe.st.v6.fast_hits++;
+	cpe_tx(f->x.out, m);
+	return true;
+}
+
+/* A slice of the table each call: idle and stale entries go. */
+void
+cpe_flow6_age(uint32_t budget)
+{
+	uint64_t timeout = (uint64_t)cpe.o->flow_timeout * cpe.hz;
+	struct flow6 *f;
+
+	while (budget-- && nb_flows) {
+		age_cursor = (age_cursor + 1) % nb_flows;
+		f = &flows[age_cursor];
+		if (!f->used)
+			continue;
+		if (cpe.now - f->last > timeout || f->gen != cpe.gen) {
+			flow6_del(age_cursor);
+			cpe.st.flow_evictions++;
+			cpe.st.v6.flow_evictions++;
+		}
+	}
+}

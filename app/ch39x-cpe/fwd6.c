@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * IPv6 forwarding (the slow path for EtherType 0x86DD): routed prefixes,
+ * no NAT, every packet forwarded as is but for the hop limit. Header
+ * checks; packets for the router (echo requests to any of its addresses
+ * answered, neighbour discovery to nd6.c, the rest to the exception path,
+ * cpe_punt()); the hop limit (ICMPv6 time exceeded); the route (ICMPv6
+ * no route); the egress MTU (ICMPv6 packet too big: IPv6 is never
+ * fragmented by routers, RFC 8200 5); the next hop's MAC (nd6.c). A
+ * packet the flow cache could have taken installs it (flow6.c).
+ * Link-local sources and destinations never leave their link.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+
+#include "cpe.h"
+
+#define ICMP6_UNREACH		1
+#define ICMP6_TOO_BIG		2
+#define ICMP6_TIME_EXCEEDED	3
+#define ICMP6_ECHO_REQUEST	128
+#define ICMP6_ECHO_REPLY	129
+#define ICMP6_RS		133
+#define ND_NS			135
+#define ND_NA			136
+/* Errors: a token bucket, RFC 4443 2.4 (f). */
+#define ICMP6_RATE		1000	/* per second */
+#define ICMP6_BURST		100
+
+static bool v6_on;			/* some port has an IPv6 prefix */
+static uint64_t icmp_tokens, icmp_refill;
+
+static bool
+is_link_local(const uint8_t *a)
+{
+	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+static bool
+in_prefix(const uint8_t *a, const struct cpe_ip6 *p)
+{
+	uint8_t full = p->plen / 8, rest = p->plen % 8;
+
+	if (memcmp(a, p->a, full) != 0)
+		return false;
+	return rest == 0 ||
+		((a[full] ^ p->a[full]) & (uint8_t)(0xff << (8 - rest))) == 0;
+}
+
+void
+cpe_ip6_fmt(char *buf, size_t size, const uint8_t *a)
+{
+	if (inet_ntop(AF_INET6, a, buf, (socklen_t)size) == NULL)
+		snprintf(buf, size, "?");
+}
+
+/* An address of port in: its link-local or one of its prefixes'. */
+bool
+cpe_ip6_is_mine(uint16_t in, const uint8_t *a)
+{
+	const struct cpe_port *p = &cpe.ports[in];
+	uint8_t i;
+
+	if (memcmp(a, p->ll6, 16) == 0)
+		return true;
+	for (i = 0; i < p->nb_ip6; i++)
+		if (memcmp(a, p->ip6[i].a, 16) == 0)
+			return true;
+	return false;
+}
+
+/* Any of the router's global addresses, or in's link-local. */
+static bool
+is_local(uint16_t in, const uint8_t *a)
+{
+	uint16_t i;
+
+	if (cpe_ip6_is_mine(in, a))
+		return true;
+	if (is_link_local(a))
+		return false;
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (i != in && cpe_ip6_is_mine(i, a))
+			return true;
+	return false;
+}
+
+/*
+ * The router's own packet m (IPv6 header complete, L4 checksum done):
+ * link-local destinations go out where they came from (in), the rest by
+ * the route.
+ */
+static void
+send_local(struct rte_mbuf *m, uint16_t in)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(eh + 1);
+	uint8_t nh[16];
+	uint16_t out;
+
+	if (is_link_local(ip->dst_addr)) {
+		out = in;
+		memcpy(nh, ip->dst_addr, 16);
+	} else if (cpe_route6_lookup(ip->dst_addr, &out, nh) != 0) {
+		cpe.st.v6.drop_no_route++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN > cpe.ports[out].mtu) {
+		cpe.st.v6.drop_mtu++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	eh->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	rte_ether_addr_copy(&cpe.ports[out].mac, &eh->src_addr);
+	if (cpe_nd6_resolve(out, nh, m, &eh->dst_addr) == 0)
+		cpe_tx(out, m);
+}
+
+/* Our source towards dst: a global address of port in, else its LL. */
+static const uint8_t *
+source_for(uint16_t in, const uint8_t *dst)
+{
+	const struct cpe_port *p = &cpe.ports[in];
+	uint8_t i;
+
+	if (is_link_local(dst) || p->nb_ip6 == 0)
+		return p->ll6;
+	for (i = 0; i < p->nb_ip6; i++)
+		if (in_prefix(dst, &p->ip6[i]))
+			return p->ip6[i].a;
+	return p->ip6[0].a;
+}
+
+static bool
+icmp_rate_ok(void)
+{
+	uint64_t per = cpe.hz / ICMP6_RATE, n;
+
+	if (per == 0)
+		per = 1;
+	n = (cpe.now - icmp_refill) / per;
+	if (n) {
+		icmp_tokens = RTE_MIN(icmp_tokens + n, (uint64_t)ICMP6_BURST);
+		icmp_refill += n * per;
+	}
+	if (icmp_tokens == 0) {
+		cpe.st.v6.icmp_suppressed++;
+		return false;
+	}
+	icmp_tokens--;
+	return true;
+}
+
+/*
+ * ICMPv6 error about m (which the caller still frees), from an address of
+ * the port it came in on, quoting as much of it as fits in 1280 bytes
+ * (RFC 4443 2.4). param: the MTU of packet too big.
+ */
+static void
+icmp6_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
+	    uint32_t param)
+{
+	const struct rte_ipv6_hdr *oip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t olen = rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN, q;
+	const uint8_t *ol4 = (const uint8_t *)(oip + 1);
+	struct rte_ipv6_hdr *ip;
+	const void *quoted;
+	struct rte_mbuf *e;
+	uint8_t *p, *ic;
+
+	/* Never about an error, nor to a multicast or unspecified source. */
+	if (oip->src_addr[0] == 0xff || oip->dst_addr[0] == 0xff ||
+	    memcmp(oip->src_addr, (const uint8_t[16]){ 0 }, 16) == 0 ||
+	    (oip->proto == IPPROTO_ICMPV6 &&
+	     (olen < sizeof(*oip) + 1 ||
+	      rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*oip) + 1 ||
+	      ol4[0] < 128)) || !icmp_rate_ok())
+		return;
+	e = rte_pktmbuf_alloc(cpe.pool);
+	if (e == NULL) {
+		cpe.st.drop_nomem++;
+		return;
+	}
+	q = RTE_MIN(olen, (uint32_t)CPE_ICMP6_MAX - 40 - 8);
+	p = (uint8_t *)rte_pktmbuf_append(e, RTE_ETHER_HDR_LEN + 40 + 8 + q);
+	if (p == NULL) {
+		rte_pktmbuf_free(e);
+		return;
+	}
+	ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	ic = (uint8_t *)(ip + 1);
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + q));
+	ip->proto = IPPROTO_ICMPV6;
+	ip->hop_limits = 64;
+	memcpy(ip->dst_addr, oip->src_addr, 16);
+	memcpy(ip->src_addr, source_for(in, oip->src_addr), 16);
+	ic[0] = type;
+	ic[1] = code;
+	ic[2] = ic[3] = 0;
+	param = rte_cpu_to_be_32(param);
+	memcpy(ic + 4, &param, 4);
+	quoted = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN, q, ic + 8);
+	if (quoted != NULL && quoted != (const void *)(ic + 8))
+		memcpy(ic + 8, quoted, q);
+	*(uint16_t *)(ic + 2) = rte_ipv6_udptcp_cksum(ip, ic);
+	if (type == ICMP6_TIME_EXCEEDED)
+		cpe.st.v6.icmp_time_exceeded++;
+	else if (type == ICMP6_TOO_BIG)
+		cpe.st.v6.icmp_too_big++;
+	else
+		cpe.st.v6.icmp_unreach++;
+	send_local(e, in);
+}
+
+/* For the router: echo requests and ND here, the rest punted. */
+static void
+local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
+	    uint32_t plen)
+{
+	uint8_t *ic = (uint8_t *)(ip + 1);
+	uint8_t dst[16];
+	uint16_t old;
+
+	if (ip->proto != IPPROTO_ICMPV6 || plen < 8 ||
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + 8) {
+		cpe.st.v6.punted++;
+		cpe_punt(in, m);
+		return;
+	}
+	if (ic[0] == ND_NS || ic[0] == ND_NA) {
+		cpe_nd6_input(in, m, ic[0]);
+		return;
+	}
+	if (ic[0] != ICMP6_ECHO_REQUEST || ip->dst_addr[0] == 0xff) {
+		/* Router solicitations: the control plane's to answer. */
+		if (ic[0] == ICMP6_RS)
+			cpe.st.v6.rs_punted++;
+		cpe.st.v6.punted++;
+		cpe_punt(in, m);
+		return;
+	}
+	/*
+	 * The reply in place: addresses swap (the pseudo-header sum stays),
+	 * only the type changes in the ICMPv6 checksum.
+	 */
+	memcpy(&old, ic, 2);
+	ic[0] = ICMP6_ECHO_REPLY;
+	*(uint16_t *)(ic + 2) = cpe_csum_update(*(uint16_t *)(ic + 2),
+		cpe_adj16(0, old, *(uint16_t *)ic));
+	memcpy(dst, ip->dst_addr, 16);
+	memcpy(ip->dst_addr, ip->src_addr, 16);
+	memcpy(ip->src_addr, dst, 16);
+	ip->hop_limits = 64;
+	cpe.st.v6.icmp_echo_replies++;
+	send_local(m, in);
+}
+
+void
+cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	uint8_t key[CPE_FLOW6_KEY_LEN], nh[16];
+	struct rte_ipv6_hdr *ip;
+	struct cpe_xlate x;
+	bool cacheable;
+	uint32_t plen;
+	uint16_t out;
+
+	if (!v6_on) {
+		/* No IPv6 prefix configured: not routed, as before. */
+		cpe.st.drop_not_ip++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	cpe.st.v6.rx++;
+	if (rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip))
+		goto bad;
+	ip = (struct rte_ipv6_hdr *)(eh + 1);
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	/* Jumbograms (payload length 0) are not for an Ethernet CPE. */
+	if ((rte_be_to_cpu_32(ip->vtc_flow) >> 28) != 6 || plen == 0 ||
+	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen ||
+	    ip->src_addr[0] == 0xff)
+		goto bad;
+	if (rte_pktmbuf_pkt_len(m) > RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
+		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) -
+				 RTE_ETHER_HDR_LEN - sizeof(*ip) - plen);
+	if (ip->dst_addr[0] == 0xff || is_local(in, ip->dst_addr)) {
+		/* Multicast: only what the router joined reaches it. */
+		local_input(in, m, ip, plen);
+		return;
+	}
+	if (is_link_local(ip->dst_addr) || is_link_local(ip->src_addr) ||
+	    memcmp(ip->src_addr, (const uint8_t[16]){ 0 }, 16) == 0) {
+		/* Link scope (RFC 4291 2.5.6): not ours to forward. */
+		cpe.st.v6.drop_scope++;
+		goto drop;
+	}
+	cacheable = cpe.o->flow_cache && cpe_flow6_key(in, m, key) == 0;
+	if (ip->hop_limits <= 1) {
+		icmp6_error(m, in, ICMP6_TIME_EXCEEDED, 0, 0);
+		cpe.st.v6.drop_hop_limit++;
+		goto drop;
+	}
+	if (cpe_route6_lookup(ip->dst_addr, &out, nh) != 0) {
+		icmp6_error(m, in, ICMP6_UNREACH, 0, 0);
+		cpe.st.v6.drop_no_route++;
+		goto drop;
+	}
+	if (sizeof(*ip) + plen > cpe.ports[out].mtu) {
+		icmp6_error(m, in, ICMP6_TOO_BIG, 0, cpe.ports[out].mtu);
+		cpe.st.v6.drop_mtu++;
+		goto drop;
+	}
+	memset(&x, 0, sizeof(x));
+	x.sess = UINT32_MAX;
+	x.out = out;
+	x.mtu = cpe.ports[out].mtu;
+	rte_ether_addr_copy(&cpe.ports[out].mac, &x.smac);
+	ip->hop_limits--;
+	rte_ether_addr_copy(&x.smac, &eh->src_addr);
+	cpe.st.v6.fwd++;
+	if (cpe_nd6_resolve(out, nh, m, &x.dmac) != 0)
+		return;		/* queued until ND answers, or dropped */
+	rte_ether_addr_copy(&x.dmac, &eh->dst_addr);
+	cpe_tx(out, m);
+	if (cacheable)
+		cpe_flow6_learn(key, &x);
+	return;
+bad:
+	cpe.st.v6.drop_bad++;
+drop:
+	rte_pktmbuf_free(m);
+}
+
+/* fe80::/64 with the modified EUI-64 of the MAC (RFC 4291 2.5.1). */
+static void
+link_local(const struct rte_ether_addr *mac, uint8_t *a)
+{
+	const uint8_t *b = mac->addr_bytes;
+
+	memset(a, 0, 16);
+	a[0] = 0xfe;
+	a[1] = 0x80;
+	a[8] = b[0] ^ 0x02;
+	a[9] = b[1];
+	a[10] = b[2];
+	a[11] = 0xff;
+	a[12] = 0xfe;
+	a[13] = b[3];
+	a[14] = b[4];
+	a[15] = b[5];
+}
+
+/*
+ * The groups a DPDK port must hear: all-nodes, all-routers (router
+ * solicitations for the control plane) and the solicited-node group of
+ * each address of each interface on it (its VLAN sub-interfaces share
+ * the filter). Without a multicast filter, all multicast.
+ */
+static void
+join_groups(uint16_t port_id)
+{
+	struct rte_ether_addr mc[2 + CPE_MAX_PORTS * (1 + CPE_MAX_IP6)];
+	const struct cpe_port *p;
+	uint32_t n = 0;
+	uint16_t j;
+	uint8_t i;
+
+	mc[n++] = (struct rte_ether_addr){ { 0x33, 0x33, 0, 0, 0, 1 } };
+	mc[n++] = (struct rte_ether_addr){ { 0x33, 0x33, 0, 0, 0, 2 } };
+	for (j = 0; j < cpe.nb_ports; j++) {
+		p = &cpe.ports[j];
+		if (p->id != port_id)
+			continue;
+		mc[n++] = (struct rte_ether_addr){ { 0x33, 0x33, 0xff,
+			p->ll6[13], p->ll6[14], p->ll6[15] } };
+		for (i = 0; i < p->nb_ip6; i++)
+			mc[n++] = (struct rte_ether_addr){ { 0x33, 0x33, 0xff,
+				p->ip6[i].a[13], p->ip6[i].a[14],
+				p->ip6[i].a[15] } };
+	}
+	if (rte_eth_dev_set_mc_addr_list(port_id, mc, n) != 0 &&
+	    rte_eth_allmulticast_enable(port_id) != 0)
+		fprintf(stderr, "ch39x-cpe: port %u: neither a multicast "
+			"filter nor all-multicast: IPv6 neighbour discovery "
+			"may not hear solicitations\n", port_id);
+}
+
+/* Connected routes from the prefixes, then --route's IPv6 routes. */
+static int
+setup_routes(void)
+{
+	const struct cpe_opts *o = cpe.o;
+	char pb[INET6_ADDRSTRLEN], gb[INET6_ADDRSTRLEN];
+	uint8_t nh[16], pfx[16];
+	uint16_t i, j, out;
+	int rc;
+
+	rc = cpe_route6_init();
+	if (rc != 0) {
+		fprintf(stderr, "ch39x-cpe: cannot create the IPv6 route "
+			"table: %s\n", rte_strerror(rte_errno));
+		return rc;
+	}
+	for (i = 0; i < cpe.nb_ports; i++) {
+		for (j = 0; j < cpe.ports[i].nb_ip6; j++) {
+			const struct cpe_ip6 *a = &cpe.ports[i].ip6[j];
+			uint8_t k;
+
+			memcpy(pfx, a->a, 16);
+			for (k = 0; k < 16; k++)
+				if (k * 8 >= a->plen)
+					pfx[k] = 0;
+				else if (k * 8 + 8 > a->plen)
+					pfx[k] &= (uint8_t)(0xff <<
+						(8 - (a->plen - k * 8)));
+			rc = cpe_route6_add(pfx, a->plen, NULL, i);
+			if (rc != 0) {
+				fprintf(stderr, "ch39x-cpe: port %u: cannot "
+					"add a connected IPv6 route: %s\n",
+					cpe.ports[i].id, rte_strerror(-rc));
+				return rc;
+			}
+		}
+	}
+	for (i = 0; i < o->nb_routes6; i++) {
+		const struct cpe_route6_cfg *r = &o->routes6[i];
+
+		if (cpe_route6_lookup(r->gw, &out, nh) != 0 ||
+		    memcmp(nh, r->gw, 16) != 0) {
+			cpe_ip6_fmt(pb, sizeof(pb), r->prefix.a);
+			cpe_ip6_fmt(gb, sizeof(gb), r->gw);
+			fprintf(stderr, "ch39x-cpe: --route %s/%u,%s: the "
+				"gateway is on no port's prefix; allowed "
+				"gateways are addresses of the --lan/--wan "
+				"IPv6 prefixes\n", pb, r->prefix.plen, gb);
+			return -EINVAL;
+		}
+		rc = cpe_route6_add(r->prefix.a, r->prefix.plen, r->gw, out);
+		if (rc != 0) {
+			fprintf(stderr, "ch39x-cpe: --route: cannot add IPv6 "
+				"route %u of %u: %s\n", i + 1, o->nb_routes6,
+				rte_strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int
+cpe_ip6_setup(void)
+{
+	const struct cpe_opts *o = cpe.o;
+	uint16_t i;
+	int rc;
+
+	for (i = 0; i < cpe.nb_ports; i++) {
+		struct cpe_port *p = &cpe.ports[i];
+
+		p->nb_ip6 = o->ports[i].nb_ip6;
+		memcpy(p->ip6, o->ports[i].ip6, sizeof(p->ip6));
+		link_local(&p->mac, p->ll6);
+		if (p->nb_ip6)
+			v6_on = true;
+	}
+	if (!v6_on)
+		return 0;
+	for (i = 0; i < cpe.nb_phys; i++)
+		join_groups(cpe.phys[i].id);
+	icmp_tokens = ICMP6_BURST;
+	icmp_refill = cpe.now;
+	rc = setup_routes();
+	if (rc == 0)
+		rc = cpe_nd6_init();
+	if (rc == 0 && o->flow_cache && (rc = cpe_flow6_init()) != 0)
+		fprintf(stderr, "ch39x-cpe: --flow-entries %u: cannot create "
+			"the IPv6 flow cache: %s; give EAL more memory (-m)\n",
+			o->flow_entries, rte_strerror(-rc));
+	return rc;
+}
