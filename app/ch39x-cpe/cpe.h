@@ -64,6 +64,12 @@ struct cpe_neigh_cfg {
 	struct rte_ether_addr mac;
 };
 
+/* --tap PORT=IFNAME: the control plane's TAP of a port (tap.c). */
+struct cpe_tap_cfg {
+	uint16_t port;			/* DPDK port id, as --lan/--wan */
+	char name[16];			/* IFNAMSIZ */
+};
+
 /* The traffic generator of the benchmark (gen.c), on its own lcore. */
 struct cpe_gen_cfg {
 	bool on;
@@ -98,6 +104,8 @@ struct cpe_opts {
 	/* --vdev lines of the config file, handed to EAL. */
 	char *vdevs[CPE_MAX_PORTS];
 	uint16_t nb_vdevs;
+	struct cpe_tap_cfg taps[CPE_MAX_PORTS];
+	uint16_t nb_taps;
 };
 
 /* Counters: one set, the forwarding lcore writes them. */
@@ -119,6 +127,8 @@ struct cpe_stats {
 	uint64_t drop_not_ip, drop_local, drop_nomem;
 	uint64_t busy_cycles, busy_pkts, loops, app_cycles, thread_cpu_ns;
 	uint64_t clean_cycles, clean_pkts, preempted_loops;
+	/* The exception path (tap.c): to Linux, and from Linux out. */
+	uint64_t punted, punt_drops, tap_rx, tap_tx, tap_drops;
 };
 
 /* The fast path's cached result; the slow path fills one per packet. */
@@ -223,6 +233,11 @@ void cpe_slow_input(uint16_t in, struct rte_mbuf *m);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);
+int cpe_tap_parse(const char *val, struct cpe_tap_cfg *t);
+int cpe_tap_init(void);		/* after the ports: creates the TAPs */
+void cpe_tap_close(void);
+void cpe_tap_poll(void);	/* main loop: Linux's frames out */
+int cpe_tap_fd(uint16_t idx);	/* -1: port idx has no TAP */
 
 /* stats.c */
 void cpe_stats_print(FILE *f, bool final, double elapsed);

@@ -125,6 +125,7 @@ forward(void)
 			/* The router's own work, without the PMD's bursts. */
 			cpe.st.app_cycles += rte_rdtsc() - t1;
 		}
+		cpe_tap_poll();
 		cpe_tx_flush();
 		cpe.st.loops++;
 		if (got) {
@@ -246,6 +247,8 @@ main(int argc, char **argv)
 			"the flow cache: %s; give EAL more memory (-m)\n",
 			opts.flow_entries, rte_strerror(-rc));
 	if (rc == 0)
+		rc = cpe_tap_init();
+	if (rc == 0)
 		rc = cpe_gen_start();
 	if (rc == 0) {
 		fprintf(stderr, "ch39x-cpe: forwarding on %u ports (%s)\n",
@@ -266,6 +269,7 @@ main(int argc, char **argv)
 		else
 			cpe_stats_print(stdout, true, elapsed);
 	}
+	cpe_tap_close();
 	cpe_ports_close();
 	rte_eal_cleanup();
 	free_args(eal_argv, &opts);
