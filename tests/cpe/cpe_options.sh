@@ -39,6 +39,12 @@ expect "--bench-gen 2: allowed values are TX,RX" -- $ok --bench-gen 2
 expect "--neigh 1.2.3.4,ff:ff:ff:ff:ff:ff: allowed values are ADDR,XX" -- $ok --neigh 1.2.3.4,ff:ff:ff:ff:ff:ff
 expect "unknown option '--bogus'; allowed options are --lan, --wan" -- $ok --bogus
 expect "--vdev" -- $ok --vdev net_null0
+expect "--tap 0: allowed values are PORT=IFNAME" -- $ok --tap 0
+expect "--tap 0=a/b: allowed values are PORT=IFNAME" -- $ok --tap 0=a/b
+expect "--tap 0=abcdefghijklmnop: allowed values are PORT=IFNAME" -- $ok --tap 0=abcdefghijklmnop
+expect "--tap 5=t5: port 5 is no router port" -- $ok --tap 5=t5
+expect "--tap 1=t0: port or name already given to --tap" -- $ok --tap 0=t0 --tap 1=t0
+expect "--tap 0=t1: port or name already given to --tap" -- $ok --tap 0=t0 --tap 0=t1
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"
