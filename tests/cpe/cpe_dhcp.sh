@@ -85,6 +85,8 @@ addr=$(ip -n "$rt" -4 -br addr show "$pl" | awk '{print $3}')
 check '[ "$addr" = "$LAN_RT/24" ]' "LAN TAP $pl carries $LAN_RT/24 (has: $addr)"
 mtu=$(ip -n "$rt" link show "$pl" | grep -o 'mtu [0-9]*' | cut -d' ' -f2)
 check '[ "$mtu" = 1500 ]' "LAN TAP MTU is the port's, 1500 (has: $mtu)"
+ai=$(ip netns exec "$rt" cat /proc/sys/net/ipv4/conf/$pl/arp_ignore)
+check '[ "$ai" = 1 ]' "LAN TAP arp_ignore is 1 (has: $ai)"
 
 # --- DHCP: dnsmasq on the LAN TAP, udhcpc on the LAN host ---------------
 R dnsmasq --keep-in-foreground --no-resolv --no-hosts --user=root \
