@@ -72,6 +72,13 @@ tap 1=$pw
 json
 CONF
 
+# IPv6 (the SLAAC part) when this ch39x-cpe routes it: the ports get
+# prefixes as further --lan/--wan addresses.
+V6_LAN=2001:db8:60::1 V6_WAN=2001:db8:ff::2 V6_WAN_H=2001:db8:ff::1
+has_v6=0
+"$cpe" --help 2>/dev/null | grep -q IPv6 && has_v6=1
+[ $has_v6 = 1 ] && printf 'lan 0=%s/64\nwan 1=%s/64\n' $V6_LAN $V6_WAN >> "$priv/cpe.conf"
+
 start_router main
 wait_for "the router's control-plane TAPs $pl and $pw up" 20 \
 	eval 'tap_up $pl && tap_up $pw' || cpe_lib_done
@@ -210,12 +217,10 @@ neigh=$(ip -n "$rt" neigh show dev "$pl" | grep "^$H ")
 check 'echo "$neigh" | grep -qi "lladdr $lan_mac"' "Linux resolved the LAN host's MAC on $pl ($neigh)"
 
 # --- SLAAC (router advertisements from dnsmasq), IPv6 through ------------
-V6_LAN=2001:db8:60::1 V6_WAN=2001:db8:ff::2 V6_WAN_H=2001:db8:ff::1
-if ! "$cpe" --help 2>/dev/null | grep -q IPv6; then
+if [ $has_v6 = 0 ]; then
 	echo "SKIP: SLAAC and IPv6 through the router: this ch39x-cpe has no IPv6 forwarding (its --help names no IPv6)"
 else
-	# The lead's merge of the IPv6 forwarding gives the ports their
-	# IPv6 addresses ($V6_LAN/64 on the LAN, $V6_WAN/64 on the WAN);
+	# The router has $V6_LAN/64 on the LAN, $V6_WAN/64 on the WAN;
 	# Linux gets the LAN one on its TAP for dnsmasq's constructor.
 	ip -n "$rt" -6 addr add "$V6_LAN/64" dev "$pl" nodad
 	ip netns exec "$lan" sysctl -qw "net.ipv6.conf.$tl.accept_ra=2"
