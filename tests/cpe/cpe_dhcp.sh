@@ -35,7 +35,7 @@ cpe_lib_init cpe_dhcp "$@" dnsmasq busybox
 LAN_RT=192.168.60.1 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
 PRINTER=192.168.60.77
 pl=pl$id pw=pw$id		# the control plane's TAPs, in the router netns
-R() { timeout 30 ip netns exec "$rt" "$@"; }
+R() { timeout 30 ip netns exec "$rt" "$@"; }	# (servers: their own timeout)
 
 dnsmasq_pid=
 srv_pids=
@@ -96,7 +96,7 @@ ai=$(ip netns exec "$rt" cat /proc/sys/net/ipv4/conf/$pl/arp_ignore)
 check '[ "$ai" = 1 ]' "LAN TAP arp_ignore is 1 (has: $ai)"
 
 # --- DHCP: dnsmasq on the LAN TAP, udhcpc on the LAN host ---------------
-R dnsmasq --keep-in-foreground --no-resolv --no-hosts --user=root \
+ip netns exec "$rt" timeout 300 dnsmasq --keep-in-foreground --no-resolv --no-hosts --user=root \
 	--interface="$pl" --bind-interfaces \
 	--dhcp-range=192.168.60.100,192.168.60.150,255.255.255.0,10m \
 	--address=/printer.lan/$PRINTER --dhcp-authoritative \
@@ -139,9 +139,9 @@ H=${h_ip:-192.168.60.2}
 L ping -c 1 -W 5 $LAN_RT >/dev/null 2>&1
 W ping -c 1 -W 5 $WAN_RT >/dev/null 2>&1
 out=$(L ping -c 3 -i 0.2 -W 5 $WAN_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "from the leased address, ping the WAN host $WAN_H through NAT"
+check 'echo "$out" | grep -q " 0% packet loss"' "from the leased address, ping the WAN host $WAN_H through NAT ($(echo "$out" | grep -o "[0-9]* received.*loss"))"
 out=$(L ping -c 2 -i 0.2 -W 5 $LAN_RT 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "ping the router's LAN address (the app answers)"
+check 'echo "$out" | grep -q " 0% packet loss"' "ping the router's LAN address (the app answers) ($(echo "$out" | grep -o "[0-9]* received.*loss"))"
 rt_mac=$(ip -n "$lan" neigh show "$LAN_RT" | grep -o 'lladdr [0-9a-f:]*' | cut -d' ' -f2)
 check '[ -n "$rt_mac" ] && [ "$rt_mac" = "$tap_mac" ]' \
 	"the LAN TAP has the port's MAC (TAP $tap_mac, the router's ARP reply ${rt_mac:-none})"
@@ -209,10 +209,10 @@ tcp_check "LAN host -> router LAN address" $LAN_RT 2222 L "$H"
 tcp_check "WAN host -> router WAN address" $WAN_RT 2223 W "$WAN_H"
 
 # --- Linux on the router reaches the hosts (its own ARP) ---------------
-out=$(R ping -c 2 -i 0.2 -W 5 "$H" 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "Linux in the router netns pings the LAN host $H (via $pl)"
+out=$(R ping -c 2 -i 0.2 -W 5 "$H" 2>&1); echo "$out" > "$priv/rping.out"
+check 'echo "$out" | grep -q " 0% packet loss"' "Linux in the router netns pings the LAN host $H (via $pl) ($(echo "$out" | grep -o "[0-9]* received.*loss"))"
 out=$(R ping -c 2 -i 0.2 -W 5 $WAN_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "Linux in the router netns pings the WAN host $WAN_H (via $pw)"
+check 'echo "$out" | grep -q " 0% packet loss"' "Linux in the router netns pings the WAN host $WAN_H (via $pw) ($(echo "$out" | grep -o "[0-9]* received.*loss"))"
 neigh=$(ip -n "$rt" neigh show dev "$pl" | grep "^$H ")
 check 'echo "$neigh" | grep -qi "lladdr $lan_mac"' "Linux resolved the LAN host's MAC on $pl ($neigh)"
 
@@ -227,7 +227,7 @@ else
 	ip -n "$wan" -6 addr add "$V6_WAN_H/64" dev "$tw" nodad
 	ip -n "$wan" -6 route add 2001:db8:60::/64 via "$V6_WAN"
 	kill "$dnsmasq_pid"; wait "$dnsmasq_pid" 2>/dev/null
-	R dnsmasq --keep-in-foreground --no-resolv --no-hosts --user=root \
+	ip netns exec "$rt" timeout 300 dnsmasq --keep-in-foreground --no-resolv --no-hosts --user=root \
 		--interface="$pl" --bind-interfaces --enable-ra \
 		--dhcp-range=::,constructor:"$pl",ra-only,64,10m \
 		--ra-param="$pl",3 --pid-file="$priv/dnsmasq6.pid" \
@@ -240,7 +240,7 @@ else
 	rtr=$(ip -n "$lan" -6 route show default)
 	check 'echo "$rtr" | grep -q "via fe80::"' "SLAAC: a default route via the router's link-local address ($rtr)"
 	out=$(L ping -6 -c 3 -i 0.2 -W 5 $V6_WAN_H 2>&1)
-	check 'echo "$out" | grep -q " 0% packet loss"' "IPv6: the LAN host pings the WAN host $V6_WAN_H"
+	check 'echo "$out" | grep -q " 0% packet loss"' "IPv6: the LAN host pings the WAN host $V6_WAN_H ($(echo "$out" | grep -o "[0-9]* received.*loss"))"
 fi
 
 stop_router main
@@ -274,7 +274,7 @@ check '[ "${local_d:-0}" -ge 2 ] && [ "${punted:-x}" = 0 ]' \
 	"without --tap: the DISCOVERs counted as local drops (${local_d:-none}), punted ${punted:-none}"
 
 if [ $fail -ne 0 ]; then
-	for f in dnsmasq.log udhcpc.out main.json; do
+	for f in dnsmasq.log udhcpc.out rping.out main.json; do
 		echo "--- $f ---"; tail -20 "$priv/$f" 2>/dev/null
 	done
 fi
