@@ -181,9 +181,9 @@ tap_open(struct tap *t, uint16_t idx)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", t->name);
 	if (ioctl(t->fd, TUNSETIFF, &ifr) != 0) {
 		rc = -errno;
-		fprintf(stderr, "ch39x-cpe: --tap %u=%s: cannot create the TAP: "
-			"%s; allowed values are names of no interface or of a "
-			"TAP this user may attach to\n", cpe.ports[idx].id,
+		fprintf(stderr, "ch39x-cpe: --tap %u=%s: cannot create the "
+			"TAP: %s; allowed values are names of no interface or "
+			"of a TAP this user may attach to\n", cpe.ports[idx].id,
 			t->name, strerror(-rc));
 		close(t->fd);
 		return rc;
