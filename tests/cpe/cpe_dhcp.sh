@@ -19,7 +19,9 @@
 # router netns pings the LAN host and the WAN host (its own ARP out of the
 # ports, the replies punted back) and a TCP server on the WAN address
 # answers the WAN host. The exit statistics must show the punted packets
-# and Linux's frames sent, no punt drops and no local drops.
+# and Linux's frames sent, no punt drops and no local drops. Without
+# --tap, no lease and the DISCOVERs are local drops; --tap on an existing
+# interface that is no TAP (lo) stops the router with the option named.
 #
 # Then SLAAC: dnsmasq --enable-ra on the LAN TAP, the LAN host takes a
 # global address from the router advertisements and pings the WAN host
@@ -272,6 +274,15 @@ read -r local_d punted < <(json "$priv/notap.json" \
 	'j["drops"]["local"], j["tap"]["punted"]')
 check '[ "${local_d:-0}" -ge 2 ] && [ "${punted:-x}" = 0 ]' \
 	"without --tap: the DISCOVERs counted as local drops (${local_d:-none}), punted ${punted:-none}"
+
+# --- a name taken by another kind of interface: a clear error ----------
+ip netns exec "$rt" timeout 60 "$cpe" --no-huge --no-pci -m 512 \
+	--file-prefix "cpe_${id}_lo" -l 0 -d "$priv/pmd.so" -- \
+	--config "$priv/cpe.conf" --tap 0=lo --duration 1 \
+	> /dev/null 2> "$priv/lo.err"
+rc=$?
+check '[ $rc -ne 0 ] && grep -q -- "--tap 0=lo: cannot create the TAP" "$priv/lo.err"' \
+	"--tap 0=lo (not a TAP): exit $rc, the error names the option"
 
 if [ $fail -ne 0 ]; then
 	for f in dnsmasq.log udhcpc.out rping.out main.json; do
