@@ -78,7 +78,8 @@ CONF
 # prefixes as further --lan/--wan addresses.
 V6_LAN=2001:db8:60::1 V6_WAN=2001:db8:ff::2 V6_WAN_H=2001:db8:ff::1
 has_v6=0
-"$cpe" --help 2>/dev/null | grep -q IPv6 && has_v6=1
+# (grep without -q reads all: no SIGPIPE to fail the pipe under pipefail)
+"$cpe" --help 2>/dev/null | grep IPv6 >/dev/null && has_v6=1
 [ $has_v6 = 1 ] && printf 'lan 0=%s/64\nwan 1=%s/64\n' $V6_LAN $V6_WAN >> "$priv/cpe.conf"
 
 start_router main
