@@ -30,8 +30,10 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # The tests: tshark reads captures (tests/tcp_pcap.py), iproute2,
 # iputils-ping and iperf3 are the Linux peers of the CPE test (tests/cpe),
 # udev's systemd-udevd applies the udev rule in the VM test (tests/vm, which
-# installs QEMU and the rest of its own needs).
-test_pkgs=(tshark iproute2 iputils-ping iperf3 udev)
+# installs QEMU and the rest of its own needs); dnsmasq-base and
+# busybox-static (udhcpc, nslookup) are the DHCP/DNS server and client of
+# the CPE control-plane test (tests/cpe/cpe_dhcp.sh).
+test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 
 missing=()

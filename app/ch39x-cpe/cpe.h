@@ -89,6 +89,12 @@ enum cpe_idle_mode {
 	CPE_IDLE_INTERRUPT,		/* Rx interrupts, else as adaptive */
 };
 #define CPE_DEF_IDLE		CPE_IDLE_INTERRUPT
+/* --tap PORT=IFNAME: the control plane's TAP of a port (tap.c). */
+struct cpe_tap_cfg {
+	uint16_t port;			/* DPDK port id, as --lan/--wan */
+	uint16_t vlan;			/* its 802.1Q interface, 0: untagged */
+	char name[16];			/* IFNAMSIZ */
+};
 
 /* The traffic generator of the benchmark (gen.c), on its own lcore. */
 struct cpe_gen_cfg {
@@ -131,6 +137,8 @@ struct cpe_opts {
 	/* --vdev lines of the config file, handed to EAL. */
 	char *vdevs[CPE_MAX_PHYS];
 	uint16_t nb_vdevs;
+	struct cpe_tap_cfg taps[CPE_MAX_PORTS];
+	uint16_t nb_taps;
 };
 
 /* Counters: one set, the forwarding lcore writes them. */
@@ -175,6 +183,8 @@ struct cpe_stats {
 	uint64_t process_cpu_ns;
 	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
 	struct cpe_stats6 v6;
+	/* The exception path (tap.c): to Linux, and from Linux out. */
+	uint64_t punted, punt_drops, tap_rx, tap_tx, tap_drops;
 };
 
 /* The fast path's cached result; the slow path fills one per packet. */
@@ -341,6 +351,11 @@ void cpe_slow_input(uint16_t in, struct rte_mbuf *m);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);
+int cpe_tap_parse(const char *val, struct cpe_tap_cfg *t);
+int cpe_tap_init(void);		/* after the ports: creates the TAPs */
+void cpe_tap_close(void);
+void cpe_tap_poll(void);	/* main loop: Linux's frames out */
+int cpe_tap_fd(uint16_t idx);	/* -1: port idx has no TAP */
 
 /* vlan.c: 802.1Q sub-interfaces */
 struct rte_eth_conf;

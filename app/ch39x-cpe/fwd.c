@@ -24,7 +24,10 @@ is_local(uint32_t dst, uint16_t in)
 {
 	uint16_t i;
 
-	if (dst == 0xffffffff ||
+	/* Broadcasts and multicasts (224/4) are for the control plane:
+	 * never routed (RFC 1812 5.3.5).
+	 */
+	if (dst == 0xffffffff || (dst >> 28) == 14 ||
 	    dst == (cpe.ports[in].ip | ~cpe.ports[in].mask))
 		return true;
 	for (i = 0; i < cpe.nb_ports; i++)
@@ -142,7 +145,7 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	    (ip->fragment_offset &
 	     rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
 			      RTE_IPV4_HDR_OFFSET_MASK)) ||
-	    !is_local(dst, in) || dst == 0xffffffff ||
+	    !is_local(dst, in) || dst == 0xffffffff || (dst >> 28) == 14 ||
 	    dst == (cpe.ports[in].ip | ~cpe.ports[in].mask)) {
 		cpe_punt(in, m);
 		return;

@@ -130,6 +130,7 @@ forward(void)
 			/* The router's own work, without the PMD's bursts. */
 			cpe.st.app_cycles += rte_rdtsc() - t1;
 		}
+		cpe_tap_poll();
 		cpe_tx_flush();
 		cpe.st.loops++;
 		if (got) {
@@ -267,6 +268,8 @@ main(int argc, char **argv)
 	if (rc == 0)
 		rc = cpe_ctl_init();
 	if (rc == 0)
+		rc = cpe_tap_init();
+	if (rc == 0)
 		rc = cpe_gen_start();
 	if (rc == 0) {
 		fprintf(stderr, "ch39x-cpe: forwarding on %u ports (%s, "
@@ -294,6 +297,7 @@ main(int argc, char **argv)
 		else
 			cpe_stats_print(stdout, true, elapsed);
 	}
+	cpe_tap_close();
 	cpe_ports_close();
 	rte_eal_cleanup();
 	free_args(eal_argv, &opts);

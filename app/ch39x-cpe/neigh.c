@@ -227,8 +227,11 @@ cpe_arp_input(uint16_t in, struct rte_mbuf *m)
 		learn(in, sip, &a->arp_data.arp_sha, tip == p->ip);
 	if (a->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REQUEST) ||
 	    tip != p->ip) {
-		cpe.st.drop_local++;
-		goto drop;
+		/* Replies (to Linux's own requests too) and requests for
+		 * others: the control plane's, if the port has one (tap.c).
+		 */
+		cpe_punt(in, m);
+		return;
 	}
 	/* A reply in place. */
 	a->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);

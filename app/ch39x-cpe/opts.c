@@ -43,6 +43,7 @@ static const struct opt_def opt_defs[] = {
 	{ "no-vlan-offload", NONE },
 	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
 	{ "vdev", REQ }, { "help", NONE },
+	{ "tap", REQ },
 };
 
 void
@@ -104,6 +105,13 @@ cpe_usage(FILE *f, const char *prog)
 "  --duration S          run S seconds then exit, 0 (until SIGINT or\n"
 "                        SIGTERM)..86400 (default 0)\n"
 "  --json                exit statistics as JSON on stdout\n"
+"  --tap PORT=IFNAME     the control plane of router port PORT (or\n"
+"                        PORT.VLAN, as --lan/--wan): a Linux\n"
+"                        TAP IFNAME (1..15 characters) with the port's MAC,\n"
+"                        MTU and address; traffic for the router that it\n"
+"                        does not answer itself (DHCP, DNS, SSH, ...) goes\n"
+"                        there, and what Linux sends there goes out of the\n"
+"                        port; repeat per port (default: none, dropped)\n"
 
 "  --idle MODE           what the forwarding loop does without packets:\n"
 "                        poll (busy polling: one core at 100 %% always),\n"
@@ -591,6 +599,14 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 		if (parse_u32(val, 1024, UINT16_MAX - RTE_PKTMBUF_HEADROOM,
 			      &o->data_room) != 0)
 			return bad(name, val, "1024..65407");
+	} else if (strcmp(name, "tap") == 0) {
+		if (o->nb_taps == CPE_MAX_PORTS)
+			return bad(name, val, "at most 8 --tap (one per port)");
+		if (cpe_tap_parse(val, &o->taps[o->nb_taps]) != 0)
+			return bad(name, val, "PORT=IFNAME, PORT a --lan/--wan "
+				   "port id, IFNAME 1..15 characters without "
+				   "'/', ':' or blanks, e.g. 0=cpe-lan");
+		o->nb_taps++;
 	} else if (strcmp(name, "config") == 0) {
 		if (depth > 0)
 			return bad(name, val, "none inside a config file (no "
@@ -719,6 +735,42 @@ defaults(struct cpe_opts *o)
 	o->data_room = RTE_MBUF_DEFAULT_DATAROOM;
 }
 
+/* --tap: a router port each, one TAP per port, distinct names. */
+static int
+check_taps(const struct cpe_opts *o)
+{
+	const struct cpe_tap_cfg *t;
+	uint16_t i, j;
+
+	for (i = 0; i < o->nb_taps; i++) {
+		t = &o->taps[i];
+		for (j = 0; j < o->nb_ports; j++)
+			if (o->ports[j].id == t->port &&
+			    o->ports[j].vlan == t->vlan)
+				break;
+		if (j == o->nb_ports) {
+			fprintf(stderr, PROG ": --tap %u=%s: port %u is no "
+				"router port; allowed values are the ports "
+				"given to --lan or --wan\n", t->port, t->name,
+				t->port);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if ((o->taps[j].port == t->port &&
+			     o->taps[j].vlan == t->vlan) ||
+			    strcmp(o->taps[j].name, t->name) == 0) {
+				fprintf(stderr, PROG ": --tap %u=%s: port or "
+					"name already given to --tap; allowed "
+					"values are one TAP per port, each "
+					"with its own name\n", t->port,
+					t->name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Checks across options, once all are in. */
 static int
 check(struct cpe_opts *o)
@@ -772,6 +824,8 @@ check(struct cpe_opts *o)
 			return -EINVAL;
 		}
 	}
+	if (check_taps(o) != 0)
+		return -EINVAL;
 	if (lan == 0 || wan == 0) {
 		fprintf(stderr, PROG ": %s: the router needs one --wan "
 			"PORT=ADDR/LEN and at least one --lan PORT=ADDR/LEN "

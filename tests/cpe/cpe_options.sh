@@ -65,6 +65,12 @@ expect "--mtu 1=20: allowed values are N (68..9198, every port) or PORT=N" -- $o
 expect "--mtu 5=1400: port 5 is no router port" -- $ok --mtu 5=1400
 expect "--mtu 1000: port 1 has IPv6 prefixes; allowed values are 1280..9198" -- $ok --wan 1=2001:db8::2/64 --mtu 1000
 expect "--wan: NAPT needs an IPv4 address on the WAN port" -- --lan 0=192.168.1.1/24 --wan 1=2001:db8::2/64
+expect "--tap 0: allowed values are PORT=IFNAME" -- $ok --tap 0
+expect "--tap 0=a/b: allowed values are PORT=IFNAME" -- $ok --tap 0=a/b
+expect "--tap 0=abcdefghijklmnop: allowed values are PORT=IFNAME" -- $ok --tap 0=abcdefghijklmnop
+expect "--tap 5=t5: port 5 is no router port" -- $ok --tap 5=t5
+expect "--tap 1=t0: port or name already given to --tap" -- $ok --tap 0=t0 --tap 1=t0
+expect "--tap 0=t1: port or name already given to --tap" -- $ok --tap 0=t0 --tap 0=t1
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"
