@@ -66,7 +66,7 @@
 #define IDLE_SLEEP_MAX_US	1000u
 /* The longest interrupt wait: housekeeping runs at least this often. */
 #define IDLE_WAIT_MAX_MS	100u
-#define IDLE_MAX_FDS		8
+#define IDLE_MAX_FDS		(CPE_MAX_PORTS + 4)
 
 enum idle_state { BUSY, ARMED };
 

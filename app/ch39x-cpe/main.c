@@ -106,6 +106,12 @@ forward(void)
 	next_hk = start;
 	last_hk = start - cpe.hz / 1000;
 	cpe_idle_init();
+	/* What Linux writes to a TAP ends an interrupt wait too. */
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (cpe_tap_fd(i) >= 0 && cpe_idle_watch_fd(cpe_tap_fd(i)) != 0)
+			fprintf(stderr, "ch39x-cpe: TAP of port %u: not in the "
+				"idle wait; Linux's frames wait for the next "
+				"wake-up (at most 100 ms)\n", cpe.ports[i].id);
 	while (!cpe_quit) {
 		t0 = rte_rdtsc();
 		cpe.now = t0;
