@@ -77,6 +77,7 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		" local %" PRIu64 " no_mbuf %" PRIu64 "\n", s->drop_ttl,
 		s->drop_no_route, s->drop_mtu, s->drop_bad, s->drop_frag,
 		s->drop_not_ip, s->drop_local, s->drop_nomem);
+	cpe_qos_print(f);
 	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
 		"router, %.1f in the PMD), generation %u\n", cycles_per_pkt(),
 		s->busy_pkts ? (double)s->app_cycles / (double)s->busy_pkts : 0,
@@ -139,6 +140,7 @@ cpe_stats_json(FILE *f, double elapsed)
 		", \"no_mbuf\": %" PRIu64 "},\n", s->drop_ttl, s->drop_no_route,
 		s->drop_mtu, s->drop_bad, s->drop_frag, s->drop_not_ip,
 		s->drop_local, s->drop_nomem);
+	cpe_qos_json(f);
 	fprintf(f, "  \"app_cycles\": %" PRIu64 ",\n  \"app_cycles_per_pkt\": "
 		"%.1f,\n  \"thread_cpu_s\": %.3f,\n  \"clean_cycles_per_pkt\": %.1f,\n"
 		"  \"preempted_loops\": %" PRIu64 ",\n",
