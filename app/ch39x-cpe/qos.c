@@ -55,6 +55,8 @@ static struct {
 	uint64_t last;		/* TSC of the last refill */
 	uint64_t max_gap;	/* cycles that fill an empty bucket */
 	uint32_t held;		/* packets in all classes */
+	uint64_t stalls;	/* refills that overflowed with packets held */
+	uint64_t stall_cycles;	/* the time those lost, beyond the bucket */
 	struct qos_class c[CPE_QOS_MAX_CLASSES];
 } qos;
 
@@ -160,8 +162,19 @@ refill(uint64_t now)
 {
 	uint64_t gap = now - qos.last;
 
-	if (gap > qos.max_gap)
+	if (gap > qos.max_gap) {
+		/*
+		 * The loop did not run for longer than the bucket lasts (the
+		 * thread was preempted): with packets waiting, the uplink
+		 * idled and that time is lost to them. Counted, to tell a
+		 * rate below --wan-rate from a shaper that runs slow.
+		 */
+		if (qos.held) {
+			qos.stalls++;
+			qos.stall_cycles += gap - qos.max_gap;
+		}
 		gap = qos.max_gap;
+	}
 	qos.last = now;
 	qos.tokens += (int64_t)(gap * qos.rate);
 	if (qos.tokens > qos.depth)
@@ -211,6 +224,12 @@ cpe_qos_next_tsc(void)
 	return qos.last + ((uint64_t)-qos.tokens + qos.rate - 1) / qos.rate;
 }
 
+static double
+stall_ms(void)
+{
+	return cpe.hz ? (double)qos.stall_cycles * 1e3 / (double)cpe.hz : 0;
+}
+
 void
 cpe_qos_print(FILE *f)
 {
@@ -220,8 +239,9 @@ cpe_qos_print(FILE *f)
 	if (!cpe_qos_on)
 		return;
 	fprintf(f, "  qos wan: rate %" PRIu64 " bit/s overhead %u B queue %u "
-		"packets/class held %u\n", qos.rate, qos.overhead, qos.cap,
-		qos.held);
+		"packets/class held %u stalls %" PRIu64 " (%.1f ms)\n",
+		qos.rate, qos.overhead, qos.cap, qos.held, qos.stalls,
+		stall_ms());
 	for (i = 0; i < qos.nb; i++) {
 		k = &qos.c[i];
 		fprintf(f, "    class %u: enqueued %" PRIu64 " sent %" PRIu64
@@ -238,8 +258,10 @@ cpe_qos_json(FILE *f)
 	uint32_t i;
 
 	fprintf(f, "  \"qos\": {\"rate_bps\": %" PRIu64 ", \"overhead\": %u, "
-		"\"queue\": %u, \"held\": %u, \"classes\": [",
-		cpe_qos_on ? qos.rate : 0, qos.overhead, qos.cap, qos.held);
+		"\"queue\": %u, \"held\": %u, \"stalls\": %" PRIu64
+		", \"stall_ms\": %.1f, \"classes\": [",
+		cpe_qos_on ? qos.rate : 0, qos.overhead, qos.cap, qos.held,
+		qos.stalls, stall_ms());
 	for (i = 0; cpe_qos_on && i < qos.nb; i++) {
 		k = &qos.c[i];
 		fprintf(f, "%s\n    {\"class\": %u, \"enqueued\": %" PRIu64
