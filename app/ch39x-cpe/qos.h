@@ -12,8 +12,8 @@
  *
  * Classes are numbered from 0, the highest priority. A frame's class
  * comes from its outermost 802.1Q/802.1ad tag's PCP when that is not 0,
- * otherwise from the DSCP of its IPv4 or IPv6 header; frames that are not
- * IP (ARP) go to class 0: they are few and the router stalls without
+ * otherwise from the DSCP of its IPv4 or IPv6 header (also in a PPPoE
+ * session); frames that are not IP (ARP, PPP control) go to class 0: they are few and the router stalls without
  * them.
  */
 

@@ -5,7 +5,7 @@
 /*
  * The WAN scheduler's options and its classifier: which class a frame
  * goes to, read from the frame's own bytes (outermost VLAN tag's PCP, the
- * IPv4 TOS or the IPv6 traffic class), so that it works whichever path
+ * IPv4 TOS or the IPv6 traffic class, also inside a PPPoE session), so that it works whichever path
  * made the frame (fast path, slow path, ICMP and ARP the router sends,
  * IPv6, VLAN sub-interfaces) and needs nothing from them. No DPDK here: the
  * unit test (tests/cpe/test_qos_class.c) links this file alone.
@@ -22,6 +22,7 @@
 #define ETH_HLEN	14
 #define VLAN_HLEN	4
 #define MAX_TAGS	2	/* 802.1ad outer and 802.1Q inner */
+#define PPPOE_HLEN	6	/* RFC 2516 session header */
 
 #define RATE_ALLOWED "a rate in bits/s, 64k..10G: digits with an " \
 	"optional fraction and suffix k (1000), M or G, e.g. 20M or 1.5G"
@@ -302,6 +303,14 @@ cpe_qos_classify(const struct cpe_qos_map *m, const uint8_t *f,
 	}
 	if (pcp > 0 || (pcp == 0 && m->pcp0_set))
 		return m->pcp[pcp & 7];
+	if (type == 0x8864) {
+		/* PPPoE session: 6 bytes, then the PPP protocol. */
+		if (off + 2 + PPPOE_HLEN + 2 > len)
+			return m->other;
+		off += PPPOE_HLEN + 2;
+		type = be16(f + off);
+		type = type == 0x0021 ? 0x0800 : type == 0x0057 ? 0x86dd : 0;
+	}
 	off += 2;	/* the L3 header */
 	if (type == 0x0800) {
 		if (off + 2 > len || (f[off] >> 4) != 4)

@@ -6,7 +6,7 @@
  * Unit test of ch39x-cpe's WAN classifier and scheduler options
  * (app/ch39x-cpe/qos_class.c), over frames written out byte by byte:
  * IPv4 TOS, IPv6 traffic class, 802.1Q and 802.1ad tags (PCP), a tag the
- * port inserts (TX VLAN offload), ARP, and every truncation of each frame
+ * port inserts (TX VLAN offload), PPPoE sessions, ARP, and every truncation of each frame
  * (exact-size heap copies, so that AddressSanitizer sees an overread).
  * Then the option parser: rates, DSCP names, maps, the cross checks.
  */
@@ -79,6 +79,15 @@ static const uint8_t three_tags[] = { MACS, TAG(0x8100, 0, 1),
 	TAG(0x8100, 0, 2), TAG(0x8100, 0, 3), V4(0x00) };
 static const uint8_t arp[] = { MACS, 0x08, 0x06, 0, 1, 8, 0, 6, 4, 0, 1 };
 static const uint8_t q_arp[] = { MACS, TAG(0x8100, 0, 7), 0x08, 0x06, 0, 1 };
+/* PPPoE session (RFC 2516): ver/type, code, session, length, protocol. */
+#define PPPOE(proto) 0x88, 0x64, 0x11, 0x00, 0x12, 0x34, 0x00, 0x40, \
+		(proto) >> 8, (proto) & 0xff
+static const uint8_t pppoe_v4_ef[] = { MACS, PPPOE(0x0021), 0x45, 0xb8, 0 };
+static const uint8_t pppoe_v4_be[] = { MACS, PPPOE(0x0021), 0x45, 0x00, 0 };
+static const uint8_t pppoe_v6_cs1[] = { MACS, PPPOE(0x0057), 0x62, 0x00, 0 };
+static const uint8_t pppoe_lcp[] = { MACS, PPPOE(0xc021), 0x01, 0x01, 0 };
+static const uint8_t q_pppoe_v4_be[] = { MACS, TAG(0x8100, 0, 7),
+	PPPOE(0x0021), 0x45, 0x00, 0 };
 
 static void
 test_default_map(void)
@@ -118,6 +127,12 @@ test_default_map(void)
 	/* Not IP (ARP): class 0. */
 	CHECK_EQ(CLS(&m, arp, -1), 0);
 	CHECK_EQ(CLS(&m, q_arp, -1), 0);
+	/* PPPoE sessions: the IP inside; PPP control (LCP) as not IP. */
+	CHECK_EQ(CLS(&m, pppoe_v4_ef, -1), 0);
+	CHECK_EQ(CLS(&m, pppoe_v4_be, -1), 2);
+	CHECK_EQ(CLS(&m, pppoe_v6_cs1, -1), 3);
+	CHECK_EQ(CLS(&m, pppoe_lcp, -1), 0);
+	CHECK_EQ(CLS(&m, q_pppoe_v4_be, -1), 2);
 	/* A tag the port inserts: its PCP, before the frame's own. */
 	CHECK_EQ(CLS(&m, v4_ef, 1), 3);
 	CHECK_EQ(CLS(&m, v4_be, 6), 0);
@@ -194,6 +209,7 @@ test_truncated(void)
 		{ q_p0_v6ef, sizeof(q_p0_v6ef) },
 		{ qinq_p0_p1_ef, sizeof(qinq_p0_p1_ef) },
 		{ three_tags, sizeof(three_tags) }, { arp, sizeof(arp) },
+		{ q_pppoe_v4_be, sizeof(q_pppoe_v4_be) },
 	};
 	struct cpe_qos_cfg c;
 	struct cpe_qos_map m;
@@ -226,6 +242,11 @@ test_truncated(void)
 	CHECK_EQ(cls_of(&m, qinq_p0_p1_ef, 21, -1), 0);
 	CHECK_EQ(cls_of(&m, qinq_p0_p1_ef, 23, -1), 2);
 	CHECK_EQ(cls_of(&m, qinq_p0_p1_ef, 24, -1), 0);
+	/* PPPoE: the PPP protocol cut is not IP; the IP header cut is BE. */
+	CHECK_EQ(cls_of(&m, pppoe_v4_be, 21, -1), 0);
+	CHECK_EQ(cls_of(&m, pppoe_v4_ef, 22, -1), 2);
+	CHECK_EQ(cls_of(&m, pppoe_v4_ef, 23, -1), 2);
+	CHECK_EQ(cls_of(&m, pppoe_v4_ef, 24, -1), 0);
 }
 
 static void
