@@ -57,6 +57,7 @@ static struct {
 	uint32_t held;		/* packets in all classes */
 	uint64_t stalls;	/* refills that overflowed with packets held */
 	uint64_t stall_cycles;	/* the time those lost, beyond the bucket */
+	uint64_t tx_full;	/* dequeues the port's full TX queue cut */
 	struct qos_class c[CPE_QOS_MAX_CLASSES];
 } qos;
 
@@ -93,7 +94,7 @@ cpe_qos_init(void)
 	qos.depth = (int64_t)(burst * qos.cost);
 	qos.tokens = qos.depth;
 	qos.max_gap = (uint64_t)qos.depth / qos.rate + 1;
-	qos.last = rte_rdtsc();
+	qos.last = 0;	/* the first dequeue starts the clock */
 	for (i = 0; i < qos.nb; i++) {
 		qos.c[i].q = calloc(qos.cap, sizeof(qos.c[i].q[0]));
 		if (qos.c[i].q == NULL) {
@@ -160,8 +161,11 @@ cpe_qos_enqueue(struct rte_mbuf *m)
 static void
 refill(uint64_t now)
 {
-	uint64_t gap = now - qos.last;
+	uint64_t gap;
 
+	if (unlikely(qos.last == 0))
+		qos.last = now;
+	gap = now - qos.last;
 	if (gap > qos.max_gap) {
 		/*
 		 * The loop did not run for longer than the bucket lasts (the
@@ -187,12 +191,12 @@ cpe_qos_dequeue(void)
 	struct cpe_port *p = &cpe.ports[cpe.wan];
 	struct qos_class *k;
 	struct rte_mbuf *m;
-	uint32_t i, len;
+	uint32_t len;
 
 	refill(rte_rdtsc());
 	/* The port's TX queue full (PMD back-pressure): the rest waits. */
 	while (qos.held && qos.tokens >= 0 && p->nb_tx < CPE_TXQ) {
-		for (i = 0, k = qos.c; k->n == 0; i++, k++)
+		for (k = qos.c; k->n == 0; k++)
 			;
 		m = k->q[k->head];
 		k->head = (k->head + 1) % qos.cap;
@@ -205,6 +209,8 @@ cpe_qos_dequeue(void)
 		p->txlen[p->nb_tx] = len;
 		p->txq[p->nb_tx++] = m;
 	}
+	if (qos.held && qos.tokens >= 0)
+		qos.tx_full++;
 }
 
 bool
@@ -239,9 +245,9 @@ cpe_qos_print(FILE *f)
 	if (!cpe_qos_on)
 		return;
 	fprintf(f, "  qos wan: rate %" PRIu64 " bit/s overhead %u B queue %u "
-		"packets/class held %u stalls %" PRIu64 " (%.1f ms)\n",
-		qos.rate, qos.overhead, qos.cap, qos.held, qos.stalls,
-		stall_ms());
+		"packets/class held %u stalls %" PRIu64 " (%.1f ms) tx_full %"
+		PRIu64 "\n", qos.rate, qos.overhead, qos.cap, qos.held,
+		qos.stalls, stall_ms(), qos.tx_full);
 	for (i = 0; i < qos.nb; i++) {
 		k = &qos.c[i];
 		fprintf(f, "    class %u: enqueued %" PRIu64 " sent %" PRIu64
@@ -259,9 +265,9 @@ cpe_qos_json(FILE *f)
 
 	fprintf(f, "  \"qos\": {\"rate_bps\": %" PRIu64 ", \"overhead\": %u, "
 		"\"queue\": %u, \"held\": %u, \"stalls\": %" PRIu64
-		", \"stall_ms\": %.1f, \"classes\": [",
-		cpe_qos_on ? qos.rate : 0, qos.overhead, qos.cap, qos.held,
-		qos.stalls, stall_ms());
+		", \"stall_ms\": %.1f, \"tx_full\": %" PRIu64
+		", \"classes\": [", cpe_qos_on ? qos.rate : 0, qos.overhead,
+		qos.cap, qos.held, qos.stalls, stall_ms(), qos.tx_full);
 	for (i = 0; cpe_qos_on && i < qos.nb; i++) {
 		k = &qos.c[i];
 		fprintf(f, "%s\n    {\"class\": %u, \"enqueued\": %" PRIu64
