@@ -20,6 +20,8 @@
 #include <rte_icmp.h>
 #include <rte_mbuf.h>
 
+#include "qos.h"
+
 /* DPDK 24.11 renamed the ICMP types and deprecated RTE_IP_ICMP_ECHO_*. */
 #ifndef RTE_ICMP_TYPE_ECHO_REQUEST
 #define RTE_ICMP_TYPE_ECHO_REQUEST 8
@@ -133,6 +135,7 @@ struct cpe_opts {
 	enum cpe_idle_mode idle;
 	uint32_t data_room;
 	struct cpe_gen_cfg gen;
+	struct cpe_qos_cfg qos;		/* WAN scheduler (qos.c) */
 	const char *config;		/* file the options came from, if any */
 	/* --vdev lines of the config file, handed to EAL. */
 	char *vdevs[CPE_MAX_PHYS];
@@ -386,6 +389,27 @@ uint64_t cpe_qos_next_tsc(void);
 /* ctl.c: run-time commands over EAL's telemetry socket */
 int cpe_ctl_init(void);
 void cpe_ctl_poll(void);
+
+/*
+ * qos.c: the WAN scheduler, on when --wan-rate is given. cpe_tx() hands
+ * it the WAN's packets, cpe_tx_flush() lets out what the shaper allows.
+ *
+ * A loop that sleeps when idle must not sleep through held packets:
+ * while cpe_qos_pending() is true, cpe_tx_flush() must run again no later
+ * than cpe_qos_next_tsc(), the TSC at which the shaper can send the next
+ * packet (already past when it can send now; UINT64_MAX with nothing
+ * held). A full TX queue of the port (PMD back-pressure) is not in it.
+ */
+extern bool cpe_qos_on;
+uint32_t cpe_qos_mbufs(void);
+int cpe_qos_init(void);
+void cpe_qos_close(void);
+void cpe_qos_enqueue(struct rte_mbuf *m);
+void cpe_qos_dequeue(void);
+bool cpe_qos_pending(void);
+uint64_t cpe_qos_next_tsc(void);
+void cpe_qos_print(FILE *f);
+void cpe_qos_json(FILE *f);
 
 /* stats.c */
 void cpe_stats_print(FILE *f, bool final, double elapsed);

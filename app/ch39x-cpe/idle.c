@@ -24,7 +24,7 @@
  *
  * The deadline of a wait is the earliest of: the caller's (statistics,
  * --duration), a QoS shaper's next release (cpe_qos_next_tsc() when
- * cpe_qos_pending(); weak fallbacks below until qos.c provides them),
+ * cpe_qos_pending(), qos.c),
  * what other parts asked with cpe_idle_wake_by(), and IDLE_WAIT_MAX_MS,
  * which bounds how late housekeeping (aging, ARP probes, a SIGTERM that
  * another thread received) runs while nothing arrives. Descriptors that
@@ -81,19 +81,6 @@ static struct {
 	struct rte_epoll_event fd_ev[IDLE_MAX_FDS];
 	uint16_t nb_fds;
 } idle = { .wake_by = UINT64_MAX };
-
-/* Until qos.c provides them: no shaper, nothing held. */
-__rte_weak bool
-cpe_qos_pending(void)
-{
-	return false;
-}
-
-__rte_weak uint64_t
-cpe_qos_next_tsc(void)
-{
-	return UINT64_MAX;
-}
 
 const char *
 cpe_idle_mode_name(enum cpe_idle_mode m)

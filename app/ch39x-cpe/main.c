@@ -258,6 +258,8 @@ main(int argc, char **argv)
 
 	rc = cpe_ports_setup();
 	if (rc == 0)
+		rc = cpe_qos_init();
+	if (rc == 0)
 		rc = setup_routes();
 	if (rc == 0)
 		rc = cpe_neigh_init();

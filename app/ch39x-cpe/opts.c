@@ -44,6 +44,8 @@ static const struct opt_def opt_defs[] = {
 	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
 	{ "vdev", REQ }, { "help", NONE },
 	{ "tap", REQ },
+	{ "wan-rate", REQ }, { "wan-overhead", REQ }, { "qos-classes", REQ },
+	{ "qos-queue", REQ }, { "qos-map", REQ }, { "qos-pcp-map", REQ },
 };
 
 void
@@ -131,6 +133,23 @@ cpe_usage(FILE *f, const char *prog)
 "                        default 256) UDP flows of SIZE-byte frames\n"
 "                        (60..1514, default 64) on port TX towards the\n"
 "                        first LAN port and counts what arrives on port RX\n"
+"  --wan-rate RATE       shape the WAN uplink to RATE bits/s (64k..10G,\n"
+"                        suffixes k, M, G, e.g. 20M) and schedule its\n"
+"                        packets by class, strict priority; default: off\n"
+"  --wan-overhead B      bytes the shaper adds to each frame, 0..256\n"
+"                        (default 24: preamble, FCS, inter-frame gap)\n"
+"  --qos-classes N       classes, 1..8 (default 4), 0 the highest\n"
+"  --qos-queue N         packets held per class, 1..4096 (default 64);\n"
+"                        more are dropped and counted\n"
+"  --qos-map DSCP=CLASS[,...]\n"
+"                        DSCP 0..63 or be, le, cs0..cs7, af11..af43, va,\n"
+"                        ef; default: cs6, cs7, ef, va 0; cs3..cs5,\n"
+"                        af3x, af4x 1; le, cs1 3; the rest 2 (classes\n"
+"                        beyond --qos-classes merge into the last)\n"
+"  --qos-pcp-map PCP=CLASS[,...]\n"
+"                        802.1p PCP 0..7 of VLAN-tagged frames (default\n"
+"                        5..7 0, 3..4 1, 2 2, 1 3; PCP 0: by DSCP unless\n"
+"                        mapped here)\n"
 "  --config FILE         read options from FILE: one a line, 'KEY VALUE',\n"
 "                        '#' starts a comment; 'vdev DEVARGS' lines are\n"
 "                        handed to EAL as --vdev\n"
@@ -538,6 +557,11 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 		return opt_gen(o, name, val);
 	if (strcmp(name, "mtu") == 0 && strchr(val, '=') != NULL)
 		return opt_port_mtu(o, name, val);
+	if (cpe_qos_is_opt(name)) {
+		const char *allowed = cpe_qos_opt(&o->qos, name, val);
+
+		return allowed ? bad(name, val, allowed) : 0;
+	}
 	if (strcmp(name, "mtu") == 0) {
 		if (parse_u32(val, 68, 9198, &o->mtu) != 0)
 			return bad(name, val, "68..9198, or PORT=N for one "
@@ -733,6 +757,7 @@ defaults(struct cpe_opts *o)
 	o->vlan_offload = true;
 	o->idle = CPE_DEF_IDLE;
 	o->data_room = RTE_MBUF_DEFAULT_DATAROOM;
+	cpe_qos_cfg_defaults(&o->qos);
 }
 
 /* --tap: a router port each, one TAP per port, distinct names. */
@@ -776,7 +801,12 @@ static int
 check(struct cpe_opts *o)
 {
 	uint16_t i, lan = 0, wan = 0;
+	char msg[512];
 
+	if (cpe_qos_cfg_check(&o->qos, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return -EINVAL;
+	}
 	for (i = 0; i < o->nb_ports; i++) {
 		if (o->ports[i].wan)
 			wan++;

@@ -161,7 +161,8 @@ cpe_ports_setup(void)
 		per_frame = RTE_MAX(per_frame, segs(o->ports[i].mtu +
 					RX_OVERHEAD, o->data_room));
 	n = nb_all * (NB_DESC * 2 + RX_STASH + CPE_TXQ + CPE_BURST) *
-		per_frame + CPE_NEIGH_ENTRIES + 4096;
+		per_frame + CPE_NEIGH_ENTRIES + 4096 +
+		cpe_qos_mbufs() * per_frame;
 	cpe.pool = rte_pktmbuf_pool_create("cpe_pool", n, 256, 0,
 		(uint16_t)(o->data_room + RTE_PKTMBUF_HEADROOM),
 		(int)rte_socket_id());
@@ -216,6 +217,7 @@ cpe_ports_close(void)
 	const struct cpe_opts *o = cpe.o;
 	uint16_t i;
 
+	cpe_qos_close();
 	for (i = 0; i < cpe.nb_ports; i++) {
 		struct cpe_port *p = &cpe.ports[i];
 
@@ -261,6 +263,11 @@ cpe_tx(uint16_t idx, struct rte_mbuf *m)
 {
 	struct cpe_port *p = &cpe.ports[idx];
 
+	/* The WAN scheduler queues by class and lets out at its rate. */
+	if (unlikely(cpe_qos_on) && idx == cpe.wan) {
+		cpe_qos_enqueue(m);
+		return;
+	}
 	if (p->nb_tx == CPE_TXQ) {
 		flush_port(p, &cpe.st.port[idx]);
 		if (p->nb_tx == CPE_TXQ) {
@@ -281,6 +288,8 @@ cpe_tx_flush(void)
 {
 	uint16_t i;
 
+	if (unlikely(cpe_qos_on))
+		cpe_qos_dequeue();
 	for (i = 0; i < cpe.nb_ports; i++)
 		if (cpe.ports[i].nb_tx)
 			flush_port(&cpe.ports[i], &cpe.st.port[i]);

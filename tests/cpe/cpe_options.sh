@@ -71,6 +71,13 @@ expect "--tap 0=abcdefghijklmnop: allowed values are PORT=IFNAME" -- $ok --tap 0
 expect "--tap 5=t5: port 5 is no router port" -- $ok --tap 5=t5
 expect "--tap 1=t0: port or name already given to --tap" -- $ok --tap 0=t0 --tap 1=t0
 expect "--tap 0=t1: port or name already given to --tap" -- $ok --tap 0=t0 --tap 0=t1
+expect "--wan-rate 5G5: allowed values are a rate in bits/s, 64k..10G" -- $ok --wan-rate 5G5
+expect "--wan-rate 1k: allowed values are a rate in bits/s, 64k..10G" -- $ok --wan-rate 1k
+expect "--qos-classes: the WAN scheduler runs only under its shaper; allowed with --wan-rate" -- $ok --qos-classes 2
+expect "--qos-map 46=3: class beyond --qos-classes 2; allowed classes are 0..1" -- $ok --qos-map ef=3 --wan-rate 20M --qos-classes 2
+expect "--qos-map af14=1: allowed values are DSCP=CLASS" -- $ok --wan-rate 20M --qos-map af14=1
+expect "--qos-pcp-map 9=0: allowed values are PCP=CLASS" -- $ok --wan-rate 20M --qos-pcp-map 9=0
+expect "--qos-queue 5000: allowed values are 1..4096" -- $ok --wan-rate 20M --qos-queue 5000
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * The WAN scheduler's options and its classifier: which class a frame
+ * goes to, read from the frame's own bytes (outermost VLAN tag's PCP, the
+ * IPv4 TOS or the IPv6 traffic class, also inside a PPPoE session), so that it works whichever path
+ * made the frame (fast path, slow path, ICMP and ARP the router sends,
+ * IPv6, VLAN sub-interfaces) and needs nothing from them. No DPDK here: the
+ * unit test (tests/cpe/test_qos_class.c) links this file alone.
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qos.h"
+
+#define ETH_HLEN	14
+#define VLAN_HLEN	4
+#define MAX_TAGS	2	/* 802.1ad outer and 802.1Q inner */
+#define PPPOE_HLEN	6	/* RFC 2516 session header */
+
+#define RATE_ALLOWED "a rate in bits/s, 64k..10G: digits with an " \
+	"optional fraction and suffix k (1000), M or G, e.g. 20M or 1.5G"
+#define MAP_ALLOWED "DSCP=CLASS[,DSCP=CLASS...], DSCP 0..63 or a name " \
+	"(be, le, cs0..cs7, af11..af43, va, ef), CLASS 0..7 and below " \
+	"--qos-classes"
+#define PCP_ALLOWED "PCP=CLASS[,PCP=CLASS...], PCP 0..7 (802.1p), " \
+	"CLASS 0..7 and below --qos-classes"
+
+void
+cpe_qos_cfg_defaults(struct cpe_qos_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->classes = CPE_QOS_DEF_CLASSES;
+	c->queue = CPE_QOS_DEF_QUEUE;
+	c->overhead = CPE_QOS_DEF_OVERHEAD;
+	memset(c->dscp, -1, sizeof(c->dscp));
+	memset(c->pcp, -1, sizeof(c->pcp));
+}
+
+static int
+parse_uint(const char *s, unsigned long lo, unsigned long hi,
+	   unsigned long *v)
+{
+	char *end;
+
+	if (s == NULL || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || *v < lo || *v > hi)
+		return -EINVAL;
+	return 0;
+}
+
+/* "20M", "1.5G", "64000": bits per second. */
+static int
+parse_rate(const char *s, uint64_t *bps)
+{
+	double v, mult = 1;
+	char *end;
+
+	if (s == NULL || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0)
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		mult = 1e3;
+	else if (*end == 'M')
+		mult = 1e6;
+	else if (*end == 'G')
+		mult = 1e9;
+	if (mult != 1)
+		end++;
+	if (*end != '\0')
+		return -EINVAL;
+	v *= mult;
+	if (v < (double)CPE_QOS_MIN_RATE || v > (double)CPE_QOS_MAX_RATE)
+		return -EINVAL;
+	*bps = (uint64_t)(v + 0.5);
+	return 0;
+}
+
+/* A DSCP by number or by its RFC 4594/8622 name. */
+static int
+parse_dscp(const char *s, unsigned long *d)
+{
+	if (strcmp(s, "be") == 0 || strcmp(s, "df") == 0) {
+		*d = 0;
+	} else if (strcmp(s, "le") == 0) {
+		*d = 1;
+	} else if (strcmp(s, "ef") == 0) {
+		*d = 46;
+	} else if (strcmp(s, "va") == 0) {
+		*d = 44;
+	} else if (strncmp(s, "cs", 2) == 0 && s[2] >= '0' && s[2] <= '7' &&
+		   s[3] == '\0') {
+		*d = (unsigned long)(s[2] - '0') * 8;
+	} else if (strncmp(s, "af", 2) == 0 && s[2] >= '1' && s[2] <= '4' &&
+		   s[3] >= '1' && s[3] <= '3' && s[4] == '\0') {
+		*d = (unsigned long)(s[2] - '0') * 8 +
+			(unsigned long)(s[3] - '0') * 2;
+	} else {
+		return parse_uint(s, 0, 63, d);
+	}
+	return 0;
+}
+
+/* "KEY=CLASS,...": every entry checked before any is stored. */
+static int
+parse_map(const char *val, bool pcp, int8_t *map)
+{
+	int8_t tmp[64];
+	char buf[512], *tok, *save = NULL, *eq;
+	unsigned long key, cls;
+	size_t n = pcp ? 8 : 64;
+
+	if (val == NULL || strlen(val) >= sizeof(buf) || val[0] == '\0')
+		return -EINVAL;
+	/* A trailing or doubled comma is a typo, not an empty entry. */
+	if (val[0] == ',' || val[strlen(val) - 1] == ',' ||
+	    strstr(val, ",,") != NULL)
+		return -EINVAL;
+	memcpy(tmp, map, n);
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		if (eq == NULL)
+			return -EINVAL;
+		*eq = '\0';
+		if ((pcp ? parse_uint(tok, 0, 7, &key) :
+		     parse_dscp(tok, &key)) != 0 ||
+		    parse_uint(eq + 1, 0, CPE_QOS_MAX_CLASSES - 1, &cls) != 0)
+			return -EINVAL;
+		tmp[key] = (int8_t)cls;
+	}
+	memcpy(map, tmp, n);
+	return 0;
+}
+
+static const char *const opt_names[] = {
+	"wan-rate", "wan-overhead", "qos-classes", "qos-queue", "qos-map",
+	"qos-pcp-map",
+};
+
+bool
+cpe_qos_is_opt(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(opt_names) / sizeof(opt_names[0]); i++)
+		if (strcmp(name, opt_names[i]) == 0)
+			return true;
+	return false;
+}
+
+const char *
+cpe_qos_opt(struct cpe_qos_cfg *c, const char *name, const char *val)
+{
+	unsigned long v;
+
+	if (strcmp(name, "wan-rate") == 0) {
+		if (parse_rate(val, &c->rate) != 0)
+			return RATE_ALLOWED;
+		return NULL;
+	}
+	if (strcmp(name, "wan-overhead") == 0) {
+		if (parse_uint(val, 0, CPE_QOS_MAX_OVERHEAD, &v) != 0)
+			return "0..256 (bytes counted per frame on top of its "
+				"length without FCS)";
+		c->overhead = (uint32_t)v;
+	} else if (strcmp(name, "qos-classes") == 0) {
+		if (parse_uint(val, 1, CPE_QOS_MAX_CLASSES, &v) != 0)
+			return "1..8";
+		c->classes = (uint32_t)v;
+	} else if (strcmp(name, "qos-queue") == 0) {
+		if (parse_uint(val, 1, CPE_QOS_MAX_QUEUE, &v) != 0)
+			return "1..4096 (packets per class)";
+		c->queue = (uint32_t)v;
+	} else if (strcmp(name, "qos-map") == 0) {
+		if (parse_map(val, false, c->dscp) != 0)
+			return MAP_ALLOWED;
+	} else if (strcmp(name, "qos-pcp-map") == 0) {
+		if (parse_map(val, true, c->pcp) != 0)
+			return PCP_ALLOWED;
+	} else {
+		return "an option of the WAN scheduler (see --help)";
+	}
+	if (c->set_without_rate == NULL)
+		c->set_without_rate = name;
+	return NULL;
+}
+
+int
+cpe_qos_cfg_check(const struct cpe_qos_cfg *c, char *msg, size_t size)
+{
+	unsigned int i;
+
+	if (c->rate == 0 && c->set_without_rate != NULL) {
+		snprintf(msg, size, "--%s: the WAN scheduler runs only under "
+			 "its shaper; allowed with --wan-rate RATE (%s)",
+			 c->set_without_rate, RATE_ALLOWED);
+		return -EINVAL;
+	}
+	for (i = 0; i < 64; i++)
+		if (c->dscp[i] >= (int)c->classes) {
+			snprintf(msg, size, "--qos-map %u=%d: class beyond "
+				 "--qos-classes %u; allowed classes are 0..%u",
+				 i, c->dscp[i], c->classes, c->classes - 1);
+			return -EINVAL;
+		}
+	for (i = 0; i < 8; i++)
+		if (c->pcp[i] >= (int)c->classes) {
+			snprintf(msg, size, "--qos-pcp-map %u=%d: class beyond "
+				 "--qos-classes %u; allowed classes are 0..%u",
+				 i, c->pcp[i], c->classes, c->classes - 1);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/*
+ * The default of four classes (RFC 4594 service classes, 802.1Q-2018
+ * table I-2 for the PCPs): 0 network control and real time (CS6, CS7,
+ * EF, VOICE-ADMIT; PCP 5..7), 1 video and signalling (CS3..CS5,
+ * AF3x, AF4x; PCP 3, 4), 2 best effort (the rest; PCP 0, 2), 3 lower
+ * effort (LE, CS1; PCP 1). Fewer classes merge the lowest ones.
+ */
+static uint8_t
+dscp_default(unsigned int d)
+{
+	switch (d) {
+	case 48: case 56: case 46: case 44:
+		return 0;
+	case 40: case 32: case 34: case 36: case 38: case 24: case 26:
+	case 28: case 30:
+		return 1;
+	case 1: case 8:
+		return 3;
+	default:
+		return 2;
+	}
+}
+
+static const uint8_t pcp_default[8] = { 2, 3, 2, 1, 1, 0, 0, 0 };
+
+static uint8_t
+clamp(unsigned int cls, unsigned int n)
+{
+	return (uint8_t)(cls < n ? cls : n - 1);
+}
+
+void
+cpe_qos_map_build(const struct cpe_qos_cfg *c, struct cpe_qos_map *m)
+{
+	unsigned int i, n = c->classes ? c->classes : 1;
+
+	for (i = 0; i < 64; i++)
+		m->dscp[i] = c->dscp[i] >= 0 ? (uint8_t)c->dscp[i] :
+			clamp(dscp_default(i), n);
+	for (i = 0; i < 8; i++)
+		m->pcp[i] = c->pcp[i] >= 0 ? (uint8_t)c->pcp[i] :
+			clamp(pcp_default[i], n);
+	/* PCP 0 is "not marked" unless a --qos-pcp-map entry says more. */
+	m->pcp0_set = c->pcp[0] >= 0;
+	m->other = 0;
+}
+
+static uint16_t
+be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+uint8_t
+cpe_qos_classify(const struct cpe_qos_map *m, const uint8_t *f,
+		 uint32_t len, int tci_pcp)
+{
+	uint32_t off = 12;
+	uint16_t type;
+	int pcp = tci_pcp, tags = 0;
+
+	if (len < ETH_HLEN)
+		return m->other;
+	type = be16(f + off);
+	while ((type == 0x8100 || type == 0x88a8) && tags < MAX_TAGS) {
+		if (off + 2 + VLAN_HLEN > len)
+			return m->other;
+		/* The outermost tag is the one the next hop reads. */
+		if (pcp < 0)
+			pcp = f[off + 2] >> 5;
+		off += VLAN_HLEN;
+		type = be16(f + off);
+		tags++;
+	}
+	if (pcp > 0 || (pcp == 0 && m->pcp0_set))
+		return m->pcp[pcp & 7];
+	if (type == 0x8864) {
+		/* PPPoE session: 6 bytes, then the PPP protocol. */
+		if (off + 2 + PPPOE_HLEN + 2 > len)
+			return m->other;
+		off += PPPOE_HLEN + 2;
+		type = be16(f + off);
+		type = type == 0x0021 ? 0x0800 : type == 0x0057 ? 0x86dd : 0;
+	}
+	off += 2;	/* the L3 header */
+	if (type == 0x0800) {
+		if (off + 2 > len || (f[off] >> 4) != 4)
+			return m->dscp[0];
+		return m->dscp[f[off + 1] >> 2];
+	}
+	if (type == 0x86dd) {
+		if (off + 2 > len || (f[off] >> 4) != 6)
+			return m->dscp[0];
+		/* Traffic class: the low nibble of byte 0, high of byte 1. */
+		return m->dscp[((f[off] & 0x0f) << 2) | (f[off + 1] >> 6)];
+	}
+	return m->other;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# Priority under congestion on the WAN (ch39x-cpe --wan-rate, qos.c),
+# with Linux hosts (cpe_lib.sh):
+#
+#   LAN host -- TAP -- sim CH398 -- ch39x-cpe (WAN shaped to $RATE) --
+#   sim CH398 -- TAP -- WAN host
+#
+# 1. Idle: the median RTT of 20 EF pings (ping -Q 0xb8: DSCP 46 << 2).
+# 2. iperf3 TCP bulk LAN -> WAN saturates the shaped uplink (its
+#    throughput must be near the rate: above half, below 1.2x) while two
+#    ping streams run, EF and best effort (no TOS). The EF median stays
+#    near the idle one (below idle + 20 ms, and below a quarter of the BE
+#    median); the BE median is clearly higher (it waits behind the bulk
+#    traffic in the same class). The exit JSON: drops in the best-effort
+#    class, none in EF's, EF pings counted in class 0.
+# 3. The control: the same load with --qos-classes 1 (one FIFO under the
+#    same shaper): EF pings now queue like best effort, so the priority,
+#    not the shaper alone, is what kept them fast.
+#
+# Usage: cpe_qos.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
+# Exit 77 (skip) when not root.
+set -uo pipefail
+. "$(dirname "$0")/cpe_lib.sh"
+cpe_lib_init cpe_qos "$@"
+
+RATE=${CPE_QOS_RATE:-20M} RATE_BPS=${CPE_QOS_RATE_BPS:-20000000}
+LAN_RT=192.168.51.1 LAN_H=192.168.51.2 WAN_RT=198.51.100.2 WAN_H=198.51.100.1
+cat > "$priv/cpe.conf" <<CONF
+vdev net_ch39x0,wire=tap:$tl
+vdev net_ch39x1,wire=tap:$tw
+lan 0=$LAN_RT/24
+wan 1=$WAN_RT/24
+route default,$WAN_H
+wan-rate $RATE
+json
+CONF
+
+# Median RTT (ms) of a ping output, and how many replies it had.
+cat > "$priv/rtt.py" <<'PY'
+import re, statistics, sys
+t = [float(x) for x in re.findall(r"time=([0-9.]+) ms", open(sys.argv[1]).read())]
+print("%.3f %d" % (statistics.median(t) if t else -1, len(t)))
+PY
+rtt() { python3 "$priv/rtt.py" "$1"; }
+# fgt A B: A > B, each a number or an arithmetic expression of numbers
+fgt() { python3 -c "import sys; sys.exit(0 if eval(sys.argv[1]) > eval(sys.argv[2]) else 1)" "$1" "$2"; }
+
+iperf_pid= ping_pids=
+kill_bg() {
+	local p
+	for p in $iperf_pid $ping_pids; do kill "$p" 2>/dev/null; done
+}
+cpe_lib_extra_cleanup=kill_bg
+
+# load TAG: iperf3 TCP LAN -> WAN for 14 s, 4 streams (one alone can be
+# held by its receive window short of filling the queue); after 4 s, 30 EF and 30 BE
+# pings at 0.25 s, side by side.
+load() {
+	local tag=$1 i
+	ip netns exec "$wan" timeout 40 iperf3 -s -1 -J -B $WAN_H \
+		> "$priv/srv_$tag.json" 2>&1 &
+	local sp=$!
+	for i in $(seq 50); do
+		ip netns exec "$wan" ss -ltn 2>/dev/null | grep -q ":5201 " && break
+		sleep 0.1
+	done
+	ip netns exec "$lan" timeout 40 iperf3 -c $WAN_H -P 4 -t 14 -J \
+		> "$priv/cli_$tag.json" 2>&1 &
+	iperf_pid=$!
+	sleep 4
+	ip netns exec "$lan" timeout 30 ping -Q 0xb8 -c 30 -i 0.25 -W 3 $WAN_H \
+		> "$priv/ef_$tag.txt" 2>&1 &
+	local ep=$!
+	ip netns exec "$lan" timeout 30 ping -c 30 -i 0.25 -W 3 $WAN_H \
+		> "$priv/be_$tag.txt" 2>&1 &
+	local bp=$!
+	ping_pids="$ep $bp"
+	wait $ep $bp
+	ping_pids=
+	wait $iperf_pid
+	iperf_pid=
+	wait $sp
+}
+
+start_router main
+host_v4 $LAN_RT $LAN_H $WAN_H
+L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
+W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
+
+# --- idle --------------------------------------------------------------
+L ping -Q 0xb8 -c 20 -i 0.1 -W 2 $WAN_H > "$priv/idle.txt" 2>&1
+read -r idle n_idle < <(rtt "$priv/idle.txt")
+check '[ "$n_idle" -ge 18 ]' "idle: $n_idle/20 EF pings answered, median RTT $idle ms"
+
+# --- saturated, strict priority ---------------------------------------
+load prio
+mbps=$(json "$priv/srv_prio.json" 'int(j["end"]["sum_received"]["bits_per_second"])')
+retr=$(json "$priv/cli_prio.json" 'j["end"]["sum_sent"]["retransmits"]')
+read -r ef n_ef < <(rtt "$priv/ef_prio.txt")
+read -r be n_be < <(rtt "$priv/be_prio.txt")
+echo "numbers: rate $RATE idle EF median ${idle} ms; under iperf3 (${mbps:-?} bit/s):" \
+	"EF median $ef ms ($n_ef/30), BE median $be ms ($n_be/30); TCP retransmits ${retr:-?}"
+# The shaper's ceiling holds however loaded the machine (the floor, below,
+# needs the router's stall count).
+check '[ -n "$mbps" ] && fgt $((RATE_BPS * 12 / 10)) "$mbps"' \
+	"iperf3 TCP through the shaper: ${mbps:-none} bit/s, below 1.2 x $RATE_BPS"
+check '[ "$n_ef" -ge 20 ] && [ "$n_be" -ge 15 ]' \
+	"pings under load answered: EF $n_ef/30, BE $n_be/30"
+check 'fgt "$idle + 30" "$ef"' "EF median under load $ef ms < idle $idle ms + 30 ms"
+check 'fgt "$be / 4" "$ef"' "EF median $ef ms < a quarter of the BE median $be ms"
+check 'fgt "$be" "$idle + 5"' "BE median $be ms queues: > idle $idle ms + 5 ms"
+stop_router main
+
+j=$priv/main.json
+echo "  shaper stalls (loop preempted longer than the bucket lasts): $(json "$j" '"%d, %.1f ms" % (j["qos"]["stalls"], j["qos"]["stall_ms"])')"
+echo "  class counters: $(json "$j" '" | ".join("%d: enq %d sent %d drop %d max %d" % (c["class"], c["enqueued"], c["sent"], c["dropped"], c["queue_max"]) for c in j["qos"]["classes"])')"
+rate=$(json "$j" 'j["qos"]["rate_bps"]')
+ncls=$(json "$j" 'len(j["qos"]["classes"])')
+check '[ "$rate" = "$RATE_BPS" ] && [ "$ncls" = 4 ]' \
+	"JSON: qos rate_bps ${rate:-none}, ${ncls:-no} classes"
+ef_enq=$(json "$j" 'j["qos"]["classes"][0]["enqueued"]')
+ef_drop=$(json "$j" 'j["qos"]["classes"][0]["dropped"]')
+be_drop=$(json "$j" 'j["qos"]["classes"][2]["dropped"]')
+be_sent=$(json "$j" 'j["qos"]["classes"][2]["bytes"]')
+wan_tx=$(json "$j" 'j["ports"][1]["tx"]')
+# The floor leaves out the time the router's loop did not run at all
+# (preempted on a loaded machine: the "stalls" it counts while packets
+# were held); a shaper that ran slow by itself would still fail it.
+stall_s=$(json "$j" 'j["qos"]["stall_ms"] / 1000')
+floor=$(python3 -c "print(int($RATE_BPS * 0.5 * max(0.0, 1 - ${stall_s:-0} / 14)))")
+check '[ -n "$mbps" ] && fgt "$mbps" "$floor"' \
+	"iperf3 TCP saturates the shaper: ${mbps:-none} bit/s > $floor (half the rate over the 14 s less ${stall_s:-?} s of router stalls)"
+echo "  ports: $(json "$j" '" | ".join("%s rx %d tx %d tx_drops %d rx_missed %d" % (p["role"], p["rx"], p["tx"], p["tx_drops"], p["rx_missed"]) for p in j["ports"])')"
+sent_all=$(json "$j" 'sum(c["sent"] for c in j["qos"]["classes"])')
+check '[ "${ef_enq:-0}" -ge 50 ] && [ "${ef_drop:-1}" -eq 0 ]' \
+	"class 0 (EF): ${ef_enq:-none} enqueued (>= 50 EF pings), ${ef_drop:-none} dropped"
+check '[ "${be_drop:-0}" -gt 0 ] && [ "${be_sent:-0}" -gt 1000000 ]' \
+	"class 2 (best effort): ${be_drop:-none} tail drops, ${be_sent:-none} bytes sent"
+check '[ -n "$wan_tx" ] && [ "$wan_tx" = "$sent_all" ]' \
+	"every WAN packet went through the scheduler: port tx $wan_tx = sent by the classes $sent_all"
+
+# --- control: one class, same shaper ----------------------------------
+ip netns del "$lan"; ip netns del "$wan"
+ip netns add "$lan"; ip netns add "$wan"
+start_router fifo --qos-classes 1
+host_v4 $LAN_RT $LAN_H $WAN_H
+L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
+W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
+load fifo
+read -r ef1 n_ef1 < <(rtt "$priv/ef_fifo.txt")
+read -r be1 n_be1 < <(rtt "$priv/be_fifo.txt")
+echo "numbers: one class (FIFO) under iperf3: EF median $ef1 ms ($n_ef1/30), BE median $be1 ms ($n_be1/30)"
+check '[ "$n_ef1" -ge 15 ] && fgt "$ef1" "$idle + 5" && fgt "$ef1" "$ef * 2"' \
+	"--qos-classes 1: EF pings queue with the bulk traffic (median $ef1 ms vs $ef ms with priority)"
+stop_router fifo
+
+cpe_lib_done
