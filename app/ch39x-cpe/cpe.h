@@ -383,9 +383,6 @@ bool cpe_idle_intr_refused(uint16_t port_id);
 const char *cpe_idle_mode_name(enum cpe_idle_mode m);
 void cpe_idle_stats_print(FILE *f);
 void cpe_idle_stats_json(FILE *f);
-/* qos.c, when a shaper holds packets (weak fallbacks in idle.c) */
-bool cpe_qos_pending(void);
-uint64_t cpe_qos_next_tsc(void);
 /* ctl.c: run-time commands over EAL's telemetry socket */
 int cpe_ctl_init(void);
 void cpe_ctl_poll(void);
