@@ -6,10 +6,13 @@
 #define CH39X_CPE_H
 
 /*
- * ch39x-cpe: an IPv4 CPE router (one WAN port with NAPT, one or more LAN
- * ports) on DPDK ports, with a flow-cache fast path in front of the
- * routing/ARP/NAT slow path. One lcore forwards; see main.c for the loop,
- * flow.c for the fast path, fwd.c for the slow path.
+ * ch39x-cpe: a dual-stack CPE router (one WAN interface with NAPT for
+ * IPv4, one or more LAN interfaces, IPv6 routed) on DPDK ports, with a
+ * flow-cache fast path in front of the routing/ARP/ND/NAT slow path. One
+ * lcore forwards; see main.c for the loop, flow.c/flow6.c for the fast
+ * path, fwd.c/fwd6.c for the slow path, vlan.c, qos.c, tap.c, idle.c and
+ * ctl.c for sub-interfaces, the WAN scheduler, the control plane, the
+ * idle modes and run-time commands.
  */
 
 #include <stdbool.h>

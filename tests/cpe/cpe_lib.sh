@@ -61,6 +61,14 @@ cpe_lib_cleanup() {
 check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
 L() { timeout 30 ip netns exec "$lan" "$@"; }
 W() { timeout 30 ip netns exec "$wan" "$@"; }
+# answered OUT N: ping's output OUT shows at least N-1 of its N echo
+# requests answered (at least 1). On a loaded machine one reply may come
+# after ping's deadline; a broken path answers none.
+answered() {
+	local r
+	r=$(echo "$1" | sed -n 's/.* \([0-9]\+\) received.*/\1/p')
+	[ "${r:-0}" -ge $(($2 > 1 ? $2 - 1 : 1)) ]
+}
 # jq-free JSON reads: json FILE EXPR (python expression on j).
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 
