@@ -236,7 +236,8 @@ else
 		--ra-param="$pl",3 --pid-file="$priv/dnsmasq6.pid" \
 		--log-facility="$priv/dnsmasq6.log" 2> "$priv/dnsmasq6.err" &
 	dnsmasq_pid=$!
-	v6_global() { ip -n "$lan" -6 addr show dev "$tl" scope global | grep -q "inet6 2001:db8:60:"; }
+	# Usable once duplicate address detection is over (not tentative).
+	v6_global() { ip -n "$lan" -6 addr show dev "$tl" scope global -tentative | grep -q "inet6 2001:db8:60:"; }
 	wait_for "SLAAC: the LAN host's global address in 2001:db8:60::/64" 30 v6_global
 	g6=$(ip -n "$lan" -6 -br addr show dev "$tl" | grep -o '2001:db8:60:[0-9a-f:]*')
 	check '[ -n "$g6" ]' "SLAAC: the LAN host configured ${g6:-nothing} from the router advertisements"
