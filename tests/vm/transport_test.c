@@ -1386,10 +1386,13 @@ test_usbfs_cap(const struct gadget *g)
 {
 	struct ch39x_libusb_sel s;
 	struct ch39x_usb_dev *d;
+	struct ch39x_libusb_mem m1 = { 0 }, m2 = { 0 };
 	struct ch39x_xfer x[6];
-	char err[2048], old[32] = "";
+	char err[2048], old[32] = "", cap_log[512] = "", heap_log[512] = "";
 	unsigned int c = 0, o = 0;
 	int i, r = 0, refused_at = -1;
+	uint8_t *b[4] = { NULL };
+	bool heap_ok = false;
 	FILE *fp;
 
 	fp = fopen(USBFS_MB, "r");
@@ -1433,6 +1436,30 @@ test_usbfs_cap(const struct gadget *g)
 			tmp.ops = d->ops;
 			drain(&tmp, CH39X_EP_BULK_IN, x, 6, &c, &o);
 		}
+		snprintf(cap_log, sizeof(cap_log), "%s", last_log);
+		/*
+		 * Past the cap a transfer buffer comes from the heap, said
+		 * once: three 256 KiB usbfs buffers fit in 1 MiB, a 512 KiB
+		 * one does not.
+		 */
+		last_log[0] = '\0';
+		for (i = 0; i < 3; i++)
+			b[i] = ch39x_libusb_buf_alloc(d, 256 * 1024);
+		ch39x_libusb_mem_stats(d, &m1);
+		b[3] = ch39x_libusb_buf_alloc(d, 512 * 1024);
+		ch39x_libusb_mem_stats(d, &m2);
+		snprintf(heap_log, sizeof(heap_log), "%s", last_log);
+		heap_ok = b[0] != NULL && b[1] != NULL && b[2] != NULL &&
+			b[3] != NULL && m1.devmem_bufs == 3 &&
+			m1.heap_bufs == 0 && m2.devmem_bufs == 3 &&
+			m2.heap_bufs == 1 &&
+			strstr(heap_log, "from the heap") != NULL &&
+			strstr(heap_log, "usbfs_memory_mb") != NULL;
+		if (b[3] != NULL)
+			memset(b[3], 0xa5, 512 * 1024);
+		for (i = 0; i < 4; i++)
+			if (b[i] != NULL)
+				ch39x_libusb_buf_free(d, b[i]);
 		ch39x_libusb_set_data_alt(d, 0);
 	}
 	if (d != NULL)
@@ -1449,10 +1476,15 @@ test_usbfs_cap(const struct gadget *g)
 	 * (devio.c counts the URB and its bookkeeping too), not four.
 	 */
 	result(d != NULL && refused_at == 3 && r == -ENOMEM &&
-	       strstr(last_log, "usbfs_memory_mb=1 ") != NULL, "usbfs-cap",
+	       strstr(cap_log, "usbfs_memory_mb=1 ") != NULL, "usbfs-cap",
 	       "usbfs_memory_mb=1: three 256 KiB heap transfers in flight, "
 	       "the fourth refused rc=%d (index %d), logged \"%.100s...\"; "
-	       "%u came back cancelled", r, refused_at, last_log, c);
+	       "%u came back cancelled", r, refused_at, cap_log, c);
+	result(heap_ok, "usbfs-cap-heap",
+	       "usbfs_memory_mb=1: buffers 256 KiB x 3 then 512 KiB: %" PRIu64
+	       " usbfs + %" PRIu64 " heap, then %" PRIu64 " + %" PRIu64
+	       ", logged \"%.120s\"", m1.devmem_bufs, m1.heap_bufs,
+	       m2.devmem_bufs, m2.heap_bufs, heap_log);
 }
 
 /* ---- vendor mode, on a SourceSink function with a CH398's IDs ---- */

@@ -29,9 +29,9 @@
 #define CH39X_NCM_DEF_NTB	16384
 #define CH39X_NCM_NDP_ENTRIES	64
 #define CH39X_NCM_RX_XFERS	16
-#define CH39X_NCM_TX_XFERS	10
+#define CH39X_NCM_TX_XFERS	32
 /* ECM moves a frame per transfer: more of them in flight (usbnet: 60). */
-#define CH39X_ECM_XFERS		32
+#define CH39X_ECM_XFERS		128
 
 static bool
 is_ncm(const struct ch39x_adapter *ad)

@@ -14,7 +14,13 @@
 #include "ch39x_sim.h"
 
 #define CH39X_ARG_STR_MAX	64
-#define CH39X_MAX_XFERS		64
+/*
+ * The most transfers a queue keeps (rx_xfers, tx_xfers). Each is usbfs
+ * memory, counted in pages against usbcore.usbfs_memory_mb (16 MiB by
+ * default, shared by every usbfs user): 256 of them are 1 MiB of 2 KiB
+ * ECM transfers, 8 MiB of 32 KiB CH398 ones.
+ */
+#define CH39X_MAX_XFERS		256
 #define CH39X_MIN_XFER_SIZE	2048
 #define CH39X_MAX_XFER_SIZE	(1u << 20)
 
@@ -91,14 +97,15 @@ struct ch39x_args {
 	  "the adapter's own address", \
 	  "Written to the adapter at probe.") SEP \
 	X(rx_xfers, rx_xfers, arg_uint, 1, CH39X_MAX_XFERS, 0, \
-	  "<1-64>", \
-	  "integers 1..64", \
-	  "16 (CH398 SuperSpeed), 10 (CH398 high speed, CH397)", \
+	  "<1-256>", \
+	  "integers 1..256", \
+	  "16 (CH398 SuperSpeed, NCM), 10 (CH398 high speed, CH397), " \
+	  "128 (ECM)", \
 	  "Bulk IN transfers kept in flight (the RX ring).") SEP \
 	X(tx_xfers, tx_xfers, arg_uint, 1, CH39X_MAX_XFERS, 0, \
-	  "<1-64>", \
-	  "integers 1..64", \
-	  "10", \
+	  "<1-256>", \
+	  "integers 1..256", \
+	  "10 (CH398, CH397), 32 (NCM), 128 (ECM)", \
 	  "Bulk OUT transfers (the TX ring).") SEP \
 	X(xfer_size, xfer_size, arg_xfer_size, CH39X_MIN_XFER_SIZE, \
 	  CH39X_MAX_XFER_SIZE, 0, \

@@ -326,8 +326,19 @@ struct ch39x_adapter {
  * ceil(nb_desc / frames per transfer) transfers, 1 to CH39X_MAX_XFERS. A
  * device that moves a frame per transfer (ECM) has one per transfer. The
  * rx_xfers and tx_xfers devargs, when given, win.
+ *
+ * Applications ask for 1024 to 4096 descriptors without looking, and each
+ * transfer is usbfs memory, which all ports and processes share (16 MiB by
+ * default): what nb_desc sets up is also capped at CH39X_DESC_MAX_BYTES of
+ * buffers (buf_size bytes each, in whole pages as usbfs counts them) per
+ * queue, never below
+ * the default count. 2 MiB: 64 of a CH398's 32 KiB RX transfers, as
+ * before the cap on transfers grew, and four ports' worth of both queues
+ * in the default 16 MiB.
  */
 #define CH39X_DESC_BYTES	1536
+#define CH39X_DESC_MAX_BYTES	(2u << 20)
+#define CH39X_XFER_PAGE		4096u
 
 static inline uint16_t
 ch39x_desc_per_xfer(uint32_t xfer_size)
@@ -337,16 +348,18 @@ ch39x_desc_per_xfer(uint32_t xfer_size)
 
 static inline uint16_t
 ch39x_nb_xfers(uint16_t forced, uint16_t nb_desc, uint16_t dflt,
-	       uint32_t xfer_size)
+	       uint32_t xfer_size, uint32_t buf_size)
 {
 	uint16_t per = ch39x_desc_per_xfer(xfer_size);
+	uint32_t cap = CH39X_DESC_MAX_BYTES /
+		RTE_ALIGN_CEIL(RTE_MAX(buf_size, 1u), CH39X_XFER_PAGE);
 
 	if (forced)
 		return forced;
 	if (nb_desc == 0)
 		return dflt;
-	return (uint16_t)RTE_MIN((nb_desc + per - 1u) / per,
-				 (unsigned int)CH39X_MAX_XFERS);
+	cap = RTE_MIN(RTE_MAX(cap, (uint32_t)dflt), (uint32_t)CH39X_MAX_XFERS);
+	return (uint16_t)RTE_MIN((nb_desc + per - 1u) / per, cap);
 }
 
 /* The ops of a port's device type, in this process. */

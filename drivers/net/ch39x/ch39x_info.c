@@ -34,8 +34,8 @@ rx_xfer_size_at(const struct ch39x_adapter *ad, uint16_t mtu)
 /*
  * Descriptor limits and defaults, in frames (see ch39x_nb_xfers()). Any
  * count is accepted, as applications ask for 1024 to 4096 without looking;
- * what CH39X_MAX_XFERS transfers hold is the most a queue gets, and
- * rxq/txq info reports what it got.
+ * what CH39X_MAX_XFERS transfers, or 2 MiB of them, hold is the most a
+ * queue gets, and rxq/txq info reports what it got.
  */
 static void
 desc_limits(const struct ch39x_adapter *ad, uint16_t mtu,

@@ -87,7 +87,8 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 	int rc;
 
 	q->nb_xfers = ch39x_nb_xfers(ad->args.rx_xfers, nb_desc,
-				     ad->prof.rx_xfers, ad->prof.rx_xfer_size);
+				     ad->prof.rx_xfers, ad->prof.rx_xfer_size,
+				     ad->prof.rx_xfer_size);
 	q->xfers = rte_zmalloc("ch39x_rx_xfers",
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
 	if (q->xfers == NULL)

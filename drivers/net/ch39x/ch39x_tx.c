@@ -37,7 +37,8 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 	int rc;
 
 	q->nb_xfers = ch39x_nb_xfers(ad->args.tx_xfers, nb_desc,
-				     ad->prof.tx_xfers, ad->prof.tx_xfer_size);
+				     ad->prof.tx_xfers, ad->prof.tx_xfer_size,
+				     bsz);
 	q->xfers = rte_zmalloc("ch39x_tx_xfers",
 			       sizeof(*q->xfers) * q->nb_xfers, 0);
 	q->free = rte_zmalloc("ch39x_tx_free",
