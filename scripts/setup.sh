@@ -30,8 +30,9 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # The tests: tshark reads captures (tests/tcp_pcap.py), iproute2,
 # iputils-ping and iperf3 are the Linux peers of the CPE test (tests/cpe),
 # udev's systemd-udevd applies the udev rule in the VM test (tests/vm, which
-# installs QEMU and the rest of its own needs).
-test_pkgs=(tshark iproute2 iputils-ping iperf3 udev)
+# installs QEMU and the rest of its own needs); nftables' nft is the Linux
+# router's masquerade in the VM's router comparison (tests/vm/cpe.sh).
+test_pkgs=(tshark iproute2 iputils-ping iperf3 udev nftables)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 
 missing=()
