@@ -358,11 +358,15 @@ tcp() {
 	GEN_PIDS=$(pidof iperf3)
 	measure "$1"
 	GEN_PIDS=""
+	# the sender's view: RTT, congestion window
+	ti=$(nsx $LAN_NS /usr/bin/ss -tinH dst $WAN_IP 2>/dev/null |
+		grep -o ' rtt:[0-9./]* .*cwnd:[0-9]*' | tail -n 1 |
+		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(rtt|cwnd):/) printf "%s ", $i }')
 	wait $cp
 	wait $sp
 	cat $srv $cli >> "/out/cpe-iperf-$REP-$ROUTER.json"
 	rt=$(sed -n 's/.*"retransmits":[[:space:]]*\([0-9]*\).*/\1/p' $cli | tail -n 1)
-	cpe_log "rep $REP $ROUTER $1: iperf3 sender retransmits ${rt:-?}"
+	cpe_log "rep $REP $ROUTER $1: iperf3 sender retransmits ${rt:-?}; ss: ${ti:-?}"
 	rh=$(sed -n 's/.*"remote_host":[[:space:]]*"\([0-9.]*\)".*/\1/p' $srv | head -n 1)
 	rb=$(sed -n 's/.*"bytes":[[:space:]]*\([0-9]*\).*/\1/p' $srv | tail -n 1)
 	if [ "$rh" != $RT_WAN ] || [ "${rb:-0}" -eq 0 ] || [ "${PPS:-0}" -eq 0 ]; then
@@ -442,7 +446,11 @@ round() {
 		if [ "$1" = linux ]; then linux_down; else app_down "$2"; fi
 		return
 	fi
-	result PASS "$name-start" "$RTR_DESC: LAN host pings the WAN server"
+	# round-trip time through the router, idle
+	rtt=$(nsx $LAN_NS /usr/bin/ping -n -q -c 10 -i 0.2 -W 5 $WAN_IP 2>&1 |
+		sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
+	cpe_log "rep $REP $ROUTER: ping LAN -> WAN average RTT ${rtt:-?} ms"
+	result PASS "$name-start" "$RTR_DESC: LAN host pings the WAN server (RTT ${rtt:-?} ms)"
 	NAT_BAD=0
 	NAT_WHY=""
 	sleep 1
