@@ -43,8 +43,9 @@
 #
 # PASS/FAIL: the gadgets enumerate with cdc_ncm; each router starts and
 # passes a ping LAN -> WAN; every iperf3 run's server saw the router's WAN
-# address (NAT) and received data; every load with traffic moved frames;
-# cdc_ncm is bound again after each ch39x-cpe run.
+# address (NAT) and received data; the UDP flood reached the server;
+# cdc_ncm is bound again after each ch39x-cpe run. Rates are measured, not
+# asserted.
 #
 # Sourced by guest.sh after pmd.sh (uses result, param, up, gadget, gfunc,
 # config, devpath, pmd_prepare, $G, $PRIV, $PMD_SO, $SPEED).
@@ -302,7 +303,7 @@ kpktgend_pids() {
 	done
 }
 
-# measure LOAD: one CPE_SECS window; a CSV line and a log line; sets PPS
+# measure LOAD: one CPE_SECS window; a CSV line and a log line
 measure() {
 	l0=$(sent)
 	w0=$(ndev $WPID "$GW")
@@ -324,7 +325,6 @@ measure() {
 			pps, mbps, off, b0 + b1, b0, b1, gen, rtr,
 			b0 + b1 - gen, dt }')
 	echo "$REP,$ROUTER,$1,$row,${hl:-?}" >> $CSV
-	PPS=${row%%,*}
 	cpe_log "rep $REP $ROUTER $1: $(echo "$row" | awk -F, '{ printf "%d frames/s %.2f Mbit/s (pktgen sent %d/s); CPU %% busy %.1f (vCPU0 %.1f, vCPU1 %.1f), generators %.1f, ch39x-cpe %.1f, router %.1f; %.2f s", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'); host load ${hl:-?}"
 }
 
@@ -356,12 +356,12 @@ tcp() {
 	cp=$!
 	sleep 2
 	GEN_PIDS=$(pidof iperf3)
+	# the sender's view: RTT, congestion window (before the window: the
+	# client may be done after it)
+	ti=$(nsx $LAN_NS /usr/bin/ss -tin dst $WAN_IP 2>/dev/null |
+		tr ' \t' '\n\n' | grep -E '^(rtt|cwnd):' | tail -n 2 | tr '\n' ' ')
 	measure "$1"
 	GEN_PIDS=""
-	# the sender's view: RTT, congestion window
-	ti=$(nsx $LAN_NS /usr/bin/ss -tinH dst $WAN_IP 2>/dev/null |
-		grep -o ' rtt:[0-9./]* .*cwnd:[0-9]*' | tail -n 1 |
-		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(rtt|cwnd):/) printf "%s ", $i }')
 	wait $cp
 	wait $sp
 	cat $srv $cli >> "/out/cpe-iperf-$REP-$ROUTER.json"
@@ -369,9 +369,12 @@ tcp() {
 	cpe_log "rep $REP $ROUTER $1: iperf3 sender retransmits ${rt:-?}; ss: ${ti:-?}"
 	rh=$(sed -n 's/.*"remote_host":[[:space:]]*"\([0-9.]*\)".*/\1/p' $srv | head -n 1)
 	rb=$(sed -n 's/.*"bytes":[[:space:]]*\([0-9]*\).*/\1/p' $srv | tail -n 1)
-	if [ "$rh" != $RT_WAN ] || [ "${rb:-0}" -eq 0 ] || [ "${PPS:-0}" -eq 0 ]; then
+	# NAT works when the server's peer is the router's WAN address; a
+	# window without frames (TCP backing off on a starved machine) is a
+	# measurement, not a failure.
+	if [ "$rh" != $RT_WAN ] || [ "${rb:-0}" -eq 0 ]; then
 		NAT_BAD=$((NAT_BAD + 1))
-		NAT_WHY="$NAT_WHY $1: server saw '${rh:-nobody}', ${rb:-0} bytes, $PPS frames/s;"
+		NAT_WHY="$NAT_WHY $1: server saw '${rh:-nobody}', ${rb:-0} bytes;"
 	fi
 }
 
@@ -393,6 +396,7 @@ udp() {
 		echo 'udp_dst_min 9' > \$P/$GL
 		echo 'udp_dst_max 9' > \$P/$GL
 		echo 'dst_mac $mac' > \$P/$GL"
+	u0=$(ndev $WPID "$GW")
 	nsx $LAN_NS /bin/sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 	pg=$!
 	sleep 1
@@ -402,10 +406,12 @@ udp() {
 	nsx $LAN_NS /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
 	wait $pg
 	nsx $LAN_NS /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
-	[ "${PPS:-0}" -gt 0 ] ||
-		{ NAT_BAD=$((NAT_BAD + 1)); NAT_WHY="$NAT_WHY $1: no frame through;"; }
 	# the queues drain before the next load
 	sleep 2
+	u1=$(ndev $WPID "$GW")
+	u=$(echo "$u0 $u1" | awk '{ print $6 - $2 }')
+	[ "$u" -gt 0 ] ||
+		{ NAT_BAD=$((NAT_BAD + 1)); NAT_WHY="$NAT_WHY $1: no frame through;"; }
 }
 
 # ping_through: the LAN host reaches the server through the router
@@ -461,7 +467,7 @@ round() {
 	tcp tcp-max 0
 	udp udp60-flood
 	if [ $NAT_BAD = 0 ]; then
-		result PASS "$name-nat" "every iperf3 server saw $RT_WAN (the router's WAN address) and received data; every load with traffic moved frames"
+		result PASS "$name-nat" "every iperf3 server saw $RT_WAN (the router's WAN address) and received data; the UDP flood reached the server"
 	else
 		result FAIL "$name-nat" "$NAT_WHY"
 	fi
