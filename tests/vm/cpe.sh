@@ -490,7 +490,7 @@ cpe_summary() {
 	for r in $CPE_RATES; do loads="$loads tcp-$r"; done
 	loads="$loads tcp-max udp60-flood"
 	echo "# medians (min-max) of $CPE_REPS reps x $CPE_SECS s; frames/s at the WAN host; CPU in % of one vCPU (router = busy - generators)" > $S
-	echo "load,router,n,pps,pps_min,pps_max,mbps,cpu_router,cpu_router_min,cpu_router_max,cpu_busy,cpe_proc,pps_ratio,cpu_ratio" >> $S.csv
+	echo "load,router,n,pps,pps_min,pps_max,mbps,cpu_router,cpu_router_min,cpu_router_max,cpu_busy,cpe_proc" > $S.csv
 	for m in $CPE_MODES; do
 		for l in $loads; do
 			set -- $(stats linux "$l" 4) $(stats linux "$l" 12)
