@@ -277,19 +277,25 @@ app_down() {
 
 # ---- measurement ----
 
-# CPU time so far: "idle0 total0 idle1 total1 generators router uptime"
+# CPU time so far: "idle0 total0 idle1 total1 0 router uptime"
 # (jiffies: USER_HZ, 100 a second)
 cpe_snap() {
 	awk '$1 == "cpu0" || $1 == "cpu1" { printf "%d %d ", $5 + $6,
 		$2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
-	g=0
-	for p in $GEN_PIDS; do
-		g=$((g + $(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0)))
-	done
+	g=0	# the generators: gen_ticks
 	r=0
 	[ -n "$RTR_PID" ] &&
 		r=$(awk '{ print $14 + $15 }' "/proc/$RTR_PID/stat" 2>/dev/null || echo 0)
 	echo "$g $r $(up)"
+}
+
+# "PID ticks" of each generator that is still there: a process that ends
+# (or starts) during the window is left out rather than counted negative
+gen_ticks() {
+	for p in $GEN_PIDS; do
+		t=$(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null)
+		[ -n "$t" ] && echo "$p $t"
+	done
 }
 
 # the pktgen threads of every namespace
@@ -307,18 +313,22 @@ kpktgend_pids() {
 measure() {
 	l0=$(sent)
 	w0=$(ndev $WPID "$GW")
+	gen_ticks > /tmp/cpe.g0
 	s0=$(cpe_snap)
 	sleep "$CPE_SECS"
 	s1=$(cpe_snap)
+	gen_ticks > /tmp/cpe.g1
+	gd=$(awk 'NR == FNR { a[$1] = $2; next } ($1 in a) { s += $2 - a[$1] }
+		END { print s + 0 }' /tmp/cpe.g0 /tmp/cpe.g1)
 	w1=$(ndev $WPID "$GW")
 	l1=$(sent)
 	hl=$(cut -d' ' -f1 /out/hostload 2>/dev/null)
-	row=$(echo "$s0 $s1 $w0 $w1 $l0 $l1" | awk '{
+	row=$(echo "$s0 $s1 $w0 $w1 $l0 $l1 $gd" | awk '{
 		dt = $14 - $7; if (dt <= 0) dt = 1;
 		j0 = $9 - $2; j1 = $11 - $4; b0 = 0; b1 = 0;
 		if (j0 > 0) b0 = 100 * (1 - ($8 - $1) / j0);
 		if (j1 > 0) b1 = 100 * (1 - ($10 - $3) / j1);
-		gen = ($12 - $5) / dt; rtr = ($13 - $6) / dt;
+		gen = $25 / dt; rtr = ($13 - $6) / dt;
 		pps = ($20 - $16) / dt; mbps = ($19 - $15) * 8 / dt / 1e6;
 		off = ($24 - $23) / dt;
 		printf "%d,%.2f,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f",
