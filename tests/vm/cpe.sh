@@ -458,7 +458,10 @@ round() {
 		return
 	fi
 	if ! ping_through; then
-		result FAIL "$name-start" "$RTR_DESC: no echo reply LAN -> WAN"
+		# what each end knew, for the log
+		d="LAN host neighbours: $($IPB -n $LAN_NS neigh show | tr '\n' ';')"
+		[ "$1" = linux ] && d="$d router: $($IPB -n $RT_NS -br link | tr '\n' ';') neighbours: $($IPB -n $RT_NS neigh show | tr '\n' ';')"
+		result FAIL "$name-start" "$RTR_DESC: no echo reply LAN -> WAN; $d"
 		if [ "$1" = linux ]; then linux_down; else app_down "$2"; fi
 		return
 	fi
