@@ -34,7 +34,7 @@
 #   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
 #   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1] ...
 #                                        throughput comparison (perf.sh)
-#   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="2M 8M 20M" CPE_MODES=poll
+#   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
 #   CPE_ARGS=...] ...                   ch39x-cpe against the Linux router on
 #                                        two NCM gadgets (tests/vm/cpe.sh):
 #                                        only that, at super speed unless
@@ -75,7 +75,7 @@ PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
 PERF_APP=${PERF_APP:-1}
 CPE_REPS=${CPE_REPS:-3}
 CPE_SECS=${CPE_SECS:-5}
-CPE_RATES=${CPE_RATES:-2M 8M 20M}
+CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
 # poll: ch39x-cpe as it is; any other word W: with --idle W
 CPE_MODES=${CPE_MODES:-poll}
 CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
