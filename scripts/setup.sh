@@ -32,8 +32,10 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # udev's systemd-udevd applies the udev rule in the VM test (tests/vm, which
 # installs QEMU and the rest of its own needs); dnsmasq-base and
 # busybox-static (udhcpc, nslookup) are the DHCP/DNS server and client of
-# the CPE control-plane test (tests/cpe/cpe_dhcp.sh).
-test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static)
+# the CPE control-plane test (tests/cpe/cpe_dhcp.sh); nftables' nft is the
+# Linux router's masquerade in the VM's router comparison (tests/vm/cpe.sh).
+test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static
+	nftables)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 
 missing=()

@@ -204,6 +204,16 @@ if [ "$KDRV" = 1 ]; then
 fi
 P4CFG0=$(cat /sys/bus/usb/devices/$P4/bConfigurationValue)
 
+# CPE=1: only the router comparison (tests/vm/cpe.sh), then done.
+if [ "$(param vmt_cpe)" = 1 ]; then
+	. "/host${S%/*}/pmd.sh"
+	. "/host${S%/*}/cpe.sh"
+	cpe_run
+	echo "[guest] done at uptime $(up) s"
+	echo DONE >> /out/done
+	exit 0
+fi
+
 # What ch39x-usb says of each gadget: the protocol proto=auto picks and
 # why, the configuration it needs, the kernel driver and its netdev.
 KN=- KE=- NET=-

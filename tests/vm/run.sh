@@ -34,6 +34,11 @@
 #   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
 #   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1] ...
 #                                        throughput comparison (perf.sh)
+#   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
+#   CPE_ARGS=...] ...                   ch39x-cpe against the Linux router on
+#                                        two NCM gadgets (tests/vm/cpe.sh):
+#                                        only that, at super speed unless
+#                                        SPEEDS says otherwise
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
 #
@@ -48,7 +53,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
 CACHE=$ROOT/.cache/vm
-SPEEDS=${SPEEDS:-high super}
+CPE=${CPE:-0}		# 1: the router comparison (tests/vm/cpe.sh) only
+SPEEDS_DEF="high super"
+[ "$CPE" = 1 ] && SPEEDS_DEF=super
+SPEEDS=${SPEEDS:-$SPEEDS_DEF}
 KDRV=${KDRV:-1}
 ACCEL=${ACCEL:-auto}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-700}
@@ -65,6 +73,13 @@ PERF_DEEP_ARGS=${PERF_DEEP_ARGS:-}	# devargs of the deep run instead
 PERF_SIZES=${PERF_SIZES:-60 512 1514}
 PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
 PERF_APP=${PERF_APP:-1}
+CPE_REPS=${CPE_REPS:-3}
+CPE_SECS=${CPE_SECS:-5}
+CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
+# poll: ch39x-cpe as it is; any other word W: with --idle W
+CPE_MODES=${CPE_MODES:-poll}
+CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
+VM_MEM=1024
 # A comparison round takes about 25 s per driver and frame size under TCG
 # (two gadgets, two directions), plus a testpmd start per PMD.
 perf_n() { echo $#; }
@@ -72,11 +87,19 @@ perf_n() { echo $#; }
 [ "$PERF" = 1 ] && BOOT_TIMEOUT=$((BOOT_TIMEOUT + PERF_REPS *
 	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * (40 + $(perf_n $PERF_SIZES) *
 	4 * (PERF_SECS + 3)) + PERF_APP * 300))
+# A router round: its start and stop, then the idle window, the rates, the
+# TCP maximum and the UDP flood, each about CPE_SECS + 25 s under TCG.
+# shellcheck disable=SC2086
+[ "$CPE" = 1 ] && { BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS *
+	(1 + $(perf_n $CPE_MODES)) * (90 + ($(perf_n $CPE_RATES) + 3) *
+	(CPE_SECS + 25)))); VM_MEM=1536; }
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
 USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
 HOSTDRV_MODULES="cdc_ether cdc_ncm"
 PERF_MODULES="pktgen"
+# The Linux router of CPE=1: forwarding with nftables masquerade.
+CPE_MODULES="nf_tables nft_chain_nat nft_masq"
 
 usec() { echo "${EPOCHREALTIME/./}"; }
 T_START=$(usec)
@@ -182,7 +205,7 @@ phase_end kernel
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
-STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES"
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES"
 	  cat "$VMDIR/init"
 	  dpkg-query -W -f='${Version}' busybox-static) | sha256sum |
 	cut -c1-16)
@@ -229,6 +252,8 @@ if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	add_modules hostdrv.list $HOSTDRV_MODULES
 	# shellcheck disable=SC2086
 	add_modules perf.list $PERF_MODULES
+	# shellcheck disable=SC2086
+	add_modules cpe.list $CPE_MODULES
 	(cd "$IR" && find . -print0 | cpio --null -o -H newc --quiet |
 		gzip -1) > "$INITRD.tmp"
 	mv "$INITRD.tmp" "$INITRD"
@@ -304,13 +329,21 @@ for speed in $SPEEDS; do
 	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)
+	# CPE=1: this machine's load, which the guest records with each
+	# measurement (TCG shares the host's cores with whatever else runs).
+	LOADER=
+	if [ "$CPE" = 1 ]; then
+		( while :; do cat /proc/loadavg > "$RUN/hostload.tmp" &&
+			mv "$RUN/hostload.tmp" "$RUN/hostload"; sleep 2; done ) &
+		LOADER=$!
+	fi
 	set +e
 	timeout --foreground -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
-		"${ACCEL_ARGS[@]}" -smp 2 -m 1024 -machine pc \
+		"${ACCEL_ARGS[@]}" -smp 2 -m $VM_MEM -machine pc \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,}${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
@@ -320,12 +353,13 @@ for speed in $SPEEDS; do
 			>> "$RUN/console.log"
 		case $line in
 		PASS*|FAIL*) echo "${line%% \[t=*}" | sed "s/^\(PASS\|FAIL\) /\1 [$speed] /" ;;
-		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] perf"*|"[perf]"*|"[guest] done"*|*"Kernel panic"*)
+		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] perf"*|"[perf]"*|"[cpe]"*|"[guest] done"*|*"Kernel panic"*)
 			log "$line" ;;
 		esac
 	done
 	qrc=${PIPESTATUS[0]}
 	set -e
+	[ -n "$LOADER" ] && { kill "$LOADER"; wait "$LOADER" 2>/dev/null || true; }
 	phase_end "boot-$speed"
 	p=$(grep -c '^PASS' "$RUN/results.txt" 2>/dev/null || true)
 	f=$(grep -c '^FAIL' "$RUN/results.txt" 2>/dev/null || true)

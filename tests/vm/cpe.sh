@@ -1,0 +1,578 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# The router comparison on a real USB stack (run.sh with CPE=1; not part of
+# the default run), in the guest: two NCM gadgets on dummy_hcd are the
+# router's ports. Their gadget-side netdevs are two hosts in network
+# namespaces, the host-side functions are the router's ports:
+#
+#   cpe_lan: client 192.168.1.2/24, default route via 192.168.1.1
+#       |  gadget netdev (f_ncm) == NCM gadget cpel (1209:0005) ==
+#   router: LAN 192.168.1.1/24, WAN 203.0.113.1/24, NAT to the WAN address
+#       |  == NCM gadget cpew (1209:0006) == gadget netdev (f_ncm)
+#   cpe_wan: server 203.0.113.2/24, no route to the LAN
+#
+# and the router is in turn
+#
+#   linux      the kernel's cdc_ncm netdevs in a namespace cpe_rt,
+#              ip_forward=1, nftables masquerade on the WAN netdev
+#   ch39x-cpe  app/ch39x-cpe with two net_ch39x ports on the same two
+#              gadgets (the PMD takes them from cdc_ncm and gives them
+#              back at exit), once for each of CPE_MODES: "poll" runs it
+#              as it is (busy polling), any other word W with --idle W
+#
+# The same traffic through each, from the namespaces: nothing (idle), TCP
+# LAN -> WAN with iperf3 at each of CPE_RATES (-b), TCP at iperf3's
+# maximum, and a UDP flood of 60-byte frames (one flow) from pktgen on the
+# LAN host's netdev. iperf3 (client and server) is pinned to vCPU 0,
+# ch39x-cpe's lcore to vCPU 1; pktgen's thread is on vCPU 0. Over a
+# CPE_SECS window each sample records: frames/s and Mbit/s received by the
+# WAN host's netdev (after the router), frames/s pktgen sent (the flood), the
+# busy share of each vCPU (/proc/stat), the generators' own CPU (iperf3
+# processes, kpktgend threads) and ch39x-cpe's (/proc/PID/stat
+# utime+stime), all in % of one CPU; and this machine's load (run.sh
+# writes /proc/loadavg into the results share). "router CPU" is the
+# guest's busy CPU minus the generators': the router plus the emulated USB
+# host controller, the gadget functions and the hosts' network stacks,
+# which carry the same traffic for both routers.
+#
+# The routers take turns CPE_REPS times; /out/cpe.csv has every sample,
+# /out/cpe-summary.txt the medians (min-max) and the ratios ch39x-cpe /
+# linux. Under TCG both run slower than on hardware by a similar factor:
+# read ratios, not rates.
+#
+# PASS/FAIL: the gadgets enumerate with cdc_ncm; each router starts and
+# passes a ping LAN -> WAN; every iperf3 run's server saw the router's WAN
+# address (NAT) and received data; the UDP flood reached the server;
+# cdc_ncm is bound again after each ch39x-cpe run. Rates are measured, not
+# asserted.
+#
+# Sourced by guest.sh after pmd.sh (uses result, param, up, gadget, gfunc,
+# config, devpath, pmd_prepare, $G, $PRIV, $PMD_SO, $SPEED).
+
+CPE_REPS=$(param vmt_cpe_reps)
+CPE_REPS=${CPE_REPS:-3}
+CPE_SECS=$(param vmt_cpe_secs)
+CPE_SECS=${CPE_SECS:-5}
+CPE_RATES=$(param vmt_cpe_rates | tr ',' ' ')
+CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
+CPE_MODES=$(param vmt_cpe_modes | tr ',' ' ')
+CPE_MODES=${CPE_MODES:-poll}
+CPE_ARGS=$(param vmt_cpe_args | tr ',' ' ')
+CPE_BIN=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
+CSV=/out/cpe.csv
+LAN_NS=cpe_lan
+WAN_NS=cpe_wan
+RT_NS=cpe_rt
+LAN_IP=192.168.1.2
+RT_LAN=192.168.1.1
+RT_WAN=203.0.113.1
+WAN_IP=203.0.113.2
+IPB="chroot /host /usr/sbin/ip"
+
+cpe_log() {
+	echo "$1" >> /out/cpe.txt
+	echo "[cpe] $1"
+}
+
+# nsx NS CMD...: CMD from the host root in namespace NS
+nsx() {
+	ns=$1
+	shift
+	chroot /host /usr/sbin/ip netns exec "$ns" "$@"
+}
+
+# ndev PID IFNAME: "rx_bytes rx_packets tx_bytes tx_packets" of IFNAME in
+# the namespace of process PID
+ndev() {
+	sed 's/:/ /' "/proc/$1/net/dev" |
+		awk -v i="$2" '$1 == i { print $2, $3, $10, $11; f = 1 }
+			END { if (!f) print 0, 0, 0, 0 }'
+}
+
+# the cdc_ncm netdev on PATH's interface 0 (in this namespace)
+kdrv_if() {
+	ls "/sys/bus/usb/devices/$1:1.0/net" 2>/dev/null | head -n 1
+}
+
+# wait_kdrv: both cdc_ncm netdevs present (bounded); sets KL, KW
+wait_kdrv() {
+	i=0
+	while [ $i -lt 150 ]; do
+		KL=$(kdrv_if "$PL")
+		KW=$(kdrv_if "$PW")
+		[ -n "$KL" ] && [ -n "$KW" ] && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# ns_new NAME: a namespace without IPv6 and a process that holds it (its
+# PID, for /proc/PID/net, goes to stdout)
+ns_new() {
+	$IPB netns add "$1" || return 1
+	nsx "$1" /bin/sh -c 'echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6;
+		echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6;
+		/usr/sbin/ip link set lo up'
+}
+
+# anchor NS: a sleeper in NS; prints its PID once it runs there
+anchor() {
+	# a simple command, so that $! is the process that becomes sleep
+	chroot /host /usr/sbin/ip netns exec "$1" /bin/sleep 100000 \
+		> /dev/null 2>&1 &
+	ap=$!
+	i=0
+	while [ "$(cat "/proc/$ap/comm" 2>/dev/null)" != sleep ] &&
+	      [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$ap"
+}
+
+# wait_carrier NS IFNAME: the netdev in NS has carrier (bounded)
+wait_carrier() {
+	i=0
+	while [ $i -lt 100 ]; do
+		[ "$(nsx "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ] &&
+			return 0
+		sleep 0.3
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# The two gadgets and the two hosts. Sets PL, PW (USB paths), GL, GW (the
+# gadget netdevs, in their namespaces), LPID, WPID (namespace anchors).
+cpe_gadgets() {
+	# The gadgets of the transport tests stay idle but keep their kernel
+	# drivers' transfers queued: gone, for a quieter bus.
+	for g in ncm ecm multi fake398; do
+		echo "" > "$G/$g/UDC" 2>/dev/null
+	done
+	gadget cpel 0x1209 0x0005 || return 1
+	gfunc cpel ncm.0 02:00:00:00:0a:01 02:00:00:00:0a:02
+	config cpel c.1 ncm.0
+	gadget cpew 0x1209 0x0006 || return 1
+	gfunc cpew ncm.0 02:00:00:00:0b:01 02:00:00:00:0b:02
+	config cpew c.1 ncm.0
+	echo dummy_udc.4 > "$G/cpel/UDC" || return 1
+	echo dummy_udc.5 > "$G/cpew/UDC" || return 1
+	GL=$(cat "$G/cpel/functions/ncm.0/ifname")
+	GW=$(cat "$G/cpew/functions/ncm.0/ifname")
+	ns_new $LAN_NS && ns_new $WAN_NS || return 1
+	$IPB link set "$GL" netns $LAN_NS || return 1
+	$IPB link set "$GW" netns $WAN_NS || return 1
+	$IPB -n $LAN_NS addr add $LAN_IP/24 dev "$GL"
+	$IPB -n $LAN_NS link set "$GL" up
+	$IPB -n $LAN_NS route add default via $RT_LAN
+	$IPB -n $WAN_NS addr add $WAN_IP/24 dev "$GW"
+	$IPB -n $WAN_NS link set "$GW" up
+	# The UDP flood ends at the server: dropped at its input, so that
+	# no port-unreachable comes back.
+	printf 'table ip sink {\n chain in {\n  type filter hook input priority 0; policy accept;\n  udp dport 9 counter drop\n }\n}\n' |
+		nsx $WAN_NS /usr/sbin/nft -f - || return 1
+	LPID=$(anchor $LAN_NS)
+	WPID=$(anchor $WAN_NS)
+	i=0
+	while [ $i -lt 100 ]; do
+		PL=$(devpath 1209 0005)
+		PW=$(devpath 1209 0006)
+		[ -n "$PL" ] && [ -n "$PW" ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$PL" ] && [ -n "$PW" ] || return 1
+	wait_kdrv
+}
+
+# ---- the routers ----
+
+RTR_PID=""
+APP_JOB=""
+APP_N=0
+
+linux_up() {
+	wait_kdrv || { CPE_ERR="no cdc_ncm netdevs on $PL and $PW"; return 1; }
+	ns_new $RT_NS || { CPE_ERR="netns $RT_NS"; return 1; }
+	$IPB link set "$KL" netns $RT_NS && $IPB link set "$KW" netns $RT_NS ||
+		{ CPE_ERR="cannot move $KL $KW"; return 1; }
+	$IPB -n $RT_NS addr add $RT_LAN/24 dev "$KL"
+	$IPB -n $RT_NS addr add $RT_WAN/24 dev "$KW"
+	$IPB -n $RT_NS link set "$KL" up
+	$IPB -n $RT_NS link set "$KW" up
+	nsx $RT_NS /bin/sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
+	printf 'table ip cpe {\n chain post {\n  type nat hook postrouting priority srcnat; policy accept;\n  oifname "%s" masquerade\n }\n}\n' "$KW" |
+		nsx $RT_NS /usr/sbin/nft -f - ||
+		{ CPE_ERR="nft masquerade on $KW failed"; return 1; }
+	RTR_PID=""
+	RTR_DESC="cdc_ncm $KL (LAN) and $KW (WAN), ip_forward=1, nft masquerade"
+	return 0
+}
+
+linux_down() {
+	nsx $RT_NS /usr/sbin/nft list ruleset > /out/cpe-nft-$REP.txt 2>&1
+	$IPB netns del $RT_NS
+	# the netdevs come back to the initial namespace
+	wait_kdrv
+}
+
+# app_up MODE
+app_up() {
+	APP_N=$((APP_N + 1))
+	tag=$REP-$1
+	ia=""
+	[ "$1" = poll ] || ia="--idle $1"
+	# Long enough for the round; stopped by SIGTERM before.
+	lim=$((200 + ($(echo $CPE_RATES | wc -w) + 3) * (CPE_SECS + 40)))
+	# shellcheck disable=SC2086
+	timeout "$lim" chroot /host "$CPE_BIN" -l 1 --no-huge --no-pci \
+		-m 256 --file-prefix "cpe_vm$APP_N" \
+		-d "$PRIV/librte_net_ch39x.so" \
+		--vdev "net_ch39x0,dev=1209:0005,path=$PL" \
+		--vdev "net_ch39x1,dev=1209:0006,path=$PW" -- \
+		--lan 0=$RT_LAN/24 --wan 1=$RT_WAN/24 $ia $CPE_ARGS --json \
+		> "/out/cpe-app-$tag.json" 2> "/out/cpe-app-$tag.err" &
+	APP_JOB=$!
+	i=0
+	while [ $i -lt 600 ]; do
+		grep -q "forwarding on 2 ports" "/out/cpe-app-$tag.err" \
+			2>/dev/null && break
+		kill -0 $APP_JOB 2>/dev/null || break
+		sleep 0.25
+		i=$((i + 1))
+	done
+	if ! grep -q "forwarding on 2 ports" "/out/cpe-app-$tag.err"; then
+		CPE_ERR="ch39x-cpe did not start: $(grep -v '^EAL: Detected' "/out/cpe-app-$tag.err" | tail -n 4 | tr '\n' ' ')"
+		kill $APP_JOB 2>/dev/null
+		wait $APP_JOB 2>/dev/null
+		return 1
+	fi
+	RTR_PID=$(pidof ch39x-cpe | cut -d' ' -f1)
+	RTR_DESC="ch39x-cpe -l 1 ${ia:-(busy polling)} $CPE_ARGS on net_ch39x0 $PL, net_ch39x1 $PW"
+	# Taking the devices resets the gadgets' links.
+	wait_carrier $LAN_NS "$GL" && wait_carrier $WAN_NS "$GW"
+	return 0
+}
+
+app_down() {
+	kill -TERM "$RTR_PID" 2>/dev/null
+	i=0
+	while kill -0 "$RTR_PID" 2>/dev/null && [ $i -lt 150 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	wait $APP_JOB
+	arc=$?
+	RTR_PID=""
+	tag=$REP-$1
+	if [ $arc = 0 ] && wait_kdrv; then
+		result PASS "cpe-ch39x-$1-exit-$REP" "ch39x-cpe exited 0 on SIGTERM; cdc_ncm bound again ($KL on $PL, $KW on $PW)"
+	else
+		result FAIL "cpe-ch39x-$1-exit-$REP" "ch39x-cpe exit $arc; cdc_ncm netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
+	fi
+}
+
+# ---- measurement ----
+
+# CPU time so far: "idle0 total0 idle1 total1 0 router uptime"
+# (jiffies: USER_HZ, 100 a second)
+cpe_snap() {
+	awk '$1 == "cpu0" || $1 == "cpu1" { printf "%d %d ", $5 + $6,
+		$2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+	g=0	# the generators: gen_ticks
+	r=0
+	[ -n "$RTR_PID" ] &&
+		r=$(awk '{ print $14 + $15 }' "/proc/$RTR_PID/stat" 2>/dev/null || echo 0)
+	echo "$g $r $(up)"
+}
+
+# "PID ticks" of each generator that is still there: a process that ends
+# (or starts) during the window is left out rather than counted negative
+gen_ticks() {
+	for p in $GEN_PIDS; do
+		t=$(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null)
+		[ -n "$t" ] && echo "$p $t"
+	done
+}
+
+# the pktgen threads of every namespace
+kpktgend_pids() {
+	for d in /proc/[0-9]*; do
+		c=""
+		read -r c < "$d/comm" 2>/dev/null
+		case "$c" in
+		kpktgend_*) echo "${d#/proc/}" ;;
+		esac
+	done
+}
+
+# measure LOAD: one CPE_SECS window; a CSV line and a log line
+measure() {
+	l0=$(sent)
+	w0=$(ndev $WPID "$GW")
+	gen_ticks > /tmp/cpe.g0
+	s0=$(cpe_snap)
+	sleep "$CPE_SECS"
+	s1=$(cpe_snap)
+	gen_ticks > /tmp/cpe.g1
+	gd=$(awk 'NR == FNR { a[$1] = $2; next } ($1 in a) { s += $2 - a[$1] }
+		END { print s + 0 }' /tmp/cpe.g0 /tmp/cpe.g1)
+	w1=$(ndev $WPID "$GW")
+	l1=$(sent)
+	hl=$(cut -d' ' -f1 /out/hostload 2>/dev/null)
+	row=$(echo "$s0 $s1 $w0 $w1 $l0 $l1 $gd" | awk '{
+		dt = $14 - $7; if (dt <= 0) dt = 1;
+		j0 = $9 - $2; j1 = $11 - $4; b0 = 0; b1 = 0;
+		if (j0 > 0) b0 = 100 * (1 - ($8 - $1) / j0);
+		if (j1 > 0) b1 = 100 * (1 - ($10 - $3) / j1);
+		gen = $25 / dt; rtr = ($13 - $6) / dt;
+		pps = ($20 - $16) / dt; mbps = ($19 - $15) * 8 / dt / 1e6;
+		off = ($24 - $23) / dt;
+		printf "%d,%.2f,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f",
+			pps, mbps, off, b0 + b1, b0, b1, gen, rtr,
+			b0 + b1 - gen, dt }')
+	echo "$REP,$ROUTER,$1,$row,${hl:-?}" >> $CSV
+	cpe_log "rep $REP $ROUTER $1: $(echo "$row" | awk -F, '{ printf "%d frames/s %.2f Mbit/s (pktgen sent %d/s); CPU %% busy %.1f (vCPU0 %.1f, vCPU1 %.1f), generators %.1f, ch39x-cpe %.1f, router %.1f; %.2f s", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'); host load ${hl:-?}"
+}
+
+# frames pktgen has sent from the LAN host's netdev (0 when it is not
+# set up): the f_ncm netdev's own tx_packets counts NTBs, not frames
+sent() {
+	awk '$1 == "pkts-sofar:" { v = $2 } END { print v + 0 }' \
+		"/proc/$LPID/net/pktgen/$GL" 2>/dev/null || echo 0
+}
+
+NAT_BAD=0
+# tcp LOAD RATE: iperf3 LAN -> WAN, the server's view checked
+tcp() {
+	srv=/tmp/cpe-srv.json
+	cli=/tmp/cpe-cli.json
+	nsx $WAN_NS timeout $((CPE_SECS + 60)) taskset -c 0 iperf3 -s -1 -J \
+		> $srv 2>&1 &
+	sp=$!
+	# listening on 5201 (0x1451), IPv4 or dual-stack
+	i=0
+	while ! cat "/proc/$WPID/net/tcp" "/proc/$WPID/net/tcp6" 2>/dev/null |
+		awk '$4 == "0A" && $2 ~ /:1451$/ { f = 1 } END { exit !f }' &&
+	      [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	nsx $LAN_NS timeout $((CPE_SECS + 50)) taskset -c 0 iperf3 \
+		-c $WAN_IP -t $((CPE_SECS + 4)) -b "$2" -J > $cli 2>&1 &
+	cp=$!
+	sleep 2
+	GEN_PIDS=$(pidof iperf3)
+	# the sender's view: RTT, congestion window (before the window: the
+	# client may be done after it)
+	ti=$(nsx $LAN_NS /usr/bin/ss -tin dst $WAN_IP 2>/dev/null |
+		tr ' \t' '\n\n' | grep -E '^(rtt|cwnd):' | tail -n 2 | tr '\n' ' ')
+	measure "$1"
+	GEN_PIDS=""
+	wait $cp
+	wait $sp
+	cat $srv $cli >> "/out/cpe-iperf-$REP-$ROUTER.json"
+	rt=$(sed -n 's/.*"retransmits":[[:space:]]*\([0-9]*\).*/\1/p' $cli | tail -n 1)
+	cpe_log "rep $REP $ROUTER $1: iperf3 sender retransmits ${rt:-?}; ss: ${ti:-?}"
+	rh=$(sed -n 's/.*"remote_host":[[:space:]]*"\([0-9.]*\)".*/\1/p' $srv | head -n 1)
+	rb=$(sed -n 's/.*"bytes":[[:space:]]*\([0-9]*\).*/\1/p' $srv | tail -n 1)
+	# NAT works when the server's peer is the router's WAN address; a
+	# window without frames (TCP backing off on a starved machine) is a
+	# measurement, not a failure.
+	if [ "$rh" != $RT_WAN ] || [ "${rb:-0}" -eq 0 ]; then
+		NAT_BAD=$((NAT_BAD + 1))
+		NAT_WHY="$NAT_WHY $1: server saw '${rh:-nobody}', ${rb:-0} bytes;"
+	fi
+}
+
+# udp LOAD: pktgen floods 60-byte UDP frames from the LAN host to the
+# server's discard port, through the router (its LAN MAC from the LAN
+# host's ARP table)
+udp() {
+	mac=$(awk -v a=$RT_LAN '$1 == a { print $4 }' "/proc/$LPID/net/arp")
+	nsx $LAN_NS /bin/sh -c "P=/proc/net/pktgen
+		echo rem_device_all > \$P/kpktgend_0
+		echo 'add_device $GL' > \$P/kpktgend_0
+		echo 'count 0' > \$P/$GL
+		echo 'clone_skb 0' > \$P/$GL
+		echo 'pkt_size 60' > \$P/$GL
+		echo 'delay 0' > \$P/$GL
+		echo 'dst $WAN_IP' > \$P/$GL
+		echo 'src_min $LAN_IP' > \$P/$GL
+		echo 'src_max $LAN_IP' > \$P/$GL
+		echo 'udp_dst_min 9' > \$P/$GL
+		echo 'udp_dst_max 9' > \$P/$GL
+		echo 'dst_mac $mac' > \$P/$GL"
+	u0=$(ndev $WPID "$GW")
+	nsx $LAN_NS /bin/sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	pg=$!
+	sleep 1
+	GEN_PIDS=$(kpktgend_pids)
+	measure "$1"
+	GEN_PIDS=""
+	nsx $LAN_NS /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+	wait $pg
+	nsx $LAN_NS /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
+	# the queues drain before the next load
+	sleep 2
+	u1=$(ndev $WPID "$GW")
+	u=$(echo "$u0 $u1" | awk '{ print $6 - $2 }')
+	[ "$u" -gt 0 ] ||
+		{ NAT_BAD=$((NAT_BAD + 1)); NAT_WHY="$NAT_WHY $1: no frame through;"; }
+}
+
+# ping_through: the LAN host reaches the server through the router
+# (bounded: the router's ARP, the links coming up)
+ping_through() {
+	i=0
+	while [ $i -lt 30 ]; do
+		nsx $LAN_NS /usr/bin/ping -n -q -c 1 -W 2 $WAN_IP > /dev/null 2>&1 &&
+			return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# round ROUTER MODE: one router through every load
+round() {
+	ROUTER=$1
+	[ "$1" = ch39x-cpe ] && ROUTER=ch39x-cpe-$2
+	name=cpe-$ROUTER-$REP
+	# Either router has its own MAC: the hosts learn it afresh.
+	$IPB -n $LAN_NS neigh flush all
+	$IPB -n $WAN_NS neigh flush all
+	CPE_ERR=""
+	if [ "$1" = linux ]; then
+		linux_up
+	else
+		app_up "$2"
+	fi
+	rc=$?
+	if [ $rc != 0 ]; then
+		result FAIL "$name-start" "$CPE_ERR"
+		[ "$1" = linux ] && linux_down
+		return
+	fi
+	if ! ping_through; then
+		# what each end knew, for the log
+		d="LAN host neighbours: $($IPB -n $LAN_NS neigh show | tr '\n' ';')"
+		[ "$1" = linux ] && d="$d router: $($IPB -n $RT_NS -br link | tr '\n' ';') neighbours: $($IPB -n $RT_NS neigh show | tr '\n' ';')"
+		result FAIL "$name-start" "$RTR_DESC: no echo reply LAN -> WAN; $d"
+		if [ "$1" = linux ]; then linux_down; else app_down "$2"; fi
+		return
+	fi
+	# round-trip time through the router, idle
+	rtt=$(nsx $LAN_NS /usr/bin/ping -n -q -c 10 -i 0.2 -W 5 $WAN_IP 2>&1 |
+		sed -n 's|.*= [0-9.]*/\([0-9.]*\)/.*|\1|p')
+	cpe_log "rep $REP $ROUTER: ping LAN -> WAN average RTT ${rtt:-?} ms"
+	result PASS "$name-start" "$RTR_DESC: LAN host pings the WAN server (RTT ${rtt:-?} ms)"
+	NAT_BAD=0
+	NAT_WHY=""
+	sleep 1
+	measure idle
+	for r in $CPE_RATES; do
+		tcp "tcp-$r" "$r"
+	done
+	tcp tcp-max 0
+	udp udp60-flood
+	if [ $NAT_BAD = 0 ]; then
+		result PASS "$name-nat" "every iperf3 server saw $RT_WAN (the router's WAN address) and received data; the UDP flood reached the server"
+	else
+		result FAIL "$name-nat" "$NAT_WHY"
+	fi
+	if [ "$1" = linux ]; then linux_down; else app_down "$2"; fi
+}
+
+# ---- summary ----
+
+# stats KEY LOAD COLUMN: "median min max n" of that column (1-based in
+# the CSV) over the reps
+stats() {
+	awk -F, -v k="$1" -v l="$2" -v c="$3" '$2 == k && $3 == l { print $c }' $CSV |
+		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)], v[1], v[NR], NR; else print 0, 0, 0, 0 }'
+}
+
+# shellcheck disable=SC2046
+cpe_summary() {
+	S=/out/cpe-summary.txt
+	loads="idle"
+	for r in $CPE_RATES; do loads="$loads tcp-$r"; done
+	loads="$loads tcp-max udp60-flood"
+	echo "# medians (min-max) of $CPE_REPS reps x $CPE_SECS s; frames/s at the WAN host; CPU in % of one vCPU (router = busy - generators)" > $S
+	echo "load,router,n,pps,pps_min,pps_max,mbps,cpu_router,cpu_router_min,cpu_router_max,cpu_busy,cpe_proc" > $S.csv
+	for m in $CPE_MODES; do
+		for l in $loads; do
+			set -- $(stats linux "$l" 4) $(stats linux "$l" 12)
+			lp=$1 lc=$5
+			set -- $(stats "ch39x-cpe-$m" "$l" 4)
+			cp=$1 cpmin=$2 cpmax=$3 n=$4
+			set -- $(stats "ch39x-cpe-$m" "$l" 12)
+			cc=$1 ccmin=$2 ccmax=$3
+			ra=$(echo "$cp $lp $cc $lc" | awk '{ p = "-"; c = "-";
+				if ($2 > 0) p = sprintf("%.2f", $1 / $2);
+				if ($4 > 0) c = sprintf("%.2f", $3 / $4);
+				print p, c }')
+			cpe_log "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax) frames/s, router CPU $cc ($ccmin-$ccmax) %; ratios pps ${ra% *}, CPU ${ra#* }"
+			echo "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax), CPU $cc ($ccmin-$ccmax); ratio pps ${ra% *} CPU ${ra#* }" >> $S
+		done
+	done
+	for k in linux $(for m in $CPE_MODES; do echo ch39x-cpe-$m; done); do
+		for l in $loads; do
+			set -- $(stats "$k" "$l" 4)
+			p="$1,$2,$3"
+			n=$4
+			set -- $(stats "$k" "$l" 5)
+			mb=$1
+			set -- $(stats "$k" "$l" 12)
+			c="$1,$2,$3"
+			set -- $(stats "$k" "$l" 7)
+			b=$1
+			set -- $(stats "$k" "$l" 11)
+			echo "$l,$k,$n,$p,$mb,$c,$b,$1" >> $S.csv
+		done
+	done
+}
+
+cpe_run() {
+	echo "[guest] cpe starts at uptime $(up) s: reps $CPE_REPS, ${CPE_SECS} s windows, rates $CPE_RATES, ch39x-cpe modes $CPE_MODES"
+	pmd_prepare || return
+	for m in $(cat /modules/perf.list /modules/cpe.list 2>/dev/null); do
+		insmod "/modules/$m.ko" 2>/dev/null ||
+			grep -q "^$m " /proc/modules ||
+			echo "[guest] insmod $m failed"
+	done
+	if [ ! -x "/host$CPE_BIN" ] || [ ! -x /host/usr/sbin/nft ] ||
+	   [ ! -x /host/usr/bin/iperf3 ]; then
+		result FAIL cpe-setup "need $CPE_BIN (ninja -C build), /usr/sbin/nft (nftables) and /usr/bin/iperf3 on the host (scripts/setup.sh --tests)"
+		return
+	fi
+	if ! cpe_gadgets; then
+		result FAIL cpe-gadgets "two NCM gadgets with cdc_ncm: cpel at '$PL' ($GL, cdc_ncm '$KL'), cpew at '$PW' ($GW, cdc_ncm '$KW')"
+		return
+	fi
+	result PASS cpe-gadgets "NCM gadgets cpel at $PL (LAN host $GL in $LAN_NS, cdc_ncm $KL) and cpew at $PW (WAN host $GW in $WAN_NS, cdc_ncm $KW), $(cat /sys/bus/usb/devices/$PL/speed) Mb/s"
+	echo "rep,router,load,pps,mbps,offered_pps,cpu_busy,cpu0,cpu1,cpu_gen,cpu_cpe_proc,cpu_router,secs,hostload" > $CSV
+	REP=1
+	while [ $REP -le "$CPE_REPS" ]; do
+		round linux
+		for m in $CPE_MODES; do
+			round ch39x-cpe "$m"
+		done
+		REP=$((REP + 1))
+	done
+	cpe_summary
+	kill $LPID $WPID 2>/dev/null
+	BAD='BUG:|WARNING:|Oops|Call Trace|general protection'
+	if dmesg | grep -qE "$BAD"; then
+		dmesg | grep -E "$BAD" | head -n 5 |
+			while read -r l; do echo "[guest] dmesg: $l"; done
+		result FAIL cpe-kernel-log "warnings or oopses (above)"
+	else
+		result PASS cpe-kernel-log "no warnings or oopses"
+	fi
+	echo "[guest] cpe done at uptime $(up) s"
+}
