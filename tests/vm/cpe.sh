@@ -224,7 +224,7 @@ app_up() {
 	APP_N=$((APP_N + 1))
 	tag=$REP-$1
 	ia=""
-	[ "$1" = poll ] || ia="--idle $1"
+	ia="--idle $1"
 	# Long enough for the round; stopped by SIGTERM before.
 	lim=$((200 + ($(echo $CPE_RATES | wc -w) + 3) * (CPE_SECS + 40)))
 	# shellcheck disable=SC2086

@@ -43,7 +43,9 @@
  * Looking for a completed interrupt transfer (link events): at most this
  * long after the device answered (ch39x_ethdev.c, intr_poll_us()).
  */
+#ifndef CH39X_INTR_POLL_MS
 #define CH39X_INTR_POLL_MS	2
+#endif
 #define CH39X_PRESENCE_REQ_TYPE	0x80
 #define CH39X_PRESENCE_REQ	0x00
 #define CH39X_PRESENCE_TIMEOUT_MS 500
