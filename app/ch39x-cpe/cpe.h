@@ -325,6 +325,10 @@ int cpe_route6_add(const uint8_t *prefix, uint8_t plen, const uint8_t *gw,
 		   uint16_t out);
 /* 0: *out and nexthop (16 bytes) set; -ENOENT: no route. */
 int cpe_route6_lookup(const uint8_t *dst, uint16_t *out, uint8_t *nexthop);
+int cpe_route6_del(const uint8_t *prefix, uint8_t plen);
+int cpe_route6_get(const uint8_t *prefix, uint8_t plen, uint8_t *gw);
+void cpe_route6_walk(void (*fn)(const struct cpe_route6_cfg *r, uint16_t out,
+				void *arg), void *arg);
 
 /* nd6.c: neighbour discovery (RFC 4861) */
 int cpe_nd6_init(void);
@@ -335,6 +339,12 @@ int cpe_nd6_resolve(uint16_t out, const uint8_t *ip, struct rte_mbuf *m,
 		    struct rte_ether_addr *mac);
 void cpe_nd6_age(void);
 uint32_t cpe_nd6_count(void);
+int cpe_nd6_static_set(const uint8_t *a, uint16_t idx,
+		       const struct rte_ether_addr *mac);
+int cpe_nd6_remove(const uint8_t *a);
+void cpe_nd6_walk(void (*fn)(const uint8_t *a, uint16_t idx,
+			     const struct rte_ether_addr *mac,
+			     const char *state, void *arg), void *arg);
 
 /* fwd6.c */
 int cpe_ip6_setup(void);		/* after the ports: addresses, routes */

@@ -9,7 +9,8 @@
  * Parameters follow the command after a comma:
  *
  *   /cpe/route/add,PREFIX/LEN,GATEWAY   add, or replace the gateway
- *   /cpe/route/del,PREFIX/LEN           static routes only
+ *   /cpe/route/del,PREFIX/LEN           static routes only ("default",
+ *                                       "::/0": the default routes)
  *   /cpe/routes
  *   /cpe/neigh/add,ADDR,MAC             a static entry, replacing any
  *   /cpe/neigh/del,ADDR                 static or learnt
@@ -25,8 +26,8 @@
  * route.c and neigh.c): cached flows carrying the old next hop or MAC are
  * dropped on their next packet, as when ARP sees a MAC change.
  *
- * IPv4 now; addresses are parsed for both families (struct ctl_addr), so
- * IPv6 is one branch per command in the executing functions.
+ * Both families: an address's family picks route.c/neigh.c or
+ * route6.c/nd6.c; the listings show IPv4 entries, then IPv6 ones.
  */
 
 #include <arpa/inet.h>
@@ -50,6 +51,7 @@
 #define CTL_WAIT_MS		2000
 #define CTL_LIST_MAX		256	/* entries in one listing */
 #define CTL_ALLOWED_MAX		32	/* in an error's "allowed" */
+#define CTL_PFX6_LEN		(INET6_ADDRSTRLEN + 4)	/* ADDR/LEN */
 
 enum ctl_op {
 	OP_ROUTE_ADD, OP_ROUTE_DEL, OP_ROUTES,
@@ -84,14 +86,16 @@ static pthread_mutex_t box_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t bad_requests;
 
 static const char *const route_add_allowed =
-	"PREFIX/LEN,GATEWAY or default,GATEWAY, e.g. 198.51.100.0/24,"
-	"203.0.113.1";
+	"PREFIX/LEN,GATEWAY or default,GATEWAY (one family), e.g. "
+	"198.51.100.0/24,203.0.113.1 or 2001:db8:99::/48,2001:db8:1::1";
 static const char *const route_del_allowed =
-	"PREFIX/LEN or default, e.g. 198.51.100.0/24";
+	"PREFIX/LEN, default or ::/0, e.g. 198.51.100.0/24 or "
+	"2001:db8:99::/48";
 static const char *const neigh_add_allowed =
 	"ADDR,XX:XX:XX:XX:XX:XX (a unicast MAC), e.g. 203.0.113.1,"
-	"02:00:00:00:00:01";
-static const char *const neigh_del_allowed = "ADDR, e.g. 203.0.113.1";
+	"02:00:00:00:00:01 or 2001:db8:1::2,02:00:00:00:00:01";
+static const char *const neigh_del_allowed =
+	"ADDR, e.g. 203.0.113.1 or 2001:db8:1::2";
 
 /* --- replies ---------------------------------------------------------- */
 
@@ -119,6 +123,23 @@ fmt_prefix(char *buf, size_t cap, uint32_t ip, uint8_t plen)
 
 	fmt_v4(a, sizeof(a), ip);
 	snprintf(buf, cap, "%s/%u", a, plen);
+}
+
+static void
+fmt_prefix6(char *buf, size_t cap, const uint8_t *a, uint8_t plen)
+{
+	char s[INET6_ADDRSTRLEN];
+
+	cpe_ip6_fmt(s, sizeof(s), a);
+	snprintf(buf, cap, "%s/%u", s, plen);
+}
+
+static bool
+is_zero6(const uint8_t *a)
+{
+	static const uint8_t zero[16];
+
+	return memcmp(a, zero, 16) == 0;
 }
 
 /* An error reply: what is wrong, and what is allowed instead. */
@@ -315,12 +336,42 @@ list_subnets(struct rte_tel_data *a)
 	}
 }
 
+/*
+ * The router port whose IPv6 prefix holds a (not the router itself), or
+ * -1: a connected route's next hop is the destination itself.
+ */
 static int
-v6_todo(struct rte_tel_data *d)
+port_of6(const uint8_t *a)
 {
-	cpe.st.ctl_errors++;
-	return reply_error(d, "IPv6 is not handled by this command yet",
-			   "IPv4 addresses");
+	uint8_t nh[16];
+	uint16_t out;
+
+	if (cpe_route6_lookup(a, &out, nh) != 0 || memcmp(nh, a, 16) != 0 ||
+	    cpe_ip6_is_mine(out, a))
+		return -1;
+	return out;
+}
+
+static void
+list_subnets6(struct rte_tel_data *a)
+{
+	const struct cpe_ip6 *p;
+	char buf[CTL_PFX6_LEN];
+	uint8_t pfx[16], j, k;
+	uint16_t i;
+
+	for (i = 0; a != NULL && i < cpe.nb_ports; i++) {
+		for (j = 0; j < cpe.ports[i].nb_ip6; j++) {
+			p = &cpe.ports[i].ip6[j];
+			for (k = 0; k < 16; k++)
+				pfx[k] = k * 8 >= p->plen ? 0 :
+					k * 8 + 8 <= p->plen ? p->a[k] :
+					p->a[k] & (uint8_t)(0xff <<
+						(8 - (p->plen - k * 8)));
+			fmt_prefix6(buf, sizeof(buf), pfx, p->plen);
+			rte_tel_data_add_array_string(a, buf);
+		}
+	}
 }
 
 struct list_ctx {
@@ -363,6 +414,34 @@ static_routes(struct rte_tel_data *a)
 			      .static_only = true };
 
 	cpe_route_walk(route_line, &l);
+}
+
+static void
+route6_line(const struct cpe_route6_cfg *r, uint16_t out, void *arg)
+{
+	struct list_ctx *l = arg;
+	char buf[RTE_TEL_MAX_STRING_LEN], p[CTL_PFX6_LEN];
+	char gw[INET6_ADDRSTRLEN];
+
+	if (l->static_only && is_zero6(r->gw))
+		return;
+	l->count++;
+	if (l->a == NULL || l->shown == l->max)
+		return;
+	fmt_prefix6(p, sizeof(p), r->prefix.a, r->prefix.plen);
+	if (l->static_only) {
+		rte_tel_data_add_array_string(l->a, p);
+	} else if (is_zero6(r->gw)) {
+		snprintf(buf, sizeof(buf), "%s connected port %u", p,
+			 cpe.ports[out].id);
+		rte_tel_data_add_array_string(l->a, buf);
+	} else {
+		cpe_ip6_fmt(gw, sizeof(gw), r->gw);
+		snprintf(buf, sizeof(buf), "%s via %s port %u", p, gw,
+			 cpe.ports[out].id);
+		rte_tel_data_add_array_string(l->a, buf);
+	}
+	l->shown++;
 }
 
 static void
@@ -438,6 +517,81 @@ route_del(const struct ctl_cmd *c, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
 }
 
+static void
+route6_add(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	char err[RTE_TEL_MAX_STRING_LEN], p[CTL_PFX6_LEN];
+	char gw[INET6_ADDRSTRLEN];
+	uint8_t old_gw[16];
+	int port, rc, replaced;
+
+	fmt_prefix6(p, sizeof(p), c->dst.v6, c->plen);
+	cpe_ip6_fmt(gw, sizeof(gw), c->gw.v6);
+	port = port_of6(c->gw.v6);
+	if (port < 0) {
+		snprintf(err, sizeof(err), "gateway %s is on no port's IPv6 "
+			 "prefix (or is the router)", gw);
+		list_subnets6(error_with_list(d, err));
+		return;
+	}
+	replaced = cpe_route6_get(c->dst.v6, c->plen, old_gw) == 0;
+	if (replaced && is_zero6(old_gw)) {
+		snprintf(err, sizeof(err), "%s is a connected route: it "
+			 "cannot be replaced; allowed: other prefixes", p);
+		cpe.st.ctl_errors++;
+		reply_error(d, err, NULL);
+		return;
+	}
+	rc = cpe_route6_add(c->dst.v6, c->plen, c->gw.v6, (uint16_t)port);
+	if (rc != 0) {
+		snprintf(err, sizeof(err), "cannot add %s: %s", p,
+			 rc == -ENOSPC ? "the route table is full" :
+			 strerror(-rc));
+		cpe.st.ctl_errors++;
+		reply_error(d, err, "delete a static route first "
+			    "(/cpe/route/del)");
+		return;
+	}
+	cpe.st.ctl_route_changes++;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "route", p);
+	rte_tel_data_add_dict_string(d, "gateway", gw);
+	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
+	rte_tel_data_add_dict_int(d, "replaced", replaced);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+route6_del(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	struct list_ctx l = { .max = CTL_ALLOWED_MAX, .static_only = true };
+	char err[RTE_TEL_MAX_STRING_LEN], p[CTL_PFX6_LEN];
+	uint8_t gw[16];
+	int rc;
+
+	fmt_prefix6(p, sizeof(p), c->dst.v6, c->plen);
+	rc = cpe_route6_get(c->dst.v6, c->plen, gw);
+	if (rc != 0 || is_zero6(gw)) {
+		snprintf(err, sizeof(err), rc != 0 ? "no route %s" :
+			 "%s is a connected route: it cannot be deleted", p);
+		l.a = error_with_list(d, err);
+		cpe_route6_walk(route6_line, &l);
+		return;
+	}
+	rc = cpe_route6_del(c->dst.v6, c->plen);
+	if (rc != 0) {
+		snprintf(err, sizeof(err), "cannot delete %s: %s", p,
+			 strerror(-rc));
+		cpe.st.ctl_errors++;
+		reply_error(d, err, NULL);
+		return;
+	}
+	cpe.st.ctl_route_changes++;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "deleted", p);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
 /* A listing: {"count": N, "shown": M, KEY: [lines]}. */
 static struct rte_tel_data *
 list_start(struct rte_tel_data *d, const char *key)
@@ -462,6 +616,7 @@ routes(struct rte_tel_data *d)
 
 	l.a = list_start(d, "routes");
 	cpe_route_walk(route_line, &l);
+	cpe_route6_walk(route6_line, &l);
 	rte_tel_data_add_dict_int(d, "count", (int)l.count);
 	rte_tel_data_add_dict_int(d, "shown", (int)l.shown);
 }
@@ -490,12 +645,36 @@ neigh_line(uint32_t ip, uint16_t idx, const struct rte_ether_addr *mac,
 }
 
 static void
+neigh6_line(const uint8_t *ip, uint16_t idx, const struct rte_ether_addr *mac,
+	    const char *state, void *arg)
+{
+	struct list_ctx *l = arg;
+	char buf[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
+	char m[RTE_ETHER_ADDR_FMT_SIZE];
+
+	l->count++;
+	if (l->a == NULL || l->shown == l->max)
+		return;
+	cpe_ip6_fmt(a, sizeof(a), ip);
+	if (l->static_only) {
+		rte_tel_data_add_array_string(l->a, a);
+	} else {
+		fmt_mac(m, sizeof(m), mac);
+		snprintf(buf, sizeof(buf), "%s lladdr %s port %u %s", a, m,
+			 cpe.ports[idx].id, state);
+		rte_tel_data_add_array_string(l->a, buf);
+	}
+	l->shown++;
+}
+
+static void
 neighs(struct rte_tel_data *d)
 {
 	struct list_ctx l = { .max = CTL_LIST_MAX };
 
 	l.a = list_start(d, "neighs");
 	cpe_neigh_walk(neigh_line, &l);
+	cpe_nd6_walk(neigh6_line, &l);
 	rte_tel_data_add_dict_int(d, "count", (int)l.count);
 	rte_tel_data_add_dict_int(d, "shown", (int)l.shown);
 }
@@ -553,6 +732,59 @@ neigh_del(const struct ctl_cmd *c, struct rte_tel_data *d)
 }
 
 static void
+neigh6_add(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	char err[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
+	char m[RTE_ETHER_ADDR_FMT_SIZE];
+	int port, rc;
+
+	cpe_ip6_fmt(a, sizeof(a), c->dst.v6);
+	port = port_of6(c->dst.v6);
+	if (port < 0) {
+		snprintf(err, sizeof(err), "%s is on no port's IPv6 prefix (or "
+			 "is the router)", a);
+		list_subnets6(error_with_list(d, err));
+		return;
+	}
+	rc = cpe_nd6_static_set(c->dst.v6, (uint16_t)port, &c->mac);
+	if (rc < 0) {
+		snprintf(err, sizeof(err), "cannot add %s: the neighbour table "
+			 "is full", a);
+		cpe.st.ctl_errors++;
+		reply_error(d, err, "delete a neighbour first "
+			    "(/cpe/neigh/del)");
+		return;
+	}
+	cpe.st.ctl_neigh_changes++;
+	fmt_mac(m, sizeof(m), &c->mac);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "neigh", a);
+	rte_tel_data_add_dict_string(d, "mac", m);
+	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
+	rte_tel_data_add_dict_int(d, "replaced", rc);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+neigh6_del(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	struct list_ctx l = { .max = CTL_ALLOWED_MAX, .static_only = true };
+	char err[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
+
+	cpe_ip6_fmt(a, sizeof(a), c->dst.v6);
+	if (cpe_nd6_remove(c->dst.v6) != 0) {
+		snprintf(err, sizeof(err), "no neighbour %s", a);
+		l.a = error_with_list(d, err);
+		cpe_nd6_walk(neigh6_line, &l);
+		return;
+	}
+	cpe.st.ctl_neigh_changes++;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "deleted", a);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
 stats(struct rte_tel_data *d)
 {
 	const struct cpe_stats *s = &cpe.st;
@@ -575,6 +807,7 @@ stats(struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "slow_pkts", s->slow_pkts);
 	rte_tel_data_add_dict_u64(d, "nat_sessions", cpe_nat_in_use());
 	rte_tel_data_add_dict_u64(d, "neighbours", cpe_neigh_count());
+	rte_tel_data_add_dict_u64(d, "neighbours6", cpe_nd6_count());
 	rte_tel_data_add_dict_u64(d, "drop_no_route", s->drop_no_route);
 	rte_tel_data_add_dict_u64(d, "icmp_unreach", s->icmp_unreach);
 	rte_tel_data_add_dict_u64(d, "ctl_cmds", s->ctl_cmds);
@@ -589,27 +822,36 @@ stats(struct rte_tel_data *d)
 static void
 execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 {
+	bool v6 = c->dst.af == AF_INET6;
+
 	cpe.st.ctl_cmds++;
-	/* IPv6: route6.c / nd6.c calls go here, one branch per command. */
-	if (c->dst.af == AF_INET6 || c->gw.af == AF_INET6) {
-		v6_todo(d);
-		return;
-	}
 	switch (c->op) {
 	case OP_ROUTE_ADD:
-		route_add(c, d);
+		if (v6)
+			route6_add(c, d);
+		else
+			route_add(c, d);
 		break;
 	case OP_ROUTE_DEL:
-		route_del(c, d);
+		if (v6)
+			route6_del(c, d);
+		else
+			route_del(c, d);
 		break;
 	case OP_ROUTES:
 		routes(d);
 		break;
 	case OP_NEIGH_ADD:
-		neigh_add(c, d);
+		if (v6)
+			neigh6_add(c, d);
+		else
+			neigh_add(c, d);
 		break;
 	case OP_NEIGH_DEL:
-		neigh_del(c, d);
+		if (v6)
+			neigh6_del(c, d);
+		else
+			neigh_del(c, d);
 		break;
 	case OP_NEIGHS:
 		neighs(d);
@@ -647,7 +889,12 @@ tel_route_add(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	if (split(params, buf, sizeof(buf), f, 2) != 2 ||
 	    parse_prefix(f[0], &c.dst, &c.plen) != 0 ||
-	    parse_addr(f[1], &c.gw) != 0 || c.dst.af != c.gw.af)
+	    parse_addr(f[1], &c.gw) != 0)
+		return reply_bad(d, cmd, params, route_add_allowed);
+	/* "default": the default route of the gateway's family. */
+	if (strcmp(f[0], "default") == 0)
+		c.dst.af = c.gw.af;
+	if (c.dst.af != c.gw.af)
 		return reply_bad(d, cmd, params, route_add_allowed);
 	return submit(&c, d);
 }

@@ -12,7 +12,8 @@
  * after their last confirmation; halfway the router asks again, unicast.
  * A changed MAC or an entry that goes away bumps cpe.gen: cached flows
  * carry the old MAC. Entries are keyed by (address, port): link-local
- * addresses are only unique on their link.
+ * addresses are only unique on their link. Static entries (ctl.c, at run
+ * time) are never aged nor changed by what the link says.
  */
 
 #include <errno.h>
@@ -35,7 +36,7 @@
 #define NA_F_OVERRIDE	0x20
 #define ND_LEN		(8 + 16 + 8)	/* NS/NA with one link-layer option */
 
-enum { N_FREE, N_INCOMPLETE, N_REACHABLE };
+enum { N_FREE, N_INCOMPLETE, N_REACHABLE, N_STATIC };
 
 struct nkey {
 	uint8_t a[16];
@@ -230,6 +231,8 @@ learn(uint16_t in, const uint8_t *a, const struct rte_ether_addr *mac,
 		e->created = cpe.now;
 	}
 	e = &ents[pos];
+	if (e->state == N_STATIC)
+		return;
 	if (e->state == N_REACHABLE && !rte_is_same_ether_addr(&e->mac, mac)) {
 		if (!override)
 			return;	/* RFC 4861 7.2.5: keep the known MAC */
@@ -414,7 +417,8 @@ cpe_nd6_resolve(uint16_t out, const uint8_t *ip, struct rte_mbuf *m,
 
 	make_key(&k, out, ip);
 	pos = rte_hash_lookup(tbl, &k);
-	if (pos >= 0 && ents[pos].state == N_REACHABLE) {
+	if (pos >= 0 && (ents[pos].state == N_REACHABLE ||
+			 ents[pos].state == N_STATIC)) {
 		*mac = ents[pos].mac;
 		return 0;
 	}
@@ -480,4 +484,76 @@ cpe_nd6_age(void)
 			break;
 		}
 	}
+}
+
+/*
+ * Run-time changes (ctl.c, on the forwarding lcore): a static entry for a
+ * on router port idx, added or replacing whatever was there; packets that
+ * waited for it leave now. 0, 1 when it replaced an entry, <0 when full.
+ */
+int
+cpe_nd6_static_set(const uint8_t *a, uint16_t idx,
+		   const struct rte_ether_addr *mac)
+{
+	struct neigh6 *e;
+	struct nkey k;
+	int32_t pos;
+	int replaced;
+
+	if (tbl == NULL)
+		return -ENODEV;
+	make_key(&k, idx, a);
+	pos = rte_hash_lookup(tbl, &k);
+	replaced = pos >= 0;
+	if (pos < 0) {
+		pos = rte_hash_add_key(tbl, &k);
+		if (pos < 0)
+			return pos;
+		memset(&ents[pos], 0, sizeof(ents[pos]));
+		ents[pos].k = k;
+		ents[pos].created = cpe.now;
+	}
+	e = &ents[pos];
+	e->mac = *mac;
+	e->state = N_STATIC;
+	neigh_flush(e);
+	/* Cached flows may carry the MAC this replaces. */
+	cpe.gen++;
+	return replaced;
+}
+
+/* Removes a's entries (on any port) whatever their state: 0, or -ENOENT. */
+int
+cpe_nd6_remove(const uint8_t *a)
+{
+	uint32_t pos;
+	int rc = -ENOENT;
+
+	for (pos = 0; ents != NULL && pos < nb_ents; pos++)
+		if (ents[pos].state != N_FREE &&
+		    memcmp(ents[pos].k.a, a, 16) == 0) {
+			neigh_del((int32_t)pos);
+			rc = 0;
+		}
+	if (rc == 0)
+		cpe.gen++;
+	return rc;
+}
+
+/* Calls fn for every entry, in table order; state as text. */
+void
+cpe_nd6_walk(void (*fn)(const uint8_t *a, uint16_t idx,
+			const struct rte_ether_addr *mac, const char *state,
+			void *arg), void *arg)
+{
+	static const char *const names[] = {
+		[N_FREE] = "free", [N_INCOMPLETE] = "incomplete",
+		[N_REACHABLE] = "reachable", [N_STATIC] = "static",
+	};
+	uint32_t pos;
+
+	for (pos = 0; ents != NULL && pos < nb_ents; pos++)
+		if (ents[pos].state != N_FREE)
+			fn(ents[pos].k.a, ents[pos].k.port, &ents[pos].mac,
+			   names[ents[pos].state], arg);
 }

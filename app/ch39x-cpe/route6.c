@@ -6,7 +6,9 @@
  * IPv6 routes, as route.c for IPv4: rte_lpm6 gives the longest matching
  * prefix, whose next hop id indexes a table of (egress port, gateway).
  * Connected routes come from the ports' IPv6 prefixes, static ones from
- * --route PREFIX/LEN,GW with a gateway on a connected prefix.
+ * --route PREFIX/LEN,GW with a gateway on a connected prefix, and at run
+ * time from ctl.c (the forwarding lcore: no locking), which may replace or
+ * delete them.
  */
 
 #include <errno.h>
@@ -20,6 +22,9 @@ struct route6 {
 	uint8_t gw[16];
 	bool connected;			/* next hop = destination */
 	uint16_t out;
+	uint8_t prefix[16];		/* for listing and delete */
+	uint8_t plen;
+	bool used;
 };
 
 static struct rte_lpm6 *lpm6;
@@ -40,31 +45,118 @@ cpe_route6_init(void)
 	return lpm6 == NULL ? -ENOMEM : 0;
 }
 
+/* The slot of the route for exactly prefix/plen, or -1. */
+static int32_t
+route_find(const uint8_t *prefix, uint8_t plen)
+{
+	uint32_t i;
+
+	for (i = 0; i < nb_routes; i++)
+		if (routes[i].used && routes[i].plen == plen &&
+		    memcmp(routes[i].prefix, prefix, 16) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+/* A free slot (one freed by cpe_route6_del first), or -1. */
+static int32_t
+route_slot(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < nb_routes; i++)
+		if (!routes[i].used)
+			return (int32_t)i;
+	return nb_routes < RTE_DIM(routes) ? (int32_t)nb_routes : -1;
+}
+
+/* Adds a route (gw NULL: connected), or replaces the one for prefix/plen. */
 int
 cpe_route6_add(const uint8_t *prefix, uint8_t plen, const uint8_t *gw,
 	       uint16_t out)
 {
+	int32_t id = route_find(prefix, plen);
 	struct route6 *r;
 	int rc;
 
-	if (nb_routes == RTE_DIM(routes))
-		return -ENOSPC;
-	r = &routes[nb_routes];
+	/* An existing prefix keeps its next hop id: no LPM work. */
+	if (id < 0) {
+		id = route_slot();
+		if (id < 0)
+			return -ENOSPC;
+		if (plen != 0) {
+			rc = rte_lpm6_add(lpm6, prefix, plen, (uint32_t)id);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	if (plen == 0)
+		default_route = id;
+	r = &routes[id];
 	r->connected = gw == NULL;
+	memset(r->gw, 0, 16);
 	if (gw != NULL)
 		memcpy(r->gw, gw, 16);
 	r->out = out;
-	if (plen == 0) {
-		default_route = (int32_t)nb_routes;
-	} else {
-		rc = rte_lpm6_add(lpm6, prefix, plen, nb_routes);
-		if (rc != 0)
-			return rc;
-	}
-	nb_routes++;
+	memcpy(r->prefix, prefix, 16);
+	r->plen = plen;
+	r->used = true;
+	if ((uint32_t)id == nb_routes)
+		nb_routes++;
 	/* Cached flows carry the old next hop: they must go. */
 	cpe.gen++;
 	return 0;
+}
+
+/* 0 and gw (all zero: connected), or -ENOENT: no route for exactly that. */
+int
+cpe_route6_get(const uint8_t *prefix, uint8_t plen, uint8_t *gw)
+{
+	int32_t id = route_find(prefix, plen);
+
+	if (id < 0)
+		return -ENOENT;
+	memcpy(gw, routes[id].gw, 16);
+	return 0;
+}
+
+/* 0, or -ENOENT: no route for exactly prefix/plen. */
+int
+cpe_route6_del(const uint8_t *prefix, uint8_t plen)
+{
+	int32_t id = route_find(prefix, plen);
+	int rc;
+
+	if (id < 0)
+		return -ENOENT;
+	if (plen == 0) {
+		default_route = -1;
+	} else {
+		rc = rte_lpm6_delete(lpm6, prefix, plen);
+		if (rc != 0)
+			return rc;
+	}
+	routes[id].used = false;
+	cpe.gen++;
+	return 0;
+}
+
+/* Calls fn for every route, in table order (connected ones first). */
+void
+cpe_route6_walk(void (*fn)(const struct cpe_route6_cfg *r, uint16_t out,
+			   void *arg), void *arg)
+{
+	struct cpe_route6_cfg r;
+	uint32_t i;
+
+	for (i = 0; i < nb_routes; i++) {
+		if (!routes[i].used)
+			continue;
+		memcpy(r.prefix.a, routes[i].prefix, 16);
+		r.prefix.plen = routes[i].plen;
+		memcpy(r.gw, routes[i].gw, 16);
+		fn(&r, routes[i].out, arg);
+	}
 }
 
 int

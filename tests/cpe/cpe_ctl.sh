@@ -15,8 +15,12 @@
 # neighbour for .3 with the TAP's MAC (/cpe/neigh/add) must move the frames
 # back to that MAC (cached flows invalidated: the stale or eviction counter
 # grows); /cpe/neigh/del forgets it. Deleting the route gives ICMP net
-# unreachable from the router. Bad commands get "error" replies naming the
-# allowed values. The same router process serves everything and exits 0.
+# unreachable from the router. IPv6 the same way: 2001:db8:1::1 on the
+# TAP, ::3 on the macvlan, 2001:db8:99::1 on lo, the route
+# 2001:db8:99::/48 moved, a static neighbour, deleted, a default ::/0 added
+# and deleted. Listings show both families. Bad commands get "error"
+# replies naming the allowed values. The same router process serves
+# everything and exits 0.
 #
 # Usage: cpe_ctl.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root.
@@ -26,12 +30,18 @@ cpe_lib_init cpe_ctl "$@"
 
 LAN_RT=192.168.50.1 LAN_H=192.168.50.2 WAN_RT=203.0.113.2
 GW1=203.0.113.1 GW2=203.0.113.3 REMOTE=198.51.100.1 NET=198.51.100.0/24
+LAN6_RT=fd00:5::1 LAN6_H=fd00:5::2 WAN6_RT=2001:db8:1::2
+GW61=2001:db8:1::1 GW62=2001:db8:1::3 REMOTE6=2001:db8:99::1
+NET6=2001:db8:99::/48
 cat > "$priv/cpe.conf" <<CONF
 vdev net_ch39x0,wire=tap:$tl
 vdev net_ch39x1,wire=tap:$tw
 lan 0=$LAN_RT/24
 wan 1=$WAN_RT/24
+lan 0=$LAN6_RT/64
+wan 1=$WAN6_RT/64
 route $NET,$GW1
+route $NET6,$GW61
 json
 CONF
 
@@ -54,14 +64,16 @@ for line in sys.stdin:
     except Exception as e:
         print(json.dumps({"client_error": str(e)}), flush=True)
 PY
-# The echo requests to $REMOTE: "seq dst-mac" per frame, until the STOP
-# file exists (at most 120 s).
+# The echo requests to DST (IPv4 or IPv6): "seq dst-mac" per frame, until
+# the STOP file exists (at most 120 s).
 cat > "$priv/sniff.py" <<'PY'
 import os, socket, sys, time
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+v6 = ":" in sys.argv[2]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                  socket.htons(0x86dd if v6 else 0x0800))
 s.bind((sys.argv[1], 0))
 s.settimeout(0.2)
-dst = socket.inet_aton(sys.argv[2])
+dst = socket.inet_pton(socket.AF_INET6 if v6 else socket.AF_INET, sys.argv[2])
 end = time.time() + 120
 with open(sys.argv[5], "w") as out:
     open(sys.argv[3], "w").close()  # bound: the pings may start
@@ -70,12 +82,22 @@ with open(sys.argv[5], "w") as out:
             f = s.recv(2048)
         except socket.timeout:
             continue
-        if len(f) >= 42 and f[23] == 1 and f[30:34] == dst and f[34] == 8:
+        if v6 and len(f) >= 62 and f[20] == 58 and f[38:54] == dst and \
+                f[54] == 128:
+            seq = int.from_bytes(f[60:62], "big")
+            out.write("%d %s\n" % (seq, f[0:6].hex(":")))
+            out.flush()
+        elif not v6 and len(f) >= 42 and f[23] == 1 and f[30:34] == dst \
+                and f[34] == 8:
             seq = int.from_bytes(f[40:42], "big")
             out.write("%d %s\n" % (seq, f[0:6].hex(":")))
             out.flush()
 PY
 start_router ctl
+for n in "$lan" "$wan"; do
+	ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.default.accept_dad=0
+done
 host_v4 $LAN_RT $LAN_H $GW1
 if ! ip -n "$wan" link add link "$tw" name "mv$id" type macvlan mode bridge; then
 	echo "FAIL: cannot create a macvlan (the second gateway's MAC)"
@@ -88,6 +110,12 @@ done
 ip -n "$wan" addr add $GW2/24 dev "mv$id"
 ip -n "$wan" link set "mv$id" up
 ip -n "$wan" addr add $REMOTE/24 dev lo
+ip -n "$lan" -6 addr add $LAN6_H/64 dev "$tl" nodad
+ip -n "$lan" -6 route add default via $LAN6_RT
+ip -n "$wan" -6 addr add $GW61/64 dev "$tw" nodad
+ip -n "$wan" -6 addr add $GW62/64 dev "mv$id" nodad
+ip -n "$wan" -6 addr add $REMOTE6/128 dev lo
+ip -n "$wan" -6 route add fd00:5::/64 via $WAN6_RT dev "$tw"
 mac1=$(ip -n "$wan" -o link show "$tw" | sed 's/.*link\/ether \([0-9a-f:]*\).*/\1/')
 mac2=$(ip -n "$wan" -o link show "mv$id" | sed 's/.*link\/ether \([0-9a-f:]*\).*/\1/')
 # The router's pid (ip netns pids also lists its timeout(1) parent).
@@ -125,15 +153,17 @@ check 'echo "$out" | grep -q "\"$NET via $GW1 port 1\""' "/cpe/routes lists $NET
 check 'echo "$out" | grep -q "\"203.0.113.0/24 connected port 1\""' "/cpe/routes lists the WAN connected route"
 
 # --- a route change under a ping stream --------------------------------
-# ping_start COUNT: a 0.1 s ping stream in the background, sniffed; it
-# returns once the sniffer has seen 10 echo requests.
+# ping_start COUNT [DST]: a 0.1 s ping stream to DST ($REMOTE) in the
+# background, sniffed; it returns once the sniffer has seen 10 echo
+# requests.
 ping_start() {
+	local dst=${2:-$REMOTE}
 	rm -f "$priv/sniff.ready" "$priv/sniff.stop" "$priv/sniff.out"
 	ip netns exec "$wan" timeout 150 python3 "$priv/sniff.py" "$tw" \
-		$REMOTE "$priv/sniff.ready" "$priv/sniff.stop" "$priv/sniff.out" &
+		"$dst" "$priv/sniff.ready" "$priv/sniff.stop" "$priv/sniff.out" &
 	spid=$!
 	for i in $(seq 100); do [ -e "$priv/sniff.ready" ] && break; sleep 0.1; done
-	ip netns exec "$lan" timeout 120 ping -c "$1" -i 0.1 -W 5 $REMOTE \
+	ip netns exec "$lan" timeout 120 ping -c "$1" -i 0.1 -W 5 "$dst" \
 		> "$priv/ping.out" 2>&1 &
 	ppid=$!
 	for i in $(seq 300); do
@@ -210,6 +240,58 @@ check 'echo "$out" | grep -q "\"route\": \"0.0.0.0/0\""' "a default route via $G
 out=$(L ping -c 2 -i 0.2 -W 5 $REMOTE 2>&1)
 check 'echo "$out" | grep -q " 0% packet loss"' "ping $REMOTE via the new default route"
 
+# --- IPv6: the same under a ping6 stream --------------------------------
+gen() { echo "$1" | sed -n 's/.*"generation": \([0-9]*\).*/\1/p'; }
+out=$(L ping -6 -c 2 -i 0.2 -W 5 $REMOTE6 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping6 $REMOTE6 via $GW61"
+out=$(tel /cpe/routes)
+echo "  /cpe/routes: $out"
+check 'echo "$out" | grep -q "\"$NET6 via $GW61 port 1\""' "/cpe/routes lists $NET6 via $GW61"
+check 'echo "$out" | grep -q "\"2001:db8:1::/64 connected port 1\"" && echo "$out" | grep -q "\"203.0.113.0/24 connected port 1\""' \
+	"/cpe/routes lists both families' connected routes"
+s4=$(tel /cpe/stats)
+ping_start 60 $REMOTE6
+out=$(tel /cpe/route/add,$NET6,$GW62)
+echo "  /cpe/route/add,$NET6,$GW62: $out"
+ping_end
+check 'echo "$out" | grep -q "\"replaced\": 1"' "the route to $NET6 replaced"
+check '[ "$(gen "$out")" -gt "$(gen "$s4")" ]' "the generation grew ($(gen "$s4") -> $(gen "$out"))"
+check '[ "$(seen_macs)" = "$mac1 $mac2 " ] && [ "$(after $mac2)" -ge 10 ]' \
+	"echo6 requests went to $GW61 ($mac1), then to $GW62 ($mac2) only (saw: $(seen_macs); $(after $mac2) after the change)"
+rcvd=$(received)
+check '[ "${rcvd:-0}" -ge 55 ]' "at most 5 of 60 ping6s lost across the change (received ${rcvd:-0})"
+out=$(tel /cpe/neighs)
+check 'echo "$out" | grep -q "\"$GW62 lladdr $mac2 port 1 reachable\"" && echo "$out" | grep -q "\"$GW1 lladdr"' \
+	"/cpe/neighs: $GW62 learnt as $mac2, IPv4 entries too ($out)"
+ping_start 60 $REMOTE6
+out=$(tel /cpe/neigh/add,$GW62,$mac1)
+echo "  /cpe/neigh/add,$GW62,$mac1: $out"
+ping_end
+check 'echo "$out" | grep -q "\"replaced\": 1"' "static neighbour $GW62 replaced the learnt entry"
+check '[ "$(seen_macs)" = "$mac2 $mac1 " ] && [ "$(after $mac1)" -ge 10 ]' \
+	"after /cpe/neigh/add the frames to $GW62 carry $mac1 (saw: $(seen_macs))"
+rcvd=$(received)
+check '[ "${rcvd:-0}" -ge 55 ]' "at most 5 of 60 ping6s lost (received ${rcvd:-0})"
+out=$(tel /cpe/neighs /cpe/neigh/del,$GW62 /cpe/neighs)
+check 'echo "$out" | sed -n 1p | grep -q "\"$GW62 lladdr $mac1 port 1 static\""' "/cpe/neighs: $GW62 static $mac1"
+check 'echo "$out" | sed -n 2p | grep -q "\"deleted\": \"$GW62\""' "/cpe/neigh/del,$GW62"
+check '! echo "$out" | sed -n 3p | grep -q "$GW62 lladdr"' "$GW62 gone from /cpe/neighs"
+out=$(L ping -6 -c 2 -i 0.2 -W 5 $REMOTE6 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping6 $REMOTE6 after the neighbour is forgotten (ND again)"
+out=$(tel /cpe/route/del,$NET6 /cpe/routes)
+check 'echo "$out" | head -1 | grep -q "\"deleted\": \"$NET6\""' "/cpe/route/del,$NET6"
+check '! echo "$out" | tail -1 | grep -q "$NET6"' "$NET6 gone from /cpe/routes"
+out=$(L ping -6 -c 2 -i 0.3 -W 5 $REMOTE6 2>&1)
+check 'echo "$out" | grep -q "From $LAN6_RT.*Destination unreachable: No route"' "ping6 $REMOTE6: unreachable from $LAN6_RT"
+out=$(tel /cpe/route/add,default,$GW61)
+check 'echo "$out" | grep -q "\"route\": \"::/0\""' "a default route ::/0 via $GW61 added ($out)"
+out=$(L ping -6 -c 2 -i 0.2 -W 5 $REMOTE6 2>&1)
+check 'echo "$out" | grep -q " 0% packet loss"' "ping6 $REMOTE6 via the default route"
+out=$(tel /cpe/route/del,::/0)
+check 'echo "$out" | grep -q "\"deleted\": \"::/0\""' "/cpe/route/del,::/0 ($out)"
+out=$(L ping -6 -c 2 -i 0.3 -W 5 $REMOTE6 2>&1)
+check 'echo "$out" | grep -q "From $LAN6_RT.*Destination unreachable: No route"' "ping6 $REMOTE6: unreachable again without ::/0"
+
 # --- bad commands: errors naming the allowed values ---------------------
 # All in one client run; then each reply must have "error" and match.
 bad=(
@@ -221,13 +303,25 @@ bad=(
 "/cpe/route/add,203.0.113.0/24,$GW1|connected route|connected route: it cannot be replaced"
 "/cpe/route/del,203.0.113.0/24|connected route|\"allowed\": \\[\"0.0.0.0/0\"\\]"
 "/cpe/route/del,10.0.0.0/8|no such route|\"allowed\": \\[\"0.0.0.0/0\"\\]"
-"/cpe/route/del,10.0.0.0/33|prefix length|\"allowed\": \"PREFIX/LEN or default"
+"/cpe/route/del,10.0.0.0/33|prefix length|\"allowed\": \"PREFIX/LEN, default or ::/0"
 "/cpe/neigh/add,$GW2,ff:ff:ff:ff:ff:ff|broadcast MAC|a unicast MAC"
 "/cpe/neigh/add,10.1.1.1,02:00:00:00:00:09|off-link|\"allowed\": \\[\"192.168.50.0/24\", \"203.0.113.0/24\"\\]"
 "/cpe/neigh/del,203.0.113.77|unknown neighbour|\"allowed\": \\[.*\"$GW1\""
 "/cpe/neigh/del,not-an-address|bad address|\"allowed\": \"ADDR"
 "/cpe/routes,x|parameters|\"allowed\": \"no parameters\""
-"/cpe/route/add,2001:db8::/32,2001:db8::1|IPv6 (not yet)|\"allowed\": \"IPv4 addresses\""
+"/cpe/route/add,2001:db8::/32,2001:db8:5::1|IPv6 gateway off-link|\"allowed\": \\[\"fd00:5::/64\", \"2001:db8:1::/64\"\\]"
+"/cpe/route/add,2001:db8::/32,$WAN6_RT|IPv6 gateway is the router|\"allowed\": \\[\"fd00:5::/64\", \"2001:db8:1::/64\"\\]"
+"/cpe/route/add,2001:db8::1/32,$GW61|IPv6 host bits set|\"allowed\": \"PREFIX/LEN,GATEWAY.*2001:db8"
+"/cpe/route/add,2001:db8::/32,$GW1|mixed families|\"allowed\": \"PREFIX/LEN,GATEWAY or default,GATEWAY (one family)"
+"/cpe/route/add,2001:db8:1::/64,$GW61|IPv6 connected route|connected route: it cannot be replaced"
+"/cpe/route/del,2001:db8:1::/64|IPv6 connected route|\"allowed\": \\[\\]"
+"/cpe/route/del,2001:db8:77::/48|no such IPv6 route|no route 2001:db8:77::/48"
+"/cpe/route/del,2001:db8::/129|IPv6 prefix length|\"allowed\": \"PREFIX/LEN, default or ::/0"
+"/cpe/neigh/add,fe80::1,02:00:00:00:00:09|link-local neighbour|\"allowed\": \\[\"fd00:5::/64\", \"2001:db8:1::/64\"\\]"
+"/cpe/neigh/add,2001:db8:5::9,02:00:00:00:00:09|IPv6 off-link|\"allowed\": \\[\"fd00:5::/64\", \"2001:db8:1::/64\"\\]"
+"/cpe/neigh/add,$GW62,01:00:5e:00:00:01|multicast MAC|a unicast MAC"
+"/cpe/neigh/del,2001:db8:1::77|unknown IPv6 neighbour|\"allowed\": \\[.*\"$GW61\""
+"/cpe/neigh/del,2001:db8::zz|bad IPv6 address|\"allowed\": \"ADDR, e.g. 203.0.113.1 or 2001:db8:1::2"
 )
 cmds=()
 for b in "${bad[@]}"; do cmds+=("${b%%|*}"); done
@@ -250,8 +344,8 @@ kill "$tel_pid" 2>/dev/null; tel_pid=
 stop_router ctl
 j="$priv/ctl.json"
 c=$(json "$j" '"%d %d %d" % (j["ctl"]["route_changes"], j["ctl"]["neigh_changes"], j["ctl"]["errors"])')
-check '[ "${c% * *}" = 3 ]' "exit stats: 3 route changes ($c)"
+check '[ "${c% * *}" = 7 ]' "exit stats: 7 route changes (3 IPv4, 4 IPv6) ($c)"
 c=${c#* }
-check '[ "${c% *}" = 2 ]' "exit stats: 2 neighbour changes"
-check '[ "${c#* }" -ge 15 ]' "exit stats: the errors counted (${c#* })"
+check '[ "${c% *}" = 4 ]' "exit stats: 4 neighbour changes"
+check '[ "${c#* }" -ge ${#bad[@]} ]' "exit stats: the errors counted (${c#* } >= ${#bad[@]})"
 cpe_lib_done
