@@ -18,8 +18,8 @@
 #              ip_forward=1, nftables masquerade on the WAN netdev
 #   ch39x-cpe  app/ch39x-cpe with two net_ch39x ports on the same two
 #              gadgets (the PMD takes them from cdc_ncm and gives them
-#              back at exit), once for each of CPE_MODES: "poll" runs it
-#              as it is (busy polling), any other word W with --idle W
+#              back at exit), once for each of CPE_MODES, a word W of
+#              which runs it with --idle W (poll: busy polling)
 #
 # The same traffic through each, from the namespaces: nothing (idle), TCP
 # LAN -> WAN with iperf3 at each of CPE_RATES (-b), TCP at iperf3's
@@ -223,7 +223,6 @@ linux_down() {
 app_up() {
 	APP_N=$((APP_N + 1))
 	tag=$REP-$1
-	ia=""
 	ia="--idle $1"
 	# Long enough for the round; stopped by SIGTERM before.
 	lim=$((200 + ($(echo $CPE_RATES | wc -w) + 3) * (CPE_SECS + 40)))

@@ -76,7 +76,7 @@ PERF_APP=${PERF_APP:-1}
 CPE_REPS=${CPE_REPS:-3}
 CPE_SECS=${CPE_SECS:-5}
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
-# poll: ch39x-cpe as it is; any other word W: with --idle W
+# each word W: ch39x-cpe with --idle W (poll: busy polling)
 CPE_MODES=${CPE_MODES:-poll}
 CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
 VM_MEM=1024
