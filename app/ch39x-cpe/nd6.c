@@ -437,7 +437,6 @@ int
 cpe_nd6_static_set(const uint8_t *a, uint16_t idx,
 		   const struct rte_ether_addr *mac)
 {
-	struct neigh6 *e;
 	struct nkey k;
 	int32_t pos;
 	int replaced;
@@ -456,12 +455,7 @@ cpe_nd6_static_set(const uint8_t *a, uint16_t idx,
 		ents[pos].n.port = idx;
 		ents[pos].n.created = cpe.now;
 	}
-	e = &ents[pos];
-	e->n.mac = *mac;
-	e->n.state = N_STATIC;
-	cpe_nent_flush(&e->n);
-	/* Cached flows may carry the MAC this replaces. */
-	cpe.gen++;
+	cpe_nent_set_static(&ents[pos].n, idx, mac, &nops);
 	return replaced;
 }
 
@@ -489,14 +483,10 @@ cpe_nd6_walk(void (*fn)(const uint8_t *a, uint16_t idx,
 			const struct rte_ether_addr *mac, const char *state,
 			void *arg), void *arg)
 {
-	static const char *const names[] = {
-		[N_FREE] = "free", [N_INCOMPLETE] = "incomplete",
-		[N_REACHABLE] = "reachable", [N_STATIC] = "static",
-	};
 	uint32_t pos;
 
 	for (pos = 0; ents != NULL && pos < nb_ents; pos++)
 		if (ents[pos].n.state != N_FREE)
 			fn(ents[pos].k.a, ents[pos].k.port, &ents[pos].n.mac,
-			   names[ents[pos].n.state], arg);
+			   cpe_nent_state_name(ents[pos].n.state), arg);
 }

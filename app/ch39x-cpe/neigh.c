@@ -273,7 +273,6 @@ int
 cpe_neigh_static_set(uint32_t ip, uint16_t idx,
 		     const struct rte_ether_addr *mac)
 {
-	struct neigh *e;
 	int32_t pos;
 	int replaced;
 
@@ -286,17 +285,8 @@ cpe_neigh_static_set(uint32_t ip, uint16_t idx,
 		memset(&ents[pos], 0, sizeof(ents[pos]));
 		ents[pos].n.created = cpe.now;
 	}
-	e = &ents[pos];
-	e->ip = ip;
-	e->n.mac = *mac;
-	e->n.state = N_STATIC;
-	/* Queued for the port the route named then: not ours now. */
-	if (e->n.port != idx)
-		cpe_nent_drop_queue(&e->n, &nops);
-	e->n.port = idx;
-	cpe_nent_flush(&e->n);
-	/* Cached flows may carry the MAC this replaces. */
-	cpe.gen++;
+	ents[pos].ip = ip;
+	cpe_nent_set_static(&ents[pos].n, idx, mac, &nops);
 	return replaced;
 }
 
@@ -319,14 +309,10 @@ cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
 			  const struct rte_ether_addr *mac, const char *state,
 			  void *arg), void *arg)
 {
-	static const char *const names[] = {
-		[N_FREE] = "free", [N_INCOMPLETE] = "incomplete",
-		[N_REACHABLE] = "reachable", [N_STATIC] = "static",
-	};
 	uint32_t pos;
 
 	for (pos = 0; pos < nb_ents; pos++)
 		if (ents[pos].n.state != N_FREE)
 			fn(ents[pos].ip, ents[pos].n.port, &ents[pos].n.mac,
-			   names[ents[pos].n.state], arg);
+			   cpe_nent_state_name(ents[pos].n.state), arg);
 }

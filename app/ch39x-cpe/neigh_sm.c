@@ -128,3 +128,34 @@ cpe_nent_age(struct cpe_nent *e, uint32_t pos, uint64_t timeout,
 		break;
 	}
 }
+
+/*
+ * Run-time changes (ctl.c): e becomes static, mac on router port idx;
+ * packets that waited for it leave now.
+ */
+void
+cpe_nent_set_static(struct cpe_nent *e, uint16_t idx,
+		    const struct rte_ether_addr *mac, const struct cpe_nops *o)
+{
+	e->mac = *mac;
+	e->state = N_STATIC;
+	/* Queued for the port the route named then: not ours now. */
+	if (e->port != idx)
+		cpe_nent_drop_queue(e, o);
+	e->port = idx;
+	cpe_nent_flush(e);
+	/* Cached flows may carry the MAC this replaces. */
+	cpe.gen++;
+}
+
+/* The state as the control socket shows it. */
+const char *
+cpe_nent_state_name(uint8_t state)
+{
+	static const char *const names[] = {
+		[N_FREE] = "free", [N_INCOMPLETE] = "incomplete",
+		[N_REACHABLE] = "reachable", [N_STATIC] = "static",
+	};
+
+	return names[state];
+}

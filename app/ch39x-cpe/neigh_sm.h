@@ -53,5 +53,9 @@ int cpe_nent_hold(struct cpe_nent *e, uint32_t pos, uint16_t out,
 		  struct rte_mbuf *m, const struct cpe_nops *o);
 void cpe_nent_age(struct cpe_nent *e, uint32_t pos, uint64_t timeout,
 		  const struct cpe_nops *o);
+void cpe_nent_set_static(struct cpe_nent *e, uint16_t idx,
+			 const struct rte_ether_addr *mac,
+			 const struct cpe_nops *o);
+const char *cpe_nent_state_name(uint8_t state);
 
 #endif
