@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include <rte_hash.h>
-#include <rte_hash_crc.h>
 #include <rte_icmp.h>
 #include <rte_ip.h>
 #include <rte_prefetch.h>
@@ -29,6 +28,7 @@
 #include <rte_udp.h>
 
 #include "cpe.h"
+#include "flow_tab.h"
 
 struct flow_key {
 	uint32_t sip, dip;		/* network order */
@@ -40,60 +40,43 @@ struct flow_key {
 };
 
 struct flow {
-	struct cpe_xlate x;
-	uint64_t last;
-	uint32_t gen;
-	bool used;
+	struct cpe_fent h;
 	struct flow_key key;
 };
 
-static struct rte_hash *tbl;
-static struct flow *flows;
-static uint32_t nb_flows;
-static uint32_t age_cursor;
+static struct cpe_ftab ft;
+static struct flow *flows;		/* ft.ents */
 
 int
 cpe_flow_init(void)
 {
-	struct rte_hash_parameters hp = {
-		.name = "cpe_flows",
-		.entries = cpe.o->flow_entries,
-		.key_len = sizeof(struct flow_key),
-		.hash_func = rte_hash_crc,
-		.socket_id = SOCKET_ID_ANY,
-	};
+	int ret;
 
 	RTE_BUILD_BUG_ON(sizeof(struct flow_key) != CPE_FLOW_KEY_LEN);
-	tbl = rte_hash_create(&hp);
-	if (tbl == NULL)
-		return -ENOMEM;
-	nb_flows = (uint32_t)rte_hash_max_key_id(tbl) + 1;
-	flows = calloc(nb_flows, sizeof(*flows));
-	return flows == NULL ? -ENOMEM : 0;
+	ret = cpe_ftab_create(&ft, "cpe_flows", sizeof(struct flow_key),
+			      sizeof(struct flow), offsetof(struct flow, key));
+	flows = ft.ents;
+	return ret;
 }
 
 uint32_t
 cpe_flow_count(void)
 {
-	return tbl == NULL ? 0 : (uint32_t)rte_hash_count(tbl);
+	return cpe_ftab_count(&ft);
 }
 
 void
 cpe_flow_del(int32_t pos)
 {
-	struct flow *f = &flows[pos];
-
-	if (!f->used)
-		return;
-	rte_hash_del_key(tbl, &f->key);
-	f->used = false;
+	cpe_ftab_del(&ft, (uint32_t)pos);
 }
 
 void
 cpe_flow_del_sess(int32_t pos, uint32_t sess)
 {
 	/* The slot may hold another flow by now. */
-	if (flows != NULL && flows[pos].used && flows[pos].x.sess == sess) {
+	if (flows != NULL && flows[pos].h.used &&
+	    flows[pos].h.x.sess == sess) {
 		cpe_flow_del(pos);
 		cpe.st.flow_invalidated++;
 	}
@@ -227,23 +210,11 @@ cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x)
 void
 cpe_flow_learn(uint16_t in, const void *key, const struct cpe_xlate *x)
 {
-	const struct flow_key *k = key;
-	struct flow *f;
 	int32_t pos;
 
-	RTE_SET_USED(in);
-	pos = rte_hash_add_key(tbl, k);
-	if (pos < 0) {
-		cpe.st.flow_full++;
+	pos = cpe_ftab_learn(&ft, key, x);
+	if (pos < 0)
 		return;
-	}
-	f = &flows[pos];
-	f->x = *x;
-	f->key = *k;
-	f->gen = cpe.gen;
-	f->last = cpe.now;
-	f->used = true;
-	cpe.st.flow_installs++;
 	if (x->sess != UINT32_MAX)
 		cpe_nat_link_flow(x->sess, cpe.ports[in].wan, pos);
 }
@@ -266,27 +237,27 @@ cpe_flow_input(uint16_t in, struct rte_mbuf **pkts, uint16_t n)
 		}
 	}
 	if (nk)
-		rte_hash_lookup_bulk(tbl, kp, nk, pos);
+		rte_hash_lookup_bulk(ft.h, kp, nk, pos);
 	/* In arrival order, hits and misses alike, so no flow reorders. */
 	for (i = 0; i < n; i++) {
 		m = pkts[i];
 		if (at[i] < 0 || pos[at[i]] < 0)
 			goto slow;
 		f = &flows[pos[at[i]]];
-		if (f->gen != cpe.gen) {
+		if (f->h.gen != cpe.gen) {
 			/* A route or neighbour changed since it was learnt. */
 			cpe.st.fast_stale++;
 			cpe_flow_del(pos[at[i]]);
 			goto slow;
 		}
-		if (rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN > f->x.mtu)
+		if (rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN > f->h.x.mtu)
 			goto slow;
-		cpe_xlate_apply(m, &f->x);
-		f->last = cpe.now;
-		if (f->x.sess != UINT32_MAX)
-			cpe_nat_touch(f->x.sess);
+		cpe_xlate_apply(m, &f->h.x);
+		f->h.last = cpe.now;
+		if (f->h.x.sess != UINT32_MAX)
+			cpe_nat_touch(f->h.x.sess);
 		cpe.st.fast_hits++;
-		cpe_tx(f->x.out, m);
+		cpe_tx(f->h.x.out, m);
 		continue;
 slow:
 		/* IPv6: its own table (flow6.c). */
@@ -301,17 +272,5 @@ slow:
 void
 cpe_flow_age(uint32_t budget)
 {
-	uint64_t timeout = (uint64_t)cpe.o->flow_timeout * cpe.hz;
-	struct flow *f;
-
-	while (budget-- && nb_flows) {
-		age_cursor = (age_cursor + 1) % nb_flows;
-		f = &flows[age_cursor];
-		if (!f->used)
-			continue;
-		if (cpe.now - f->last > timeout || f->gen != cpe.gen) {
-			cpe_flow_del((int32_t)age_cursor);
-			cpe.st.flow_evictions++;
-		}
-	}
+	cpe_ftab_age(&ft, budget);
 }

@@ -21,10 +21,10 @@
 #include <string.h>
 
 #include <rte_hash.h>
-#include <rte_hash_crc.h>
 #include <rte_ip.h>
 
 #include "cpe.h"
+#include "flow_tab.h"
 
 struct flow6_key {
 	uint8_t sip[16], dip[16];
@@ -36,53 +36,30 @@ struct flow6_key {
 };
 
 struct flow6 {
-	struct cpe_xlate x;
-	uint64_t last;
-	uint32_t gen;
-	bool used;
+	struct cpe_fent h;
 	struct flow6_key key;
 };
 
-static struct rte_hash *tbl;
-static struct flow6 *flows;
-static uint32_t nb_flows;
-static uint32_t age_cursor;
+static struct cpe_ftab ft;
+static struct flow6 *flows;		/* ft.ents */
 
 int
 cpe_flow6_init(void)
 {
-	struct rte_hash_parameters hp = {
-		.name = "cpe_flows6",
-		.entries = cpe.o->flow_entries,
-		.key_len = sizeof(struct flow6_key),
-		.hash_func = rte_hash_crc,
-		.socket_id = SOCKET_ID_ANY,
-	};
+	int ret;
 
 	RTE_BUILD_BUG_ON(sizeof(struct flow6_key) != CPE_FLOW6_KEY_LEN);
-	tbl = rte_hash_create(&hp);
-	if (tbl == NULL)
-		return -ENOMEM;
-	nb_flows = (uint32_t)rte_hash_max_key_id(tbl) + 1;
-	flows = calloc(nb_flows, sizeof(*flows));
-	return flows == NULL ? -ENOMEM : 0;
+	ret = cpe_ftab_create(&ft, "cpe_flows6", sizeof(struct flow6_key),
+			      sizeof(struct flow6),
+			      offsetof(struct flow6, key));
+	flows = ft.ents;
+	return ret;
 }
 
 uint32_t
 cpe_flow6_count(void)
 {
-	return tbl == NULL ? 0 : (uint32_t)rte_hash_count(tbl);
-}
-
-static void
-flow6_del(uint32_t pos)
-{
-	struct flow6 *f = &flows[pos];
-
-	if (!f->used)
-		return;
-	rte_hash_del_key(tbl, &f->key);
-	f->used = false;
+	return cpe_ftab_count(&ft);
 }
 
 /* The key of an IPv6 packet the fast path may take, or -1. */
@@ -135,24 +112,8 @@ cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key)
 void
 cpe_flow6_learn(const void *key, const struct cpe_xlate *x)
 {
-	struct flow6 *f;
-	int32_t pos;
-
-	if (tbl == NULL)
-		return;
-	pos = rte_hash_add_key(tbl, key);
-	if (pos < 0) {
-		cpe.st.flow_full++;
-		return;
-	}
-	f = &flows[pos];
-	f->x = *x;
-	memcpy(&f->key, key, sizeof(f->key));
-	f->gen = cpe.gen;
-	f->last = cpe.now;
-	f->used = true;
-	cpe.st.flow_installs++;
-	cpe.st.v6.flow_installs++;
+	if (ft.h != NULL && cpe_ftab_learn(&ft, key, x) >= 0)
+		cpe.st.v6.flow_installs++;
 }
 
 /*
@@ -168,27 +129,27 @@ cpe_flow6_fast(uint16_t in, struct rte_mbuf *m)
 	struct flow6 *f;
 	int32_t pos;
 
-	if (tbl == NULL || cpe_flow6_key(in, m, &k) != 0)
+	if (ft.h == NULL || cpe_flow6_key(in, m, &k) != 0)
 		return false;
-	pos = rte_hash_lookup(tbl, &k);
+	pos = rte_hash_lookup(ft.h, &k);
 	if (pos < 0)
 		return false;
 	f = &flows[pos];
-	if (f->gen != cpe.gen) {
+	if (f->h.gen != cpe.gen) {
 		cpe.st.fast_stale++;
-		flow6_del((uint32_t)pos);
+		cpe_ftab_del(&ft, (uint32_t)pos);
 		return false;
 	}
-	if (rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN > f->x.mtu)
+	if (rte_pktmbuf_pkt_len(m) - RTE_ETHER_HDR_LEN > f->h.x.mtu)
 		return false;
 	eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	ip = (struct rte_ipv6_hdr *)(eh + 1);
-	memcpy(eh, &f->x.dmac, 2 * RTE_ETHER_ADDR_LEN);
+	memcpy(eh, &f->h.x.dmac, 2 * RTE_ETHER_ADDR_LEN);
 	ip->hop_limits--;
-	f->last = cpe.now;
+	f->h.last = cpe.now;
 	cpe.st.fast_hits++;
 	cpe.st.v6.fast_hits++;
-	cpe_tx(f->x.out, m);
+	cpe_tx(f->h.x.out, m);
 	return true;
 }
 
@@ -196,18 +157,5 @@ cpe_flow6_fast(uint16_t in, struct rte_mbuf *m)
 void
 cpe_flow6_age(uint32_t budget)
 {
-	uint64_t timeout = (uint64_t)cpe.o->flow_timeout * cpe.hz;
-	struct flow6 *f;
-
-	while (budget-- && nb_flows) {
-		age_cursor = (age_cursor + 1) % nb_flows;
-		f = &flows[age_cursor];
-		if (!f->used)
-			continue;
-		if (cpe.now - f->last > timeout || f->gen != cpe.gen) {
-			flow6_del(age_cursor);
-			cpe.st.flow_evictions++;
-			cpe.st.v6.flow_evictions++;
-		}
-	}
+	cpe.st.v6.flow_evictions += cpe_ftab_age(&ft, budget);
 }

@@ -20,12 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_ip.h>
-#include <rte_jhash.h>
 
 #include "cpe.h"
+#include "neigh_sm.h"
 
 #define ND_NS		135
 #define ND_NA		136
@@ -36,23 +35,16 @@
 #define NA_F_OVERRIDE	0x20
 #define ND_LEN		(8 + 16 + 8)	/* NS/NA with one link-layer option */
 
-enum { N_FREE, N_INCOMPLETE, N_REACHABLE, N_STATIC };
-
 struct nkey {
 	uint8_t a[16];
 	uint16_t port;			/* router port index */
 	uint16_t pad;
 };
 
+/* n.port is k.port: the state machine reads it there. */
 struct neigh6 {
 	struct nkey k;
-	uint8_t state;
-	uint8_t nq;
-	struct rte_ether_addr mac;
-	uint64_t confirmed;		/* TSC of the last word from it */
-	uint64_t created;
-	uint64_t sent;			/* TSC of our last solicitation */
-	struct rte_mbuf *q[CPE_NEIGH_QUEUE];
+	struct cpe_nent n;
 };
 
 static struct rte_hash *tbl;
@@ -62,23 +54,9 @@ static uint32_t nb_ents;
 int
 cpe_nd6_init(void)
 {
-	struct rte_hash_parameters hp = {
-		.name = "cpe_nd6",
-		.entries = CPE_NEIGH_ENTRIES,
-		.key_len = sizeof(struct nkey),
-		.hash_func = rte_jhash,
-		.socket_id = SOCKET_ID_ANY,
-	};
-
-	tbl = rte_hash_create(&hp);
-	if (tbl == NULL) {
-		fprintf(stderr, "ch39x-cpe: cannot create the IPv6 neighbour "
-			"table: %s\n", rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	nb_ents = (uint32_t)rte_hash_max_key_id(tbl) + 1;
-	ents = calloc(nb_ents, sizeof(*ents));
-	return ents == NULL ? -ENOMEM : 0;
+	return cpe_ntab_create("cpe_nd6", "IPv6 neighbour",
+			       sizeof(struct nkey), sizeof(*ents), &tbl,
+			       (void **)&ents, &nb_ents);
 }
 
 uint32_t
@@ -169,32 +147,29 @@ send_ns(uint16_t idx, const uint8_t *target, const struct rte_ether_addr *mac)
 }
 
 static void
-neigh_del(int32_t pos)
+neigh_probe(uint32_t pos, const struct rte_ether_addr *mac)
+{
+	send_ns(ents[pos].k.port, ents[pos].k.a, mac);
+}
+
+static void neigh_del(uint32_t pos);
+
+static const struct cpe_nops nops = {
+	.probe = neigh_probe,
+	.del = neigh_del,
+	.queued = &cpe.st.v6.nd_queued,
+	.queue_drops = &cpe.st.v6.nd_queue_drops,
+	.expired = &cpe.st.v6.nd_expired,
+};
+
+static void
+neigh_del(uint32_t pos)
 {
 	struct neigh6 *e = &ents[pos];
 
-	if (e->nq) {
-		rte_pktmbuf_free_bulk(e->q, e->nq);
-		cpe.st.v6.nd_queue_drops += e->nq;
-	}
+	cpe_nent_drop_queue(&e->n, &nops);
 	rte_hash_del_key(tbl, &e->k);
 	memset(e, 0, sizeof(*e));
-}
-
-static void
-neigh_flush(struct neigh6 *e)
-{
-	struct cpe_port *p = &cpe.ports[e->k.port];
-	struct rte_ether_hdr *eh;
-	uint8_t i;
-
-	for (i = 0; i < e->nq; i++) {
-		eh = rte_pktmbuf_mtod(e->q[i], struct rte_ether_hdr *);
-		rte_ether_addr_copy(&e->mac, &eh->dst_addr);
-		rte_ether_addr_copy(&p->mac, &eh->src_addr);
-		cpe_tx(e->k.port, e->q[i]);
-	}
-	e->nq = 0;
 }
 
 static void
@@ -228,25 +203,27 @@ learn(uint16_t in, const uint8_t *a, const struct rte_ether_addr *mac,
 		e = &ents[pos];
 		memset(e, 0, sizeof(*e));
 		e->k = k;
-		e->created = cpe.now;
+		e->n.port = in;
+		e->n.created = cpe.now;
 	}
 	e = &ents[pos];
-	if (e->state == N_STATIC)
+	if (e->n.state == N_STATIC)
 		return;
-	if (e->state == N_REACHABLE && !rte_is_same_ether_addr(&e->mac, mac)) {
+	if (e->n.state == N_REACHABLE &&
+	    !rte_is_same_ether_addr(&e->n.mac, mac)) {
 		if (!override)
 			return;	/* RFC 4861 7.2.5: keep the known MAC */
 		cpe.st.v6.nd_changed++;
 		cpe.gen++;
 		confirm = true;
 	}
-	if (e->state != N_REACHABLE)
+	if (e->n.state != N_REACHABLE)
 		cpe.st.v6.nd_learned++;
-	e->mac = *mac;
-	e->state = N_REACHABLE;
-	if (confirm || e->confirmed == 0)
-		e->confirmed = cpe.now;
-	neigh_flush(e);
+	e->n.mac = *mac;
+	e->n.state = N_REACHABLE;
+	if (confirm || e->n.confirmed == 0)
+		e->n.confirmed = cpe.now;
+	cpe_nent_flush(&e->n);
 }
 
 /* A solicited NA without a link-layer option: the known MAC still works. */
@@ -258,8 +235,8 @@ confirm_only(uint16_t in, const uint8_t *a)
 
 	make_key(&k, in, a);
 	pos = rte_hash_lookup(tbl, &k);
-	if (pos >= 0 && ents[pos].state == N_REACHABLE)
-		ents[pos].confirmed = cpe.now;
+	if (pos >= 0 && ents[pos].n.state == N_REACHABLE)
+		ents[pos].n.confirmed = cpe.now;
 }
 
 static bool
@@ -417,9 +394,9 @@ cpe_nd6_resolve(uint16_t out, const uint8_t *ip, struct rte_mbuf *m,
 
 	make_key(&k, out, ip);
 	pos = rte_hash_lookup(tbl, &k);
-	if (pos >= 0 && (ents[pos].state == N_REACHABLE ||
-			 ents[pos].state == N_STATIC)) {
-		*mac = ents[pos].mac;
+	if (pos >= 0 && (ents[pos].n.state == N_REACHABLE ||
+			 ents[pos].n.state == N_STATIC)) {
+		*mac = ents[pos].n.mac;
 		return 0;
 	}
 	if (pos < 0) {
@@ -432,22 +409,12 @@ cpe_nd6_resolve(uint16_t out, const uint8_t *ip, struct rte_mbuf *m,
 		e = &ents[pos];
 		memset(e, 0, sizeof(*e));
 		e->k = k;
-		e->state = N_INCOMPLETE;
-		e->created = cpe.now;
+		e->n.port = out;
+		e->n.state = N_INCOMPLETE;
+		e->n.created = cpe.now;
 	}
-	e = &ents[pos];
-	if (e->nq == CPE_NEIGH_QUEUE) {
-		cpe.st.v6.nd_queue_drops++;
-		rte_pktmbuf_free(m);
-	} else {
-		e->q[e->nq++] = m;
-		cpe.st.v6.nd_queued++;
-	}
-	if (e->sent == 0 || cpe.now - e->sent > cpe.hz) {
-		e->sent = cpe.now;
-		send_ns(out, ip, NULL);
-	}
-	return 1;
+	/* Keyed by port too: an entry found here is out's, incomplete. */
+	return cpe_nent_hold(&ents[pos].n, (uint32_t)pos, out, m, &nops);
 }
 
 /* Called a few times a second: probe, expire, give up on silent hops. */
@@ -457,33 +424,8 @@ cpe_nd6_age(void)
 	uint64_t timeout = cpe.o->arp_timeout * cpe.hz;
 	uint32_t pos;
 
-	for (pos = 0; pos < nb_ents; pos++) {
-		struct neigh6 *e = &ents[pos];
-
-		switch (e->state) {
-		case N_INCOMPLETE:
-			if (cpe.now - e->created > 3 * cpe.hz) {
-				neigh_del((int32_t)pos);
-			} else if (cpe.now - e->sent > cpe.hz) {
-				e->sent = cpe.now;
-				send_ns(e->k.port, e->k.a, NULL);
-			}
-			break;
-		case N_REACHABLE:
-			if (cpe.now - e->confirmed > timeout) {
-				cpe.st.v6.nd_expired++;
-				neigh_del((int32_t)pos);
-				cpe.gen++;
-			} else if (cpe.now - e->confirmed > timeout / 2 &&
-				   cpe.now - e->sent > cpe.hz) {
-				e->sent = cpe.now;
-				send_ns(e->k.port, e->k.a, &e->mac);
-			}
-			break;
-		default:
-			break;
-		}
-	}
+	for (pos = 0; pos < nb_ents; pos++)
+		cpe_nent_age(&ents[pos].n, pos, timeout, &nops);
 }
 
 /*
@@ -495,7 +437,6 @@ int
 cpe_nd6_static_set(const uint8_t *a, uint16_t idx,
 		   const struct rte_ether_addr *mac)
 {
-	struct neigh6 *e;
 	struct nkey k;
 	int32_t pos;
 	int replaced;
@@ -511,14 +452,10 @@ cpe_nd6_static_set(const uint8_t *a, uint16_t idx,
 			return pos;
 		memset(&ents[pos], 0, sizeof(ents[pos]));
 		ents[pos].k = k;
-		ents[pos].created = cpe.now;
+		ents[pos].n.port = idx;
+		ents[pos].n.created = cpe.now;
 	}
-	e = &ents[pos];
-	e->mac = *mac;
-	e->state = N_STATIC;
-	neigh_flush(e);
-	/* Cached flows may carry the MAC this replaces. */
-	cpe.gen++;
+	cpe_nent_set_static(&ents[pos].n, idx, mac, &nops);
 	return replaced;
 }
 
@@ -530,9 +467,9 @@ cpe_nd6_remove(const uint8_t *a)
 	int rc = -ENOENT;
 
 	for (pos = 0; ents != NULL && pos < nb_ents; pos++)
-		if (ents[pos].state != N_FREE &&
+		if (ents[pos].n.state != N_FREE &&
 		    memcmp(ents[pos].k.a, a, 16) == 0) {
-			neigh_del((int32_t)pos);
+			neigh_del(pos);
 			rc = 0;
 		}
 	if (rc == 0)
@@ -546,14 +483,10 @@ cpe_nd6_walk(void (*fn)(const uint8_t *a, uint16_t idx,
 			const struct rte_ether_addr *mac, const char *state,
 			void *arg), void *arg)
 {
-	static const char *const names[] = {
-		[N_FREE] = "free", [N_INCOMPLETE] = "incomplete",
-		[N_REACHABLE] = "reachable", [N_STATIC] = "static",
-	};
 	uint32_t pos;
 
 	for (pos = 0; ents != NULL && pos < nb_ents; pos++)
-		if (ents[pos].state != N_FREE)
-			fn(ents[pos].k.a, ents[pos].k.port, &ents[pos].mac,
-			   names[ents[pos].state], arg);
+		if (ents[pos].n.state != N_FREE)
+			fn(ents[pos].k.a, ents[pos].k.port, &ents[pos].n.mac,
+			   cpe_nent_state_name(ents[pos].n.state), arg);
 }

@@ -17,24 +17,14 @@
 #include <string.h>
 
 #include <rte_arp.h>
-#include <rte_errno.h>
 #include <rte_hash.h>
-#include <rte_jhash.h>
 
 #include "cpe.h"
-
-enum { N_FREE, N_INCOMPLETE, N_REACHABLE, N_STATIC };
+#include "neigh_sm.h"
 
 struct neigh {
 	uint32_t ip;			/* host order */
-	uint16_t port;			/* router port index */
-	uint8_t state;
-	uint8_t nq;
-	struct rte_ether_addr mac;
-	uint64_t confirmed;		/* TSC of the last ARP from it */
-	uint64_t created;
-	uint64_t sent;			/* TSC of our last request */
-	struct rte_mbuf *q[CPE_NEIGH_QUEUE];
+	struct cpe_nent n;
 };
 
 static struct rte_hash *tbl;
@@ -76,29 +66,33 @@ send_request(uint16_t idx, uint32_t ip, const struct rte_ether_addr *to)
 	cpe_tx(idx, m);
 }
 
+static void
+neigh_probe(uint32_t pos, const struct rte_ether_addr *mac)
+{
+	send_request(ents[pos].n.port, ents[pos].ip, mac);
+}
+
+static void neigh_del(uint32_t pos);
+
+static const struct cpe_nops nops = {
+	.probe = neigh_probe,
+	.del = neigh_del,
+	.queued = &cpe.st.neigh_queued,
+	.queue_drops = &cpe.st.neigh_queue_drops,
+	.expired = &cpe.st.arp_expired,
+};
+
 int
 cpe_neigh_init(void)
 {
-	struct rte_hash_parameters hp = {
-		.name = "cpe_neigh",
-		.entries = CPE_NEIGH_ENTRIES,
-		.key_len = sizeof(uint32_t),
-		.hash_func = rte_jhash,
-		.socket_id = SOCKET_ID_ANY,
-	};
 	uint16_t i, j;
 	int32_t pos;
+	int ret;
 
-	tbl = rte_hash_create(&hp);
-	if (tbl == NULL) {
-		fprintf(stderr, "ch39x-cpe: cannot create the ARP table: %s\n",
-			rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	nb_ents = (uint32_t)rte_hash_max_key_id(tbl) + 1;
-	ents = calloc(nb_ents, sizeof(*ents));
-	if (ents == NULL)
-		return -ENOMEM;
+	ret = cpe_ntab_create("cpe_neigh", "ARP", sizeof(uint32_t),
+			      sizeof(*ents), &tbl, (void **)&ents, &nb_ents);
+	if (ret != 0)
+		return ret;
 	for (i = 0; i < cpe.o->nb_neigh; i++) {
 		const struct cpe_neigh_cfg *c = &cpe.o->neigh[i];
 
@@ -118,9 +112,9 @@ cpe_neigh_init(void)
 		if (pos < 0)
 			return pos;
 		ents[pos].ip = c->ip;
-		ents[pos].port = j;
-		ents[pos].state = N_STATIC;
-		ents[pos].mac = c->mac;
+		ents[pos].n.port = j;
+		ents[pos].n.state = N_STATIC;
+		ents[pos].n.mac = c->mac;
 	}
 	return 0;
 }
@@ -132,33 +126,13 @@ cpe_neigh_count(void)
 }
 
 static void
-neigh_del(int32_t pos)
+neigh_del(uint32_t pos)
 {
 	struct neigh *e = &ents[pos];
 
-	if (e->nq) {
-		rte_pktmbuf_free_bulk(e->q, e->nq);
-		cpe.st.neigh_queue_drops += e->nq;
-	}
+	cpe_nent_drop_queue(&e->n, &nops);
 	rte_hash_del_key(tbl, &e->ip);
 	memset(e, 0, sizeof(*e));
-}
-
-/* The MAC is known: send what waited for it. */
-static void
-neigh_flush(struct neigh *e)
-{
-	struct cpe_port *p = &cpe.ports[e->port];
-	struct rte_ether_hdr *eh;
-	uint8_t i;
-
-	for (i = 0; i < e->nq; i++) {
-		eh = rte_pktmbuf_mtod(e->q[i], struct rte_ether_hdr *);
-		rte_ether_addr_copy(&e->mac, &eh->dst_addr);
-		rte_ether_addr_copy(&p->mac, &eh->src_addr);
-		cpe_tx(e->port, e->q[i]);
-	}
-	e->nq = 0;
 }
 
 static void
@@ -177,24 +151,24 @@ learn(uint16_t in, uint32_t ip, const struct rte_ether_addr *mac, bool create)
 		e = &ents[pos];
 		memset(e, 0, sizeof(*e));
 		e->ip = ip;
-		e->port = in;
-		e->created = cpe.now;
+		e->n.port = in;
+		e->n.created = cpe.now;
 	}
 	e = &ents[pos];
-	if (e->state == N_STATIC)
+	if (e->n.state == N_STATIC)
 		return;
-	if (e->state == N_REACHABLE &&
-	    (!rte_is_same_ether_addr(&e->mac, mac) || e->port != in)) {
+	if (e->n.state == N_REACHABLE &&
+	    (!rte_is_same_ether_addr(&e->n.mac, mac) || e->n.port != in)) {
 		cpe.st.arp_changed++;
 		cpe.gen++;
 	}
-	if (e->state != N_REACHABLE)
+	if (e->n.state != N_REACHABLE)
 		cpe.st.arp_learned++;
-	e->mac = *mac;
-	e->port = in;
-	e->state = N_REACHABLE;
-	e->confirmed = cpe.now;
-	neigh_flush(e);
+	e->n.mac = *mac;
+	e->n.port = in;
+	e->n.state = N_REACHABLE;
+	e->n.confirmed = cpe.now;
+	cpe_nent_flush(&e->n);
 }
 
 void
@@ -256,10 +230,10 @@ cpe_neigh_resolve(uint16_t out, uint32_t ip, struct rte_mbuf *m,
 	int32_t pos;
 
 	pos = rte_hash_lookup(tbl, &ip);
-	if (pos >= 0 && (ents[pos].state == N_REACHABLE ||
-			 ents[pos].state == N_STATIC) &&
-	    ents[pos].port == out) {
-		*mac = ents[pos].mac;
+	if (pos >= 0 && (ents[pos].n.state == N_REACHABLE ||
+			 ents[pos].n.state == N_STATIC) &&
+	    ents[pos].n.port == out) {
+		*mac = ents[pos].n.mac;
 		return 0;
 	}
 	if (pos < 0) {
@@ -272,29 +246,11 @@ cpe_neigh_resolve(uint16_t out, uint32_t ip, struct rte_mbuf *m,
 		e = &ents[pos];
 		memset(e, 0, sizeof(*e));
 		e->ip = ip;
-		e->port = out;
-		e->state = N_INCOMPLETE;
-		e->created = cpe.now;
+		e->n.port = out;
+		e->n.state = N_INCOMPLETE;
+		e->n.created = cpe.now;
 	}
-	e = &ents[pos];
-	if (e->state != N_INCOMPLETE) {
-		/* Known on another port than the route says: ask again. */
-		e->state = N_INCOMPLETE;
-		e->port = out;
-		e->created = cpe.now;
-	}
-	if (e->nq == CPE_NEIGH_QUEUE) {
-		cpe.st.neigh_queue_drops++;
-		rte_pktmbuf_free(m);
-	} else {
-		e->q[e->nq++] = m;
-		cpe.st.neigh_queued++;
-	}
-	if (e->sent == 0 || cpe.now - e->sent > cpe.hz) {
-		e->sent = cpe.now;
-		send_request(out, ip, NULL);
-	}
-	return 1;
+	return cpe_nent_hold(&ents[pos].n, (uint32_t)pos, out, m, &nops);
 }
 
 /* Called a few times a second: probe, expire, give up on silent hops. */
@@ -304,33 +260,8 @@ cpe_neigh_age(void)
 	uint64_t timeout = cpe.o->arp_timeout * cpe.hz;
 	uint32_t pos;
 
-	for (pos = 0; pos < nb_ents; pos++) {
-		struct neigh *e = &ents[pos];
-
-		switch (e->state) {
-		case N_INCOMPLETE:
-			if (cpe.now - e->created > 3 * cpe.hz) {
-				neigh_del((int32_t)pos);
-			} else if (cpe.now - e->sent > cpe.hz) {
-				e->sent = cpe.now;
-				send_request(e->port, e->ip, NULL);
-			}
-			break;
-		case N_REACHABLE:
-			if (cpe.now - e->confirmed > timeout) {
-				cpe.st.arp_expired++;
-				neigh_del((int32_t)pos);
-				cpe.gen++;
-			} else if (cpe.now - e->confirmed > timeout / 2 &&
-				   cpe.now - e->sent > cpe.hz) {
-				e->sent = cpe.now;
-				send_request(e->port, e->ip, &e->mac);
-			}
-			break;
-		default:
-			break;
-		}
-	}
+	for (pos = 0; pos < nb_ents; pos++)
+		cpe_nent_age(&ents[pos].n, pos, timeout, &nops);
 }
 
 /*
@@ -342,7 +273,6 @@ int
 cpe_neigh_static_set(uint32_t ip, uint16_t idx,
 		     const struct rte_ether_addr *mac)
 {
-	struct neigh *e;
 	int32_t pos;
 	int replaced;
 
@@ -353,22 +283,10 @@ cpe_neigh_static_set(uint32_t ip, uint16_t idx,
 		if (pos < 0)
 			return pos;
 		memset(&ents[pos], 0, sizeof(ents[pos]));
-		ents[pos].created = cpe.now;
+		ents[pos].n.created = cpe.now;
 	}
-	e = &ents[pos];
-	e->ip = ip;
-	e->mac = *mac;
-	e->state = N_STATIC;
-	if (e->port != idx && e->nq) {
-		/* Queued for the port the route named then: not ours now. */
-		rte_pktmbuf_free_bulk(e->q, e->nq);
-		cpe.st.neigh_queue_drops += e->nq;
-		e->nq = 0;
-	}
-	e->port = idx;
-	neigh_flush(e);
-	/* Cached flows may carry the MAC this replaces. */
-	cpe.gen++;
+	ents[pos].ip = ip;
+	cpe_nent_set_static(&ents[pos].n, idx, mac, &nops);
 	return replaced;
 }
 
@@ -380,7 +298,7 @@ cpe_neigh_remove(uint32_t ip)
 
 	if (pos < 0)
 		return -ENOENT;
-	neigh_del(pos);
+	neigh_del((uint32_t)pos);
 	cpe.gen++;
 	return 0;
 }
@@ -391,14 +309,10 @@ cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
 			  const struct rte_ether_addr *mac, const char *state,
 			  void *arg), void *arg)
 {
-	static const char *const names[] = {
-		[N_FREE] = "free", [N_INCOMPLETE] = "incomplete",
-		[N_REACHABLE] = "reachable", [N_STATIC] = "static",
-	};
 	uint32_t pos;
 
 	for (pos = 0; pos < nb_ents; pos++)
-		if (ents[pos].state != N_FREE)
-			fn(ents[pos].ip, ents[pos].port, &ents[pos].mac,
-			   names[ents[pos].state], arg);
+		if (ents[pos].n.state != N_FREE)
+			fn(ents[pos].ip, ents[pos].n.port, &ents[pos].n.mac,
+			   cpe_nent_state_name(ents[pos].n.state), arg);
 }
