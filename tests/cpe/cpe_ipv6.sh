@@ -53,24 +53,24 @@ ip -n "$wan" -6 addr add $FAR6/128 dev lo
 ip -n "$wan" -6 route add fd00:1::/64 via $WAN6_RT
 
 # --- the router's addresses ---------------------------------------------
-out=$(L ping -6 -c 3 -i 0.2 -W 3 $LAN6_RT 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "ping6 the router's LAN address $LAN6_RT ($(echo "$out" | grep -m1 "packets transmitted"))"
-out=$(L ping -6 -c 3 -i 0.2 -W 3 $WAN6_RT 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "ping6 the router's WAN address $WAN6_RT from the LAN ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -c 3 -i 0.2 -W 5 $LAN6_RT 2>&1)
+check 'answered "$out" 3' "ping6 the router's LAN address $LAN6_RT ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -c 3 -i 0.2 -W 5 $WAN6_RT 2>&1)
+check 'answered "$out" 3' "ping6 the router's WAN address $WAN6_RT from the LAN ($(echo "$out" | grep -m1 "packets transmitted"))"
 # The link-local address: EUI-64 of the MAC the LAN host learned by ND.
 mac=$(ip -n "$lan" -6 neigh show $LAN6_RT | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')
 ll=$(python3 -c "import sys; b=[int(x,16) for x in sys.argv[1].split(':')]; b[0]^=2
 e=b[:3]+[0xff,0xfe]+b[3:]; print('fe80::%x:%x:%x:%x' % tuple((e[i]<<8)|e[i+1] for i in range(0,8,2)))" "$mac" 2>/dev/null)
-out=$(L ping -6 -c 3 -i 0.2 -W 3 "$ll%$tl" 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "ping6 the router's link-local $ll (MAC $mac) ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -c 3 -i 0.2 -W 5 "$ll%$tl" 2>&1)
+check 'answered "$out" 3' "ping6 the router's link-local $ll (MAC $mac) ($(echo "$out" | grep -m1 "packets transmitted"))"
 
 # --- through the router, no NAT -----------------------------------------
-out=$(L ping -6 -c 3 -i 0.2 -W 3 $WAN6_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "ping6 the WAN host $WAN6_H through the router ($(echo "$out" | grep -m1 "packets transmitted"))"
-out=$(L ping -6 -c 3 -i 0.2 -W 3 $FAR6 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "ping6 $FAR6 over the static route via $WAN6_H ($(echo "$out" | grep -m1 "packets transmitted"))"
-out=$(L ping -c 3 -i 0.2 -W 3 $WAN_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "dual stack: IPv4 ping through NAT to $WAN_H ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -c 3 -i 0.2 -W 5 $WAN6_H 2>&1)
+check 'answered "$out" 3' "ping6 the WAN host $WAN6_H through the router ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -c 3 -i 0.2 -W 5 $FAR6 2>&1)
+check 'answered "$out" 3' "ping6 $FAR6 over the static route via $WAN6_H ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -c 3 -i 0.2 -W 5 $WAN_H 2>&1)
+check 'answered "$out" 3' "dual stack: IPv4 ping through NAT to $WAN_H ($(echo "$out" | grep -m1 "packets transmitted"))"
 
 tcp_run() {
 	local tag=$1 secs=$2
@@ -92,21 +92,21 @@ check '[ "$rh" = "$LAN6_H" ]' "iperf3 -6: the WAN server sees the LAN host's own
 check '[ "${rx:-0}" -gt 1000000 ]' "iperf3 -6 TCP: $rx bytes received by the WAN server ($mbps Mbit/s)"
 
 # --- ICMPv6 errors from the router --------------------------------------
-out=$(L ping -6 -c 1 -t 1 -W 3 $WAN6_H 2>&1)
+out=$(L ping -6 -c 1 -t 1 -W 5 $WAN6_H 2>&1)
 check 'echo "$out" | grep -q "From $LAN6_RT.*Time exceeded"' \
 	"hop limit 1: time exceeded from $LAN6_RT ($(echo "$out" | grep -m1 From))"
-out=$(L ping -6 -c 1 -t 2 -W 3 $WAN6_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "hop limit 2 reaches the WAN host (one hop) ($(echo "$out" | grep -m1 "packets transmitted"))"
-out=$(L ping -6 -c 1 -W 3 2001:db8:99::1 2>&1)
+out=$(L ping -6 -c 1 -t 2 -W 5 $WAN6_H 2>&1)
+check 'answered "$out" 1' "hop limit 2 reaches the WAN host (one hop) ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -c 1 -W 5 2001:db8:99::1 2>&1)
 check 'echo "$out" | grep -q "From $LAN6_RT.*Destination unreachable: No route"' \
 	"no route: unreachable from $LAN6_RT ($(echo "$out" | grep -m1 From))"
 # The iperf3 run above taught the LAN host the path MTU: forget it.
 ip -n "$lan" -6 route flush cache
-out=$(L ping -6 -M do -s 1452 -c 1 -W 3 $WAN6_H 2>&1)
+out=$(L ping -6 -M do -s 1452 -c 1 -W 5 $WAN6_H 2>&1)
 check 'echo "$out" | grep -q "From $LAN6_RT.*Packet too big: mtu=1400"' \
 	"1500-byte ping6: packet too big, mtu 1400 ($(echo "$out" | grep -m1 From))"
-out=$(L ping -6 -M do -s 1352 -c 2 -i 0.2 -W 3 $WAN6_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "1400-byte ping6 passes ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -M do -s 1352 -c 2 -i 0.2 -W 5 $WAN6_H 2>&1)
+check 'answered "$out" 2' "1400-byte ping6 passes ($(echo "$out" | grep -m1 "packets transmitted"))"
 # TCP discovers the path MTU itself: forget the cached one first.
 ip -n "$lan" -6 route flush cache
 tcp_run pmtu 2
@@ -151,13 +151,13 @@ ip -n "$wan" link set "$tw" address 02:cc:00:00:00:66
 ip -n "$wan" -6 neigh flush dev "$tw"
 W ping -6 -c 1 -W 3 $WAN6_RT >/dev/null 2>&1   # its NS teaches the router
 W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1       # and its ARP (IPv4)
-out=$(L ping -6 -c 3 -i 0.2 -W 3 $WAN6_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "after the WAN host's MAC change, ping6 still passes ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -6 -c 3 -i 0.2 -W 5 $WAN6_H 2>&1)
+check 'answered "$out" 3' "after the WAN host's MAC change, ping6 still passes ($(echo "$out" | grep -m1 "packets transmitted"))"
 tcp_run after 2
 rx=$(json "$priv/srv_after.json" 'int(j["end"]["sum_received"]["bytes"])')
 check '[ "${rx:-0}" -gt 1000000 ]' "iperf3 -6 after the MAC change: $rx bytes"
-out=$(L ping -c 2 -i 0.2 -W 3 $WAN_H 2>&1)
-check 'echo "$out" | grep -q " 0% packet loss"' "dual stack: IPv4 still passes at the end ($(echo "$out" | grep -m1 "packets transmitted"))"
+out=$(L ping -c 2 -i 0.2 -W 5 $WAN_H 2>&1)
+check 'answered "$out" 2' "dual stack: IPv4 still passes at the end ($(echo "$out" | grep -m1 "packets transmitted"))"
 stop_router main
 
 j=$priv/main.json
