@@ -218,14 +218,20 @@ intr_poll(struct ch39x_adapter *ad)
  * would add up to a second interval before the link drop is known (a
  * bonding failover loses line rate for that long, issue 14). So the PMD
  * looks every CH39X_INTR_POLL_MS, and the chip's interval is what is left.
+ * While the application sleeps on the Rx interrupt nothing is flowing that
+ * a failover would save, and 500 wake-ups a second per port are most of
+ * an idle router's CPU (doc/guides/cpe.rst): then every
+ * CH39X_INTR_IDLE_POLL_MS, back to the short period at the next disarm.
  */
 static uint64_t
 intr_poll_us(const struct ch39x_adapter *ad)
 {
 	uint32_t ms = ad->info.intr_interval_ms;
+	uint32_t cap = ad->rx_armed ? CH39X_INTR_IDLE_POLL_MS :
+		CH39X_INTR_POLL_MS;
 
-	if (ms == 0 || ms > CH39X_INTR_POLL_MS)
-		ms = CH39X_INTR_POLL_MS;
+	if (ms == 0 || ms > cap)
+		ms = cap;
 	return (uint64_t)ms * 1000;
 }
 
@@ -335,6 +341,7 @@ rx_arm(struct rte_eth_dev *dev, bool on)
 	if (ad->usb->ops->rx_arm == NULL)
 		return -ENOTSUP;
 	ad->usb->ops->rx_arm(ad->usb, on);
+	ad->rx_armed = on;
 	return 0;
 }
 
@@ -448,6 +455,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 		ch39x_rxq_stop(ad->rxq);
 		return rc;
 	}
+	ad->rx_armed = false;
 	ad->started = true;
 	/* One burst function per framing: no per-frame branch on it. */
 	dev->rx_pkt_burst = ops->rx_burst;

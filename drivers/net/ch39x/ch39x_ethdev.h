@@ -46,6 +46,8 @@
 #ifndef CH39X_INTR_POLL_MS
 #define CH39X_INTR_POLL_MS	2
 #endif
+/* The same while the application sleeps on the Rx interrupt. */
+#define CH39X_INTR_IDLE_POLL_MS	16
 #define CH39X_PRESENCE_REQ_TYPE	0x80
 #define CH39X_PRESENCE_REQ	0x00
 #define CH39X_PRESENCE_TIMEOUT_MS 500
@@ -275,6 +277,8 @@ struct ch39x_adapter {
 	uint8_t get_info[CH39X_GET_INFO_LEN];
 	bool maccfg_cmd;		/* firmware takes command 0x1E */
 	bool started;
+	/* The application sleeps on the Rx interrupt (armed, no traffic). */
+	bool rx_armed;
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
 	bool is_sim;			/* the simulated adapter */
