@@ -305,11 +305,12 @@ submit(const struct ctl_cmd *c, struct rte_tel_data *d)
 
 /* --- execution (forwarding lcore) -------------------------------------- */
 
-/* The router port whose subnet holds ip (not the router itself), or -1. */
+/* The router port whose subnet holds a (not the router itself), or -1. */
 static int
-port_of(uint32_t ip)
+port_of(const struct ctl_addr *a)
 {
 	const struct cpe_port *p;
+	uint32_t ip = a->v4;
 	uint16_t i;
 
 	for (i = 0; i < cpe.nb_ports; i++) {
@@ -341,13 +342,13 @@ list_subnets(struct rte_tel_data *a)
  * -1: a connected route's next hop is the destination itself.
  */
 static int
-port_of6(const uint8_t *a)
+port_of6(const struct ctl_addr *a)
 {
 	uint8_t nh[16];
 	uint16_t out;
 
-	if (cpe_route6_lookup(a, &out, nh) != 0 || memcmp(nh, a, 16) != 0 ||
-	    cpe_ip6_is_mine(out, a))
+	if (cpe_route6_lookup(a->v6, &out, nh) != 0 ||
+	    memcmp(nh, a->v6, 16) != 0 || cpe_ip6_is_mine(out, a->v6))
 		return -1;
 	return out;
 }
@@ -380,169 +381,302 @@ struct list_ctx {
 	bool static_only;
 };
 
+/*
+ * One route of a listing, its prefix and gateway (NULL: connected)
+ * already text, so that both families' walks share the layout.
+ */
 static void
-route_line(const struct cpe_route_cfg *r, uint16_t out, void *arg)
+route_show(struct list_ctx *l, const char *p, const char *gw, uint16_t out)
 {
-	struct list_ctx *l = arg;
-	char buf[RTE_TEL_MAX_STRING_LEN], p[24], gw[16];
+	char buf[RTE_TEL_MAX_STRING_LEN];
 
-	if (l->static_only && r->gw == 0)
+	if (l->static_only && gw == NULL)
 		return;
 	l->count++;
 	if (l->a == NULL || l->shown == l->max)
 		return;
-	fmt_prefix(p, sizeof(p), r->prefix, r->plen);
-	if (l->static_only) {
-		rte_tel_data_add_array_string(l->a, p);
-	} else if (r->gw == 0) {
+	if (gw == NULL)
 		snprintf(buf, sizeof(buf), "%s connected port %u", p,
 			 cpe.ports[out].id);
-		rte_tel_data_add_array_string(l->a, buf);
-	} else {
-		fmt_v4(gw, sizeof(gw), r->gw);
+	else
 		snprintf(buf, sizeof(buf), "%s via %s port %u", p, gw,
 			 cpe.ports[out].id);
-		rte_tel_data_add_array_string(l->a, buf);
-	}
+	/* Prefixes only: the allowed values of /cpe/route/del. */
+	rte_tel_data_add_array_string(l->a, l->static_only ? p : buf);
 	l->shown++;
 }
 
 static void
-static_routes(struct rte_tel_data *a)
+route_line(const struct cpe_route_cfg *r, uint16_t out, void *arg)
 {
-	struct list_ctx l = { .a = a, .max = CTL_ALLOWED_MAX,
-			      .static_only = true };
+	char p[24], gw[16];
 
-	cpe_route_walk(route_line, &l);
+	fmt_prefix(p, sizeof(p), r->prefix, r->plen);
+	fmt_v4(gw, sizeof(gw), r->gw);
+	route_show(arg, p, r->gw == 0 ? NULL : gw, out);
 }
 
 static void
 route6_line(const struct cpe_route6_cfg *r, uint16_t out, void *arg)
 {
-	struct list_ctx *l = arg;
-	char buf[RTE_TEL_MAX_STRING_LEN], p[CTL_PFX6_LEN];
-	char gw[INET6_ADDRSTRLEN];
+	char p[CTL_PFX6_LEN], gw[INET6_ADDRSTRLEN];
 
-	if (l->static_only && is_zero6(r->gw))
-		return;
+	fmt_prefix6(p, sizeof(p), r->prefix.a, r->prefix.plen);
+	cpe_ip6_fmt(gw, sizeof(gw), r->gw);
+	route_show(arg, p, is_zero6(r->gw) ? NULL : gw, out);
+}
+
+/* One neighbour of a listing, as route_show() for routes. */
+static void
+neigh_show(struct list_ctx *l, const char *a, uint16_t idx,
+	   const struct rte_ether_addr *mac, const char *state)
+{
+	char buf[RTE_TEL_MAX_STRING_LEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+
 	l->count++;
 	if (l->a == NULL || l->shown == l->max)
 		return;
-	fmt_prefix6(p, sizeof(p), r->prefix.a, r->prefix.plen);
-	if (l->static_only) {
-		rte_tel_data_add_array_string(l->a, p);
-	} else if (is_zero6(r->gw)) {
-		snprintf(buf, sizeof(buf), "%s connected port %u", p,
-			 cpe.ports[out].id);
-		rte_tel_data_add_array_string(l->a, buf);
-	} else {
-		cpe_ip6_fmt(gw, sizeof(gw), r->gw);
-		snprintf(buf, sizeof(buf), "%s via %s port %u", p, gw,
-			 cpe.ports[out].id);
-		rte_tel_data_add_array_string(l->a, buf);
-	}
+	fmt_mac(m, sizeof(m), mac);
+	snprintf(buf, sizeof(buf), "%s lladdr %s port %u %s", a, m,
+		 cpe.ports[idx].id, state);
+	/* Addresses only: the allowed values of /cpe/neigh/del. */
+	rte_tel_data_add_array_string(l->a, l->static_only ? a : buf);
 	l->shown++;
 }
 
 static void
-route_add(const struct ctl_cmd *c, struct rte_tel_data *d)
+neigh_line(uint32_t ip, uint16_t idx, const struct rte_ether_addr *mac,
+	   const char *state, void *arg)
 {
-	char err[RTE_TEL_MAX_STRING_LEN], p[24], gw[16];
-	uint32_t old_gw;
-	int port, rc, replaced;
+	char a[16];
 
-	fmt_prefix(p, sizeof(p), c->dst.v4, c->plen);
-	fmt_v4(gw, sizeof(gw), c->gw.v4);
-	port = port_of(c->gw.v4);
-	if (port < 0) {
-		snprintf(err, sizeof(err), "gateway %s is on no port's subnet "
-			 "(or is the router, or a subnet's network/broadcast "
-			 "address)", gw);
-		list_subnets(error_with_list(d, err));
-		return;
-	}
-	replaced = cpe_route_get(c->dst.v4, c->plen, &old_gw) == 0;
-	if (replaced && old_gw == 0) {
-		snprintf(err, sizeof(err), "%s is a connected route: it "
-			 "cannot be replaced; allowed: other prefixes", p);
-		cpe.st.ctl_errors++;
-		reply_error(d, err, NULL);
-		return;
-	}
-	rc = cpe_route_add(c->dst.v4, c->plen, c->gw.v4, (uint16_t)port);
-	if (rc != 0) {
-		snprintf(err, sizeof(err), "cannot add %s: %s", p,
-			 rc == -ENOSPC ? "the route table is full" :
-			 strerror(-rc));
-		cpe.st.ctl_errors++;
-		reply_error(d, err, "delete a static route first "
-			    "(/cpe/route/del)");
-		return;
-	}
-	cpe.st.ctl_route_changes++;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "route", p);
-	rte_tel_data_add_dict_string(d, "gateway", gw);
-	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
-	rte_tel_data_add_dict_int(d, "replaced", replaced);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	fmt_v4(a, sizeof(a), ip);
+	neigh_show(arg, a, idx, mac, state);
 }
 
 static void
-route_del(const struct ctl_cmd *c, struct rte_tel_data *d)
+neigh6_line(const uint8_t *ip, uint16_t idx, const struct rte_ether_addr *mac,
+	    const char *state, void *arg)
 {
-	char err[RTE_TEL_MAX_STRING_LEN], p[24];
+	char a[INET6_ADDRSTRLEN];
+
+	cpe_ip6_fmt(a, sizeof(a), ip);
+	neigh_show(arg, a, idx, mac, state);
+}
+
+/* --- the families: route.c/neigh.c or route6.c/nd6.c ------------------- */
+
+static void
+fmt_addr4(char *buf, size_t cap, const struct ctl_addr *a)
+{
+	fmt_v4(buf, cap, a->v4);
+}
+
+static int
+route_get4(const struct ctl_addr *dst, uint8_t plen, bool *connected)
+{
 	uint32_t gw;
-	int rc;
+	int rc = cpe_route_get(dst->v4, plen, &gw);
 
-	fmt_prefix(p, sizeof(p), c->dst.v4, c->plen);
-	rc = cpe_route_get(c->dst.v4, c->plen, &gw);
-	if (rc != 0 || gw == 0) {
-		snprintf(err, sizeof(err), rc != 0 ? "no route %s" :
-			 "%s is a connected route: it cannot be deleted", p);
-		static_routes(error_with_list(d, err));
-		return;
-	}
-	rc = cpe_route_del(c->dst.v4, c->plen);
-	if (rc != 0) {
-		snprintf(err, sizeof(err), "cannot delete %s: %s", p,
-			 strerror(-rc));
-		cpe.st.ctl_errors++;
-		reply_error(d, err, NULL);
-		return;
-	}
-	cpe.st.ctl_route_changes++;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "deleted", p);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	*connected = rc == 0 && gw == 0;
+	return rc;
+}
+
+static int
+route_add4(const struct ctl_addr *dst, uint8_t plen,
+	   const struct ctl_addr *gw, uint16_t out)
+{
+	return cpe_route_add(dst->v4, plen, gw->v4, out);
+}
+
+static int
+route_del4(const struct ctl_addr *dst, uint8_t plen)
+{
+	return cpe_route_del(dst->v4, plen);
 }
 
 static void
-route6_add(const struct ctl_cmd *c, struct rte_tel_data *d)
+route_walk4(struct list_ctx *l)
+{
+	cpe_route_walk(route_line, l);
+}
+
+static int
+neigh_set4(const struct ctl_addr *a, uint16_t out,
+	   const struct rte_ether_addr *mac)
+{
+	return cpe_neigh_static_set(a->v4, out, mac);
+}
+
+static int
+neigh_del4(const struct ctl_addr *a)
+{
+	return cpe_neigh_remove(a->v4);
+}
+
+static void
+neigh_walk4(struct list_ctx *l)
+{
+	cpe_neigh_walk(neigh_line, l);
+}
+
+static void
+fmt_addr6(char *buf, size_t cap, const struct ctl_addr *a)
+{
+	cpe_ip6_fmt(buf, cap, a->v6);
+}
+
+static int
+route_get6(const struct ctl_addr *dst, uint8_t plen, bool *connected)
+{
+	uint8_t gw[16];
+	int rc = cpe_route6_get(dst->v6, plen, gw);
+
+	*connected = rc == 0 && is_zero6(gw);
+	return rc;
+}
+
+static int
+route_add6(const struct ctl_addr *dst, uint8_t plen,
+	   const struct ctl_addr *gw, uint16_t out)
+{
+	return cpe_route6_add(dst->v6, plen, gw->v6, out);
+}
+
+static int
+route_del6(const struct ctl_addr *dst, uint8_t plen)
+{
+	return cpe_route6_del(dst->v6, plen);
+}
+
+static void
+route_walk6(struct list_ctx *l)
+{
+	cpe_route6_walk(route6_line, l);
+}
+
+static int
+neigh_set6(const struct ctl_addr *a, uint16_t out,
+	   const struct rte_ether_addr *mac)
+{
+	return cpe_nd6_static_set(a->v6, out, mac);
+}
+
+static int
+neigh_del6(const struct ctl_addr *a)
+{
+	return cpe_nd6_remove(a->v6);
+}
+
+static void
+neigh_walk6(struct list_ctx *l)
+{
+	cpe_nd6_walk(neigh6_line, l);
+}
+
+/*
+ * What differs between the families, so that one handler per command
+ * serves both and their replies, errors and counters cannot drift apart.
+ * The "off" texts differ because IPv4 also refuses a subnet's network
+ * and broadcast addresses.
+ */
+struct ctl_family {
+	size_t addr_len;		/* an address's text, with its NUL */
+	const char *gw_off;		/* why a gateway is on no port */
+	const char *addr_off;		/* why a neighbour is on no port */
+	void (*fmt)(char *buf, size_t cap, const struct ctl_addr *a);
+	int (*port_of)(const struct ctl_addr *a);
+	void (*subnets)(struct rte_tel_data *a);
+	/* 0 if the prefix has a route, *connected if without gateway */
+	int (*route_get)(const struct ctl_addr *dst, uint8_t plen,
+			 bool *connected);
+	int (*route_add)(const struct ctl_addr *dst, uint8_t plen,
+			 const struct ctl_addr *gw, uint16_t out);
+	int (*route_del)(const struct ctl_addr *dst, uint8_t plen);
+	void (*route_walk)(struct list_ctx *l);
+	/* 1 if it replaced an entry, 0 if new, < 0 if the table is full */
+	int (*neigh_set)(const struct ctl_addr *a, uint16_t out,
+			 const struct rte_ether_addr *mac);
+	int (*neigh_del)(const struct ctl_addr *a);
+	void (*neigh_walk)(struct list_ctx *l);
+};
+
+static const struct ctl_family family4 = {
+	.addr_len = 16,
+	.gw_off = "is on no port's subnet (or is the router, or a "
+		  "subnet's network/broadcast address)",
+	.addr_off = "is on no port's subnet (or is the router, or a "
+		    "network/broadcast address)",
+	.fmt = fmt_addr4,
+	.port_of = port_of,
+	.subnets = list_subnets,
+	.route_get = route_get4,
+	.route_add = route_add4,
+	.route_del = route_del4,
+	.route_walk = route_walk4,
+	.neigh_set = neigh_set4,
+	.neigh_del = neigh_del4,
+	.neigh_walk = neigh_walk4,
+};
+
+static const struct ctl_family family6 = {
+	.addr_len = INET6_ADDRSTRLEN,
+	.gw_off = "is on no port's IPv6 prefix (or is the router)",
+	.addr_off = "is on no port's IPv6 prefix (or is the router)",
+	.fmt = fmt_addr6,
+	.port_of = port_of6,
+	.subnets = list_subnets6,
+	.route_get = route_get6,
+	.route_add = route_add6,
+	.route_del = route_del6,
+	.route_walk = route_walk6,
+	.neigh_set = neigh_set6,
+	.neigh_del = neigh_del6,
+	.neigh_walk = neigh_walk6,
+};
+
+/* Listings show IPv4 entries, then IPv6 ones. */
+static const struct ctl_family *const families[] = { &family4, &family6 };
+
+/* --- the commands ------------------------------------------------------- */
+
+/* ADDR/LEN, from the family's text of the address. */
+static void
+fmt_pfx(const struct ctl_family *f, char *buf, size_t cap,
+	const struct ctl_addr *a, uint8_t plen)
+{
+	char s[INET6_ADDRSTRLEN];
+
+	f->fmt(s, f->addr_len, a);
+	snprintf(buf, cap, "%s/%u", s, plen);
+}
+
+static void
+route_add(const struct ctl_family *f, const struct ctl_cmd *c,
+	  struct rte_tel_data *d)
 {
 	char err[RTE_TEL_MAX_STRING_LEN], p[CTL_PFX6_LEN];
 	char gw[INET6_ADDRSTRLEN];
-	uint8_t old_gw[16];
 	int port, rc, replaced;
+	bool connected;
 
-	fmt_prefix6(p, sizeof(p), c->dst.v6, c->plen);
-	cpe_ip6_fmt(gw, sizeof(gw), c->gw.v6);
-	port = port_of6(c->gw.v6);
+	fmt_pfx(f, p, sizeof(p), &c->dst, c->plen);
+	f->fmt(gw, f->addr_len, &c->gw);
+	port = f->port_of(&c->gw);
 	if (port < 0) {
-		snprintf(err, sizeof(err), "gateway %s is on no port's IPv6 "
-			 "prefix (or is the router)", gw);
-		list_subnets6(error_with_list(d, err));
+		snprintf(err, sizeof(err), "gateway %s %s", gw, f->gw_off);
+		f->subnets(error_with_list(d, err));
 		return;
 	}
-	replaced = cpe_route6_get(c->dst.v6, c->plen, old_gw) == 0;
-	if (replaced && is_zero6(old_gw)) {
+	replaced = f->route_get(&c->dst, c->plen, &connected) == 0;
+	if (connected) {
 		snprintf(err, sizeof(err), "%s is a connected route: it "
 			 "cannot be replaced; allowed: other prefixes", p);
 		cpe.st.ctl_errors++;
 		reply_error(d, err, NULL);
 		return;
 	}
-	rc = cpe_route6_add(c->dst.v6, c->plen, c->gw.v6, (uint16_t)port);
+	rc = f->route_add(&c->dst, c->plen, &c->gw, (uint16_t)port);
 	if (rc != 0) {
 		snprintf(err, sizeof(err), "cannot add %s: %s", p,
 			 rc == -ENOSPC ? "the route table is full" :
@@ -562,23 +696,25 @@ route6_add(const struct ctl_cmd *c, struct rte_tel_data *d)
 }
 
 static void
-route6_del(const struct ctl_cmd *c, struct rte_tel_data *d)
+route_del(const struct ctl_family *f, const struct ctl_cmd *c,
+	  struct rte_tel_data *d)
 {
 	struct list_ctx l = { .max = CTL_ALLOWED_MAX, .static_only = true };
 	char err[RTE_TEL_MAX_STRING_LEN], p[CTL_PFX6_LEN];
-	uint8_t gw[16];
+	bool connected;
 	int rc;
 
-	fmt_prefix6(p, sizeof(p), c->dst.v6, c->plen);
-	rc = cpe_route6_get(c->dst.v6, c->plen, gw);
-	if (rc != 0 || is_zero6(gw)) {
+	fmt_pfx(f, p, sizeof(p), &c->dst, c->plen);
+	rc = f->route_get(&c->dst, c->plen, &connected);
+	if (rc != 0 || connected) {
 		snprintf(err, sizeof(err), rc != 0 ? "no route %s" :
 			 "%s is a connected route: it cannot be deleted", p);
+		/* The allowed values: this family's static routes. */
 		l.a = error_with_list(d, err);
-		cpe_route6_walk(route6_line, &l);
+		f->route_walk(&l);
 		return;
 	}
-	rc = cpe_route6_del(c->dst.v6, c->plen);
+	rc = f->route_del(&c->dst, c->plen);
 	if (rc != 0) {
 		snprintf(err, sizeof(err), "cannot delete %s: %s", p,
 			 strerror(-rc));
@@ -589,6 +725,61 @@ route6_del(const struct ctl_cmd *c, struct rte_tel_data *d)
 	cpe.st.ctl_route_changes++;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "deleted", p);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+neigh_add(const struct ctl_family *f, const struct ctl_cmd *c,
+	  struct rte_tel_data *d)
+{
+	char err[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
+	char m[RTE_ETHER_ADDR_FMT_SIZE];
+	int port, rc;
+
+	f->fmt(a, f->addr_len, &c->dst);
+	port = f->port_of(&c->dst);
+	if (port < 0) {
+		snprintf(err, sizeof(err), "%s %s", a, f->addr_off);
+		f->subnets(error_with_list(d, err));
+		return;
+	}
+	rc = f->neigh_set(&c->dst, (uint16_t)port, &c->mac);
+	if (rc < 0) {
+		snprintf(err, sizeof(err), "cannot add %s: the neighbour table "
+			 "is full", a);
+		cpe.st.ctl_errors++;
+		reply_error(d, err, "delete a neighbour first "
+			    "(/cpe/neigh/del)");
+		return;
+	}
+	cpe.st.ctl_neigh_changes++;
+	fmt_mac(m, sizeof(m), &c->mac);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "neigh", a);
+	rte_tel_data_add_dict_string(d, "mac", m);
+	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
+	rte_tel_data_add_dict_int(d, "replaced", rc);
+	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+}
+
+static void
+neigh_del(const struct ctl_family *f, const struct ctl_cmd *c,
+	  struct rte_tel_data *d)
+{
+	struct list_ctx l = { .max = CTL_ALLOWED_MAX, .static_only = true };
+	char err[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
+
+	f->fmt(a, f->addr_len, &c->dst);
+	if (f->neigh_del(&c->dst) != 0) {
+		snprintf(err, sizeof(err), "no neighbour %s", a);
+		/* The allowed values: this family's neighbours. */
+		l.a = error_with_list(d, err);
+		f->neigh_walk(&l);
+		return;
+	}
+	cpe.st.ctl_neigh_changes++;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "deleted", a);
 	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
 }
 
@@ -610,178 +801,34 @@ list_start(struct rte_tel_data *d, const char *key)
 }
 
 static void
+list_end(struct rte_tel_data *d, const struct list_ctx *l)
+{
+	rte_tel_data_add_dict_int(d, "count", (int)l->count);
+	rte_tel_data_add_dict_int(d, "shown", (int)l->shown);
+}
+
+static void
 routes(struct rte_tel_data *d)
 {
 	struct list_ctx l = { .max = CTL_LIST_MAX };
+	unsigned int i;
 
 	l.a = list_start(d, "routes");
-	cpe_route_walk(route_line, &l);
-	cpe_route6_walk(route6_line, &l);
-	rte_tel_data_add_dict_int(d, "count", (int)l.count);
-	rte_tel_data_add_dict_int(d, "shown", (int)l.shown);
-}
-
-static void
-neigh_line(uint32_t ip, uint16_t idx, const struct rte_ether_addr *mac,
-	   const char *state, void *arg)
-{
-	struct list_ctx *l = arg;
-	char buf[RTE_TEL_MAX_STRING_LEN], a[16], m[RTE_ETHER_ADDR_FMT_SIZE];
-
-	l->count++;
-	if (l->a == NULL || l->shown == l->max)
-		return;
-	fmt_v4(a, sizeof(a), ip);
-	if (l->static_only) {
-		/* Addresses only: the allowed values of /cpe/neigh/del. */
-		rte_tel_data_add_array_string(l->a, a);
-	} else {
-		fmt_mac(m, sizeof(m), mac);
-		snprintf(buf, sizeof(buf), "%s lladdr %s port %u %s", a, m,
-			 cpe.ports[idx].id, state);
-		rte_tel_data_add_array_string(l->a, buf);
-	}
-	l->shown++;
-}
-
-static void
-neigh6_line(const uint8_t *ip, uint16_t idx, const struct rte_ether_addr *mac,
-	    const char *state, void *arg)
-{
-	struct list_ctx *l = arg;
-	char buf[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
-	char m[RTE_ETHER_ADDR_FMT_SIZE];
-
-	l->count++;
-	if (l->a == NULL || l->shown == l->max)
-		return;
-	cpe_ip6_fmt(a, sizeof(a), ip);
-	if (l->static_only) {
-		rte_tel_data_add_array_string(l->a, a);
-	} else {
-		fmt_mac(m, sizeof(m), mac);
-		snprintf(buf, sizeof(buf), "%s lladdr %s port %u %s", a, m,
-			 cpe.ports[idx].id, state);
-		rte_tel_data_add_array_string(l->a, buf);
-	}
-	l->shown++;
+	for (i = 0; i < RTE_DIM(families); i++)
+		families[i]->route_walk(&l);
+	list_end(d, &l);
 }
 
 static void
 neighs(struct rte_tel_data *d)
 {
 	struct list_ctx l = { .max = CTL_LIST_MAX };
+	unsigned int i;
 
 	l.a = list_start(d, "neighs");
-	cpe_neigh_walk(neigh_line, &l);
-	cpe_nd6_walk(neigh6_line, &l);
-	rte_tel_data_add_dict_int(d, "count", (int)l.count);
-	rte_tel_data_add_dict_int(d, "shown", (int)l.shown);
-}
-
-static void
-neigh_add(const struct ctl_cmd *c, struct rte_tel_data *d)
-{
-	char err[RTE_TEL_MAX_STRING_LEN], a[16], m[RTE_ETHER_ADDR_FMT_SIZE];
-	int port, rc;
-
-	fmt_v4(a, sizeof(a), c->dst.v4);
-	port = port_of(c->dst.v4);
-	if (port < 0) {
-		snprintf(err, sizeof(err), "%s is on no port's subnet (or is "
-			 "the router, or a network/broadcast address)", a);
-		list_subnets(error_with_list(d, err));
-		return;
-	}
-	rc = cpe_neigh_static_set(c->dst.v4, (uint16_t)port, &c->mac);
-	if (rc < 0) {
-		snprintf(err, sizeof(err), "cannot add %s: the neighbour table "
-			 "is full", a);
-		cpe.st.ctl_errors++;
-		reply_error(d, err, "delete a neighbour first "
-			    "(/cpe/neigh/del)");
-		return;
-	}
-	cpe.st.ctl_neigh_changes++;
-	fmt_mac(m, sizeof(m), &c->mac);
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "neigh", a);
-	rte_tel_data_add_dict_string(d, "mac", m);
-	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
-	rte_tel_data_add_dict_int(d, "replaced", rc);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
-}
-
-static void
-neigh_del(const struct ctl_cmd *c, struct rte_tel_data *d)
-{
-	struct list_ctx l = { .max = CTL_ALLOWED_MAX, .static_only = true };
-	char err[RTE_TEL_MAX_STRING_LEN], a[16];
-
-	fmt_v4(a, sizeof(a), c->dst.v4);
-	if (cpe_neigh_remove(c->dst.v4) != 0) {
-		snprintf(err, sizeof(err), "no neighbour %s", a);
-		l.a = error_with_list(d, err);
-		cpe_neigh_walk(neigh_line, &l);
-		return;
-	}
-	cpe.st.ctl_neigh_changes++;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "deleted", a);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
-}
-
-static void
-neigh6_add(const struct ctl_cmd *c, struct rte_tel_data *d)
-{
-	char err[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
-	char m[RTE_ETHER_ADDR_FMT_SIZE];
-	int port, rc;
-
-	cpe_ip6_fmt(a, sizeof(a), c->dst.v6);
-	port = port_of6(c->dst.v6);
-	if (port < 0) {
-		snprintf(err, sizeof(err), "%s is on no port's IPv6 prefix (or "
-			 "is the router)", a);
-		list_subnets6(error_with_list(d, err));
-		return;
-	}
-	rc = cpe_nd6_static_set(c->dst.v6, (uint16_t)port, &c->mac);
-	if (rc < 0) {
-		snprintf(err, sizeof(err), "cannot add %s: the neighbour table "
-			 "is full", a);
-		cpe.st.ctl_errors++;
-		reply_error(d, err, "delete a neighbour first "
-			    "(/cpe/neigh/del)");
-		return;
-	}
-	cpe.st.ctl_neigh_changes++;
-	fmt_mac(m, sizeof(m), &c->mac);
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "neigh", a);
-	rte_tel_data_add_dict_string(d, "mac", m);
-	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
-	rte_tel_data_add_dict_int(d, "replaced", rc);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
-}
-
-static void
-neigh6_del(const struct ctl_cmd *c, struct rte_tel_data *d)
-{
-	struct list_ctx l = { .max = CTL_ALLOWED_MAX, .static_only = true };
-	char err[RTE_TEL_MAX_STRING_LEN], a[INET6_ADDRSTRLEN];
-
-	cpe_ip6_fmt(a, sizeof(a), c->dst.v6);
-	if (cpe_nd6_remove(c->dst.v6) != 0) {
-		snprintf(err, sizeof(err), "no neighbour %s", a);
-		l.a = error_with_list(d, err);
-		cpe_nd6_walk(neigh6_line, &l);
-		return;
-	}
-	cpe.st.ctl_neigh_changes++;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "deleted", a);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	for (i = 0; i < RTE_DIM(families); i++)
+		families[i]->neigh_walk(&l);
+	list_end(d, &l);
 }
 
 static void
@@ -822,36 +869,25 @@ stats(struct rte_tel_data *d)
 static void
 execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 {
-	bool v6 = c->dst.af == AF_INET6;
+	const struct ctl_family *f = c->dst.af == AF_INET6 ? &family6 :
+				     &family4;
 
 	cpe.st.ctl_cmds++;
 	switch (c->op) {
 	case OP_ROUTE_ADD:
-		if (v6)
-			route6_add(c, d);
-		else
-			route_add(c, d);
+		route_add(f, c, d);
 		break;
 	case OP_ROUTE_DEL:
-		if (v6)
-			route6_del(c, d);
-		else
-			route_del(c, d);
+		route_del(f, c, d);
 		break;
 	case OP_ROUTES:
 		routes(d);
 		break;
 	case OP_NEIGH_ADD:
-		if (v6)
-			neigh6_add(c, d);
-		else
-			neigh_add(c, d);
+		neigh_add(f, c, d);
 		break;
 	case OP_NEIGH_DEL:
-		if (v6)
-			neigh6_del(c, d);
-		else
-			neigh_del(c, d);
+		neigh_del(f, c, d);
 		break;
 	case OP_NEIGHS:
 		neighs(d);
