@@ -1160,6 +1160,49 @@ unplug_not_started(uint16_t p, uint16_t peer, const char *tag)
 	rmv_count[p] = 0;
 }
 
+/*
+ * usbfs out of memory: b's bulk IN resubmissions are refused more times
+ * than its ring has transfers (at most CH39X_MAX_XFERS, 256). Each refused
+ * transfer is kept and tried again at the next burst: every refusal is
+ * counted, and none of the transfers is lost (a lost one would never
+ * complete again, and after the ring's worth RX would stop for good).
+ */
+static void
+submit_refused(uint16_t a, uint16_t b)
+{
+	const uint64_t refusals = 600;
+	struct rte_ether_addr ma, mb;
+	struct rte_mbuf *rx[32], *m;
+	uint64_t before, errs, end;
+	unsigned int k;
+	uint8_t seed = 0;
+
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	before = xstat(b, "sim_faults_injected");
+	errs = xstat(b, "rx_usb_submit_errors");
+	CHECK(rte_pmd_ch39x_sim_fault(b, RTE_PMD_CH39X_EP_BULK_IN,
+				      RTE_PMD_CH39X_FAULT_SUBMIT,
+				      (uint32_t)refusals) == 0,
+	      "inject refused submissions");
+	/* Frames complete transfers; bursts resubmit them. */
+	end = deadline_ms(WAIT_MS);
+	while (xstat(b, "sim_faults_injected") < before + refusals &&
+	       !expired(end)) {
+		m = make_frame(&mb, &ma, 64, seed++);
+		if (m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 0)
+			rte_pktmbuf_free(m);
+		k = rte_eth_rx_burst(b, 0, rx, RTE_DIM(rx));
+		rte_pktmbuf_free_bulk(rx, k);
+		usleep(200);
+	}
+	CHECK(xstat(b, "rx_usb_submit_errors") - errs == refusals,
+	      "refused submissions counted: %" PRIu64 " of %" PRIu64,
+	      xstat(b, "rx_usb_submit_errors") - errs, refusals);
+	CHECK(flows(a, b), "traffic after %" PRIu64 " refused submissions",
+	      refusals);
+}
+
 /* Faults of the USB endpoints: counted, survived, traffic resumes. */
 static void
 test_usb_faults(uint16_t a, uint16_t b)
@@ -1207,6 +1250,7 @@ test_usb_faults(uint16_t a, uint16_t b)
 	CHECK(rte_pmd_ch39x_sim_fault(a, RTE_PMD_CH39X_EP_BULK_OUT,
 				      RTE_PMD_CH39X_FAULT_GARBAGE, 1) == -EINVAL,
 	      "garbage on bulk OUT accepted");
+	submit_refused(a, b);
 
 	/* A lying device: random bytes instead of records, many times. */
 	garbage = xstat(b, "rx_bad_headers") + xstat(b, "rx_frames");
@@ -2366,6 +2410,7 @@ tc_rx_intr(void)
 	struct rte_mbuf *rx[8];
 	struct rte_eth_conf conf;
 	unsigned int n;
+	uint64_t looks;
 
 	memset(&conf, 0, sizeof(conf));
 	conf.intr_conf.rxq = 1;
@@ -2415,6 +2460,24 @@ tc_rx_intr(void)
 	CHECK(n == 1 && rx[0]->pkt_len == 200, "the waiting frame, %u", n);
 	if (n)
 		rte_pktmbuf_free_bulk(rx, n);
+	/*
+	 * Armed and idle, nothing looks at the interrupt endpoint but a
+	 * once-a-second safety net; a link change wakes the sleeper, and
+	 * the disarm that follows brings the report.
+	 */
+	drain(b);
+	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0, "arm for the link");
+	looks = xstat(b, "intr_polls");
+	CHECK(intr_wait(300) == 0, "armed, idle: no wake-up");
+	looks = xstat(b, "intr_polls") - looks;
+	CHECK(looks <= 3, "armed and idle for 300 ms: %" PRIu64 " looks at "
+	      "the interrupt endpoint (at most 3)", looks);
+	CHECK(rte_pmd_ch39x_sim_set_cable(a, 0) == 0, "pull the peer's cable");
+	CHECK(intr_wait(5000) == 1, "woken by the link drop");
+	rte_eth_dev_rx_intr_disable(b, 0);
+	CHECK(wait_link(b, 0), "link down reported after the wake-up");
+	CHECK(rte_pmd_ch39x_sim_set_cable(a, 1) == 0, "plug the cable back");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link back");
 	CHECK(rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
 					RTE_INTR_EVENT_DEL, NULL) == 0,
 	      "out of the epoll");

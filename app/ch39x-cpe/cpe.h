@@ -388,6 +388,7 @@ void cpe_idle_init(void);
 void cpe_idle(uint32_t got, uint64_t deadline);
 /* Lowers the next wait's deadline (TSC), for this loop only. */
 void cpe_idle_wake_by(uint64_t tsc);
+void cpe_idle_kick(void);
 /* A descriptor whose readability ends a wait (--idle interrupt); call it
  * from the forwarding thread (the epoll set is per thread). */
 int cpe_idle_watch_fd(int fd);

@@ -21,8 +21,9 @@
  * while the forwarding lcore owns the route table, the neighbour table
  * and the flow cache without locks. So a callback only parses; the
  * command goes through a one-slot mailbox that the forwarding loop
- * services in its housekeeping (cpe_ctl_poll(), every millisecond), and
- * the callback waits for the result. Every change bumps cpe.gen (in
+ * services in its housekeeping (cpe_ctl_poll(), every millisecond; a
+ * sleeping loop is woken by cpe_idle_kick()), and the callback waits for
+ * the result. Every change bumps cpe.gen (in
  * route.c and neigh.c): cached flows carrying the old next hop or MAC are
  * dropped on their next packet, as when ARP sees a MAC change.
  *
@@ -280,6 +281,7 @@ submit(const struct ctl_cmd *c, struct rte_tel_data *d)
 	box.cmd = *c;
 	box.d = d;
 	__atomic_store_n(&box.state, BOX_POSTED, __ATOMIC_RELEASE);
+	cpe_idle_kick();	/* the loop may be asleep (--idle interrupt) */
 	deadline = now_ms() + CTL_WAIT_MS;
 	while ((st = __atomic_load_n(&box.state, __ATOMIC_ACQUIRE)) !=
 	       BOX_DONE) {

@@ -26,10 +26,10 @@
  * --duration), a QoS shaper's next release (cpe_qos_next_tsc() when
  * cpe_qos_pending(), qos.c),
  * what other parts asked with cpe_idle_wake_by(), and IDLE_WAIT_MAX_MS,
- * which bounds how late housekeeping (aging, ARP probes, a SIGTERM that
- * another thread received) runs while nothing arrives. Descriptors that
- * should end a wait (a TAP, a control socket) are added with
- * cpe_idle_watch_fd().
+ * which bounds how late housekeeping (aging, ARP probes) runs while
+ * nothing arrives. Descriptors that should end a wait (a TAP) are added
+ * with cpe_idle_watch_fd(); other threads and signal handlers end it with
+ * cpe_idle_kick().
  */
 
 #include <errno.h>
@@ -37,8 +37,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -64,8 +66,15 @@
  */
 #define IDLE_SLEEP_MIN_US	16u
 #define IDLE_SLEEP_MAX_US	1000u
-/* The longest interrupt wait: housekeeping runs at least this often. */
-#define IDLE_WAIT_MAX_MS	100u
+/*
+ * The longest interrupt wait: housekeeping (aging, neighbour probes) runs
+ * at least this often while nothing arrives. Each wake-up of an idle
+ * router costs CPU (doc/guides/cpe.rst), and what cannot wait that long
+ * ends the wait itself: frames, TAP writes, the shaper's and the
+ * statistics' deadlines, a telemetry command and SIGTERM
+ * (cpe_idle_kick()).
+ */
+#define IDLE_WAIT_MAX_MS	1000u
 #define IDLE_MAX_FDS		(CPE_MAX_PORTS + 4)
 
 enum idle_state { BUSY, ARMED };
@@ -81,6 +90,8 @@ static struct {
 	struct rte_epoll_event fd_ev[IDLE_MAX_FDS];
 	uint16_t nb_fds;
 } idle = { .wake_by = UINT64_MAX };
+/* An eventfd in the wait's epoll set, or -1 (atomic: any thread reads). */
+static int kick_fd = -1;
 
 const char *
 cpe_idle_mode_name(enum cpe_idle_mode m)
@@ -149,6 +160,37 @@ cpe_idle_watch_fd(int fd)
 	return rc;
 }
 
+/*
+ * Any thread, and signal handlers (write(2) is async-signal-safe): ends
+ * the forwarding thread's interrupt wait, or its next one. Edge-triggered:
+ * every write is an event, the counter is never read.
+ */
+void
+cpe_idle_kick(void)
+{
+	int fd = __atomic_load_n(&kick_fd, __ATOMIC_ACQUIRE);
+
+	if (fd >= 0 && eventfd_write(fd, 1) != 0)
+		return;	/* a full counter: a wake-up is pending anyway */
+}
+
+static void
+kick_init(void)
+{
+	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+
+	if (fd >= 0 && cpe_idle_watch_fd(fd) == 0) {
+		__atomic_store_n(&kick_fd, fd, __ATOMIC_RELEASE);
+		return;
+	}
+	fprintf(stderr, "ch39x-cpe: --idle interrupt: no wake-up descriptor "
+		"(%s); telemetry commands and SIGTERM wait for the next "
+		"wake-up (at most %u ms)\n", strerror(errno),
+		IDLE_WAIT_MAX_MS);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* The forwarding thread, before its first loop: the per-thread epoll. */
 void
 cpe_idle_init(void)
@@ -160,6 +202,7 @@ cpe_idle_init(void)
 	idle.sleep_us = IDLE_SLEEP_MIN_US;
 	if (cpe.o->idle != CPE_IDLE_INTERRUPT)
 		return;
+	kick_init();
 	/* Per DPDK port: its VLAN interfaces share one RX queue. */
 	for (i = 0; i < cpe.nb_phys; i++) {
 		id = cpe.phys[i].id;

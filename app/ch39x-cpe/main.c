@@ -34,6 +34,7 @@ on_signal(int sig)
 {
 	RTE_SET_USED(sig);
 	cpe_quit = true;
+	cpe_idle_kick();
 }
 
 /* Routes: connected ones from the ports, then --route. */
@@ -111,7 +112,7 @@ forward(void)
 		if (cpe_tap_fd(i) >= 0 && cpe_idle_watch_fd(cpe_tap_fd(i)) != 0)
 			fprintf(stderr, "ch39x-cpe: TAP of port %u: not in the "
 				"idle wait; Linux's frames wait for the next "
-				"wake-up (at most 100 ms)\n", cpe.ports[i].id);
+				"wake-up (at most 1 s)\n", cpe.ports[i].id);
 	while (!cpe_quit) {
 		t0 = rte_rdtsc();
 		cpe.now = t0;

@@ -394,15 +394,16 @@ static void LIBUSB_CALL
 lu_callback(struct libusb_transfer *t)
 {
 	struct lu_xfer *w = t->user_data;
+	struct lu_dev *u = w->u;
 	struct lu_ep *ep = w->ep;
 	struct ch39x_xfer *x = w->x;
 
 	x->actual = (uint32_t)t->actual_length;
 	x->status = lu_status(t->status);
 	if (x->status == CH39X_XFER_NO_DEVICE)
-		__atomic_store_n(&w->u->gone, true, __ATOMIC_RELAXED);
+		__atomic_store_n(&u->gone, true, __ATOMIC_RELAXED);
 	if (w->heap_bytes)
-		__atomic_fetch_sub(&w->u->in_flight, w->heap_bytes,
+		__atomic_fetch_sub(&u->in_flight, w->heap_bytes,
 				   __ATOMIC_RELAXED);
 	pthread_mutex_lock(&ep->lock);
 	/*
@@ -417,6 +418,9 @@ lu_callback(struct libusb_transfer *t)
 		ep->done_head = x;
 	ep->done_tail = x;
 	pthread_mutex_unlock(&ep->lock);
+	/* A link event waits in the queue: its owner may be asleep. */
+	if (ep == &u->ep[CH39X_EP_INTR_IN] && u->intr_fn != NULL)
+		u->intr_fn(u->intr_arg);
 }
 
 static int
@@ -748,6 +752,15 @@ lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 		(void)eventfd_write(u->wake_ev, 1);
 }
 
+static void
+lu_intr_hook(struct ch39x_usb_dev *d, void (*fn)(void *arg), void *arg)
+{
+	struct lu_dev *u = to_lu(d);
+
+	u->intr_fn = fn;
+	u->intr_arg = arg;
+}
+
 void
 lu_wake_close(struct lu_dev *u)
 {
@@ -772,6 +785,7 @@ const struct ch39x_usb_ops lu_ops = {
 	.set_data_alt = ch39x_libusb_set_data_alt,
 	.rx_wake_fd = lu_rx_wake_fd,
 	.rx_arm = lu_rx_arm,
+	.intr_hook = lu_intr_hook,
 	.buf_alloc = buf_alloc,
 	.buf_free = ch39x_libusb_buf_free,
 };

@@ -117,6 +117,9 @@ struct lu_dev {
 	/* RX wake-ups: epoll of libusb's descriptors and an eventfd, or -1. */
 	int wake_ep;
 	int wake_ev;
+	/* Called when an interrupt transfer completes (intr_hook). */
+	void (*intr_fn)(void *arg);
+	void *intr_arg;
 	struct lu_buf bufs[LU_MAX_BUFS];
 };
 

@@ -142,8 +142,11 @@ struct ch39x_usb_ops {
 	/*
 	 * RX wake-ups, for Rx interrupts; both NULL where the backend has
 	 * none. rx_wake_fd, control thread: a file descriptor that becomes
-	 * readable (EPOLLIN, edge) when bulk IN data may be waiting while
-	 * armed; the backend owns it (closed at close), or a negative errno.
+	 * readable (EPOLLIN, edge) while armed when bulk IN data may be
+	 * waiting, and when the interrupt endpoint may have news (a link
+	 * change: the PMD then looks for link events only after the disarm
+	 * that follows); the backend owns it (closed at close), or a
+	 * negative errno.
 	 */
 	int (*rx_wake_fd)(struct ch39x_usb_dev *d);
 	/*
@@ -153,6 +156,15 @@ struct ch39x_usb_ops {
 	 * clears the signal.
 	 */
 	void (*rx_arm)(struct ch39x_usb_dev *d, bool on);
+	/*
+	 * intr_hook, control thread, before the interrupt transfer is
+	 * submitted: fn(arg) is called, on whichever thread reaps it, each
+	 * time a transfer on the interrupt endpoint completes (it must not
+	 * call back into the transport). NULL where the backend completes
+	 * them only in poll of that endpoint (the simulated adapter).
+	 */
+	void (*intr_hook)(struct ch39x_usb_dev *d, void (*fn)(void *arg),
+			  void *arg);
 	/*
 	 * Transfer buffers, both NULL where the caller allocates its own.
 	 * Control thread, with no bulk transfer in flight (queue set-up,

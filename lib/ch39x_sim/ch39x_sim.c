@@ -85,12 +85,18 @@ sim_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 
 /* ---- faults ---- */
 
-/* Take one pending fault of ep, or 0 (the endpoint's own thread). */
+/*
+ * Take one pending fault of ep, or 0 (the endpoint's own thread): a
+ * refused submission (at_submit) or one a transfer ends with.
+ */
 static uint32_t
-fault_take(struct sim_dev *s, enum ch39x_ep ep)
+fault_take_at(struct sim_dev *s, enum ch39x_ep ep, bool at_submit)
 {
 	uint32_t left = __atomic_load_n(&s->fault_left[ep], __ATOMIC_ACQUIRE);
 
+	if ((__atomic_load_n(&s->fault_kind[ep], __ATOMIC_ACQUIRE) ==
+	     CH39X_SIM_FAULT_SUBMIT) != at_submit)
+		return 0;
 	while (left != 0) {
 		if (__atomic_compare_exchange_n(&s->fault_left[ep], &left,
 						left - 1, false,
@@ -102,6 +108,12 @@ fault_take(struct sim_dev *s, enum ch39x_ep ep)
 		}
 	}
 	return 0;
+}
+
+static uint32_t
+fault_take(struct sim_dev *s, enum ch39x_ep ep)
+{
+	return fault_take_at(s, ep, false);
 }
 
 /* The status a faulty transfer ends with; STALL also halts the endpoint. */
@@ -251,6 +263,9 @@ submit(struct sim_dev *s, struct ch39x_xfer *x)
 
 	if (__atomic_load_n(&s->unplugged, __ATOMIC_ACQUIRE))
 		return -ENODEV;
+	/* usbfs at its memory cap refuses an URB this way. */
+	if (fault_take_at(s, x->ep, true) != 0)
+		return -ENOMEM;
 	/* CDC: the bulk endpoints exist only at data alt setting 1. */
 	if (x->ep != CH39X_EP_INTR_IN && s->cfg.framing !=
 	    CH39X_FRAMING_VENDOR && s->data_alt == 0)
@@ -408,9 +423,10 @@ ch39x_sim_fault(struct ch39x_usb_dev *d, enum ch39x_ep ep,
 	struct sim_dev *s = to_sim(d);
 
 	if (ep >= CH39X_EP_COUNT || f < CH39X_SIM_FAULT_STALL ||
-	    f > CH39X_SIM_FAULT_GARBAGE)
+	    f > CH39X_SIM_FAULT_SUBMIT)
 		return -1;
-	if (ep != CH39X_EP_BULK_IN && f >= CH39X_SIM_FAULT_OVERFLOW)
+	if (ep != CH39X_EP_BULK_IN && f >= CH39X_SIM_FAULT_OVERFLOW &&
+	    f <= CH39X_SIM_FAULT_GARBAGE)
 		return -1;
 	__atomic_store_n(&s->fault_left[ep], 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->fault_kind[ep], (uint32_t)f, __ATOMIC_RELEASE);

@@ -88,6 +88,11 @@ enum ch39x_sim_fault {
 	CH39X_SIM_FAULT_OVERFLOW,	/* babble: IN only */
 	CH39X_SIM_FAULT_TRUNCATE,	/* IN: the transfer loses its tail */
 	CH39X_SIM_FAULT_GARBAGE,	/* IN: random bytes instead of records */
+	/*
+	 * The submission itself is refused with -ENOMEM, as usbfs refuses
+	 * an URB beyond its memory cap (usbfs_memory_mb).
+	 */
+	CH39X_SIM_FAULT_SUBMIT,
 };
 
 /*

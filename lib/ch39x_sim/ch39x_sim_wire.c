@@ -151,6 +151,20 @@ static struct sim_pair *pairs;
 /* ---- the link ---- */
 
 /* Both ends of a pair negotiate again (under pairs_lock). */
+/*
+ * The resolved link of s. A change wakes a consumer armed for Rx
+ * interrupts, as the chip's interrupt transfer completing wakes a real
+ * host's waiter (ch39x_usb_ops.rx_wake_fd): the PMD looks for the event
+ * after the disarm that follows.
+ */
+static void
+link_store(struct sim_dev *s, uint32_t lk)
+{
+	if (__atomic_exchange_n(&s->link, lk, __ATOMIC_RELAXED) != lk &&
+	    s->rx_ring != NULL)
+		sim_wake_pushed(s->rx_ring);
+}
+
 static void
 pair_resolve(struct sim_pair *p)
 {
@@ -162,7 +176,7 @@ pair_resolve(struct sim_pair *p)
 			continue;
 		lk = p->dev[1 - i] == NULL ? 0 :
 			sim_link_resolve(&p->adv[i], &p->adv[1 - i], i == 0);
-		__atomic_store_n(&p->dev[i]->link, lk, __ATOMIC_RELAXED);
+		link_store(p->dev[i], lk);
 	}
 }
 
@@ -189,8 +203,7 @@ sim_update_up(struct sim_dev *s)
 		far = me;
 	else
 		sim_phy_generic_partner(me.cap_mbps, &far);
-	__atomic_store_n(&s->link, sim_link_resolve(&me, &far, true),
-			 __ATOMIC_RELAXED);
+	link_store(s, sim_link_resolve(&me, &far, true));
 }
 
 bool

@@ -58,6 +58,9 @@ CPE_RATES=$(param vmt_cpe_rates | tr ',' ' ')
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
 CPE_MODES=$(param vmt_cpe_modes | tr ',' ' ')
 CPE_MODES=${CPE_MODES:-poll}
+# 1: after ch39x-cpe's idle window, one more with its system calls counted
+# (strace -c -f: slows the process, so never inside a measured window)
+CPE_STRACE=$(param vmt_cpe_strace)
 CPE_ARGS=$(param vmt_cpe_args | tr ',' ' ')
 CPE_BIN=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
 CSV=/out/cpe.csv
@@ -308,14 +311,32 @@ kpktgend_pids() {
 	done
 }
 
+# "TID COMM ticks" of each of ch39x-cpe's threads (nothing for linux)
+thr_ticks() {
+	[ -n "$RTR_PID" ] || return 0
+	for t in /proc/$RTR_PID/task/[0-9]*; do
+		awk -v t="${t##*/}" '{ sub(/^[^(]*\(/, ""); c = $1;
+			sub(/\).*$/, "", c); sub(/^[^)]*\) /, "");
+			print t, c, $12 + $13 }' "$t/stat" 2>/dev/null
+	done
+}
+
+# "COMM %, ..." of each thread between two thr_ticks files over DT s
+thr_share() {
+	awk -v dt="$3" 'NR == FNR { a[$1] = $3; next } ($1 in a) {
+		printf "%s%s %.1f", s, $2, ($3 - a[$1]) / dt; s = ", " }' "$1" "$2"
+}
+
 # measure LOAD: one CPE_SECS window; a CSV line and a log line
 measure() {
 	l0=$(sent)
 	w0=$(ndev $WPID "$GW")
 	gen_ticks > /tmp/cpe.g0
+	thr_ticks > /tmp/cpe.t0
 	s0=$(cpe_snap)
 	sleep "$CPE_SECS"
 	s1=$(cpe_snap)
+	thr_ticks > /tmp/cpe.t1
 	gen_ticks > /tmp/cpe.g1
 	gd=$(awk 'NR == FNR { a[$1] = $2; next } ($1 in a) { s += $2 - a[$1] }
 		END { print s + 0 }' /tmp/cpe.g0 /tmp/cpe.g1)
@@ -335,6 +356,14 @@ measure() {
 			b0 + b1 - gen, dt }')
 	echo "$REP,$ROUTER,$1,$row,${hl:-?}" >> $CSV
 	cpe_log "rep $REP $ROUTER $1: $(echo "$row" | awk -F, '{ printf "%d frames/s %.2f Mbit/s (pktgen sent %d/s); CPU %% busy %.1f (vCPU0 %.1f, vCPU1 %.1f), generators %.1f, ch39x-cpe %.1f, router %.1f; %.2f s", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'); host load ${hl:-?}"
+	[ -n "$RTR_PID" ] && cpe_log "rep $REP $ROUTER $1: ch39x-cpe threads (% of a vCPU): $(thr_share /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)")"
+	if [ "$1" = idle ] && [ "$CPE_STRACE" = 1 ] && [ -n "$RTR_PID" ]; then
+		# -c writes its table to stderr at the end
+		timeout -s INT "$CPE_SECS" chroot /host strace -c -f -q \
+			-p "$RTR_PID" > /dev/null \
+			2> "/out/cpe-strace-$REP-$ROUTER.txt"
+		cpe_log "rep $REP $ROUTER idle: system calls over $CPE_SECS s in cpe-strace-$REP-$ROUTER.txt"
+	fi
 }
 
 # frames pktgen has sent from the LAN host's netdev (0 when it is not

@@ -218,21 +218,79 @@ intr_poll(struct ch39x_adapter *ad)
  * would add up to a second interval before the link drop is known (a
  * bonding failover loses line rate for that long, issue 14). So the PMD
  * looks every CH39X_INTR_POLL_MS, and the chip's interval is what is left.
- * While the application sleeps on the Rx interrupt nothing is flowing that
- * a failover would save, and 500 wake-ups a second per port are most of
- * an idle router's CPU (doc/guides/cpe.rst): then every
- * CH39X_INTR_IDLE_POLL_MS, back to the short period at the next disarm.
  */
 static uint64_t
 intr_poll_us(const struct ch39x_adapter *ad)
 {
 	uint32_t ms = ad->info.intr_interval_ms;
-	uint32_t cap = ad->rx_armed ? CH39X_INTR_IDLE_POLL_MS :
-		CH39X_INTR_POLL_MS;
 
-	if (ms == 0 || ms > cap)
-		ms = cap;
+	if (ms == 0 || ms > CH39X_INTR_POLL_MS)
+		ms = CH39X_INTR_POLL_MS;
 	return (uint64_t)ms * 1000;
+}
+
+static void intr_alarm(void *arg);
+
+/* The slow look while armed; a disarm since then took the chain back. */
+static void
+intr_alarm_slow(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+
+	if (__atomic_exchange_n(&ad->alarm_slow, false, __ATOMIC_SEQ_CST))
+		intr_alarm(ad);
+}
+
+/* Back to the short period, when the slow look is what is pending. */
+static void
+intr_alarm_fast(struct ch39x_adapter *ad)
+{
+	if (__atomic_exchange_n(&ad->alarm_slow, false, __ATOMIC_SEQ_CST))
+		rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
+}
+
+/*
+ * An interrupt transfer was reaped, on whatever thread did (the
+ * application's poll or arm, usually): its event is looked at soon.
+ */
+static void
+intr_reaped(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+
+	__atomic_store_n(&ad->intr_news, true, __ATOMIC_SEQ_CST);
+	intr_alarm_fast(ad);
+}
+
+/*
+ * The next look. While the application sleeps on the Rx interrupt the
+ * short period would be most of an idle router's CPU (500 wake-ups a
+ * second per port, doc/guides/cpe.rst), and it is not needed: the
+ * transport's wake-up descriptor fires for a finished interrupt transfer
+ * too (ch39x_usb_ops.rx_wake_fd), the woken application reaps it, and
+ * intr_reaped() (or, without the hook, the disarm: rx_arm()) brings the
+ * short period back. Each side stores before it reads the other's flag:
+ * one of them always sees the other.
+ */
+static void
+intr_alarm_next(struct ch39x_adapter *ad)
+{
+	if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST)) {
+		/* Only this thread sets it: no second slow look pending. */
+		rte_eal_alarm_cancel(intr_alarm_slow, ad);
+		__atomic_store_n(&ad->alarm_slow, true, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST) &&
+		    !__atomic_load_n(&ad->intr_news, __ATOMIC_SEQ_CST)) {
+			rte_eal_alarm_set(CH39X_INTR_ARMED_POLL_MS * 1000,
+					  intr_alarm_slow, ad);
+			return;
+		}
+		/* Disarmed or news meanwhile: whoever takes the flag goes on. */
+		if (!__atomic_exchange_n(&ad->alarm_slow, false,
+					 __ATOMIC_SEQ_CST))
+			return;
+	}
+	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
 }
 
 static void
@@ -242,6 +300,8 @@ intr_alarm(void *arg)
 
 	if (!ad->started)
 		return;
+	ad->intr_polls++;
+	__atomic_store_n(&ad->intr_news, false, __ATOMIC_SEQ_CST);
 	intr_poll(ad);
 	/* The model's counters, where a secondary process can read them. */
 	if (ad->is_sim)
@@ -251,7 +311,7 @@ intr_alarm(void *arg)
 		return;
 	}
 	if (ad->started)
-		rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
+		intr_alarm_next(ad);
 }
 
 /* ---- ethdev ops ---- */
@@ -341,7 +401,10 @@ rx_arm(struct rte_eth_dev *dev, bool on)
 	if (ad->usb->ops->rx_arm == NULL)
 		return -ENOTSUP;
 	ad->usb->ops->rx_arm(ad->usb, on);
-	ad->rx_armed = on;
+	__atomic_store_n(&ad->rx_armed, on, __ATOMIC_SEQ_CST);
+	/* Woken: maybe by the interrupt endpoint (intr_alarm_next()). */
+	if (!on && !ad->intr_hooked)
+		intr_alarm_fast(ad);
 	return 0;
 }
 
@@ -444,6 +507,10 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 		ch39x_rxq_stop(ad->rxq);
 		return rc;
 	}
+	if (u->ops->intr_hook != NULL) {
+		u->ops->intr_hook(u, intr_reaped, ad);
+		ad->intr_hooked = true;
+	}
 	/* ch397_open: the interrupt transfer goes first, carrier off. */
 	ad->intr_xfer.ep = CH39X_EP_INTR_IN;
 	ad->intr_xfer.buf = ad->intr_buf;
@@ -456,6 +523,8 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 		return rc;
 	}
 	ad->rx_armed = false;
+	ad->alarm_slow = false;
+	ad->intr_news = false;
 	ad->started = true;
 	/* One burst function per framing: no per-frame branch on it. */
 	dev->rx_pkt_burst = ops->rx_burst;
@@ -484,6 +553,8 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 		return 0;
 	ad->started = false;
 	rte_eal_alarm_cancel(intr_alarm, ad);
+	rte_eal_alarm_cancel(intr_alarm_slow, ad);
+	ad->alarm_slow = false;
 	/* A real backend hands cancelled transfers back at a later poll. */
 	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
 	deadline = rte_get_timer_cycles() + rte_get_timer_hz();

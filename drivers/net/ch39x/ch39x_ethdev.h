@@ -46,8 +46,13 @@
 #ifndef CH39X_INTR_POLL_MS
 #define CH39X_INTR_POLL_MS	2
 #endif
-/* The same while the application sleeps on the Rx interrupt. */
-#define CH39X_INTR_IDLE_POLL_MS	16
+/*
+ * While the application sleeps on the Rx interrupt: the wake-up
+ * descriptor fires for the interrupt endpoint too, and the disarm that
+ * follows resumes the short period, so this look is only a safety net
+ * (an application that polls while armed).
+ */
+#define CH39X_INTR_ARMED_POLL_MS 1000
 #define CH39X_PRESENCE_REQ_TYPE	0x80
 #define CH39X_PRESENCE_REQ	0x00
 #define CH39X_PRESENCE_TIMEOUT_MS 500
@@ -75,6 +80,7 @@ struct ch39x_rx_counters {
 	uint64_t csum_sw;	/* frames verified in software */
 	uint64_t chained;	/* frames delivered as mbuf chains */
 	uint64_t zerocopy;	/* frames attached, not copied */
+	uint64_t submit_errors;	/* resubmissions the transport refused */
 };
 
 struct ch39x_rxq {
@@ -112,6 +118,13 @@ struct ch39x_rxq {
 	struct rte_ring *returned;
 	uint16_t stash_n;
 	struct rte_mbuf *stash[CH39X_RX_STASH];
+	/*
+	 * Transfers the transport would not take back (usbfs at its memory
+	 * cap: -ENOMEM), tried again at every burst instead of being lost
+	 * from the ring.
+	 */
+	uint16_t nb_parked;
+	struct ch39x_xfer *parked[CH39X_MAX_XFERS];
 	struct ch39x_rx_counters c;
 	struct ch39x_rx_parser parser;	/* last: holds a jumbo carry buffer */
 };
@@ -277,8 +290,20 @@ struct ch39x_adapter {
 	uint8_t get_info[CH39X_GET_INFO_LEN];
 	bool maccfg_cmd;		/* firmware takes command 0x1E */
 	bool started;
-	/* The application sleeps on the Rx interrupt (armed, no traffic). */
+	/*
+	 * The application sleeps on the Rx interrupt (armed, no traffic),
+	 * and the alarm looks only every CH39X_INTR_ARMED_POLL_MS (set by the
+	 * alarm, taken back by the disarm: atomics, two threads).
+	 */
 	bool rx_armed;
+	bool alarm_slow;
+	/*
+	 * The transport calls intr_reaped() when it reaps an interrupt
+	 * transfer (ch39x_usb_ops.intr_hook): news set there, taken by the
+	 * alarm. Without the hook, a disarm resumes the short period.
+	 */
+	bool intr_hooked;
+	bool intr_news;
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
 	bool is_sim;			/* the simulated adapter */
@@ -297,6 +322,7 @@ struct ch39x_adapter {
 	uint64_t link_events;
 	uint64_t ctrl_errors;
 	uint64_t intr_errors;		/* failed interrupt transfers */
+	uint64_t intr_polls;		/* looks by the alarm */
 	struct ch39x_event evt_base;	/* device counters at stats_reset */
 
 	struct ch39x_rxq *rxq;

@@ -184,6 +184,7 @@ ch39x_rxq_start(struct ch39x_rxq *q)
 	/* Transfers the application still holds come back by the ring. */
 	while (q->returned && rte_ring_sc_dequeue(q->returned, &p) == 0)
 		q->lent--;
+	q->nb_parked = 0;	/* not in flight: submitted below */
 	for (i = 0; i < q->nb_xfers; i++) {
 		if (q->copybreak &&
 		    rte_mbuf_ext_refcnt_read(&q->shinfo[i]) != 0)
@@ -196,13 +197,38 @@ ch39x_rxq_start(struct ch39x_rxq *q)
 	return 0;
 }
 
-/* Put a bulk IN transfer back in flight; a gone device stops the port. */
+/*
+ * Put a bulk IN transfer back in flight; a gone device stops the port,
+ * any other refusal parks the transfer for the next burst (counted).
+ */
 static void
 rx_resubmit(struct ch39x_rxq *q, struct ch39x_xfer *x)
 {
+	int rc;
+
 	x->len = q->ad->prof.rx_xfer_size;
-	if (q->ad->usb->ops->submit(q->ad->usb, x) == -ENODEV)
+	rc = q->ad->usb->ops->submit(q->ad->usb, x);
+	if (likely(rc == 0))
+		return;
+	if (rc == -ENODEV) {
 		q->ad->gone = true;
+		return;
+	}
+	q->c.submit_errors++;
+	q->parked[q->nb_parked++] = x;
+}
+
+/* The parked transfers, once more each (a refusal parks it again). */
+static void
+rx_unpark(struct ch39x_rxq *q)
+{
+	struct ch39x_xfer *x[CH39X_MAX_XFERS];
+	uint16_t n = q->nb_parked, i;
+
+	memcpy(x, q->parked, n * sizeof(x[0]));
+	q->nb_parked = 0;
+	for (i = 0; i < n; i++)
+		rx_resubmit(q, x[i]);
 }
 
 /* The parser is done with x: resubmit it, unless mbufs still point in. */
@@ -692,6 +718,8 @@ rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 
 	if (q->lent)
 		rx_take_returned(q);
+	if (unlikely(q->nb_parked))
+		rx_unpark(q);
 	while (n < nb) {
 		if (x == NULL) {
 			if (u->ops->poll(u, CH39X_EP_BULK_IN, &x, 1) == 0)

@@ -46,6 +46,7 @@ enum rte_pmd_ch39x_fault {
 	RTE_PMD_CH39X_FAULT_OVERFLOW,	/**< babble (bulk IN only) */
 	RTE_PMD_CH39X_FAULT_TRUNCATE,	/**< transfer loses its tail (IN) */
 	RTE_PMD_CH39X_FAULT_GARBAGE,	/**< random bytes instead of records (IN) */
+	RTE_PMD_CH39X_FAULT_SUBMIT,	/**< submission refused (-ENOMEM) */
 };
 
 /**
