@@ -94,6 +94,7 @@ enum cpe_idle_mode {
 	CPE_IDLE_INTERRUPT,		/* Rx interrupts, else as adaptive */
 };
 #define CPE_DEF_IDLE		CPE_IDLE_INTERRUPT
+#define CPE_DEF_IDLE_SPIN_US	50u	/* idle.c */
 /* --tap PORT=IFNAME: the control plane's TAP of a port (tap.c). */
 struct cpe_tap_cfg {
 	uint16_t port;			/* DPDK port id, as --lan/--wan */
@@ -136,6 +137,7 @@ struct cpe_opts {
 	bool tx_csum;			/* IPv4 header checksum offload used */
 	bool vlan_offload;		/* PMD VLAN strip/insert where offered */
 	enum cpe_idle_mode idle;
+	uint32_t idle_spin_us;		/* --idle-spin */
 	uint32_t data_room;
 	struct cpe_gen_cfg gen;
 	struct cpe_qos_cfg qos;		/* WAN scheduler (qos.c) */

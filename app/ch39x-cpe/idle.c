@@ -10,10 +10,10 @@
  *
  *   poll       busy polling, as before: lowest latency, one core at 100 %
  *              whatever the load.
- *   adaptive   after IDLE_SPIN_US without a packet, sleeps of growing
+ *   adaptive   after --idle-spin without a packet, sleeps of growing
  *              length (IDLE_SLEEP_MIN_US doubling up to IDLE_SLEEP_MAX_US),
  *              back to polling at the first packet. Any PMD.
- *   interrupt  after IDLE_SPIN_US without a packet, the ports' Rx
+ *   interrupt  after --idle-spin without a packet, the ports' Rx
  *              interrupts are armed (as DPDK's l3fwd-power does), the
  *              ports polled once more (a frame that came between the last
  *              poll and the arming), then the thread waits in epoll until
@@ -51,11 +51,10 @@
 #include "cpe.h"
 
 /*
- * Polling goes on this long after the last packet before any sleep:
- * TCP's bursts come closer than this at the rates the path carries, so a
- * loaded router never pays a wake-up; an idle one decides within 0.2 ms.
+ * Polling goes on --idle-spin microseconds (CPE_DEF_IDLE_SPIN_US) after
+ * the last packet before any sleep: frames that come closer than this
+ * never pay a wake-up; an idle router decides within that time.
  */
-#define IDLE_SPIN_US		200u
 /*
  * Adaptive sleeps: the first is short (the next frame is likely near),
  * the longest 1 ms: the first frame after a pause waits at most that
@@ -84,6 +83,7 @@ static struct {
 	uint64_t last_work;		/* TSC of the last loop with packets */
 	uint64_t wake_by;		/* cpe_idle_wake_by(), this loop */
 	uint32_t sleep_us;		/* next adaptive sleep */
+	uint64_t spin_tsc;		/* --idle-spin in TSC cycles */
 	bool intr[CPE_MAX_PORTS];	/* port index: Rx interrupt in epoll */
 	bool no_intr[RTE_MAX_ETHPORTS];	/* port id: start refused them */
 	uint16_t nb_intr;		/* ports with interrupts */
@@ -200,6 +200,7 @@ cpe_idle_init(void)
 
 	idle.last_work = rte_rdtsc();
 	idle.sleep_us = IDLE_SLEEP_MIN_US;
+	idle.spin_tsc = cpe.hz * cpe.o->idle_spin_us / 1000000;
 	if (cpe.o->idle != CPE_IDLE_INTERRUPT)
 		return;
 	kick_init();
@@ -341,7 +342,7 @@ cpe_idle(uint32_t got, uint64_t deadline)
 		}
 		return;
 	}
-	if (now - idle.last_work < cpe.hz / 1000000 * IDLE_SPIN_US)
+	if (now - idle.last_work < idle.spin_tsc)
 		return;
 	if (mode == CPE_IDLE_ADAPTIVE) {
 		adaptive(now, deadline);

@@ -39,7 +39,7 @@ static const struct opt_def opt_defs[] = {
 	{ "udp-timeout", REQ }, { "icmp-timeout", REQ },
 	{ "arp-timeout", REQ }, { "stats-interval", REQ },
 	{ "duration", REQ }, { "json", NONE },
-	{ "no-tx-csum", NONE }, { "idle", REQ },
+	{ "no-tx-csum", NONE }, { "idle", REQ }, { "idle-spin", REQ },
 	{ "no-vlan-offload", NONE },
 	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
 	{ "vdev", REQ }, { "help", NONE },
@@ -120,10 +120,13 @@ cpe_usage(FILE *f, const char *prog)
 
 "  --idle MODE           what the forwarding loop does without packets:\n"
 "                        poll (busy polling: one core at 100 %% always),\n"
-"                        adaptive (after 0.2 ms without a packet, sleeps\n"
-"                        growing to 1 ms), interrupt (after 0.2 ms, waits\n"
-"                        for the ports' Rx interrupts; ports without them\n"
-"                        are polled every 1 ms at most) (default %s)\n"
+"                        adaptive (after --idle-spin without a packet,\n"
+"                        sleeps growing to 1 ms), interrupt (after\n"
+"                        --idle-spin, waits for the ports' Rx interrupts;\n"
+"                        ports without them are polled every 1 ms at most)\n"
+"                        (default %s)\n"
+"  --idle-spin US        microseconds without a packet before adaptive or\n"
+"                        interrupt sleeps, 0..100000 (default %u)\n"
 "  --no-tx-csum          compute the IPv4 header checksum of the packets\n"
 "                        the router makes in software even where the port\n"
 "                        offers the offload\n"
@@ -162,6 +165,7 @@ cpe_usage(FILE *f, const char *prog)
 		CPE_DEF_NAT_SESSIONS, CPE_DEF_TCP_TIMEOUT, CPE_DEF_TCP_TRANS,
 		CPE_DEF_TCP_CLOSE, CPE_DEF_UDP_TIMEOUT, CPE_DEF_ICMP_TIMEOUT,
 		CPE_DEF_ARP_TIMEOUT, cpe_idle_mode_name(CPE_DEF_IDLE),
+		CPE_DEF_IDLE_SPIN_US,
 		UINT16_MAX - RTE_PKTMBUF_HEADROOM,
 		RTE_MBUF_DEFAULT_DATAROOM);
 }
@@ -618,6 +622,9 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 			o->idle = CPE_IDLE_INTERRUPT;
 		else
 			return bad(name, val, "poll, adaptive, interrupt");
+	} else if (strcmp(name, "idle-spin") == 0) {
+		if (parse_u32(val, 0, 100000, &o->idle_spin_us) != 0)
+			return bad(name, val, "0..100000 (microseconds)");
 	} else if (strcmp(name, "no-tx-csum") == 0) {
 		o->tx_csum = false;
 	} else if (strcmp(name, "no-vlan-offload") == 0) {
@@ -759,6 +766,7 @@ defaults(struct cpe_opts *o)
 	o->tx_csum = true;
 	o->vlan_offload = true;
 	o->idle = CPE_DEF_IDLE;
+	o->idle_spin_us = CPE_DEF_IDLE_SPIN_US;
 	o->data_room = RTE_MBUF_DEFAULT_DATAROOM;
 	cpe_qos_cfg_defaults(&o->qos);
 }

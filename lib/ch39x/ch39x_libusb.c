@@ -740,6 +740,10 @@ lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 	if (u->wake_ev < 0)
 		return;
 	if (!on) {
+		/* Only this thread writes it: no read when nothing was. */
+		if (!u->wake_written)
+			return;
+		u->wake_written = false;
 		if (eventfd_read(u->wake_ev, &v) != 0)
 			return;	/* EAGAIN: nothing was signalled */
 		return;
@@ -748,8 +752,10 @@ lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 	pthread_mutex_lock(&ep->lock);
 	waiting = ep->done_head != NULL;
 	pthread_mutex_unlock(&ep->lock);
-	if (waiting || __atomic_load_n(&u->gone, __ATOMIC_RELAXED))
+	if (waiting || __atomic_load_n(&u->gone, __ATOMIC_RELAXED)) {
+		u->wake_written = true;
 		(void)eventfd_write(u->wake_ev, 1);
+	}
 }
 
 static void

@@ -117,6 +117,7 @@ struct lu_dev {
 	/* RX wake-ups: epoll of libusb's descriptors and an eventfd, or -1. */
 	int wake_ep;
 	int wake_ev;
+	bool wake_written;	/* rx_arm wrote wake_ev since the last disarm */
 	/* Called when an interrupt transfer completes (intr_hook). */
 	void (*intr_fn)(void *arg);
 	void *intr_arg;

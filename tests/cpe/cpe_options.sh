@@ -46,6 +46,8 @@ expect "--udp-timeout 0: allowed values are 1..86400" -- $ok --udp-timeout 0
 expect "--bench-gen 2: allowed values are TX,RX" -- $ok --bench-gen 2
 expect "--neigh 1.2.3.4,ff:ff:ff:ff:ff:ff: allowed values are ADDR,XX" -- $ok --neigh 1.2.3.4,ff:ff:ff:ff:ff:ff
 expect "--idle sleep: allowed values are poll, adaptive, interrupt" -- $ok --idle sleep
+expect "--idle-spin 100001: allowed values are 0..100000 (microseconds)" -- $ok --idle-spin 100001
+expect "--idle-spin -1: allowed values are 0..100000 (microseconds)" -- $ok --idle-spin -1
 expect "unknown option '--bogus'; allowed options are --lan, --wan" -- $ok --bogus
 expect "--vdev" -- $ok --vdev net_null0
 # IPv6 (--lan/--wan repeated per port, --route, --mtu PORT=N)

@@ -19,7 +19,8 @@
 #   ch39x-cpe  app/ch39x-cpe with two net_ch39x ports on the same two
 #              gadgets (the PMD takes them from cdc_ncm and gives them
 #              back at exit), once for each of CPE_MODES, a word W of
-#              which runs it with --idle W (poll: busy polling)
+#              which runs it with --idle W (poll: busy polling), W.N
+#              with --idle W --idle-spin N
 #
 # The same traffic through each, from the namespaces: nothing (idle), TCP
 # LAN -> WAN with iperf3 at each of CPE_RATES (-b), TCP at iperf3's
@@ -58,8 +59,9 @@ CPE_RATES=$(param vmt_cpe_rates | tr ',' ' ')
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
 CPE_MODES=$(param vmt_cpe_modes | tr ',' ' ')
 CPE_MODES=${CPE_MODES:-poll}
-# 1: after ch39x-cpe's idle window, one more with its system calls counted
-# (strace -c -f: slows the process, so never inside a measured window)
+# 1: after ch39x-cpe's idle window, one more with its system calls counted,
+# and 2 s after each fixed TCP rate's window (strace -c -f: slows the
+# process, so never inside a measured window)
 CPE_STRACE=$(param vmt_cpe_strace)
 CPE_ARGS=$(param vmt_cpe_args | tr ',' ' ')
 CPE_BIN=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
@@ -226,7 +228,9 @@ linux_down() {
 app_up() {
 	APP_N=$((APP_N + 1))
 	tag=$REP-$1
-	ia="--idle $1"
+	# W.N: --idle W --idle-spin N
+	ia="--idle ${1%%.*}"
+	[ "${1%%.*}" != "$1" ] && ia="$ia --idle-spin ${1#*.}"
 	# Long enough for the round; stopped by SIGTERM before.
 	lim=$((200 + ($(echo $CPE_RATES | wc -w) + 3) * (CPE_SECS + 40)))
 	# shellcheck disable=SC2086
@@ -357,12 +361,19 @@ measure() {
 	echo "$REP,$ROUTER,$1,$row,${hl:-?}" >> $CSV
 	cpe_log "rep $REP $ROUTER $1: $(echo "$row" | awk -F, '{ printf "%d frames/s %.2f Mbit/s (pktgen sent %d/s); CPU %% busy %.1f (vCPU0 %.1f, vCPU1 %.1f), generators %.1f, ch39x-cpe %.1f, router %.1f; %.2f s", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'); host load ${hl:-?}"
 	[ -n "$RTR_PID" ] && cpe_log "rep $REP $ROUTER $1: ch39x-cpe threads (% of a vCPU): $(thr_share /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)")"
-	if [ "$1" = idle ] && [ "$CPE_STRACE" = 1 ] && [ -n "$RTR_PID" ]; then
+	# idle: one more window; a TCP rate: the 2 s its iperf3 has left
+	st=""
+	case "$1" in
+	idle) st=$CPE_SECS ;;
+	tcp-max) ;;
+	tcp-*) st=2 ;;
+	esac
+	if [ -n "$st" ] && [ "$CPE_STRACE" = 1 ] && [ -n "$RTR_PID" ]; then
 		# -c writes its table to stderr at the end
-		timeout -s INT "$CPE_SECS" chroot /host strace -c -f -q \
+		timeout -s INT "$st" chroot /host strace -c -f -q \
 			-p "$RTR_PID" > /dev/null \
-			2> "/out/cpe-strace-$REP-$ROUTER.txt"
-		cpe_log "rep $REP $ROUTER idle: system calls over $CPE_SECS s in cpe-strace-$REP-$ROUTER.txt"
+			2> "/out/cpe-strace-$REP-$ROUTER-$1.txt"
+		cpe_log "rep $REP $ROUTER $1: system calls over $st s in cpe-strace-$REP-$ROUTER-$1.txt"
 	fi
 }
 
@@ -567,6 +578,9 @@ cpe_summary() {
 
 cpe_run() {
 	echo "[guest] cpe starts at uptime $(up) s: reps $CPE_REPS, ${CPE_SECS} s windows, rates $CPE_RATES, ch39x-cpe modes $CPE_MODES"
+	# page-table isolation makes each system call switch page tables:
+	# under TCG that flushes QEMU's TLB, a cost only a userspace driver pays
+	echo "[guest] cpe: kernel $(uname -r), $(cat /proc/cmdline | tr ' ' '\n' | grep -E '^(nopti|pti=|mitigations=)' | tr '\n' ' ')meltdown: $(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2>/dev/null)"
 	pmd_prepare || return
 	for m in $(cat /modules/perf.list /modules/cpe.list 2>/dev/null); do
 		insmod "/modules/$m.ko" 2>/dev/null ||

@@ -76,7 +76,8 @@ PERF_APP=${PERF_APP:-1}
 CPE_REPS=${CPE_REPS:-3}
 CPE_SECS=${CPE_SECS:-5}
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
-# each word W: ch39x-cpe with --idle W (poll: busy polling)
+# each word W: ch39x-cpe with --idle W (poll: busy polling); W.N: and
+# --idle-spin N
 CPE_MODES=${CPE_MODES:-poll}
 CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
 CPE_STRACE=${CPE_STRACE:-0}	# 1: ch39x-cpe's system calls while idle

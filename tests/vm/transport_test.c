@@ -267,7 +267,18 @@ struct fn {
 	uint32_t last_rx_actual;
 	uint32_t stalls_seen;
 	bool no_end_mark;	/* ECM: send multiples bare (test only) */
+	uint32_t intr_polled;	/* interrupt transfers pump_intr took */
+	uint32_t intr_hooked;	/* intr_hook calls */
 };
+
+/* ch39x_usb_ops.intr_hook: called as libusb reaps an interrupt transfer. */
+static void
+count_intr(void *arg)
+{
+	struct fn *f = arg;
+
+	__atomic_fetch_add(&f->intr_hooked, 1, __ATOMIC_RELAXED);
+}
 
 static const char *
 status_name(enum ch39x_xfer_status s)
@@ -317,6 +328,7 @@ pump_intr(struct fn *f)
 	struct ch39x_xfer *x;
 
 	while (f->ops->poll(f->d, CH39X_EP_INTR_IN, &x, 1) == 1) {
+		f->intr_polled++;
 		if (x->status == CH39X_XFER_OK)
 			record_notify(f, x->buf, x->actual);
 		if (x->status == CH39X_XFER_OK)
@@ -1171,6 +1183,8 @@ run_function(const struct gadget *g)
 		goto out;
 	}
 	ch39x_cdc_notify_init(&f->np_parser);
+	if (f->ops->intr_hook != NULL)
+		f->ops->intr_hook(f->d, count_intr, f);
 	for (i = 0; i < N_INTR; i++)
 		f->ops->submit(f->d, &f->intr[i]);
 	/* Before alt 1 the bulk endpoints do not exist. */
@@ -1198,6 +1212,21 @@ run_function(const struct gadget *g)
 	result(r == 0 && f->link_up && f->n_speed >= 1 && f->down_bps > 0,
 	       f->tag, "set_data_alt(1) rc=%d; notifications: %s", r,
 	       f->notify_seq);
+	/*
+	 * Every interrupt transfer libusb reaped, on whatever thread, called
+	 * the hook once as it was queued (the PMD's link events while the
+	 * application sleeps rely on it): at least as many calls as
+	 * transfers taken, and no more than those plus the ones in flight.
+	 */
+	{
+		uint32_t h = __atomic_load_n(&f->intr_hooked,
+					     __ATOMIC_RELAXED);
+
+		result(f->ops->intr_hook != NULL && f->intr_polled >= 2 &&
+		       h >= f->intr_polled && h <= f->intr_polled + N_INTR,
+		       f->tag, "intr_hook: %u calls for %u interrupt "
+		       "transfers taken", h, f->intr_polled);
+	}
 	/* Directed + broadcast, as Linux usbnet_cdc_update_filter. */
 	r = f->ops->control(f->d, CH39X_CDC_REQT_OUT,
 			    CH39X_CDC_SET_ETH_PKT_FILTER,
