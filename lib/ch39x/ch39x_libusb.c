@@ -554,6 +554,24 @@ lu_cancel_all(struct ch39x_usb_dev *d, enum ch39x_ep ep_id)
 	pthread_mutex_unlock(&ep->lock);
 }
 
+/*
+ * The first bulk IN poll after arming, which an application makes in case
+ * a frame came between its last poll and the arming (l3fwd-power's
+ * pattern): rx_arm reaped just before and signals when anything waited,
+ * and whatever finishes after that makes the wake-up descriptor readable,
+ * so that poll has nothing to reap; skipping its event round saves a
+ * system call per port each time the application goes to sleep. One-shot:
+ * an application that keeps polling while armed reaps from the next poll.
+ */
+static bool
+lu_armed_repoll(struct lu_dev *u, enum ch39x_ep ep_id)
+{
+	if (ep_id != CH39X_EP_BULK_IN || !u->armed_fresh)
+		return false;
+	u->armed_fresh = false;
+	return true;
+}
+
 static unsigned int
 lu_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep_id, struct ch39x_xfer **done,
 	unsigned int max)
@@ -579,7 +597,7 @@ lu_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep_id, struct ch39x_xfer **done,
 	pthread_mutex_lock(&ep->lock);
 	x = ep->done_head;
 	pthread_mutex_unlock(&ep->lock);
-	if (x == NULL)
+	if (x == NULL && !lu_armed_repoll(u, ep_id))
 		libusb_handle_events_timeout_completed(u->ctx, &zero, NULL);
 	pthread_mutex_lock(&ep->lock);
 	while (n < max && (x = ep->done_head) != NULL) {
@@ -740,6 +758,7 @@ lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 	if (u->wake_ev < 0)
 		return;
 	if (!on) {
+		u->armed_fresh = false;
 		/* Only this thread writes it: no read when nothing was. */
 		if (!u->wake_written)
 			return;
@@ -756,6 +775,7 @@ lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 		u->wake_written = true;
 		(void)eventfd_write(u->wake_ev, 1);
 	}
+	u->armed_fresh = true;
 }
 
 static void

@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/epoll.h>
+
 #include "ch39x_cdc.h"
 #include "ch39x_ecm.h"
 #include "ch39x_libusb.h"
@@ -513,6 +515,76 @@ on_echo_reply(struct fn *f, const uint8_t *fr, uint32_t len, void *arg)
 		if (fr[42 + i] != (uint8_t)(i * 7 + seq))
 			w->payload_ok = false;
 	return true;
+}
+
+/*
+ * Rx interrupts on real USB (the PMD's rx_queue_intr_enable/disable and
+ * the queue's event fd): five echo round trips, each reply taken the way
+ * l3fwd-power or ch39x-cpe takes frames when idle: arm, poll once (the
+ * transport skips that poll's event round, rx_arm having just reaped),
+ * sleep in epoll on rx_wake_fd, disarm, poll. A reply that completed
+ * before the arming must make the descriptor readable at once, one that
+ * completes during the sleep must end it; none may be lost.
+ */
+static void
+test_rx_wake(struct fn *f, uint16_t *seq)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	struct ch39x_xfer *done[N_RX];
+	unsigned int got = 0, wakes = 0, slept = 0, k, i, n;
+	uint64_t t0, end;
+	uint8_t fr[128];
+	uint32_t len;
+	int fd, ep = -1, ms;
+
+	fd = f->ops->rx_wake_fd != NULL ? f->ops->rx_wake_fd(f->d) : -ENOTSUP;
+	if (fd >= 0)
+		ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+		result(false, f->tag, "rx_wake_fd: %d, epoll %d", fd, ep);
+		if (ep >= 0)
+			close(ep);
+		return;
+	}
+	for (k = 0; k < 5; k++) {
+		struct echo_want w = { .seq = *seq, .payload = 32 };
+		bool hit = false;
+
+		len = build_echo(fr, f->g->hmac, f->gmac, f->g->hip, f->g->gip,
+				 (*seq)++, 32);
+		if (send_frame(f, fr, len, false, NULL, NULL) != 0)
+			break;
+		end = now_ms() + 3000;
+		while (!hit && now_ms() < end) {
+			f->ops->rx_arm(f->d, true);
+			n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX);
+			if (n == 0) {
+				t0 = now_ms();
+				ms = end > t0 ? (int)(end - t0) : 0;
+				if (epoll_wait(ep, &ev, 1, ms) == 1) {
+					wakes++;
+					slept += now_ms() > t0;
+				}
+			}
+			f->ops->rx_arm(f->d, false);
+			if (n == 0)
+				n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done,
+						 N_RX);
+			for (i = 0; i < n; i++) {
+				if (done[i]->status == CH39X_XFER_OK &&
+				    deliver(f, done[i], on_echo_reply, &w))
+					hit = true;
+				if (done[i]->status == CH39X_XFER_OK)
+					f->ops->submit(f->d, done[i]);
+			}
+			pump_intr(f);
+		}
+		got += hit && w.payload_ok;
+	}
+	close(ep);
+	result(got == 5, f->tag, "Rx wake-ups: %u of 5 echo replies taken by "
+	       "arm, poll, epoll on rx_wake_fd, disarm, poll (%u wake-ups, "
+	       "%u after a wait)", got, wakes, slept);
 }
 
 /* One ICMP echo round trip; returns whether the right reply came. */
@@ -1257,6 +1329,7 @@ run_function(const struct gadget *g)
 	       "(send rc=%d)", g->gip[0], g->gip[1], g->gip[2], g->gip[3],
 	       ok ? "reply with the same payload" : "no reply",
 	       now_ms() - t0, r);
+	test_rx_wake(f, &seq);
 	test_zlp(f, &seq);
 	test_stall(f, &seq);
 	test_burst(f);
