@@ -48,9 +48,10 @@
 #endif
 /*
  * While the application sleeps on the Rx interrupt: the wake-up
- * descriptor fires for the interrupt endpoint too, and the disarm that
- * follows resumes the short period, so this look is only a safety net
- * (an application that polls while armed).
+ * descriptor fires for the interrupt endpoint too, and reaping that
+ * transfer (or the disarm, without the transport's intr_hook) resumes the
+ * short period, so this look is only a safety net (an application that
+ * polls while armed).
  */
 #define CH39X_INTR_ARMED_POLL_MS 1000
 #define CH39X_PRESENCE_REQ_TYPE	0x80
