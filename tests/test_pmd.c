@@ -1846,6 +1846,8 @@ test_bad_devargs(void)
 	static const char * const bad[] = {
 		"net_ch39x_b,sim=ch999",
 		"net_ch39x_b,colour=blue",
+		/* rte_kvargs alone takes this as sim_rx_hold=901:03 */
+		"net_ch39x_b,colour=x:y=sim_rx_hold=901:03",
 		"net_ch39x_b,usb_speed=warp",
 		"net_ch39x_b,sim=ch397,usb_speed=super",
 		"net_ch39x_b,wire=serial",

@@ -314,6 +314,9 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	if (c->cdc_max_segment)
 		n += snprintf(buf + n, cap - n, ",sim_max_segment=%u",
 			      c->cdc_max_segment);
+	if (c->rx_hold_bytes)
+		n += snprintf(buf + n, cap - n, ",sim_rx_hold=%u:%u",
+			      c->rx_hold_bytes, c->rx_hold_us);
 	if (a->ncm_ndp_end)
 		n += snprintf(buf + n, cap - n, ",ncm_tx_ndp=end");
 	return n;

@@ -424,6 +424,56 @@ check_combination(const char *name, struct rte_kvargs *kv,
 	return 0;
 }
 
+/*
+ * Every comma-separated item names a known key before its '='. rte_kvargs
+ * alone is not enough: DPDK 22.11's parser takes "colour=x:y=sim_rx_hold=
+ * 901:03" as sim_rx_hold=901:03 (found by tests/fuzz/fuzz_devargs.c), so a
+ * typo before a valid key would be dropped without a word.
+ */
+/* The end of the item at s: the next ',' outside a [list], as rte_kvargs. */
+static const char *
+item_end(const char *s)
+{
+	unsigned int depth = 0;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '[')
+			depth++;
+		else if (*s == ']' && depth > 0)
+			depth--;
+		else if (*s == ',' && depth == 0)
+			break;
+	}
+	return s;
+}
+
+static int
+check_keys(const char *name, const char *params)
+{
+	const char *item = params, *end, *eq;
+	size_t len;
+	unsigned int i;
+
+	for (; *item != '\0'; item = *end ? end + 1 : end) {
+		end = item_end(item);
+		eq = memchr(item, '=', (size_t)(end - item));
+		len = (size_t)((eq != NULL ? eq : end) - item);
+		if (end == item)
+			continue;	/* an empty item, as rte_kvargs skips */
+		for (i = 0; valid_keys[i] != NULL; i++)
+			if (strlen(valid_keys[i]) == len &&
+			    strncmp(valid_keys[i], item, len) == 0)
+				break;
+		if (valid_keys[i] == NULL) {
+			PMD_LOG(ERR, "%s: unknown devarg \"%.*s\" in \"%s\"; "
+				"known keys: " CH39X_DEVARGS_KEYS, name,
+				(int)len, item, params);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int
 ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 {
@@ -439,6 +489,8 @@ ch39x_parse_devargs(const char *name, const char *params, struct ch39x_args *a)
 	a->sim.line_rate = true;
 	if (params == NULL || params[0] == '\0')
 		goto defaults;
+	if (check_keys(name, params) != 0)
+		return -EINVAL;
 	kv = rte_kvargs_parse(params, valid_keys);
 	if (kv == NULL) {
 		PMD_LOG(ERR, "%s: cannot parse devargs \"%s\"; known keys: "
