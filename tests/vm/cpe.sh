@@ -49,7 +49,7 @@
 # asserted.
 #
 # Sourced by guest.sh after pmd.sh (uses result, param, up, gadget, gfunc,
-# config, devpath, pmd_prepare, $G, $PRIV, $PMD_SO, $SPEED).
+# config, devpath, pmd_prepare, kernel_log, $G, $PRIV, $PMD_SO, $SPEED).
 
 CPE_REPS=$(param vmt_cpe_reps)
 CPE_REPS=${CPE_REPS:-3}
@@ -608,13 +608,7 @@ cpe_run() {
 	done
 	cpe_summary
 	kill $LPID $WPID 2>/dev/null
-	BAD='BUG:|WARNING:|Oops|Call Trace|general protection'
-	if dmesg | grep -qE "$BAD"; then
-		dmesg | grep -E "$BAD" | head -n 5 |
-			while read -r l; do echo "[guest] dmesg: $l"; done
-		result FAIL cpe-kernel-log "warnings or oopses (above)"
-	else
-		result PASS cpe-kernel-log "no warnings or oopses"
-	fi
+	kernel_log cpe-kernel-log '' "warnings or oopses (above)" \
+		"no warnings or oopses"
 	echo "[guest] cpe done at uptime $(up) s"
 }

@@ -52,6 +52,19 @@ result() {	# PASS|FAIL name detail
 # usertools/ch39x-usb in the chroot; usb_status TAG: its --json status in
 # /out/usb-$SPEED-TAG.json. usb_expect NAME TAG PATH KEY=VALUE...: one
 # PASS/FAIL line from tests/vm/usbtool_check.py.
+# kernel_log NAME EXTRA FAIL-TEXT PASS-TEXT: FAIL NAME when the kernel
+# warned or oopsed, or logged a line matching the regex EXTRA ('' for none)
+kernel_log() {
+	BAD="${2:+$2|}BUG:|WARNING:|Oops|Call Trace|general protection"
+	if dmesg | grep -qE "$BAD"; then
+		dmesg | grep -E "$BAD" | head -n 5 |
+			while read -r l; do echo "[guest] dmesg: $l"; done
+		result FAIL "$1" "$3"
+	else
+		result PASS "$1" "$4"
+	fi
+}
+
 usbtool() {
 	chroot /host python3 "$ROOT/usertools/ch39x-usb" "$@"
 }
@@ -279,14 +292,9 @@ for n in $N1 $N2 $N3 $N4; do
 	s=/sys/class/net/$n/statistics
 	echo "[guest] $n rx_packets=$(cat $s/rx_packets) rx_errors=$(cat $s/rx_errors) tx_packets=$(cat $s/tx_packets) tx_errors=$(cat $s/tx_errors)"
 done
-BAD='Bad dgram|Wrong NDP|Wrong NTH|BUG:|WARNING:|Oops|Call Trace|general protection'
-if dmesg | grep -qE "$BAD"; then
-	dmesg | grep -E "$BAD" | head -n 5 |
-		while read -r l; do echo "[guest] dmesg: $l"; done
-	result FAIL kernel-log "complaints in dmesg (above)"
-else
-	result PASS kernel-log "no f_ncm/f_ecm complaints, warnings or oopses"
-fi
+kernel_log kernel-log 'Bad dgram|Wrong NDP|Wrong NTH' \
+	"complaints in dmesg (above)" \
+	"no f_ncm/f_ecm complaints, warnings or oopses"
 
 # The PMD itself on these buses (tests/vm/pmd.sh): testpmd pinged by the
 # guest's Linux over the FunctionFS CH39x gadgets and the CDC gadgets.
@@ -297,13 +305,8 @@ if [ "$(param vmt_perf)" = 1 ]; then
 	. "/host${S%/*}/perf.sh"
 	perf_run
 fi
-BAD='BUG:|WARNING:|Oops|Call Trace|general protection'
-if dmesg | grep -qE "$BAD"; then
-	dmesg | grep -E "$BAD" | head -n 5 |
-		while read -r l; do echo "[guest] dmesg: $l"; done
-	result FAIL kernel-log-pmd "warnings or oopses during the PMD tests (above)"
-else
-	result PASS kernel-log-pmd "no warnings or oopses during the PMD tests"
-fi
+kernel_log kernel-log-pmd '' \
+	"warnings or oopses during the PMD tests (above)" \
+	"no warnings or oopses during the PMD tests"
 echo "[guest] done at uptime $(up) s"
 echo DONE >> /out/done
