@@ -555,9 +555,29 @@ lu_cancel_all(struct ch39x_usb_dev *d, enum ch39x_ep ep_id)
 }
 
 /*
+ * One event round on this thread: libusb polls its descriptors and reaps
+ * every URB the kernel has finished, for every endpoint (the callbacks
+ * sort them into their endpoints' queues). None when another thread is
+ * in one (the EAL thread looking at the interrupt endpoint): that round
+ * reaps for both, and waiting for it would cost this thread a futex and
+ * a clock read. Returns whether this thread made the round.
+ */
+static bool
+lu_sweep(struct lu_dev *u)
+{
+	struct timeval zero = { 0, 0 };
+
+	if (libusb_try_lock_events(u->ctx) != 0)
+		return false;
+	libusb_handle_events_locked(u->ctx, &zero);
+	libusb_unlock_events(u->ctx);
+	return true;
+}
+
+/*
  * The first bulk IN poll after arming, which an application makes in case
  * a frame came between its last poll and the arming (l3fwd-power's
- * pattern): rx_arm reaped just before and signals when anything waited,
+ * pattern): rx_arm reaped just before, or a poll did since the disarm,
  * and whatever finishes after that makes the wake-up descriptor readable,
  * so that poll has nothing to reap; skipping its event round saves a
  * system call per port each time the application goes to sleep. One-shot:
@@ -572,33 +592,13 @@ lu_armed_repoll(struct lu_dev *u, enum ch39x_ep ep_id)
 	return true;
 }
 
+/* Up to max of ep's collected transfers, in completion order. */
 static unsigned int
-lu_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep_id, struct ch39x_xfer **done,
-	unsigned int max)
+lu_take(struct lu_ep *ep, struct ch39x_xfer **done, unsigned int max)
 {
-	struct lu_dev *u = to_lu(d);
-	struct timeval zero = { 0, 0 };
 	struct ch39x_xfer *x;
-	struct lu_ep *ep;
 	unsigned int n = 0;
 
-	if (ep_id >= CH39X_EP_COUNT)
-		return 0;
-	ep = &u->ep[ep_id];
-	/*
-	 * Reap whatever the kernel has finished, for every endpoint: the
-	 * callbacks sort the transfers into their endpoints' queues. With
-	 * another thread already handling events this returns at once.
-	 * Skipped while this endpoint still has completions queued: one
-	 * reap collects every finished URB, and a burst that takes them one
-	 * at a time (ECM: a frame per transfer) would otherwise pay the
-	 * poll and reap system calls once per frame.
-	 */
-	pthread_mutex_lock(&ep->lock);
-	x = ep->done_head;
-	pthread_mutex_unlock(&ep->lock);
-	if (x == NULL && !lu_armed_repoll(u, ep_id))
-		libusb_handle_events_timeout_completed(u->ctx, &zero, NULL);
 	pthread_mutex_lock(&ep->lock);
 	while (n < max && (x = ep->done_head) != NULL) {
 		ep->done_head = x->next;
@@ -610,6 +610,44 @@ lu_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep_id, struct ch39x_xfer **done,
 	}
 	pthread_mutex_unlock(&ep->lock);
 	return n;
+}
+
+static unsigned int
+lu_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep_id, struct ch39x_xfer **done,
+	unsigned int max)
+{
+	struct lu_dev *u = to_lu(d);
+	struct ch39x_xfer *x;
+	struct lu_ep *ep;
+
+	if (ep_id >= CH39X_EP_COUNT)
+		return 0;
+	ep = &u->ep[ep_id];
+	/*
+	 * Reap whatever the kernel has finished. Skipped while this endpoint
+	 * still has completions queued: one reap collects every finished
+	 * URB, and a burst that takes them one at a time (ECM: a frame per
+	 * transfer) would otherwise pay the poll and reap system calls once
+	 * per frame.
+	 */
+	pthread_mutex_lock(&ep->lock);
+	x = ep->done_head;
+	pthread_mutex_unlock(&ep->lock);
+	if (x == NULL && !lu_armed_repoll(u, ep_id) && lu_sweep(u) &&
+	    ep_id == CH39X_EP_BULK_IN)
+		u->swept = true;	/* rx_arm's thread: no atomics */
+	return lu_take(ep, done, max);
+}
+
+static unsigned int
+lu_collect(struct ch39x_usb_dev *d, enum ch39x_ep ep_id,
+	   struct ch39x_xfer **done, unsigned int max)
+{
+	struct lu_dev *u = to_lu(d);
+
+	if (ep_id >= CH39X_EP_COUNT)
+		return 0;
+	return lu_take(&u->ep[ep_id], done, max);
 }
 
 static int
@@ -741,16 +779,16 @@ out:
 }
 
 /*
- * Arm: reap what the kernel has finished, so that usbfs' readiness is
- * fresh (the application's epoll is edge-triggered on the set), and
- * signal at once when bulk IN data is already waiting. Disarm: clear the
- * signal.
+ * Arm: reap what the kernel has finished, unless a bulk IN poll did since
+ * the disarm (the application's epoll is edge-triggered on the set: a URB
+ * that finished before its last wake-up and is still unreaped would make
+ * no new edge), and signal at once when bulk IN data is already waiting.
+ * Disarm: clear the signal.
  */
 static void
 lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 {
 	struct lu_dev *u = to_lu(d);
-	struct timeval zero = { 0, 0 };
 	struct lu_ep *ep = &u->ep[CH39X_EP_BULK_IN];
 	bool waiting;
 	eventfd_t v;
@@ -759,6 +797,7 @@ lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 		return;
 	if (!on) {
 		u->armed_fresh = false;
+		u->swept = false;
 		/* Only this thread writes it: no read when nothing was. */
 		if (!u->wake_written)
 			return;
@@ -767,7 +806,13 @@ lu_rx_arm(struct ch39x_usb_dev *d, bool on)
 			return;	/* EAGAIN: nothing was signalled */
 		return;
 	}
-	libusb_handle_events_timeout_completed(u->ctx, &zero, NULL);
+	/*
+	 * A bulk IN poll since the disarm reaped what had finished before the
+	 * wait's wake-up was taken; anything after it is a new edge on the
+	 * descriptor, so a second round here would find nothing new.
+	 */
+	if (!u->swept)
+		lu_sweep(u);
 	pthread_mutex_lock(&ep->lock);
 	waiting = ep->done_head != NULL;
 	pthread_mutex_unlock(&ep->lock);
@@ -805,6 +850,7 @@ const struct ch39x_usb_ops lu_ops = {
 	.submit = lu_submit,
 	.cancel_all = lu_cancel_all,
 	.poll = lu_poll,
+	.collect = lu_collect,
 	.clear_halt = lu_clear_halt,
 	.close = lu_close,
 	.get_cdc = ch39x_libusb_get_cdc,

@@ -119,6 +119,7 @@ struct lu_dev {
 	int wake_ev;
 	bool wake_written;	/* rx_arm wrote wake_ev since the last disarm */
 	bool armed_fresh;	/* rx_arm reaped; no bulk IN poll since */
+	bool swept;		/* a bulk IN poll reaped since the disarm */
 	/* Called when an interrupt transfer completes (intr_hook). */
 	void (*intr_fn)(void *arg);
 	void *intr_arg;

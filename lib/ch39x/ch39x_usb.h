@@ -119,6 +119,16 @@ struct ch39x_usb_ops {
 	unsigned int (*poll)(struct ch39x_usb_dev *d, enum ch39x_ep ep,
 			     struct ch39x_xfer **done, unsigned int max);
 	/*
+	 * The endpoint's owning thread; NULL where the backend has no
+	 * cheaper way than poll. As poll, but only the transfers an earlier
+	 * poll (of any endpoint of the device) has already collected: it
+	 * never asks the kernel, so it costs no system call. For bulk OUT,
+	 * whose completions the bulk IN poll collects anyway: TX asks the
+	 * kernel only when it has no free transfer.
+	 */
+	unsigned int (*collect)(struct ch39x_usb_dev *d, enum ch39x_ep ep,
+				struct ch39x_xfer **done, unsigned int max);
+	/*
 	 * The endpoint's owning thread: CLEAR_FEATURE(ENDPOINT_HALT) after a
 	 * stall, so that transfers can flow again. Returns 0 or a negative
 	 * errno.
@@ -153,7 +163,10 @@ struct ch39x_usb_ops {
 	 * rx_arm, the bulk IN endpoint's owning thread: arm (on) or disarm
 	 * the wake-up. Arming while data is already waiting signals at once,
 	 * so none is lost between the last poll and the sleep; disarming
-	 * clears the signal.
+	 * clears the signal. The caller disarms after each wait, before it
+	 * polls again (as l3fwd-power does): the backend may rely on the
+	 * polls made since the disarm (the libusb backend skips its own look
+	 * at arming when a bulk IN poll made one since).
 	 */
 	void (*rx_arm)(struct ch39x_usb_dev *d, bool on);
 	/*

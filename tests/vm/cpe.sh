@@ -63,6 +63,10 @@ CPE_MODES=${CPE_MODES:-poll}
 # and 2 s after each fixed TCP rate's window (strace -c -f: slows the
 # process, so never inside a measured window)
 CPE_STRACE=$(param vmt_cpe_strace)
+# 1: in the 2 s each fixed TCP rate's iperf3 has left after its window, a
+# system-wide perf profile (cpu-clock samples, kernel and user), for both
+# routers: where the router's CPU goes, in cpe-profile-REP-ROUTER-RATE.txt
+CPE_PROFILE=$(param vmt_cpe_profile)
 CPE_ARGS=$(param vmt_cpe_args | tr ',' ' ')
 CPE_BIN=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
 CSV=/out/cpe.csv
@@ -368,6 +372,10 @@ measure() {
 	tcp-max) ;;
 	tcp-*) st=2 ;;
 	esac
+	case "$1" in
+	tcp-max) ;;
+	tcp-*) [ "$CPE_PROFILE" = 1 ] && cpe_profile "$1" ;;
+	esac
 	if [ -n "$st" ] && [ "$CPE_STRACE" = 1 ] && [ -n "$RTR_PID" ]; then
 		# -c writes its table to stderr at the end
 		timeout -s INT "$st" chroot /host strace -c -f -q \
@@ -375,6 +383,20 @@ measure() {
 			2> "/out/cpe-strace-$REP-$ROUTER-$1.txt"
 		cpe_log "rep $REP $ROUTER $1: system calls over $st s in cpe-strace-$REP-$ROUTER-$1.txt"
 	fi
+}
+
+# cpe_profile RATE: 2 s of perf samples over every CPU (perf from the
+# host tree), kept with the guest's kernel symbols for perf report on the
+# host: cpe-profile-REP-ROUTER-RATE.data and cpe-kallsyms.txt, with a
+# summary by command and by symbol in cpe-profile-REP-ROUTER-RATE.txt
+cpe_profile() {
+	f=/out/cpe-profile-$REP-$ROUTER-$1
+	[ -f /out/cpe-kallsyms.txt ] || cat /proc/kallsyms > /out/cpe-kallsyms.txt
+	chroot /host perf record -q -a -F 2999 -e cpu-clock -o /tmp/cpe.perf \
+		-- sleep 2 > /dev/null 2>&1
+	cp /host/tmp/cpe.perf "$f.data"
+	rm -f /host/tmp/cpe.perf
+	cpe_log "rep $REP $ROUTER $1: perf samples over 2 s in ${f#/out/}.data"
 }
 
 # frames pktgen has sent from the LAN host's netdev (0 when it is not
@@ -389,7 +411,7 @@ NAT_BAD=0
 tcp() {
 	srv=/tmp/cpe-srv.json
 	cli=/tmp/cpe-cli.json
-	nsx $WAN_NS timeout $((CPE_SECS + 60)) taskset -c 0 iperf3 -s -1 -J \
+	nsx $WAN_NS timeout $((CPE_SECS + 63)) taskset -c 0 iperf3 -s -1 -J \
 		> $srv 2>&1 &
 	sp=$!
 	# listening on 5201 (0x1451), IPv4 or dual-stack
@@ -400,8 +422,11 @@ tcp() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	nsx $LAN_NS timeout $((CPE_SECS + 50)) taskset -c 0 iperf3 \
-		-c $WAN_IP -t $((CPE_SECS + 4)) -b "$2" -J > $cli 2>&1 &
+	# strace or perf after the window: 3 s more, so that they see traffic
+	more=0
+	[ "$CPE_STRACE" = 1 ] || [ "$CPE_PROFILE" = 1 ] && more=3
+	nsx $LAN_NS timeout $((CPE_SECS + 50 + more)) taskset -c 0 iperf3 \
+		-c $WAN_IP -t $((CPE_SECS + 4 + more)) -b "$2" -J > $cli 2>&1 &
 	cp=$!
 	sleep 2
 	GEN_PIDS=$(pidof iperf3)
@@ -580,7 +605,7 @@ cpe_run() {
 	echo "[guest] cpe starts at uptime $(up) s: reps $CPE_REPS, ${CPE_SECS} s windows, rates $CPE_RATES, ch39x-cpe modes $CPE_MODES"
 	# page-table isolation makes each system call switch page tables:
 	# under TCG that flushes QEMU's TLB, a cost only a userspace driver pays
-	echo "[guest] cpe: kernel $(uname -r), $(cat /proc/cmdline | tr ' ' '\n' | grep -E '^(nopti|pti=|mitigations=)' | tr '\n' ' ')meltdown: $(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2>/dev/null)"
+	echo "[guest] cpe: kernel $(uname -r), $(cat /proc/cmdline | tr ' ' '\n' | grep -E '^(nopti|pti=|mitigations=)' | tr '\n' ' ')meltdown: $(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2>/dev/null), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 	pmd_prepare || return
 	for m in $(cat /modules/perf.list /modules/cpe.list 2>/dev/null); do
 		insmod "/modules/$m.ko" 2>/dev/null ||

@@ -341,14 +341,11 @@ pump_intr(struct fn *f)
 typedef bool (*frame_fn)(struct fn *f, const uint8_t *fr, uint32_t len,
 			 void *arg);
 
-/* Send one frame on bulk OUT through the codec and wait for it to go. */
+/* One frame into the first TX transfer, through the codec. */
 static int
-send_frame(struct fn *f, const uint8_t *fr, uint32_t len, bool zlp_mode,
-	   uint32_t *xfer_len, bool *xfer_zlp)
+tx_prepare(struct fn *f, const uint8_t *fr, uint32_t len, bool zlp_mode)
 {
-	struct ch39x_xfer *x = &f->tx[0], *done;
-	uint64_t deadline;
-	int r;
+	struct ch39x_xfer *x = &f->tx[0];
 
 	if (f->ncm) {
 		struct ch39x_ncm_tx_end end;
@@ -378,6 +375,21 @@ send_frame(struct fn *f, const uint8_t *fr, uint32_t len, bool zlp_mode,
 			x->zlp = false;
 		}
 	}
+	return 0;
+}
+
+/* Send one frame on bulk OUT through the codec and wait for it to go. */
+static int
+send_frame(struct fn *f, const uint8_t *fr, uint32_t len, bool zlp_mode,
+	   uint32_t *xfer_len, bool *xfer_zlp)
+{
+	struct ch39x_xfer *x = &f->tx[0], *done;
+	uint64_t deadline;
+	int r;
+
+	r = tx_prepare(f, fr, len, zlp_mode);
+	if (r != 0)
+		return r;
 	if (xfer_len)
 		*xfer_len = x->len;
 	if (xfer_zlp)
@@ -526,16 +538,12 @@ on_echo_reply(struct fn *f, const uint8_t *fr, uint32_t len, void *arg)
  * before the arming must make the descriptor readable at once, one that
  * completes during the sleep must end it; none may be lost.
  */
-static void
-test_rx_wake(struct fn *f, uint16_t *seq)
+/* An edge-triggered epoll set holding the wake-up descriptor, or -1. */
+static int
+wake_epoll(struct fn *f)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
-	struct ch39x_xfer *done[N_RX];
-	unsigned int got = 0, wakes = 0, slept = 0, timeouts = 0, k, i, n;
-	uint64_t t0, end;
-	uint8_t fr[128];
-	uint32_t len;
-	int fd, ep = -1, ms;
+	int fd, ep = -1;
 
 	fd = f->ops->rx_wake_fd != NULL ? f->ops->rx_wake_fd(f->d) : -ENOTSUP;
 	if (fd >= 0)
@@ -544,8 +552,25 @@ test_rx_wake(struct fn *f, uint16_t *seq)
 		result(false, f->tag, "rx_wake_fd: %d, epoll %d", fd, ep);
 		if (ep >= 0)
 			close(ep);
-		return;
+		return -1;
 	}
+	return ep;
+}
+
+static void
+test_rx_wake(struct fn *f, uint16_t *seq)
+{
+	struct epoll_event ev;
+	struct ch39x_xfer *done[N_RX];
+	unsigned int got = 0, wakes = 0, slept = 0, timeouts = 0, k, i, n;
+	uint64_t t0, end;
+	uint8_t fr[128];
+	uint32_t len;
+	int ep, ms;
+
+	ep = wake_epoll(f);
+	if (ep < 0)
+		return;
 	for (k = 0; k < 5; k++) {
 		struct echo_want w = { .seq = *seq, .payload = 32 };
 		bool hit = false;
@@ -588,6 +613,82 @@ test_rx_wake(struct fn *f, uint16_t *seq)
 	       "replies taken by arm, poll, epoll on rx_wake_fd, disarm, poll "
 	       "(%u wake-ups, %u after a wait; %u waits ran out, 0 allowed)",
 	       got, wakes, slept, timeouts);
+}
+
+/*
+ * The reply finishes after the last poll and before the arming, and no
+ * poll or arm reaps it: the backend, which skips its own reap at arming
+ * when a bulk IN poll made one since the disarm, must still wake the
+ * sleeper (the finished URB is an edge on the descriptor). Then collect:
+ * bulk OUT's finished transfer only once a poll has reaped it.
+ */
+static void
+test_rx_wake_late(struct fn *f, uint16_t *seq)
+{
+	struct echo_want w = { .seq = *seq, .payload = 32 };
+	struct ch39x_xfer *done[N_RX], *out = NULL;
+	unsigned int i, n = 0, before = 0, after = 0;
+	struct epoll_event ev;
+	uint64_t t0, waited = 0;
+	uint8_t fr[128];
+	uint32_t len;
+	int ep, woke = 0, r;
+
+	if (f->ops->collect == NULL) {
+		result(false, f->tag, "the libusb backend has no collect op");
+		return;
+	}
+	ep = wake_epoll(f);
+	if (ep < 0)
+		return;
+	/* A bulk IN poll since the disarm, as an application makes. */
+	f->ops->rx_arm(f->d, false);
+	while ((n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX)) != 0)
+		for (i = 0; i < n; i++)
+			if (done[i]->status == CH39X_XFER_OK)
+				f->ops->submit(f->d, done[i]);
+	len = build_echo(fr, f->g->hmac, f->gmac, f->g->hip, f->g->gip,
+			 (*seq)++, 32);
+	r = tx_prepare(f, fr, len, false);
+	if (r == 0)
+		r = f->ops->submit(f->d, &f->tx[0]);
+	if (r == 0) {
+		/* The request goes and the reply comes back: nobody reaps. */
+		pause_us(300 * 1000);
+		f->ops->rx_arm(f->d, true);
+		n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX);
+		t0 = now_ms();
+		if (n == 0)
+			woke = epoll_wait(ep, &ev, 1, 2000);
+		waited = now_ms() - t0;
+		f->ops->rx_arm(f->d, false);
+		before = f->ops->collect(f->d, CH39X_EP_BULK_OUT, &out, 1);
+		for (t0 = now_ms(); !w.payload_ok && now_ms() < t0 + 3000;) {
+			n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX);
+			for (i = 0; i < n; i++) {
+				if (done[i]->status == CH39X_XFER_OK)
+					deliver(f, done[i], on_echo_reply, &w);
+				if (done[i]->status == CH39X_XFER_OK)
+					f->ops->submit(f->d, done[i]);
+			}
+			pump_intr(f);
+			if (n == 0)
+				pause_us(1000);
+		}
+		after = f->ops->collect(f->d, CH39X_EP_BULK_OUT, &out, 1);
+		/* Not collected: taken back here, for the tests after. */
+		for (t0 = now_ms(); f->tx[0].in_flight && now_ms() < t0 + 2000;)
+			f->ops->poll(f->d, CH39X_EP_BULK_OUT, &out, 1);
+	}
+	close(ep);
+	result(r == 0 && n == 0 && woke == 1 && waited < 500 && w.payload_ok,
+	       f->tag, "Rx wake-up for a reply that finished before the "
+	       "arming and was not reaped: epoll %d after %" PRIu64 " ms "
+	       "(1 within 500 ms wanted; re-poll took %u), reply %s (submit "
+	       "%d)", woke, waited, n, w.payload_ok ? "taken" : "lost", r);
+	result(r == 0 && before == 0 && after == 1 && out == &f->tx[0], f->tag,
+	       "collect: bulk OUT's finished transfer %u before a poll "
+	       "reaped it, %u after (0 and 1 wanted)", before, after);
 }
 
 /* One ICMP echo round trip; returns whether the right reply came. */
@@ -1333,6 +1434,7 @@ run_function(const struct gadget *g)
 	       ok ? "reply with the same payload" : "no reply",
 	       now_ms() - t0, r);
 	test_rx_wake(f, &seq);
+	test_rx_wake_late(f, &seq);
 	test_zlp(f, &seq);
 	test_stall(f, &seq);
 	test_burst(f);

@@ -168,17 +168,21 @@ device_present(struct ch39x_adapter *ad)
 
 /*
  * From probe to close (issue 14): removal seen in every port state. While
- * started the interrupt endpoint's alarm sees it within bInterval; before
- * the first start and while stopped nothing polls the device, so this
- * alarm asks every CH39X_PRESENCE_MS. Stops once RMV is sent.
+ * started the interrupt endpoint's alarm sees it within bInterval, and
+ * every transfer in flight completes with an error; before the first
+ * start and while stopped nothing polls the device, so this alarm asks
+ * every CH39X_PRESENCE_MS. It ends at start (dev_stop sets it again: an
+ * idle router would otherwise wake EAL's thread ten times a second per
+ * port for nothing) and once RMV is sent.
  */
 static void
 presence_alarm(void *arg)
 {
 	struct ch39x_adapter *ad = arg;
 
-	if (!__atomic_load_n(&ad->started, __ATOMIC_RELAXED) && !ad->gone &&
-	    !device_present(ad))
+	if (__atomic_load_n(&ad->started, __ATOMIC_RELAXED) && !ad->gone)
+		return;
+	if (!ad->gone && !device_present(ad))
 		ad->gone = true;
 	if (ad->gone) {
 		rmv_notify(ad);		/* last: may close the port */
@@ -565,6 +569,9 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 	ch39x_set_link(ad, false, 0);
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
+	/* Stopped: removal is this alarm's again (one chain: cancel first). */
+	rte_eal_alarm_cancel(presence_alarm, ad);
+	rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm, ad);
 	return 0;
 }
 
@@ -640,9 +647,12 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
-	/* Waits for a running presence_alarm() unless this is inside it. */
-	rte_eal_alarm_cancel(presence_alarm, ad);
 	ch39x_dev_stop(dev);
+	/*
+	 * After the stop, which sets it again. Waits for a running
+	 * presence_alarm() unless this is inside it.
+	 */
+	rte_eal_alarm_cancel(presence_alarm, ad);
 	ch39x_rx_queue_release(dev, 0);
 	ch39x_tx_queue_release(dev, 0);
 	if (ad->usb != NULL) {

@@ -214,9 +214,12 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	q->c.rec_bytes += st->a.frame_bytes;
 }
 
-/* Recycle the transfers the device has finished with. */
+/*
+ * Recycle the transfers the device has finished with: those the transport
+ * has already collected (fresh: or asking the kernel for new ones too).
+ */
 static unsigned int
-tx_reap(struct ch39x_txq *q)
+tx_recycle(struct ch39x_txq *q, bool fresh)
 {
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_xfer *done[CH39X_MAX_XFERS];
@@ -224,7 +227,11 @@ tx_reap(struct ch39x_txq *q)
 
 	uint32_t frames;
 
-	k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
+	if (fresh || u->ops->collect == NULL)
+		k = u->ops->poll(u, CH39X_EP_BULK_OUT, done, CH39X_MAX_XFERS);
+	else
+		k = u->ops->collect(u, CH39X_EP_BULK_OUT, done,
+				    CH39X_MAX_XFERS);
 	for (i = 0; i < k; i++) {
 		/* The frames of a failed transfer are lost: counted, each. */
 		frames = q->frames[done[i] - q->xfers];
@@ -249,6 +256,12 @@ tx_reap(struct ch39x_txq *q)
 		q->free[q->nb_free++] = done[i];
 	}
 	return k;
+}
+
+static unsigned int
+tx_reap(struct ch39x_txq *q)
+{
+	return tx_recycle(q, true);
 }
 
 /*
@@ -582,7 +595,12 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	struct tx_state st = { .x = NULL };
 	uint16_t n;
 
-	tx_reap(q);
+	/*
+	 * What the RX poll of this device already collected; the kernel is
+	 * asked only when no transfer is free (tx_room()): a system call
+	 * less per burst while the queue has room.
+	 */
+	tx_recycle(q, false);
 	for (n = 0; n < nb; n++) {
 		if (tx_one(q, &st, pkts[n], fr) != 0) {
 			q->c.full++;
