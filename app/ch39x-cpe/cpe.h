@@ -49,6 +49,15 @@
 #define CPE_DEF_UDP_TIMEOUT	120
 #define CPE_DEF_ICMP_TIMEOUT	30
 #define CPE_DEF_ARP_TIMEOUT	60
+/*
+ * Aging looks at every slot of the flow and NAT tables once per this
+ * many milliseconds, a slice at each housekeeping pass in proportion to
+ * the time since the last: an entry lives at most its timeout plus this.
+ * A fixed slice per millisecond (it was 256 slots) scanned the default
+ * tables four times a second, several percent of a router's CPU at
+ * moderate rates on the VM's USB stack (doc/guides/cpe.rst).
+ */
+#define CPE_AGE_PASS_MS		2000
 #define CPE_ICMP_QUOTE		576	/* RFC 1812 4.3.2.3: error size */
 #define CPE_MAX_IP6		4	/* IPv6 prefixes per port */
 #define CPE_ICMP6_MAX		1280	/* RFC 4443 2.4 (c): error size */
@@ -296,7 +305,7 @@ void cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
 /* nat.c */
 int cpe_nat_init(void);
 uint32_t cpe_nat_in_use(void);
-void cpe_nat_age(uint32_t budget);
+void cpe_nat_age(uint32_t ms);
 /* Out: a LAN->WAN packet; finds or creates the session. */
 int cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 		uint32_t l4_len);
@@ -317,7 +326,7 @@ int cpe_flow_key(uint16_t in, const struct rte_mbuf *m, void *key);
 void cpe_flow_del(int32_t pos);
 void cpe_flow_del_sess(int32_t pos, uint32_t sess);
 void cpe_xlate_prepare(const struct rte_mbuf *m, struct cpe_xlate *x);
-void cpe_flow_age(uint32_t budget);
+void cpe_flow_age(uint32_t ms);
 uint32_t cpe_flow_count(void);
 void cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x);
 
@@ -360,7 +369,7 @@ int cpe_flow6_init(void);
 bool cpe_flow6_fast(uint16_t in, struct rte_mbuf *m);
 int cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key);
 void cpe_flow6_learn(const void *key, const struct cpe_xlate *x);
-void cpe_flow6_age(uint32_t budget);
+void cpe_flow6_age(uint32_t ms);
 uint32_t cpe_flow6_count(void);
 #define CPE_FLOW6_KEY_LEN	40
 
@@ -462,6 +471,16 @@ static inline uint16_t
 cpe_csum_update(uint16_t csum, uint32_t adj)
 {
 	return (uint16_t)~cpe_csum_fold((uint16_t)~csum + cpe_csum_fold(adj));
+}
+
+/* Slots of an nb-slot table to age for ms milliseconds (CPE_AGE_PASS_MS). */
+static inline uint32_t
+cpe_age_budget(uint32_t nb, uint32_t ms)
+{
+	uint64_t b = ((uint64_t)nb * ms + CPE_AGE_PASS_MS - 1) /
+		CPE_AGE_PASS_MS;
+
+	return b < nb ? (uint32_t)b : nb;
 }
 
 #endif /* CH39X_CPE_H */

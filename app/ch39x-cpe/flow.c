@@ -268,9 +268,9 @@ slow:
 	}
 }
 
-/* A slice of the table each call: idle and stale entries go. */
+/* The slice of the table for ms milliseconds: idle and stale go. */
 void
-cpe_flow_age(uint32_t budget)
+cpe_flow_age(uint32_t ms)
 {
-	cpe_ftab_age(&ft, budget);
+	cpe_ftab_age(&ft, ms);
 }

@@ -153,9 +153,9 @@ cpe_flow6_fast(uint16_t in, struct rte_mbuf *m)
 	return true;
 }
 
-/* A slice of the table each call: idle and stale entries go. */
+/* The slice of the table for ms milliseconds: idle and stale go. */
 void
-cpe_flow6_age(uint32_t budget)
+cpe_flow6_age(uint32_t ms)
 {
-	cpe.st.v6.flow_evictions += cpe_ftab_age(&ft, budget);
+	cpe.st.v6.flow_evictions += cpe_ftab_age(&ft, ms);
 }

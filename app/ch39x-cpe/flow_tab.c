@@ -79,18 +79,20 @@ cpe_ftab_learn(struct cpe_ftab *t, const void *key, const struct cpe_xlate *x)
 }
 
 /*
- * A slice of the table each call, so that housekeeping stays short:
- * idle and stale entries go. The number evicted.
+ * The slice of the table for ms milliseconds (cpe_age_budget()), so that
+ * housekeeping stays short: idle and stale entries go. The number evicted.
  */
 uint32_t
-cpe_ftab_age(struct cpe_ftab *t, uint32_t budget)
+cpe_ftab_age(struct cpe_ftab *t, uint32_t ms)
 {
 	uint64_t timeout = (uint64_t)cpe.o->flow_timeout * cpe.hz;
+	uint32_t budget = cpe_age_budget(t->nb, ms);
 	struct cpe_fent *f;
 	uint32_t n = 0;
 
-	while (budget-- && t->nb) {
-		t->cursor = (t->cursor + 1) % t->nb;
+	while (budget--) {
+		if (++t->cursor >= t->nb)
+			t->cursor = 0;
 		f = cpe_ftab_at(t, t->cursor);
 		if (!f->used)
 			continue;

@@ -49,6 +49,6 @@ uint32_t cpe_ftab_count(const struct cpe_ftab *t);
 void cpe_ftab_del(struct cpe_ftab *t, uint32_t pos);
 int32_t cpe_ftab_learn(struct cpe_ftab *t, const void *key,
 		       const struct cpe_xlate *x);
-uint32_t cpe_ftab_age(struct cpe_ftab *t, uint32_t budget);
+uint32_t cpe_ftab_age(struct cpe_ftab *t, uint32_t ms);
 
 #endif

@@ -96,7 +96,7 @@ forward(void)
 	const struct cpe_opts *o = cpe.o;
 	struct rte_mbuf *pkts[CPE_BURST];
 	uint64_t start = rte_rdtsc(), next_stats, next_hk, end, t0, t1;
-	uint64_t last_hk, slices;
+	uint64_t last_hk, ms;
 	uint32_t got, j;
 	uint16_t i, n;
 
@@ -161,15 +161,15 @@ forward(void)
 			/* Every millisecond a slice: no pause of the loop. */
 			next_hk = t0 + cpe.hz / 1000;
 			/*
-			 * A slice per millisecond since the last: aging keeps
-			 * its pace when --idle slept through several.
+			 * Aging for the milliseconds since the last pass: it
+			 * keeps its pace when --idle slept through several.
 			 */
-			slices = RTE_MIN((t0 - last_hk) / (cpe.hz / 1000),
-					 128u);
-			slices = RTE_MAX(slices, 1u);
-			cpe_flow_age(256 * (uint32_t)slices);
-			cpe_flow6_age(256 * (uint32_t)slices);
-			cpe_nat_age(256 * (uint32_t)slices);
+			ms = RTE_MIN((t0 - last_hk) / (cpe.hz / 1000),
+				     (uint64_t)CPE_AGE_PASS_MS);
+			ms = RTE_MAX(ms, 1u);
+			cpe_flow_age((uint32_t)ms);
+			cpe_flow6_age((uint32_t)ms);
+			cpe_nat_age((uint32_t)ms);
 			cpe_ctl_poll();
 			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4))) {
 				cpe_neigh_age();

@@ -161,12 +161,14 @@ sess_del(uint32_t i)
 }
 
 void
-cpe_nat_age(uint32_t budget)
+cpe_nat_age(uint32_t ms)
 {
+	uint32_t budget = cpe_age_budget(nb_sess, ms);
 	struct sess *s;
 
-	while (budget-- && nb_sess) {
-		age_cursor = (age_cursor + 1) % nb_sess;
+	while (budget--) {
+		if (++age_cursor >= nb_sess)
+			age_cursor = 0;
 		s = &sess[age_cursor];
 		if (s->used && cpe.now - s->last > timeout_of(s))
 			sess_del(age_cursor);

@@ -17,7 +17,8 @@
 # host changing its MAC (the cached flows must follow); then MTU 9000 (ping
 # -M do -s 8972, iperf3 with a jumbo MSS). The router's exit statistics
 # (JSON) must show fast-path hits, NAT sessions, the ICMP it sent. Last, a
-# short run with --no-flow-cache: same traffic, zero fast-path hits.
+# short run with --no-flow-cache: same traffic, zero fast-path hits; then
+# one with 1 s timeouts: the flows and NAT sessions age out.
 #
 # Usage: cpe_netns.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root: netns and TAP need CAP_NET_ADMIN.
@@ -215,6 +216,24 @@ hits=$(json "$priv/slow.json" 'j["fast"]["hits"]')
 slow=$(json "$priv/slow.json" 'j["slow_pkts"]')
 check '[ "$hits" = 0 ] && [ "${slow:-0}" -gt 1000 ]' \
 	"--no-flow-cache: 0 fast-path hits, ${slow:-none} packets on the slow path"
+
+# --- aging ---------------------------------------------------------------
+# With 1 s timeouts, the flows and NAT sessions of a ping stream are gone
+# within the timeout plus one aging pass (CPE_AGE_PASS_MS, 2 s) after the
+# last ping; the router, idle meanwhile, sleeps in 1 s waits.
+ip netns del "$lan"; ip netns del "$wan"
+ip netns add "$lan"; ip netns add "$wan"
+start_router aging --icmp-timeout 1 --flow-timeout 1
+host_v4 $LAN_RT $LAN_H $WAN_H
+L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
+W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
+out=$(L ping -c 5 -i 0.2 -W 5 $WAN_H 2>&1)
+check 'answered "$out" 5' "aging run: ping through NAT"
+sleep 6
+stop_router aging
+j=$priv/aging.json
+check '[ "$(json "$j" '"'"'j["nat"]["sessions"]'"'"')" = 0 ] && [ "$(json "$j" '"'"'j["fast"]["flows"]'"'"')" = 0 ] && [ "$(json "$j" '"'"'j["nat"]["expired"]'"'"')" -ge 1 ] && [ "$(json "$j" '"'"'j["fast"]["evictions"]'"'"')" -ge 1 ]' \
+	"aging: 6 s after the last ping, NAT sessions $(json "$j" 'j["nat"]["sessions"]') (expired $(json "$j" 'j["nat"]["expired"]')), flows $(json "$j" 'j["fast"]["flows"]') (evicted $(json "$j" 'j["fast"]["evictions"]')): 0 left, at least 1 gone each"
 
 [ $fail -ne 0 ] && cat "$priv/main.json" 2>/dev/null
 cpe_lib_done
