@@ -197,6 +197,7 @@ struct cpe_stats {
 	uint64_t busy_cycles, busy_pkts, loops, app_cycles, thread_cpu_ns;
 	uint64_t clean_cycles, clean_pkts, preempted_loops;
 	uint64_t idle_sleeps, idle_intr_waits, idle_intr_wakeups, idle_cycles;
+	uint64_t idle_polls_skipped;	/* ports a wake-up did not name */
 	uint64_t process_cpu_ns;
 	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
 	struct cpe_stats6 v6;
@@ -405,6 +406,8 @@ void cpe_idle_kick(void);
 int cpe_idle_watch_fd(int fd);
 bool cpe_idle_want_intr(uint16_t port_id);
 bool cpe_idle_intr_refused(uint16_t port_id);
+/* Whether this loop polls DPDK port cpe.phys[phys] (idle.c). */
+bool cpe_idle_poll_port(uint16_t phys);
 const char *cpe_idle_mode_name(enum cpe_idle_mode m);
 void cpe_idle_stats_print(FILE *f);
 void cpe_idle_stats_json(FILE *f);

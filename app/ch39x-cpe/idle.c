@@ -89,7 +89,14 @@ static struct {
 	uint16_t nb_intr;		/* ports with interrupts */
 	struct rte_epoll_event fd_ev[IDLE_MAX_FDS];
 	uint16_t nb_fds;
-} idle = { .wake_by = UINT64_MAX };
+	/*
+	 * DPDK ports (bit: index in cpe.phys) the next loop polls: after a
+	 * wake-up by Rx interrupts alone, only those that fired (a poll of
+	 * the others would be a system call that finds nothing: whatever
+	 * finishes there later fires too, and the loop after polls all).
+	 */
+	uint32_t poll_mask;
+} idle = { .wake_by = UINT64_MAX, .poll_mask = UINT32_MAX };
 /* An eventfd in the wait's epoll set, or -1 (atomic: any thread reads). */
 static int kick_fd = -1;
 
@@ -209,9 +216,10 @@ cpe_idle_init(void)
 		id = cpe.phys[i].id;
 		if (idle.no_intr[id])
 			continue;
+		/* i + 1: descriptors of cpe_idle_watch_fd() carry 0. */
 		rc = rte_eth_dev_rx_intr_ctl_q(id, 0, RTE_EPOLL_PER_THREAD,
 					       RTE_INTR_EVENT_ADD,
-					       (void *)(uintptr_t)i);
+					       (void *)(uintptr_t)(i + 1));
 		if (rc != 0) {
 			fprintf(stderr, "ch39x-cpe: --idle interrupt: port %u "
 				"has no Rx interrupt (%s); it is polled at "
@@ -237,6 +245,29 @@ arm(bool on)
 		else
 			rte_eth_dev_rx_intr_disable(cpe.phys[i].id, 0);
 	}
+}
+
+bool
+cpe_idle_poll_port(uint16_t phys)
+{
+	return (idle.poll_mask >> phys) & 1;
+}
+
+/* The ports a wake-up's events name; all when anything else woke it. */
+static uint32_t
+woken_ports(const struct rte_epoll_event *ev, int n)
+{
+	uint32_t mask = 0;
+	uintptr_t d;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		d = (uintptr_t)ev[k].epdata.data;
+		if (d == 0 || d > cpe.nb_phys)
+			return UINT32_MAX;
+		mask |= 1u << (d - 1);
+	}
+	return n > 0 ? mask : UINT32_MAX;
 }
 
 /* Whether the loop has work that is not waiting for a packet. */
@@ -317,6 +348,7 @@ intr_wait(uint64_t now, uint64_t deadline)
 	cpe.st.idle_intr_waits++;
 	if (n > 0)
 		cpe.st.idle_intr_wakeups++;
+	idle.poll_mask = woken_ports(ev, n);
 }
 
 void
@@ -327,6 +359,7 @@ cpe_idle(uint32_t got, uint64_t deadline)
 
 	if (mode == CPE_IDLE_POLL)
 		return;
+	idle.poll_mask = UINT32_MAX;	/* one loop only */
 	now = rte_rdtsc();
 	deadline = RTE_MIN(deadline, idle.wake_by);
 	idle.wake_by = UINT64_MAX;
@@ -374,10 +407,12 @@ cpe_idle_stats_print(FILE *f)
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p);
 	fprintf(f, "  idle (%s): sleeps %" PRIu64 " interrupt waits %" PRIu64
-		" woken by frames %" PRIu64 " asleep %.3f s, ports with Rx "
+		" woken by frames %" PRIu64 " (polls of other ports skipped %"
+		PRIu64 ") asleep %.3f s, ports with Rx "
 		"interrupts %u of %u; CPU since start: forwarding thread "
 		"%.3f s, process %.3f s\n", cpe_idle_mode_name(cpe.o->idle),
 		s->idle_sleeps, s->idle_intr_waits, s->idle_intr_wakeups,
+		s->idle_polls_skipped,
 		(double)s->idle_cycles / (double)cpe.hz, idle.nb_intr,
 		cpe.nb_phys, (double)t.tv_sec + (double)t.tv_nsec / 1e9,
 		(double)p.tv_sec + (double)p.tv_nsec / 1e9);
@@ -390,10 +425,12 @@ cpe_idle_stats_json(FILE *f)
 
 	fprintf(f, "  \"idle\": {\"mode\": \"%s\", \"sleeps\": %" PRIu64
 		", \"intr_waits\": %" PRIu64 ", \"intr_wakeups\": %" PRIu64
+		", \"polls_skipped\": %" PRIu64
 		", \"asleep_s\": %.3f, \"intr_ports\": %u},\n"
 		"  \"process_cpu_s\": %.3f,\n",
 		cpe_idle_mode_name(cpe.o->idle), s->idle_sleeps,
 		s->idle_intr_waits, s->idle_intr_wakeups,
+		s->idle_polls_skipped,
 		(double)s->idle_cycles / (double)cpe.hz, idle.nb_intr,
 		(double)s->process_cpu_ns / 1e9);
 }

@@ -274,6 +274,10 @@ cpe_vlan_rx(uint16_t idx, struct rte_mbuf **pkts, uint16_t cap)
 		memmove(held[idx], held[idx] + n, nb_held[idx] * sizeof(pkts[0]));
 		return n;
 	}
+	if (!cpe_idle_poll_port(p->phys)) {
+		cpe.st.idle_polls_skipped++;
+		return 0;
+	}
 	n = rte_eth_rx_burst(p->id, 0, pkts, RTE_MIN(cap, CPE_BURST));
 	if (n == 0)
 		return 0;

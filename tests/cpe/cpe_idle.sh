@@ -76,15 +76,20 @@ run_mode() {
 		"$mode: iperf3 TCP through NAT: $rx bytes, the server sees $rh"
 	stop_router "$mode"
 
-	local j=$priv/$mode.json m s w k
+	local j=$priv/$mode.json m s w k ps
 	m=$(json "$j" 'j["idle"]["mode"]')
 	s=$(json "$j" 'j["idle"]["sleeps"]')
 	w=$(json "$j" 'j["idle"]["intr_waits"]')
 	k=$(json "$j" 'j["idle"]["intr_wakeups"]')
+	ps=$(json "$j" 'j["idle"]["polls_skipped"]')
 	check '[ "$m" = "$mode" ]' "$mode: JSON idle mode: ${m:-none}"
 	if [ "$mode" = interrupt ]; then
 		check '[ "${w:-0}" -gt 0 ] && [ "${k:-0}" -gt 0 ]' \
 			"interrupt: interrupt waits ${w:-none}, woken by frames ${k:-none}"
+		# A ping's request wakes the router on the LAN port alone,
+		# its reply on the WAN port alone: the other is not polled.
+		check '[ "${ps:-0}" -gt 0 ]' \
+			"interrupt: polls of ports that did not wake the router skipped: ${ps:-none}"
 		check 'grep -q "Rx interrupt" "$priv/$mode.err"; [ $? -ne 0 ]' \
 			"interrupt: both simulated CH398s took Rx interrupts (no fallback message)"
 	else
