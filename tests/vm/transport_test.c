@@ -627,7 +627,7 @@ test_rx_wake_late(struct fn *f, uint16_t *seq)
 {
 	struct echo_want w = { .seq = *seq, .payload = 32 };
 	struct ch39x_xfer *done[N_RX], *out = NULL;
-	unsigned int i, n = 0, before = 0, after = 0;
+	unsigned int i, n, rp = 0, before = 0, after = 0;
 	struct epoll_event ev;
 	uint64_t t0, waited = 0;
 	uint8_t fr[128];
@@ -656,9 +656,9 @@ test_rx_wake_late(struct fn *f, uint16_t *seq)
 		/* The request goes and the reply comes back: nobody reaps. */
 		pause_us(300 * 1000);
 		f->ops->rx_arm(f->d, true);
-		n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX);
+		rp = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX);
 		t0 = now_ms();
-		if (n == 0)
+		if (rp == 0)
 			woke = epoll_wait(ep, &ev, 1, 2000);
 		waited = now_ms() - t0;
 		f->ops->rx_arm(f->d, false);
@@ -681,11 +681,11 @@ test_rx_wake_late(struct fn *f, uint16_t *seq)
 			f->ops->poll(f->d, CH39X_EP_BULK_OUT, &out, 1);
 	}
 	close(ep);
-	result(r == 0 && n == 0 && woke == 1 && waited < 500 && w.payload_ok,
+	result(r == 0 && rp == 0 && woke == 1 && waited < 500 && w.payload_ok,
 	       f->tag, "Rx wake-up for a reply that finished before the "
 	       "arming and was not reaped: epoll %d after %" PRIu64 " ms "
 	       "(1 within 500 ms wanted; re-poll took %u), reply %s (submit "
-	       "%d)", woke, waited, n, w.payload_ok ? "taken" : "lost", r);
+	       "%d)", woke, waited, rp, w.payload_ok ? "taken" : "lost", r);
 	result(r == 0 && before == 0 && after == 1 && out == &f->tx[0], f->tag,
 	       "collect: bulk OUT's finished transfer %u before a poll "
 	       "reaped it, %u after (0 and 1 wanted)", before, after);
