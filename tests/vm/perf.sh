@@ -51,6 +51,14 @@ PERF_SIZES=${PERF_SIZES:-60 512 1514}
 PERF_DRIVERS=$(param vmt_perf_drivers | tr ',' ' ')
 PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
 PERF_APP=$(param vmt_perf_app)
+# The gadgets measured (ncm, ecm), and 1: a perf profile of every CPU in 2 s
+# more of each window of the first round (not in the measured window),
+# perf-profile-SPEED-DEV-DRIVER-SIZE-DIR.data with perf-kallsyms.txt in
+# /out, for perf report on the host
+PERF_DEVS=$(param vmt_perf_devs | tr ',' ' ')
+PERF_DEVS=${PERF_DEVS:-ncm ecm}
+PERF_PROFILE=$(param vmt_perf_profile)
+PROF_TAG=""
 PERF_VALS=/tmp/perf.vals
 PERF_CPU=/tmp/perf.cpu
 PG=/proc/net/pktgen
@@ -136,12 +144,28 @@ window() {
 	c1=$(eval "$3")
 	t1=$(up)
 	s1=$(cpu_snap)
+	if [ "$PERF_PROFILE" = 1 ] && [ -n "$PROF_TAG" ]; then
+		[ -f /out/perf-kallsyms.txt ] ||
+			cat /proc/kallsyms > /out/perf-kallsyms.txt
+		chroot /host perf record -q -a -F 2999 -e cpu-clock \
+			-o /tmp/perf-prof.data -- sleep 2 > /dev/null 2>&1
+		cp /host/tmp/perf-prof.data "/out/perf-profile-$PROF_TAG.data" \
+			2>/dev/null
+		rm -f /host/tmp/perf-prof.data
+	fi
 	eval "$2"
 	echo "$c0 $c1 $t0 $t1 $s0 $s1" | awk '{ dt = $4 - $3;
 		j0 = $11 - $6; j1 = $13 - $8; b0 = 0; b1 = 0;
 		if (j0 > 0) b0 = 100 * (1 - ($10 - $5) / j0);
 		if (j1 > 0) b1 = 100 * (1 - ($12 - $7) / j1);
 		printf "%d %d %d %d", ($2 - $1) / dt, b0, b1, ($14 - $9) / dt }'
+}
+
+# prof_tag DEV DRIVER SIZE DIR: the next window's profile name (round 1)
+prof_tag() {
+	PROF_TAG=""
+	[ "$PERF_PROFILE" = 1 ] && [ "${PERF_ROUND:-0}" = 0 ] &&
+		PROF_TAG="$SPEED-$1-$(echo "$2" | tr ',=' '+.')-$3-$4"
 }
 
 pg_start() {
@@ -200,9 +224,12 @@ perf_kernel() {
 	sleep 1
 	for s in $PERF_SIZES; do
 		pg_setup "$3" "$s" "$5"
+		prof_tag "$1" "$6" "$s" g2h
 		g2h=$(window pg_start pg_stop "nstat $kif rx_packets")
 		pg_setup "$kif" "$s" "$4"
+		prof_tag "$1" "$6" "$s" h2g
 		h2g=$(window pg_start pg_stop "nstat $3 rx_packets")
+		PROF_TAG=""
 		perf_val "$SPEED $1 $6 size=$s" "$g2h" "$h2g"
 	done
 	echo "rem_device_all" > $PG/kpktgend_0
@@ -282,12 +309,15 @@ perf_pmd() {
 	sleep 1
 	for s in $PERF_SIZES; do
 		pg_setup "$gif" "$s" "$hmac"
+		prof_tag "$pn" "$label" "$s" g2h
 		g2h=$(window pg_start pg_stop tp_rx)
 		echo "stop" >&3
 		echo "set fwd txonly" >&3
 		echo "set txpkts $s" >&3
 		sleep 0.5
+		prof_tag "$pn" "$label" "$s" h2g
 		h2g=$(window 'echo start >&3' 'echo stop >&3' "nstat $gif rx_packets")
+		PROF_TAG=""
 		echo "set fwd rxonly" >&3
 		echo "start" >&3
 		sleep 0.5
@@ -446,14 +476,19 @@ perf_run() {
 	echo "[guest] perf starts at uptime $(up) s: drivers $PERF_DRIVERS, sizes $PERF_SIZES, xdp_prog=$XDP_PROG"
 	r=0
 	while [ $r -lt "$PERF_REPS" ]; do
-		perf_gadget ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:01 \
-			02:00:00:00:00:02 cdc_ncm
-		perf_gadget ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:01 \
-			02:00:00:00:01:02 cdc_ether
+		PERF_ROUND=$r
+		case " $PERF_DEVS " in *" ncm "*)
+			perf_gadget ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:01 \
+				02:00:00:00:00:02 cdc_ncm ;;
+		esac
+		case " $PERF_DEVS " in *" ecm "*)
+			perf_gadget ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:01 \
+				02:00:00:00:01:02 cdc_ether ;;
+		esac
 		r=$((r + 1))
 	done
-	perf_summary ncm cdc_ncm
-	perf_summary ecm cdc_ether
+	case " $PERF_DEVS " in *" ncm "*) perf_summary ncm cdc_ncm ;; esac
+	case " $PERF_DEVS " in *" ecm "*) perf_summary ecm cdc_ether ;; esac
 	if [ "$PERF_APP" != 0 ]; then
 		perf_app ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:02
 		perf_app ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:02

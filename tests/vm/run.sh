@@ -32,7 +32,8 @@
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
 #   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
-#   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1] ...
+#   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1
+#   PERF_DEVS="ncm ecm" PERF_PROFILE=0] ...
 #                                        throughput comparison (perf.sh)
 #   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
 #   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0] ...      ch39x-cpe against the Linux router on
@@ -73,6 +74,8 @@ PERF_DEEP_ARGS=${PERF_DEEP_ARGS:-}	# devargs of the deep run instead
 PERF_SIZES=${PERF_SIZES:-60 512 1514}
 PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
 PERF_APP=${PERF_APP:-1}
+PERF_DEVS=${PERF_DEVS:-ncm ecm}	# the gadgets PERF measures
+PERF_PROFILE=${PERF_PROFILE:-0}	# 1: perf profiles of round 1 (perf.sh)
 CPE_REPS=${CPE_REPS:-3}
 CPE_SECS=${CPE_SECS:-5}
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
@@ -89,7 +92,8 @@ perf_n() { echo $#; }
 # shellcheck disable=SC2086
 [ "$PERF" = 1 ] && BOOT_TIMEOUT=$((BOOT_TIMEOUT + PERF_REPS *
 	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * (40 + $(perf_n $PERF_SIZES) *
-	4 * (PERF_SECS + 3)) + PERF_APP * 300))
+	4 * (PERF_SECS + 3)) + PERF_APP * 300 + PERF_PROFILE *
+	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * $(perf_n $PERF_SIZES) * 4 * 40))
 # A router round: its start and stop, then the idle window, the rates, the
 # TCP maximum and the UDP flood, each about CPE_SECS + 25 s under TCG.
 # shellcheck disable=SC2086
@@ -346,7 +350,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
