@@ -571,6 +571,29 @@ lu_sweep(struct lu_dev *u)
 		return false;
 	libusb_handle_events_locked(u->ctx, &zero);
 	libusb_unlock_events(u->ctx);
+	__atomic_fetch_add(&u->sweeps, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/*
+ * The interrupt endpoint's poller (EAL's alarm thread, every 2 ms while
+ * the port runs): an event round by another thread since its last look
+ * (the application's RX bursts) reaped its transfer too, so it only takes
+ * what is queued: no system call, and no contention for libusb's event
+ * lock with the RX lcore. It makes the round itself when nobody else did
+ * (an idle or sleeping application).
+ */
+static bool
+lu_intr_swept(struct lu_dev *u, enum ch39x_ep ep_id)
+{
+	uint64_t seq;
+
+	if (ep_id != CH39X_EP_INTR_IN)
+		return false;
+	seq = __atomic_load_n(&u->sweeps, __ATOMIC_ACQUIRE);
+	if (seq == u->intr_seen)
+		return false;
+	u->intr_seen = seq;
 	return true;
 }
 
@@ -633,9 +656,14 @@ lu_poll(struct ch39x_usb_dev *d, enum ch39x_ep ep_id, struct ch39x_xfer **done,
 	pthread_mutex_lock(&ep->lock);
 	x = ep->done_head;
 	pthread_mutex_unlock(&ep->lock);
-	if (x == NULL && !lu_armed_repoll(u, ep_id) && lu_sweep(u) &&
-	    ep_id == CH39X_EP_BULK_IN)
-		u->swept = true;	/* rx_arm's thread: no atomics */
+	if (x == NULL && !lu_armed_repoll(u, ep_id) &&
+	    !lu_intr_swept(u, ep_id) && lu_sweep(u)) {
+		if (ep_id == CH39X_EP_BULK_IN)
+			u->swept = true;	/* rx_arm's thread */
+		else if (ep_id == CH39X_EP_INTR_IN)
+			u->intr_seen = __atomic_load_n(&u->sweeps,
+						       __ATOMIC_ACQUIRE);
+	}
 	return lu_take(ep, done, max);
 }
 

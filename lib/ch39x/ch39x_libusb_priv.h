@@ -120,6 +120,8 @@ struct lu_dev {
 	bool wake_written;	/* rx_arm wrote wake_ev since the last disarm */
 	bool armed_fresh;	/* rx_arm reaped; no bulk IN poll since */
 	bool swept;		/* a bulk IN poll reaped since the disarm */
+	uint64_t sweeps;	/* atomic: event rounds made, by any thread */
+	uint64_t intr_seen;	/* sweeps at the interrupt poller's last look */
 	/* Called when an interrupt transfer completes (intr_hook). */
 	void (*intr_fn)(void *arg);
 	void *intr_arg;
