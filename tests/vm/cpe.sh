@@ -385,18 +385,12 @@ measure() {
 	fi
 }
 
-# cpe_profile RATE: 2 s of perf samples over every CPU (perf from the
-# host tree), kept with the guest's kernel symbols for perf report on the
-# host: cpe-profile-REP-ROUTER-RATE.data and cpe-kallsyms.txt, with a
-# summary by command and by symbol in cpe-profile-REP-ROUTER-RATE.txt
+# cpe_profile RATE: 2 s of perf samples over every CPU in
+# cpe-profile-REP-ROUTER-RATE.data (sys_profile, guest.sh)
 cpe_profile() {
-	f=/out/cpe-profile-$REP-$ROUTER-$1
-	[ -f /out/cpe-kallsyms.txt ] || cat /proc/kallsyms > /out/cpe-kallsyms.txt
-	chroot /host perf record -q -a -F 2999 -e cpu-clock -o /tmp/cpe.perf \
-		-- sleep 2 > /dev/null 2>&1
-	cp /host/tmp/cpe.perf "$f.data"
-	rm -f /host/tmp/cpe.perf
-	cpe_log "rep $REP $ROUTER $1: perf samples over 2 s in ${f#/out/}.data"
+	f=cpe-profile-$REP-$ROUTER-$1.data
+	sys_profile "$f"
+	cpe_log "rep $REP $ROUTER $1: perf samples over 2 s in $f"
 }
 
 # frames pktgen has sent from the LAN host's netdev (0 when it is not

@@ -65,6 +65,17 @@ kernel_log() {
 	fi
 }
 
+# sys_profile DATA: 2 s of perf samples over every CPU (perf from the host
+# tree) into /out/DATA, with the guest's kernel symbols once in
+# /out/kallsyms.txt, for perf report --kallsyms on the host
+sys_profile() {
+	[ -f /out/kallsyms.txt ] || cat /proc/kallsyms > /out/kallsyms.txt
+	chroot /host perf record -q -a -F 2999 -e cpu-clock -o /tmp/sys.perf \
+		-- sleep 2 > /dev/null 2>&1
+	cp /host/tmp/sys.perf "/out/$1" 2>/dev/null
+	rm -f /host/tmp/sys.perf
+}
+
 usbtool() {
 	chroot /host python3 "$ROOT/usertools/ch39x-usb" "$@"
 }

@@ -53,7 +53,7 @@ PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
 PERF_APP=$(param vmt_perf_app)
 # The gadgets measured (ncm, ecm), and 1: a perf profile of every CPU in 2 s
 # more of each window of the first round (not in the measured window),
-# perf-profile-SPEED-DEV-DRIVER-SIZE-DIR.data with perf-kallsyms.txt in
+# perf-profile-SPEED-DEV-DRIVER-SIZE-DIR.data with kallsyms.txt in
 # /out, for perf report on the host
 PERF_DEVS=$(param vmt_perf_devs | tr ',' ' ')
 PERF_DEVS=${PERF_DEVS:-ncm ecm}
@@ -144,15 +144,8 @@ window() {
 	c1=$(eval "$3")
 	t1=$(up)
 	s1=$(cpu_snap)
-	if [ "$PERF_PROFILE" = 1 ] && [ -n "$PROF_TAG" ]; then
-		[ -f /out/perf-kallsyms.txt ] ||
-			cat /proc/kallsyms > /out/perf-kallsyms.txt
-		chroot /host perf record -q -a -F 2999 -e cpu-clock \
-			-o /tmp/perf-prof.data -- sleep 2 > /dev/null 2>&1
-		cp /host/tmp/perf-prof.data "/out/perf-profile-$PROF_TAG.data" \
-			2>/dev/null
-		rm -f /host/tmp/perf-prof.data
-	fi
+	[ "$PERF_PROFILE" = 1 ] && [ -n "$PROF_TAG" ] &&
+		sys_profile "perf-profile-$PROF_TAG.data"
 	eval "$2"
 	echo "$c0 $c1 $t0 $t1 $s0 $s1" | awk '{ dt = $4 - $3;
 		j0 = $11 - $6; j1 = $13 - $8; b0 = 0; b1 = 0;

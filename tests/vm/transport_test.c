@@ -663,18 +663,7 @@ test_rx_wake_late(struct fn *f, uint16_t *seq)
 		waited = now_ms() - t0;
 		f->ops->rx_arm(f->d, false);
 		before = f->ops->collect(f->d, CH39X_EP_BULK_OUT, &out, 1);
-		for (t0 = now_ms(); !w.payload_ok && now_ms() < t0 + 3000;) {
-			n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX);
-			for (i = 0; i < n; i++) {
-				if (done[i]->status == CH39X_XFER_OK)
-					deliver(f, done[i], on_echo_reply, &w);
-				if (done[i]->status == CH39X_XFER_OK)
-					f->ops->submit(f->d, done[i]);
-			}
-			pump_intr(f);
-			if (n == 0)
-				pause_us(1000);
-		}
+		wait_frame(f, 3000, on_echo_reply, &w);
 		after = f->ops->collect(f->d, CH39X_EP_BULK_OUT, &out, 1);
 		/* Not collected: taken back here, for the tests after. */
 		for (t0 = now_ms(); f->tx[0].in_flight && now_ms() < t0 + 2000;)
