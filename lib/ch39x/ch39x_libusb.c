@@ -236,6 +236,17 @@ ch39x_libusb_mem_stats(struct ch39x_usb_dev *d, struct ch39x_libusb_mem *m)
 	m->mem_refused = __atomic_load_n(&u->refused, __ATOMIC_RELAXED);
 }
 
+void
+ch39x_libusb_event_stats(struct ch39x_usb_dev *d,
+			 struct ch39x_libusb_events *e)
+{
+	struct lu_dev *u = to_lu(d);
+
+	e->rounds = __atomic_load_n(&u->rounds, __ATOMIC_RELAXED);
+	e->spared = __atomic_load_n(&u->spared, __ATOMIC_RELAXED);
+	e->completed = __atomic_load_n(&u->completed, __ATOMIC_RELAXED);
+}
+
 static uint8_t *
 buf_alloc(struct ch39x_usb_dev *d, size_t size, enum ch39x_buf_kind *kind)
 {
@@ -398,6 +409,7 @@ lu_callback(struct libusb_transfer *t)
 	struct lu_ep *ep = w->ep;
 	struct ch39x_xfer *x = w->x;
 
+	__atomic_fetch_add(&u->completed, 1, __ATOMIC_RELAXED);
 	x->actual = (uint32_t)t->actual_length;
 	x->status = lu_status(t->status);
 	if (x->status == CH39X_XFER_NO_DEVICE)
@@ -555,22 +567,54 @@ lu_cancel_all(struct ch39x_usb_dev *d, enum ch39x_ep ep_id)
 }
 
 /*
+ * Whether an event round could find anything: a descriptor of the ready
+ * set is ready. Asked only when the last round completed nothing of this
+ * device (quiet): an epoll_wait that finds the set empty costs less than
+ * libusb's round, which polls every descriptor and, finding none ready,
+ * reads the clock for its transfer timeouts (io.c handle_timeouts: a
+ * system call where the clocksource has no vDSO, as hpet). Under load the
+ * last round found something, and a look first would be a call more.
+ */
+static bool
+lu_ready(struct lu_dev *u)
+{
+	struct epoll_event ev;
+
+	if (u->wake_ep < 0 || !__atomic_load_n(&u->quiet, __ATOMIC_RELAXED))
+		return true;
+	return epoll_wait(u->wake_ep, &ev, 1, 0) != 0;	/* -1: go round */
+}
+
+/*
  * One event round on this thread: libusb polls its descriptors and reaps
  * every URB the kernel has finished, for every endpoint (the callbacks
- * sort them into their endpoints' queues). None when another thread is
- * in one (the EAL thread looking at the interrupt endpoint): that round
- * reaps for both, and waiting for it would cost this thread a futex and
- * a clock read. Returns whether this thread made the round.
+ * sort them into their endpoints' queues). None when nothing is ready
+ * (lu_ready()): that counts as a round, which found nothing. None when
+ * another thread is in one (the EAL thread looking at the interrupt
+ * endpoint): that round reaps for both, and waiting for it would cost this
+ * thread a futex and a clock read. Returns whether this thread made the
+ * round or found it unnecessary.
  */
 static bool
 lu_sweep(struct lu_dev *u)
 {
 	struct timeval zero = { 0, 0 };
+	uint64_t done;
 
+	if (!lu_ready(u)) {
+		__atomic_fetch_add(&u->spared, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&u->sweeps, 1, __ATOMIC_RELEASE);
+		return true;
+	}
 	if (libusb_try_lock_events(u->ctx) != 0)
 		return false;
+	done = __atomic_load_n(&u->completed, __ATOMIC_RELAXED);
 	libusb_handle_events_locked(u->ctx, &zero);
+	__atomic_store_n(&u->quiet, done ==
+			 __atomic_load_n(&u->completed, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
 	libusb_unlock_events(u->ctx);
+	__atomic_fetch_add(&u->rounds, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&u->sweeps, 1, __ATOMIC_RELEASE);
 	return true;
 }
@@ -757,27 +801,25 @@ lu_close(struct ch39x_usb_dev *d)
 	lu_free(u);
 }
 
-/* ---- RX wake-ups (Rx interrupts) ---- */
+/* ---- RX wake-ups (Rx interrupts) and the ready set ---- */
 
 /*
  * usbfs reports a finished URB by making the device's file descriptor
  * writable (POLLOUT: devio.c usbdev_poll), and libusb's own descriptors
  * (its event and timer fds) readable. An epoll set holding all of them, as
  * libusb lists them, and an eventfd for the PMD's own signal becomes
- * readable (EPOLLIN) when any is ready: epoll sets nest. The set is taken
- * once; libusb on Linux does not change its descriptors while a device is
- * open.
+ * readable (EPOLLIN) when any is ready: epoll sets nest. Made once, at
+ * open: libusb on Linux does not change its descriptors while a device is
+ * open. Two uses: the Rx interrupts' wake-up descriptor, and the look
+ * that spares an event round when nothing is ready (lu_ready()).
  */
-static int
-lu_rx_wake_fd(struct ch39x_usb_dev *d)
+int
+lu_ready_set(struct lu_dev *u)
 {
-	struct lu_dev *u = to_lu(d);
 	const struct libusb_pollfd **pfds;
 	struct epoll_event ev;
 	int i, rc = 0;
 
-	if (u->wake_ep >= 0)
-		return u->wake_ep;
 	u->wake_ev = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	u->wake_ep = epoll_create1(EPOLL_CLOEXEC);
 	pfds = libusb_get_pollfds(u->ctx);
@@ -800,10 +842,20 @@ lu_rx_wake_fd(struct ch39x_usb_dev *d)
 out:
 	libusb_free_pollfds(pfds);
 	if (rc != 0) {
+		lu_log(u, "no ready set for libusb's descriptors (%s): every "
+		       "look is a libusb event round, and Rx interrupts are "
+		       "off", strerror(-rc));
 		lu_wake_close(u);
-		return rc;
 	}
-	return u->wake_ep;
+	return rc;
+}
+
+static int
+lu_rx_wake_fd(struct ch39x_usb_dev *d)
+{
+	struct lu_dev *u = to_lu(d);
+
+	return u->wake_ep >= 0 ? u->wake_ep : -ENOMEM;
 }
 
 /*

@@ -169,6 +169,22 @@ void ch39x_libusb_mem_stats(struct ch39x_usb_dev *d,
 			    struct ch39x_libusb_mem *m);
 
 /*
+ * How the device's finished transfers were collected: libusb event rounds
+ * (a poll of its descriptors and a reap of each finished URB), and the
+ * looks that found none of its descriptors ready and so made none (after
+ * a round that completed nothing, a look costs one epoll_wait).
+ */
+struct ch39x_libusb_events {
+	uint64_t rounds;
+	uint64_t spared;
+	uint64_t completed;	/* transfers completed (any status) */
+};
+
+/* Any thread. */
+void ch39x_libusb_event_stats(struct ch39x_usb_dev *d,
+			      struct ch39x_libusb_events *e);
+
+/*
  * Control thread. Whether extra more bytes of heap-buffer transfers can be
  * in flight at once under the cap (usbfs buffers are counted when
  * allocated). Returns 0, or -ENOMEM with the reason and the remedy in err.

@@ -659,6 +659,8 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 	}
 	if (r != 0)
 		goto fail;
+	/* Failing, it logs and leaves Rx interrupts off: not fatal. */
+	(void)lu_ready_set(u);
 	return &u->base;
 fail:
 	/* A failed open leaves nothing taken, whatever keep says. */

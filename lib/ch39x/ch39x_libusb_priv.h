@@ -120,7 +120,11 @@ struct lu_dev {
 	bool wake_written;	/* rx_arm wrote wake_ev since the last disarm */
 	bool armed_fresh;	/* rx_arm reaped; no bulk IN poll since */
 	bool swept;		/* a bulk IN poll reaped since the disarm */
-	uint64_t sweeps;	/* atomic: event rounds made, by any thread */
+	uint64_t sweeps;	/* atomic: rounds made or spared, any thread */
+	uint64_t rounds;	/* atomic: libusb event rounds made */
+	uint64_t spared;	/* atomic: looks that found nothing ready */
+	uint64_t completed;	/* atomic: transfers completed (callbacks) */
+	bool quiet;		/* the last round completed none of them */
 	uint64_t intr_seen;	/* sweeps at the interrupt poller's last look */
 	/* Called when an interrupt transfer completes (intr_hook). */
 	void (*intr_fn)(void *arg);
@@ -167,6 +171,7 @@ int claim(struct lu_dev *u, uint8_t ifn, char *err, size_t errlen) LU_INTERNAL;
 void hand_back(struct lu_dev *u, bool keep) LU_INTERNAL;
 void lu_free(struct lu_dev *u) LU_INTERNAL;
 
+int lu_ready_set(struct lu_dev *u) LU_INTERNAL;
 void lu_wake_close(struct lu_dev *u) LU_INTERNAL;
 
 #endif /* CH39X_LIBUSB_PRIV_H */

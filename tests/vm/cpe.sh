@@ -319,13 +319,14 @@ kpktgend_pids() {
 	done
 }
 
-# "TID COMM ticks" of each of ch39x-cpe's threads (nothing for linux)
+# "TID COMM ticks utime stime" of each of ch39x-cpe's threads (nothing for
+# linux)
 thr_ticks() {
 	[ -n "$RTR_PID" ] || return 0
 	for t in /proc/$RTR_PID/task/[0-9]*; do
 		awk -v t="${t##*/}" '{ sub(/^[^(]*\(/, ""); c = $1;
 			sub(/\).*$/, "", c); sub(/^[^)]*\) /, "");
-			print t, c, $12 + $13 }' "$t/stat" 2>/dev/null
+			print t, c, $12 + $13, $12, $13 }' "$t/stat" 2>/dev/null
 	done
 }
 
@@ -333,6 +334,15 @@ thr_ticks() {
 thr_share() {
 	awk -v dt="$3" 'NR == FNR { a[$1] = $3; next } ($1 in a) {
 		printf "%s%s %.1f", s, $2, ($3 - a[$1]) / dt; s = ", " }' "$1" "$2"
+}
+
+# "user U, system S": the process' user and system time (% of a vCPU)
+# between two thr_ticks files over DT s; system time includes the
+# softirqs that interrupted it (tick accounting charges them to the task)
+thr_us() {
+	awk -v dt="$3" 'NR == FNR { u[$1] = $4; s[$1] = $5; next } ($1 in u) {
+		du += $4 - u[$1]; ds += $5 - s[$1] }
+		END { printf "user %.1f, system %.1f", du / dt, ds / dt }' "$1" "$2"
 }
 
 # measure LOAD: one CPE_SECS window; a CSV line and a log line
@@ -364,7 +374,7 @@ measure() {
 			b0 + b1 - gen, dt }')
 	echo "$REP,$ROUTER,$1,$row,${hl:-?}" >> $CSV
 	cpe_log "rep $REP $ROUTER $1: $(echo "$row" | awk -F, '{ printf "%d frames/s %.2f Mbit/s (pktgen sent %d/s); CPU %% busy %.1f (vCPU0 %.1f, vCPU1 %.1f), generators %.1f, ch39x-cpe %.1f, router %.1f; %.2f s", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'); host load ${hl:-?}"
-	[ -n "$RTR_PID" ] && cpe_log "rep $REP $ROUTER $1: ch39x-cpe threads (% of a vCPU): $(thr_share /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)")"
+	[ -n "$RTR_PID" ] && cpe_log "rep $REP $ROUTER $1: ch39x-cpe threads (% of a vCPU): $(thr_share /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)"); process $(thr_us /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)")"
 	# idle: one more window; a TCP rate: the 2 s its iperf3 has left
 	st=""
 	case "$1" in
@@ -554,6 +564,23 @@ stats() {
 		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)], v[1], v[NR], NR; else print 0, 0, 0, 0 }'
 }
 
+# busy_pair KEY LOAD: the whole guest's busy CPU with each router, as
+# medians, and the median (min-max) of the ratio within each rep (the two
+# routers take turns in a rep: the host's load drifts less within one)
+busy_pair() {
+	awk -F, -v k="$1" -v l="$2" '$3 == l && $2 == "linux" { a[$1] = $7 }
+		$3 == l && $2 == k { b[$1] = $7 }
+		END { for (r in b) if ((r in a) && a[r] > 0)
+			printf "%s %s %.3f\n", a[r], b[r], b[r] / a[r] }' $CSV > /tmp/cpe.pair
+	if [ ! -s /tmp/cpe.pair ]; then
+		echo "-"
+		return
+	fi
+	med() { sort -n | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); printf "%s %s %s %d", v[m], v[1], v[NR], NR }'; }
+	set -- $(cut -d' ' -f1 /tmp/cpe.pair | med) $(cut -d' ' -f2 /tmp/cpe.pair | med) $(cut -d' ' -f3 /tmp/cpe.pair | med)
+	echo "linux $1, ch39x-cpe $5; ratio in each rep ${9} (${10}-${11}, ${12} reps)"
+}
+
 # shellcheck disable=SC2046
 cpe_summary() {
 	S=/out/cpe-summary.txt
@@ -574,8 +601,8 @@ cpe_summary() {
 				if ($2 > 0) p = sprintf("%.2f", $1 / $2);
 				if ($4 > 0) c = sprintf("%.2f", $3 / $4);
 				print p, c }')
-			cpe_log "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax) frames/s, router CPU $cc ($ccmin-$ccmax) %; ratios pps ${ra% *}, CPU ${ra#* }"
-			echo "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax), CPU $cc ($ccmin-$ccmax); ratio pps ${ra% *} CPU ${ra#* }" >> $S
+			cpe_log "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax) frames/s, router CPU $cc ($ccmin-$ccmax) %; ratios pps ${ra% *}, CPU ${ra#* }; guest busy $(busy_pair "ch39x-cpe-$m" "$l")"
+			echo "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax), CPU $cc ($ccmin-$ccmax); ratio pps ${ra% *} CPU ${ra#* }; guest busy $(busy_pair "ch39x-cpe-$m" "$l")" >> $S
 		done
 	done
 	for k in linux $(for m in $CPE_MODES; do echo ch39x-cpe-$m; done); do
@@ -600,6 +627,7 @@ cpe_run() {
 	# page-table isolation makes each system call switch page tables:
 	# under TCG that flushes QEMU's TLB, a cost only a userspace driver pays
 	echo "[guest] cpe: kernel $(uname -r), $(cat /proc/cmdline | tr ' ' '\n' | grep -E '^(nopti|pti=|mitigations=)' | tr '\n' ' ')meltdown: $(cat /sys/devices/system/cpu/vulnerabilities/meltdown 2>/dev/null), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
+	echo "[guest] cpe: $(cost_probe)"
 	pmd_prepare || return
 	for m in $(cat /modules/perf.list /modules/cpe.list 2>/dev/null); do
 		insmod "/modules/$m.ko" 2>/dev/null ||

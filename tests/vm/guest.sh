@@ -65,6 +65,32 @@ kernel_log() {
 	fi
 }
 
+# What the primitives a router uses cost here, for reading the ratios (all
+# under TCG in the guest): a system call (getppid), a clock read
+# (clock_gettime, a system call when the clocksource has no vDSO), a
+# Python call as the unit, and a wake-up: perf bench's pipe round trip
+# between two processes on one vCPU (two sleeps, two wake-ups, two
+# context switches), the price an interrupt-driven userspace router pays
+# per wake-up that a softirq does not
+cost_probe() {
+	p=$(chroot /host python3 -c '
+import os, time
+def f():
+    return 0
+def loop(g, n=100000):
+    t = time.perf_counter()
+    for _ in range(n): g()
+    return (time.perf_counter() - t) / n
+a = loop(f)
+b = loop(os.getppid)
+c = loop(time.monotonic)
+print("a getppid() system call %.2f us, a clock read %.2f us, a Python call %.2f us" %
+      ((b - a) * 1e6, (c - a) * 1e6, a * 1e6))' 2>&1)
+	w=$(chroot /host taskset -c 1 perf bench sched pipe -l 5000 2>&1 |
+		sed -n 's/^ *\([0-9.]*\) usecs\/op/\1/p')
+	echo "$p, a pipe round trip on one vCPU ${w:-?} us"
+}
+
 # sys_profile DATA: 2 s of perf samples over every CPU (perf from the host
 # tree) into /out/DATA, with the guest's kernel symbols once in
 # /out/kallsyms.txt, for perf report --kallsyms on the host

@@ -455,24 +455,6 @@ perf_app() {
 	done
 }
 
-# What a system call costs here, for reading the ratios: a Python loop of
-# getppid() against one of a plain call (both under TCG in the guest)
-syscall_cost() {
-	chroot /host python3 -c '
-import os, time
-def f():
-    return 0
-n = 100000
-t = time.perf_counter()
-for _ in range(n): f()
-a = (time.perf_counter() - t) / n
-t = time.perf_counter()
-for _ in range(n): os.getppid()
-b = (time.perf_counter() - t) / n
-print("a getppid() system call costs %.2f us, a Python call %.2f us" %
-      ((b - a) * 1e6, a * 1e6))' 2>&1
-}
-
 perf_run() {
 	for m in $(cat /modules/perf.list 2>/dev/null); do
 		insmod "/modules/$m.ko" || echo "[guest] insmod $m failed"
@@ -485,7 +467,7 @@ perf_run() {
 	[ -f /out/perf.csv ] ||
 		echo "speed,dev,driver,size,dir,median,min,max,n,cpu0,cpu1,testpmd" > /out/perf.csv
 	echo "[guest] perf starts at uptime $(up) s: drivers $PERF_DRIVERS, sizes $PERF_SIZES, xdp_prog=$XDP_PROG"
-	perf_line "guest: $(syscall_cost)"
+	perf_line "guest: $(cost_probe)"
 	r=0
 	while [ $r -lt "$PERF_REPS" ]; do
 		PERF_ROUND=$r

@@ -704,6 +704,48 @@ ping(struct fn *f, uint16_t seq, uint32_t payload, bool zlp_mode,
 	return w.payload_ok;
 }
 
+/*
+ * The ready set spares empty event rounds: while nothing finishes, a bulk
+ * IN poll after a round that completed nothing is one epoll_wait (no libusb
+ * round: its poll of every descriptor and its clock read). A reply that
+ * then finishes must still be reaped by the next poll.
+ */
+static void
+test_ready_gate(struct fn *f, uint16_t *seq)
+{
+	struct ch39x_libusb_events e0, e1, e2;
+	struct ch39x_xfer *done[N_RX];
+	unsigned int i, n, taken = 0;
+	bool ok;
+	int r = 0;
+
+	ch39x_libusb_event_stats(f->d, &e0);
+	for (i = 0; i < 200; i++) {
+		n = f->ops->poll(f->d, CH39X_EP_BULK_IN, done, N_RX);
+		taken += n;
+		while (n-- > 0)
+			if (done[n]->status == CH39X_XFER_OK)
+				f->ops->submit(f->d, done[n]);
+		pause_us(1000);
+	}
+	ch39x_libusb_event_stats(f->d, &e1);
+	ok = ping(f, (*seq)++, 56, false, NULL, NULL, NULL, &r);
+	ch39x_libusb_event_stats(f->d, &e2);
+	/* Each unsolicited frame costs one round and the round after it. */
+	result(e1.spared - e0.spared >= 150 &&
+	       e1.rounds - e0.rounds <= 2 + 2 * taken, f->tag,
+	       "ready set, 200 bulk IN polls with nothing sent: %" PRIu64
+	       " looks spared a libusb round, %" PRIu64 " rounds made, %u "
+	       "unsolicited transfers (>= 150 spared, <= %u rounds wanted)",
+	       e1.spared - e0.spared, e1.rounds - e0.rounds, taken,
+	       2 + 2 * taken);
+	result(ok && e2.rounds > e1.rounds && e2.completed > e1.completed,
+	       f->tag, "ready set: the echo reply after them is reaped (%s; "
+	       "%" PRIu64 " rounds, %" PRIu64 " completions; send rc=%d)",
+	       ok ? "taken" : "lost", e2.rounds - e1.rounds,
+	       e2.completed - e1.completed, r);
+}
+
 static int
 submit_rx_all(struct fn *f)
 {
@@ -1424,6 +1466,7 @@ run_function(const struct gadget *g)
 	       now_ms() - t0, r);
 	test_rx_wake(f, &seq);
 	test_rx_wake_late(f, &seq);
+	test_ready_gate(f, &seq);
 	test_zlp(f, &seq);
 	test_stall(f, &seq);
 	test_burst(f);
