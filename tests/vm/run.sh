@@ -36,7 +36,7 @@
 #   PERF_DEVS="ncm ecm" PERF_PROFILE=0] ...
 #                                        throughput comparison (perf.sh)
 #   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
-#   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0] ...      ch39x-cpe against the Linux router on
+#   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0 CPE_SAT=1] ...      ch39x-cpe against the Linux router on
 #                                        two NCM gadgets (tests/vm/cpe.sh):
 #                                        only that, at super speed unless
 #                                        SPEEDS says otherwise
@@ -85,6 +85,7 @@ CPE_MODES=${CPE_MODES:-poll}
 CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
 CPE_STRACE=${CPE_STRACE:-0}	# 1: ch39x-cpe's system calls while idle
 CPE_PROFILE=${CPE_PROFILE:-0}	# 1: where each router's CPU goes (perf)
+CPE_SAT=${CPE_SAT:-1}		# 0: fixed rates only (no TCP max, no UDP flood)
 VM_MEM=1024
 # A comparison round takes about 25 s per driver and frame size under TCG
 # (two gadgets, two directions), plus a testpmd start per PMD.
@@ -350,7 +351,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
