@@ -582,6 +582,13 @@ lu_ready(struct lu_dev *u)
 
 	if (u->wake_ep < 0 || !__atomic_load_n(&u->quiet, __ATOMIC_RELAXED))
 		return true;
+	/*
+	 * A round at least every LU_SPARE_MAX looks all the same: what
+	 * libusb would find without a ready descriptor (nothing, on Linux)
+	 * waits at most that many looks.
+	 */
+	if (__atomic_load_n(&u->spared_run, __ATOMIC_RELAXED) >= LU_SPARE_MAX)
+		return true;
 	return epoll_wait(u->wake_ep, &ev, 1, 0) != 0;	/* -1: go round */
 }
 
@@ -602,6 +609,7 @@ lu_sweep(struct lu_dev *u)
 	uint64_t done;
 
 	if (!lu_ready(u)) {
+		__atomic_fetch_add(&u->spared_run, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&u->spared, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&u->sweeps, 1, __ATOMIC_RELEASE);
 		return true;
@@ -614,6 +622,7 @@ lu_sweep(struct lu_dev *u)
 			 __atomic_load_n(&u->completed, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);
 	libusb_unlock_events(u->ctx);
+	__atomic_store_n(&u->spared_run, 0, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&u->rounds, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&u->sweeps, 1, __ATOMIC_RELEASE);
 	return true;

@@ -31,6 +31,8 @@
 /* Devices listed in a selection error. */
 #define LU_LIST_MAX	32
 #define LU_SERIAL_MAX	64
+/* Looks the ready set may spare in a row before a round is made anyway. */
+#define LU_SPARE_MAX	64
 /* Close: how long cancelled transfers may take to come back. */
 #define LU_DRAIN_MS	1000
 /* Poll period while waiting for a device after a configuration switch. */
@@ -125,6 +127,7 @@ struct lu_dev {
 	uint64_t spared;	/* atomic: looks that found nothing ready */
 	uint64_t completed;	/* atomic: transfers completed (callbacks) */
 	bool quiet;		/* the last round completed none of them */
+	uint32_t spared_run;	/* atomic: looks spared since the last round */
 	uint64_t intr_seen;	/* sweeps at the interrupt poller's last look */
 	/* Called when an interrupt transfer completes (intr_hook). */
 	void (*intr_fn)(void *arg);

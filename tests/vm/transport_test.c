@@ -731,14 +731,17 @@ test_ready_gate(struct fn *f, uint16_t *seq)
 	ch39x_libusb_event_stats(f->d, &e1);
 	ok = ping(f, (*seq)++, 56, false, NULL, NULL, NULL, &r);
 	ch39x_libusb_event_stats(f->d, &e2);
-	/* Each unsolicited frame costs one round and the round after it. */
+	/*
+	 * Each unsolicited frame costs one round and the round after it;
+	 * one round in every 64 looks is made anyway (LU_SPARE_MAX).
+	 */
 	result(e1.spared - e0.spared >= 150 &&
-	       e1.rounds - e0.rounds <= 2 + 2 * taken, f->tag,
+	       e1.rounds - e0.rounds <= 5 + 2 * taken, f->tag,
 	       "ready set, 200 bulk IN polls with nothing sent: %" PRIu64
 	       " looks spared a libusb round, %" PRIu64 " rounds made, %u "
 	       "unsolicited transfers (>= 150 spared, <= %u rounds wanted)",
 	       e1.spared - e0.spared, e1.rounds - e0.rounds, taken,
-	       2 + 2 * taken);
+	       5 + 2 * taken);
 	result(ok && e2.rounds > e1.rounds && e2.completed > e1.completed,
 	       f->tag, "ready set: the echo reply after them is reaped (%s; "
 	       "%" PRIu64 " rounds, %" PRIu64 " completions; send rc=%d)",
