@@ -601,7 +601,13 @@ round() {
 # the CSV) over the reps
 stats() {
 	awk -F, -v k="$1" -v l="$2" -v c="$3" '$2 == k && $3 == l { print $c }' $CSV |
-		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)], v[1], v[NR], NR; else print 0, 0, 0, 0 }'
+		med
+}
+
+# med: "median min max n" of the numbers on stdin, one a line (0 0 0 0
+# for none)
+med() {
+	sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)], v[1], v[NR], NR; else print 0, 0, 0, 0 }'
 }
 
 # busy_pair KEY LOAD: the whole guest's busy CPU with each router, as
@@ -616,7 +622,6 @@ busy_pair() {
 		echo "-"
 		return
 	fi
-	med() { sort -n | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); printf "%s %s %s %d", v[m], v[1], v[NR], NR }'; }
 	set -- $(cut -d' ' -f1 /tmp/cpe.pair | med) $(cut -d' ' -f2 /tmp/cpe.pair | med) $(cut -d' ' -f3 /tmp/cpe.pair | med)
 	echo "linux $1, ch39x-cpe $5; ratio in each rep ${9} (${10}-${11}, ${12} reps)"
 }
