@@ -5,15 +5,25 @@
 #   scripts/dpdk-lts.sh 22.11          the system's DPDK (Debian 12's 22.11)
 #   scripts/dpdk-lts.sh 23.11|24.11|25.11
 #                                      a minimal DPDK of that version, built
-#                                      from source into .cache/dpdk-VERSION
+#                                      from source into the cache below
 #
-# The DPDK source comes from one of (first that is set wins):
+# The DPDK source comes from the first of these that gives one:
 #   DPDK_SRC=DIR      a DPDK source tree of exactly that version
-#   DPDK_GIT=GITDIR   a git repository of DPDK (a bare mirror does): the tag
-#                     vVERSION (or DPDK_TAG) is exported with git archive
-# Nothing is downloaded here. The DPDK build takes long (tens of minutes on
-# two cores) and is cached: a second run only rebuilds the PMD. Not part of
-# the default CI for that reason; doc/guides/nics/ch39x.rst records results.
+#   DPDK_GIT=GITDIR   a git repository of DPDK (a bare mirror does): the
+#                     newest tag vVERSION[.N] (or DPDK_TAG) is exported
+#   Debian's archive  `apt-get source dpdk` from the suite that carries the
+#                     release (24.11: trixie; 25.11: sid, experimental),
+#                     through a private deb-src list derived from the
+#                     system's own apt sources (no mirror is named here);
+#                     23.11 is in no Debian suite
+# With none of them the script exits 3 and says which it tried: scripts/
+# test.sh reports that as a skip with its reason, anything else as failure.
+#
+# The minimal DPDK build takes a few minutes on two cores and is cached
+# per machine in $LTS_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/
+# ch39x-lts/dpdk-VERSION; .done records the options and the source's
+# version), so that every clone on the machine, CI's fresh ones included,
+# builds the PMD against it without rebuilding DPDK.
 #
 # The PMD is then configured in build-lts-VERSION against that DPDK only:
 # PKG_CONFIG_PATH names its libdpdk.pc, its driver-SDK headers come with it
@@ -47,33 +57,102 @@ if [ "$ver" = 22.11 ]; then
 	exit 0
 fi
 
-cache="$top/.cache/dpdk-$ver"
+lts_root=${LTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ch39x-lts}
+cache="$lts_root/dpdk-$ver"
 src=${DPDK_SRC:-$cache/src}
 inst="$cache/install"
 log="$cache/build.log"
 mkdir -p "$cache"
 
-# Only what the PMD, its tests, its apps (hash, lpm) and testpmd use;
-# mandatory libraries and drivers (eal, ethdev, bus/pci, bus/vdev,
-# mempool/ring, ...) are always built. The driver SDK is installed so that
-# no headers of another DPDK version can be mixed in. A change here
-# rebuilds the cached DPDK (.done holds the options it was built with).
+# Only what the PMD, its tests (net/bonding for pmd_bond), its apps (hash,
+# lpm, ip_frag) and testpmd use; mandatory libraries and drivers (eal,
+# ethdev, bus/pci, bus/vdev, mempool/ring, ...) are always built. The
+# driver SDK is installed so that no headers of another DPDK version can be
+# mixed in. A change here rebuilds the cached DPDK (.done holds the options
+# it was built with).
 dpdk_opts=(--prefix="$inst" -Dlibdir=lib -Dbuildtype=release
-	-Ddefault_library=shared -Denable_libs=gro,gso,hash,lpm
-	-Denable_drivers=net/null,net/ring -Denable_apps=test-pmd
+	-Ddefault_library=shared -Denable_libs=gro,gso,hash,lpm,ip_frag,sched
+	-Denable_drivers=net/null,net/ring,net/bonding -Denable_apps=test-pmd
 	-Dtests=false -Dexamples= -Denable_docs=false -Denable_driver_sdk=true)
+
+# The newest tag of the release in a DPDK git repository: vVER.N, else vVER.
+git_tag() {
+	git --git-dir="$DPDK_GIT" tag -l "v$ver" "v$ver.*" |
+		grep -E "^v$ver(\.[0-9]+)?\$" | sort -V | tail -n 1
+}
+
+# The release's source from Debian's archive into $src. Returns 1 when no
+# suite lists it or the archive does not serve its files.
+debian_source() {
+	local suites work f v
+	case "$ver" in
+	24.11) suites="trixie" ;;
+	25.11) suites="sid experimental" ;;
+	*) echo "dpdk-lts: no Debian suite carries DPDK $ver" >&2; return 1 ;;
+	esac
+	work=$(mktemp -d)
+	mkdir -p "$work/sources.list.d" "$work/lists/partial"
+	: > "$work/sources.list"
+	# The system's first Debian entry, as deb-src of those suites.
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk 'BEGIN { RS = ""; ORS = "\n\n" } /Components:.*main/ &&
+		     !/-security/ { print; exit }' "$f" |
+			sed -e 's/^Types:.*/Types: deb-src/' \
+			    -e "s/^Suites:.*/Suites: $suites/" \
+			> "$work/sources.list.d/dpdk-lts.sources"
+		[ -s "$work/sources.list.d/dpdk-lts.sources" ] && break
+	done
+	if [ ! -s "$work/sources.list.d/dpdk-lts.sources" ] &&
+	   [ -f /etc/apt/sources.list ]; then
+		awk '$1 == "deb" && $0 !~ /security/ { print; exit }' \
+			/etc/apt/sources.list | while read -r _ uri _ comp; do
+			for f in $suites; do
+				echo "deb-src $uri $f $comp"
+			done
+		done > "$work/sources.list"
+	fi
+	local aptopts=(-o APT::Sandbox::User=root
+		-o "Dir::Etc::SourceList=$work/sources.list"
+		-o "Dir::Etc::SourceParts=$work/sources.list.d"
+		-o "Dir::State::Lists=$work/lists")
+	if ! apt-get "${aptopts[@]}" update -qq >"$work/apt.log" 2>&1; then
+		echo "dpdk-lts: apt-get update of $suites failed (log: $work/apt.log)" >&2
+		return 1
+	fi
+	# Newest first: a suite's index may list a version whose files the
+	# archive no longer (or not yet) serves.
+	for v in $(apt-cache "${aptopts[@]}" showsrc dpdk 2>/dev/null |
+		   sed -n 's/^Version: //p' | grep "^$ver\." | sort -rV | uniq); do
+		rm -f "$work"/dpdk_*
+		if (cd "$work" && apt-get "${aptopts[@]}" source --download-only \
+			-qq "dpdk=$v") >>"$work/apt.log" 2>&1; then
+			rm -rf "$src"
+			(cd "$work" && dpkg-source --no-check -x dpdk_*.dsc "$src") \
+				>>"$work/apt.log" 2>&1 || return 1
+			echo "dpdk-lts: DPDK source $v from Debian's $suites"
+			rm -rf "$work"
+			return 0
+		fi
+		echo "dpdk-lts: Debian's $suites list dpdk $v, but the archive did not serve its files" >&2
+	done
+	echo "dpdk-lts: no DPDK $ver source from Debian's $suites (log: $work/apt.log)" >&2
+	return 1
+}
+
 if [ "$(cat "$inst/.done" 2>/dev/null)" != "${dpdk_opts[*]}" ]; then
 	if [ -n "${DPDK_SRC:-}" ]; then
 		:
 	elif [ -n "${DPDK_GIT:-}" ]; then
-		tag=${DPDK_TAG:-v$ver}
-		if [ ! -f "$src/VERSION" ]; then
+		tag=${DPDK_TAG:-$(git_tag)}
+		[ -n "$tag" ] || { echo "dpdk-lts: no tag v$ver in $DPDK_GIT" >&2; exit 1; }
+		if [ "$(cat "$src/VERSION" 2>/dev/null)" != "${tag#v}" ]; then
 			rm -rf "$src" && mkdir -p "$src"
 			git --git-dir="$DPDK_GIT" archive "$tag" | tar -x -C "$src"
 		fi
-	elif [ ! -f "$src/VERSION" ]; then
-		echo "dpdk-lts: set DPDK_SRC=<dpdk-$ver source> or DPDK_GIT=<dpdk git dir>" >&2
-		exit 2
+	elif [ ! -f "$src/VERSION" ] && ! debian_source; then
+		echo "dpdk-lts: no DPDK $ver source: set DPDK_SRC=<dpdk-$ver source> or DPDK_GIT=<dpdk git dir>" >&2
+		exit 3
 	fi
 	case "$(cat "$src/VERSION")" in
 	"$ver"*) ;;
@@ -99,8 +178,6 @@ if [ "$(cat "$inst/.done" 2>/dev/null)" != "${dpdk_opts[*]}" ]; then
 	ninja -C "$cache/build" -j "${LTS_JOBS:-2}" >>"$log" 2>&1
 	meson install -C "$cache/build" >>"$log" 2>&1
 	echo "${dpdk_opts[*]}" > "$inst/.done"
-	# The PMD's build caches what pkg-config said of the old install.
-	rm -rf "$bdir"
 fi
 
 pc=$(dirname "$(find "$inst" -name libdpdk.pc | head -n 1)")
@@ -110,6 +187,12 @@ export PATH="$inst/bin:$PATH"
 echo "dpdk-lts: DPDK $(pkg-config --modversion libdpdk) from $inst"
 # pmdinfogen of the same release: the markers it reads in the objects
 # changed over releases.
-[ -d "$bdir" ] || meson setup "$bdir" "$top" \
-	-Ddpdk_buildtools_dir="$src/buildtools" >/dev/null
+# The PMD's build caches what pkg-config said of the DPDK install: a DPDK
+# rebuilt since (by this clone or another) means a new build directory.
+stamp="$(pkg-config --modversion libdpdk) $(cat "$inst/.done")"
+if [ "$(cat "$bdir/.lts-dpdk" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$bdir"
+	meson setup "$bdir" "$top" -Ddpdk_buildtools_dir="$src/buildtools" >/dev/null
+	echo "$stamp" > "$bdir/.lts-dpdk"
+fi
 run_pmd_tests

@@ -3,7 +3,8 @@
 # The test command: installs what is missing, builds, runs the whole meson
 # test suite, then the suites of our own programs again in an
 # AddressSanitizer + UndefinedBehaviorSanitizer build, and ends with one
-# line "N passed, N failed" over both, plus a short libFuzzer run of every
+# line "N passed, N failed" over both, plus the unit and pmd suites against
+# DPDK 24.11 and 25.11 (scripts/dpdk-lts.sh), a short libFuzzer run of every
 # parser (scripts/fuzz.sh) and the libusb transport against real USB
 # gadgets in a QEMU guest (tests/vm/run.sh).
 #
@@ -48,6 +49,30 @@ else
 	echo "sanitizer build failed"; rc=1
 fi
 
+# The DPDK LTS releases after the system's 22.11 (scripts/dpdk-lts.sh): the
+# PMD built against each, its unit and pmd suites run. The minimal DPDK is
+# cached per machine; its source comes from Debian's archive (or DPDK_GIT,
+# DPDK_SRC). A release whose source cannot be had is reported as a skip
+# with the reason (exit 3); a build or test failure counts as a failure.
+lts_dirs=()
+lts_bad=0
+for v in ${LTS_VERSIONS:-24.11 25.11}; do
+	rm -f "$top/build-lts-$v/meson-logs/testlog.json"
+	LTS_SUITES="unit pmd" bash "$top/scripts/dpdk-lts.sh" "$v"
+	lrc=$?
+	if [ "$lrc" -eq 3 ]; then
+		echo "dpdk-lts $v: SKIP, no DPDK $v source on this machine (see above)"
+		continue
+	fi
+	lts_dirs+=("$top/build-lts-$v")
+	if [ "$lrc" -ne 0 ]; then
+		echo "dpdk-lts $v: FAIL (exit $lrc)"
+		rc=1
+		[ -f "$top/build-lts-$v/meson-logs/testlog.json" ] ||
+			lts_bad=$((lts_bad + 1))
+	fi
+done
+
 # A short fuzzing budget per parser (the long runs are in doc/).
 fuzz_ok=0
 if bash "$top/scripts/fuzz.sh" "${FUZZ_SECONDS:-5}"; then
@@ -65,7 +90,7 @@ else
 	rc=1
 fi
 
-read -r ok bad < <(python3 - "$builddir" "$asandir" <<'PY'
+read -r ok bad < <(python3 - "$builddir" "$asandir" "${lts_dirs[@]}" <<'PY'
 import json, os, sys
 ok = bad = 0
 for d in sys.argv[1:]:
@@ -85,6 +110,7 @@ PY
 for step in "$fuzz_ok" "$vm_ok"; do
 	if [ "$step" -eq 1 ]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
 done
+bad=$((bad + lts_bad))
 [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ] && bad=1
 echo "$ok passed, $bad failed"
 [ "$bad" -eq 0 ]

@@ -29,9 +29,19 @@
 #include <rte_eth_bond.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_version.h>
 
 #include "rte_pmd_ch39x.h"
 #include "pmd_test.h"
+
+/* DPDK 23.11 renamed bonding's slaves members; 24.11 dropped the old names. */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 11, 0, 0)
+#define bond_member_add rte_eth_bond_member_add
+#define bond_active_members_get rte_eth_bond_active_members_get
+#else
+#define bond_member_add rte_eth_bond_slave_add
+#define bond_active_members_get rte_eth_bond_active_slaves_get
+#endif
 
 /* Deadlines only bound a failure (a loaded machine is slow, not wrong). */
 #define WAIT_MS 5000
@@ -52,8 +62,8 @@ lsc_cb(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
 	(void)type;
 	(void)arg;
 	(void)ret;
-	rte_eth_link_get_nowait(port, &l);
-	if (!l.link_status && lsc_tsc == 0)
+	if (rte_eth_link_get_nowait(port, &l) == 0 && !l.link_status &&
+	    lsc_tsc == 0)
 		__atomic_store_n(&lsc_tsc, rte_get_timer_cycles(),
 				 __ATOMIC_RELAXED);
 	return 0;
@@ -104,8 +114,7 @@ wait_link(uint16_t p, int up)
 	struct rte_eth_link l;
 
 	do {
-		rte_eth_link_get_nowait(p, &l);
-		if (l.link_status == up)
+		if (rte_eth_link_get_nowait(p, &l) == 0 && l.link_status == up)
 			return true;
 		usleep(1000);
 	} while (rte_get_timer_cycles() < end);
@@ -192,14 +201,14 @@ test_failover(void)
 	if (bid < 0)
 		return;
 	bond = (uint16_t)bid;
-	CHECK(rte_eth_bond_slave_add(bond, a0) == 0 &&
-	      rte_eth_bond_slave_add(bond, a1) == 0 &&
+	CHECK(bond_member_add(bond, a0) == 0 &&
+	      bond_member_add(bond, a1) == 0 &&
 	      rte_eth_bond_primary_set(bond, a0) == 0, "slaves");
 	CHECK(port_start(bond) == 0, "bond start");
 	CHECK(wait_link(a0, 1) && wait_link(a1, 1) && wait_link(bond, 1),
 	      "links up");
 	t = rte_get_timer_cycles() + ms_to_tsc(WAIT_MS);
-	while ((n = rte_eth_bond_active_slaves_get(bond, act, 2)) != 2 &&
+	while ((n = bond_active_members_get(bond, act, 2)) != 2 &&
 	       rte_get_timer_cycles() < t)
 		usleep(1000);
 	CHECK(n == 2, "%d active slaves", n);

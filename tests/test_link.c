@@ -121,8 +121,8 @@ wait_link_is(uint16_t port, int up, uint32_t speed, int duplex, int autoneg,
 
 	do {
 		memset(l, 0, sizeof(*l));
-		rte_eth_link_get_nowait(port, l);
-		if (l->link_status == up &&
+		if (rte_eth_link_get_nowait(port, l) == 0 &&
+		    l->link_status == up &&
 		    (!up || (l->link_speed == speed &&
 			     l->link_duplex == duplex &&
 			     l->link_autoneg == autoneg)))

@@ -1145,9 +1145,8 @@ unplug_not_started(uint16_t p, uint16_t peer, const char *tag)
 	usleep(500 * 1000);
 	CHECK(rmv_count[p] == 1, "%s: %d RMV events later", tag,
 	      rmv_count[p]);
-	rte_eth_link_get_nowait(p, &l);
-	CHECK(l.link_status == RTE_ETH_LINK_DOWN, "%s: link up when gone",
-	      tag);
+	CHECK(rte_eth_link_get_nowait(p, &l) == 0 &&
+	      l.link_status == RTE_ETH_LINK_DOWN, "%s: link up when gone", tag);
 	if (peer != RTE_MAX_ETHPORTS)
 		CHECK(wait_link(peer, 0), "%s: peer kept its link", tag);
 	rc = port_up(p, 0, 0);

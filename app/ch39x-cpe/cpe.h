@@ -22,6 +22,7 @@
 #include <rte_ether.h>
 #include <rte_icmp.h>
 #include <rte_mbuf.h>
+#include <rte_version.h>
 
 #include "qos.h"
 
@@ -29,6 +30,32 @@
 #ifndef RTE_ICMP_TYPE_ECHO_REQUEST
 #define RTE_ICMP_TYPE_ECHO_REQUEST 8
 #define RTE_ICMP_TYPE_ECHO_REPLY 0
+#endif
+
+/*
+ * DPDK 24.11 made IPv6 addresses a struct rte_ipv6_addr (bytes in .a) in
+ * rte_ipv6_hdr and in the rte_lpm6 calls; before, they were uint8_t[16].
+ * IP6_SRC/IP6_DST give the header's address bytes, LPM6_ADDR what
+ * rte_lpm6 takes, in either release.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+#define IP6_SRC(ip) ((ip)->src_addr.a)
+#define IP6_DST(ip) ((ip)->dst_addr.a)
+#define LPM6_ADDR(p) ((const struct rte_ipv6_addr *)(const void *)(p))
+#else
+#define IP6_SRC(ip) ((ip)->src_addr)
+#define IP6_DST(ip) ((ip)->dst_addr)
+#define LPM6_ADDR(p) (p)
+#endif
+
+/*
+ * DPDK 23.03 added rte_tel_data_add_dict_uint, and 23.11 deprecated
+ * rte_tel_data_add_dict_u64 for it.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#define cpe_tel_u64 rte_tel_data_add_dict_uint
+#else
+#define cpe_tel_u64 rte_tel_data_add_dict_u64
 #endif
 
 #define CPE_MAX_PORTS		16	/* router interfaces (VLANs included) */

@@ -694,7 +694,7 @@ route_add(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_add_dict_string(d, "gateway", gw);
 	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
 	rte_tel_data_add_dict_int(d, "replaced", replaced);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	cpe_tel_u64(d, "generation", cpe.gen);
 }
 
 static void
@@ -727,7 +727,7 @@ route_del(const struct ctl_family *f, const struct ctl_cmd *c,
 	cpe.st.ctl_route_changes++;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "deleted", p);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	cpe_tel_u64(d, "generation", cpe.gen);
 }
 
 static void
@@ -761,7 +761,7 @@ neigh_add(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_add_dict_string(d, "mac", m);
 	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
 	rte_tel_data_add_dict_int(d, "replaced", rc);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	cpe_tel_u64(d, "generation", cpe.gen);
 }
 
 static void
@@ -782,7 +782,7 @@ neigh_del(const struct ctl_family *f, const struct ctl_cmd *c,
 	cpe.st.ctl_neigh_changes++;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "deleted", a);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	cpe_tel_u64(d, "generation", cpe.gen);
 }
 
 /* A listing: {"count": N, "shown": M, KEY: [lines]}. */
@@ -845,27 +845,27 @@ stats(struct rte_tel_data *d)
 		tx += s->port[i].tx;
 	}
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "rx", rx);
-	rte_tel_data_add_dict_u64(d, "tx", tx);
-	rte_tel_data_add_dict_u64(d, "fast_hits", s->fast_hits);
-	rte_tel_data_add_dict_u64(d, "fast_misses", s->fast_misses);
-	rte_tel_data_add_dict_u64(d, "fast_stale", s->fast_stale);
-	rte_tel_data_add_dict_u64(d, "flow_invalidated", s->flow_invalidated);
-	rte_tel_data_add_dict_u64(d, "flow_evictions", s->flow_evictions);
-	rte_tel_data_add_dict_u64(d, "flows", cpe_flow_count());
-	rte_tel_data_add_dict_u64(d, "slow_pkts", s->slow_pkts);
-	rte_tel_data_add_dict_u64(d, "nat_sessions", cpe_nat_in_use());
-	rte_tel_data_add_dict_u64(d, "neighbours", cpe_neigh_count());
-	rte_tel_data_add_dict_u64(d, "neighbours6", cpe_nd6_count());
-	rte_tel_data_add_dict_u64(d, "drop_no_route", s->drop_no_route);
-	rte_tel_data_add_dict_u64(d, "icmp_unreach", s->icmp_unreach);
-	rte_tel_data_add_dict_u64(d, "ctl_cmds", s->ctl_cmds);
-	rte_tel_data_add_dict_u64(d, "ctl_errors", s->ctl_errors);
-	rte_tel_data_add_dict_u64(d, "ctl_route_changes",
+	cpe_tel_u64(d, "rx", rx);
+	cpe_tel_u64(d, "tx", tx);
+	cpe_tel_u64(d, "fast_hits", s->fast_hits);
+	cpe_tel_u64(d, "fast_misses", s->fast_misses);
+	cpe_tel_u64(d, "fast_stale", s->fast_stale);
+	cpe_tel_u64(d, "flow_invalidated", s->flow_invalidated);
+	cpe_tel_u64(d, "flow_evictions", s->flow_evictions);
+	cpe_tel_u64(d, "flows", cpe_flow_count());
+	cpe_tel_u64(d, "slow_pkts", s->slow_pkts);
+	cpe_tel_u64(d, "nat_sessions", cpe_nat_in_use());
+	cpe_tel_u64(d, "neighbours", cpe_neigh_count());
+	cpe_tel_u64(d, "neighbours6", cpe_nd6_count());
+	cpe_tel_u64(d, "drop_no_route", s->drop_no_route);
+	cpe_tel_u64(d, "icmp_unreach", s->icmp_unreach);
+	cpe_tel_u64(d, "ctl_cmds", s->ctl_cmds);
+	cpe_tel_u64(d, "ctl_errors", s->ctl_errors);
+	cpe_tel_u64(d, "ctl_route_changes",
 				  s->ctl_route_changes);
-	rte_tel_data_add_dict_u64(d, "ctl_neigh_changes",
+	cpe_tel_u64(d, "ctl_neigh_changes",
 				  s->ctl_neigh_changes);
-	rte_tel_data_add_dict_u64(d, "generation", cpe.gen);
+	cpe_tel_u64(d, "generation", cpe.gen);
 }
 
 static void

@@ -85,8 +85,8 @@ cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key)
 	    (uint32_t)rte_be_to_cpu_16(ip->payload_len))
 		return -1;
 	l4 = (const uint8_t *)(ip + 1);
-	memcpy(k->sip, ip->src_addr, 16);
-	memcpy(k->dip, ip->dst_addr, 16);
+	memcpy(k->sip, IP6_SRC(ip), 16);
+	memcpy(k->dip, IP6_DST(ip), 16);
 	k->proto = ip->proto;
 	k->port = (uint8_t)in;
 	k->pad = 0;

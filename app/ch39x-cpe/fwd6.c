@@ -109,10 +109,10 @@ send_local(struct rte_mbuf *m, uint16_t in)
 	uint8_t nh[16];
 	uint16_t out;
 
-	if (is_link_local(ip->dst_addr)) {
+	if (is_link_local(IP6_DST(ip))) {
 		out = in;
-		memcpy(nh, ip->dst_addr, 16);
-	} else if (cpe_route6_lookup(ip->dst_addr, &out, nh) != 0) {
+		memcpy(nh, IP6_DST(ip), 16);
+	} else if (cpe_route6_lookup(IP6_DST(ip), &out, nh) != 0) {
 		cpe.st.v6.drop_no_route++;
 		rte_pktmbuf_free(m);
 		return;
@@ -182,8 +182,8 @@ icmp6_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
 	uint8_t *p, *ic;
 
 	/* Never about an error, nor to a multicast or unspecified source. */
-	if (oip->src_addr[0] == 0xff || oip->dst_addr[0] == 0xff ||
-	    memcmp(oip->src_addr, (const uint8_t[16]){ 0 }, 16) == 0 ||
+	if (IP6_SRC(oip)[0] == 0xff || IP6_DST(oip)[0] == 0xff ||
+	    memcmp(IP6_SRC(oip), (const uint8_t[16]){ 0 }, 16) == 0 ||
 	    (oip->proto == IPPROTO_ICMPV6 &&
 	     (olen < sizeof(*oip) + 1 ||
 	      rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + sizeof(*oip) + 1 ||
@@ -206,8 +206,8 @@ icmp6_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
 	ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + q));
 	ip->proto = IPPROTO_ICMPV6;
 	ip->hop_limits = 64;
-	memcpy(ip->dst_addr, oip->src_addr, 16);
-	memcpy(ip->src_addr, source_for(in, oip->src_addr), 16);
+	memcpy(IP6_DST(ip), IP6_SRC(oip), 16);
+	memcpy(IP6_SRC(ip), source_for(in, IP6_SRC(oip)), 16);
 	ic[0] = type;
 	ic[1] = code;
 	ic[2] = ic[3] = 0;
@@ -245,7 +245,7 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 		cpe_nd6_input(in, m, ic[0]);
 		return;
 	}
-	if (ic[0] != ICMP6_ECHO_REQUEST || ip->dst_addr[0] == 0xff) {
+	if (ic[0] != ICMP6_ECHO_REQUEST || IP6_DST(ip)[0] == 0xff) {
 		/* Router solicitations: the control plane's to answer. */
 		if (ic[0] == ICMP6_RS)
 			cpe.st.v6.rs_punted++;
@@ -261,9 +261,9 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 	ic[0] = ICMP6_ECHO_REPLY;
 	*(uint16_t *)(ic + 2) = cpe_csum_update(*(uint16_t *)(ic + 2),
 		cpe_adj16(0, old, *(uint16_t *)ic));
-	memcpy(dst, ip->dst_addr, 16);
-	memcpy(ip->dst_addr, ip->src_addr, 16);
-	memcpy(ip->src_addr, dst, 16);
+	memcpy(dst, IP6_DST(ip), 16);
+	memcpy(IP6_DST(ip), IP6_SRC(ip), 16);
+	memcpy(IP6_SRC(ip), dst, 16);
 	ip->hop_limits = 64;
 	cpe.st.v6.icmp_echo_replies++;
 	send_local(m, in);
@@ -294,18 +294,18 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 	/* Jumbograms (payload length 0) are not for an Ethernet CPE. */
 	if ((rte_be_to_cpu_32(ip->vtc_flow) >> 28) != 6 || plen == 0 ||
 	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + sizeof(*ip) + plen ||
-	    ip->src_addr[0] == 0xff)
+	    IP6_SRC(ip)[0] == 0xff)
 		goto bad;
 	if (rte_pktmbuf_pkt_len(m) > RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
 		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) -
 				 RTE_ETHER_HDR_LEN - sizeof(*ip) - plen);
-	if (ip->dst_addr[0] == 0xff || is_local(in, ip->dst_addr)) {
+	if (IP6_DST(ip)[0] == 0xff || is_local(in, IP6_DST(ip))) {
 		/* Multicast: only what the router joined reaches it. */
 		local_input(in, m, ip, plen);
 		return;
 	}
-	if (is_link_local(ip->dst_addr) || is_link_local(ip->src_addr) ||
-	    memcmp(ip->src_addr, (const uint8_t[16]){ 0 }, 16) == 0) {
+	if (is_link_local(IP6_DST(ip)) || is_link_local(IP6_SRC(ip)) ||
+	    memcmp(IP6_SRC(ip), (const uint8_t[16]){ 0 }, 16) == 0) {
 		/* Link scope (RFC 4291 2.5.6): not ours to forward. */
 		cpe.st.v6.drop_scope++;
 		goto drop;
@@ -316,7 +316,7 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 		cpe.st.v6.drop_hop_limit++;
 		goto drop;
 	}
-	if (cpe_route6_lookup(ip->dst_addr, &out, nh) != 0) {
+	if (cpe_route6_lookup(IP6_DST(ip), &out, nh) != 0) {
 		icmp6_error(m, in, ICMP6_UNREACH, 0, 0);
 		cpe.st.v6.drop_no_route++;
 		goto drop;

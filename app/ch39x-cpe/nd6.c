@@ -114,8 +114,8 @@ send_nd(uint16_t idx, uint8_t type, uint8_t flags, const uint8_t *src,
 	ip->payload_len = rte_cpu_to_be_16(ND_LEN);
 	ip->proto = IPPROTO_ICMPV6;
 	ip->hop_limits = 255;		/* RFC 4861 7.1: never forwarded */
-	memcpy(ip->src_addr, src, 16);
-	memcpy(ip->dst_addr, dst, 16);
+	memcpy(IP6_SRC(ip), src, 16);
+	memcpy(IP6_DST(ip), dst, 16);
 	memset(ic, 0, ND_LEN);
 	ic[0] = type;
 	ic[4] = flags;
@@ -318,17 +318,17 @@ ns_input(uint16_t in, struct rte_mbuf *m)
 	    parse_opts(ic, len, ND_OPT_SLLA, &sll) != 0)
 		goto bad;
 	target = ic + 8;
-	dad = is_unspecified(ip->src_addr);
+	dad = is_unspecified(IP6_SRC(ip));
 	/* From ::, only to a solicited-node group and without an SLLA. */
 	solicited_node(target, grp, &dmac);
-	if (dad && (sll != NULL || memcmp(ip->dst_addr, grp, 16) != 0))
+	if (dad && (sll != NULL || memcmp(IP6_DST(ip), grp, 16) != 0))
 		goto bad;
 	if (!cpe_ip6_is_mine(in, target)) {
 		cpe_punt(in, m);
 		return;
 	}
 	if (!dad && sll != NULL && rte_is_valid_assigned_ether_addr(sll))
-		learn(in, ip->src_addr, sll, true, true, false);
+		learn(in, IP6_SRC(ip), sll, true, true, false);
 	if (dad) {
 		/* Someone probes our address: defend it (RFC 4862 5.4.3). */
 		dmac = (struct rte_ether_addr){ { 0x33, 0x33, 0, 0, 0, 1 } };
@@ -336,7 +336,7 @@ ns_input(uint16_t in, struct rte_mbuf *m)
 			all_nodes, &dmac, target);
 	} else {
 		send_nd(in, ND_NA, NA_F_ROUTER | NA_F_SOLICITED |
-			NA_F_OVERRIDE, target, ip->src_addr,
+			NA_F_OVERRIDE, target, IP6_SRC(ip),
 			sll != NULL ? sll : &eh->src_addr, target);
 	}
 	rte_pktmbuf_free(m);
@@ -358,7 +358,7 @@ na_input(uint16_t in, struct rte_mbuf *m)
 	cpe.st.v6.na_rcvd++;
 	if (validate(m, ip, &ic, &len) != 0 ||
 	    parse_opts(ic, len, ND_OPT_TLLA, &tll) != 0 ||
-	    (ip->dst_addr[0] == 0xff && (ic[4] & NA_F_SOLICITED))) {
+	    (IP6_DST(ip)[0] == 0xff && (ic[4] & NA_F_SOLICITED))) {
 		cpe.st.v6.nd_bad++;
 		rte_pktmbuf_free(m);
 		return;

@@ -85,7 +85,7 @@ cpe_route6_add(const uint8_t *prefix, uint8_t plen, const uint8_t *gw,
 		if (id < 0)
 			return -ENOSPC;
 		if (plen != 0) {
-			rc = rte_lpm6_add(lpm6, prefix, plen, (uint32_t)id);
+			rc = rte_lpm6_add(lpm6, LPM6_ADDR(prefix), plen, (uint32_t)id);
 			if (rc != 0)
 				return rc;
 		}
@@ -132,7 +132,7 @@ cpe_route6_del(const uint8_t *prefix, uint8_t plen)
 	if (plen == 0) {
 		default_route = -1;
 	} else {
-		rc = rte_lpm6_delete(lpm6, prefix, plen);
+		rc = rte_lpm6_delete(lpm6, LPM6_ADDR(prefix), plen);
 		if (rc != 0)
 			return rc;
 	}
@@ -166,7 +166,7 @@ cpe_route6_lookup(const uint8_t *dst, uint16_t *out, uint8_t *nexthop)
 
 	if (lpm6 == NULL)
 		return -ENOENT;
-	if (rte_lpm6_lookup(lpm6, dst, &id) != 0) {
+	if (rte_lpm6_lookup(lpm6, LPM6_ADDR(dst), &id) != 0) {
 		if (default_route < 0)
 			return -ENOENT;
 		id = (uint32_t)default_route;

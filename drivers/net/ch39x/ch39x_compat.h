@@ -40,4 +40,25 @@ typedef struct rte_eth_stats ch39x_qstats;
 #define CH39X_QSTATS(st) (st)
 #endif
 
+/*
+ * dev_supported_ptypes_get. DPDK 24.03 added a second argument through
+ * which the driver says how many entries its array has; ethdev then reads
+ * that many and no longer looks for the RTE_PTYPE_UNKNOWN end mark, which
+ * 22.11 and 23.11 need. Define the function as
+ *
+ *	const uint32_t *
+ *	ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev
+ *				       CH39X_PTYPES_PARAM)
+ *	{
+ *		CH39X_PTYPES_COUNT(n);	(n: entries before the end mark)
+ *		return list;		(ending with RTE_PTYPE_UNKNOWN)
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 3, 0, 0)
+#define CH39X_PTYPES_PARAM , size_t *ch39x_ptypes_n
+#define CH39X_PTYPES_COUNT(n) (*ch39x_ptypes_n = (n))
+#else
+#define CH39X_PTYPES_PARAM
+#define CH39X_PTYPES_COUNT(n) ((void)(n))
+#endif
+
 #endif /* CH39X_COMPAT_H */

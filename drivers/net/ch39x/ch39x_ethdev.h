@@ -428,7 +428,8 @@ int ch39x_rx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
 			    struct rte_eth_burst_mode *mode);
 int ch39x_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
 			    struct rte_eth_burst_mode *mode);
-const uint32_t *ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev);
+const uint32_t *ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev
+					       CH39X_PTYPES_PARAM);
 int ch39x_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
 int ch39x_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
 int ch39x_priv_dump(struct rte_eth_dev *dev, FILE *f);
@@ -453,7 +454,7 @@ uint16_t ch39x_tx_burst_vendor(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
-const uint32_t *ch39x_supported_ptypes(void);
+const uint32_t *ch39x_supported_ptypes(size_t *n);
 void ch39x_rx_parsed_vendor(const struct ch39x_rxq *q,
 			    struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_ncm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);

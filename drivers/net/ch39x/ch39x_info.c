@@ -170,10 +170,14 @@ ch39x_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
 }
 
 const uint32_t *
-ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev)
+ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev CH39X_PTYPES_PARAM)
 {
+	size_t n;
+	const uint32_t *list = ch39x_supported_ptypes(&n);
+
 	RTE_SET_USED(dev);
-	return ch39x_supported_ptypes();
+	CH39X_PTYPES_COUNT(n);
+	return list;
 }
 
 /*

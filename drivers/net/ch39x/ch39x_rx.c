@@ -623,9 +623,11 @@ static const uint32_t rx_ptypes[] = {
 	RTE_PTYPE_UNKNOWN
 };
 
+/* The list ends with RTE_PTYPE_UNKNOWN; *n counts the entries before it. */
 const uint32_t *
-ch39x_supported_ptypes(void)
+ch39x_supported_ptypes(size_t *n)
 {
+	*n = RTE_DIM(rx_ptypes) - 1;
 	return rx_ptypes;
 }
 
