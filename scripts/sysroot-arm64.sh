@@ -103,6 +103,11 @@ while IFS= read -r -d '' l; do
 	t=$(readlink "$l")
 	ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$sysroot$t")" "$l"
 done
+# Only libraries, headers and pkg-config files are used: meson test puts
+# the sysroot's bin directories first in the tests' PATH, where its arm64
+# programs (pkg-config, perl, pidof, ...) would shadow the host's.
+rm -rf "${sysroot:?}/usr/bin" "$sysroot/usr/sbin" "$sysroot/usr/games" \
+	"$sysroot/usr/libexec"
 for f in usr/lib/aarch64-linux-gnu/libc.so.6 usr/lib/ld-linux-aarch64.so.1 \
 	 usr/lib/aarch64-linux-gnu/pkgconfig/libdpdk.pc; do
 	[ -e "$sysroot/$f" ] || { echo "sysroot-arm64: error: $f missing" >&2; exit 1; }
