@@ -44,21 +44,7 @@ done
 
 # Pass and fail counts of the last meson run, from its JSON log.
 count() {
-	python3 - "$builddir/meson-logs/testlog.json" <<'PY'
-import json, os, sys
-ok = bad = 0
-if not os.path.exists(sys.argv[1]):
-    bad = 1    # meson test did not run (the build failed)
-    print(ok, bad)
-    sys.exit(0)
-for line in open(sys.argv[1]):
-    r = json.loads(line).get("result")
-    if r in ("OK", "EXPECTEDFAIL"):
-        ok += 1
-    elif r != "SKIP":
-        bad += 1
-print(ok, bad)
-PY
+	python3 "$top/scripts/testlog_count.py" "$builddir"
 }
 
 tok=0

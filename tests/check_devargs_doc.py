@@ -13,7 +13,9 @@ must be the one `ch39x-devargs --markdown` prints; the NIC guide's
 """
 
 import difflib
+import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -63,7 +65,7 @@ def check_readme(path, tool, keys):
     listed = [m.group(1) for m in
               (re.match(r'\|\s*`([^`]+)`\s*\|', line) for line in table) if m]
     ok = compare('%s (Device arguments table)' % path, listed, keys)
-    want = subprocess.run([tool, '--markdown'], check=True,
+    want = subprocess.run(tool + ['--markdown'], check=True,
                           capture_output=True, text=True).stdout.splitlines()
     if table != want:
         print('%s: the Device arguments table is not the one the devargs '
@@ -96,10 +98,12 @@ def main():
         print(__doc__)
         return 2
     tool, readme, guide = sys.argv[1:]
-    keys = subprocess.run([tool, '--keys'], check=True, capture_output=True,
+    # A cross build's tool runs under meson's exe_wrapper (qemu-user).
+    tool = shlex.split(os.environ.get('MESON_EXE_WRAPPER', '')) + [tool]
+    keys = subprocess.run(tool + ['--keys'], check=True, capture_output=True,
                           text=True).stdout.split()
     if not keys:
-        print('%s --keys printed no keys' % tool)
+        print('%s --keys printed no keys' % ' '.join(tool))
         return 1
     ok = check_readme(readme, tool, keys)
     ok = check_guide(guide, keys) and ok

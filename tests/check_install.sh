@@ -22,6 +22,8 @@
 #
 # usage: check_install.sh paths|autoload BUILD_DIR PMD_DIR INCDIR PCDIR BINDIR
 #        CH39X_DEVARGS PYTHON (one with pyelftools, for dpdk-pmdinfo.py)
+# A cross build (tests/meson.build) sets CH39X_CC (its compiler and flags),
+# CH39X_SYSROOT, and MESON_EXE_WRAPPER runs its programs.
 set -euo pipefail
 
 mode=$1 build=$2 pmd_dir=$3 incdir=$4 pcdir=$5 bindir=$6 devargs_tool=$7 py=$8
@@ -53,17 +55,29 @@ if [ "$mode" = paths ]; then
 	#include <rte_pmd_ch39x.h>
 	int main(void) { return rte_pmd_ch39x_sim_set_cable(0xffff, 1) == 0; }
 	EOF
-	pc_flags=$(PKG_CONFIG_SYSROOT_DIR= PKG_CONFIG_PATH="$dest$pcdir:$pcdir" \
+	sysroot=${CH39X_SYSROOT:-}
+	pc_flags=$(PKG_CONFIG_SYSROOT_DIR=$sysroot PKG_CONFIG_PATH="$dest$pcdir" \
+		PKG_CONFIG_LIBDIR="$sysroot$pcdir" \
 		pkg-config --cflags --libs rte_net_ch39x)
 	# The .pc names the final locations; point them into the DESTDIR.
-	pc_flags=${pc_flags//-L$pmd_dir/-L$dest$pmd_dir}
-	check 'cc "$tmp/app.c" -I"$dest$incdir" $pc_flags -o "$tmp/app" 2>"$tmp/cc.log"' \
+	pc_flags=${pc_flags//-L$sysroot$pmd_dir/-L$dest$pmd_dir}
+	check '${CH39X_CC:-cc} "$tmp/app.c" -I"$dest$incdir" $pc_flags -o "$tmp/app" 2>"$tmp/cc.log"' \
 		"an rte_pmd_ch39x.h user builds and links with pkg-config rte_net_ch39x"
 	[ -s "$tmp/cc.log" ] && cat "$tmp/cc.log"
 
-	# PMD_INFO_STRING, read by DPDK's own tool.
-	info=$("$py" "$(command -v dpdk-pmdinfo.py)" "$so")
-	params=$("$devargs_tool" --params)
+	# PMD_INFO_STRING, read by DPDK's own tool. It asks ldd for the
+	# libraries; the build machine's cannot read a cross-built ELF, so
+	# there ldd is the sysroot's dynamic loader (--list) under the wrapper.
+	pmdinfo_path=$PATH
+	if [ -n "$sysroot" ]; then
+		mkdir -p "$tmp/bin"
+		printf '#!/bin/sh\nexec %s %q --list "$@"\n' "$MESON_EXE_WRAPPER" \
+			"$(ls "$sysroot"/usr/lib/ld-linux-*.so.* | head -n 1)" > "$tmp/bin/ldd"
+		chmod 755 "$tmp/bin/ldd"
+		pmdinfo_path=$tmp/bin:$PATH
+	fi
+	info=$(PATH=$pmdinfo_path "$py" "$(command -v dpdk-pmdinfo.py)" "$so")
+	params=$(${MESON_EXE_WRAPPER:-} "$devargs_tool" --params)
 	check 'python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(not (len(d) == 1 and d[0][\"name\"] == \"net_ch39x\" and d[0][\"params\"] == sys.argv[2]))" "$info" "$params"' \
 		"dpdk-pmdinfo.py shows net_ch39x and its parameter string"
 	[ $fail -eq 0 ] || echo "$info"

@@ -680,7 +680,8 @@ make_udp(const struct rte_ether_addr *dst, const struct rte_ether_addr *src,
 
 	if (m == NULL)
 		return NULL;
-	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m,
+	/* A new mbuf's data starts at its headroom: aligned. */
+	eh = (struct rte_ether_hdr *)(void *)rte_pktmbuf_append(m,
 		(uint16_t)(sizeof(*eh) + sizeof(*ip) + sizeof(*udp) + payload));
 	if (eh == NULL) {
 		rte_pktmbuf_free(m);

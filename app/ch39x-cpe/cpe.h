@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_ether.h>
 #include <rte_icmp.h>
@@ -501,6 +502,27 @@ static inline uint16_t
 cpe_csum_update(uint16_t csum, uint32_t adj)
 {
 	return (uint16_t)~cpe_csum_fold((uint16_t)~csum + cpe_csum_fold(adj));
+}
+
+/*
+ * A 16-bit field of a packet at any alignment: a frame may start at any
+ * offset of a USB transfer (zero-copy RX, NCM's datagram index), so fields
+ * are read and written with memcpy, never through a uint16_t pointer
+ * (-Wcast-align=strict; a fault on strict-alignment CPUs).
+ */
+static inline uint16_t
+cpe_get16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void
+cpe_put16(uint8_t *p, uint16_t v)
+{
+	memcpy(p, &v, sizeof(v));
 }
 
 /* Slots of an nb-slot table to age for ms milliseconds (CPE_AGE_PASS_MS). */

@@ -171,7 +171,7 @@ cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x)
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 	uint8_t *l4 = (uint8_t *)ip + rte_ipv4_hdr_len(ip);
-	uint16_t *csum;
+	uint16_t csum;
 
 	/* dmac and smac sit together in both: one 12-byte copy. */
 	memcpy(eh, &x->dmac, 2 * RTE_ETHER_ADDR_LEN);
@@ -185,24 +185,21 @@ cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x)
 	case IPPROTO_TCP:
 		memcpy(l4, &x->sport, 2);
 		memcpy(l4 + 2, &x->dport, 2);
-		csum = (uint16_t *)(l4 + 16);
-		*csum = cpe_csum_update(*csum, x->l4_adj);
+		cpe_put16(l4 + 16, cpe_csum_update(cpe_get16(l4 + 16), x->l4_adj));
 		break;
 	case IPPROTO_UDP:
 		memcpy(l4, &x->sport, 2);
 		memcpy(l4 + 2, &x->dport, 2);
-		csum = (uint16_t *)(l4 + 6);
+		csum = cpe_get16(l4 + 6);
 		/* 0: sent without checksum; a computed 0 is sent as ~0. */
-		if (*csum != 0) {
-			*csum = cpe_csum_update(*csum, x->l4_adj);
-			if (*csum == 0)
-				*csum = 0xffff;
+		if (csum != 0) {
+			csum = cpe_csum_update(csum, x->l4_adj);
+			cpe_put16(l4 + 6, csum == 0 ? 0xffff : csum);
 		}
 		break;
 	case IPPROTO_ICMP:
 		memcpy(l4 + 4, &x->sport, 2);
-		csum = (uint16_t *)(l4 + 2);
-		*csum = cpe_csum_update(*csum, x->l4_adj);
+		cpe_put16(l4 + 2, cpe_csum_update(cpe_get16(l4 + 2), x->l4_adj));
 		break;
 	}
 }

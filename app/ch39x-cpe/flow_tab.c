@@ -28,6 +28,9 @@ cpe_ftab_create(struct cpe_ftab *t, const char *name, uint32_t key_len,
 		.socket_id = SOCKET_ID_ANY,
 	};
 
+	if (esz < sizeof(struct cpe_fent) ||
+	    esz % _Alignof(struct cpe_fent) != 0)
+		return -EINVAL;
 	t->h = rte_hash_create(&hp);
 	if (t->h == NULL)
 		return -ENOMEM;

@@ -40,7 +40,11 @@ struct cpe_ftab {
 static inline struct cpe_fent *
 cpe_ftab_at(const struct cpe_ftab *t, uint32_t pos)
 {
-	return (struct cpe_fent *)((char *)t->ents + (size_t)pos * t->esz);
+	/* Aligned: calloc'ed, and cpe_ftab_create takes only an esz that is
+	 * a multiple of the entry's alignment.
+	 */
+	return (struct cpe_fent *)(void *)((char *)t->ents +
+					  (size_t)pos * t->esz);
 }
 
 int cpe_ftab_create(struct cpe_ftab *t, const char *name, uint32_t key_len,

@@ -154,7 +154,7 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	memcpy(&old, ic, 2);
 	ic->icmp_type = RTE_ICMP_TYPE_ECHO_REPLY;
 	ic->icmp_cksum = cpe_csum_update(ic->icmp_cksum,
-		cpe_adj16(0, old, *(uint16_t *)ic));
+		cpe_adj16(0, old, cpe_get16((uint8_t *)ic)));
 	ip->dst_addr = ip->src_addr;
 	ip->src_addr = rte_cpu_to_be_32(dst);
 	ip->time_to_live = 64;

@@ -216,7 +216,7 @@ icmp6_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
 	quoted = rte_pktmbuf_read(m, RTE_ETHER_HDR_LEN, q, ic + 8);
 	if (quoted != NULL && quoted != (const void *)(ic + 8))
 		memcpy(ic + 8, quoted, q);
-	*(uint16_t *)(ic + 2) = rte_ipv6_udptcp_cksum(ip, ic);
+	cpe_put16(ic + 2, rte_ipv6_udptcp_cksum(ip, ic));
 	if (type == ICMP6_TIME_EXCEEDED)
 		cpe.st.v6.icmp_time_exceeded++;
 	else if (type == ICMP6_TOO_BIG)
@@ -259,8 +259,8 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 	 */
 	memcpy(&old, ic, 2);
 	ic[0] = ICMP6_ECHO_REPLY;
-	*(uint16_t *)(ic + 2) = cpe_csum_update(*(uint16_t *)(ic + 2),
-		cpe_adj16(0, old, *(uint16_t *)ic));
+	cpe_put16(ic + 2, cpe_csum_update(cpe_get16(ic + 2),
+		cpe_adj16(0, old, cpe_get16(ic))));
 	memcpy(dst, IP6_DST(ip), 16);
 	memcpy(IP6_DST(ip), IP6_SRC(ip), 16);
 	memcpy(IP6_SRC(ip), dst, 16);

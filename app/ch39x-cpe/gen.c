@@ -36,7 +36,8 @@ static void
 build(uint8_t *f, uint32_t len, uint32_t flow)
 {
 	const struct cpe_port *lan = NULL;
-	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)f;
+	/* f: the start of an mbuf's data or a malloc'ed frame: aligned. */
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)(void *)f;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
 	uint16_t i;

@@ -374,7 +374,8 @@ cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan)
 	struct rte_ipv4_hdr *q;
 	uint8_t *ql4, *l4;
 	struct nat_key k;
-	uint16_t sp, dp, newp, *csum;
+	uint16_t sp, dp, newp;
+	uint8_t *csum;
 	uint32_t newa;
 	struct sess *s;
 	void *data;
@@ -455,16 +456,17 @@ cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan)
 		q->hdr_checksum = cpe_csum_update(q->hdr_checksum, adj);
 		csum = NULL;
 		if (k.proto == IPPROTO_UDP && qlen >= 8)
-			csum = (uint16_t *)(ql4 + 6);
+			csum = ql4 + 6;
 		else if (k.proto == IPPROTO_TCP && qlen >= 18)
-			csum = (uint16_t *)(ql4 + 16);
+			csum = ql4 + 16;
 		else if (k.proto == IPPROTO_ICMP)
-			csum = (uint16_t *)(ql4 + 2);
+			csum = ql4 + 2;
 		if (k.proto == IPPROTO_ICMP)
 			adj = 0;	/* no pseudo-header */
 		adj = cpe_adj16(adj, oldp, newp);
-		if (csum != NULL && !(k.proto == IPPROTO_UDP && *csum == 0))
-			*csum = cpe_csum_update(*csum, adj);
+		if (csum != NULL &&
+		    !(k.proto == IPPROTO_UDP && cpe_get16(csum) == 0))
+			cpe_put16(csum, cpe_csum_update(cpe_get16(csum), adj));
 		memcpy(qa, &newa, 4);
 		memcpy(qp, &newp, 2);
 	}

@@ -99,7 +99,8 @@ send_nd(uint16_t idx, uint8_t type, uint8_t flags, const uint8_t *src,
 		cpe.st.drop_nomem++;
 		return;
 	}
-	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m,
+	/* A new mbuf's data starts at its headroom: aligned. */
+	eh = (struct rte_ether_hdr *)(void *)rte_pktmbuf_append(m,
 		sizeof(*eh) + sizeof(*ip) + ND_LEN);
 	if (eh == NULL) {
 		rte_pktmbuf_free(m);
@@ -123,7 +124,7 @@ send_nd(uint16_t idx, uint8_t type, uint8_t flags, const uint8_t *src,
 	ic[24] = type == ND_NS ? ND_OPT_SLLA : ND_OPT_TLLA;
 	ic[25] = 1;			/* 8 bytes */
 	memcpy(ic + 26, &p->mac, RTE_ETHER_ADDR_LEN);
-	*(uint16_t *)(ic + 2) = rte_ipv6_udptcp_cksum(ip, ic);
+	cpe_put16(ic + 2, rte_ipv6_udptcp_cksum(ip, ic));
 	if (type == ND_NS)
 		cpe.st.v6.ns_sent++;
 	else
@@ -266,7 +267,11 @@ parse_opts(const uint8_t *ic, uint32_t len, uint8_t want,
 		if (olen == 0 || olen > len - off)
 			return -1;
 		if (ic[off] == want && olen >= 8)
-			*lla = (const struct rte_ether_addr *)(ic + off + 2);
+			/* As 2-aligned as the frame's own Ethernet addresses
+			 * (options are 8-byte units after a 24-byte header).
+			 */
+			*lla = (const struct rte_ether_addr *)(const void *)
+				(ic + off + 2);
 		off += olen;
 	}
 	return 0;

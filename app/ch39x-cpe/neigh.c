@@ -44,7 +44,8 @@ send_request(uint16_t idx, uint32_t ip, const struct rte_ether_addr *to)
 		cpe.st.drop_nomem++;
 		return;
 	}
-	eh = (struct rte_ether_hdr *)rte_pktmbuf_append(m,
+	/* A new mbuf's data starts at its headroom: aligned. */
+	eh = (struct rte_ether_hdr *)(void *)rte_pktmbuf_append(m,
 		sizeof(*eh) + sizeof(*a));
 	a = (struct rte_arp_hdr *)(eh + 1);
 	if (to != NULL)

@@ -113,7 +113,8 @@ tap_configure(const struct tap *t, uint16_t idx)
 {
 	const struct cpe_port *p = &cpe.ports[idx];
 	struct ifreq ifr;
-	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	/* ifr_addr is in a union with members as aligned as sockaddr_in. */
+	struct sockaddr_in *sin = (struct sockaddr_in *)(void *)&ifr.ifr_addr;
 	int s, rc;
 
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -129,7 +130,7 @@ tap_configure(const struct tap *t, uint16_t idx)
 		rc = tap_ioctl(s, SIOCSIFMTU, &ifr, t, "the MTU");
 	}
 	if (rc == 0) {
-		sin = (struct sockaddr_in *)&ifr.ifr_addr;
+		sin = (struct sockaddr_in *)(void *)&ifr.ifr_addr;
 		memset(sin, 0, sizeof(*sin));
 		sin->sin_family = AF_INET;
 		sin->sin_addr.s_addr = p->ip_be;

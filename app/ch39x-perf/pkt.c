@@ -43,7 +43,8 @@ static void
 build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,
 	     const struct rte_ether_addr *dst, uint8_t proto, uint16_t ip_len)
 {
-	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)f;
+	/* f: the start of a malloc'ed template, aligned for any type. */
+	struct rte_ether_hdr *eh = (struct rte_ether_hdr *)(void *)f;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 
 	rte_ether_addr_copy(dst, &eh->dst_addr);

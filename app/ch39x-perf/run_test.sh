@@ -25,6 +25,8 @@ trap 'rm -rf "$priv"' EXIT
 chmod 700 "$priv"
 cp "$pmd_so" "$priv/"
 pmd=$priv/$(basename "$pmd_so")
+. "$here/../../tests/exe_wrap.sh"
+perf=$(exe_wrap "$perf" "$priv")
 
 # eal [PORTS]: EAL options in the array EAL, with a file prefix unique to
 # this call (not run in a subshell, so the counter survives). PORTS: none,

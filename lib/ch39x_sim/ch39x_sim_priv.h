@@ -282,7 +282,8 @@ struct sim_dev {
 static inline struct sim_dev *
 to_sim(struct ch39x_usb_dev *d)
 {
-	return (struct sim_dev *)d;
+	/* d is the first member of the struct sim_dev that was allocated. */
+	return (struct sim_dev *)(void *)d;
 }
 
 static inline uint64_t

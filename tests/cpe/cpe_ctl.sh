@@ -122,7 +122,12 @@ mac2=$(ip -n "$wan" -o link show "mv$id" | sed 's/.*link\/ether \([0-9a-f:]*\).*
 router_pid() {
 	local p
 	for p in $(ip netns pids "$rt"); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = ch39x-cpe ] && echo "$p"
+		# Under qemu-user (a cross build's tests) the comm is qemu's.
+		case $(cat "/proc/$p/comm" 2>/dev/null) in
+		ch39x-cpe) echo "$p" ;;
+		qemu-*) tr '\0' ' ' < "/proc/$p/cmdline" | grep -q ch39x-cpe &&
+			echo "$p" ;;
+		esac
 	done
 }
 rpid=$(router_pid)

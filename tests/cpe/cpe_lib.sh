@@ -40,6 +40,8 @@ cpe_lib_init() {
 	priv=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-cpe-test.XXXXXX")
 	chmod 700 "$priv"
 	cp "$pmd_so" "$priv/pmd.so"
+	. "$(dirname "${BASH_SOURCE[0]}")/../exe_wrap.sh"
+	cpe=$(exe_wrap "$cpe" "$priv")
 	pid=
 	fail=0
 	trap cpe_lib_cleanup EXIT

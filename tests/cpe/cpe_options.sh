@@ -10,6 +10,8 @@ set -uo pipefail
 cpe=${1:?usage: cpe_options.sh ch39x-cpe}
 priv=$(mktemp -d)
 trap 'rm -rf "$priv"' EXIT
+. "$(dirname "$0")/../exe_wrap.sh"
+cpe=$(exe_wrap "$cpe" "$priv")
 fail=0
 # expect WANT ARGS...: non-zero exit and WANT on stderr.
 expect() {

@@ -344,8 +344,12 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		case CH39X_XS_ECM_RX: base = &ad->rxq->ecm; break;
 		default: base = NULL; break;
 		}
-		xs[at].value = base ? *(const uint64_t *)
-			((const uint8_t *)base + d->off) : xs_calc(ad, d->off);
+		/* d->off is a uint64_t counter's offsetof (aligned), which
+		 * the lcore owning it updates while this thread reads.
+		 */
+		xs[at].value = base ? __atomic_load_n((const uint64_t *)
+			(const void *)((const uint8_t *)base + d->off),
+			__ATOMIC_RELAXED) : xs_calc(ad, d->off);
 	}
 	return (int)n;
 }
