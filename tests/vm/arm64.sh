@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The ch39x authors
+# shellcheck shell=bash
 #
 # ARCH=arm64 for tests/vm/run.sh (sourced by it): the guest is
 # qemu-system-aarch64 -M virt under TCG with Debian's arm64 kernel, and it

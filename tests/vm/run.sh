@@ -183,6 +183,7 @@ phase_end packages
 phase_start
 mkdir -p "$CACHE/deb" "$CACHE/bin"
 # arm64: apt on Debian's arm64 indices in a private state (arm64.sh)
+# shellcheck disable=SC2206
 APT_UPDATE=($SUDO apt-get update)
 APT_GET=(apt-get)
 APT_CACHE=(apt-cache)
