@@ -49,7 +49,9 @@
 #                                        root; test programs and the PMD
 #                                        cross-built (tests/vm/arm64.sh);
 #                                        PMD_SO: an arm64 build of the PMD
-#                                        (default: built by arm64.sh)
+#                                        (default: build-arm64's, from
+#                                        scripts/build.sh --arch arm64,
+#                                        else one built by arm64.sh)
 #
 # Everything it makes lives in .cache/vm/ (.cache/vm-arm64/ for ARCH=arm64;
 # git-ignored): the kernel .deb
@@ -78,7 +80,13 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-700}
 KEEP_RUNS=${KEEP_RUNS:-6}
 SANITIZE=${SANITIZE:-0}
 PMD_SO_DEF=$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so
-[ "$ARCH" = arm64 ] && PMD_SO_DEF=$CACHE/bin/librte_net_ch39x.so
+# arm64: the cross build's (scripts/build.sh --arch arm64), else one that
+# tests/vm/arm64.sh builds
+PMD_ARM64_MIN=$CACHE/bin/librte_net_ch39x.so
+if [ "$ARCH" = arm64 ]; then
+	PMD_SO_DEF=$ROOT/build-arm64/drivers/net/ch39x/librte_net_ch39x.so
+	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
+fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
 PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins}
 PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
@@ -360,7 +368,7 @@ GBIN=$CACHE/bin/ch39x_gadget
 	die "building ch39x_gadget failed"
 mv "$GBIN.tmp" "$GBIN"
 if [ "$ARCH" = arm64 ]; then
-	if [ "$PMD_SO" = "$PMD_SO_DEF" ]; then
+	if [ "$PMD_SO" = "$PMD_ARM64_MIN" ]; then
 		log "building the arm64 PMD (tests/vm/arm64.sh)"
 		arm64_pmd "$PMD_SO"
 	elif [ -f "$PMD_SO" ]; then
