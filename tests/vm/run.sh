@@ -42,8 +42,19 @@
 #                                        SPEEDS says otherwise
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
+#   ARCH=arm64 [SPEEDS=high PMD_TESTS="ncm ecm"] ...
+#                                        an aarch64 guest (qemu-system-aarch64
+#                                        -M virt -cpu max, TCG) with Debian's
+#                                        arm64 kernel and an arm64 Debian
+#                                        root; test programs and the PMD
+#                                        cross-built (tests/vm/arm64.sh);
+#                                        PMD_SO: an arm64 build of the PMD
+#                                        (default: build-arm64's, from
+#                                        scripts/build.sh --arch arm64,
+#                                        else one built by arm64.sh)
 #
-# Everything it makes lives in .cache/vm/ (git-ignored): the kernel .deb
+# Everything it makes lives in .cache/vm/ (.cache/vm-arm64/ for ARCH=arm64;
+# git-ignored): the kernel .deb
 # and its extracted tree, the uncompressed vmlinux, the initramfs, the test
 # binaries, and one run.* directory per boot (console.log, results.txt,
 # testpmd and gadget logs, perf.txt; the last few are kept). Modules are
@@ -53,7 +64,12 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VMDIR=$ROOT/tests/vm
-CACHE=$ROOT/.cache/vm
+ARCH=${ARCH:-amd64}
+case $ARCH in
+amd64) CACHE=$ROOT/.cache/vm ;;
+arm64) CACHE=$ROOT/.cache/vm-arm64 ;;
+*) echo "ARCH=$ARCH: amd64 or arm64"; exit 2 ;;
+esac
 CPE=${CPE:-0}		# 1: the router comparison (tests/vm/cpe.sh) only
 SPEEDS_DEF="high super"
 [ "$CPE" = 1 ] && SPEEDS_DEF=super
@@ -63,7 +79,15 @@ ACCEL=${ACCEL:-auto}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-700}
 KEEP_RUNS=${KEEP_RUNS:-6}
 SANITIZE=${SANITIZE:-0}
-PMD_SO=${PMD_SO:-$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so}
+PMD_SO_DEF=$ROOT/build/drivers/net/ch39x/librte_net_ch39x.so
+# arm64: the cross build's (scripts/build.sh --arch arm64), else one that
+# tests/vm/arm64.sh builds
+PMD_ARM64_MIN=$CACHE/bin/librte_net_ch39x.so
+if [ "$ARCH" = arm64 ]; then
+	PMD_SO_DEF=$ROOT/build-arm64/drivers/net/ch39x/librte_net_ch39x.so
+	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
+fi
+PMD_SO=${PMD_SO:-$PMD_SO_DEF}
 PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins}
 PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
 PERF_REPS=${PERF_REPS:-3}
@@ -128,19 +152,29 @@ SUDO=
 # ---- packages ----
 phase_start
 need=()
-command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
-dpkg-query -W -f='${Status}' busybox-static 2>/dev/null |
-	grep -q 'ok installed' || need+=(busybox-static)
 command -v depmod >/dev/null && command -v modprobe >/dev/null ||
 	need+=(kmod)
 command -v xz >/dev/null || need+=(xz-utils)
 command -v cpio >/dev/null || need+=(cpio)
-command -v gcc >/dev/null || need+=(gcc)
 command -v pkg-config >/dev/null || need+=(pkg-config)
-pkg-config --exists libusb-1.0 2>/dev/null || need+=(libusb-1.0-0-dev)
-pkg-config --exists libpcap 2>/dev/null || need+=(libpcap-dev)
-# The PMD tests ping with iputils (busybox ping has no -M do).
-[ -x /usr/bin/ping ] || [ -x /bin/ping ] || need+=(iputils-ping)
+if [ "$ARCH" = arm64 ]; then
+	# shellcheck source=tests/vm/arm64.sh
+	. "$VMDIR/arm64.sh"
+	command -v qemu-system-aarch64 >/dev/null || need+=(qemu-system-arm)
+	command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
+	command -v aarch64-linux-gnu-gcc >/dev/null ||
+		need+=(gcc-aarch64-linux-gnu)
+	command -v debootstrap >/dev/null || need+=(debootstrap)
+else
+	command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+	dpkg-query -W -f='${Status}' busybox-static 2>/dev/null |
+		grep -q 'ok installed' || need+=(busybox-static)
+	command -v gcc >/dev/null || need+=(gcc)
+	pkg-config --exists libusb-1.0 2>/dev/null || need+=(libusb-1.0-0-dev)
+	pkg-config --exists libpcap 2>/dev/null || need+=(libpcap-dev)
+	# The PMD tests ping with iputils (busybox ping has no -M do).
+	[ -x /usr/bin/ping ] || [ -x /bin/ping ] || need+=(iputils-ping)
+fi
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing ${need[*]}"
 	export DEBIAN_FRONTEND=noninteractive
@@ -156,18 +190,25 @@ phase_end packages
 # ---- the kernel: Debian's 6.1 image, as a .deb from the archive ----
 phase_start
 mkdir -p "$CACHE/deb" "$CACHE/bin"
+# arm64: apt on Debian's arm64 indices in a private state (arm64.sh)
+# shellcheck disable=SC2206
+APT_UPDATE=($SUDO apt-get update)
+APT_GET=(apt-get)
+APT_CACHE=(apt-cache)
+[ "$ARCH" = arm64 ] && { APT_UPDATE=(arm64_apt apt-get update)
+	APT_GET=(arm64_apt apt-get); APT_CACHE=(arm64_apt apt-cache); }
 kpkg() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
+	"${APT_CACHE[@]}" depends "linux-image-$ARCH" 2>/dev/null |
 		awk '$1 == "Depends:" && $2 ~ /^linux-image-6\.1\./ { print $2; exit }'
 }
 KPKG=$(kpkg)
 if [ -z "$KPKG" ]; then
-	$SUDO apt-get update -qq >/dev/null 2>&1 || true
+	"${APT_UPDATE[@]}" -qq >/dev/null 2>&1 || true
 	KPKG=$(kpkg)
 fi
 if [ -z "$KPKG" ]; then
 	# Offline or another release: whatever 6.1 image was fetched before.
-	KDEB=$(ls -t "$CACHE"/deb/linux-image-6.1.*-amd64_*.deb 2>/dev/null |
+	KDEB=$(ls -t "$CACHE"/deb/linux-image-6.1.*-"$ARCH"_*.deb 2>/dev/null |
 		head -n 1 || true)
 	[ -n "$KDEB" ] || die "no linux-image-6.1 package known to apt"
 	KPKG=$(basename "$KDEB" | cut -d_ -f1)
@@ -176,7 +217,7 @@ else
 	if [ -z "$KDEB" ]; then
 		log "fetching $KPKG"
 		(cd "$CACHE/deb" &&
-		 apt-get download -o APT::Sandbox::User=root "$KPKG" \
+		 "${APT_GET[@]}" download -o APT::Sandbox::User=root "$KPKG" \
 			>/dev/null 2>&1) || die "apt-get download $KPKG failed"
 		KDEB=$(ls "$CACHE/deb/${KPKG}"_*.deb | head -n 1)
 	fi
@@ -191,6 +232,8 @@ if [ ! -f "$KTREE/.extracted" ]; then
 	touch "$KTREE/.extracted"
 fi
 VMLINUX=$KTREE/vmlinux
+# arm64: Debian's vmlinuz is an uncompressed Image, which QEMU boots.
+[ "$ARCH" = arm64 ] && VMLINUX=$KTREE/boot/vmlinuz-$KVER
 if [ ! -s "$VMLINUX" ]; then
 	# Under TCG the xz decompressor of the bzImage costs seconds; the
 	# ELF inside has a PVH entry that QEMU boots directly.
@@ -210,18 +253,31 @@ MODDIR=$KTREE/lib/modules/$KVER
 	die "depmod on the extracted tree failed"
 phase_end kernel
 
+# ---- arm64: the guest's root (tests/vm/arm64.sh) ----
+BUSYBOX=/bin/busybox
+BUSYBOX_VER=$(dpkg-query -W -f='${Version}' busybox-static 2>/dev/null || true)
+if [ "$ARCH" = arm64 ]; then
+	phase_start
+	arm64_root
+	BUSYBOX=$AROOT/bin/busybox
+	BUSYBOX_VER=$(cat "$AROOT/.stamp")
+	# The checkout's mount point in the guest's chroot (tests/vm/init).
+	mkdir -p "$AROOT$ROOT"
+	phase_end root
+fi
+
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
 STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES"
 	  cat "$VMDIR/init"
-	  dpkg-query -W -f='${Version}' busybox-static) | sha256sum |
+	  echo "$BUSYBOX_VER") | sha256sum |
 	cut -c1-16)
 if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	log "building the initramfs"
 	IR=$(mktemp -d "$CACHE/initramfs.XXXXXX")
 	mkdir -p "$IR"/{bin,dev,proc,sys,host,out,tmp,modules}
-	cp /bin/busybox "$IR/bin/busybox"
+	cp "$BUSYBOX" "$IR/bin/busybox"
 	ln -s busybox "$IR/bin/sh"
 	cp "$VMDIR/init" "$IR/init"
 	chmod 755 "$IR/init"
@@ -286,8 +342,13 @@ CFLAGS=(-O2)
 [ "$SANITIZE" = 1 ] &&
 	CFLAGS=(-O1 -fsanitize=address,undefined -fno-omit-frame-pointer
 		-fno-sanitize-recover=undefined)
+CC=(gcc)
+if [ "$ARCH" = arm64 ]; then
+	[ "$SANITIZE" = 1 ] && die "SANITIZE=1: amd64 only (the arm64 root has no sanitizer runtimes)"
+	arm64_cc
+fi
 # shellcheck disable=SC2046
-gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
+"${CC[@]}" -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
 	-I"$ROOT/lib/ch39x" $(pkg-config --cflags libusb-1.0) \
 	-o "$BIN.tmp" "${SRCS[@]}" $(pkg-config --libs libusb-1.0) -lpthread ||
 	die "building transport_test failed"
@@ -298,7 +359,7 @@ mv "$BIN.tmp" "$BIN"
 # personalities).
 GBIN=$CACHE/bin/ch39x_gadget
 # shellcheck disable=SC2046
-gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
+"${CC[@]}" -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
 	-I"$ROOT/lib/ch39x" -I"$ROOT/lib/ch39x_sim" \
 	$(pkg-config --cflags libusb-1.0 libpcap) \
 	-o "$GBIN.tmp" "$VMDIR/ch39x_gadget.c" "$ROOT"/lib/ch39x/*.c \
@@ -306,6 +367,19 @@ gcc -std=gnu11 -Wall -Wextra -Werror "${CFLAGS[@]}" -g -D_GNU_SOURCE \
 	$(pkg-config --libs libusb-1.0 libpcap) -lpthread ||
 	die "building ch39x_gadget failed"
 mv "$GBIN.tmp" "$GBIN"
+if [ "$ARCH" = arm64 ]; then
+	if [ "$PMD_SO" = "$PMD_ARM64_MIN" ]; then
+		log "building the arm64 PMD (tests/vm/arm64.sh)"
+		arm64_pmd "$PMD_SO"
+	elif [ -f "$PMD_SO" ]; then
+		# The guest sees the arm64 root and the checkout only.
+		cp "$PMD_SO" "$CACHE/bin/librte_net_ch39x.given.so"
+		PMD_SO=$CACHE/bin/librte_net_ch39x.given.so
+	fi
+	# ELF e_machine 183: AArch64
+	[ ! -f "$PMD_SO" ] || [ "$(od -An -tu2 -j18 -N2 "$PMD_SO" | tr -d ' ')" = 183 ] ||
+		die "$PMD_SO is not an arm64 (AArch64) shared object"
+fi
 if [ -f "$PMD_SO" ]; then
 	log "PMD under test: $PMD_SO"
 else
@@ -322,6 +396,21 @@ if [ "$ACCEL" = kvm ]; then
 	ACCEL_ARGS=(-enable-kvm -cpu host)
 else
 	ACCEL_ARGS=(-accel tcg,thread=multi -cpu max)
+fi
+QEMU=(qemu-system-x86_64 "${ACCEL_ARGS[@]}" -machine pc)
+CONSOLE=ttyS0
+GUEST_ROOT=/
+TREE_ARGS=()
+if [ "$ARCH" = arm64 ]; then
+	# TCG only (this machine is no arm64 host). pauth-impdef: -cpu max's
+	# pointer authentication with QEMU's cheap implementation-defined
+	# algorithm instead of QARMA, which costs every function return.
+	ACCEL=tcg
+	QEMU=(qemu-system-aarch64 -accel tcg,thread=multi
+	      -cpu max,pauth-impdef=on -machine virt)
+	CONSOLE=ttyAMA0
+	GUEST_ROOT=$AROOT
+	TREE_ARGS=(-virtfs "local,path=$ROOT,mount_tag=tree,security_model=none,readonly=on,multidevs=remap")
 fi
 
 n_pass=0
@@ -346,13 +435,14 @@ for speed in $SPEEDS; do
 		LOADER=$!
 	fi
 	set +e
-	timeout --foreground -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 \
-		"${ACCEL_ARGS[@]}" -smp 2 -m $VM_MEM -machine pc \
+	timeout --foreground -k 5 "$BOOT_TIMEOUT" "${QEMU[@]}" \
+		-smp 2 -m $VM_MEM \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
-		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
+		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
 		</dev/null 2>&1 |
 	while IFS= read -r line; do
