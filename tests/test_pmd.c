@@ -2336,6 +2336,36 @@ tc_ptypes(void)
 	CHECK(ptype_of(a, b, f, 64) == RTE_PTYPE_L2_ETHER, "other EtherType");
 }
 
+/*
+ * rte_eth_dev_set_ptypes(): RTE_PTYPE_UNKNOWN switches the parse off (the
+ * mbufs' packet_type is 0), a mask turns it back on, while the port runs.
+ */
+static void
+tc_ptypes_set(void)
+{
+	const uint32_t want = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L3_IPV4 |
+		RTE_PTYPE_L4_UDP;
+	uint16_t a = tc.port[0], b = tc.port[1];
+	uint32_t set[8];
+	uint8_t f[64];
+
+	memset(f, 0, sizeof(f));
+	memset(f, 0xFF, 6);
+	f[6] = 0x02;
+	f[12] = 0x08; f[13] = 0x00; f[14] = 0x45; f[23] = 17;
+	CHECK(ptype_of(a, b, f, 64) == want, "parsed by default");
+	CHECK(rte_eth_dev_set_ptypes(b, RTE_PTYPE_UNKNOWN, NULL, 0) == 0,
+	      "set_ptypes UNKNOWN");
+	CHECK(ptype_of(a, b, f, 64) == 0, "not parsed after UNKNOWN");
+	CHECK(ptype_of(a, b, f, 64) == 0, "still not parsed");
+	CHECK(rte_eth_dev_set_ptypes(b, RTE_PTYPE_L3_MASK | RTE_PTYPE_L4_MASK,
+				     set, RTE_DIM(set)) == 0 && set[0] != 0,
+	      "set_ptypes L3 L4");
+	CHECK(ptype_of(a, b, f, 64) == want, "parsed again");
+	/* The other port was never told: it parses all along. */
+	CHECK(ptype_of(b, a, f, 64) == want, "other port parsed");
+}
+
 /* The dump names the device type and lists the xstats. */
 static bool
 dump_has(uint16_t port, const char *what)
@@ -2535,6 +2565,7 @@ static const struct unit_test_case pmd_cases[] = {
 	     &end_ls),
 	CASE("queue_info", setup_pair, teardown_ports, tc_queue_info, NULL),
 	CASE("ptypes", setup_pair, teardown_ports, tc_ptypes, NULL),
+	CASE("ptypes_set", setup_pair, teardown_ports, tc_ptypes_set, NULL),
 	CASE("flow_ctrl", setup_pair_ncm, teardown_ports, tc_flow_ctrl, NULL),
 	CASE("rx_intr", setup_pair, teardown_ports, tc_rx_intr, NULL),
 };

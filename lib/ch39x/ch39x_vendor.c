@@ -402,8 +402,13 @@ ch39x_tx_agg_add(const struct ch39x_profile *p, struct ch39x_tx_agg *a,
 	uint8_t *r = a->buf + a->len;
 
 	ch39x_tx_encode(p, d, r);
-	/* Zero the padding so no stale buffer bytes reach the device. */
-	memset(r + CH39X_HDR_LEN + d->len, 0, rec - CH39X_HDR_LEN - d->len);
+	/*
+	 * Zero the padding so no stale buffer bytes reach the device: the
+	 * record's last 4 bytes, one store; the caller writes the frame over
+	 * those that are not padding (ch39x_vendor.h).
+	 */
+	if (d->len != 0)
+		memset(r + rec - 4, 0, 4);
 	a->last_hdr = a->len;
 	a->len += rec;
 	a->frames++;

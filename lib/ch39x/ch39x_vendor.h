@@ -332,8 +332,10 @@ bool ch39x_tx_agg_fits(const struct ch39x_profile *p,
 		       const struct ch39x_tx_agg *a, uint32_t len);
 /*
  * Append a record header for d and return where its d->len frame bytes
- * go; the caller copies them (gathering segments as it likes). The caller
- * checks ch39x_tx_agg_fits first.
+ * go; the caller copies them (gathering segments as it likes), after
+ * this call: the padding to 4 bytes is zeroed by one 4-byte store that may
+ * cover the frame's last bytes too. The caller checks ch39x_tx_agg_fits
+ * first.
  */
 uint8_t *ch39x_tx_agg_add(const struct ch39x_profile *p,
 			  struct ch39x_tx_agg *a,

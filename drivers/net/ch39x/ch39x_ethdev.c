@@ -896,6 +896,7 @@ static const struct eth_dev_ops ch39x_eth_ops = {
 	.rx_burst_mode_get = ch39x_rx_burst_mode_get,
 	.tx_burst_mode_get = ch39x_tx_burst_mode_get,
 	.dev_supported_ptypes_get = ch39x_dev_supported_ptypes_get,
+	.dev_ptypes_set = ch39x_dev_ptypes_set,
 	.flow_ctrl_get = ch39x_flow_ctrl_get,
 	.flow_ctrl_set = ch39x_flow_ctrl_set,
 	.eth_dev_priv_dump = ch39x_priv_dump,

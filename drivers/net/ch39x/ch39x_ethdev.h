@@ -117,6 +117,12 @@ struct ch39x_rxq {
 	uint16_t lent;
 	struct rte_mbuf_ext_shared_info *shinfo;
 	struct rte_ring *returned;
+	/*
+	 * What rte_pktmbuf_reset() would leave in the mbuf's rearm_data
+	 * (data_off, refcnt 1, nb_segs 1, port), set at start: one store
+	 * per mbuf, as DPDK's vector PMDs rearm theirs.
+	 */
+	uint64_t rearm;
 	uint16_t stash_n;
 	struct rte_mbuf *stash[CH39X_RX_STASH];
 	/*
@@ -309,6 +315,8 @@ struct ch39x_adapter {
 	bool rmv_sent;
 	bool is_sim;			/* the simulated adapter */
 	bool pause_off;			/* flow_ctrl_set mode none */
+	/* rte_eth_dev_set_ptypes(RTE_PTYPE_UNKNOWN): no packet type parse */
+	bool rx_ptype_off;
 	struct rte_ether_addr mac_addr;
 	uint8_t mc[CH39X_MAX_MC_ADDRS][RTE_ETHER_ADDR_LEN];
 	uint32_t nb_mc;
@@ -430,6 +438,7 @@ int ch39x_tx_burst_mode_get(struct rte_eth_dev *dev, uint16_t qid,
 			    struct rte_eth_burst_mode *mode);
 const uint32_t *ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev
 					       CH39X_PTYPES_PARAM);
+int ch39x_dev_ptypes_set(struct rte_eth_dev *dev, uint32_t ptype_mask);
 int ch39x_flow_ctrl_get(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
 int ch39x_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc);
 int ch39x_priv_dump(struct rte_eth_dev *dev, FILE *f);

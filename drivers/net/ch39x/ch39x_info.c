@@ -181,6 +181,23 @@ ch39x_dev_supported_ptypes_get(struct rte_eth_dev *dev CH39X_PTYPES_PARAM)
 }
 
 /*
+ * rte_eth_dev_set_ptypes(): the packet type is a software parse of each
+ * frame's headers, so an application that does not read it (a mask of 0,
+ * RTE_PTYPE_UNKNOWN: testpmd asks for that at every port start) saves it;
+ * any other mask turns it back on, for every type the PMD knows (ethdev
+ * allows a PMD to report more than asked). Read by the RX queue once per
+ * burst: it may change while the port runs.
+ */
+int
+ch39x_dev_ptypes_set(struct rte_eth_dev *dev, uint32_t ptype_mask)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+
+	__atomic_store_n(&ad->rx_ptype_off, ptype_mask == 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
  * Pause frames: the vendor chips have one MAC_CFG bit for both directions
  * (and advertise pause in ANAR), so the modes are FULL and NONE. CDC
  * devices have no request for it.

@@ -173,6 +173,22 @@ ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size)
 	return 0;
 }
 
+/* The rearm_data of a fresh mbuf of this queue (ch39x_rxq.rearm). */
+static uint64_t
+rx_rearm_template(const struct ch39x_rxq *q)
+{
+	struct rte_mbuf m = { .nb_segs = 1 };
+	uint64_t v;
+
+	m.data_off = (uint16_t)RTE_MIN((unsigned int)RTE_PKTMBUF_HEADROOM,
+				       rte_pktmbuf_data_room_size(q->mp));
+	m.port = q->port_id;
+	rte_mbuf_refcnt_set(&m, 1);
+	memcpy(&v, (uint8_t *)&m + offsetof(struct rte_mbuf, rearm_data),
+	       sizeof(v));
+	return v;
+}
+
 int
 ch39x_rxq_start(struct ch39x_rxq *q)
 {
@@ -180,6 +196,8 @@ ch39x_rxq_start(struct ch39x_rxq *q)
 	uint16_t i;
 	void *p;
 	int rc;
+
+	q->rearm = rx_rearm_template(q);
 
 	/* Transfers the application still holds come back by the ring. */
 	while (q->returned && rte_ring_sc_dequeue(q->returned, &p) == 0)
@@ -320,6 +338,8 @@ rx_offload_flags(struct rte_mbuf *m, const struct ch39x_rx_frame *f)
 	if (f->vlan_stripped) {
 		m->ol_flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
 		m->vlan_tci = f->vlan_tci;
+	} else {
+		m->vlan_tci = 0;
 	}
 }
 
@@ -452,26 +472,30 @@ rx_xfer_failed(struct ch39x_rxq *q, struct ch39x_xfer *x)
 }
 
 /*
- * Make sure the stash holds n mbufs, refilling it in bulk; false: pool
- * empty. The stash holds raw mbufs (rte_mempool_get_bulk()): each is
- * initialised when taken, by rx_stash_take().
+ * Refill the stash in bulk (raw mbufs, rte_mempool_get_bulk(): each is
+ * initialised when taken, by rx_stash_take()): a full refill, or at least
+ * the n mbufs a frame needs. Once every CH39X_RX_STASH mbufs, so out of
+ * line.
  */
-static inline bool
+static __rte_noinline void
+rx_stash_refill(struct ch39x_rxq *q, uint32_t n)
+{
+	uint16_t want = CH39X_RX_STASH - q->stash_n;
+
+	if (rte_mempool_get_bulk(q->mp, (void **)(q->stash + q->stash_n),
+				 want) == 0)
+		q->stash_n += want;
+	else if (rte_mempool_get_bulk(q->mp, (void **)(q->stash + q->stash_n),
+				      n - q->stash_n) == 0)
+		q->stash_n = (uint16_t)n;
+}
+
+/* Make sure the stash holds n mbufs; false: pool empty. */
+static __rte_always_inline bool
 rx_stash_ready(struct ch39x_rxq *q, uint32_t n)
 {
-	if (q->stash_n < n) {
-		uint16_t want = CH39X_RX_STASH - q->stash_n;
-
-		/* A full refill, or at least what this frame needs. */
-		if (rte_mempool_get_bulk(q->mp, (void **)(q->stash +
-							 q->stash_n),
-					 want) == 0)
-			q->stash_n += want;
-		else if (rte_mempool_get_bulk(q->mp, (void **)(q->stash +
-							      q->stash_n),
-					      n - q->stash_n) == 0)
-			q->stash_n = (uint16_t)n;
-	}
+	if (unlikely(q->stash_n < n))
+		rx_stash_refill(q, n);
 	return q->stash_n >= n;
 }
 
@@ -480,9 +504,10 @@ rx_stash_ready(struct ch39x_rxq *q, uint32_t n)
  * touching the mbuf's second cache line: next is NULL and nb_segs and
  * refcnt are 1 for any mbuf in a pool (the rte_mbuf_raw_free() contract),
  * and tx_offload, which means nothing on a received packet, is left as
- * it was, as DPDK's vector PMDs do. The profile showed those stores, each
- * a cache miss, as the largest item of the PMD's RX cost. The caller sets
- * data_len, and the head's pkt_len, nb_segs and port.
+ * it was, as DPDK's vector PMDs do. data_off, refcnt, nb_segs and port in
+ * one store of the queue's template (q->rearm). The caller sets data_len,
+ * the head's pkt_len, nb_segs, packet_type and vlan_tci
+ * (rx_offload_flags()); the other segments' are not read.
  */
 static __rte_always_inline struct rte_mbuf *
 rx_stash_take(struct ch39x_rxq *q)
@@ -494,12 +519,9 @@ rx_stash_take(struct ch39x_rxq *q)
 		rte_prefetch0(q->stash[q->stash_n - 1]);
 	RTE_ASSERT(m->next == NULL && m->nb_segs == 1 &&
 		   rte_mbuf_refcnt_read(m) == 1);
-	rte_pktmbuf_reset_headroom(m);
-	m->port = RTE_MBUF_PORT_INVALID;
-	m->pkt_len = 0;
+	*(uint64_t *)((uintptr_t)m + offsetof(struct rte_mbuf, rearm_data)) =
+		q->rearm;
 	m->ol_flags &= RTE_MBUF_F_EXTERNAL;
-	m->packet_type = 0;
-	m->vlan_tci = 0;
 	m->vlan_tci_outer = 0;
 	return m;
 }
@@ -525,7 +547,6 @@ rx_attach(struct ch39x_rxq *q, struct ch39x_xfer *x,
 	m->data_off = (uint16_t)(f->data - x->buf);
 	m->data_len = (uint16_t)f->len;
 	m->pkt_len = f->len;
-	m->port = q->port_id;
 	rx_offload_flags(m, f);
 	q->c.zerocopy++;
 	return m;
@@ -562,7 +583,6 @@ rx_copy(struct ch39x_rxq *q, const struct ch39x_rx_frame *f)
 	q->c.chained += nseg > 1;
 	head->nb_segs = (uint16_t)nseg;
 	head->pkt_len = f->len;
-	head->port = q->port_id;
 	rx_offload_flags(head, f);
 	return head;
 }
@@ -717,6 +737,9 @@ rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	uint64_t mtu_drops = 0, mbuf_drops = 0, nombuf = 0, vlan_sw = 0;
 	uint32_t last_oversize = 0;
 	uint16_t n = 0;
+	/* ch39x_dev_ptypes_set(): the application reads the packet type. */
+	const bool ptype = !__atomic_load_n(&q->ad->rx_ptype_off,
+					    __ATOMIC_RELAXED);
 
 	if (q->lent)
 		rx_take_returned(q);
@@ -775,7 +798,8 @@ rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 			nombuf++;
 			continue;
 		}
-		m->packet_type = rx_ptype(f.data, f.len);
+		m->packet_type = ptype ? rx_ptype(f.data, f.len) :
+			RTE_PTYPE_UNKNOWN;
 		bytes += f.len;
 		pkts[n++] = m;
 	}

@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Instructions per forwarded packet, counted by valgrind's callgrind: the
+# same run gives the same count whatever else the machine does, unlike
+# cycles. dpdk-testpmd io-forwards between two ports (--tx-first starts
+# the traffic; one forwarding lcore) for a short and a long run of each
+# configuration; the difference of the two counts over the difference of
+# the packets forwarded cancels start-up and shut-down. Configurations:
+# net_ch39x pairs (wire=pair, sim_rate=unlimited) with vendor framing
+# (sim=ch398), CDC-NCM (sim=ncm) and CDC-ECM (sim=ecm), against net_null
+# and net_ring, each with FRAMES-byte frames (testpmd --txpkts; net_null
+# size=). Every function's self count is put in one layer by its object
+# and source file:
+#   pmd    the PMD under test: drivers/net/ch39x and lib/ch39x (the
+#          device model's files excepted), or librte_net_null /
+#          librte_net_ring
+#   model  lib/ch39x_sim: the simulated device, work real hardware does
+#   dpdk   the other DPDK libraries (mempool, mbuf, ring, ethdev, EAL)
+#   libc   libc (memcpy, memset, ...)
+#   app    dpdk-testpmd's own loop
+#   other  the rest (the dynamic loader, valgrind's preload)
+# and the PMD's own cost, "own", is its code plus the DPDK and libc calls
+# it makes (inclusive counts of those call arcs: mempool and mbuf, and
+# the loader's __tls_get_addr for per-lcore data, in own_dpdk; memcpy
+# and memset in own_libc). lib/ch39x serves the model too: a function
+# there that the model calls is the model's in the share of its calls.
+# Only the forwarding lcore's thread is counted (--separate-threads).
+# Writes OUT/pmd_instr.csv (layers per configuration), OUT/pmd_instr_fn.csv
+# (the TOP functions by self count per configuration) and
+# OUT/pmd_instr.txt (both as tables, with the command and the PMD's git
+# revision). About 20 s of valgrind per run, 20 runs by default.
+# Usage: scripts/bench/pmd_instr.sh [OUT]
+#   SHORT/LONG  seconds of forwarding of the two runs (default 3 and 12)
+#   FRAMES      frame sizes (default "64 1514")
+#   CONFIGS     configurations (default "ch39x ch39x_ncm ch39x_ecm
+#               net_null net_ring")
+#   TOP         functions listed per configuration (default 15)
+#   PMD_REV     what the PMD was built from, for the report (default the
+#               work tree's git revision, +changes when drivers/ or lib/
+#               have uncommitted changes)
+set -euo pipefail
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+out=${1:-$top/doc/perf}
+short=${SHORT:-3}
+long=${LONG:-12}
+frames=${FRAMES:-64 1514}
+configs=${CONFIGS:-ch39x ch39x_ncm ch39x_ecm net_null net_ring}
+bench_build "$so"
+command -v valgrind >/dev/null ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
+mkdir -p "$out"
+bench_priv instr
+bench_copy_pmd
+
+# try CONFIG FRAME LABEL SECONDS: run, up to 3 times: a run fails when
+# the system's PMD directory, which EAL loads every plugin of, changes
+# under it (the install tests of a suite running beside this one).
+try() {
+	local _
+	for _ in 1 2 3; do
+		rm -f "$priv/$1-$2-$3".*
+		! run "$@" || return 0
+	done
+	echo "pmd_instr: $1-$2-$3: no result in 3 runs" >&2
+	exit 1
+}
+
+# run CONFIG FRAME LABEL SECONDS: one testpmd run under callgrind,
+# forwarding for SECONDS; its profiles in $priv/CONFIG-FRAME-LABEL.out-NN
+# (one per thread), its forwarded packets (testpmd's accumulated
+# RX-packets) in .pkts.
+run() {
+	local c=$1 f=$2 s=$4 tag=$1-$2-$3 vdev pid i
+	case $c in
+	ch39x | ch39x_ncm | ch39x_ecm)
+		local sim=${c#ch39x_}
+		[ "$c" != ch39x ] || sim=ch398
+		vdev=(-d "$priv/pmd.so"
+			--vdev "net_ch39x0,sim=$sim,wire=pair:instr$$,sim_rate=unlimited"
+			--vdev "net_ch39x1,sim=$sim,wire=pair:instr$$,sim_rate=unlimited") ;;
+	net_null) vdev=(--vdev "net_null0,size=$f" --vdev "net_null1,size=$f") ;;
+	net_ring) vdev=(--vdev net_ring0 --vdev net_ring1) ;;
+	*) echo "pmd_instr: unknown configuration $c (ch39x, ch39x_ncm," \
+		"ch39x_ecm, net_null, net_ring)" >&2; exit 1 ;;
+	esac
+	# testpmd forwards until its standard input gives a line: SECONDS
+	# after it says it started (valgrind's start-up varies with the load;
+	# stdbuf: its output to a file would wait in a buffer till the end).
+	# One profile per thread: the forwarding lcore's is the one counted.
+	rm -f "$priv/in"
+	mkfifo "$priv/in"
+	timeout 900 stdbuf -oL valgrind --tool=callgrind \
+		--separate-threads=yes --callgrind-out-file="$priv/$tag.out" \
+		"$testpmd" --no-huge --no-pci -m 512 -l 0,1 \
+		--file-prefix "ch39x_instr_$$" "${vdev[@]}" -- \
+		--forward-mode=io --tx-first --nb-cores=1 --txpkts="$f" \
+		--total-num-mbufs=4096 < "$priv/in" > "$priv/$tag.log" 2>&1 &
+	pid=$!
+	exec 9> "$priv/in"
+	for ((i = 0; i < 6000; i++)); do
+		! grep -qs 'Press enter to exit' "$priv/$tag.log" || break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep "$s"
+	(echo >&9) 2>/dev/null || true
+	exec 9>&-
+	wait "$pid" || true
+	awk '/Accumulated forward statistics/ {a = 1}
+	     a && /RX-packets:/ {print $2; exit}' "$priv/$tag.log" \
+		> "$priv/$tag.pkts"
+	if [ ! -s "$priv/$tag.pkts" ] || [ ! -s "$priv/$tag.out-01" ]; then
+		echo "pmd_instr: $tag: no result" >&2
+		grep -v '^==' "$priv/$tag.log" | tail -5 >&2
+		return 1
+	fi
+	echo "$tag: $(cat "$priv/$tag.pkts") packets in $s s" >&2
+}
+
+# The long run should forward at least twice the short one's packets: on
+# a loaded machine valgrind may get little CPU, so it is run again, with
+# twice and four times the time, until it does; the last is kept if it
+# forwarded more than the short one at all (said).
+for c in $configs; do
+	for f in $frames; do
+		try "$c" "$f" short "$short"
+		for k in 1 2 4; do
+			try "$c" "$f" long $((long * k))
+			[ "$(cat "$priv/$c-$f-long.pkts")" -lt \
+				$((2 * $(cat "$priv/$c-$f-short.pkts"))) ] || break
+			[ "$k" != 4 ] || echo "pmd_instr: $c-$f: the long run" \
+				"forwarded less than twice the short one's packets" >&2
+		done
+	done
+done
+
+rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=
+if git -C "$top" status --porcelain -- drivers lib 2>/dev/null | grep -q .; then
+	dirty=+changes
+fi
+python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" \
+	"$frames" "$configs" <<'PY'
+import collections, re, sys
+
+priv, out, short, long_, top, rev = sys.argv[1:7]
+frames, configs = sys.argv[7].split(), sys.argv[8].split()
+top = int(top)
+
+
+def parse(path):
+    """Self counts per (object, function) and inclusive counts of call
+    arcs, from a callgrind profile (name compression understood)."""
+    names = {"ob": {}, "fl": {}, "fn": {}}
+    space = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl",
+             "cfi": "fl", "cfl": "fl", "fn": "fn", "cfn": "fn"}
+    selfc = collections.Counter()
+    arcs = collections.Counter()
+    fnfile = {}
+    ob = fl = fn = None
+    cob = cfn = None
+    in_call = False
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        m = re.match(r"^(ob|cob|fl|fi|fe|cfi|cfl|fn|cfn)=(.*)$", line)
+        if m:
+            key, val = m.groups()
+            mm = re.match(r"^\((\d+)\)(?: (.*))?$", val)
+            tab = names[space[key]]
+            if mm:
+                if mm.group(2) is not None:
+                    tab[mm.group(1)] = mm.group(2)
+                val = tab.get(mm.group(1), "?")
+            if key == "ob":
+                ob = val
+            elif key == "fl":
+                fl = val
+            elif key == "fn":
+                fn = val
+                fnfile.setdefault((ob, fn), fl)
+            elif key == "cob":
+                cob = val
+            elif key == "cfn":
+                cfn = val
+            continue
+        if line.startswith("calls="):
+            in_call = True
+            continue
+        if not line or not (line[0].isdigit() or line[0] in "+-*"):
+            continue
+        parts = line.split()
+        cost = int(parts[1]) if len(parts) > 1 else 0
+        if in_call:
+            arcs[(ob, fn), (cob or ob, cfn)] += cost
+            in_call = False
+            cob = cfn = None
+        else:
+            selfc[(ob, fn)] += cost
+    return selfc, arcs, fnfile
+
+
+def parse_fwd(tag):
+    """The forwarding lcore's profile: of the threads other than the main
+    one (-01, EAL's initialisation), the one that ran the most; the others
+    wait in system calls."""
+    import glob
+    files = [f for f in glob.glob(f"{priv}/{tag}.out-*")
+             if not f.endswith("-01")]
+
+    def total(f):
+        for line in open(f):
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+        return 0
+    return parse(max(files, key=total))
+
+
+def layer(cfg, key, fnfile):
+    ob, fn = key
+    base = ob.rsplit("/", 1)[-1]
+    fl = fnfile.get(key) or ""
+    if cfg.startswith("ch39x"):
+        if base == "pmd.so":
+            return "model" if "ch39x_sim" in fl else "pmd"
+    elif base.startswith("librte_" + cfg + ".so"):
+        return "pmd"
+    if base.startswith("librte_"):
+        return "dpdk"
+    if base.startswith("libc.so") or base.startswith("libc-"):
+        return "libc"
+    if "testpmd" in base:
+        return "app"
+    return "other"
+
+
+def packets(tag):
+    return int(open(f"{priv}/{tag}.pkts").read())
+
+
+LAYERS = ["pmd", "model", "dpdk", "libc", "app", "other"]
+rows, fnrows = [], []
+for cfg in configs:
+    for fr in frames:
+        a = parse_fwd(f"{cfg}-{fr}-short")
+        b = parse_fwd(f"{cfg}-{fr}-long")
+        files = {**a[2], **b[2]}
+        dp = packets(f"{cfg}-{fr}-long") - packets(f"{cfg}-{fr}-short")
+        if dp <= 0:
+            sys.exit(f"pmd_instr: {cfg} {fr}: the long run forwarded no more "
+                     "packets than the short one")
+        # lib/ch39x serves the device model too (its checksum emulation
+        # parses headers with ch39x_parse_hdrs): such a function's self
+        # count and calls go to the model in the share of its inclusive
+        # count that the model's calls into it make.
+        lay = {}
+        for k in set(a[0]) | set(b[0]) | {c for arc in
+                                          set(a[1]) | set(b[1]) for c in arc}:
+            lay[k] = layer(cfg, k, files)
+        into = collections.defaultdict(collections.Counter)
+        for (caller, callee) in set(a[1]) | set(b[1]):
+            into[callee][lay[caller] == "model"] += (b[1][caller, callee] -
+                                                     a[1][caller, callee])
+        model_share = {}
+        for k, c in into.items():
+            if lay[k] == "pmd" and c[True] > 0:
+                model_share[k] = c[True] / (c[True] + c[False])
+        per = collections.Counter()
+        fns = collections.Counter()
+        for k in set(a[0]) | set(b[0]):
+            d = (b[0][k] - a[0][k]) / dp
+            m = model_share.get(k, 0.0)
+            per["model"] += d * m
+            per[lay[k]] += d * (1 - m)
+            if m > 0:
+                fns[k[0], k[1] + " (model's calls)", "model"] += d * m
+            fns[k[0], k[1], lay[k]] += d * (1 - m)
+        own = collections.Counter()
+        for (caller, callee) in set(a[1]) | set(b[1]):
+            if lay[caller] != "pmd":
+                continue
+            lc = lay[callee]
+            if lc in ("dpdk", "libc", "other"):
+                own["libc" if lc == "libc" else "dpdk"] += (1 - model_share.get(caller, 0.0)) * (
+                    b[1][caller, callee] - a[1][caller, callee]) / dp
+        total = sum(per.values())
+        rows.append([cfg, fr, per["pmd"] + own["dpdk"] + own["libc"],
+                     per["pmd"], own["dpdk"], own["libc"]] +
+                    [per[x] for x in LAYERS[1:]] + [total, dp])
+        for k, v in fns.most_common(top):
+            name = k[1]
+            if name.startswith("0x"):
+                # A static function of a stripped library.
+                name = k[0].rsplit("/", 1)[-1] + "+" + name
+            fnrows.append([cfg, fr, name, k[2], v])
+
+null = {r[1]: r[2] for r in rows if r[0] == "net_null"}
+head = ["config", "frame", "own", "pmd_code", "own_dpdk", "own_libc",
+        "model", "dpdk", "libc", "app", "other", "total",
+        "own_per_net_null", "packets"]
+with open(f"{out}/pmd_instr.csv", "w") as f:
+    f.write(",".join(head) + "\n")
+    for r in rows:
+        ratio = r[2] / null[r[1]] if null.get(r[1]) else float("nan")
+        f.write(",".join([r[0], r[1]] + [f"{x:.1f}" for x in r[2:12]] +
+                         [f"{ratio:.2f}", str(r[12])]) + "\n")
+with open(f"{out}/pmd_instr_fn.csv", "w") as f:
+    f.write("config,frame,function,layer,instr_per_packet\n")
+    for r in fnrows:
+        f.write(f"{r[0]},{r[1]},{r[2]},{r[3]},{r[4]:.1f}\n")
+
+
+with open(f"{out}/pmd_instr.txt", "w") as f:
+    f.write(f"PMD git {rev}; runs of {short} s and {long_} s (or 2x, 4x)"
+            "\n\n")
+    f.write(open(f"{out}/pmd_instr.csv").read().replace(",", " ") + "\n")
+    cur = None
+    for r in fnrows:
+        if (r[0], r[1]) != cur:
+            cur = (r[0], r[1])
+            f.write(f"\n{r[0]} {r[1]} B:\n")
+        f.write(f"  {r[4]:8.1f}  {r[3]:5}  {r[2]}\n")
+print(open(f"{out}/pmd_instr.txt").read())
+PY
