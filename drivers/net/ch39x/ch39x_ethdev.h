@@ -34,14 +34,14 @@
  */
 #define CH39X_TX_WAIT_MS	100
 /*
- * Removal while the port is not started (ch39x_ethdev.c): how often the
+ * Removal while the port is not started (ch39x_link.c): how often the
  * device is asked whether it is still there, and how: a standard
  * GET_STATUS request to the device (bmRequestType 0x80, bRequest 0).
  */
 #define CH39X_PRESENCE_MS	100
 /*
  * Looking for a completed interrupt transfer (link events): at most this
- * long after the device answered (ch39x_ethdev.c, intr_poll_us()).
+ * long after the device answered (ch39x_link.c, intr_poll_us()).
  */
 #ifndef CH39X_INTR_POLL_MS
 #define CH39X_INTR_POLL_MS	2
@@ -410,12 +410,25 @@ ch39x_ops(const struct ch39x_adapter *ad)
 }
 
 /* ch39x_ethdev.c: what the device types share. */
+int ch39x_program_rx_mode(struct ch39x_adapter *ad);
+
+/*
+ * ch39x_link.c: control requests, the link, the device's presence; the
+ * alarms run on EAL's interrupt thread.
+ */
 int ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
 		  uint16_t value, uint16_t index, void *data, uint16_t len,
 		  const char *what, bool quiet);
 void ch39x_set_link(struct ch39x_adapter *ad, bool up, uint32_t speed);
 void ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed);
-int ch39x_program_rx_mode(struct ch39x_adapter *ad);
+void ch39x_rmv_notify(struct ch39x_adapter *ad);
+void ch39x_intr_poll(struct ch39x_adapter *ad);
+void ch39x_intr_reaped(void *arg);
+void ch39x_intr_alarm_fast(struct ch39x_adapter *ad);
+void ch39x_intr_alarm_start(struct ch39x_adapter *ad);
+void ch39x_intr_alarm_stop(struct ch39x_adapter *ad);
+void ch39x_presence_watch(struct ch39x_adapter *ad);
+void ch39x_presence_unwatch(struct ch39x_adapter *ad);
 
 /* ch39x_info.c: what the port tells (primary and secondary processes). */
 int ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);
