@@ -45,6 +45,10 @@ ch39x_program_rx_mode(struct ch39x_adapter *ad)
 {
 	const struct rte_eth_dev_data *data = ad->dev->data;
 
+	/* The device is gone: the state is written when it is back. */
+	if (ch39x_deferred(ad))
+		return 0;
+
 	return ch39x_ops(ad)->rx_mode(ad, data->promiscuous, data->all_multicast);
 }
 
@@ -127,13 +131,18 @@ rx_intr_setup(struct rte_eth_dev *dev)
 }
 
 /* Arm or disarm the queue's wake-up (the one RX queue: qid is 0). */
-static int
-rx_arm(struct rte_eth_dev *dev, bool on)
+int
+ch39x_rx_arm(struct rte_eth_dev *dev, bool on)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	if (ad->usb->ops->rx_arm == NULL)
 		return -ENOTSUP;
+	/* The device is gone: armed again when it is back. */
+	if (ch39x_deferred(ad)) {
+		ad->rx_rearm = on;
+		return 0;
+	}
 	ad->usb->ops->rx_arm(ad->usb, on);
 	__atomic_store_n(&ad->rx_armed, on, __ATOMIC_SEQ_CST);
 	/* Woken: maybe by the interrupt endpoint (ch39x_link.c). */
@@ -146,14 +155,14 @@ static int
 ch39x_rx_queue_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 {
 	RTE_SET_USED(qid);
-	return rx_arm(dev, true);
+	return ch39x_rx_arm(dev, true);
 }
 
 static int
 ch39x_rx_queue_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 {
 	RTE_SET_USED(qid);
-	return rx_arm(dev, false);
+	return ch39x_rx_arm(dev, false);
 }
 
 /* rte_eth_conf.link_speeds into the device, or refused. */
@@ -173,8 +182,8 @@ link_config(struct rte_eth_dev *dev)
 	return -EINVAL;
 }
 
-static int
-ch39x_dev_start(struct rte_eth_dev *dev)
+int
+ch39x_port_start(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	const struct ch39x_dev_ops *ops = ch39x_ops(ad);
@@ -276,8 +285,8 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	return 0;
 }
 
-static int
-ch39x_dev_stop(struct rte_eth_dev *dev)
+int
+ch39x_port_stop(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	struct ch39x_xfer *x;
@@ -300,6 +309,43 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 	/* Stopped: removal is the presence alarm's again. */
 	ch39x_presence_watch(ad);
 	return 0;
+}
+
+/*
+ * Start and stop as the application sees them: while the device is gone
+ * (reconnect=on) a start is only remembered, done when it is back, and a
+ * stop forgets it; the reconnect alarm does its own under the same lock.
+ */
+static int
+ch39x_dev_start(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int rc = 0;
+
+	pthread_mutex_lock(&ad->rc_lock);
+	/* Gone, and no alarm saw it yet: the wait begins here. */
+	if (ad->gone)
+		ch39x_rmv_notify(ad);
+	if (__atomic_load_n(&ad->absent, __ATOMIC_ACQUIRE))
+		ad->resume = true;
+	else
+		rc = ch39x_port_start(dev);
+	pthread_mutex_unlock(&ad->rc_lock);
+	return rc;
+}
+
+static int
+ch39x_dev_stop(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int rc;
+
+	pthread_mutex_lock(&ad->rc_lock);
+	ad->resume = false;
+	ad->rx_rearm = false;
+	rc = ch39x_port_stop(dev);
+	pthread_mutex_unlock(&ad->rc_lock);
+	return rc;
 }
 
 static void
@@ -374,6 +420,8 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	/* First: the reconnect alarm takes the lock the stop takes. */
+	ch39x_reconnect_cancel(ad);
 	ch39x_dev_stop(dev);
 	/* After the stop, which sets it again. */
 	ch39x_presence_unwatch(ad);
@@ -387,6 +435,7 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 	rte_intr_instance_free(dev->intr_handle);
 	dev->intr_handle = NULL;
 	pthread_mutex_destroy(&ad->ctrl_lock);
+	pthread_mutex_destroy(&ad->rc_lock);
 	/* The ethdev layer frees dev_private and the MAC address array. */
 	return 0;
 }
@@ -508,6 +557,9 @@ ch39x_dev_set_link_down(struct rte_eth_dev *dev)
 static int
 rx_mode_as(struct ch39x_adapter *ad, bool promisc, bool allmulti)
 {
+	/* The device is gone: the state is written when it is back. */
+	if (ch39x_deferred(ad))
+		return 0;
 	return ch39x_ops(ad)->rx_mode(ad, promisc, allmulti);
 }
 
@@ -565,6 +617,9 @@ ch39x_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
+	/* The device is gone: written when it is back (from dev->data). */
+	if (ch39x_deferred(ad))
+		return 0;
 	return ch39x_ops(ad)->set_mac(ad, addr);
 }
 
@@ -579,7 +634,9 @@ ch39x_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 			dev->data->name);
 		return -EBUSY;
 	}
-	rc = ch39x_ops(ad)->mtu(ad, mtu);
+	/* The device is gone: the start writes it when it is back. */
+	rc = ch39x_deferred(ad) ? 0 :
+		ch39x_ops(ad)->mtu(ad, mtu);
 	if (rc == 0 && ad->rxq != NULL)
 		ad->rxq->max_frame = mtu + CH39X_L2_OVERHEAD;
 	return rc;
@@ -669,8 +726,8 @@ probe_secondary(struct rte_vdev_device *vdev)
 
 /* ---- probe ---- */
 
-static int
-hw_init(struct ch39x_adapter *ad)
+int
+ch39x_hw_init(struct ch39x_adapter *ad)
 {
 	/* The device type, from what the transport says the function is. */
 	ad->usb->ops->get_info(ad->usb, &ad->info);
@@ -737,6 +794,15 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	ad->dev = dev;
 	ad->args = args;
 	pthread_mutex_init(&ad->ctrl_lock, NULL);
+	{
+		pthread_mutexattr_t ma;
+
+		/* Recursive: an LSC callback of the restart may stop the port. */
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+		pthread_mutex_init(&ad->rc_lock, &ma);
+		pthread_mutexattr_destroy(&ma);
+	}
 	ad->usb = args.real ? open_real(name, &args, err, sizeof(err)) :
 		ch39x_sim_open(&args.sim, err, sizeof(err));
 	if (ad->usb == NULL) {
@@ -745,12 +811,13 @@ ch39x_probe(struct rte_vdev_device *vdev)
 		goto fail;
 	}
 	ad->is_sim = ch39x_sim_is_sim(ad->usb);
-	rc = hw_init(ad);
+	rc = ch39x_hw_init(ad);
 	if (rc != 0) {
 		PMD_LOG(ERR, "%s: device initialisation failed: %s", name,
 			strerror(-rc));
 		goto fail;
 	}
+	ad->id = ad->info;
 	/* Owned by ethdev from here on: it frees the array at release. */
 	dev->data->mac_addrs = rte_zmalloc("ch39x_mac", RTE_ETHER_ADDR_LEN, 0);
 	if (dev->data->mac_addrs == NULL) {
@@ -784,6 +851,7 @@ fail:
 	if (ad->usb != NULL)
 		ad->usb->ops->close(ad->usb);
 	pthread_mutex_destroy(&ad->ctrl_lock);
+	pthread_mutex_destroy(&ad->rc_lock);
 	rte_eth_dev_release_port(dev);
 	return rc;
 }
@@ -809,7 +877,7 @@ ch39x_dev_reset(struct rte_eth_dev *dev)
 
 	ch39x_dev_stop(dev);
 	pthread_mutex_lock(&ad->ctrl_lock);
-	rc = hw_init(ad);
+	rc = ch39x_hw_init(ad);
 	pthread_mutex_unlock(&ad->ctrl_lock);
 	if (rc == 0)
 		dev->data->mac_addrs[0] = ad->mac_addr;
@@ -887,6 +955,19 @@ rte_pmd_ch39x_sim_unplug(uint16_t port_id)
 	if (u != NULL)
 		ch39x_sim_unplug(u);
 	return rc;
+}
+
+int
+rte_pmd_ch39x_sim_replug(uint16_t port_id, enum rte_pmd_ch39x_replug how)
+{
+	struct ch39x_usb_dev *u;
+	int rc;
+
+	u = sim_of(port_id, &rc);
+	if (u == NULL)
+		return rc;
+	return ch39x_sim_replug(u, (enum ch39x_sim_replug)how) == 0 ?
+		0 : -EINVAL;
 }
 
 static struct rte_vdev_driver ch39x_vdev_drv = {

@@ -8,17 +8,21 @@
  * net_ch39x: the device's presence and its link. The control request
  * helper (a request is where a gone device is often seen first), the
  * interrupt endpoint's alarm (link events, removal while started), the
- * presence alarm (removal while not started) and the removal event. All
- * of it runs on the control thread (EAL's interrupt thread for the
+ * presence alarm (removal while not started), the removal event and,
+ * with reconnect=on, the wait for the device's return and the port's
+ * restoration (the reconnect alarm). All of it runs on the control thread (EAL's interrupt thread for the
  * alarms, the application's for requests), except ch39x_intr_reaped(),
  * which runs on whatever thread reaped the interrupt transfer.
  */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <ethdev_driver.h>
 #include <rte_alarm.h>
+#include <rte_cycles.h>
 
 #include "ch39x_ethdev.h"
 #include "ch39x_logs.h"
@@ -98,17 +102,25 @@ ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed)
 
 /*
  * The device left the bus (seen by the interrupt endpoint, a burst, a
- * request or the presence alarm): the link is down for good and the
+ * request or the presence alarm). With reconnect=on the port waits for
+ * it (reconnect_begin()); else the link is down for good and the
  * application hears it once, whichever thread sees it first. The RMV
  * callback comes last: the application may close the port in it.
  */
+static void reconnect_begin(struct ch39x_adapter *ad);
+
 void
 ch39x_rmv_notify(struct ch39x_adapter *ad)
 {
 	struct rte_eth_dev *dev = ad->dev;
 
-	if (!ad->gone || __atomic_exchange_n(&ad->rmv_sent, true,
-					     __ATOMIC_ACQ_REL))
+	if (!ad->gone)
+		return;
+	if (ch39x_reconnect_on(ad)) {
+		reconnect_begin(ad);
+		return;
+	}
+	if (__atomic_exchange_n(&ad->rmv_sent, true, __ATOMIC_ACQ_REL))
 		return;
 	PMD_LOG(ERR, "%s: device removed", dev->data->name);
 	ch39x_set_link(ad, false, 0);
@@ -324,4 +336,224 @@ void
 ch39x_presence_unwatch(struct ch39x_adapter *ad)
 {
 	rte_eal_alarm_cancel(presence_alarm, ad);
+}
+
+/* ---- reconnect (reconnect=on) ---- */
+
+/*
+ * Whether the device's return is looked for: reconnect=on, and a device
+ * whose return the PMD can see (the simulated adapter; a libusb adapter
+ * re-enumerates as a new device the PMD does not look for yet).
+ */
+bool
+ch39x_reconnect_on(const struct ch39x_adapter *ad)
+{
+	return !ad->args.reconnect_off && ad->is_sim;
+}
+
+static void reconnect_alarm(void *arg);
+
+/*
+ * The device is gone and the port waits for it (any control thread, or
+ * dev_start): the bursts stop touching it at once, the link goes down
+ * with an LSC event, and the reconnect alarm takes over. Once per
+ * absence, whichever thread sees it first.
+ */
+static void
+reconnect_begin(struct ch39x_adapter *ad)
+{
+	struct rte_eth_dev *dev = ad->dev;
+
+	if (__atomic_exchange_n(&ad->absent, true, __ATOMIC_SEQ_CST))
+		return;
+	ad->gone_tsc = rte_get_timer_cycles();
+	ad->refused_logged = false;
+	PMD_LOG(WARNING, "%s: device removed; the port waits for it to "
+		"return (reconnect=on)", dev->data->name);
+	ch39x_link_report(ad, false, 0);
+	rte_eal_alarm_set(1, reconnect_alarm, ad);
+}
+
+/* No burst is inside the device: absent is set, so none enters again. */
+static bool
+bursts_out(const struct ch39x_adapter *ad)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return (ad->rxq == NULL ||
+		!__atomic_load_n(&ad->rxq->busy, __ATOMIC_ACQUIRE)) &&
+	       (ad->txq == NULL ||
+		!__atomic_load_n(&ad->txq->busy, __ATOMIC_ACQUIRE));
+}
+
+/*
+ * Whether the device on the bus is the port's: the same function of the
+ * same chip (VID, PID, framing) with the same serial number, as the
+ * devargs' selection found it at probe. why says what differs.
+ */
+static bool
+same_device(const struct ch39x_usb_info *was, const struct ch39x_usb_info *is,
+	    char *why, size_t len)
+{
+	if (was->vid != is->vid || was->pid != is->pid) {
+		snprintf(why, len, "it is %04x:%04x, the port's was %04x:%04x",
+			 is->vid, is->pid, was->vid, was->pid);
+		return false;
+	}
+	if (was->framing != is->framing) {
+		snprintf(why, len, "it offers another function (framing %u, "
+			 "the port's was %u)", is->framing, was->framing);
+		return false;
+	}
+	if (strncmp(was->serial, is->serial, sizeof(was->serial)) != 0) {
+		snprintf(why, len, "its serial number is \"%s\", the port's "
+			 "was \"%s\"", is->serial, was->serial);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The device is back and is the port's: program it as the application
+ * left the port. A power-on lost all of it: hw_init reads the chip again
+ * and writes the devargs' address and the pause advertisement; then the
+ * application's address and receive filters (promiscuous, all-multicast,
+ * the multicast list); a started port is started again, which writes the
+ * link speeds, MTU, VLAN strip and filters, sets up the Rx interrupt and
+ * the queues as they were configured (sizes and offloads), and learns the
+ * link (LSC). Returns 0 or a negative errno (-ENODEV: gone again).
+ */
+static int
+reconnect_restore(struct ch39x_adapter *ad)
+{
+	struct rte_eth_dev *dev = ad->dev;
+	const struct ch39x_dev_ops *ops;
+	uint32_t rx_size = ad->prof.rx_xfer_size;
+	uint32_t tx_size = ad->prof.tx_xfer_size;
+	int rc;
+
+	pthread_mutex_lock(&ad->ctrl_lock);
+	rc = ch39x_hw_init(ad);
+	pthread_mutex_unlock(&ad->ctrl_lock);
+	if (rc != 0)
+		return rc;
+	ops = ch39x_ops(ad);
+	/* The queues' transfers were made for these sizes: kept. */
+	ad->prof.rx_xfer_size = rx_size;
+	ad->prof.tx_xfer_size = RTE_MIN(ad->prof.tx_xfer_size, tx_size);
+	if (!rte_is_same_ether_addr(&ad->mac_addr, &dev->data->mac_addrs[0]))
+		rc = ops->set_mac(ad, &dev->data->mac_addrs[0]);
+	if (rc == 0)
+		rc = ch39x_program_rx_mode(ad);
+	if (rc != 0 || !ad->resume)
+		return rc;
+	rc = ch39x_port_start(dev);
+	if (rc == 0 && ad->rx_rearm)
+		rc = ch39x_rx_arm(dev, true);
+	return rc;
+}
+
+/* One look for the device's return. True: the port is back. */
+static bool
+reconnect_try(struct ch39x_adapter *ad)
+{
+	struct rte_eth_dev *dev = ad->dev;
+	struct ch39x_usb_info id;
+	char why[256];
+	uint64_t us;
+	int rc;
+
+	if (ch39x_sim_unplugged(ad->usb)) {
+		ad->refused_logged = false;
+		return false;
+	}
+	ad->usb->ops->get_info(ad->usb, &id);
+	if (!same_device(&ad->id, &id, why, sizeof(why))) {
+		/* Once per device that came: another one is news again. */
+		if (ad->refused_logged &&
+		    !same_device(&ad->refused_id, &id, why, sizeof(why)))
+			ad->refused_logged = false;
+		if (!ad->refused_logged) {
+			ad->refused_id = id;
+			same_device(&ad->id, &id, why, sizeof(why));
+			ad->reconnect_refused++;
+			PMD_LOG(ERR, "%s: a device came back in the port's place "
+				"but is not the port's, refused: %s",
+				dev->data->name, why);
+		}
+		ad->refused_logged = true;
+		return false;
+	}
+	ad->gone = false;
+	rc = reconnect_restore(ad);
+	if (rc != 0) {
+		/* Gone again, or it would not take the settings: again. */
+		PMD_LOG(WARNING, "%s: the device returned but could not be set "
+			"up again (%s); the port keeps waiting",
+			dev->data->name, strerror(-rc));
+		if (ad->started)
+			ch39x_port_stop(dev);
+		ad->gone = true;
+		return false;
+	}
+	us = (rte_get_timer_cycles() - ad->gone_tsc) * 1000000 /
+		rte_get_timer_hz();
+	ad->reconnect_last_us = us;
+	ad->reconnects++;
+	if (!ad->started)
+		ch39x_presence_watch(ad);
+	__atomic_store_n(&ad->absent, false, __ATOMIC_SEQ_CST);
+	/*
+	 * The restart learnt the link without an event (as any start does);
+	 * the application waits for one since the removal's link down.
+	 */
+	if (ad->started && dev->data->dev_link.link_status)
+		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
+	PMD_LOG(NOTICE, "%s: device back after %" PRIu64 " ms, port %s",
+		dev->data->name, us / 1000,
+		ad->started ? "restarted" : "set up (stopped)");
+	return true;
+}
+
+/*
+ * EAL's interrupt thread, while the device is gone: wait for the bursts
+ * to leave it, stop a started port (its transfers end as "no device"),
+ * then look for the device every CH39X_RECONNECT_MS.
+ */
+static void
+reconnect_alarm(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+	struct rte_eth_dev *dev = ad->dev;
+	uint64_t next_us = CH39X_RECONNECT_MS * 1000;
+
+	if (__atomic_load_n(&ad->closing, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&ad->rc_lock);
+	if (!ad->absent) {
+		pthread_mutex_unlock(&ad->rc_lock);
+		return;
+	}
+	if (!bursts_out(ad)) {
+		next_us = CH39X_RECONNECT_QUIESCE_US;
+	} else {
+		if (ad->started) {
+			ad->resume = true;
+			ad->rx_rearm = ad->rx_armed;
+			ch39x_port_stop(dev);
+		}
+		if (reconnect_try(ad)) {
+			pthread_mutex_unlock(&ad->rc_lock);
+			return;
+		}
+	}
+	pthread_mutex_unlock(&ad->rc_lock);
+	rte_eal_alarm_set(next_us, reconnect_alarm, ad);
+}
+
+/* close: no reconnect alarm pending or running after this. */
+void
+ch39x_reconnect_cancel(struct ch39x_adapter *ad)
+{
+	__atomic_store_n(&ad->closing, true, __ATOMIC_RELEASE);
+	rte_eal_alarm_cancel(reconnect_alarm, ad);
 }
