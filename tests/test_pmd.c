@@ -2410,6 +2410,59 @@ tc_reconnect_flaky(void)
 	CHECK(flows(a, b), "no traffic after the second return");
 }
 
+
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * RECONNECT_CYCLES unplug/replug cycles of a started port with traffic
+ * between them: every one recovered (reconnects counts them all), frames
+ * flow after each, no mbuf kept (tear-down). Prints the time from removal
+ * to the restored port (reconnect_last_us): median, min, max; under a
+ * simulated device with the CH398's probe delays, not a performance
+ * figure.
+ */
+#define RECONNECT_CYCLES 20
+static void
+tc_reconnect_cycles(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	uint64_t us[RECONNECT_CYCLES];
+	unsigned int i, ok = 0;
+
+	CHECK(wait_link(b, 1), "link");
+	for (i = 0; i < RECONNECT_CYCLES; i++) {
+		int lsc = lsc_count[b];
+
+		if (rte_pmd_ch39x_sim_unplug(b) != 0 || !wait_lsc(b, lsc))
+			break;
+		/* TX while gone: taken and dropped. */
+		rte_eth_tx_burst(b, 0, NULL, 0);
+		if (rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) != 0 ||
+		    !wait_xstat(b, "reconnects", i + 1) || !wait_link(b, 1) ||
+		    !flows(a, b))
+			break;
+		us[i] = xstat(b, "reconnect_last_us");
+		ok++;
+	}
+	CHECK(ok == RECONNECT_CYCLES, "%u of %u cycles recovered", ok,
+	      RECONNECT_CYCLES);
+	CHECK(xstat(b, "reconnects") == ok, "reconnects %" PRIu64 ", cycles %u",
+	      xstat(b, "reconnects"), ok);
+	if (ok != 0) {
+		qsort(us, ok, sizeof(us[0]), cmp_u64);
+		printf("reconnect_cycles: %u of %u recovered; removal to "
+		       "restored port: median %" PRIu64 " us, min %" PRIu64
+		       ", max %" PRIu64 "\n", ok, RECONNECT_CYCLES, us[ok / 2],
+		       us[0], us[ok - 1]);
+	}
+}
+
 /* The device name of a case that probes its own: net_ch39x_<case>. */
 static const char *
 case_own_name(void)
@@ -2797,6 +2850,8 @@ static const struct unit_test_case pmd_cases[] = {
 	     tc_reconnect_never, NULL),
 	CASE("reconnect_flaky", setup_pair_quiet, teardown_ports,
 	     tc_reconnect_flaky, NULL),
+	CASE("reconnect_cycles", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_cycles, NULL),
 	CASE("probe_faults", NULL, teardown_ports, tc_probe_faults, NULL),
 	CASE("speeds", NULL, teardown_ports, tc_speeds, NULL),
 	CASE("end_marks_zlp", setup_end_marks, teardown_ports, tc_end_marks,
