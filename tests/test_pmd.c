@@ -2794,6 +2794,52 @@ tc_rx_intr(void)
 	      "out of the epoll");
 }
 
+/*
+ * The application armed the Rx interrupt while the device was gone; back,
+ * the port is armed again: a frame from the peer wakes the sleeper.
+ */
+static void
+tc_reconnect_rx_intr(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	struct rte_ether_addr mb;
+	struct rte_eth_conf conf;
+	struct rte_mbuf *m, *rx[4];
+	unsigned int n;
+
+	memset(&conf, 0, sizeof(conf));
+	conf.intr_conf.rxq = 1;
+	conf.intr_conf.lsc = 1;
+	CHECK(rte_eth_dev_stop(b) == 0 &&
+	      rte_eth_dev_configure(b, 1, 1, &conf) == 0 &&
+	      rte_eth_rx_queue_setup(b, 0, 0, 0, NULL, mp) == 0 &&
+	      rte_eth_tx_queue_setup(b, 0, 0, 0, NULL) == 0 &&
+	      rte_eth_dev_start(b) == 0, "start with intr_conf.rxq");
+	rte_eth_promiscuous_enable(b);
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+	CHECK(rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
+					RTE_INTR_EVENT_ADD, NULL) == 0,
+	      "queue's event fd in the thread's epoll");
+	reconnect_gone(b, true, "rx_intr");
+	drain(b);
+	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0, "arm while gone");
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
+	      "replug");
+	reconnect_back(b, 1, true, "rx_intr");
+	CHECK(wait_link(a, 1), "peer link");
+	rte_eth_macaddr_get(b, &mb);
+	m = make_frame(&mb, &mb, 100, 1);
+	CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
+	CHECK(intr_wait(5000) == 1, "not armed again: no wake-up");
+	CHECK(rte_eth_dev_rx_intr_disable(b, 0) == 0, "disarm");
+	n = rx_wait(b, rx, 1);
+	CHECK(n == 1 && rx[0]->pkt_len == 100, "the frame, %u", n);
+	if (n)
+		rte_pktmbuf_free_bulk(rx, n);
+	rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
+				  RTE_INTR_EVENT_DEL, NULL);
+}
+
 #define CASE(n, s, t, fn, d) \
 	{ .name = n, .setup = s, .teardown = t, .testcase = fn, .data = d }
 
@@ -2852,6 +2898,8 @@ static const struct unit_test_case pmd_cases[] = {
 	     tc_reconnect_flaky, NULL),
 	CASE("reconnect_cycles", setup_pair_quiet, teardown_ports,
 	     tc_reconnect_cycles, NULL),
+	CASE("reconnect_rx_intr", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_rx_intr, NULL),
 	CASE("probe_faults", NULL, teardown_ports, tc_probe_faults, NULL),
 	CASE("speeds", NULL, teardown_ports, tc_speeds, NULL),
 	CASE("end_marks_zlp", setup_end_marks, teardown_ports, tc_end_marks,
