@@ -2714,14 +2714,33 @@ intr_wait(int ms)
 	return rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 1, ms);
 }
 
+/* b armed: a 100-byte frame from a wakes the sleeper and is received. */
 static void
-tc_rx_intr(void)
+woken_by_frame(uint16_t a, uint16_t b, const char *what)
 {
-	uint16_t a = tc.port[0], b = tc.port[1];
-	struct rte_mbuf *rx[8];
-	struct rte_eth_conf conf;
+	struct rte_ether_addr mb;
+	struct rte_mbuf *m, *rx[1];
 	unsigned int n;
-	uint64_t looks;
+
+	rte_eth_macaddr_get(b, &mb);
+	m = make_frame(&mb, &mb, 100, 1);
+	CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
+	CHECK(intr_wait(5000) == 1, "%s", what);
+	CHECK(rte_eth_dev_rx_intr_disable(b, 0) == 0, "disarm");
+	n = rx_wait(b, rx, 1);
+	CHECK(n == 1 && rx[0]->pkt_len == 100, "the frame, %u", n);
+	if (n)
+		rte_pktmbuf_free_bulk(rx, n);
+}
+
+/*
+ * b restarted with its Rx interrupt (promiscuous), its event fd in this
+ * thread's epoll; link up at both ends.
+ */
+static void
+rx_intr_up(uint16_t a, uint16_t b)
+{
+	struct rte_eth_conf conf;
 
 	memset(&conf, 0, sizeof(conf));
 	conf.intr_conf.rxq = 1;
@@ -2735,25 +2754,23 @@ tc_rx_intr(void)
 	CHECK(rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
 					RTE_INTR_EVENT_ADD, NULL) == 0,
 	      "queue's event fd in the thread's epoll");
+}
+
+static void
+tc_rx_intr(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	struct rte_mbuf *rx[8];
+	unsigned int n;
+	uint64_t looks;
+
+	rx_intr_up(a, b);
 	/* Idle: armed, nothing comes, nothing wakes. */
 	drain(b);
 	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0, "arm");
 	CHECK(intr_wait(200) == 0, "idle: no wake-up in 200 ms");
 	/* A frame from the peer wakes the sleeper. */
-	{
-		struct rte_ether_addr mb;
-		struct rte_mbuf *m;
-
-		rte_eth_macaddr_get(b, &mb);
-		m = make_frame(&mb, &mb, 100, 1);
-		CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
-	}
-	CHECK(intr_wait(5000) == 1, "woken by the frame");
-	CHECK(rte_eth_dev_rx_intr_disable(b, 0) == 0, "disarm");
-	n = rx_wait(b, rx, 1);
-	CHECK(n == 1 && rx[0]->pkt_len == 100, "the frame, %u", n);
-	if (n)
-		rte_pktmbuf_free_bulk(rx, n);
+	woken_by_frame(a, b, "woken by the frame");
 	/* Disarmed, a frame wakes nobody; arming with it waiting does. */
 	{
 		struct rte_ether_addr mb;
@@ -2802,24 +2819,8 @@ static void
 tc_reconnect_rx_intr(void)
 {
 	uint16_t a = tc.port[0], b = tc.port[1];
-	struct rte_ether_addr mb;
-	struct rte_eth_conf conf;
-	struct rte_mbuf *m, *rx[4];
-	unsigned int n;
 
-	memset(&conf, 0, sizeof(conf));
-	conf.intr_conf.rxq = 1;
-	conf.intr_conf.lsc = 1;
-	CHECK(rte_eth_dev_stop(b) == 0 &&
-	      rte_eth_dev_configure(b, 1, 1, &conf) == 0 &&
-	      rte_eth_rx_queue_setup(b, 0, 0, 0, NULL, mp) == 0 &&
-	      rte_eth_tx_queue_setup(b, 0, 0, 0, NULL) == 0 &&
-	      rte_eth_dev_start(b) == 0, "start with intr_conf.rxq");
-	rte_eth_promiscuous_enable(b);
-	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
-	CHECK(rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
-					RTE_INTR_EVENT_ADD, NULL) == 0,
-	      "queue's event fd in the thread's epoll");
+	rx_intr_up(a, b);
 	reconnect_gone(b, true, "rx_intr");
 	drain(b);
 	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0, "arm while gone");
@@ -2827,15 +2828,7 @@ tc_reconnect_rx_intr(void)
 	      "replug");
 	reconnect_back(b, 1, true, "rx_intr");
 	CHECK(wait_link(a, 1), "peer link");
-	rte_eth_macaddr_get(b, &mb);
-	m = make_frame(&mb, &mb, 100, 1);
-	CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
-	CHECK(intr_wait(5000) == 1, "not armed again: no wake-up");
-	CHECK(rte_eth_dev_rx_intr_disable(b, 0) == 0, "disarm");
-	n = rx_wait(b, rx, 1);
-	CHECK(n == 1 && rx[0]->pkt_len == 100, "the frame, %u", n);
-	if (n)
-		rte_pktmbuf_free_bulk(rx, n);
+	woken_by_frame(a, b, "woken after the return (armed again)");
 	rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
 				  RTE_INTR_EVENT_DEL, NULL);
 }
