@@ -2157,6 +2157,312 @@ tc_unplug_replug(void)
 	test_unplug_replug(tc.port[0], tc.port[1]);
 }
 
+
+/* ---- reconnect=on (issue 25): the port outlives its device ---- */
+
+/* Wait until xstat name of port reaches at least v. */
+static bool
+wait_xstat(uint16_t port, const char *name, uint64_t v)
+{
+	uint64_t end = deadline_ms(WAIT_MS);
+
+	while (xstat(port, name) < v && !expired(end))
+		usleep(1000);
+	return xstat(port, name) >= v;
+}
+
+/*
+ * Unplug p's device: link down with an LSC event, no RMV; RX empty; TX
+ * taken, dropped and counted (tx_device_gone_drops and oerrors).
+ */
+static void
+reconnect_gone(uint16_t p, bool started, const char *tag)
+{
+	struct rte_ether_addr ma;
+	struct rte_eth_stats st0, st1;
+	struct rte_mbuf *m[10], *rx[8];
+	uint64_t d0 = xstat(p, "tx_device_gone_drops");
+	int lsc = lsc_count[p];
+	unsigned int i, k = 0;
+
+	rmv_count[p] = 0;
+	CHECK(rte_eth_dev_callback_register(p, RTE_ETH_EVENT_INTR_RMV, event_cb,
+					    rmv_count) == 0, "%s rmv cb", tag);
+	CHECK(rte_eth_dev_callback_register(p, RTE_ETH_EVENT_INTR_LSC, event_cb,
+					    lsc_count) == 0 || true, "lsc cb");
+	CHECK(rte_pmd_ch39x_sim_unplug(p) == 0, "%s unplug", tag);
+	if (started) {
+		CHECK(wait_lsc(p, lsc), "%s: no LSC at removal", tag);
+		CHECK(wait_link(p, 0), "%s: link up while gone", tag);
+		/* A burst now finds the device gone (bounded by the wait). */
+		rte_eth_macaddr_get(p, &ma);
+		rte_eth_stats_get(p, &st0);
+		for (i = 0; i < RTE_DIM(m); i++) {
+			m[i] = make_frame(&ma, &ma, 100, (uint8_t)i);
+			k += m[i] != NULL;
+		}
+		CHECK(k == RTE_DIM(m), "%s mbufs", tag);
+		if (k == RTE_DIM(m)) {
+			/* The first burst may still meet the device leaving. */
+			uint64_t end = deadline_ms(WAIT_MS);
+
+			while (xstat(p, "tx_device_gone_drops") == d0 &&
+			       !expired(end)) {
+				struct rte_mbuf *one = make_frame(&ma, &ma, 60,
+								  0);
+
+				if (one != NULL &&
+				    rte_eth_tx_burst(p, 0, &one, 1) != 1)
+					rte_pktmbuf_free(one);
+				usleep(1000);
+			}
+			d0 = xstat(p, "tx_device_gone_drops");
+			rte_eth_stats_get(p, &st0);
+			CHECK(rte_eth_tx_burst(p, 0, m, RTE_DIM(m)) ==
+			      RTE_DIM(m), "%s: TX refused frames while gone",
+			      tag);
+			CHECK(xstat(p, "tx_device_gone_drops") == d0 + 10,
+			      "%s: %" PRIu64 " frames counted as dropped, not "
+			      "10", tag, xstat(p, "tx_device_gone_drops") - d0);
+			rte_eth_stats_get(p, &st1);
+			CHECK(st1.oerrors == st0.oerrors + 10 &&
+			      st1.opackets == st0.opackets,
+			      "%s: oerrors +%" PRIu64 ", opackets +%" PRIu64,
+			      tag, st1.oerrors - st0.oerrors,
+			      st1.opackets - st0.opackets);
+		} else {
+			rte_pktmbuf_free_bulk(m, RTE_DIM(m));
+		}
+		CHECK(rte_eth_rx_burst(p, 0, rx, RTE_DIM(rx)) == 0,
+		      "%s: RX while gone", tag);
+	}
+	/* No RMV in a few reconnect rounds (waiting for nothing takes time). */
+	usleep(300 * 1000);
+	CHECK(rmv_count[p] == 0, "%s: %d RMV events with reconnect=on", tag,
+	      rmv_count[p]);
+	if (started)
+		CHECK(xstat(p, "reconnects") == 0, "%s: reconnected while gone",
+		      tag);
+}
+
+/* Back: counted, time recorded, link up when started. */
+static void
+reconnect_back(uint16_t p, uint64_t n, bool started, const char *tag)
+{
+	CHECK(wait_xstat(p, "reconnects", n), "%s: %" PRIu64 " reconnects, "
+	      "not %" PRIu64, tag, xstat(p, "reconnects"), n);
+	CHECK(xstat(p, "reconnect_last_us") > 0, "%s: no reconnect time", tag);
+	if (started)
+		CHECK(wait_link(p, 1), "%s: link not back", tag);
+	CHECK(rmv_count[p] == 0, "%s: RMV", tag);
+}
+
+/*
+ * Started, unplugged mid-traffic, back: the port as the application set
+ * it (address, promiscuous) though the device came back in its power-on
+ * state; frames to the set address and to a foreign address
+ * (promiscuous) arrive; LSC at the removal and at the return.
+ */
+static void
+tc_reconnect_started(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	struct rte_ether_addr set = {{ 0x02, 0x25, 0x00, 0x00, 0x00, 0x01 }};
+	struct rte_ether_addr foreign = {{ 0x02, 0x25, 0, 0, 0, 0x99 }};
+	int lsc;
+
+	CHECK(rte_eth_dev_default_mac_addr_set(b, &set) == 0, "set mac");
+	CHECK(rte_eth_promiscuous_enable(b) == 0, "promisc");
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "link");
+	CHECK(flows(a, b), "no traffic before");
+	reconnect_gone(b, true, "started");
+	CHECK(wait_link(a, 0), "peer kept its link");
+	lsc = lsc_count[b];
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
+	      "replug");
+	reconnect_back(b, 1, true, "started");
+	CHECK(lsc_count[b] > lsc, "no LSC at return");
+	CHECK(flows(a, b), "traffic to the set address did not resume");
+	CHECK(one_frame_ms(a, b, &foreign, 1000),
+	      "promiscuous mode not restored");
+}
+
+/* Unplugged while stopped, back while stopped, then started. */
+static void
+tc_reconnect_stopped(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+
+	CHECK(wait_link(b, 1), "link");
+	CHECK(rte_eth_dev_stop(b) == 0, "stop");
+	reconnect_gone(b, false, "stopped");
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
+	      "replug");
+	reconnect_back(b, 1, false, "stopped");
+	CHECK(rte_eth_dev_start(b) == 0, "start after return");
+	CHECK(wait_link(b, 1) && flows(a, b), "no traffic after start");
+}
+
+/*
+ * Unplugged before the first start; started while gone (remembered, not
+ * refused); back: the port starts by itself and a loop carries frames.
+ */
+static void
+tc_reconnect_before_start(void)
+{
+	uint16_t p = tc.port[0];
+
+	reconnect_gone(p, false, "before start");
+	CHECK(port_up(p, 0, 0) == 0, "start while gone");
+	CHECK(rte_pmd_ch39x_sim_replug(p, RTE_PMD_CH39X_REPLUG_SAME) == 0,
+	      "replug");
+	reconnect_back(p, 1, true, "before start");
+	rte_eth_promiscuous_enable(p);
+	CHECK(flows(p, p), "no traffic on the loop");
+}
+
+/* Unplugged while started, stopped while gone, back: stays stopped. */
+static void
+tc_reconnect_back_stopped(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+
+	CHECK(wait_link(b, 1), "link");
+	reconnect_gone(b, true, "back stopped");
+	CHECK(rte_eth_dev_stop(b) == 0, "stop while gone");
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
+	      "replug");
+	reconnect_back(b, 1, false, "back stopped");
+	{
+		/* Not restarted: the interrupt endpoint is not polled. */
+		uint64_t polls = xstat(b, "intr_polls");
+
+		usleep(100 * 1000);
+		CHECK(xstat(b, "intr_polls") == polls,
+		      "stopped port restarted at the return");
+	}
+	CHECK(rte_eth_dev_start(b) == 0, "start");
+	CHECK(wait_link(b, 1) && flows(a, b), "no traffic after start");
+}
+
+/*
+ * Another chip, then the same chip with another serial number, come back
+ * in the port's place: both refused (counted), the port keeps waiting;
+ * then its own device returns and the port is back.
+ */
+static void
+tc_reconnect_other(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+
+	CHECK(wait_link(b, 1), "link");
+	reconnect_gone(b, true, "other");
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_OTHER_CHIP) == 0,
+	      "replug other chip");
+	CHECK(wait_xstat(b, "reconnect_refused", 1), "other chip not refused");
+	CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "unplug");
+	CHECK(rte_pmd_ch39x_sim_replug(b,
+				       RTE_PMD_CH39X_REPLUG_OTHER_SERIAL) == 0,
+	      "replug other serial");
+	CHECK(wait_xstat(b, "reconnect_refused", 2), "other serial not refused");
+	CHECK(xstat(b, "reconnects") == 0, "another device taken");
+	CHECK(wait_link(b, 0), "link up on another device");
+	CHECK(rte_pmd_ch39x_sim_unplug(b) == 0, "unplug");
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
+	      "replug");
+	reconnect_back(b, 1, true, "other");
+	CHECK(flows(a, b), "no traffic after the own device returned");
+}
+
+/* Never back: the port waits, drops, and closes cleanly (no leak). */
+static void
+tc_reconnect_never(void)
+{
+	uint16_t b = tc.port[1];
+
+	CHECK(wait_link(b, 1), "link");
+	reconnect_gone(b, true, "never");
+	CHECK(rte_eth_dev_stop(b) == 0, "stop while gone");
+	CHECK(rte_eth_dev_close(b) == 0, "close while gone");
+}
+
+/*
+ * The device leaves again in the middle of its re-initialisation (at its
+ * third request): the port keeps waiting; the next return recovers it.
+ */
+static void
+tc_reconnect_flaky(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	uint64_t end;
+
+	CHECK(wait_link(b, 1), "link");
+	reconnect_gone(b, true, "flaky");
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_FLAKY) == 0,
+	      "replug flaky");
+	/* Replugging works once the device has left again. */
+	end = deadline_ms(WAIT_MS);
+	while (rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) != 0 &&
+	       !expired(end))
+		usleep(1000);
+	CHECK(!expired(end), "the flaky device never left again");
+	reconnect_back(b, 1, true, "flaky");
+	CHECK(flows(a, b), "no traffic after the second return");
+}
+
+
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * RECONNECT_CYCLES unplug/replug cycles of a started port with traffic
+ * between them: every one recovered (reconnects counts them all), frames
+ * flow after each, no mbuf kept (tear-down). Prints the time from removal
+ * to the restored port (reconnect_last_us): median, min, max; under a
+ * simulated device with the CH398's probe delays, not a performance
+ * figure.
+ */
+#define RECONNECT_CYCLES 20
+static void
+tc_reconnect_cycles(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	uint64_t us[RECONNECT_CYCLES];
+	unsigned int i, ok = 0;
+
+	CHECK(wait_link(b, 1), "link");
+	for (i = 0; i < RECONNECT_CYCLES; i++) {
+		int lsc = lsc_count[b];
+
+		if (rte_pmd_ch39x_sim_unplug(b) != 0 || !wait_lsc(b, lsc))
+			break;
+		/* TX while gone: taken and dropped. */
+		rte_eth_tx_burst(b, 0, NULL, 0);
+		if (rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) != 0 ||
+		    !wait_xstat(b, "reconnects", i + 1) || !wait_link(b, 1) ||
+		    !flows(a, b))
+			break;
+		us[i] = xstat(b, "reconnect_last_us");
+		ok++;
+	}
+	CHECK(ok == RECONNECT_CYCLES, "%u of %u cycles recovered", ok,
+	      RECONNECT_CYCLES);
+	CHECK(xstat(b, "reconnects") == ok, "reconnects %" PRIu64 ", cycles %u",
+	      xstat(b, "reconnects"), ok);
+	if (ok != 0) {
+		qsort(us, ok, sizeof(us[0]), cmp_u64);
+		printf("reconnect_cycles: %u of %u recovered; removal to "
+		       "restored port: median %" PRIu64 " us, min %" PRIu64
+		       ", max %" PRIu64 "\n", ok, RECONNECT_CYCLES, us[ok / 2],
+		       us[0], us[ok - 1]);
+	}
+}
+
 /* The device name of a case that probes its own: net_ch39x_<case>. */
 static const char *
 case_own_name(void)
@@ -2201,15 +2507,18 @@ tc_end_marks(void)
 }
 
 static const struct cdc_case cdc_ncm = {
-	"sim=ncm,sim_max_segment=9014,rx_csum=sw,sim_rate=unlimited", 8, true,
+	"sim=ncm,sim_max_segment=9014,rx_csum=sw,sim_rate=unlimited,"
+	"reconnect=off", 8, true,
 };
 static const struct cdc_case cdc_ncm_quirks = {
 	"sim=ncm,sim_quirks=ndp_end+ntb32_only+no_max_datagram,"
-	"sim_ntb_out_max=2048,ncm_tx_ndp=end,rx_csum=sw,sim_rate=unlimited",
+	"sim_ntb_out_max=2048,ncm_tx_ndp=end,rx_csum=sw,sim_rate=unlimited,"
+	"reconnect=off",
 	1, false,
 };
 static const struct cdc_case cdc_ecm = {
-	"sim=ecm,sim_max_segment=9014,rx_csum=sw,sim_rate=unlimited", 0, true,
+	"sim=ecm,sim_max_segment=9014,rx_csum=sw,sim_rate=unlimited,"
+	"reconnect=off", 0, true,
 };
 static const struct end_marks_case end_zlp = {
 	"sim=ch397,wire=loop", "tx_zlps",
@@ -2435,14 +2744,33 @@ intr_wait(int ms)
 	return rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 1, ms);
 }
 
+/* b armed: a 100-byte frame from a wakes the sleeper and is received. */
 static void
-tc_rx_intr(void)
+woken_by_frame(uint16_t a, uint16_t b, const char *what)
 {
-	uint16_t a = tc.port[0], b = tc.port[1];
-	struct rte_mbuf *rx[8];
-	struct rte_eth_conf conf;
+	struct rte_ether_addr mb;
+	struct rte_mbuf *m, *rx[1];
 	unsigned int n;
-	uint64_t looks;
+
+	rte_eth_macaddr_get(b, &mb);
+	m = make_frame(&mb, &mb, 100, 1);
+	CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
+	CHECK(intr_wait(5000) == 1, "%s", what);
+	CHECK(rte_eth_dev_rx_intr_disable(b, 0) == 0, "disarm");
+	n = rx_wait(b, rx, 1);
+	CHECK(n == 1 && rx[0]->pkt_len == 100, "the frame, %u", n);
+	if (n)
+		rte_pktmbuf_free_bulk(rx, n);
+}
+
+/*
+ * b restarted with its Rx interrupt (promiscuous), its event fd in this
+ * thread's epoll; link up at both ends.
+ */
+static void
+rx_intr_up(uint16_t a, uint16_t b)
+{
+	struct rte_eth_conf conf;
 
 	memset(&conf, 0, sizeof(conf));
 	conf.intr_conf.rxq = 1;
@@ -2456,25 +2784,23 @@ tc_rx_intr(void)
 	CHECK(rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
 					RTE_INTR_EVENT_ADD, NULL) == 0,
 	      "queue's event fd in the thread's epoll");
+}
+
+static void
+tc_rx_intr(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	struct rte_mbuf *rx[8];
+	unsigned int n;
+	uint64_t looks;
+
+	rx_intr_up(a, b);
 	/* Idle: armed, nothing comes, nothing wakes. */
 	drain(b);
 	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0, "arm");
 	CHECK(intr_wait(200) == 0, "idle: no wake-up in 200 ms");
 	/* A frame from the peer wakes the sleeper. */
-	{
-		struct rte_ether_addr mb;
-		struct rte_mbuf *m;
-
-		rte_eth_macaddr_get(b, &mb);
-		m = make_frame(&mb, &mb, 100, 1);
-		CHECK(m != NULL && rte_eth_tx_burst(a, 0, &m, 1) == 1, "send");
-	}
-	CHECK(intr_wait(5000) == 1, "woken by the frame");
-	CHECK(rte_eth_dev_rx_intr_disable(b, 0) == 0, "disarm");
-	n = rx_wait(b, rx, 1);
-	CHECK(n == 1 && rx[0]->pkt_len == 100, "the frame, %u", n);
-	if (n)
-		rte_pktmbuf_free_bulk(rx, n);
+	woken_by_frame(a, b, "woken by the frame");
 	/* Disarmed, a frame wakes nobody; arming with it waiting does. */
 	{
 		struct rte_ether_addr mb;
@@ -2515,6 +2841,28 @@ tc_rx_intr(void)
 	      "out of the epoll");
 }
 
+/*
+ * The application armed the Rx interrupt while the device was gone; back,
+ * the port is armed again: a frame from the peer wakes the sleeper.
+ */
+static void
+tc_reconnect_rx_intr(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+
+	rx_intr_up(a, b);
+	reconnect_gone(b, true, "rx_intr");
+	drain(b);
+	CHECK(rte_eth_dev_rx_intr_enable(b, 0) == 0, "arm while gone");
+	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
+	      "replug");
+	reconnect_back(b, 1, true, "rx_intr");
+	CHECK(wait_link(a, 1), "peer link");
+	woken_by_frame(a, b, "woken after the return (armed again)");
+	rte_eth_dev_rx_intr_ctl_q(b, 0, RTE_EPOLL_PER_THREAD,
+				  RTE_INTR_EVENT_DEL, NULL);
+}
+
 #define CASE(n, s, t, fn, d) \
 	{ .name = n, .setup = s, .teardown = t, .testcase = fn, .data = d }
 
@@ -2549,14 +2897,32 @@ static const struct unit_test_case pmd_cases[] = {
 	CASE("tx_error_frames", setup_pair_quiet, teardown_ports,
 	     tc_tx_error_frames, NULL),
 	CASE("unplug_before_start", setup_one, teardown_ports,
-	     tc_unplug_before_start, "sim=ch398,wire=loop"),
+	     tc_unplug_before_start, "sim=ch398,wire=loop,reconnect=off"),
 	CASE("unplug_stopped", setup_pair_quiet, teardown_ports,
-	     tc_unplug_stopped, NULL),
+	     tc_unplug_stopped, "reconnect=off"),
 	CASE("ctrl_fail", setup_pair_quiet, teardown_ports, tc_ctrl_fail, NULL),
 	CASE("link_flap_load", setup_pair_quiet, teardown_ports,
 	     tc_link_flap_load, NULL),
 	CASE("unplug_replug", setup_pair_quiet, teardown_ports,
-	     tc_unplug_replug, NULL),
+	     tc_unplug_replug, "reconnect=off"),
+	CASE("reconnect_started", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_started, NULL),
+	CASE("reconnect_stopped", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_stopped, NULL),
+	CASE("reconnect_before_start", setup_one, teardown_ports,
+	     tc_reconnect_before_start, "sim=ch398,wire=loop"),
+	CASE("reconnect_back_stopped", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_back_stopped, NULL),
+	CASE("reconnect_other", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_other, NULL),
+	CASE("reconnect_never", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_never, NULL),
+	CASE("reconnect_flaky", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_flaky, NULL),
+	CASE("reconnect_cycles", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_cycles, NULL),
+	CASE("reconnect_rx_intr", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_rx_intr, NULL),
 	CASE("probe_faults", NULL, teardown_ports, tc_probe_faults, NULL),
 	CASE("speeds", NULL, teardown_ports, tc_speeds, NULL),
 	CASE("end_marks_zlp", setup_end_marks, teardown_ports, tc_end_marks,

@@ -37,6 +37,11 @@ sim_control(struct ch39x_usb_dev *d, uint8_t req_type, uint8_t request,
 		return -ENODEV;
 	pthread_mutex_lock(&s->lock);
 	SIM_ADD(s->cnt.ctrl_requests, 1);
+	if (s->unplug_after != 0 && --s->unplug_after == 0) {
+		pthread_mutex_unlock(&s->lock);
+		ch39x_sim_unplug(d);
+		return -ENODEV;
+	}
 	if (s->ctrl_fail ||
 	    s->cnt.ctrl_requests == (uint64_t)s->cfg.ctrl_fail_at) {
 		if (s->ctrl_fail)
@@ -61,7 +66,7 @@ sim_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 
 	memset(info, 0, sizeof(*info));
 	info->vid = CH39X_VID;
-	info->pid = s->prof.pid;
+	info->pid = s->id_pid;
 	info->bcd_device = 0x0100;
 	/*
 	 * ASSUMPTION: the model enumerates in the vendor configuration, so the
@@ -74,12 +79,12 @@ sim_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 	/* ASSUMPTION: the interrupt endpoint's wMaxPacketSize is one event. */
 	info->maxp[CH39X_EP_INTR_IN] = s->prof.intr_len;
 	info->intr_interval_ms = SIM_INTR_INTERVAL_MS;
-	info->framing = (uint8_t)s->cfg.framing;
+	info->framing = s->id_framing;
 	if (s->cfg.framing != CH39X_FRAMING_VENDOR) {
 		info->config_value = SIM_CDC_CONFIG;
 		info->maxp[CH39X_EP_INTR_IN] = CH39X_SIM_CDC_INTR_MAXP;
 	}
-	snprintf(info->serial, sizeof(info->serial), "%s", s->cfg.serial);
+	snprintf(info->serial, sizeof(info->serial), "%s", s->id_serial);
 	return 0;
 }
 
@@ -452,6 +457,7 @@ ch39x_sim_unplug(struct ch39x_usb_dev *d)
 	__atomic_store_n(&s->unplugged, true, __ATOMIC_RELEASE);
 	/* The far end of the cable loses its link partner. */
 	pthread_mutex_lock(&s->lock);
+	s->cable_at_unplug = s->cable_at_unplug || s->cable;
 	s->cable = false;
 	sim_update_up(s);
 	pthread_mutex_unlock(&s->lock);
@@ -461,6 +467,59 @@ bool
 ch39x_sim_unplugged(struct ch39x_usb_dev *d)
 {
 	return __atomic_load_n(&to_sim(d)->unplugged, __ATOMIC_ACQUIRE);
+}
+
+/* Who the device says it is on the bus: its own identity, or another's. */
+static void
+sim_set_identity(struct sim_dev *s, enum ch39x_sim_replug how)
+{
+	s->id_pid = s->prof.pid;
+	s->id_framing = (uint8_t)s->cfg.framing;
+	snprintf(s->id_serial, sizeof(s->id_serial), "%s", s->cfg.serial);
+	if (how == CH39X_SIM_REPLUG_OTHER_SERIAL) {
+		snprintf(s->id_serial, sizeof(s->id_serial), "%.40s-OTHER",
+			 s->cfg.serial);
+	} else if (how == CH39X_SIM_REPLUG_OTHER_CHIP) {
+		s->id_pid = s->prof.pid == CH39X_PID_CH397 ? CH39X_PID_CH398 :
+			CH39X_PID_CH397;
+		s->id_framing = (uint8_t)CH39X_FRAMING_VENDOR;
+	}
+}
+
+int
+ch39x_sim_replug(struct ch39x_usb_dev *d, enum ch39x_sim_replug how)
+{
+	struct sim_dev *s = to_sim(d);
+	int ep;
+
+	if (!__atomic_load_n(&s->unplugged, __ATOMIC_ACQUIRE) ||
+	    how < CH39X_SIM_REPLUG_SAME || how > CH39X_SIM_REPLUG_FLAKY)
+		return -1;
+	pthread_mutex_lock(&s->lock);
+	/* Power-on: what the host programmed is gone with the power. */
+	memcpy(s->mac, s->factory_mac, sizeof(s->mac));
+	s->hash_hi = 0;
+	s->hash_lo = 0;
+	sim_vendor_init(s);
+	if (s->cfg.framing != CH39X_FRAMING_VENDOR)
+		sim_cdc_init(s);
+	for (ep = 0; ep < CH39X_EP_COUNT; ep++) {
+		__atomic_store_n(&s->fault_left[ep], 0, __ATOMIC_RELEASE);
+		s->halted[ep] = false;
+	}
+	s->ctrl_fail = 0;
+	s->stage_len = 0;
+	s->stage_off = 0;
+	s->last_link = -1;
+	s->last_evt_link = 0;
+	sim_set_identity(s, how);
+	s->unplug_after = how == CH39X_SIM_REPLUG_FLAKY ? 3 : 0;
+	s->cable = s->cable_at_unplug;
+	s->cable_at_unplug = false;
+	__atomic_store_n(&s->unplugged, false, __ATOMIC_RELEASE);
+	sim_update_up(s);
+	pthread_mutex_unlock(&s->lock);
+	return 0;
 }
 
 static void
@@ -603,6 +662,8 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 		cfg->speed == CH39X_SPEED_HIGH ? CH39X_USB_HS_BULK_BPS :
 		CH39X_USB_FS_BULK_BPS;
 	sim_identity(s);
+	memcpy(s->factory_mac, s->mac, sizeof(s->mac));
+	sim_set_identity(s, CH39X_SIM_REPLUG_SAME);
 	sim_vendor_init(s);
 	s->cable = true;
 	if (cfg->framing != CH39X_FRAMING_VENDOR)

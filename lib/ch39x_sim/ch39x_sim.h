@@ -189,4 +189,22 @@ void ch39x_sim_unplug(struct ch39x_usb_dev *d);
 /* Any thread. Whether ch39x_sim_unplug() took the device off the bus. */
 bool ch39x_sim_unplugged(struct ch39x_usb_dev *d);
 
+/* How an unplugged simulated device comes back (ch39x_sim_replug()). */
+enum ch39x_sim_replug {
+	CH39X_SIM_REPLUG_SAME = 0,	/* the same adapter */
+	CH39X_SIM_REPLUG_OTHER_SERIAL,	/* same model, other serial number */
+	CH39X_SIM_REPLUG_OTHER_CHIP,	/* another chip (other PID) */
+	/* The same adapter, gone again at its third control request. */
+	CH39X_SIM_REPLUG_FLAKY,
+};
+
+/*
+ * Any thread, the device unplugged. It enumerates again in its power-on
+ * state (registers, PHY, CDC function, its factory address; faults and
+ * halts cleared), with the cable as it was at the unplug, and with the
+ * identity how says. Returns 0, or -1 when it is not unplugged or how is
+ * not one of enum ch39x_sim_replug.
+ */
+int ch39x_sim_replug(struct ch39x_usb_dev *d, enum ch39x_sim_replug how);
+
 #endif /* CH39X_SIM_H */

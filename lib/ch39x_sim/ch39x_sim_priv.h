@@ -243,6 +243,13 @@ struct sim_dev {
 	uint32_t fault_left[CH39X_EP_COUNT];
 	bool halted[CH39X_EP_COUNT];
 	bool unplugged;
+	bool cable_at_unplug;		/* the cable as it was, for the replug */
+	uint8_t factory_mac[6];		/* what a power-on restores */
+	/* Identity it enumerates with (replug as another device). */
+	uint16_t id_pid;
+	uint8_t id_framing;
+	char id_serial[64];
+	uint32_t unplug_after;		/* leaves again at this request; 0: no */
 	bool truncate_next;
 	uint32_t ctrl_fail;
 	uint64_t rng;

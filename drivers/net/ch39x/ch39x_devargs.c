@@ -349,6 +349,13 @@ arg_kernel_driver(const struct ch39x_devarg *d, const char *v,
 	return arg_bool(d, v, a, "restore", "keep");
 }
 
+/* on|off: true for off (the zeroed default is on). */
+static int
+arg_on_off(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
+{
+	return arg_bool(d, v, a, "on", "off");
+}
+
 #define ROW_(k, f, fn, min, max, fl, val, allow, dflt, hlp) { \
 	.key = #k, \
 	.parse = fn, \

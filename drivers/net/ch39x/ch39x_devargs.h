@@ -44,6 +44,7 @@ struct ch39x_args {
 	unsigned int protos;		/* CH39X_LIBUSB_* mask; 0: any */
 	bool kernel_driver_keep;	/* kernel_driver=keep */
 	bool ncm_ndp_end;		/* ncm_tx_ndp=end */
+	bool reconnect_off;		/* reconnect=off */
 };
 
 /*
@@ -217,7 +218,16 @@ struct ch39x_args {
 	  "decimal integers 1514..9216", \
 	  "1514", \
 	  "`sim=ncm` or `sim=ecm`: the model's wMaxSegmentSize (9014 for " \
-	  "jumbo).")
+	  "jumbo).") SEP \
+	X(reconnect, reconnect_off, arg_on_off, 0, 0, 0, \
+	  "on|off", \
+	  "on, off", \
+	  "`on`", \
+	  "`on`: the port outlives its device: when the adapter leaves the " \
+	  "bus the link goes down (LSC, no RMV), TX frames are dropped and " \
+	  "counted, and when the same adapter returns it is re-opened, set " \
+	  "up as the application left it and restarted (link up, LSC). " \
+	  "`off`: RMV, and the port is dead until removed and probed again.")
 
 /* Flags of a row. */
 #define CH39X_DA_SIM		(1u << 0) /* the simulated adapter only */

@@ -5,8 +5,9 @@
 /* §N: section N of doc/guides/nics/ch39x_protocol.rst */
 
 /*
- * net_ch39x: probe, the ethdev ops every device type shares, the interrupt
- * endpoint's polling and the simulated adapter's API. What differs by
+ * net_ch39x: probe, the ethdev ops every device type shares and the
+ * simulated adapter's API; the link and the device's presence (control
+ * requests, interrupt endpoint, removal) are in ch39x_link.c. What differs by
  * device type is behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
  * ch39x_cdc_ctrl.c (CDC-NCM, CDC-ECM); the bursts are in ch39x_rx.c and
  * ch39x_tx.c, what the port reports in ch39x_info.c,
@@ -39,283 +40,16 @@
 RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 
 
-/*
- * One control request on the default pipe: every request of every device
- * type goes through here, so a gone device, the error counter and the log
- * line are handled once. Returns the bytes of the data stage or a negative
- * errno; quiet keeps an expected refusal (an optional request) out of the
- * log.
- */
-int
-ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
-	      uint16_t value, uint16_t index, void *data, uint16_t len,
-	      const char *what, bool quiet)
-{
-	struct ch39x_usb_dev *u = ad->usb;
-	int rc;
-
-	if (ad->gone)
-		return -ENODEV;
-	rc = u->ops->control(u, type, req, value, index, data, len,
-			     CH39X_CTRL_TIMEOUT_MS);
-	if (rc == -ENODEV)
-		ad->gone = true;
-	if (rc < 0) {
-		ad->ctrl_errors++;
-		if (!quiet)
-			PMD_LOG(ERR, "%s: %s (request 0x%02x, wValue 0x%04x, "
-				"wIndex 0x%04x) failed: %s",
-				ad->dev->data->name, what, req, value, index,
-				strerror(-rc));
-	}
-	return rc;
-}
-
 int
 ch39x_program_rx_mode(struct ch39x_adapter *ad)
 {
 	const struct rte_eth_dev_data *data = ad->dev->data;
 
+	/* The device is gone: the state is written when it is back. */
+	if (ch39x_deferred(ad))
+		return 0;
+
 	return ch39x_ops(ad)->rx_mode(ad, data->promiscuous, data->all_multicast);
-}
-
-/* ---- link: the interrupt endpoint ---- */
-
-void
-ch39x_set_link(struct ch39x_adapter *ad, bool up, uint32_t speed)
-{
-	struct rte_eth_link link;
-
-	memset(&link, 0, sizeof(link));
-	link.link_status = up ? RTE_ETH_LINK_UP : RTE_ETH_LINK_DOWN;
-	link.link_speed = up ? speed : RTE_ETH_SPEED_NUM_NONE;
-	link.link_duplex = ad->link_half ? RTE_ETH_LINK_HALF_DUPLEX :
-		RTE_ETH_LINK_FULL_DUPLEX;
-	link.link_autoneg = ad->link_fixed ? RTE_ETH_LINK_FIXED :
-		RTE_ETH_LINK_AUTONEG;
-	rte_eth_linkstatus_set(ad->dev, &link);
-}
-
-/* The link as the device reports it; LSC when it changed. */
-void
-ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed)
-{
-	struct rte_eth_dev *dev = ad->dev;
-	const struct rte_eth_link *l = &dev->data->dev_link;
-	bool was_up = l->link_status;
-
-	/* A new speed or duplex without a link change is news too. */
-	if (up == was_up && (!up || (speed == l->link_speed &&
-	    ad->link_half == (l->link_duplex == RTE_ETH_LINK_HALF_DUPLEX) &&
-	    ad->link_fixed == (l->link_autoneg == RTE_ETH_LINK_FIXED))))
-		return;
-	ad->link_events++;
-	PMD_LOG(INFO, "%s: link %s, %u Mbit/s", dev->data->name,
-		up ? "up" : "down", speed);
-	ch39x_set_link(ad, up, speed);
-	/*
-	 * ch397_link_reset: rx mode at every link-up; CDC devices get their
-	 * packet filter again too (some send nothing until they have it).
-	 */
-	if (up)
-		ch39x_program_rx_mode(ad);
-	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
-}
-
-/*
- * The device left the bus (seen by the interrupt endpoint, a burst, a
- * request or the presence alarm): the link is down for good and the
- * application hears it once, whichever thread sees it first. The RMV
- * callback comes last: the application may close the port in it.
- */
-static void
-rmv_notify(struct ch39x_adapter *ad)
-{
-	struct rte_eth_dev *dev = ad->dev;
-
-	if (!ad->gone || __atomic_exchange_n(&ad->rmv_sent, true,
-					     __ATOMIC_ACQ_REL))
-		return;
-	PMD_LOG(ERR, "%s: device removed", dev->data->name);
-	ch39x_set_link(ad, false, 0);
-	rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_RMV, NULL);
-}
-
-/*
- * Whether the device is still on the bus, asked while the port is not
- * started: the simulated adapter from its unplug state, a real one with
- * a standard GET_STATUS request (USB 2.0 9.4.5: every device answers it,
- * in any configuration; -ENODEV once it is gone). A request in progress
- * on the control thread finds out by itself: the check then waits for
- * the next round rather than for the lock.
- */
-static bool
-device_present(struct ch39x_adapter *ad)
-{
-	uint8_t st[2];
-	int rc;
-
-	if (ad->is_sim)
-		return !ch39x_sim_unplugged(ad->usb);
-	if (pthread_mutex_trylock(&ad->ctrl_lock) != 0)
-		return true;
-	rc = ad->usb->ops->control(ad->usb, CH39X_PRESENCE_REQ_TYPE,
-				   CH39X_PRESENCE_REQ, 0, 0, st, sizeof(st),
-				   CH39X_PRESENCE_TIMEOUT_MS);
-	pthread_mutex_unlock(&ad->ctrl_lock);
-	return rc != -ENODEV;
-}
-
-/*
- * From probe to close (issue 14): removal seen in every port state. While
- * started the interrupt endpoint's alarm sees it within bInterval, and
- * every transfer in flight completes with an error; before the first
- * start and while stopped nothing polls the device, so this alarm asks
- * every CH39X_PRESENCE_MS. It ends at start (dev_stop sets it again: an
- * idle router would otherwise wake EAL's thread ten times a second per
- * port for nothing) and once RMV is sent.
- */
-static void
-presence_alarm(void *arg)
-{
-	struct ch39x_adapter *ad = arg;
-
-	if (__atomic_load_n(&ad->started, __ATOMIC_RELAXED) && !ad->gone)
-		return;
-	if (!ad->gone && !device_present(ad))
-		ad->gone = true;
-	if (ad->gone) {
-		rmv_notify(ad);		/* last: may close the port */
-		return;
-	}
-	rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm, ad);
-}
-
-static void
-intr_poll(struct ch39x_adapter *ad)
-{
-	struct ch39x_usb_dev *u = ad->usb;
-	struct ch39x_xfer *x;
-
-	while (u->ops->poll(u, CH39X_EP_INTR_IN, &x, 1) == 1) {
-		if (x->status == CH39X_XFER_NO_DEVICE) {
-			ad->gone = true;
-			break;
-		}
-		if (x->status != CH39X_XFER_CANCELLED)
-			ch39x_ops(ad)->notify(ad, x);
-		if (x->status != CH39X_XFER_OK &&
-		    x->status != CH39X_XFER_CANCELLED)
-			ad->intr_errors++;
-		if (x->status == CH39X_XFER_STALL)
-			u->ops->clear_halt(u, CH39X_EP_INTR_IN);
-		if (x->status != CH39X_XFER_CANCELLED && ad->started &&
-		    u->ops->submit(u, x) == -ENODEV)
-			ad->gone = true;
-	}
-}
-
-/*
- * How often the alarm looks for a completed interrupt transfer. The host
- * controller polls the endpoint every bInterval and completes the transfer
- * as soon as the device answers; looking only every bInterval as well
- * would add up to a second interval before the link drop is known (a
- * bonding failover loses line rate for that long, issue 14). So the PMD
- * looks every CH39X_INTR_POLL_MS, and the chip's interval is what is left.
- */
-static uint64_t
-intr_poll_us(const struct ch39x_adapter *ad)
-{
-	uint32_t ms = ad->info.intr_interval_ms;
-
-	if (ms == 0 || ms > CH39X_INTR_POLL_MS)
-		ms = CH39X_INTR_POLL_MS;
-	return (uint64_t)ms * 1000;
-}
-
-static void intr_alarm(void *arg);
-
-/* The slow look while armed; a disarm since then took the chain back. */
-static void
-intr_alarm_slow(void *arg)
-{
-	struct ch39x_adapter *ad = arg;
-
-	if (__atomic_exchange_n(&ad->alarm_slow, false, __ATOMIC_SEQ_CST))
-		intr_alarm(ad);
-}
-
-/* Back to the short period, when the slow look is what is pending. */
-static void
-intr_alarm_fast(struct ch39x_adapter *ad)
-{
-	if (__atomic_exchange_n(&ad->alarm_slow, false, __ATOMIC_SEQ_CST))
-		rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
-}
-
-/*
- * An interrupt transfer was reaped, on whatever thread did (the
- * application's poll or arm, usually): its event is looked at soon.
- */
-static void
-intr_reaped(void *arg)
-{
-	struct ch39x_adapter *ad = arg;
-
-	__atomic_store_n(&ad->intr_news, true, __ATOMIC_SEQ_CST);
-	intr_alarm_fast(ad);
-}
-
-/*
- * The next look. While the application sleeps on the Rx interrupt the
- * short period would be most of an idle router's CPU (500 wake-ups a
- * second per port, doc/guides/cpe.rst), and it is not needed: the
- * transport's wake-up descriptor fires for a finished interrupt transfer
- * too (ch39x_usb_ops.rx_wake_fd), the woken application reaps it, and
- * intr_reaped() (or, without the hook, the disarm: rx_arm()) brings the
- * short period back. Each side stores before it reads the other's flag:
- * one of them always sees the other.
- */
-static void
-intr_alarm_next(struct ch39x_adapter *ad)
-{
-	if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST)) {
-		/* Only this thread sets it: no second slow look pending. */
-		rte_eal_alarm_cancel(intr_alarm_slow, ad);
-		__atomic_store_n(&ad->alarm_slow, true, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST) &&
-		    !__atomic_load_n(&ad->intr_news, __ATOMIC_SEQ_CST)) {
-			rte_eal_alarm_set(CH39X_INTR_ARMED_POLL_MS * 1000,
-					  intr_alarm_slow, ad);
-			return;
-		}
-		/* Disarmed or news meanwhile: whoever takes the flag goes on. */
-		if (!__atomic_exchange_n(&ad->alarm_slow, false,
-					 __ATOMIC_SEQ_CST))
-			return;
-	}
-	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
-}
-
-static void
-intr_alarm(void *arg)
-{
-	struct ch39x_adapter *ad = arg;
-
-	if (!ad->started)
-		return;
-	ad->intr_polls++;
-	__atomic_store_n(&ad->intr_news, false, __ATOMIC_SEQ_CST);
-	intr_poll(ad);
-	/* The model's counters, where a secondary process can read them. */
-	if (ad->is_sim)
-		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
-	if (ad->gone) {
-		rmv_notify(ad);		/* last: may close the port */
-		return;
-	}
-	if (ad->started)
-		intr_alarm_next(ad);
 }
 
 /* ---- ethdev ops ---- */
@@ -397,18 +131,23 @@ rx_intr_setup(struct rte_eth_dev *dev)
 }
 
 /* Arm or disarm the queue's wake-up (the one RX queue: qid is 0). */
-static int
-rx_arm(struct rte_eth_dev *dev, bool on)
+int
+ch39x_rx_arm(struct rte_eth_dev *dev, bool on)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	if (ad->usb->ops->rx_arm == NULL)
 		return -ENOTSUP;
+	/* The device is gone: armed again when it is back. */
+	if (ch39x_deferred(ad)) {
+		ad->rx_rearm = on;
+		return 0;
+	}
 	ad->usb->ops->rx_arm(ad->usb, on);
 	__atomic_store_n(&ad->rx_armed, on, __ATOMIC_SEQ_CST);
-	/* Woken: maybe by the interrupt endpoint (intr_alarm_next()). */
+	/* Woken: maybe by the interrupt endpoint (ch39x_link.c). */
 	if (!on && !ad->intr_hooked)
-		intr_alarm_fast(ad);
+		ch39x_intr_alarm_fast(ad);
 	return 0;
 }
 
@@ -416,14 +155,14 @@ static int
 ch39x_rx_queue_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
 {
 	RTE_SET_USED(qid);
-	return rx_arm(dev, true);
+	return ch39x_rx_arm(dev, true);
 }
 
 static int
 ch39x_rx_queue_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
 {
 	RTE_SET_USED(qid);
-	return rx_arm(dev, false);
+	return ch39x_rx_arm(dev, false);
 }
 
 /* rte_eth_conf.link_speeds into the device, or refused. */
@@ -443,8 +182,8 @@ link_config(struct rte_eth_dev *dev)
 	return -EINVAL;
 }
 
-static int
-ch39x_dev_start(struct rte_eth_dev *dev)
+int
+ch39x_port_start(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	const struct ch39x_dev_ops *ops = ch39x_ops(ad);
@@ -512,7 +251,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 		return rc;
 	}
 	if (u->ops->intr_hook != NULL) {
-		u->ops->intr_hook(u, intr_reaped, ad);
+		u->ops->intr_hook(u, ch39x_intr_reaped, ad);
 		ad->intr_hooked = true;
 	}
 	/* ch397_open: the interrupt transfer goes first, carrier off. */
@@ -540,14 +279,14 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 	 * the PHY is asked, as the vendor driver does on resume (§7).
 	 */
 	ops->link_update(ad);
-	intr_poll(ad);
-	rmv_notify(ad);
-	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
+	ch39x_intr_poll(ad);
+	ch39x_rmv_notify(ad);
+	ch39x_intr_alarm_start(ad);
 	return 0;
 }
 
-static int
-ch39x_dev_stop(struct rte_eth_dev *dev)
+int
+ch39x_port_stop(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	struct ch39x_xfer *x;
@@ -556,9 +295,7 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 	if (!ad->started)
 		return 0;
 	ad->started = false;
-	rte_eal_alarm_cancel(intr_alarm, ad);
-	rte_eal_alarm_cancel(intr_alarm_slow, ad);
-	ad->alarm_slow = false;
+	ch39x_intr_alarm_stop(ad);
 	/* A real backend hands cancelled transfers back at a later poll. */
 	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
 	deadline = rte_get_timer_cycles() + rte_get_timer_hz();
@@ -569,10 +306,46 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 	ch39x_set_link(ad, false, 0);
 	dev->data->rx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
 	dev->data->tx_queue_state[0] = RTE_ETH_QUEUE_STATE_STOPPED;
-	/* Stopped: removal is this alarm's again (one chain: cancel first). */
-	rte_eal_alarm_cancel(presence_alarm, ad);
-	rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm, ad);
+	/* Stopped: removal is the presence alarm's again. */
+	ch39x_presence_watch(ad);
 	return 0;
+}
+
+/*
+ * Start and stop as the application sees them: while the device is gone
+ * (reconnect=on) a start is only remembered, done when it is back, and a
+ * stop forgets it; the reconnect alarm does its own under the same lock.
+ */
+static int
+ch39x_dev_start(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int rc = 0;
+
+	pthread_mutex_lock(&ad->rc_lock);
+	/* Gone, and no alarm saw it yet: the wait begins here. */
+	if (ad->gone)
+		ch39x_rmv_notify(ad);
+	if (__atomic_load_n(&ad->absent, __ATOMIC_ACQUIRE))
+		ad->resume = true;
+	else
+		rc = ch39x_port_start(dev);
+	pthread_mutex_unlock(&ad->rc_lock);
+	return rc;
+}
+
+static int
+ch39x_dev_stop(struct rte_eth_dev *dev)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	int rc;
+
+	pthread_mutex_lock(&ad->rc_lock);
+	ad->resume = false;
+	ad->rx_rearm = false;
+	rc = ch39x_port_stop(dev);
+	pthread_mutex_unlock(&ad->rc_lock);
+	return rc;
 }
 
 static void
@@ -647,12 +420,11 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
+	/* First: the reconnect alarm takes the lock the stop takes. */
+	ch39x_reconnect_cancel(ad);
 	ch39x_dev_stop(dev);
-	/*
-	 * After the stop, which sets it again. Waits for a running
-	 * presence_alarm() unless this is inside it.
-	 */
-	rte_eal_alarm_cancel(presence_alarm, ad);
+	/* After the stop, which sets it again. */
+	ch39x_presence_unwatch(ad);
 	ch39x_rx_queue_release(dev, 0);
 	ch39x_tx_queue_release(dev, 0);
 	if (ad->usb != NULL) {
@@ -663,6 +435,7 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 	rte_intr_instance_free(dev->intr_handle);
 	dev->intr_handle = NULL;
 	pthread_mutex_destroy(&ad->ctrl_lock);
+	pthread_mutex_destroy(&ad->rc_lock);
 	/* The ethdev layer frees dev_private and the MAC address array. */
 	return 0;
 }
@@ -784,6 +557,9 @@ ch39x_dev_set_link_down(struct rte_eth_dev *dev)
 static int
 rx_mode_as(struct ch39x_adapter *ad, bool promisc, bool allmulti)
 {
+	/* The device is gone: the state is written when it is back. */
+	if (ch39x_deferred(ad))
+		return 0;
 	return ch39x_ops(ad)->rx_mode(ad, promisc, allmulti);
 }
 
@@ -841,6 +617,9 @@ ch39x_mac_addr_set(struct rte_eth_dev *dev, struct rte_ether_addr *addr)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
+	/* The device is gone: written when it is back (from dev->data). */
+	if (ch39x_deferred(ad))
+		return 0;
 	return ch39x_ops(ad)->set_mac(ad, addr);
 }
 
@@ -855,7 +634,9 @@ ch39x_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 			dev->data->name);
 		return -EBUSY;
 	}
-	rc = ch39x_ops(ad)->mtu(ad, mtu);
+	/* The device is gone: the start writes it when it is back. */
+	rc = ch39x_deferred(ad) ? 0 :
+		ch39x_ops(ad)->mtu(ad, mtu);
 	if (rc == 0 && ad->rxq != NULL)
 		ad->rxq->max_frame = mtu + CH39X_L2_OVERHEAD;
 	return rc;
@@ -946,8 +727,8 @@ probe_secondary(struct rte_vdev_device *vdev)
 
 /* ---- probe ---- */
 
-static int
-hw_init(struct ch39x_adapter *ad)
+int
+ch39x_hw_init(struct ch39x_adapter *ad)
 {
 	/* The device type, from what the transport says the function is. */
 	ad->usb->ops->get_info(ad->usb, &ad->info);
@@ -1014,6 +795,15 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	ad->dev = dev;
 	ad->args = args;
 	pthread_mutex_init(&ad->ctrl_lock, NULL);
+	{
+		pthread_mutexattr_t ma;
+
+		/* Recursive: an LSC callback of the restart may stop the port. */
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+		pthread_mutex_init(&ad->rc_lock, &ma);
+		pthread_mutexattr_destroy(&ma);
+	}
 	ad->usb = args.real ? open_real(name, &args, err, sizeof(err)) :
 		ch39x_sim_open(&args.sim, err, sizeof(err));
 	if (ad->usb == NULL) {
@@ -1022,12 +812,17 @@ ch39x_probe(struct rte_vdev_device *vdev)
 		goto fail;
 	}
 	ad->is_sim = ch39x_sim_is_sim(ad->usb);
-	rc = hw_init(ad);
+	if (!ad->is_sim && !ad->args.reconnect_off)
+		PMD_LOG(NOTICE, "%s: reconnect=on: the libusb backend does not "
+			"look for a returning device yet; its removal raises "
+			"RMV as with reconnect=off", name);
+	rc = ch39x_hw_init(ad);
 	if (rc != 0) {
 		PMD_LOG(ERR, "%s: device initialisation failed: %s", name,
 			strerror(-rc));
 		goto fail;
 	}
+	ad->id = ad->info;
 	/* Owned by ethdev from here on: it frees the array at release. */
 	dev->data->mac_addrs = rte_zmalloc("ch39x_mac", RTE_ETHER_ADDR_LEN, 0);
 	if (dev->data->mac_addrs == NULL) {
@@ -1049,7 +844,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->tx_pkt_burst = ch39x_ops(ad)->tx_burst;
 	dev->tx_pkt_prepare = ch39x_tx_prepare;
 	rte_eth_dev_probing_finish(dev);
-	rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm, ad);
+	ch39x_presence_watch(ad);
 	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
 		name, ad->framing == CH39X_FRAMING_VENDOR ?
 		ch39x_chip_name(ad->prof.pid) : ch39x_ops(ad)->name,
@@ -1061,6 +856,7 @@ fail:
 	if (ad->usb != NULL)
 		ad->usb->ops->close(ad->usb);
 	pthread_mutex_destroy(&ad->ctrl_lock);
+	pthread_mutex_destroy(&ad->rc_lock);
 	rte_eth_dev_release_port(dev);
 	return rc;
 }
@@ -1086,7 +882,7 @@ ch39x_dev_reset(struct rte_eth_dev *dev)
 
 	ch39x_dev_stop(dev);
 	pthread_mutex_lock(&ad->ctrl_lock);
-	rc = hw_init(ad);
+	rc = ch39x_hw_init(ad);
 	pthread_mutex_unlock(&ad->ctrl_lock);
 	if (rc == 0)
 		dev->data->mac_addrs[0] = ad->mac_addr;
@@ -1164,6 +960,19 @@ rte_pmd_ch39x_sim_unplug(uint16_t port_id)
 	if (u != NULL)
 		ch39x_sim_unplug(u);
 	return rc;
+}
+
+int
+rte_pmd_ch39x_sim_replug(uint16_t port_id, enum rte_pmd_ch39x_replug how)
+{
+	struct ch39x_usb_dev *u;
+	int rc;
+
+	u = sim_of(port_id, &rc);
+	if (u == NULL)
+		return rc;
+	return ch39x_sim_replug(u, (enum ch39x_sim_replug)how) == 0 ?
+		0 : -EINVAL;
 }
 
 static struct rte_vdev_driver ch39x_vdev_drv = {

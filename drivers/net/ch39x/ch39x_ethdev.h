@@ -34,14 +34,14 @@
  */
 #define CH39X_TX_WAIT_MS	100
 /*
- * Removal while the port is not started (ch39x_ethdev.c): how often the
+ * Removal while the port is not started (ch39x_link.c): how often the
  * device is asked whether it is still there, and how: a standard
  * GET_STATUS request to the device (bmRequestType 0x80, bRequest 0).
  */
 #define CH39X_PRESENCE_MS	100
 /*
  * Looking for a completed interrupt transfer (link events): at most this
- * long after the device answered (ch39x_ethdev.c, intr_poll_us()).
+ * long after the device answered (ch39x_link.c, intr_poll_us()).
  */
 #ifndef CH39X_INTR_POLL_MS
 #define CH39X_INTR_POLL_MS	2
@@ -132,6 +132,7 @@ struct ch39x_rxq {
 	 */
 	uint16_t nb_parked;
 	struct ch39x_xfer *parked[CH39X_MAX_XFERS];
+	bool busy;			/* in a burst (ch39x_burst_enter()) */
 	struct ch39x_rx_counters c;
 	struct ch39x_rx_parser parser;	/* last: holds a jumbo carry buffer */
 };
@@ -159,6 +160,7 @@ struct ch39x_tx_counters {
 	uint64_t link_down;	/* frames sent while the link was down */
 	uint64_t csum_sw;	/* frames checksummed in software */
 	uint64_t vlan_sw;	/* tags inserted in software */
+	uint64_t absent;	/* frames dropped while the device was gone */
 };
 
 struct ch39x_txq {
@@ -183,6 +185,7 @@ struct ch39x_txq {
 	 */
 	uint32_t *frames;
 	uint8_t *bufs;
+	bool busy;			/* in a burst (ch39x_burst_enter()) */
 	struct ch39x_tx_counters c;
 };
 
@@ -313,6 +316,26 @@ struct ch39x_adapter {
 	bool intr_news;
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
+	/*
+	 * reconnect=on (ch39x_link.c): the device is gone and the port waits
+	 * for it. The bursts drop while absent is set (the control thread
+	 * sets and clears it, seq_cst against each queue's busy flag);
+	 * resume restarts the port when the device is back, rx_rearm arms
+	 * the Rx interrupt again. rc_lock (recursive) orders the reconnect
+	 * alarm against start, stop and close.
+	 */
+	bool absent;
+	bool resume;
+	bool rx_rearm;
+	bool refused_logged;
+	bool closing;
+	pthread_mutex_t rc_lock;
+	struct ch39x_usb_info id;	/* who the device was at probe */
+	struct ch39x_usb_info refused_id; /* the last device refused */
+	uint64_t gone_tsc;		/* when it left */
+	uint64_t reconnects;		/* returns the port recovered from */
+	uint64_t reconnect_last_us;	/* gone to restored, the last time */
+	uint64_t reconnect_refused;	/* returns as another device */
 	bool is_sim;			/* the simulated adapter */
 	bool pause_off;			/* flow_ctrl_set mode none */
 	/* rte_eth_dev_set_ptypes(RTE_PTYPE_UNKNOWN): no packet type parse */
@@ -358,6 +381,47 @@ struct ch39x_adapter {
 };
 
 #define CH39X_CTRL_TIMEOUT_MS 500
+
+/*
+ * reconnect=on: how often the PMD looks for the device's return, and how
+ * long it waits for a burst in progress to leave before it looks again.
+ */
+#define CH39X_RECONNECT_MS	50
+#define CH39X_RECONNECT_QUIESCE_US 200
+
+/*
+ * A burst begins: false when the device is gone (reconnect=on) and the
+ * burst must not touch it. The store of busy and the load of absent are
+ * ordered by a full fence, as the control thread's store of absent and
+ * its load of busy are (ch39x_link.c): one of them sees the other.
+ */
+static __rte_always_inline bool
+ch39x_burst_enter(bool *busy, const struct ch39x_adapter *ad)
+{
+	__atomic_store_n(busy, true, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (likely(!__atomic_load_n(&ad->absent, __ATOMIC_RELAXED)))
+		return true;
+	__atomic_store_n(busy, false, __ATOMIC_RELEASE);
+	return false;
+}
+
+static __rte_always_inline void
+ch39x_burst_leave(bool *busy)
+{
+	__atomic_store_n(busy, false, __ATOMIC_RELEASE);
+}
+
+/*
+ * A setting the application makes while the device is gone: kept (in
+ * dev->data or the adapter) and written when it is back. Not while the
+ * reconnect restores the device (gone is clear then).
+ */
+static inline bool
+ch39x_deferred(const struct ch39x_adapter *ad)
+{
+	return __atomic_load_n(&ad->absent, __ATOMIC_ACQUIRE) && ad->gone;
+}
 
 /*
  * Descriptors and transfers. A USB adapter has no descriptor ring: what
@@ -418,12 +482,32 @@ ch39x_ops(const struct ch39x_adapter *ad)
 }
 
 /* ch39x_ethdev.c: what the device types share. */
+int ch39x_program_rx_mode(struct ch39x_adapter *ad);
+/* Start and stop without the reconnect lock (ch39x_link.c holds it). */
+int ch39x_port_start(struct rte_eth_dev *dev);
+int ch39x_port_stop(struct rte_eth_dev *dev);
+int ch39x_hw_init(struct ch39x_adapter *ad);
+int ch39x_rx_arm(struct rte_eth_dev *dev, bool on);
+
+/*
+ * ch39x_link.c: control requests, the link, the device's presence; the
+ * alarms run on EAL's interrupt thread.
+ */
 int ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
 		  uint16_t value, uint16_t index, void *data, uint16_t len,
 		  const char *what, bool quiet);
 void ch39x_set_link(struct ch39x_adapter *ad, bool up, uint32_t speed);
 void ch39x_link_report(struct ch39x_adapter *ad, bool up, uint32_t speed);
-int ch39x_program_rx_mode(struct ch39x_adapter *ad);
+void ch39x_rmv_notify(struct ch39x_adapter *ad);
+void ch39x_intr_poll(struct ch39x_adapter *ad);
+void ch39x_intr_reaped(void *arg);
+void ch39x_intr_alarm_fast(struct ch39x_adapter *ad);
+void ch39x_intr_alarm_start(struct ch39x_adapter *ad);
+void ch39x_intr_alarm_stop(struct ch39x_adapter *ad);
+void ch39x_presence_watch(struct ch39x_adapter *ad);
+void ch39x_presence_unwatch(struct ch39x_adapter *ad);
+void ch39x_reconnect_cancel(struct ch39x_adapter *ad);
+bool ch39x_reconnect_on(const struct ch39x_adapter *ad);
 
 /* ch39x_info.c: what the port tells (primary and secondary processes). */
 int ch39x_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info);

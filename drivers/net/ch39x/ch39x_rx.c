@@ -726,8 +726,8 @@ rx_log_oversize(struct ch39x_rxq *q, uint64_t drops, uint32_t last_len)
 }
 
 static __rte_always_inline uint16_t
-rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
-	 const enum ch39x_framing fr)
+rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+	     const enum ch39x_framing fr)
 {
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_xfer *x = q->cur;
@@ -814,6 +814,20 @@ rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		rx_log_oversize(q, q->c.mtu_drops, last_oversize);
 	q->c.mbuf_drops += mbuf_drops;
 	q->c.nombuf += nombuf;
+	return n;
+}
+
+static __rte_always_inline uint16_t
+rx_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+	 const enum ch39x_framing fr)
+{
+	uint16_t n;
+
+	/* The device is gone and the port waits for it: nothing comes. */
+	if (unlikely(!ch39x_burst_enter(&q->busy, q->ad)))
+		return 0;
+	n = rx_burst_dev(q, pkts, nb, fr);
+	ch39x_burst_leave(&q->busy);
 	return n;
 }
 

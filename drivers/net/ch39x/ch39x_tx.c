@@ -596,6 +596,16 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	uint16_t n;
 
 	/*
+	 * The device is gone and the port waits for it (reconnect=on): the
+	 * frames are dropped and counted, as a NIC without link drops them,
+	 * so that a forwarding loop does not hold them until it returns.
+	 */
+	if (unlikely(!ch39x_burst_enter(&q->busy, q->ad))) {
+		rte_pktmbuf_free_bulk(pkts, nb);
+		q->c.absent += nb;
+		return nb;
+	}
+	/*
 	 * What the RX poll of this device already collected; the kernel is
 	 * asked only when no transfer is free (tx_room()): a system call
 	 * less per burst while the queue has room.
@@ -619,6 +629,7 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	rte_pktmbuf_free_bulk(pkts, n);
 	q->c.usb_xfers += st.xfers;
 	q->c.usb_bytes += st.xbytes;
+	ch39x_burst_leave(&q->busy);
 	return n;
 }
 

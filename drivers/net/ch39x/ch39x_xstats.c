@@ -43,7 +43,7 @@ ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st
 		st->opackets = tq->c.packets;
 		st->obytes = tq->c.bytes;
 		st->oerrors = tq->c.invalid + tq->c.usb_errors +
-			tq->c.usb_stalls + tq->c.usb_timeouts;
+			tq->c.usb_stalls + tq->c.usb_timeouts + tq->c.absent;
 		if (qs != NULL) {
 			qs->q_opackets[0] = st->opackets;
 			qs->q_obytes[0] = st->obytes;
@@ -129,6 +129,10 @@ static const struct ch39x_xs_def xs_defs[] = {
 	XS("ctrl_errors", XS_AD, struct ch39x_adapter, ctrl_errors),
 	XS("intr_usb_errors", XS_AD, struct ch39x_adapter, intr_errors),
 	XS("intr_polls", XS_AD, struct ch39x_adapter, intr_polls),
+	XS("reconnects", XS_AD, struct ch39x_adapter, reconnects),
+	XS("reconnect_last_us", XS_AD, struct ch39x_adapter, reconnect_last_us),
+	XS("reconnect_refused", XS_AD, struct ch39x_adapter, reconnect_refused),
+	XS("tx_device_gone_drops", XS_TX, struct ch39x_tx_counters, absent),
 	{ "rx_framing_bytes", CH39X_XS_CALC, 0 },
 	{ "tx_framing_bytes", CH39X_XS_CALC, 1 },
 	{ "rx_frames_per_xfer_x1000", CH39X_XS_CALC, 2 },

@@ -64,11 +64,36 @@ int rte_pmd_ch39x_sim_fail_ctrl(uint16_t port_id, uint32_t count);
 
 /**
  * Unplug a simulated adapter from the USB bus: transfers end with "no
- * device", the port reports RTE_ETH_EVENT_INTR_RMV once, and stop and
- * close still work. To use the adapter again, the application removes the
- * device (rte_dev_remove) and probes it again (rte_dev_probe).
+ * device". With reconnect=on (the default) the port's link goes down
+ * (RTE_ETH_EVENT_INTR_LSC), TX frames are dropped and counted and the
+ * port waits for the device (rte_pmd_ch39x_sim_replug()). With
+ * reconnect=off the port reports RTE_ETH_EVENT_INTR_RMV once, stop and
+ * close still work, and to use the adapter again the application removes
+ * the device (rte_dev_remove) and probes it again (rte_dev_probe).
  */
 int rte_pmd_ch39x_sim_unplug(uint16_t port_id);
+
+/** How an unplugged simulated adapter comes back. */
+enum rte_pmd_ch39x_replug {
+	RTE_PMD_CH39X_REPLUG_SAME = 0,	/**< the same adapter */
+	RTE_PMD_CH39X_REPLUG_OTHER_SERIAL, /**< same chip, other serial */
+	RTE_PMD_CH39X_REPLUG_OTHER_CHIP, /**< another chip (other PID) */
+	/** The same adapter, gone again at its third control request. */
+	RTE_PMD_CH39X_REPLUG_FLAKY,
+};
+
+/**
+ * Put an unplugged simulated adapter back on the bus, in its power-on
+ * state (what the PMD programmed is lost, as with a real re-enumeration),
+ * with the identity how says. A reconnect=on port finds its own device
+ * again and restores itself; another device is refused (a log line says
+ * why) and the port keeps waiting.
+ *
+ * @return
+ *   0, -ENODEV (bad port), -ENOTSUP (not a simulated ch39x port) or
+ *   -EINVAL (not unplugged, or how unknown).
+ */
+int rte_pmd_ch39x_sim_replug(uint16_t port_id, enum rte_pmd_ch39x_replug how);
 
 #ifdef __cplusplus
 }
