@@ -104,7 +104,8 @@ icmp_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
 		rte_pktmbuf_free(e);
 		return;
 	}
-	ip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	/* In a new mbuf's headroom: 2-aligned after the Ethernet header. */
+	ip = (struct rte_ipv4_hdr *)(void *)(p + RTE_ETHER_HDR_LEN);
 	ic = (struct rte_icmp_hdr *)(ip + 1);
 	memset(ip, 0, 20 + 8);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;

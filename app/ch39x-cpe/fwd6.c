@@ -200,7 +200,8 @@ icmp6_error(struct rte_mbuf *m, uint16_t in, uint8_t type, uint8_t code,
 		rte_pktmbuf_free(e);
 		return;
 	}
-	ip = (struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	/* In a new mbuf's headroom: 2-aligned after the Ethernet header. */
+	ip = (struct rte_ipv6_hdr *)(void *)(p + RTE_ETHER_HDR_LEN);
 	ic = (uint8_t *)(ip + 1);
 	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
 	ip->payload_len = rte_cpu_to_be_16((uint16_t)(8 + q));

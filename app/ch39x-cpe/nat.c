@@ -389,7 +389,8 @@ cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan)
 	if (len < 8 + sizeof(*q))
 		return -EINVAL;
 	ic = (struct rte_icmp_hdr *)l4;
-	q = (struct rte_ipv4_hdr *)(l4 + 8);
+	/* l4 is 2-aligned (an IPv4 header, a multiple of 4, past one). */
+	q = (struct rte_ipv4_hdr *)(void *)(l4 + 8);
 	qihl = rte_ipv4_hdr_len(q);
 	if ((q->version_ihl >> 4) != 4 || qihl < 20 || len < 8 + qihl + 8)
 		return -EINVAL;

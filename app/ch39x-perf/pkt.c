@@ -104,7 +104,8 @@ void
 perf_tcp_set(uint8_t *f, uint32_t payload, uint32_t seq, uint16_t ip_id,
 	     bool sw_csum)
 {
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + 14);
+	/* f: a frame's start (mbuf data or the template), 2-aligned. */
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(void *)(f + 14);
 	struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)(ip + 1);
 
 	ip->total_length = rte_cpu_to_be_16((uint16_t)(PERF_IP_TCP_HDRS +
