@@ -56,9 +56,20 @@ if [ "$mode" = paths ]; then
 	int main(void) { return rte_pmd_ch39x_sim_set_cable(0xffff, 1) == 0; }
 	EOF
 	sysroot=${CH39X_SYSROOT:-}
-	pc_flags=$(PKG_CONFIG_SYSROOT_DIR=$sysroot PKG_CONFIG_PATH="$dest$pcdir" \
-		PKG_CONFIG_LIBDIR="$sysroot$pcdir" \
-		pkg-config --cflags --libs rte_net_ch39x)
+	if [ -n "$sysroot" ]; then
+		# Only the sysroot's .pc files (libdpdk's dependencies are
+		# beside it there).
+		pc_flags=$(PKG_CONFIG_SYSROOT_DIR=$sysroot \
+			PKG_CONFIG_PATH="$dest$pcdir" \
+			PKG_CONFIG_LIBDIR="$sysroot$pcdir" \
+			pkg-config --cflags --libs rte_net_ch39x)
+	else
+		# The DPDK's own .pc directory (an LTS build's is not the
+		# system's), then the system's for libdpdk's dependencies.
+		pc_flags=$(PKG_CONFIG_SYSROOT_DIR= \
+			PKG_CONFIG_PATH="$dest$pcdir:$pcdir" \
+			pkg-config --cflags --libs rte_net_ch39x)
+	fi
 	# The .pc names the final locations; point them into the DESTDIR.
 	pc_flags=${pc_flags//-L$sysroot$pmd_dir/-L$dest$pmd_dir}
 	check '${CH39X_CC:-cc} "$tmp/app.c" -I"$dest$incdir" $pc_flags -o "$tmp/app" 2>"$tmp/cc.log"' \
