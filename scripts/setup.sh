@@ -7,6 +7,8 @@
 #   scripts/setup.sh           what building and running the PMD needs
 #   scripts/setup.sh --tests   that, plus what the test suites need
 #                              (scripts/test.sh asks for it)
+#   scripts/setup.sh --deb     that, plus what building the Debian packages
+#                              and their install test need (scripts/deb.sh)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,11 +16,13 @@ sdk_cache="$top/.cache/dpdk-sdk"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 tests=0
+deb=0
 for a in "$@"; do
 	case $a in
 	--tests) tests=1 ;;
-	-h|--help) sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "setup: unknown argument $a (--tests, --help)" >&2; exit 2 ;;
+	--deb) deb=1 ;;
+	-h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "setup: unknown argument $a (--tests, --deb, --help)" >&2; exit 2 ;;
 	esac
 done
 
@@ -37,6 +41,11 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static
 	nftables)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
+# The Debian packages (scripts/deb.sh): dpkg-buildpackage's build-essential
+# and debhelper, lintian; debootstrap makes the clean Debian 12 tree the
+# install test (tests/deb_install.sh) installs them into.
+deb_pkgs=(build-essential debhelper lintian debootstrap)
+[ "$deb" = 1 ] && pkgs+=("${deb_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
