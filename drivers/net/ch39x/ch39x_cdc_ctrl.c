@@ -92,7 +92,7 @@ cdc_rx_mode(struct ch39x_adapter *ad, bool promisc, bool allmulti)
 		rc = cdc_req(ad, CH39X_CDC_REQT_OUT,
 			     CH39X_CDC_SET_ETH_MC_FILTERS, (uint16_t)ad->nb_mc,
 			     buf, (uint16_t)n, false);
-		if (rc < 0 && !ad->gone) {
+		if (rc < 0 && !ch39x_is_gone(ad)) {
 			/* The list did not take: all multicast, as Linux. */
 			flt = (uint16_t)((flt & ~CH39X_CDC_PKT_MULTICAST) |
 					 CH39X_CDC_PKT_ALL_MULTICAST);
@@ -349,7 +349,7 @@ ncm_input_size(struct ch39x_adapter *ad)
 	rc = cdc_req(ad, CH39X_CDC_REQT_OUT, CH39X_CDC_SET_NTB_INPUT_SIZE, 0,
 		     b, (uint16_t)n, true);
 	if (rc < 0) {
-		if (ad->gone)
+		if (ch39x_is_gone(ad))
 			return rc;
 		/* It may then send NTBs as long as it said it could. */
 		PMD_LOG(NOTICE, "%s: SET_NTB_INPUT_SIZE %u refused; RX "
@@ -384,7 +384,7 @@ ncm_max_datagram(struct ch39x_adapter *ad)
 		     true);
 	if (rc >= 0)
 		ad->dev_max_dgram = want;
-	else if (ad->gone)
+	else if (ch39x_is_gone(ad))
 		return rc;
 	else if (cdc_req(ad, CH39X_CDC_REQT_IN, CH39X_CDC_GET_MAX_DATAGRAM, 0,
 			 b, 2, true) == 2 &&
@@ -477,7 +477,7 @@ cdc_init_mac(struct ch39x_adapter *ad)
 
 	rc = cdc_read_mac(ad, &mac);
 	if (rc != 0 || !rte_is_valid_assigned_ether_addr(&mac)) {
-		if (ad->gone)
+		if (ch39x_is_gone(ad))
 			return -ENODEV;
 		rte_eth_random_addr(mac.addr_bytes);
 		PMD_LOG(WARNING, "%s: no valid iMACAddress; using "

@@ -191,7 +191,7 @@ ch39x_port_start(struct rte_eth_dev *dev)
 	uint32_t rx_size;
 	int rc;
 
-	if (ad->gone)
+	if (ch39x_is_gone(ad))
 		return -ENODEV;
 	if (ad->rxq == NULL || ad->txq == NULL) {
 		PMD_LOG(ERR, "%s: set up the RX and TX queue before start",
@@ -268,7 +268,7 @@ ch39x_port_start(struct rte_eth_dev *dev)
 	ad->rx_armed = false;
 	ad->alarm_slow = false;
 	ad->intr_news = false;
-	ad->started = true;
+	ch39x_set_started(ad, true);
 	/* One burst function per framing: no per-frame branch on it. */
 	dev->rx_pkt_burst = ops->rx_burst;
 	dev->tx_pkt_burst = ops->tx_burst;
@@ -292,9 +292,9 @@ ch39x_port_stop(struct rte_eth_dev *dev)
 	struct ch39x_xfer *x;
 	uint64_t deadline;
 
-	if (!ad->started)
+	if (!ch39x_started(ad))
 		return 0;
-	ad->started = false;
+	ch39x_set_started(ad, false);
 	ch39x_intr_alarm_stop(ad);
 	/* A real backend hands cancelled transfers back at a later poll. */
 	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
@@ -324,7 +324,7 @@ ch39x_dev_start(struct rte_eth_dev *dev)
 
 	pthread_mutex_lock(&ad->rc_lock);
 	/* Gone, and no alarm saw it yet: the wait begins here. */
-	if (ad->gone)
+	if (ch39x_is_gone(ad))
 		ch39x_rmv_notify(ad);
 	if (__atomic_load_n(&ad->absent, __ATOMIC_ACQUIRE))
 		ad->resume = true;
@@ -517,7 +517,7 @@ ch39x_link_update(struct rte_eth_dev *dev, int wait_to_complete)
 	 * While started, the interrupt endpoint keeps the link current; a
 	 * secondary process reads what the primary last saw.
 	 */
-	if (ad->started || ad->gone ||
+	if (ch39x_started(ad) || ch39x_is_gone(ad) ||
 	    rte_eal_process_type() != RTE_PROC_PRIMARY)
 		return 0;
 	ch39x_ops(ad)->link_update(ad);
@@ -629,7 +629,7 @@ ch39x_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	int rc;
 
-	if (ad->started) {
+	if (ch39x_started(ad)) {
 		PMD_LOG(ERR, "%s: stop the port before changing the MTU",
 			dev->data->name);
 		return -EBUSY;

@@ -413,6 +413,37 @@ ch39x_burst_leave(bool *busy)
 }
 
 /*
+ * gone is set by whichever thread sees the device fail (an lcore's burst,
+ * EAL's alarm or interrupt thread, the control thread) and read by all; it
+ * publishes nothing else, so relaxed. started is written by the control
+ * thread after start has set the port up (release) and read by EAL's
+ * alarm thread before it touches what start set up (acquire).
+ */
+static inline bool
+ch39x_is_gone(const struct ch39x_adapter *ad)
+{
+	return __atomic_load_n(&ad->gone, __ATOMIC_RELAXED);
+}
+
+static inline void
+ch39x_set_gone(struct ch39x_adapter *ad, bool gone)
+{
+	__atomic_store_n(&ad->gone, gone, __ATOMIC_RELAXED);
+}
+
+static inline bool
+ch39x_started(const struct ch39x_adapter *ad)
+{
+	return __atomic_load_n(&ad->started, __ATOMIC_ACQUIRE);
+}
+
+static inline void
+ch39x_set_started(struct ch39x_adapter *ad, bool started)
+{
+	__atomic_store_n(&ad->started, started, __ATOMIC_RELEASE);
+}
+
+/*
  * A setting the application makes while the device is gone: kept (in
  * dev->data or the adapter) and written when it is back. Not while the
  * reconnect restores the device (gone is clear then).
@@ -420,7 +451,7 @@ ch39x_burst_leave(bool *busy)
 static inline bool
 ch39x_deferred(const struct ch39x_adapter *ad)
 {
-	return __atomic_load_n(&ad->absent, __ATOMIC_ACQUIRE) && ad->gone;
+	return __atomic_load_n(&ad->absent, __ATOMIC_ACQUIRE) && ch39x_is_gone(ad);
 }
 
 /*

@@ -250,8 +250,8 @@ ch39x_priv_dump(struct rte_eth_dev *dev, FILE *f)
 
 	fprintf(f, "%s: %s over %s, %s, caps 0x%x, %s%s\n", dev->data->name,
 		ch39x_ops(ad)->name, ad->is_sim ? "the simulated adapter" :
-		"libusb", ad->started ? "started" : "stopped", ad->caps,
-		ad->gone ? "removed" : "present",
+		"libusb", ch39x_started(ad) ? "started" : "stopped", ad->caps,
+		ch39x_is_gone(ad) ? "removed" : "present",
 		ad->pause_off ? ", pause off" : "");
 	fprintf(f, "  usb %04x:%04x config %u speed %u, interrupt every %u "
 		"ms, link events %" PRIu64 ", control errors %" PRIu64 "\n",

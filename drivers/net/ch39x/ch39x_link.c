@@ -42,12 +42,12 @@ ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
 	struct ch39x_usb_dev *u = ad->usb;
 	int rc;
 
-	if (ad->gone)
+	if (ch39x_is_gone(ad))
 		return -ENODEV;
 	rc = u->ops->control(u, type, req, value, index, data, len,
 			     CH39X_CTRL_TIMEOUT_MS);
 	if (rc == -ENODEV)
-		ad->gone = true;
+		ch39x_set_gone(ad, true);
 	if (rc < 0) {
 		ad->ctrl_errors++;
 		if (!quiet)
@@ -114,7 +114,7 @@ ch39x_rmv_notify(struct ch39x_adapter *ad)
 {
 	struct rte_eth_dev *dev = ad->dev;
 
-	if (!ad->gone)
+	if (!ch39x_is_gone(ad))
 		return;
 	if (ch39x_reconnect_on(ad)) {
 		reconnect_begin(ad);
@@ -166,11 +166,11 @@ presence_alarm(void *arg)
 {
 	struct ch39x_adapter *ad = arg;
 
-	if (__atomic_load_n(&ad->started, __ATOMIC_RELAXED) && !ad->gone)
+	if (ch39x_started(ad) && !ch39x_is_gone(ad))
 		return;
-	if (!ad->gone && !device_present(ad))
-		ad->gone = true;
-	if (ad->gone) {
+	if (!ch39x_is_gone(ad) && !device_present(ad))
+		ch39x_set_gone(ad, true);
+	if (ch39x_is_gone(ad)) {
 		ch39x_rmv_notify(ad);		/* last: may close the port */
 		return;
 	}
@@ -185,7 +185,7 @@ ch39x_intr_poll(struct ch39x_adapter *ad)
 
 	while (u->ops->poll(u, CH39X_EP_INTR_IN, &x, 1) == 1) {
 		if (x->status == CH39X_XFER_NO_DEVICE) {
-			ad->gone = true;
+			ch39x_set_gone(ad, true);
 			break;
 		}
 		if (x->status != CH39X_XFER_CANCELLED)
@@ -195,9 +195,9 @@ ch39x_intr_poll(struct ch39x_adapter *ad)
 			ad->intr_errors++;
 		if (x->status == CH39X_XFER_STALL)
 			u->ops->clear_halt(u, CH39X_EP_INTR_IN);
-		if (x->status != CH39X_XFER_CANCELLED && ad->started &&
+		if (x->status != CH39X_XFER_CANCELLED && ch39x_started(ad) &&
 		    u->ops->submit(u, x) == -ENODEV)
-			ad->gone = true;
+			ch39x_set_gone(ad, true);
 	}
 }
 
@@ -288,7 +288,7 @@ intr_alarm(void *arg)
 {
 	struct ch39x_adapter *ad = arg;
 
-	if (!ad->started)
+	if (!ch39x_started(ad))
 		return;
 	ad->intr_polls++;
 	__atomic_store_n(&ad->intr_news, false, __ATOMIC_SEQ_CST);
@@ -296,11 +296,11 @@ intr_alarm(void *arg)
 	/* The model's counters, where a secondary process can read them. */
 	if (ad->is_sim)
 		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
-	if (ad->gone) {
+	if (ch39x_is_gone(ad)) {
 		ch39x_rmv_notify(ad);		/* last: may close the port */
 		return;
 	}
-	if (ad->started)
+	if (ch39x_started(ad))
 		intr_alarm_next(ad);
 }
 
@@ -483,34 +483,34 @@ reconnect_try(struct ch39x_adapter *ad)
 		ad->refused_logged = true;
 		return false;
 	}
-	ad->gone = false;
+	ch39x_set_gone(ad, false);
 	rc = reconnect_restore(ad);
 	if (rc != 0) {
 		/* Gone again, or it would not take the settings: again. */
 		PMD_LOG(WARNING, "%s: the device returned but could not be set "
 			"up again (%s); the port keeps waiting",
 			dev->data->name, strerror(-rc));
-		if (ad->started)
+		if (ch39x_started(ad))
 			ch39x_port_stop(dev);
-		ad->gone = true;
+		ch39x_set_gone(ad, true);
 		return false;
 	}
 	us = (rte_get_timer_cycles() - ad->gone_tsc) * 1000000 /
 		rte_get_timer_hz();
 	ad->reconnect_last_us = us;
 	ad->reconnects++;
-	if (!ad->started)
+	if (!ch39x_started(ad))
 		ch39x_presence_watch(ad);
 	__atomic_store_n(&ad->absent, false, __ATOMIC_SEQ_CST);
 	/*
 	 * The restart learnt the link without an event (as any start does);
 	 * the application waits for one since the removal's link down.
 	 */
-	if (ad->started && dev->data->dev_link.link_status)
+	if (ch39x_started(ad) && dev->data->dev_link.link_status)
 		rte_eth_dev_callback_process(dev, RTE_ETH_EVENT_INTR_LSC, NULL);
 	PMD_LOG(NOTICE, "%s: device back after %" PRIu64 " ms, port %s",
 		dev->data->name, us / 1000,
-		ad->started ? "restarted" : "set up (stopped)");
+		ch39x_started(ad) ? "restarted" : "set up (stopped)");
 	return true;
 }
 
@@ -536,7 +536,7 @@ reconnect_alarm(void *arg)
 	if (!bursts_out(ad)) {
 		next_us = CH39X_RECONNECT_QUIESCE_US;
 	} else {
-		if (ad->started) {
+		if (ch39x_started(ad)) {
 			ad->resume = true;
 			ad->rx_rearm = ad->rx_armed;
 			ch39x_port_stop(dev);

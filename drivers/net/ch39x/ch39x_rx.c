@@ -229,7 +229,7 @@ rx_resubmit(struct ch39x_rxq *q, struct ch39x_xfer *x)
 	if (likely(rc == 0))
 		return;
 	if (rc == -ENODEV) {
-		q->ad->gone = true;
+		ch39x_set_gone(q->ad, true);
 		return;
 	}
 	q->c.submit_errors++;
@@ -452,7 +452,7 @@ rx_xfer_failed(struct ch39x_rxq *q, struct ch39x_xfer *x)
 	case CH39X_XFER_CANCELLED:
 		return;
 	case CH39X_XFER_NO_DEVICE:
-		q->ad->gone = true;
+		ch39x_set_gone(q->ad, true);
 		return;
 	case CH39X_XFER_STALL:
 		q->c.usb_stalls++;

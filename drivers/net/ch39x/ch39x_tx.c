@@ -205,7 +205,7 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 		q->c.usb_errors += frames;
 		q->free[q->nb_free++] = x;
 		if (rc == -ENODEV)
-			q->ad->gone = true;
+			ch39x_set_gone(q->ad, true);
 		return;
 	}
 	st->xfers++;
@@ -247,7 +247,7 @@ tx_recycle(struct ch39x_txq *q, bool fresh)
 			q->c.usb_timeouts += frames;
 			break;
 		case CH39X_XFER_NO_DEVICE:
-			q->ad->gone = true;
+			ch39x_set_gone(q->ad, true);
 			/* fall through */
 		default:
 			q->c.usb_errors += frames;
@@ -310,7 +310,7 @@ tx_room_wait(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
 		late = end != 0 && rte_get_timer_cycles() >= end;
 		if (tx_room(q, st, len, fr))
 			return true;
-		if (late || q->ad->gone)
+		if (late || ch39x_is_gone(q->ad))
 			return false;
 		if (end == 0)
 			end = rte_get_timer_cycles() +
