@@ -46,6 +46,8 @@ static const struct opt_def opt_defs[] = {
 	{ "tap", REQ },
 	{ "wan-rate", REQ }, { "wan-overhead", REQ }, { "qos-classes", REQ },
 	{ "qos-queue", REQ }, { "qos-map", REQ }, { "qos-pcp-map", REQ },
+	{ "qos-fq", REQ }, { "qos-target", REQ }, { "qos-interval", REQ },
+	{ "qos-ecn", REQ }, { "qos-flows", REQ }, { "qos-quantum", REQ },
 };
 
 void
@@ -145,8 +147,17 @@ cpe_usage(FILE *f, const char *prog)
 "  --wan-overhead B      bytes the shaper adds to each frame, 0..256\n"
 "                        (default 24: preamble, FCS, inter-frame gap)\n"
 "  --qos-classes N       classes, 1..8 (default 4), 0 the highest\n"
-"  --qos-queue N         packets held per class, 1..4096 (default 64);\n"
-"                        more are dropped and counted\n"
+"  --qos-fq on|off       in each class, flow queues with CoDel (FQ-CoDel,\n"
+"                        RFC 8290; default on) or one FIFO (off)\n"
+"  --qos-queue N         packets held per class, 1..16384 (default 1024\n"
+"                        with --qos-fq on, 64 off); beyond it the flow\n"
+"                        holding most bytes (FIFO: the newcomer) is dropped\n"
+"  --qos-target T        CoDel's target delay, 100us..1s (default 5ms)\n"
+"  --qos-interval T      CoDel's interval, 1ms..10s (default 100ms)\n"
+"  --qos-ecn on|off      CoDel marks ECN-capable packets CE instead of\n"
+"                        dropping them (default on)\n"
+"  --qos-flows N         flow queues per class, 1..65536 (default 1024)\n"
+"  --qos-quantum B       bytes per flow and round, 64..65535 (default 1514)\n"
 "  --qos-map DSCP=CLASS[,...]\n"
 "                        DSCP 0..63 or be, le, cs0..cs7, af11..af43, va,\n"
 "                        ef; default: cs6, cs7, ef, va 0; cs3..cs5,\n"

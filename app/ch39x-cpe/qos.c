@@ -16,6 +16,14 @@
  * lcore whether or not it received anything, moves what the shaper allows
  * into the port's TX queue. Without --wan-rate none of this runs.
  *
+ * Inside a class the packets wait either in one FIFO (--qos-fq off) or,
+ * by default, in flow queues with CoDel (fq.c, RFC 8290): a sparse flow
+ * (a game, a call, DNS, an unmarked ping) beside bulk uploads waits for
+ * no backlog but its own, and CoDel keeps the bulk flows' standing queue
+ * near its 5 ms target by marking (ECN) or dropping. Strict priority
+ * between the classes stays: a class is served only when the ones above
+ * it are empty, and the DSCP/PCP marks keep the meaning they had.
+ *
  * Tokens are counted in bits times TSC cycles per second, so that a
  * refill is one multiplication (elapsed cycles x rate in bit/s) and a
  * packet costs (length + overhead) x 8 x hz: integers, no rounding drift.
@@ -34,15 +42,18 @@
 
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
+#include <rte_random.h>
 
 #include "cpe.h"
+#include "fq.h"
 
 #define BUCKET_US	2000	/* bucket depth in time at the rate */
 
 struct qos_class {
-	struct rte_mbuf **q;	/* ring of cap packets */
-	uint32_t head, n;
+	struct rte_mbuf **q;	/* FIFO: ring of cap packets */
+	uint32_t head, n;	/* n: packets held, in either mode */
 	uint64_t enq, sent, drops, bytes, qmax;
+	struct cpe_fq fq;	/* flow queues (qos.fq) */
 };
 
 static struct {
@@ -58,6 +69,8 @@ static struct {
 	uint64_t stalls;	/* refills that overflowed with packets held */
 	uint64_t stall_cycles;	/* the time those lost, beyond the bucket */
 	uint64_t tx_full;	/* dequeues the port's full TX queue cut */
+	bool fq;		/* flow queues, else a FIFO per class */
+	uint32_t seed;		/* of the flow hash: not guessable outside */
 	struct qos_class c[CPE_QOS_MAX_CLASSES];
 } qos;
 
@@ -69,6 +82,40 @@ cpe_qos_mbufs(void)
 	const struct cpe_qos_cfg *c = &cpe.o->qos;
 
 	return c->rate ? c->classes * c->queue : 0;
+}
+
+static void
+fq_drop(void *pkt, void *ctx __rte_unused)
+{
+	rte_pktmbuf_free(pkt);
+}
+
+static bool
+fq_mark(void *pkt, void *ctx __rte_unused)
+{
+	struct rte_mbuf *m = pkt;
+
+	return cpe_qos_ecn_mark(rte_pktmbuf_mtod(m, uint8_t *),
+				rte_pktmbuf_data_len(m));
+}
+
+static int
+fq_init(struct cpe_fq *q, const struct cpe_qos_cfg *c)
+{
+	uint64_t per_us = cpe.hz / 1000000 ? cpe.hz / 1000000 : 1;
+	const struct cpe_fq_params p = {
+		.target = c->target_us * per_us,
+		.interval = c->interval_us * per_us,
+		.ticks_per_us = per_us,
+		.quantum = c->quantum,
+		.flows = c->flows,
+		.limit = c->queue,
+		.mtu = cpe.o->mtu + RTE_ETHER_HDR_LEN,
+		.ecn = c->ecn,
+	};
+	const struct cpe_fq_ops ops = { .drop = fq_drop, .mark = fq_mark };
+
+	return cpe_fq_init(q, &p, &ops);
 }
 
 int
@@ -95,9 +142,12 @@ cpe_qos_init(void)
 	qos.tokens = qos.depth;
 	qos.max_gap = (uint64_t)qos.depth / qos.rate + 1;
 	qos.last = 0;	/* the first dequeue starts the clock */
+	qos.fq = c->fq;
+	qos.seed = (uint32_t)rte_rand();
 	for (i = 0; i < qos.nb; i++) {
-		qos.c[i].q = calloc(qos.cap, sizeof(qos.c[i].q[0]));
-		if (qos.c[i].q == NULL) {
+		if (qos.fq ? fq_init(&qos.c[i].fq, c) != 0 :
+		    (qos.c[i].q = calloc(qos.cap, sizeof(qos.c[i].q[0]))) ==
+		    NULL) {
 			fprintf(stderr, "ch39x-cpe: --qos-queue %u: no memory "
 				"for %u classes\n", qos.cap, qos.nb);
 			cpe_qos_close();
@@ -117,7 +167,8 @@ cpe_qos_close(void)
 	cpe_qos_on = false;
 	for (i = 0; i < CPE_QOS_MAX_CLASSES; i++) {
 		k = &qos.c[i];
-		while (k->n) {
+		cpe_fq_free(&k->fq);
+		while (k->q != NULL && k->n) {
 			rte_pktmbuf_free(k->q[k->head]);
 			k->head = (k->head + 1) % qos.cap;
 			k->n--;
@@ -128,22 +179,43 @@ cpe_qos_close(void)
 	qos.held = 0;
 }
 
-static uint8_t
-classify(const struct rte_mbuf *m)
+static int
+tag_pcp(const struct rte_mbuf *m)
 {
-	int pcp = -1;
+	return m->ol_flags & RTE_MBUF_F_TX_VLAN ? m->vlan_tci >> 13 : -1;
+}
 
-	if (m->ol_flags & RTE_MBUF_F_TX_VLAN)
-		pcp = m->vlan_tci >> 13;
-	return cpe_qos_classify(&qos.map, rte_pktmbuf_mtod(m, const uint8_t *),
-				rte_pktmbuf_data_len(m), pcp);
+static void
+fq_enqueue(struct rte_mbuf *m)
+{
+	struct qos_class *k;
+	uint32_t hash, before;
+
+	k = &qos.c[cpe_qos_inspect(&qos.map,
+		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+		tag_pcp(m), qos.seed, &hash)];
+	k->enq++;
+	before = k->fq.held;
+	cpe_fq_enqueue(&k->fq, m, rte_pktmbuf_pkt_len(m), hash, rte_rdtsc());
+	/* One in, and what overflow took out of the fattest flow. */
+	k->n = k->fq.held;
+	qos.held = qos.held + k->fq.held - before;
+	if (k->n > k->qmax)
+		k->qmax = k->n;
 }
 
 void
 cpe_qos_enqueue(struct rte_mbuf *m)
 {
-	struct qos_class *k = &qos.c[classify(m)];
+	struct qos_class *k;
 
+	if (qos.fq) {
+		fq_enqueue(m);
+		return;
+	}
+	k = &qos.c[cpe_qos_classify(&qos.map,
+		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+		tag_pcp(m))];
 	k->enq++;
 	if (k->n == qos.cap) {
 		/* Tail drop: the queue's oldest keep their place. */
@@ -185,23 +257,61 @@ refill(uint64_t now)
 		qos.tokens = qos.depth;
 }
 
+/* The next packet of the highest class holding one, or NULL. */
+static struct rte_mbuf *
+next_fifo(struct qos_class **kp, uint64_t now __rte_unused)
+{
+	struct qos_class *k;
+	struct rte_mbuf *m;
+
+	for (k = qos.c; k->n == 0; k++)
+		;
+	m = k->q[k->head];
+	k->head = (k->head + 1) % qos.cap;
+	k->n--;
+	qos.held--;
+	*kp = k;
+	return m;
+}
+
+/* The same through the flow queues; CoDel may drop all a class holds. */
+static struct rte_mbuf *
+next_fq(struct qos_class **kp, uint64_t now)
+{
+	struct qos_class *k;
+	struct rte_mbuf *m = NULL;
+	uint32_t i, len, before;
+
+	for (i = 0; i < qos.nb && m == NULL; i++) {
+		k = &qos.c[i];
+		if (k->n == 0)
+			continue;
+		before = k->fq.held;
+		m = cpe_fq_dequeue(&k->fq, now, &len);
+		k->n = k->fq.held;
+		qos.held -= before - k->fq.held;
+		*kp = k;
+	}
+	return m;
+}
+
 void
 cpe_qos_dequeue(void)
 {
 	struct cpe_port *p = &cpe.ports[cpe.wan];
+	struct rte_mbuf *(*next)(struct qos_class **, uint64_t) =
+		qos.fq ? next_fq : next_fifo;
+	uint64_t now = rte_rdtsc();
 	struct qos_class *k;
 	struct rte_mbuf *m;
 	uint32_t len;
 
-	refill(rte_rdtsc());
+	refill(now);
 	/* The port's TX queue full (PMD back-pressure): the rest waits. */
 	while (qos.held && qos.tokens >= 0 && p->nb_tx < CPE_TXQ) {
-		for (k = qos.c; k->n == 0; k++)
-			;
-		m = k->q[k->head];
-		k->head = (k->head + 1) % qos.cap;
-		k->n--;
-		qos.held--;
+		m = next(&k, now);
+		if (m == NULL)
+			break;	/* CoDel dropped what was left */
 		len = rte_pktmbuf_pkt_len(m);
 		qos.tokens -= (int64_t)((len + qos.overhead) * qos.cost);
 		k->sent++;
@@ -236,45 +346,139 @@ stall_ms(void)
 	return cpe.hz ? (double)qos.stall_cycles * 1e3 / (double)cpe.hz : 0;
 }
 
+/* What the statistics show of a class, or of all (class -1). */
+struct qos_fig {
+	uint64_t enq, sent, bytes, qmax, drops;
+	uint64_t codel, ecn, over, new_flows;
+	uint32_t sparse, bulk;
+	uint64_t hist[CPE_FQ_HIST];
+};
+
+static void
+fig_add(struct qos_fig *g, const struct qos_class *k)
+{
+	const struct cpe_fq_stats *st = &k->fq.st;
+	unsigned int b;
+
+	g->enq += k->enq;
+	g->sent += k->sent;
+	g->bytes += k->bytes;
+	g->qmax = RTE_MAX(g->qmax, k->qmax);
+	if (!qos.fq) {
+		g->drops += k->drops;
+		return;
+	}
+	g->codel += st->codel_drops;
+	g->ecn += st->ecn_marks;
+	g->over += st->overlimit_drops;
+	g->drops += st->codel_drops + st->overlimit_drops;
+	g->new_flows += st->new_flows;
+	g->sparse += cpe_fq_sparse(&k->fq);
+	g->bulk += cpe_fq_bulk(&k->fq);
+	for (b = 0; b < CPE_FQ_HIST; b++)
+		g->hist[b] += st->hist[b];
+}
+
+static void
+fig_of(struct qos_fig *g, int cls)
+{
+	uint32_t i;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < qos.nb; i++)
+		if (cls < 0 || (uint32_t)cls == i)
+			fig_add(g, &qos.c[i]);
+}
+
+static void
+fig_print(FILE *f, const struct qos_fig *g)
+{
+	fprintf(f, "enqueued %" PRIu64 " sent %" PRIu64 " dropped %" PRIu64
+		" bytes %" PRIu64 " queue_max %" PRIu64, g->enq, g->sent,
+		g->drops, g->bytes, g->qmax);
+	if (qos.fq)
+		fprintf(f, " flows sparse %u bulk %u new %" PRIu64 " codel_drops %"
+			PRIu64 " ecn_marks %" PRIu64 " overlimit_drops %" PRIu64
+			" delay_us p50 %" PRIu64 " p90 %" PRIu64 " p99 %" PRIu64,
+			g->sparse, g->bulk, g->new_flows, g->codel, g->ecn,
+			g->over, cpe_fq_hist_pct(g->hist, 50),
+			cpe_fq_hist_pct(g->hist, 90),
+			cpe_fq_hist_pct(g->hist, 99));
+	fputc('\n', f);
+}
+
+static void
+fig_json(FILE *f, const struct qos_fig *g)
+{
+	fprintf(f, "\"enqueued\": %" PRIu64 ", \"sent\": %" PRIu64
+		", \"dropped\": %" PRIu64 ", \"bytes\": %" PRIu64
+		", \"queue_max\": %" PRIu64, g->enq, g->sent, g->drops,
+		g->bytes, g->qmax);
+	if (qos.fq)
+		fprintf(f, ", \"flows_sparse\": %u, \"flows_bulk\": %u"
+			", \"new_flows\": %" PRIu64 ", \"codel_drops\": %"
+			PRIu64 ", \"ecn_marks\": %" PRIu64
+			", \"overlimit_drops\": %" PRIu64 ", \"delay_us\": "
+			"{\"p50\": %" PRIu64 ", \"p90\": %" PRIu64
+			", \"p99\": %" PRIu64 "}", g->sparse, g->bulk,
+			g->new_flows, g->codel, g->ecn, g->over,
+			cpe_fq_hist_pct(g->hist, 50),
+			cpe_fq_hist_pct(g->hist, 90),
+			cpe_fq_hist_pct(g->hist, 99));
+}
+
+static const char *
+mode_name(void)
+{
+	return qos.fq ? "fq_codel" : "fifo";
+}
+
 void
 cpe_qos_print(FILE *f)
 {
-	const struct qos_class *k;
+	struct qos_fig g;
 	uint32_t i;
 
 	if (!cpe_qos_on)
 		return;
-	fprintf(f, "  qos wan: rate %" PRIu64 " bit/s overhead %u B queue %u "
+	fprintf(f, "  qos wan: rate %" PRIu64 " bit/s overhead %u B %s queue %u "
 		"packets/class held %u stalls %" PRIu64 " (%.1f ms) tx_full %"
-		PRIu64 "\n", qos.rate, qos.overhead, qos.cap, qos.held,
-		qos.stalls, stall_ms(), qos.tx_full);
+		PRIu64 "\n", qos.rate, qos.overhead, mode_name(), qos.cap,
+		qos.held, qos.stalls, stall_ms(), qos.tx_full);
 	for (i = 0; i < qos.nb; i++) {
-		k = &qos.c[i];
-		fprintf(f, "    class %u: enqueued %" PRIu64 " sent %" PRIu64
-			" dropped %" PRIu64 " bytes %" PRIu64 " queue_max %"
-			PRIu64 "\n", i, k->enq, k->sent, k->drops, k->bytes,
-			k->qmax);
+		fig_of(&g, (int)i);
+		fprintf(f, "    class %u: ", i);
+		fig_print(f, &g);
 	}
+	fig_of(&g, -1);
+	fprintf(f, "    total: ");
+	fig_print(f, &g);
 }
 
 void
 cpe_qos_json(FILE *f)
 {
-	const struct qos_class *k;
+	struct qos_fig g;
 	uint32_t i;
 
 	fprintf(f, "  \"qos\": {\"rate_bps\": %" PRIu64 ", \"overhead\": %u, "
-		"\"queue\": %u, \"held\": %u, \"stalls\": %" PRIu64
-		", \"stall_ms\": %.1f, \"tx_full\": %" PRIu64
-		", \"classes\": [", cpe_qos_on ? qos.rate : 0, qos.overhead,
-		qos.cap, qos.held, qos.stalls, stall_ms(), qos.tx_full);
+		"\"mode\": \"%s\", \"queue\": %u, \"held\": %u, "
+		"\"stalls\": %" PRIu64 ", \"stall_ms\": %.1f, \"tx_full\": %"
+		PRIu64, cpe_qos_on ? qos.rate : 0, qos.overhead,
+		cpe_qos_on ? mode_name() : "off", qos.cap, qos.held,
+		qos.stalls, stall_ms(), qos.tx_full);
+	if (cpe_qos_on) {
+		fig_of(&g, -1);
+		fprintf(f, ", \"total\": {");
+		fig_json(f, &g);
+		fprintf(f, "}");
+	}
+	fprintf(f, ", \"classes\": [");
 	for (i = 0; cpe_qos_on && i < qos.nb; i++) {
-		k = &qos.c[i];
-		fprintf(f, "%s\n    {\"class\": %u, \"enqueued\": %" PRIu64
-			", \"sent\": %" PRIu64 ", \"dropped\": %" PRIu64
-			", \"bytes\": %" PRIu64 ", \"queue_max\": %" PRIu64 "}",
-			i ? "," : "", i, k->enq, k->sent, k->drops, k->bytes,
-			k->qmax);
+		fig_of(&g, (int)i);
+		fprintf(f, "%s\n    {\"class\": %u, ", i ? "," : "", i);
+		fig_json(f, &g);
+		fprintf(f, "}");
 	}
 	fprintf(f, "%s]},\n", cpe_qos_on && qos.nb ? "\n  " : "");
 }

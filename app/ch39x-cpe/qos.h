@@ -23,19 +23,31 @@
 
 #define CPE_QOS_MAX_CLASSES	8
 #define CPE_QOS_DEF_CLASSES	4
-#define CPE_QOS_DEF_QUEUE	64	/* packets per class */
-#define CPE_QOS_MAX_QUEUE	4096
+#define CPE_QOS_DEF_QUEUE	64	/* packets per class, FIFO */
+#define CPE_QOS_DEF_FQ_QUEUE	1024	/* packets per class, flow queues */
+#define CPE_QOS_MAX_QUEUE	16384
 #define CPE_QOS_DEF_OVERHEAD	24	/* preamble+SFD 8, FCS 4, gap 12 */
 #define CPE_QOS_MAX_OVERHEAD	256
 #define CPE_QOS_MIN_RATE	64000ULL
 #define CPE_QOS_MAX_RATE	10000000000ULL
+/* Flow queueing (fq.c): RFC 8290's defaults. */
+#define CPE_QOS_DEF_TARGET_US	5000
+#define CPE_QOS_DEF_INTERVAL_US	100000
+#define CPE_QOS_DEF_FLOWS	1024
+#define CPE_QOS_MAX_FLOWS	65536
+#define CPE_QOS_DEF_QUANTUM	1514
 
 /* What the options set (opts.c calls cpe_qos_opt()). */
 struct cpe_qos_cfg {
 	uint64_t rate;			/* WAN shaper, bits/s; 0: off */
 	uint32_t classes;
-	uint32_t queue;			/* packets per class */
+	uint32_t queue;			/* packets per class; 0: default */
 	uint32_t overhead;		/* bytes per frame besides pkt_len */
+	bool fq;			/* flow queues + CoDel per class */
+	bool ecn;			/* CoDel marks ECT packets */
+	uint32_t target_us, interval_us;
+	uint32_t flows;			/* flow queues per class */
+	uint32_t quantum;		/* bytes per flow and round */
 	int8_t dscp[64];		/* --qos-map, -1: the default */
 	int8_t pcp[8];			/* --qos-pcp-map, -1: the default */
 	const char *set_without_rate;	/* a --qos-* option, for the error */
@@ -51,15 +63,18 @@ struct cpe_qos_map {
 
 void cpe_qos_cfg_defaults(struct cpe_qos_cfg *c);
 /*
- * Whether name is one of the options below; then one option (--wan-rate, --wan-overhead, --qos-classes, --qos-queue,
- * --qos-map, --qos-pcp-map): NULL when taken, else the allowed values
+ * Whether name is one of the scheduler's options (opt_names in
+ * qos_class.c); then one option: NULL when taken, else the allowed values
  * for the caller's error message.
  */
 bool cpe_qos_is_opt(const char *name);
 const char *cpe_qos_opt(struct cpe_qos_cfg *c, const char *name,
 			const char *val);
-/* Cross-option checks once all are in: 0, or -EINVAL with msg filled. */
-int cpe_qos_cfg_check(const struct cpe_qos_cfg *c, char *msg, size_t size);
+/*
+ * Cross-option checks once all are in: 0, or -EINVAL with msg filled.
+ * Resolves the defaults that depend on others (the queue's).
+ */
+int cpe_qos_cfg_check(struct cpe_qos_cfg *c, char *msg, size_t size);
 /* The default map for n classes, then the options' entries over it. */
 void cpe_qos_map_build(const struct cpe_qos_cfg *c, struct cpe_qos_map *m);
 /*
@@ -68,5 +83,20 @@ void cpe_qos_map_build(const struct cpe_qos_cfg *c, struct cpe_qos_map *m);
  */
 uint8_t cpe_qos_classify(const struct cpe_qos_map *m, const uint8_t *f,
 			 uint32_t len, int tci_pcp);
+/*
+ * The class, and the flow hash (seeded) of the same frame for the flow
+ * queues: IPv4/IPv6 addresses, protocol and ports (none for fragments),
+ * also under VLAN tags and in a PPPoE session; one flow per EtherType
+ * for what is not IP.
+ */
+uint8_t cpe_qos_inspect(const struct cpe_qos_map *m, const uint8_t *f,
+			uint32_t len, int tci_pcp, uint32_t seed,
+			uint32_t *hash);
+/*
+ * CoDel's congestion signal: an ECT(0)/ECT(1) IPv4 or IPv6 packet's ECN
+ * field set to CE (the IPv4 checksum updated); false, frame untouched,
+ * when it is not ECN-capable or not IP (then the packet is dropped).
+ */
+bool cpe_qos_ecn_mark(uint8_t *f, uint32_t len);
 
 #endif /* CH39X_CPE_QOS_H */

@@ -37,8 +37,13 @@ cpe_qos_cfg_defaults(struct cpe_qos_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->classes = CPE_QOS_DEF_CLASSES;
-	c->queue = CPE_QOS_DEF_QUEUE;
 	c->overhead = CPE_QOS_DEF_OVERHEAD;
+	c->fq = true;
+	c->ecn = true;
+	c->target_us = CPE_QOS_DEF_TARGET_US;
+	c->interval_us = CPE_QOS_DEF_INTERVAL_US;
+	c->flows = CPE_QOS_DEF_FLOWS;
+	c->quantum = CPE_QOS_DEF_QUANTUM;
 	memset(c->dscp, -1, sizeof(c->dscp));
 	memset(c->pcp, -1, sizeof(c->pcp));
 }
@@ -85,6 +90,47 @@ parse_rate(const char *s, uint64_t *bps)
 	if (v < (double)CPE_QOS_MIN_RATE || v > (double)CPE_QOS_MAX_RATE)
 		return -EINVAL;
 	*bps = (uint64_t)(v + 0.5);
+	return 0;
+}
+
+/* "5ms", "500us", "1s" (a unit is required): microseconds, lo..hi. */
+static int
+parse_time(const char *s, unsigned long lo, unsigned long hi,
+	   uint32_t *us)
+{
+	double v, mult;
+	char *end;
+
+	if (s == NULL || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0)
+		return -EINVAL;
+	if (strcmp(end, "us") == 0)
+		mult = 1;
+	else if (strcmp(end, "ms") == 0)
+		mult = 1e3;
+	else if (strcmp(end, "s") == 0)
+		mult = 1e6;
+	else
+		return -EINVAL;
+	v *= mult;
+	if (v < (double)lo || v > (double)hi)
+		return -EINVAL;
+	*us = (uint32_t)(v + 0.5);
+	return 0;
+}
+
+static int
+parse_onoff(const char *s, bool *v)
+{
+	if (s != NULL && strcmp(s, "on") == 0)
+		*v = true;
+	else if (s != NULL && strcmp(s, "off") == 0)
+		*v = false;
+	else
+		return -EINVAL;
 	return 0;
 }
 
@@ -148,7 +194,8 @@ parse_map(const char *val, bool pcp, int8_t *map)
 
 static const char *const opt_names[] = {
 	"wan-rate", "wan-overhead", "qos-classes", "qos-queue", "qos-map",
-	"qos-pcp-map",
+	"qos-pcp-map", "qos-fq", "qos-target", "qos-interval", "qos-ecn",
+	"qos-flows", "qos-quantum",
 };
 
 bool
@@ -183,8 +230,32 @@ cpe_qos_opt(struct cpe_qos_cfg *c, const char *name, const char *val)
 		c->classes = (uint32_t)v;
 	} else if (strcmp(name, "qos-queue") == 0) {
 		if (parse_uint(val, 1, CPE_QOS_MAX_QUEUE, &v) != 0)
-			return "1..4096 (packets per class)";
+			return "1..16384 (packets per class)";
 		c->queue = (uint32_t)v;
+	} else if (strcmp(name, "qos-fq") == 0) {
+		if (parse_onoff(val, &c->fq) != 0)
+			return "on (flow queues with CoDel in each class) or "
+				"off (one FIFO per class)";
+	} else if (strcmp(name, "qos-ecn") == 0) {
+		if (parse_onoff(val, &c->ecn) != 0)
+			return "on (CoDel marks ECN-capable packets) or off "
+				"(it drops them)";
+	} else if (strcmp(name, "qos-target") == 0) {
+		if (parse_time(val, 100, 1000000, &c->target_us) != 0)
+			return "a time 100us..1s with unit us, ms or s, "
+				"e.g. 5ms";
+	} else if (strcmp(name, "qos-interval") == 0) {
+		if (parse_time(val, 1000, 10000000, &c->interval_us) != 0)
+			return "a time 1ms..10s with unit us, ms or s, "
+				"e.g. 100ms";
+	} else if (strcmp(name, "qos-flows") == 0) {
+		if (parse_uint(val, 1, CPE_QOS_MAX_FLOWS, &v) != 0)
+			return "1..65536 (flow queues per class)";
+		c->flows = (uint32_t)v;
+	} else if (strcmp(name, "qos-quantum") == 0) {
+		if (parse_uint(val, 64, 65535, &v) != 0)
+			return "64..65535 (bytes per flow and round)";
+		c->quantum = (uint32_t)v;
 	} else if (strcmp(name, "qos-map") == 0) {
 		if (parse_map(val, false, c->dscp) != 0)
 			return MAP_ALLOWED;
@@ -199,9 +270,27 @@ cpe_qos_opt(struct cpe_qos_cfg *c, const char *name, const char *val)
 	return NULL;
 }
 
-int
-cpe_qos_cfg_check(const struct cpe_qos_cfg *c, char *msg, size_t size)
+/* Flow-queue options given with --qos-fq off: a mistake, not a no-op. */
+static const char *
+fq_only_set(const struct cpe_qos_cfg *c)
 {
+	if (c->target_us != CPE_QOS_DEF_TARGET_US)
+		return "qos-target";
+	if (c->interval_us != CPE_QOS_DEF_INTERVAL_US)
+		return "qos-interval";
+	if (c->flows != CPE_QOS_DEF_FLOWS)
+		return "qos-flows";
+	if (c->quantum != CPE_QOS_DEF_QUANTUM)
+		return "qos-quantum";
+	if (!c->ecn)
+		return "qos-ecn";
+	return NULL;
+}
+
+int
+cpe_qos_cfg_check(struct cpe_qos_cfg *c, char *msg, size_t size)
+{
+	const char *fq_opt;
 	unsigned int i;
 
 	if (c->rate == 0 && c->set_without_rate != NULL) {
@@ -210,6 +299,22 @@ cpe_qos_cfg_check(const struct cpe_qos_cfg *c, char *msg, size_t size)
 			 c->set_without_rate, RATE_ALLOWED);
 		return -EINVAL;
 	}
+	fq_opt = c->fq ? NULL : fq_only_set(c);
+	if (fq_opt != NULL) {
+		snprintf(msg, size, "--%s: an option of the flow queues; "
+			 "allowed with --qos-fq on (the default), not with "
+			 "--qos-fq off", fq_opt);
+		return -EINVAL;
+	}
+	if (c->target_us >= c->interval_us) {
+		snprintf(msg, size, "--qos-target %uus: not below --qos-interval "
+			 "%uus; allowed: a target shorter than the interval "
+			 "(RFC 8289: 5-10 %% of it)", c->target_us,
+			 c->interval_us);
+		return -EINVAL;
+	}
+	if (c->queue == 0)
+		c->queue = c->fq ? CPE_QOS_DEF_FQ_QUEUE : CPE_QOS_DEF_QUEUE;
 	for (i = 0; i < 64; i++)
 		if (c->dscp[i] >= (int)c->classes) {
 			snprintf(msg, size, "--qos-map %u=%d: class beyond "
@@ -280,48 +385,233 @@ be16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-uint8_t
-cpe_qos_classify(const struct cpe_qos_map *m, const uint8_t *f,
-		 uint32_t len, int tci_pcp)
-{
-	uint32_t off = 12;
-	uint16_t type;
-	int pcp = tci_pcp, tags = 0;
+/*
+ * Where a frame's L3 header is: past the VLAN tags (the outermost one's
+ * PCP kept, tci_pcp first) and a PPPoE session header. cut says where a
+ * truncated frame ended, type is 0x0800, 0x86dd or another EtherType.
+ */
+enum { CUT_NONE, CUT_TAGS, CUT_PPPOE };
 
-	if (len < ETH_HLEN)
-		return m->other;
-	type = be16(f + off);
-	while ((type == 0x8100 || type == 0x88a8) && tags < MAX_TAGS) {
-		if (off + 2 + VLAN_HLEN > len)
-			return m->other;
+struct l3_at {
+	uint32_t off;
+	uint16_t type;
+	int pcp;
+	int cut;
+};
+
+static struct l3_at
+l3_find(const uint8_t *f, uint32_t len, int tci_pcp)
+{
+	struct l3_at w = { .off = 12, .pcp = tci_pcp, .cut = CUT_NONE };
+	int tags = 0;
+
+	if (len < ETH_HLEN) {
+		w.cut = CUT_TAGS;
+		return w;
+	}
+	w.type = be16(f + w.off);
+	while ((w.type == 0x8100 || w.type == 0x88a8) && tags < MAX_TAGS) {
+		if (w.off + 2 + VLAN_HLEN > len) {
+			w.cut = CUT_TAGS;
+			return w;
+		}
 		/* The outermost tag is the one the next hop reads. */
-		if (pcp < 0)
-			pcp = f[off + 2] >> 5;
-		off += VLAN_HLEN;
-		type = be16(f + off);
+		if (w.pcp < 0)
+			w.pcp = f[w.off + 2] >> 5;
+		w.off += VLAN_HLEN;
+		w.type = be16(f + w.off);
 		tags++;
 	}
-	if (pcp > 0 || (pcp == 0 && m->pcp0_set))
-		return m->pcp[pcp & 7];
-	if (type == 0x8864) {
+	if (w.type == 0x8864) {
 		/* PPPoE session: 6 bytes, then the PPP protocol. */
-		if (off + 2 + PPPOE_HLEN + 2 > len)
-			return m->other;
-		off += PPPOE_HLEN + 2;
-		type = be16(f + off);
-		type = type == 0x0021 ? 0x0800 : type == 0x0057 ? 0x86dd : 0;
+		if (w.off + 2 + PPPOE_HLEN + 2 > len) {
+			w.cut = CUT_PPPOE;
+			return w;
+		}
+		w.off += PPPOE_HLEN + 2;
+		w.type = be16(f + w.off);
+		w.type = w.type == 0x0021 ? 0x0800 :
+			w.type == 0x0057 ? 0x86dd : 0;
 	}
-	off += 2;	/* the L3 header */
-	if (type == 0x0800) {
+	w.off += 2;	/* the L3 header */
+	return w;
+}
+
+static uint8_t
+class_of(const struct cpe_qos_map *m, const uint8_t *f, uint32_t len,
+	 const struct l3_at *w)
+{
+	uint32_t off = w->off;
+
+	if (w->cut == CUT_TAGS)
+		return m->other;
+	if (w->pcp > 0 || (w->pcp == 0 && m->pcp0_set))
+		return m->pcp[w->pcp & 7];
+	if (w->cut == CUT_PPPOE)
+		return m->other;
+	if (w->type == 0x0800) {
 		if (off + 2 > len || (f[off] >> 4) != 4)
 			return m->dscp[0];
 		return m->dscp[f[off + 1] >> 2];
 	}
-	if (type == 0x86dd) {
+	if (w->type == 0x86dd) {
 		if (off + 2 > len || (f[off] >> 4) != 6)
 			return m->dscp[0];
 		/* Traffic class: the low nibble of byte 0, high of byte 1. */
 		return m->dscp[((f[off] & 0x0f) << 2) | (f[off + 1] >> 6)];
 	}
 	return m->other;
+}
+
+uint8_t
+cpe_qos_classify(const struct cpe_qos_map *m, const uint8_t *f,
+		 uint32_t len, int tci_pcp)
+{
+	struct l3_at w = l3_find(f, len, tci_pcp);
+
+	return class_of(m, f, len, &w);
+}
+
+static uint32_t
+rotl32(uint32_t x, unsigned int r)
+{
+	return (x << r) | (x >> (32 - r));
+}
+
+/* One 32-bit word into a MurmurHash3-style running hash. */
+static uint32_t
+mix(uint32_t h, uint32_t k)
+{
+	k *= 0xcc9e2d51;
+	k = rotl32(k, 15);
+	k *= 0x1b873593;
+	h ^= k;
+	h = rotl32(h, 13);
+	return h * 5 + 0xe6546b64;
+}
+
+static uint32_t
+fmix(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	return h ^ (h >> 16);
+}
+
+static uint32_t
+be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		(uint32_t)p[2] << 8 | p[3];
+}
+
+/* Protocols whose first 4 bytes are the source and destination ports. */
+static bool
+has_ports(uint8_t proto)
+{
+	return proto == 6 || proto == 17 || proto == 132 || proto == 136;
+}
+
+/*
+ * The flow hash of an IP packet at f + off: addresses, protocol and, for
+ * TCP/UDP/SCTP/UDP-Lite that is not a fragment, the ports; fragments of
+ * one datagram stay in one flow. 0 when the header is cut.
+ */
+static uint32_t
+hash_v4(const uint8_t *f, uint32_t len, uint32_t off, uint32_t h)
+{
+	uint32_t ihl;
+	uint8_t proto;
+
+	if (off + 20 > len || (f[off] >> 4) != 4)
+		return 0;
+	ihl = (uint32_t)(f[off] & 0x0f) * 4;
+	proto = f[off + 9];
+	h = mix(mix(mix(h, be32(f + off + 12)), be32(f + off + 16)), proto);
+	/* MF set or an offset: no ports in this fragment, or not all. */
+	if ((be16(f + off + 6) & 0x3fff) == 0 && has_ports(proto) &&
+	    ihl >= 20 && off + ihl + 4 <= len)
+		h = mix(h, be32(f + off + ihl));
+	return h;
+}
+
+static uint32_t
+hash_v6(const uint8_t *f, uint32_t len, uint32_t off, uint32_t h)
+{
+	unsigned int i;
+	uint8_t nh;
+
+	if (off + 40 > len || (f[off] >> 4) != 6)
+		return 0;
+	for (i = 8; i < 40; i += 4)
+		h = mix(h, be32(f + off + i));
+	/* Ports only right after the fixed header (no extension walk). */
+	nh = f[off + 6];
+	h = mix(h, nh);
+	if (has_ports(nh) && off + 44 <= len)
+		h = mix(h, be32(f + off + 40));
+	return h;
+}
+
+uint8_t
+cpe_qos_inspect(const struct cpe_qos_map *m, const uint8_t *f, uint32_t len,
+		int tci_pcp, uint32_t seed, uint32_t *hash)
+{
+	struct l3_at w = l3_find(f, len, tci_pcp);
+	uint32_t h = 0;
+
+	if (w.cut == CUT_NONE) {
+		if (w.type == 0x0800)
+			h = hash_v4(f, len, w.off, seed);
+		else if (w.type == 0x86dd)
+			h = hash_v6(f, len, w.off, seed);
+	}
+	/* Not IP or cut: one flow per EtherType (ARP, PPP control). */
+	*hash = h ? fmix(h) : fmix(mix(seed, w.type));
+	return class_of(m, f, len, &w);
+}
+
+/* RFC 1624 eqn. 3: the checksum after a 16-bit word went from old to new. */
+static uint16_t
+csum_update(uint16_t sum, uint16_t old, uint16_t new)
+{
+	uint32_t s = (uint16_t)~sum + (uint32_t)(uint16_t)~old + new;
+
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+bool
+cpe_qos_ecn_mark(uint8_t *f, uint32_t len)
+{
+	struct l3_at w = l3_find(f, len, -1);
+	uint32_t off = w.off;
+	uint16_t old, sum;
+
+	if (w.cut != CUT_NONE)
+		return false;
+	if (w.type == 0x0800) {
+		if (off + 20 > len || (f[off] >> 4) != 4 ||
+		    (f[off + 1] & 3) == 0)
+			return false;
+		/* Not-ECT (0) is dropped; ECT(0), ECT(1) and CE become CE. */
+		old = be16(f + off);
+		f[off + 1] |= 3;
+		sum = csum_update(be16(f + off + 10), old, be16(f + off));
+		f[off + 10] = (uint8_t)(sum >> 8);
+		f[off + 11] = (uint8_t)sum;
+		return true;
+	}
+	if (w.type == 0x86dd) {
+		/* The ECN field: bits 5..4 of byte 1 (traffic class 1..0). */
+		if (off + 40 > len || (f[off] >> 4) != 6 ||
+		    (f[off + 1] & 0x30) == 0)
+			return false;
+		f[off + 1] |= 0x30;
+		return true;
+	}
+	return false;
 }

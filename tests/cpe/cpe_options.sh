@@ -81,7 +81,11 @@ expect "--qos-classes: the WAN scheduler runs only under its shaper; allowed wit
 expect "--qos-map 46=3: class beyond --qos-classes 2; allowed classes are 0..1" -- $ok --qos-map ef=3 --wan-rate 20M --qos-classes 2
 expect "--qos-map af14=1: allowed values are DSCP=CLASS" -- $ok --wan-rate 20M --qos-map af14=1
 expect "--qos-pcp-map 9=0: allowed values are PCP=CLASS" -- $ok --wan-rate 20M --qos-pcp-map 9=0
-expect "--qos-queue 5000: allowed values are 1..4096" -- $ok --wan-rate 20M --qos-queue 5000
+expect "--qos-queue 20000: allowed values are 1..16384" -- $ok --wan-rate 20M --qos-queue 20000
+expect "--qos-fq yes: allowed values are on (flow queues" -- $ok --wan-rate 20M --qos-fq yes
+expect "--qos-target 5: allowed values are a time 100us..1s" -- $ok --wan-rate 20M --qos-target 5
+expect "--qos-target 200000us: not below --qos-interval 100000us" -- $ok --wan-rate 20M --qos-target 200ms
+expect "--qos-flows: an option of the flow queues; allowed with --qos-fq on" -- $ok --wan-rate 20M --qos-fq off --qos-flows 64
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"

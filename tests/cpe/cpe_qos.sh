@@ -9,16 +9,21 @@
 #   sim CH398 -- TAP -- WAN host
 #
 # 1. Idle: the median RTT of 20 EF pings (ping -Q 0xb8: DSCP 46 << 2).
-# 2. iperf3 TCP bulk LAN -> WAN saturates the shaped uplink (its
-#    throughput must be near the rate: above half, below 1.2x) while two
-#    ping streams run, EF and best effort (no TOS). The EF median stays
-#    near the idle one (below idle + 20 ms, and below a quarter of the BE
-#    median); the BE median is clearly higher (it waits behind the bulk
-#    traffic in the same class). The exit JSON: drops in the best-effort
-#    class, none in EF's, EF pings counted in class 0.
-# 3. The control: the same load with --qos-classes 1 (one FIFO under the
-#    same shaper): EF pings now queue like best effort, so the priority,
-#    not the shaper alone, is what kept them fast.
+# 2. Flow queues (the default, --qos-fq on), the LAN host's TCP asking
+#    for ECN: iperf3 TCP bulk LAN -> WAN (4 streams) saturates the shaped
+#    uplink while two ping streams run, EF and best effort (no TOS). Both
+#    medians stay near idle (below idle + 15 ms: the unmarked ping is a
+#    sparse flow and waits for no bulk backlog); the exit JSON says
+#    fq_codel, CoDel marked ECN (CE) on the bulk flows, and their queue
+#    delay's median is near CoDel's target (below 4x).
+# 3. One FIFO per class (--qos-fq off): the EF median stays near the idle
+#    one (below idle + 30 ms, and below a quarter of the BE median); the
+#    BE median is clearly higher (it waits behind the bulk traffic in the
+#    same class). The exit JSON: tail drops in the best-effort class,
+#    none in EF's, EF pings counted in class 0.
+# 4. The control: the same load with --qos-classes 1 --qos-fq off (one
+#    FIFO under the same shaper): EF pings now queue like best effort, so
+#    the priority, not the shaper alone, is what kept them fast in 3.
 #
 # Usage: cpe_qos.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root.
@@ -85,8 +90,10 @@ load() {
 	wait $sp
 }
 
-start_router main
+start_router fq
 host_v4 $LAN_RT $LAN_H $WAN_H
+# The LAN host's TCP asks for ECN (Linux's default 2 only answers).
+ip netns exec "$lan" sysctl -qw net.ipv4.tcp_ecn=1
 L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
 W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
 
@@ -95,7 +102,48 @@ L ping -Q 0xb8 -c 20 -i 0.1 -W 2 $WAN_H > "$priv/idle.txt" 2>&1
 read -r idle n_idle < <(rtt "$priv/idle.txt")
 check '[ "$n_idle" -ge 18 ]' "idle: $n_idle/20 EF pings answered, median RTT $idle ms"
 
-# --- saturated, strict priority ---------------------------------------
+# --- saturated, flow queues (the default) ------------------------------
+load fq
+mbps=$(json "$priv/srv_fq.json" 'int(j["end"]["sum_received"]["bits_per_second"])')
+read -r ef n_ef < <(rtt "$priv/ef_fq.txt")
+read -r be n_be < <(rtt "$priv/be_fq.txt")
+echo "numbers: --qos-fq on, under iperf3 (${mbps:-?} bit/s): EF median $ef ms ($n_ef/30), BE median $be ms ($n_be/30)"
+check '[ -n "$mbps" ] && fgt $((RATE_BPS * 12 / 10)) "$mbps"' \
+	"flow queues: iperf3 TCP through the shaper: ${mbps:-none} bit/s, below 1.2 x $RATE_BPS"
+check '[ "$n_ef" -ge 20 ] && [ "$n_be" -ge 20 ]' \
+	"flow queues: pings under load answered: EF $n_ef/30, BE $n_be/30"
+check 'fgt "$idle + 15" "$be"' \
+	"flow queues: the unmarked (BE) ping is a sparse flow: median $be ms < idle $idle ms + 15 ms"
+check 'fgt "$idle + 15" "$ef"' "flow queues: EF median $ef ms < idle $idle ms + 15 ms"
+stop_router fq
+j=$priv/fq.json
+echo "  flow queues: $(json "$j" '"; ".join("%s %s" % (k, j["qos"]["total"][k]) for k in ("sent", "dropped", "new_flows", "codel_drops", "ecn_marks", "overlimit_drops", "delay_us"))')"
+mode=$(json "$j" 'j["qos"]["mode"]')
+marks=$(json "$j" 'j["qos"]["total"]["ecn_marks"]')
+newf=$(json "$j" 'j["qos"]["total"]["new_flows"]')
+p50=$(json "$j" 'j["qos"]["classes"][2]["delay_us"]["p50"]')
+over=$(json "$j" 'j["qos"]["total"]["overlimit_drops"]')
+check '[ "$mode" = fq_codel ]' "JSON: qos mode ${mode:-none}"
+check '[ "${marks:-0}" -gt 0 ]' "CoDel marked the ECN-capable bulk flows CE: ${marks:-none} marks"
+check '[ "${newf:-0}" -ge 6 ]' "flows entered the sparse list ${newf:-none} times (4 TCP streams, 2 pings)"
+# Without CoDel the TCP streams would fill the class's 1024 packets (630
+# ms at the rate) and lose packets to overflow; with it the standing
+# queue is a few cwnds (Linux TCP keeps 10 segments a flow here).
+check '[ -n "$p50" ] && [ "$p50" -lt 100000 ] && [ "${over:-1}" -eq 0 ]' \
+	"CoDel holds the bulk queue: best-effort delay median ${p50:-none} us < 100 ms, ${over:-none} overflow drops"
+wan_tx=$(json "$j" 'j["ports"][1]["tx"]')
+sent_all=$(json "$j" 'j["qos"]["total"]["sent"]')
+check '[ -n "$wan_tx" ] && [ "$wan_tx" = "$sent_all" ]' \
+	"flow queues: every WAN packet went through the scheduler: port tx $wan_tx = sent $sent_all"
+
+ip netns del "$lan"; ip netns del "$wan"
+ip netns add "$lan"; ip netns add "$wan"
+start_router main --qos-fq off
+host_v4 $LAN_RT $LAN_H $WAN_H
+L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
+W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
+
+# --- saturated, strict priority, one FIFO per class --------------------
 load prio
 mbps=$(json "$priv/srv_prio.json" 'int(j["end"]["sum_received"]["bits_per_second"])')
 retr=$(json "$priv/cli_prio.json" 'j["end"]["sum_sent"]["retransmits"]')
@@ -135,8 +183,8 @@ check '[ -n "$mbps" ] && fgt "$mbps" "$floor"' \
 	"iperf3 TCP saturates the shaper: ${mbps:-none} bit/s > $floor (half the rate over the 14 s less ${stall_s:-?} s of router stalls)"
 echo "  ports: $(json "$j" '" | ".join("%s rx %d tx %d tx_drops %d rx_missed %d" % (p["role"], p["rx"], p["tx"], p["tx_drops"], p["rx_missed"]) for p in j["ports"])')"
 sent_all=$(json "$j" 'sum(c["sent"] for c in j["qos"]["classes"])')
-check '[ "${ef_enq:-0}" -ge 50 ] && [ "${ef_drop:-1}" -eq 0 ]' \
-	"class 0 (EF): ${ef_enq:-none} enqueued (>= 50 EF pings), ${ef_drop:-none} dropped"
+check '[ "${ef_enq:-0}" -ge 30 ] && [ "${ef_drop:-1}" -eq 0 ]' \
+	"class 0 (EF): ${ef_enq:-none} enqueued (>= 30 EF pings), ${ef_drop:-none} dropped"
 check '[ "${be_drop:-0}" -gt 0 ] && [ "${be_sent:-0}" -gt 1000000 ]' \
 	"class 2 (best effort): ${be_drop:-none} tail drops, ${be_sent:-none} bytes sent"
 check '[ -n "$wan_tx" ] && [ "$wan_tx" = "$sent_all" ]' \
@@ -145,7 +193,7 @@ check '[ -n "$wan_tx" ] && [ "$wan_tx" = "$sent_all" ]' \
 # --- control: one class, same shaper ----------------------------------
 ip netns del "$lan"; ip netns del "$wan"
 ip netns add "$lan"; ip netns add "$wan"
-start_router fifo --qos-classes 1
+start_router fifo --qos-classes 1 --qos-fq off
 host_v4 $LAN_RT $LAN_H $WAN_H
 L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
 W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
@@ -154,7 +202,7 @@ read -r ef1 n_ef1 < <(rtt "$priv/ef_fifo.txt")
 read -r be1 n_be1 < <(rtt "$priv/be_fifo.txt")
 echo "numbers: one class (FIFO) under iperf3: EF median $ef1 ms ($n_ef1/30), BE median $be1 ms ($n_be1/30)"
 check '[ "$n_ef1" -ge 15 ] && fgt "$ef1" "$idle + 5" && fgt "$ef1" "$ef * 2"' \
-	"--qos-classes 1: EF pings queue with the bulk traffic (median $ef1 ms vs $ef ms with priority)"
+	"--qos-classes 1 --qos-fq off: EF pings queue with the bulk traffic (median $ef1 ms vs $ef ms with priority)"
 stop_router fifo
 
 cpe_lib_done

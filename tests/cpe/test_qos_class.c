@@ -259,7 +259,8 @@ test_options(void)
 	cpe_qos_cfg_defaults(&c);
 	CHECK_EQ(c.rate, 0);
 	CHECK_EQ(c.classes, CPE_QOS_DEF_CLASSES);
-	CHECK_EQ(c.queue, CPE_QOS_DEF_QUEUE);
+	CHECK_EQ(c.queue, 0);	/* resolved by the check, per mode */
+	CHECK(c.fq && c.ecn);
 	CHECK_EQ(c.overhead, CPE_QOS_DEF_OVERHEAD);
 	CHECK(cpe_qos_opt(&c, "wan-rate", "20M") == NULL);
 	CHECK_EQ(c.rate, 20000000);
@@ -282,7 +283,8 @@ test_options(void)
 	CHECK(cpe_qos_opt(&c, "qos-classes", "9") != NULL);
 	CHECK(cpe_qos_opt(&c, "qos-classes", "3") == NULL);
 	CHECK_EQ(c.classes, 3);
-	CHECK(cpe_qos_opt(&c, "qos-queue", "4097") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-queue", "16385") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-queue", "16384") == NULL);
 	CHECK(cpe_qos_opt(&c, "qos-queue", "1") == NULL);
 	CHECK(cpe_qos_opt(&c, "wan-overhead", "257") != NULL);
 	CHECK(cpe_qos_opt(&c, "wan-overhead", "0") == NULL);
@@ -326,6 +328,239 @@ test_options(void)
 	CHECK(!cpe_qos_is_opt("wan") && !cpe_qos_is_opt("qos-"));
 }
 
+/* IPv4 UDP 10.0.0.1:1000 -> 10.0.0.2:53, TOS tos, fragment field frag. */
+#define V4UDP(tos, frag) 0x08, 0x00, 0x45, (tos), 0x00, 0x20, 0x12, 0x34, \
+		(frag) >> 8, (frag) & 0xff, 64, 17, 0x00, 0x00, \
+		10, 0, 0, 1, 10, 0, 0, 2
+#define UDP(sp, dp) (sp) >> 8, (sp) & 0xff, (dp) >> 8, (dp) & 0xff, \
+		0, 12, 0, 0
+/* IPv6 UDP 2001:db8::1 -> 2001:db8::2, traffic class tc. */
+#define V6UDP(tc) 0x86, 0xdd, 0x60 | ((tc) >> 4), ((tc) & 0x0f) << 4, \
+		0, 0, 0, 8, 17, 64, \
+		0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, \
+		0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2
+
+static uint32_t
+hash_of(const struct cpe_qos_map *m, const uint8_t *f, size_t len,
+	uint32_t seed, unsigned int *cls)
+{
+	uint8_t *p = dup_exact(f, len);
+	uint32_t h = 0;
+
+	*cls = cpe_qos_inspect(m, p, (uint32_t)len, -1, seed, &h);
+	free(p);
+	return h;
+}
+
+#define HASH(m, f, seed, cls) hash_of((m), (f), sizeof(f), (seed), (cls))
+
+/* The 16-bit one's complement sum of an IPv4 header: 0xffff when valid. */
+static uint16_t
+v4_sum(const uint8_t *ip)
+{
+	uint32_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < 20; i += 2)
+		s += (uint32_t)(ip[i] << 8 | ip[i + 1]);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+static void
+set_v4_csum(uint8_t *ip)
+{
+	uint16_t c;
+
+	ip[10] = ip[11] = 0;
+	c = (uint16_t)~v4_sum(ip);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+}
+
+static void
+test_flow_hash(void)
+{
+	static const uint8_t a[] = { MACS, V4UDP(0, 0), UDP(1000, 53) };
+	static const uint8_t a_ef[] = { MACS, V4UDP(0xb8, 0), UDP(1000, 53) };
+	static const uint8_t b[] = { MACS, V4UDP(0, 0), UDP(1001, 53) };
+	static const uint8_t a_tag[] = { MACS, TAG(0x8100, 0, 7),
+		V4UDP(0, 0), UDP(1000, 53) };
+	static const uint8_t a_ppp[] = { MACS, PPPOE(0x0021),
+		0x45, 0, 0x00, 0x20, 0x12, 0x34, 0, 0, 64, 17, 0, 0,
+		10, 0, 0, 1, 10, 0, 0, 2, UDP(1000, 53) };
+	/* First and later fragments of one datagram: one flow. */
+	static const uint8_t f1[] = { MACS, V4UDP(0, 0x2000), UDP(1000, 53) };
+	static const uint8_t f2[] = { MACS, V4UDP(0, 0x0010), 1, 2, 3, 4,
+		5, 6, 7, 8 };
+	static const uint8_t f3[] = { MACS, V4UDP(0, 0x0010), 9, 9, 9, 9,
+		5, 6, 7, 8 };
+	static const uint8_t v6a[] = { MACS, V6UDP(0), UDP(1000, 53) };
+	static const uint8_t v6b[] = { MACS, V6UDP(0), UDP(1000, 54) };
+	static const uint8_t v6a_ppp[] = { MACS, PPPOE(0x0057),
+		0x60, 0, 0, 0, 0, 8, 17, 64,
+		0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+		0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
+		UDP(1000, 53) };
+	static const uint8_t arp_a[] = { MACS, 0x08, 0x06, 0, 1, 8, 0, 6, 4 };
+	static const uint8_t arp2[] = { MACS, 0x08, 0x06, 0, 1, 8, 0, 6, 4,
+		0, 2 };
+	struct cpe_qos_cfg c;
+	struct cpe_qos_map m;
+	unsigned int cls, cls2;
+	uint32_t h;
+	size_t len;
+
+	build(&c, &m, 4);
+	h = HASH(&m, a, 1, &cls);
+	CHECK_EQ(cls, 2);
+	/* The DSCP picks the class, not the flow. */
+	CHECK_EQ(HASH(&m, a_ef, 1, &cls), h);
+	CHECK_EQ(cls, 0);
+	CHECK(HASH(&m, b, 1, &cls) != h);
+	CHECK(HASH(&m, a, 2, &cls) != h);	/* seeded */
+	CHECK_EQ(HASH(&m, a_tag, 1, &cls), h);
+	CHECK_EQ(HASH(&m, a_ppp, 1, &cls), h);
+	CHECK_EQ(HASH(&m, f2, 1, &cls), HASH(&m, f3, 1, &cls2));
+	CHECK_EQ(HASH(&m, f1, 1, &cls), HASH(&m, f2, 1, &cls2));
+	h = HASH(&m, v6a, 1, &cls);
+	CHECK_EQ(cls, 2);
+	CHECK(HASH(&m, v6b, 1, &cls) != h);
+	CHECK_EQ(HASH(&m, v6a_ppp, 1, &cls), h);
+	CHECK_EQ(HASH(&m, arp_a, 1, &cls), HASH(&m, arp2, 1, &cls2));
+	CHECK_EQ(cls, 0);
+	/* Every truncation: no overread (exact copies), a class and a hash
+	 * all the same. */
+	for (len = 0; len < sizeof(a_ppp); len++)
+		(void)hash_of(&m, a_ppp, len, 1, &cls);
+	for (len = 0; len < sizeof(v6a); len++)
+		(void)hash_of(&m, v6a, len, 1, &cls);
+}
+
+static bool
+mark_of(uint8_t *f, size_t len)
+{
+	uint8_t *p = dup_exact(f, len);
+	bool r = cpe_qos_ecn_mark(p, (uint32_t)len);
+
+	memcpy(f, p, len);
+	free(p);
+	return r;
+}
+
+static void
+test_ecn_mark(void)
+{
+	uint8_t not_ect[] = { MACS, V4UDP(0xb8, 0), UDP(1, 2) };
+	uint8_t ect0[] = { MACS, V4UDP(0x02, 0), UDP(1, 2) };
+	uint8_t ect1[] = { MACS, TAG(0x8100, 3, 9), V4UDP(0xb9, 0x4000),
+		UDP(1, 2) };
+	uint8_t v6_ect1[] = { MACS, V6UDP(0x01), UDP(1, 2) };
+	uint8_t v6_not[] = { MACS, V6UDP(0xb8), UDP(1, 2) };
+	uint8_t ppp_ect0[] = { MACS, PPPOE(0x0021),
+		0x45, 0x02, 0x00, 0x20, 0x12, 0x34, 0, 0, 64, 17, 0, 0,
+		10, 0, 0, 1, 10, 0, 0, 2, UDP(1, 2) };
+	uint8_t copy[sizeof(ppp_ect0)];
+	unsigned int off, i;
+	size_t len;
+
+	set_v4_csum(not_ect + 14);
+	set_v4_csum(ect0 + 14);
+	set_v4_csum(ect1 + 18);
+	set_v4_csum(ppp_ect0 + 22);
+	memcpy(copy, not_ect, sizeof(not_ect));
+	CHECK(!mark_of(not_ect, sizeof(not_ect)));
+	CHECK_MEM(not_ect, copy, sizeof(not_ect));
+	CHECK(mark_of(ect0, sizeof(ect0)));
+	CHECK_EQ(ect0[15], 0x03);
+	CHECK_EQ(v4_sum(ect0 + 14), 0xffff);
+	CHECK(mark_of(ect1, sizeof(ect1)));
+	CHECK_EQ(ect1[19], 0xbb);	/* DSCP kept, CE */
+	CHECK_EQ(v4_sum(ect1 + 18), 0xffff);
+	CHECK(mark_of(ppp_ect0, sizeof(ppp_ect0)));
+	CHECK_EQ(ppp_ect0[23], 0x03);
+	CHECK_EQ(v4_sum(ppp_ect0 + 22), 0xffff);
+	/* IPv6: ECN is bits 5..4 of the second byte. */
+	CHECK(mark_of(v6_ect1, sizeof(v6_ect1)));
+	CHECK_EQ(v6_ect1[15] & 0x30, 0x30);
+	CHECK_EQ(v6_ect1[14], 0x60);
+	CHECK(!mark_of(v6_not, sizeof(v6_not)));
+	/* Every checksum byte value survives the incremental update. */
+	for (i = 0; i < 256; i++) {
+		uint8_t f[] = { MACS, V4UDP(0x01, 0), UDP(1, 2) };
+
+		f[14 + 8] = (uint8_t)i;	/* TTL: another checksum */
+		set_v4_csum(f + 14);
+		CHECK(mark_of(f, sizeof(f)) && v4_sum(f + 14) == 0xffff);
+	}
+	/* Truncated: never marked, never written past the end. */
+	for (off = 0; off < 14 + 20; off++) {
+		uint8_t f[] = { MACS, V4UDP(0x02, 0), UDP(1, 2) };
+
+		len = off;
+		CHECK(!mark_of(f, len));
+	}
+}
+
+static void
+test_fq_options(void)
+{
+	struct cpe_qos_cfg c;
+	char msg[256];
+
+	cpe_qos_cfg_defaults(&c);
+	CHECK(cpe_qos_opt(&c, "wan-rate", "20M") == NULL);
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) == 0);
+	CHECK_EQ(c.queue, CPE_QOS_DEF_FQ_QUEUE);
+	CHECK_EQ(c.target_us, 5000);
+	CHECK_EQ(c.interval_us, 100000);
+	CHECK(cpe_qos_opt(&c, "qos-fq", "yes") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-fq", "off") == NULL);
+	CHECK(!c.fq);
+	c.queue = 0;
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) == 0);
+	CHECK_EQ(c.queue, CPE_QOS_DEF_QUEUE);
+	CHECK(cpe_qos_opt(&c, "qos-target", "10ms") == NULL);
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) != 0);
+	CHECK(strstr(msg, "--qos-target") && strstr(msg, "--qos-fq on"));
+	CHECK(cpe_qos_opt(&c, "qos-fq", "on") == NULL);
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) == 0);
+	CHECK_EQ(c.target_us, 10000);
+	CHECK(cpe_qos_opt(&c, "qos-target", "500us") == NULL);
+	CHECK_EQ(c.target_us, 500);
+	CHECK(cpe_qos_opt(&c, "qos-target", "0.5ms") == NULL);
+	CHECK_EQ(c.target_us, 500);
+	CHECK(cpe_qos_opt(&c, "qos-target", "5") != NULL);	/* no unit */
+	CHECK(cpe_qos_opt(&c, "qos-target", "99us") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-target", "2s") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-interval", "1s") == NULL);
+	CHECK_EQ(c.interval_us, 1000000);
+	CHECK(cpe_qos_opt(&c, "qos-interval", "11s") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-interval", "400us") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-target", "200ms") == NULL);
+	CHECK(cpe_qos_opt(&c, "qos-interval", "100ms") == NULL);
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) != 0);
+	CHECK(strstr(msg, "--qos-interval") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-target", "5ms") == NULL);
+	CHECK(cpe_qos_opt(&c, "qos-flows", "0") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-flows", "65537") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-flows", "64") == NULL);
+	CHECK_EQ(c.flows, 64);
+	CHECK(cpe_qos_opt(&c, "qos-quantum", "63") != NULL);
+	CHECK(cpe_qos_opt(&c, "qos-quantum", "300") == NULL);
+	CHECK_EQ(c.quantum, 300);
+	CHECK(cpe_qos_opt(&c, "qos-ecn", "off") == NULL);
+	CHECK(!c.ecn);
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) == 0);
+	CHECK(cpe_qos_is_opt("qos-fq") && cpe_qos_is_opt("qos-quantum"));
+	/* Without the shaper: the first flow-queue option named. */
+	cpe_qos_cfg_defaults(&c);
+	CHECK(cpe_qos_opt(&c, "qos-ecn", "off") == NULL);
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) != 0);
+	CHECK(strstr(msg, "--qos-ecn") && strstr(msg, "--wan-rate"));
+}
+
 int
 main(void)
 {
@@ -334,6 +569,9 @@ main(void)
 	test_user_map();
 	test_truncated();
 	test_options();
+	test_flow_hash();
+	test_ecn_mark();
+	test_fq_options();
 	printf("test_qos_class: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * FQ-CoDel for one class of the WAN scheduler (fq.h says what; this is
+ * how). It follows RFC 8290 section 4 and RFC 8289's pseudocode:
+ *
+ * - A flow that gets a packet while in no list joins the tail of the new
+ *   list with a quantum of credit: a sparse flow (a ping, DNS, a game's
+ *   updates) is served before every bulk flow. A flow that spends its
+ *   credit moves to the old list's tail with a fresh quantum; a new flow
+ *   that empties moves to the old list (so that a flow cannot stay new by
+ *   sending one packet per round), an old one that empties leaves.
+ * - CoDel runs at dequeue on the chosen flow: a packet whose sojourn is
+ *   below target, or a class holding no more than an MTU, resets it;
+ *   delay above target for a whole interval enters the dropping state,
+ *   which takes one packet (ECN mark or drop) and then the next ones at
+ *   interval / sqrt(count) apart until the delay is below target again.
+ *   Re-entering soon after leaving resumes near the old count (RFC 8289's
+ *   "count - lastcount", within 16 intervals, as Linux does).
+ * - Overflow (limit packets held) drops from the head of the flow with the
+ *   most bytes, up to half its bytes or CPE_FQ_DROP_BATCH packets at once,
+ *   so that the scan over the active flows is paid rarely.
+ *
+ * Entries live in one array with a free list: no allocation per packet.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fq.h"
+
+enum { FQ_NONE, FQ_NEW, FQ_OLD };
+
+int
+cpe_fq_init(struct cpe_fq *q, const struct cpe_fq_params *p,
+	    const struct cpe_fq_ops *ops)
+{
+	uint32_t i;
+
+	memset(q, 0, sizeof(*q));
+	if (p->flows == 0 || p->limit == 0 || p->quantum == 0 ||
+	    p->interval == 0 || p->ticks_per_us == 0 || ops->drop == NULL)
+		return -EINVAL;
+	q->p = *p;
+	q->ops = *ops;
+	q->flow = calloc(p->flows, sizeof(q->flow[0]));
+	q->ent = calloc(p->limit, sizeof(q->ent[0]));
+	if (q->flow == NULL || q->ent == NULL) {
+		cpe_fq_free(q);
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->flows; i++)
+		q->flow[i].head = q->flow[i].tail = CPE_FQ_NIL;
+	for (i = 0; i < p->limit; i++)
+		q->ent[i].next = i + 1 < p->limit ? i + 1 : CPE_FQ_NIL;
+	q->free = 0;
+	q->newl.head = q->newl.tail = CPE_FQ_NIL;
+	q->oldl.head = q->oldl.tail = CPE_FQ_NIL;
+	return 0;
+}
+
+/* The head packet of flow f out of its queue (f not empty). */
+static struct cpe_fq_ent *
+flow_pop(struct cpe_fq *q, struct cpe_fq_flow *f)
+{
+	uint32_t i = f->head;
+	struct cpe_fq_ent *e = &q->ent[i];
+
+	f->head = e->next;
+	if (f->head == CPE_FQ_NIL)
+		f->tail = CPE_FQ_NIL;
+	f->n--;
+	f->bytes -= e->len;
+	q->held--;
+	q->backlog -= e->len;
+	e->next = q->free;
+	q->free = i;
+	return e;
+}
+
+void
+cpe_fq_free(struct cpe_fq *q)
+{
+	uint32_t i;
+
+	for (i = 0; q->flow != NULL && q->ent != NULL && i < q->p.flows; i++)
+		while (q->flow[i].n)
+			q->ops.drop(flow_pop(q, &q->flow[i])->pkt, q->ops.ctx);
+	free(q->flow);
+	free(q->ent);
+	q->flow = NULL;
+	q->ent = NULL;
+}
+
+static void
+list_push(struct cpe_fq *q, struct cpe_fq_list *l, uint32_t fi, uint8_t id)
+{
+	struct cpe_fq_flow *f = &q->flow[fi];
+
+	f->next = CPE_FQ_NIL;
+	f->list = id;
+	if (l->tail == CPE_FQ_NIL)
+		l->head = fi;
+	else
+		q->flow[l->tail].next = fi;
+	l->tail = fi;
+	l->n++;
+}
+
+static uint32_t
+list_pop(struct cpe_fq *q, struct cpe_fq_list *l)
+{
+	uint32_t fi = l->head;
+
+	l->head = q->flow[fi].next;
+	if (l->head == CPE_FQ_NIL)
+		l->tail = CPE_FQ_NIL;
+	l->n--;
+	q->flow[fi].list = FQ_NONE;
+	return fi;
+}
+
+/* Memory full: packets from the head of the flow holding most bytes. */
+static void
+drop_fattest(struct cpe_fq *q)
+{
+	const struct cpe_fq_list *l[2] = { &q->newl, &q->oldl };
+	struct cpe_fq_flow *fat = NULL;
+	uint32_t fi, k, goal, n = 0;
+
+	/* Every flow holding a packet is in one of the two lists. */
+	for (k = 0; k < 2; k++)
+		for (fi = l[k]->head; fi != CPE_FQ_NIL; fi = q->flow[fi].next)
+			if (fat == NULL || q->flow[fi].bytes > fat->bytes)
+				fat = &q->flow[fi];
+	if (fat == NULL || fat->n == 0)
+		return;
+	goal = fat->bytes / 2;
+	do {
+		q->ops.drop(flow_pop(q, fat)->pkt, q->ops.ctx);
+		q->st.overlimit_drops++;
+		n++;
+	} while (fat->n && fat->bytes > goal && n < CPE_FQ_DROP_BATCH);
+}
+
+void
+cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len, uint32_t hash,
+	       uint64_t now)
+{
+	uint32_t fi = hash % q->p.flows, ei;
+	struct cpe_fq_flow *f = &q->flow[fi];
+	struct cpe_fq_ent *e;
+
+	q->st.enqueued++;
+	if (q->free == CPE_FQ_NIL)
+		drop_fattest(q);
+	ei = q->free;
+	e = &q->ent[ei];
+	q->free = e->next;
+	e->pkt = pkt;
+	e->t = now;
+	e->len = len;
+	e->next = CPE_FQ_NIL;
+	if (f->tail == CPE_FQ_NIL)
+		f->head = ei;
+	else
+		q->ent[f->tail].next = ei;
+	f->tail = ei;
+	f->n++;
+	f->bytes += len;
+	q->held++;
+	q->backlog += len;
+	if (q->held > q->st.backlog_max)
+		q->st.backlog_max = q->held;
+	if (f->list == FQ_NONE) {
+		list_push(q, &q->newl, fi, FQ_NEW);
+		f->deficit = (int32_t)q->p.quantum;
+		q->st.new_flows++;
+	}
+}
+
+/* RFC 8289's control law: the next drop interval / sqrt(count) later. */
+static uint64_t
+control_law(uint64_t t, uint64_t interval, uint32_t count)
+{
+	return t + (uint64_t)((double)interval / sqrt((double)count));
+}
+
+/*
+ * Whether the head packet e (NULL: the flow is empty) has been above
+ * target for an interval. Resets the state when it is below.
+ */
+static bool
+should_drop(struct cpe_fq *q, struct cpe_fq_codel *cd,
+	    const struct cpe_fq_ent *e, uint64_t now)
+{
+	if (e == NULL) {
+		cd->first_above = 0;
+		return false;
+	}
+	if (now - e->t < q->p.target || q->backlog <= q->p.mtu) {
+		cd->first_above = 0;
+		return false;
+	}
+	if (cd->first_above == 0) {
+		cd->first_above = now + q->p.interval;
+		return false;
+	}
+	return now >= cd->first_above;
+}
+
+static struct cpe_fq_ent *
+head_pop(struct cpe_fq *q, struct cpe_fq_flow *f)
+{
+	return f->n ? flow_pop(q, f) : NULL;
+}
+
+/* Mark e (true) or drop it (false), as CoDel's signal to its sender. */
+static bool
+signal(struct cpe_fq *q, const struct cpe_fq_ent *e)
+{
+	if (q->p.ecn && q->ops.mark != NULL &&
+	    q->ops.mark(e->pkt, q->ops.ctx)) {
+		q->st.ecn_marks++;
+		return true;
+	}
+	q->ops.drop(e->pkt, q->ops.ctx);
+	q->st.codel_drops++;
+	return false;
+}
+
+/* RFC 8289's dequeue on flow f: the packet to send, or NULL. */
+static struct cpe_fq_ent *
+codel_dequeue(struct cpe_fq *q, struct cpe_fq_flow *f, uint64_t now)
+{
+	struct cpe_fq_codel *cd = &f->cd;
+	struct cpe_fq_ent *e = head_pop(q, f);
+	bool drop = should_drop(q, cd, e, now);
+	uint32_t delta;
+
+	if (e == NULL) {
+		cd->dropping = false;
+		return NULL;
+	}
+	if (cd->dropping) {
+		if (!drop) {
+			cd->dropping = false;
+			return e;
+		}
+		while (cd->dropping && now >= cd->drop_next) {
+			cd->count++;
+			if (signal(q, e)) {
+				cd->drop_next = control_law(cd->drop_next,
+					q->p.interval, cd->count);
+				return e;
+			}
+			e = head_pop(q, f);
+			if (!should_drop(q, cd, e, now))
+				cd->dropping = false;
+			else
+				cd->drop_next = control_law(cd->drop_next,
+					q->p.interval, cd->count);
+		}
+		return e;
+	}
+	if (drop) {
+		if (!signal(q, e)) {
+			e = head_pop(q, f);
+			(void)should_drop(q, cd, e, now);
+		}
+		cd->dropping = true;
+		delta = cd->count - cd->lastcount;
+		cd->count = 1;
+		/* Back soon after leaving: resume near the old rate. */
+		if (delta > 1 && (int64_t)(now - cd->drop_next) <
+		    (int64_t)(16 * q->p.interval))
+			cd->count = delta;
+		cd->lastcount = cd->count;
+		cd->drop_next = control_law(now, q->p.interval, cd->count);
+	}
+	return e;
+}
+
+static void
+account(struct cpe_fq *q, const struct cpe_fq_ent *e, uint64_t now)
+{
+	q->st.dequeued++;
+	q->st.bytes += e->len;
+	q->st.hist[cpe_fq_hist_bucket((now - e->t) / q->p.ticks_per_us)]++;
+}
+
+void *
+cpe_fq_dequeue(struct cpe_fq *q, uint64_t now, uint32_t *len)
+{
+	struct cpe_fq_list *l;
+	struct cpe_fq_flow *f;
+	struct cpe_fq_ent *e;
+	uint32_t fi, rounds = 0;
+
+	/* Each turn either sends, or moves or retires a flow: bounded. */
+	while (rounds++ < 2 * q->p.flows + 2) {
+		l = q->newl.n ? &q->newl : q->oldl.n ? &q->oldl : NULL;
+		if (l == NULL)
+			return NULL;
+		fi = l->head;
+		f = &q->flow[fi];
+		if (f->deficit <= 0) {
+			f->deficit += (int32_t)q->p.quantum;
+			list_push(q, &q->oldl, list_pop(q, l), FQ_OLD);
+			continue;
+		}
+		e = codel_dequeue(q, f, now);
+		if (e == NULL) {
+			/* Empty: a new flow goes on to the old list, so
+			 * that it cannot stay sparse by sending in bursts
+			 * of one. */
+			list_pop(q, l);
+			if (l == &q->newl && q->oldl.n)
+				list_push(q, &q->oldl, fi, FQ_OLD);
+			continue;
+		}
+		f->deficit -= (int32_t)e->len;
+		account(q, e, now);
+		*len = e->len;
+		return e->pkt;
+	}
+	return NULL;
+}
+
+unsigned int
+cpe_fq_hist_bucket(uint64_t us)
+{
+	unsigned int k, b;
+
+	if (us < 4)
+		return (unsigned int)us;
+	k = 63 - (unsigned int)__builtin_clzll(us);
+	b = 4 + 4 * (k - 2) + (unsigned int)((us >> (k - 2)) & 3);
+	return b < CPE_FQ_HIST ? b : CPE_FQ_HIST - 1;
+}
+
+uint64_t
+cpe_fq_hist_upper(unsigned int b)
+{
+	unsigned int k, sub;
+
+	if (b < 4)
+		return b;
+	k = (b - 4) / 4 + 2;
+	sub = (b - 4) % 4;
+	return ((uint64_t)(5 + sub) << (k - 2)) - 1;
+}
+
+uint64_t
+cpe_fq_hist_pct(const uint64_t *hist, double p)
+{
+	uint64_t total = 0, run = 0, want;
+	unsigned int b;
+
+	for (b = 0; b < CPE_FQ_HIST; b++)
+		total += hist[b];
+	if (total == 0)
+		return 0;
+	want = (uint64_t)ceil((double)total * p / 100.0);
+	if (want == 0)
+		want = 1;
+	for (b = 0; b < CPE_FQ_HIST; b++) {
+		run += hist[b];
+		if (run >= want)
+			return cpe_fq_hist_upper(b);
+	}
+	return cpe_fq_hist_upper(CPE_FQ_HIST - 1);
+}

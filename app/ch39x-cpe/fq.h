@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_CPE_FQ_H
+#define CH39X_CPE_FQ_H
+
+/*
+ * Flow queueing with CoDel inside one class of the WAN scheduler (RFC
+ * 8290, "FQ-CoDel"): packets hashed to a flow queue each, a deficit round
+ * robin over the queues that serves new (sparse) flows first, and CoDel
+ * (RFC 8289) on every queue, which marks ECN-capable packets or drops
+ * from the head once the queue's delay stayed above the target for an
+ * interval. When the class's packet memory is full, packets go from the
+ * head of the queue holding the most bytes.
+ *
+ * Pure code over opaque packets: no DPDK, no clock. Times are ticks of
+ * whatever clock the caller passes (qos.c: the TSC; the unit test,
+ * tests/cpe/test_fq.c: synthetic times), the caller frees and marks
+ * packets through the callbacks. One instance per class, one thread.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CPE_FQ_NIL		UINT32_MAX
+#define CPE_FQ_HIST		96	/* sojourn histogram buckets */
+#define CPE_FQ_DROP_BATCH	64	/* most packets one overflow drops */
+
+struct cpe_fq_params {
+	uint64_t target;	/* ticks: CoDel's acceptable standing delay */
+	uint64_t interval;	/* ticks: its window, about a worst RTT */
+	uint64_t ticks_per_us;	/* for the sojourn histogram */
+	uint32_t quantum;	/* bytes a flow may send per round */
+	uint32_t flows;		/* flow queues */
+	uint32_t limit;		/* packets held in all the queues */
+	uint32_t mtu;		/* bytes: CoDel keeps a queue this small */
+	bool ecn;		/* mark ECT packets instead of dropping */
+};
+
+/* The caller's packets: drop frees one, mark sets CE (false: not ECT). */
+struct cpe_fq_ops {
+	void (*drop)(void *pkt, void *ctx);
+	bool (*mark)(void *pkt, void *ctx);
+	void *ctx;
+};
+
+struct cpe_fq_stats {
+	uint64_t enqueued, dequeued, bytes;
+	uint64_t codel_drops;	/* CoDel's drops from the head */
+	uint64_t ecn_marks;	/* CoDel's CE marks instead of drops */
+	uint64_t overlimit_drops; /* memory full: from the fattest flow */
+	uint64_t new_flows;	/* a flow's arrivals into the sparse list */
+	uint64_t hist[CPE_FQ_HIST]; /* sojourn of what left, see fq.c */
+	uint32_t backlog_max;	/* packets */
+};
+
+struct cpe_fq_ent {
+	void *pkt;
+	uint64_t t;		/* enqueue time */
+	uint32_t len;
+	uint32_t next;		/* in its flow, or in the free list */
+};
+
+/* CoDel's state of one flow queue (RFC 8289 section 5). */
+struct cpe_fq_codel {
+	uint64_t first_above;	/* 0: delay below target */
+	uint64_t drop_next;
+	uint32_t count, lastcount;
+	bool dropping;
+};
+
+struct cpe_fq_flow {
+	uint32_t head, tail;	/* entries; CPE_FQ_NIL when empty */
+	uint32_t n;		/* packets */
+	uint32_t bytes;
+	int32_t deficit;
+	uint32_t next;		/* in the new or old list */
+	uint8_t list;		/* FQ_NONE, FQ_NEW or FQ_OLD */
+	struct cpe_fq_codel cd;
+};
+
+struct cpe_fq_list {
+	uint32_t head, tail, n;
+};
+
+struct cpe_fq {
+	struct cpe_fq_params p;
+	struct cpe_fq_ops ops;
+	struct cpe_fq_flow *flow;
+	struct cpe_fq_ent *ent;
+	uint32_t free;		/* first free entry */
+	uint32_t held;		/* packets in all flows */
+	uint64_t backlog;	/* bytes in all flows */
+	struct cpe_fq_list newl, oldl;
+	struct cpe_fq_stats st;
+};
+
+/* 0, -EINVAL (a parameter out of range) or -ENOMEM. */
+int cpe_fq_init(struct cpe_fq *q, const struct cpe_fq_params *p,
+		const struct cpe_fq_ops *ops);
+/* Drops (through ops.drop) whatever is held and frees the tables. */
+void cpe_fq_free(struct cpe_fq *q);
+/* Queue pkt of len bytes in flow hash % flows at time now. */
+void cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len,
+		    uint32_t hash, uint64_t now);
+/* The next packet to send at time now (len set), or NULL. */
+void *cpe_fq_dequeue(struct cpe_fq *q, uint64_t now, uint32_t *len);
+
+/* Flows in the sparse (new) and bulk (old) lists now. */
+static inline uint32_t
+cpe_fq_sparse(const struct cpe_fq *q)
+{
+	return q->newl.n;
+}
+
+static inline uint32_t
+cpe_fq_bulk(const struct cpe_fq *q)
+{
+	return q->oldl.n;
+}
+
+/* The bucket a sojourn of us microseconds counts in, and back. */
+unsigned int cpe_fq_hist_bucket(uint64_t us);
+uint64_t cpe_fq_hist_upper(unsigned int b);
+/* The p-th percentile (0 < p <= 100) of a histogram, in microseconds:
+ * the upper bound of its bucket (at most 25 % above the true value);
+ * 0 when the histogram is empty. */
+uint64_t cpe_fq_hist_pct(const uint64_t *hist, double p);
+
+#endif /* CH39X_CPE_FQ_H */
