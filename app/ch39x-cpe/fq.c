@@ -47,6 +47,10 @@ cpe_fq_init(struct cpe_fq *q, const struct cpe_fq_params *p,
 		return -EINVAL;
 	q->p = *p;
 	q->ops = *ops;
+	/* Turns of one dequeue: every flow refilled and moved, twice. */
+	q->rounds = 2 * p->flows + 2;
+	/* A multiplication per packet instead of a 64-bit division. */
+	q->us_mult = (1ULL << 32) / p->ticks_per_us;
 	q->flow = calloc(p->flows, sizeof(q->flow[0]));
 	q->ent = calloc(p->limit, sizeof(q->ent[0]));
 	if (q->flow == NULL || q->ent == NULL) {
@@ -151,7 +155,8 @@ void
 cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len, uint32_t hash,
 	       uint64_t now)
 {
-	uint32_t fi = hash % q->p.flows, ei;
+	/* hash * flows / 2^32: a multiplication, not a division. */
+	uint32_t fi = (uint32_t)(((uint64_t)hash * q->p.flows) >> 32), ei;
 	struct cpe_fq_flow *f = &q->flow[fi];
 	struct cpe_fq_ent *e;
 
@@ -290,7 +295,7 @@ account(struct cpe_fq *q, const struct cpe_fq_ent *e, uint64_t now)
 {
 	q->st.dequeued++;
 	q->st.bytes += e->len;
-	q->st.hist[cpe_fq_hist_bucket((now - e->t) / q->p.ticks_per_us)]++;
+	q->st.hist[cpe_fq_hist_bucket(((now - e->t) * q->us_mult) >> 32)]++;
 }
 
 void *
@@ -299,10 +304,10 @@ cpe_fq_dequeue(struct cpe_fq *q, uint64_t now, uint32_t *len)
 	struct cpe_fq_list *l;
 	struct cpe_fq_flow *f;
 	struct cpe_fq_ent *e;
-	uint32_t fi, rounds = 0;
+	uint32_t fi, rounds = q->rounds;
 
 	/* Each turn either sends, or moves or retires a flow: bounded. */
-	while (rounds++ < 2 * q->p.flows + 2) {
+	while (rounds-- > 0) {
 		l = q->newl.n ? &q->newl : q->oldl.n ? &q->oldl : NULL;
 		if (l == NULL)
 			return NULL;

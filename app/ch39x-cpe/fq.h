@@ -86,6 +86,8 @@ struct cpe_fq_list {
 
 struct cpe_fq {
 	struct cpe_fq_params p;
+	uint64_t us_mult;	/* ticks * us_mult >> 32: microseconds */
+	uint32_t rounds;	/* most turns one dequeue takes */
 	struct cpe_fq_ops ops;
 	struct cpe_fq_flow *flow;
 	struct cpe_fq_ent *ent;
@@ -101,10 +103,14 @@ int cpe_fq_init(struct cpe_fq *q, const struct cpe_fq_params *p,
 		const struct cpe_fq_ops *ops);
 /* Drops (through ops.drop) whatever is held and frees the tables. */
 void cpe_fq_free(struct cpe_fq *q);
-/* Queue pkt of len bytes in flow hash % flows at time now. */
+/* Queue pkt of len bytes in flow hash * flows / 2^32 at time now. */
 void cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len,
 		    uint32_t hash, uint64_t now);
-/* The next packet to send at time now (len set), or NULL. */
+/*
+ * The next packet to send at time now (len set), or NULL: empty, or
+ * CoDel dropped what was left, or (packets still held) the round over
+ * the flows ended without one; the next call goes on from there.
+ */
 void *cpe_fq_dequeue(struct cpe_fq *q, uint64_t now, uint32_t *len);
 
 /* Flows in the sparse (new) and bulk (old) lists now. */

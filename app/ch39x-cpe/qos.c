@@ -69,6 +69,7 @@ static struct {
 	uint64_t stalls;	/* refills that overflowed with packets held */
 	uint64_t stall_cycles;	/* the time those lost, beyond the bucket */
 	uint64_t tx_full;	/* dequeues the port's full TX queue cut */
+	uint64_t deq_cycles;	/* TSC cycles in cpe_qos_dequeue() */
 	bool fq;		/* flow queues, else a FIFO per class */
 	uint32_t seed;		/* of the flow hash: not guessable outside */
 	struct qos_class c[CPE_QOS_MAX_CLASSES];
@@ -196,7 +197,8 @@ fq_enqueue(struct rte_mbuf *m)
 		tag_pcp(m), qos.seed, &hash)];
 	k->enq++;
 	before = k->fq.held;
-	cpe_fq_enqueue(&k->fq, m, rte_pktmbuf_pkt_len(m), hash, rte_rdtsc());
+	/* The loop's TSC, read once per round: a few us early at most. */
+	cpe_fq_enqueue(&k->fq, m, rte_pktmbuf_pkt_len(m), hash, cpe.now);
 	/* One in, and what overflow took out of the fattest flow. */
 	k->n = k->fq.held;
 	qos.held = qos.held + k->fq.held - before;
@@ -257,70 +259,78 @@ refill(uint64_t now)
 		qos.tokens = qos.depth;
 }
 
-/* The next packet of the highest class holding one, or NULL. */
-static struct rte_mbuf *
-next_fifo(struct qos_class **kp, uint64_t now __rte_unused)
+/* A packet into the port's TX queue, paid for from the bucket. */
+static inline void
+send(struct cpe_port *p, struct qos_class *k, struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	qos.tokens -= (int64_t)((len + qos.overhead) * qos.cost);
+	k->sent++;
+	k->bytes += len;
+	p->txlen[p->nb_tx] = len;
+	p->txq[p->nb_tx++] = m;
+}
+
+/* Strict priority over FIFO classes: the head of the highest non-empty. */
+static void
+dequeue_fifo(struct cpe_port *p)
 {
 	struct qos_class *k;
 	struct rte_mbuf *m;
 
-	for (k = qos.c; k->n == 0; k++)
-		;
-	m = k->q[k->head];
-	k->head = (k->head + 1) % qos.cap;
-	k->n--;
-	qos.held--;
-	*kp = k;
-	return m;
+	while (qos.held && qos.tokens >= 0 && p->nb_tx < CPE_TXQ) {
+		for (k = qos.c; k->n == 0; k++)
+			;
+		m = k->q[k->head];
+		k->head = (k->head + 1) % qos.cap;
+		k->n--;
+		qos.held--;
+		send(p, k, m);
+	}
 }
 
-/* The same through the flow queues; CoDel may drop all a class holds. */
-static struct rte_mbuf *
-next_fq(struct qos_class **kp, uint64_t now)
+/* The same over flow-queue classes; CoDel may drop all a class holds. */
+static void
+dequeue_fq(struct cpe_port *p, uint64_t now)
 {
-	struct qos_class *k;
-	struct rte_mbuf *m = NULL;
-	uint32_t i, len, before;
+	struct qos_class *k = qos.c;
+	struct rte_mbuf *m;
+	uint32_t len, gone;
 
-	for (i = 0; i < qos.nb && m == NULL; i++) {
-		k = &qos.c[i];
-		if (k->n == 0)
-			continue;
-		before = k->fq.held;
+	while (qos.held && qos.tokens >= 0 && p->nb_tx < CPE_TXQ) {
+		while (k->n == 0)
+			k++;
 		m = cpe_fq_dequeue(&k->fq, now, &len);
+		/* Sent or dropped, what left is accounted here. */
+		gone = k->n - k->fq.held;
+		qos.held -= gone;
 		k->n = k->fq.held;
-		qos.held -= before - k->fq.held;
-		*kp = k;
+		if (m != NULL)
+			send(p, k, m);
+		else if (gone == 0)
+			break;	/* its round ended: the next flush goes on */
 	}
-	return m;
 }
 
 void
 cpe_qos_dequeue(void)
 {
 	struct cpe_port *p = &cpe.ports[cpe.wan];
-	struct rte_mbuf *(*next)(struct qos_class **, uint64_t) =
-		qos.fq ? next_fq : next_fifo;
 	uint64_t now = rte_rdtsc();
-	struct qos_class *k;
-	struct rte_mbuf *m;
-	uint32_t len;
+	bool work = qos.held != 0;
 
 	refill(now);
 	/* The port's TX queue full (PMD back-pressure): the rest waits. */
-	while (qos.held && qos.tokens >= 0 && p->nb_tx < CPE_TXQ) {
-		m = next(&k, now);
-		if (m == NULL)
-			break;	/* CoDel dropped what was left */
-		len = rte_pktmbuf_pkt_len(m);
-		qos.tokens -= (int64_t)((len + qos.overhead) * qos.cost);
-		k->sent++;
-		k->bytes += len;
-		p->txlen[p->nb_tx] = len;
-		p->txq[p->nb_tx++] = m;
-	}
+	if (qos.fq)
+		dequeue_fq(p, now);
+	else
+		dequeue_fifo(p);
 	if (qos.held && qos.tokens >= 0)
 		qos.tx_full++;
+	/* What the dequeue side costs when it has work (once a loop). */
+	if (work)
+		qos.deq_cycles += rte_rdtsc() - now;
 }
 
 bool
@@ -464,9 +474,10 @@ cpe_qos_json(FILE *f)
 	fprintf(f, "  \"qos\": {\"rate_bps\": %" PRIu64 ", \"overhead\": %u, "
 		"\"mode\": \"%s\", \"queue\": %u, \"held\": %u, "
 		"\"stalls\": %" PRIu64 ", \"stall_ms\": %.1f, \"tx_full\": %"
-		PRIu64, cpe_qos_on ? qos.rate : 0, qos.overhead,
+		PRIu64 ", \"dequeue_cycles\": %" PRIu64,
+		cpe_qos_on ? qos.rate : 0, qos.overhead,
 		cpe_qos_on ? mode_name() : "off", qos.cap, qos.held,
-		qos.stalls, stall_ms(), qos.tx_full);
+		qos.stalls, stall_ms(), qos.tx_full, qos.deq_cycles);
 	if (cpe_qos_on) {
 		fig_of(&g, -1);
 		fprintf(f, ", \"total\": {");

@@ -399,7 +399,7 @@ struct l3_at {
 	int cut;
 };
 
-static struct l3_at
+static inline struct l3_at
 l3_find(const uint8_t *f, uint32_t len, int tci_pcp)
 {
 	struct l3_at w = { .off = 12, .pcp = tci_pcp, .cut = CUT_NONE };
@@ -472,39 +472,38 @@ cpe_qos_classify(const struct cpe_qos_map *m, const uint8_t *f,
 	return class_of(m, f, len, &w);
 }
 
-static uint32_t
-rotl32(uint32_t x, unsigned int r)
+/* Unaligned loads in host order: the hash needs no byte order. */
+static uint64_t
+ld64(const uint8_t *p)
 {
-	return (x << r) | (x >> (32 - r));
-}
+	uint64_t v;
 
-/* One 32-bit word into a MurmurHash3-style running hash. */
-static uint32_t
-mix(uint32_t h, uint32_t k)
-{
-	k *= 0xcc9e2d51;
-	k = rotl32(k, 15);
-	k *= 0x1b873593;
-	h ^= k;
-	h = rotl32(h, 13);
-	return h * 5 + 0xe6546b64;
+	memcpy(&v, p, sizeof(v));
+	return v;
 }
 
 static uint32_t
-fmix(uint32_t h)
+ld32(const uint8_t *p)
 {
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	return h ^ (h >> 16);
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
 }
 
+#define K1	0x9e3779b97f4a7c15ULL	/* odd: multiplying is a bijection */
+#define K2	0xc2b2ae3d27d4eb4fULL
+
+/* splitmix64's finalizer, folded to 32 bits: every input bit counts. */
 static uint32_t
-be32(const uint8_t *p)
+fin64(uint64_t h)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		(uint32_t)p[2] << 8 | p[3];
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
 
 /* Protocols whose first 4 bytes are the source and destination ports. */
@@ -517,42 +516,50 @@ has_ports(uint8_t proto)
 /*
  * The flow hash of an IP packet at f + off: addresses, protocol and, for
  * TCP/UDP/SCTP/UDP-Lite that is not a fragment, the ports; fragments of
- * one datagram stay in one flow. 0 when the header is cut.
+ * one datagram stay in one flow. A multiply-xor chain seeded per process
+ * and a finalizer: a few instructions, not a keyed PRF (the seed only
+ * keeps outsiders from aiming at one queue by chance).
  */
-static uint32_t
-hash_v4(const uint8_t *f, uint32_t len, uint32_t off, uint32_t h)
+static bool
+hash_v4(const uint8_t *f, uint32_t len, uint32_t off, uint64_t seed,
+	uint32_t *h)
 {
-	uint32_t ihl;
+	uint32_t ihl, ports = 0;
 	uint8_t proto;
 
 	if (off + 20 > len || (f[off] >> 4) != 4)
-		return 0;
+		return false;
 	ihl = (uint32_t)(f[off] & 0x0f) * 4;
 	proto = f[off + 9];
-	h = mix(mix(mix(h, be32(f + off + 12)), be32(f + off + 16)), proto);
 	/* MF set or an offset: no ports in this fragment, or not all. */
 	if ((be16(f + off + 6) & 0x3fff) == 0 && has_ports(proto) &&
 	    ihl >= 20 && off + ihl + 4 <= len)
-		h = mix(h, be32(f + off + ihl));
-	return h;
+		ports = ld32(f + off + ihl);
+	/* Source and destination address: 8 adjacent bytes. */
+	*h = fin64((ld64(f + off + 12) ^ seed) * K1 +
+		   ((uint64_t)ports << 8 | proto));
+	return true;
 }
 
-static uint32_t
-hash_v6(const uint8_t *f, uint32_t len, uint32_t off, uint32_t h)
+static bool
+hash_v6(const uint8_t *f, uint32_t len, uint32_t off, uint64_t seed,
+	uint32_t *h)
 {
+	uint64_t x = seed;
+	uint32_t ports = 0;
 	unsigned int i;
 	uint8_t nh;
 
 	if (off + 40 > len || (f[off] >> 4) != 6)
-		return 0;
-	for (i = 8; i < 40; i += 4)
-		h = mix(h, be32(f + off + i));
+		return false;
+	for (i = 8; i < 40; i += 8)
+		x = (x ^ ld64(f + off + i)) * K2;
 	/* Ports only right after the fixed header (no extension walk). */
 	nh = f[off + 6];
-	h = mix(h, nh);
 	if (has_ports(nh) && off + 44 <= len)
-		h = mix(h, be32(f + off + 40));
-	return h;
+		ports = ld32(f + off + 40);
+	*h = fin64(x * K1 + ((uint64_t)ports << 8 | nh));
+	return true;
 }
 
 uint8_t
@@ -560,16 +567,13 @@ cpe_qos_inspect(const struct cpe_qos_map *m, const uint8_t *f, uint32_t len,
 		int tci_pcp, uint32_t seed, uint32_t *hash)
 {
 	struct l3_at w = l3_find(f, len, tci_pcp);
-	uint32_t h = 0;
+	uint64_t s = (uint64_t)seed * K2;
 
-	if (w.cut == CUT_NONE) {
-		if (w.type == 0x0800)
-			h = hash_v4(f, len, w.off, seed);
-		else if (w.type == 0x86dd)
-			h = hash_v6(f, len, w.off, seed);
-	}
-	/* Not IP or cut: one flow per EtherType (ARP, PPP control). */
-	*hash = h ? fmix(h) : fmix(mix(seed, w.type));
+	if (w.cut != CUT_NONE ||
+	    !(w.type == 0x0800 ? hash_v4(f, len, w.off, s, hash) :
+	      w.type == 0x86dd ? hash_v6(f, len, w.off, s, hash) : false))
+		/* Not IP or cut: one flow per EtherType (ARP, PPP control). */
+		*hash = fin64(s + w.type);
 	return class_of(m, f, len, &w);
 }
 

@@ -84,7 +84,15 @@ fresh(struct cpe_fq *q, const struct cpe_fq_params *p)
 	CHECK(cpe_fq_init(q, p, &ops) == 0);
 }
 
-/* Flow numbers are their own hashes (flows > every flow used). */
+/* The hash that fq.c maps to queue flow (hash * flows / 2^32). */
+static uint32_t
+hash_for(const struct cpe_fq *q, uint32_t flow)
+{
+	return (uint32_t)((((uint64_t)flow << 32) + q->p.flows - 1) /
+			  q->p.flows);
+}
+
+/* Flow numbers name their queues (flows > every flow used). */
 static struct tpkt *
 put(struct cpe_fq *q, uint32_t flow, uint32_t len, bool ect, uint64_t now)
 {
@@ -97,7 +105,7 @@ put(struct cpe_fq *q, uint32_t flow, uint32_t len, bool ect, uint64_t now)
 	t->seq = seq[flow % 64]++;
 	t->len = len;
 	t->ect = ect;
-	cpe_fq_enqueue(q, t, len, flow, now);
+	cpe_fq_enqueue(q, t, len, hash_for(q, flow), now);
 	return t;
 }
 
@@ -364,7 +372,7 @@ case_overflow(void)
 	CHECK_EQ(ndrop, 17);
 }
 
-/* A hash beyond the flow count folds onto a queue; bad parameters. */
+/* Hashes spread over the queues by their top bits; bad parameters. */
 static void
 case_params(void)
 {
@@ -374,9 +382,14 @@ case_params(void)
 
 	p.flows = 4;
 	fresh(&q, &p);
-	t = put(&q, 6, 100, false, 0);	/* 6 % 4 == 2 */
+	t = &pk[npk++];
+	t->len = 100;
+	cpe_fq_enqueue(&q, t, 100, 0xbfffffff, 0);	/* 3/4 - 1: queue 2 */
 	CHECK_EQ(q.flow[2].n, 1);
 	CHECK(get(&q, 1) == t);
+	cpe_fq_enqueue(&q, t, 100, 0xffffffff, 2);
+	CHECK_EQ(q.flow[3].n, 1);
+	CHECK(get(&q, 3) == t);
 	cpe_fq_free(&q);
 	p = params();
 	p.flows = 0;

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# What the WAN scheduler costs per packet: ch39x-cpe with the benchmark
+# generator (--bench-gen, 256 UDP flows of 64-byte frames on a second
+# lcore, simulated ports at sim_rate=unlimited, as cpe_bench.sh part 1)
+# and, taking turns in each round so that machine load hits all alike:
+#
+#   none        no --wan-rate: the scheduler is off the path
+#   fifo_10G    --wan-rate 10G --qos-fq off: one FIFO per class; the
+#               rate is above what the generator sends, so every packet
+#               goes in and out of the queues and none is dropped
+#   fq_10G      --wan-rate 10G (flow queues with CoDel, the default)
+#   fifo_200M   --wan-rate 200M --qos-fq off: the shaper limits; most
+#               packets find the class full (tail drop)
+#   fq_200M     --wan-rate 200M: most packets are dropped from the
+#               fattest flow, the rest wait for CoDel
+#
+# Per run, in TSC cycles per packet: the router's own work in the loops
+# that moved packets (app_cycles_per_pkt: classification, NAT, cpe_tx()
+# and so the scheduler's enqueue; the PMD's bursts left out), and the
+# scheduler's dequeue side (the JSON's qos.dequeue_cycles, read once a
+# loop that had packets held, over the packets enqueued). The
+# scheduler's cost per packet is
+#   (app_cycles_per_pkt - none's median) + dequeue cycles per packet:
+# the enqueue replaces none's append to the port's TX array, which the
+# dequeue then does. fq / fifo of that at each rate is the issue's
+# "shaper cost within 1.5x of the FIFO's". Also: packets sent on the WAN
+# per second, the scheduler's drops and ECN marks, and stall_ms.
+#
+# Writes OUT/qos_cost.csv (every run) and OUT/qos_cost.txt (medians).
+# Usage: scripts/bench/qos_cost.sh [SECONDS] [RUNS] [OUT]
+set -euo pipefail
+# shellcheck source=scripts/bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
+secs=${1:-4}
+runs=${2:-5}
+out=${3:-$top/doc/perf}
+cpe=$build/app/ch39x-cpe/ch39x-cpe
+bench_build "$cpe" "$so"
+mkdir -p "$out"
+bench_priv qos-cost
+bench_copy_pmd
+id=$$
+
+declare -A cfg=(
+	[none]=""
+	[fifo_10G]="--wan-rate 10G --qos-fq off --qos-queue 4096"
+	[fq_10G]="--wan-rate 10G --qos-queue 4096"
+	[fifo_200M]="--wan-rate 200M --qos-fq off --qos-queue 4096"
+	[fq_200M]="--wan-rate 200M --qos-queue 4096"
+)
+order=(none fifo_10G fq_10G fifo_200M fq_200M)
+
+one() {
+	local tag=$1 run=$2
+	# shellcheck disable=SC2086 # the options are words
+	timeout $((secs + 60)) "$cpe" --no-huge --no-pci -m 1024 \
+		--file-prefix "qc_$id" -l 0,1 -d "$priv/pmd.so" \
+		--vdev net_ch39x0,wire=pair:l$id,sim_rate=unlimited \
+		--vdev net_ch39x1,wire=pair:w$id,sim_rate=unlimited \
+		--vdev net_ch39x2,wire=pair:l$id,sim_rate=unlimited \
+		--vdev net_ch39x3,wire=pair:w$id,sim_rate=unlimited,mac=02:00:00:00:00:99 \
+		-- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 \
+		--route default,203.0.113.1 \
+		--neigh 203.0.113.1,02:00:00:00:00:99 \
+		--bench-gen 2,3,256,64 --duration "$secs" --json --idle poll \
+		${cfg[$tag]} > "$priv/run.json" 2> "$priv/run.err" ||
+		{ tail "$priv/run.err"; return 1; }
+	python3 - "$priv/run.json" "$tag" "$run" >> "$out/qos_cost.csv" <<-'PY'
+		import json, sys
+		j = json.load(open(sys.argv[1]))
+		q = j["qos"].get("total", {})
+		enq = q.get("enqueued", 0)
+		deq = j["qos"].get("dequeue_cycles", 0) / enq if enq else 0
+		print("%s,%s,%.1f,%.1f,%.0f,%d,%d,%.1f" % (sys.argv[2], sys.argv[3],
+		      j["app_cycles_per_pkt"], deq,
+		      j["ports"][1]["tx"] / j["elapsed_s"],
+		      q.get("dropped", 0), q.get("ecn_marks", 0),
+		      j["qos"].get("stall_ms", 0)))
+	PY
+}
+
+echo "config,run,app_cycles_per_pkt,dequeue_cycles_per_pkt,wan_tx_pps,sched_drops,ecn_marks,stall_ms" \
+	> "$out/qos_cost.csv"
+for r in $(seq "$runs"); do
+	for t in "${order[@]}"; do
+		one "$t" "$r"
+	done
+done
+
+python3 - "$out/qos_cost.csv" "$secs" "$runs" > "$out/qos_cost.txt" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def col(c, k):
+    return [float(r[k]) for r in rows if r["config"] == c]
+base = statistics.median(col("none", "app_cycles_per_pkt"))
+print("qos_cost.sh %s s x %s runs: medians (min-max), TSC cycles per packet" % (sys.argv[2], sys.argv[3]))
+print("%-10s %22s %22s %22s %12s %10s" % ("config", "router (app)", "dequeue", "scheduler", "WAN tx pps", "drops"))
+sched = {}
+for c in ("none", "fifo_10G", "fq_10G", "fifo_200M", "fq_200M"):
+    a = col(c, "app_cycles_per_pkt")
+    d = col(c, "dequeue_cycles_per_pkt")
+    s = [x - base + y for x, y in zip(a, d)] if c != "none" else [0.0]
+    sched[c] = statistics.median(s)
+    print("%-10s %8.1f (%5.1f-%5.1f) %8.1f (%5.1f-%5.1f) %8.1f (%5.1f-%5.1f) %12.0f %10.0f" % (
+          c, statistics.median(a), min(a), max(a), statistics.median(d), min(d), max(d),
+          sched[c], min(s), max(s), statistics.median(col(c, "wan_tx_pps")),
+          statistics.median(col(c, "sched_drops"))))
+for rate in ("10G", "200M"):
+    fi, fq = sched["fifo_" + rate], sched["fq_" + rate]
+    print("%s: scheduler cycles per packet fifo %.1f, fq %.1f: fq / fifo %.2fx" %
+          (rate, fi, fq, fq / fi if fi > 0 else float("nan")))
+PY
+cat "$out/qos_cost.txt"
