@@ -160,7 +160,6 @@ cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len, uint32_t hash,
 	struct cpe_fq_flow *f = &q->flow[fi];
 	struct cpe_fq_ent *e;
 
-	q->st.enqueued++;
 	if (q->free == CPE_FQ_NIL)
 		drop_fattest(q);
 	ei = q->free;
@@ -179,8 +178,6 @@ cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len, uint32_t hash,
 	f->bytes += len;
 	q->held++;
 	q->backlog += len;
-	if (q->held > q->st.backlog_max)
-		q->st.backlog_max = q->held;
 	if (f->list == FQ_NONE) {
 		list_push(q, &q->newl, fi, FQ_NEW);
 		f->deficit = (int32_t)q->p.quantum;
@@ -293,8 +290,6 @@ codel_dequeue(struct cpe_fq *q, struct cpe_fq_flow *f, uint64_t now)
 static void
 account(struct cpe_fq *q, const struct cpe_fq_ent *e, uint64_t now)
 {
-	q->st.dequeued++;
-	q->st.bytes += e->len;
 	q->st.hist[cpe_fq_hist_bucket(((now - e->t) * q->us_mult) >> 32)]++;
 }
 
@@ -318,7 +313,14 @@ cpe_fq_dequeue(struct cpe_fq *q, uint64_t now, uint32_t *len)
 			list_push(q, &q->oldl, list_pop(q, l), FQ_OLD);
 			continue;
 		}
-		e = codel_dequeue(q, f, now);
+		/* Empty (a sparse flow served last turn): CoDel's reset. */
+		if (f->n == 0) {
+			f->cd.first_above = 0;
+			f->cd.dropping = false;
+			e = NULL;
+		} else {
+			e = codel_dequeue(q, f, now);
+		}
 		if (e == NULL) {
 			/* Empty: a new flow goes on to the old list, so
 			 * that it cannot stay sparse by sending in bursts

@@ -45,14 +45,13 @@ struct cpe_fq_ops {
 	void *ctx;
 };
 
+/* What only the flow queues know (the caller counts packets and bytes). */
 struct cpe_fq_stats {
-	uint64_t enqueued, dequeued, bytes;
 	uint64_t codel_drops;	/* CoDel's drops from the head */
 	uint64_t ecn_marks;	/* CoDel's CE marks instead of drops */
 	uint64_t overlimit_drops; /* memory full: from the fattest flow */
 	uint64_t new_flows;	/* a flow's arrivals into the sparse list */
 	uint64_t hist[CPE_FQ_HIST]; /* sojourn of what left, see fq.c */
-	uint32_t backlog_max;	/* packets */
 };
 
 struct cpe_fq_ent {

@@ -399,7 +399,7 @@ struct l3_at {
 	int cut;
 };
 
-static inline struct l3_at
+static inline __attribute__((always_inline)) struct l3_at
 l3_find(const uint8_t *f, uint32_t len, int tci_pcp)
 {
 	struct l3_at w = { .off = 12, .pcp = tci_pcp, .cut = CUT_NONE };
@@ -437,7 +437,7 @@ l3_find(const uint8_t *f, uint32_t len, int tci_pcp)
 	return w;
 }
 
-static uint8_t
+static inline __attribute__((always_inline)) uint8_t
 class_of(const struct cpe_qos_map *m, const uint8_t *f, uint32_t len,
 	 const struct l3_at *w)
 {
