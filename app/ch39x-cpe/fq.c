@@ -52,8 +52,9 @@ cpe_fq_init(struct cpe_fq *q, const struct cpe_fq_params *p,
 	/* A multiplication per packet instead of a 64-bit division. */
 	q->us_mult = (1ULL << 32) / p->ticks_per_us;
 	q->flow = calloc(p->flows, sizeof(q->flow[0]));
+	q->bytes = calloc(p->flows, sizeof(q->bytes[0]));
 	q->ent = calloc(p->limit, sizeof(q->ent[0]));
-	if (q->flow == NULL || q->ent == NULL) {
+	if (q->flow == NULL || q->bytes == NULL || q->ent == NULL) {
 		cpe_fq_free(q);
 		return -ENOMEM;
 	}
@@ -78,7 +79,7 @@ flow_pop(struct cpe_fq *q, struct cpe_fq_flow *f)
 	if (f->head == CPE_FQ_NIL)
 		f->tail = CPE_FQ_NIL;
 	f->n--;
-	f->bytes -= e->len;
+	q->bytes[f - q->flow] -= e->len;
 	q->held--;
 	q->backlog -= e->len;
 	e->next = q->free;
@@ -95,8 +96,10 @@ cpe_fq_free(struct cpe_fq *q)
 		while (q->flow[i].n)
 			q->ops.drop(flow_pop(q, &q->flow[i])->pkt, q->ops.ctx);
 	free(q->flow);
+	free(q->bytes);
 	free(q->ent);
 	q->flow = NULL;
+	q->bytes = NULL;
 	q->ent = NULL;
 }
 
@@ -128,27 +131,36 @@ list_pop(struct cpe_fq *q, struct cpe_fq_list *l)
 	return fi;
 }
 
+/* The flow holding most bytes: a scan of every flow, as Linux's. */
+static uint32_t
+fattest(const struct cpe_fq *q)
+{
+	const uint32_t *b = q->bytes;
+	uint32_t i, max = 0, at = 0;
+
+	for (i = 0; i < q->p.flows; i++)
+		if (b[i] > max) {
+			max = b[i];
+			at = i;
+		}
+	return at;
+}
+
 /* Memory full: packets from the head of the flow holding most bytes. */
 static void
 drop_fattest(struct cpe_fq *q)
 {
-	const struct cpe_fq_list *l[2] = { &q->newl, &q->oldl };
-	struct cpe_fq_flow *fat = NULL;
-	uint32_t fi, k, goal, n = 0;
+	uint32_t fi = fattest(q), goal, n = 0;
+	struct cpe_fq_flow *fat = &q->flow[fi];
 
-	/* Every flow holding a packet is in one of the two lists. */
-	for (k = 0; k < 2; k++)
-		for (fi = l[k]->head; fi != CPE_FQ_NIL; fi = q->flow[fi].next)
-			if (fat == NULL || q->flow[fi].bytes > fat->bytes)
-				fat = &q->flow[fi];
-	if (fat == NULL || fat->n == 0)
+	if (fat->n == 0)
 		return;
-	goal = fat->bytes / 2;
+	goal = q->bytes[fi] / 2;
 	do {
 		q->ops.drop(flow_pop(q, fat)->pkt, q->ops.ctx);
 		q->st.overlimit_drops++;
 		n++;
-	} while (fat->n && fat->bytes > goal && n < CPE_FQ_DROP_BATCH);
+	} while (fat->n && q->bytes[fi] > goal && n < CPE_FQ_DROP_BATCH);
 }
 
 void
@@ -175,7 +187,7 @@ cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len, uint32_t hash,
 		q->ent[f->tail].next = ei;
 	f->tail = ei;
 	f->n++;
-	f->bytes += len;
+	q->bytes[fi] += len;
 	q->held++;
 	q->backlog += len;
 	if (f->list == FQ_NONE) {

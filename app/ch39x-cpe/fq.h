@@ -71,8 +71,7 @@ struct cpe_fq_codel {
 
 struct cpe_fq_flow {
 	uint32_t head, tail;	/* entries; CPE_FQ_NIL when empty */
-	uint32_t n;		/* packets */
-	uint32_t bytes;
+	uint32_t n;		/* packets; bytes are in cpe_fq.bytes[] */
 	int32_t deficit;
 	uint32_t next;		/* in the new or old list */
 	uint8_t list;		/* FQ_NONE, FQ_NEW or FQ_OLD */
@@ -89,6 +88,9 @@ struct cpe_fq {
 	uint32_t rounds;	/* most turns one dequeue takes */
 	struct cpe_fq_ops ops;
 	struct cpe_fq_flow *flow;
+	/* Each flow's bytes, apart: the overflow's scan reads 4 bytes a
+	 * flow in a row instead of chasing the flows (Linux's backlogs[]). */
+	uint32_t *bytes;
 	struct cpe_fq_ent *ent;
 	uint32_t free;		/* first free entry */
 	uint32_t held;		/* packets in all flows */

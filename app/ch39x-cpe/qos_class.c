@@ -63,11 +63,31 @@ parse_uint(const char *s, unsigned long lo, unsigned long hi,
 	return 0;
 }
 
-/* "20M", "1.5G", "64000": bits per second. */
+/* A unit suffix and what one of it is worth. */
+struct unit {
+	const char *name;
+	double mult;
+};
+
+static const struct unit rate_units[] = {
+	{ "", 1 }, { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
+	{ NULL, 0 },
+};
+
+/* A time needs its unit: a bare 5 could mean ms or s. */
+static const struct unit time_units[] = {
+	{ "us", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { NULL, 0 },
+};
+
+/*
+ * A number with an optional fraction and one of units' suffixes, scaled
+ * and rounded: "20M", "1.5G", "64000" (bits/s), "5ms", "500us" (us).
+ */
 static int
-parse_rate(const char *s, uint64_t *bps)
+parse_scaled(const char *s, const struct unit *units, double lo, double hi,
+	     uint64_t *out)
 {
-	double v, mult = 1;
+	double v;
 	char *end;
 
 	if (s == NULL || !isdigit((unsigned char)s[0]))
@@ -76,49 +96,34 @@ parse_rate(const char *s, uint64_t *bps)
 	v = strtod(s, &end);
 	if (errno != 0)
 		return -EINVAL;
-	if (*end == 'k' || *end == 'K')
-		mult = 1e3;
-	else if (*end == 'M')
-		mult = 1e6;
-	else if (*end == 'G')
-		mult = 1e9;
-	if (mult != 1)
-		end++;
-	if (*end != '\0')
+	for (; units->name != NULL; units++)
+		if (strcmp(end, units->name) == 0)
+			break;
+	if (units->name == NULL)
 		return -EINVAL;
-	v *= mult;
-	if (v < (double)CPE_QOS_MIN_RATE || v > (double)CPE_QOS_MAX_RATE)
+	v *= units->mult;
+	if (v < lo || v > hi)
 		return -EINVAL;
-	*bps = (uint64_t)(v + 0.5);
+	*out = (uint64_t)(v + 0.5);
 	return 0;
 }
 
-/* "5ms", "500us", "1s" (a unit is required): microseconds, lo..hi. */
 static int
-parse_time(const char *s, unsigned long lo, unsigned long hi,
-	   uint32_t *us)
+parse_rate(const char *s, uint64_t *bps)
 {
-	double v, mult;
-	char *end;
+	return parse_scaled(s, rate_units, (double)CPE_QOS_MIN_RATE,
+			    (double)CPE_QOS_MAX_RATE, bps);
+}
 
-	if (s == NULL || !isdigit((unsigned char)s[0]))
+/* Microseconds, lo..hi. */
+static int
+parse_time(const char *s, unsigned long lo, unsigned long hi, uint32_t *us)
+{
+	uint64_t v;
+
+	if (parse_scaled(s, time_units, (double)lo, (double)hi, &v) != 0)
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0)
-		return -EINVAL;
-	if (strcmp(end, "us") == 0)
-		mult = 1;
-	else if (strcmp(end, "ms") == 0)
-		mult = 1e3;
-	else if (strcmp(end, "s") == 0)
-		mult = 1e6;
-	else
-		return -EINVAL;
-	v *= mult;
-	if (v < (double)lo || v > (double)hi)
-		return -EINVAL;
-	*us = (uint32_t)(v + 0.5);
+	*us = (uint32_t)v;
 	return 0;
 }
 

@@ -25,6 +25,13 @@
 #   bench_eal MEM NAME     set the array eal to the EAL options every run
 #                          shares: no hugepages, no PCI, MEM MB, and a file
 #                          prefix ch39x_NAME_<pid> of this script's own
+#   bench_cpe_gen ID       set the array cpe_gen to ch39x-cpe's arguments of
+#                          the generator set-up (EAL's and the router's but
+#                          --file-prefix, --duration and what is measured):
+#                          four simulated CH398s at sim_rate=unlimited, the
+#                          LAN and WAN ports cabled (wire=pair, names from
+#                          ID) to the ports of --bench-gen 2,3,256,64 on a
+#                          second lcore, busy polling
 
 # The names are read by the scripts that source this.
 # shellcheck disable=SC2034
@@ -78,6 +85,19 @@ bench_priv() {
 
 bench_copy_pmd() {
 	cp "$so" "$priv/pmd.so"
+}
+
+bench_cpe_gen() {
+	# shellcheck disable=SC2034
+	cpe_gen=(--no-huge --no-pci -m 1024 -l 0,1 -d "$priv/pmd.so"
+		--vdev "net_ch39x0,wire=pair:l$1,sim_rate=unlimited"
+		--vdev "net_ch39x1,wire=pair:w$1,sim_rate=unlimited"
+		--vdev "net_ch39x2,wire=pair:l$1,sim_rate=unlimited"
+		--vdev "net_ch39x3,wire=pair:w$1,sim_rate=unlimited,mac=02:00:00:00:00:99"
+		-- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24
+		--route default,203.0.113.1
+		--neigh 203.0.113.1,02:00:00:00:00:99
+		--bench-gen 2,3,256,64 --json --idle poll)
 }
 
 bench_eal() {

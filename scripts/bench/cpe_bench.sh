@@ -51,6 +51,7 @@ id=$$
 g=cb_gen_$id r=cb_rtr_$id s=cb_snk_$id
 # shellcheck disable=SC2016 # expanded at exit
 bench_at_exit 'for n in "$g" "$r" "$s"; do ip netns del "$n" 2>/dev/null || true; done'
+bench_cpe_gen "$id"
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 jget() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
@@ -61,16 +62,8 @@ sim_run() {
 	shift
 	: > "$priv/sim_$tag.pps"; : > "$priv/sim_$tag.ns"; : > "$priv/sim_$tag.cyc"
 	for i in $(seq "$runs"); do
-		timeout $((secs + 60)) "$cpe" --no-huge --no-pci -m 1024 \
-			--file-prefix "cb_$id" -l 0,1 -d "$priv/pmd.so" \
-			--vdev net_ch39x0,wire=pair:l$id,sim_rate=unlimited \
-			--vdev net_ch39x1,wire=pair:w$id,sim_rate=unlimited \
-			--vdev net_ch39x2,wire=pair:l$id,sim_rate=unlimited \
-			--vdev net_ch39x3,wire=pair:w$id,sim_rate=unlimited,mac=02:00:00:00:00:99 \
-			-- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 \
-			--route default,203.0.113.1 \
-			--neigh 203.0.113.1,02:00:00:00:00:99 \
-			--bench-gen 2,3,256,64 --duration "$secs" --json --idle poll "$@" \
+		timeout $((secs + 60)) "$cpe" --file-prefix "cb_$id" \
+			"${cpe_gen[@]}" --duration "$secs" "$@" \
 			> "$priv/sim.json" 2> "$priv/sim.err" ||
 			{ tail "$priv/sim.err"; return 1; }
 		jget "$priv/sim.json" 'j["ports"][1]["tx"] / j["elapsed_s"]' >> "$priv/sim_$tag.pps"

@@ -46,6 +46,7 @@ mkdir -p "$out"
 bench_priv qos-cost
 bench_copy_pmd
 id=$$
+bench_cpe_gen "$id"
 
 declare -A cfg=(
 	[none]=""
@@ -59,17 +60,8 @@ order=(none fifo_10G fq_10G fifo_200M fq_200M)
 one() {
 	local tag=$1 run=$2
 	# shellcheck disable=SC2086 # the options are words
-	timeout $((secs + 60)) "$cpe" --no-huge --no-pci -m 1024 \
-		--file-prefix "qc_$id" -l 0,1 -d "$priv/pmd.so" \
-		--vdev net_ch39x0,wire=pair:l$id,sim_rate=unlimited \
-		--vdev net_ch39x1,wire=pair:w$id,sim_rate=unlimited \
-		--vdev net_ch39x2,wire=pair:l$id,sim_rate=unlimited \
-		--vdev net_ch39x3,wire=pair:w$id,sim_rate=unlimited,mac=02:00:00:00:00:99 \
-		-- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 \
-		--route default,203.0.113.1 \
-		--neigh 203.0.113.1,02:00:00:00:00:99 \
-		--bench-gen 2,3,256,64 --duration "$secs" --json --idle poll \
-		${cfg[$tag]} > "$priv/run.json" 2> "$priv/run.err" ||
+	timeout $((secs + 60)) "$cpe" --file-prefix "qc_$id" "${cpe_gen[@]}" \
+		--duration "$secs" ${cfg[$tag]} > "$priv/run.json" 2> "$priv/run.err" ||
 		{ tail "$priv/run.err"; return 1; }
 	python3 - "$priv/run.json" "$tag" "$run" >> "$out/qos_cost.csv" <<-'PY'
 		import json, sys
