@@ -344,6 +344,8 @@ reprobe(uint16_t k)
 		hp[k].removed = detach(k);
 	rc = hp[k].removed ? rte_eal_hotplug_add(hp[k].bus, hp[k].dev,
 						 hp[k].args) : -EBUSY;
+	/* Removal and probe take time: what follows sees it. */
+	cpe.now = rte_rdtsc();
 	if (rc == 0) {
 		rc = attach(k);
 		/* Set-up failed: the device goes again before a new try. */
