@@ -83,8 +83,9 @@ with open(sys.argv[1], "w") as log:
             except OSError:
                 pass  # the WAN TAP is being replaced (run 2)
 PY
-# The LAN host's client: argv: server, status file, stop file, seconds.
-# The status file says "echo N push M", replaced atomically.
+# The LAN host's client: argv: server, status file, stop file, seconds,
+# pause file (no sends while it exists). The status file says "echo N
+# push M", replaced atomically.
 cat > "$priv/cli.py" <<'PY'
 import os, socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -93,7 +94,7 @@ s.settimeout(0.02)
 end = time.time() + float(sys.argv[4])
 seq, n, send = 0, {b"echo": 0, b"push": 0}, 0.0
 while time.time() < end and not os.path.exists(sys.argv[3]):
-    if time.time() >= send:
+    if time.time() >= send and not os.path.exists(sys.argv[5]):
         send = time.time() + 0.1
         seq += 1
         try:
@@ -171,12 +172,12 @@ peers() { wc -l < "$priv/srv.log" 2>/dev/null || echo 0; }
 gw_mac() { local r; r=$(tel /cpe/neighs); echo "$r" | grep -o "\"$WAN_H lladdr [0-9a-f:]* port 1 [a-z]*\""; }
 
 flow_start() {
-	rm -f "$priv/stop" "$priv/cli.status" "$priv/srv.log"
+	rm -f "$priv/stop" "$priv/cli.status" "$priv/srv.log" "$priv/pause"
 	ip netns exec "$wan" timeout 240 python3 "$priv/srv.py" \
 		"$priv/srv.log" "$priv/stop" 230 &
 	srv_pid=$!
 	ip netns exec "$lan" timeout 240 python3 "$priv/cli.py" $WAN_H \
-		"$priv/cli.status" "$priv/stop" 230 &
+		"$priv/cli.status" "$priv/stop" 230 "$priv/pause" &
 	cli_pid=$!
 	wait_for 60 '[ "$(echoes)" -ge 10 ] && [ "$(pushes)" -ge 5 ]'
 	check '[ "$(echoes)" -ge 10 ] && [ "$(pushes)" -ge 5 ]' \
@@ -216,6 +217,19 @@ away() {
 	fi
 	fi2=$(cstat flow_down_invalidated)
 	check '[ "$fi2" -gt "$fi" ]' "$n: cached flows out of port $p invalidated ($fi -> $fi2)"
+	if [ "$mode" = hold ]; then
+		# Nothing touches the gateway's entry or the NAT session for
+		# longer than --arp-timeout and --udp-timeout: their clocks
+		# must stand still while the port is down.
+		local ex0 ax0 t
+		ex0=$(cstat nat_expired) ax0=$(cstat arp_expired)
+		touch "$priv/pause"
+		t=$((SECONDS + 8))
+		while [ $SECONDS -lt $t ]; do sleep 1; done
+		check '[ "$(cstat nat_expired)" = "$ex0" ] && [ "$(cstat arp_expired)" = "$ax0" ]' \
+			"$n: 8 s away (timeouts: ARP 4 s, UDP 5 s): nothing expired (nat_expired $ex0 -> $(cstat nat_expired), arp_expired $ax0 -> $(cstat arp_expired))"
+		rm -f "$priv/pause"
+	fi
 	check '[ "$(tel /cpe/routes)" = "$routes0" ]' "$n: routes kept while away"
 	check '[ -n "$gw0" ] && [ "$(gw_mac)" = "$gw0" ]' "$n: the gateway's neighbour entry kept ($(gw_mac))"
 	check '[ "$(cstat nat_sessions)" -ge 1 ]' "$n: NAT sessions kept ($(cstat nat_sessions))"
@@ -252,6 +266,8 @@ vdev net_ch39x1,wire=tap:$tw
 lan 0=$LAN_RT/24
 wan 1=$WAN_RT/24
 route default,$WAN_H
+arp-timeout 4
+udp-timeout 5
 json
 CONF
 start_router on
@@ -264,7 +280,7 @@ out=$(tel /cpe/sim/replug,1 /cpe/sim/unplug,7 /cpe/sim/unplug,x)
 check 'echo "$out" | sed -n 1p | grep -q "not unplugged"' "on: replug of a plugged port refused ($(echo "$out" | sed -n 1p))"
 check 'echo "$out" | sed -n 2p | grep -q "\"allowed\": \[\"0\", \"1\"\]"' "on: unplug of no router port names the allowed ports"
 check 'echo "$out" | sed -n 3p | grep -q "\"allowed\": \"PORT"' "on: a bad port number names the allowed values"
-away on-wan 1
+away on-wan 1 hold
 back on-wan 1
 away on-lan 0
 back on-lan 0
@@ -286,6 +302,7 @@ host_v4 $LAN_RT $LAN_H $WAN_H
 wmac=$(ip -n "$wan" -o link show "$tw" | sed 's/.*link\/ether \([0-9a-f:]*\).*/\1/')
 tel_start off
 flow_start off
+rtmac=$(ip -n "$wan" neigh show $WAN_RT | grep -o 'lladdr [0-9a-f:]*')
 # The simulated adapter's TAP goes with its device; the new one is moved
 # to the WAN host as the cable's far end (its MAC and address as before).
 reattach() {
@@ -301,12 +318,14 @@ back off-wan 1 reattach
 s=$(tel /cpe/stats /cpe/ports)
 echo "  /cpe/stats, /cpe/ports: $s"
 check 'echo "$s" | grep -q "\"1 wan up reprobes 1 "' "off: /cpe/ports: port 1 up after 1 re-probe"
+r=$(ip -n "$wan" neigh show $WAN_RT | grep -o 'lladdr [0-9a-f:]*')
+check '[ -n "$rtmac" ] && [ "$r" = "$rtmac" ]' "off: the re-probed port has the router's old MAC ($rtmac, now $r)"
 check '[ "$(num port_rmv_events "$s")" -ge 1 ] && [ "$(num port_reprobe_errors "$s")" = 0 ]' \
 	"off: RMV seen, no failed probe"
 cleanup_all
 stop_router off
 j="$priv/off.json"
-c=$(json "$j" '"%d %d %d" % (j["hotplug"]["reprobes"], j["hotplug"]["removed"], j["fast"]["down_invalidated"])')
-check '[ "${c%% *}" = 1 ] && [ "$(echo $c | cut -d" " -f2)" -ge 1 ] && [ "${c##* }" -gt 0 ]' \
-	"off: exit stats: 1 re-probe, RMV counted, flows invalidated ($c)"
+c=$(json "$j" '"%d %d %d %d" % (j["hotplug"]["reprobes"], j["hotplug"]["removed"], j["fast"]["down_invalidated"], j["idle"]["intr_ports"])')
+check '[ "${c%% *}" = 1 ] && [ "$(echo $c | cut -d" " -f2)" -ge 1 ] && [ "$(echo $c | cut -d" " -f3)" -gt 0 ] && [ "${c##* }" = 2 ]' \
+	"off: exit stats: 1 re-probe, RMV counted, flows invalidated, both ports' Rx interrupts in the idle wait ($c)"
 cpe_lib_done
