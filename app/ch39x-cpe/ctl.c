@@ -877,6 +877,7 @@ stats(struct rte_tel_data *d)
 	cpe_tel_u64(d, "nat_sessions", cpe_nat_in_use());
 	cpe_tel_u64(d, "nat_expired", s->nat_expired);
 	cpe_tel_u64(d, "arp_expired", s->arp_expired);
+	cpe_tel_u64(d, "nd_expired", s->v6.nd_expired);
 	cpe_tel_u64(d, "neighbours", cpe_neigh_count());
 	cpe_tel_u64(d, "neighbours6", cpe_nd6_count());
 	cpe_tel_u64(d, "drop_no_route", s->drop_no_route);

@@ -36,6 +36,7 @@ set -uo pipefail
 cpe_lib_init cpe_replug "$@"
 
 LAN_RT=192.168.50.1 LAN_H=192.168.50.2 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
+LAN6_RT=fd00:5::1 LAN6_H=fd00:5::2 WAN6_RT=2001:db8:1::2 WAN6_H=2001:db8:1::1
 
 # The telemetry client (as cpe_ctl.sh): one command per stdin line, one
 # reply per stdout line.
@@ -170,6 +171,8 @@ echoes() { awk '{print $2}' "$priv/cli.status" 2>/dev/null || echo 0; }
 pushes() { awk '{print $4}' "$priv/cli.status" 2>/dev/null || echo 0; }
 peers() { wc -l < "$priv/srv.log" 2>/dev/null || echo 0; }
 gw_mac() { local r; r=$(tel /cpe/neighs); echo "$r" | grep -o "\"$WAN_H lladdr [0-9a-f:]* port 1 [a-z]*\""; }
+# Run 1 has IPv6 too: the WAN host's ND entry.
+gw6_mac() { local r; r=$(tel /cpe/neighs); echo "$r" | grep -o "\"$WAN6_H lladdr [0-9a-f:]* port 1 [a-z]*\""; }
 
 flow_start() {
 	rm -f "$priv/stop" "$priv/cli.status" "$priv/srv.log" "$priv/pause"
@@ -193,7 +196,7 @@ flow_start() {
 away() {
 	local n=$1 p=$2 mode=${3:-} out fi d0 dd
 	routes0=$(tel /cpe/routes)
-	gw0=$(gw_mac)
+	gw0=$(gw_mac) gw60=$(gw6_mac)
 	fi=$(cstat flow_down_invalidated)
 	d0=$(cstat down_drops)
 	out=$(tel /cpe/sim/unplug,$p)
@@ -221,13 +224,15 @@ away() {
 		# Nothing touches the gateway's entry or the NAT session for
 		# longer than --arp-timeout and --udp-timeout: their clocks
 		# must stand still while the port is down.
-		local ex0 ax0 t
+		local ex0 ax0 nx0 t
 		ex0=$(cstat nat_expired) ax0=$(cstat arp_expired)
+		nx0=$(cstat nd_expired)
 		touch "$priv/pause"
 		t=$((SECONDS + 8))
 		while [ $SECONDS -lt $t ]; do sleep 1; done
-		check '[ "$(cstat nat_expired)" = "$ex0" ] && [ "$(cstat arp_expired)" = "$ax0" ]' \
-			"$n: 8 s away (timeouts: ARP 4 s, UDP 5 s): nothing expired (nat_expired $ex0 -> $(cstat nat_expired), arp_expired $ax0 -> $(cstat arp_expired))"
+		check '[ "$(cstat nat_expired)" = "$ex0" ] && [ "$(cstat arp_expired)" = "$ax0" ] && [ "$(cstat nd_expired)" = "$nx0" ]' \
+			"$n: 8 s away (timeouts: ARP/ND 4 s, UDP 5 s): nothing expired (nat_expired $ex0 -> $(cstat nat_expired), arp_expired $ax0 -> $(cstat arp_expired), nd_expired $nx0 -> $(cstat nd_expired))"
+		check '[ -n "$gw60" ] && [ "$(gw6_mac)" = "$gw60" ]' "$n: the IPv6 gateway's ND entry kept ($(gw6_mac))"
 		rm -f "$priv/pause"
 	fi
 	check '[ "$(tel /cpe/routes)" = "$routes0" ]' "$n: routes kept while away"
@@ -257,6 +262,11 @@ back() {
 	check 'answered "$out" 3' "$n: pings pass again"
 	check '[ "$(tel /cpe/routes)" = "$routes0" ]' "$n: routes as before"
 	check '[ "$(gw_mac)" = "$gw0" ]' "$n: the gateway's neighbour entry as before ($(gw_mac))"
+	if [ -n "$gw60" ]; then
+		out=$(L ping -6 -c 3 -i 0.2 -W 5 $WAN6_H 2>&1)
+		check 'answered "$out" 3' "$n: ping6 passes again"
+		check '[ "$(gw6_mac)" = "$gw60" ]' "$n: the IPv6 gateway's ND entry as before ($(gw6_mac))"
+	fi
 }
 
 # --- run 1: reconnect=on ---------------------------------------------------
@@ -265,16 +275,30 @@ vdev net_ch39x0,wire=tap:$tl
 vdev net_ch39x1,wire=tap:$tw
 lan 0=$LAN_RT/24
 wan 1=$WAN_RT/24
+lan 0=$LAN6_RT/64
+wan 1=$WAN6_RT/64
 route default,$WAN_H
+route ::/0,$WAN6_H
 arp-timeout 4
 udp-timeout 5
 json
 CONF
 start_router on
+for n in "$lan" "$wan"; do
+	ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.default.accept_dad=0
+done
 host_v4 $LAN_RT $LAN_H $WAN_H
+ip -n "$lan" -6 addr add $LAN6_H/64 dev "$tl" nodad
+ip -n "$lan" -6 route add default via $LAN6_RT
+ip -n "$wan" -6 addr add $WAN6_H/64 dev "$tw" nodad
+ip -n "$wan" -6 route add fd00:5::/64 via $WAN6_RT dev "$tw"
 tel_start on
 out=$(L ping -c 3 -i 0.2 -W 5 $WAN_H 2>&1)
 check 'answered "$out" 3' "on: ping $WAN_H through NAT"
+out=$(L ping -6 -c 3 -i 0.2 -W 5 $WAN6_H 2>&1)
+check 'answered "$out" 3' "on: ping6 $WAN6_H (routed)"
+check '[ -n "$(gw6_mac)" ]' "on: the IPv6 gateway's ND entry learnt ($(gw6_mac))"
 flow_start on
 out=$(tel /cpe/sim/replug,1 /cpe/sim/unplug,7 /cpe/sim/unplug,x)
 check 'echo "$out" | sed -n 1p | grep -q "not unplugged"' "on: replug of a plugged port refused ($(echo "$out" | sed -n 1p))"
