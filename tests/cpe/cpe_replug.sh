@@ -20,10 +20,14 @@
 # flows out of the WAN are dropped (flow_down_invalidated > 0); routes,
 # neighbours (same MAC) and the NAT session stay. /cpe/sim/replug,1: up
 # again, the same flow carries on (the server still sees one peer), pings
-# pass. Then the same for the LAN port 0 (the server's pushes are what
-# the router cannot send). Run 2, reconnect=off on the WAN vdev: the
+# pass; IPv6 is routed too. While the WAN is away the client pauses for
+# 8 s, longer than arp-timeout (4) and udp-timeout (5): nothing may expire
+# (the clocks of the port's neighbours and of the NAT sessions stop).
+# Then the same for the LAN port 0 (the server's pushes are what the
+# router cannot send). Run 2, reconnect=off on the WAN vdev: the
 # unplug raises RMV and the router removes and probes the port again by
-# itself (port_reprobes 1); the new simulated adapter's TAP is moved to
+# itself (port_reprobes 1), after 3 failed tries while a TUN device holds
+# the TAP's name (the back-off); the new simulated adapter's TAP is moved to
 # the WAN host again with the old TAP's MAC and address (the cable's far
 # end, which a real re-enumeration leaves alone), and the same flow, NAT
 # session and pings carry on. Every wait is on a counter or a state, with
@@ -202,6 +206,12 @@ away() {
 	out=$(tel /cpe/sim/unplug,$p)
 	check 'echo "$out" | grep -q "\"unplugged\""' "$n: /cpe/sim/unplug,$p ($out)"
 	if [ "$mode" = rmv ]; then
+		# A TUN device holds the TAP's name in the router's
+		# namespace: the probes fail until it goes (the back-off).
+		wait_for 60 '[ "$(cstat port_reprobe_errors)" -ge 3 ]'
+		check '[ "$(cstat port_reprobe_errors)" -ge 3 ] && port_state $p reprobing' \
+			"$n: probes fail while the name is taken, the port is reprobing ($(cstat port_reprobe_errors) failed; $(tel /cpe/ports))"
+		ip -n "$rt" tuntap del dev "$tw" mode tun
 		wait_for 60 '[ "$(cstat port_reprobes)" = 1 ]'
 		check '[ "$(cstat port_reprobes)" = 1 ]' "$n: the router probed the port again (port_reprobes 1)"
 		check '[ "$(cstat port_rmv_events)" -ge 1 ]' "$n: the RMV event counted"
@@ -337,6 +347,7 @@ reattach() {
 	ip -n "$wan" addr add "$WAN_H/24" dev "$tw"
 	ip -n "$wan" link set "$tw" up
 }
+ip -n "$rt" tuntap add dev "$tw" mode tun
 away off-wan 1 rmv
 back off-wan 1 reattach
 s=$(tel /cpe/stats /cpe/ports)
@@ -344,8 +355,8 @@ echo "  /cpe/stats, /cpe/ports: $s"
 check 'echo "$s" | grep -q "\"1 wan up reprobes 1 "' "off: /cpe/ports: port 1 up after 1 re-probe"
 r=$(ip -n "$wan" neigh show $WAN_RT | grep -o 'lladdr [0-9a-f:]*')
 check '[ -n "$rtmac" ] && [ "$r" = "$rtmac" ]' "off: the re-probed port has the router's old MAC ($rtmac, now $r)"
-check '[ "$(num port_rmv_events "$s")" -ge 1 ] && [ "$(num port_reprobe_errors "$s")" = 0 ]' \
-	"off: RMV seen, no failed probe"
+check '[ "$(num port_rmv_events "$s")" -ge 1 ] && [ "$(num port_reprobe_errors "$s")" -ge 3 ] && [ "$(num port_reprobe_gave_up "$s")" = 0 ]' \
+	"off: RMV seen, $(num port_reprobe_errors "$s") failed probes before the good one, none given up"
 cleanup_all
 stop_router off
 j="$priv/off.json"
