@@ -189,7 +189,7 @@ struct cpe_opts {
 /* Counters: one set, the forwarding lcore writes them. */
 struct cpe_port_stats {
 	uint64_t rx, tx, tx_drops, rx_bytes, tx_bytes;
-	uint64_t down_drops;		/* not sent: its DPDK port down/gone */
+	uint64_t down_drops;		/* not sent: its DPDK port away */
 };
 
 /* Per DPDK port under the interfaces (vlan.c). */
@@ -215,7 +215,7 @@ struct cpe_stats {
 	uint64_t vlan_rx_offload, vlan_rx_sw, vlan_tx_offload, vlan_tx_sw;
 	uint64_t fast_hits, fast_misses, fast_stale, flow_installs;
 	uint64_t flow_evictions, flow_full, flow_invalidated;
-	uint64_t flow_down_invalidated;	/* out of a port that went down */
+	uint64_t flow_down_invalidated;	/* out of a port gone down */
 	uint64_t slow_pkts;
 	uint64_t nat_created, nat_expired, nat_full, nat_no_mapping;
 	uint64_t nat_unsupported, nat_icmp_err_xlated;

@@ -36,9 +36,10 @@
  *
  * /cpe/sim/unplug and /cpe/sim/replug: rte_pmd_ch39x_sim_unplug() and
  * _replug() of the net_ch39x PMD, so that a test can pull a port's
- * simulated adapter from outside the process. The PMD is a plugin (-d, or EAL's plugin directory) and
- * any other PMD may drive the ports: the functions are looked up at run
- * time, and a port that is no simulated ch39x adapter gets -ENOTSUP.
+ * simulated adapter from outside the process. The PMD is a plugin (-d,
+ * or EAL's plugin directory) and any other PMD may drive the ports: the
+ * functions are looked up at run time, and a port that is no simulated
+ * ch39x adapter gets -ENOTSUP.
  */
 
 #include <arpa/inet.h>
@@ -86,7 +87,7 @@ struct ctl_cmd {
 	uint8_t plen;
 	struct ctl_addr gw;
 	struct rte_ether_addr mac;
-	uint16_t port;			/* a DPDK port id (/cpe/sim/...) */
+	uint16_t port;			/* DPDK port id (/cpe/sim/...) */
 };
 
 /* The mailbox: the telemetry thread posts, the forwarding lcore runs. */
@@ -1028,7 +1029,8 @@ sim(const struct ctl_cmd *c, struct rte_tel_data *d)
 			 rc == -ENOTSUP ? ": not a simulated net_ch39x adapter "
 			 "(or no net_ch39x PMD loaded)" :
 			 rc == -ENODEV ? ": the port is removed, being probed "
-			 "again" : rc == -EINVAL && up ? ": not unplugged" : "");
+			 "again" :
+			 rc == -EINVAL && up ? ": not unplugged" : "");
 		cpe.st.ctl_errors++;
 		reply_error(d, err, rc == -EINVAL && up ?
 			    "/cpe/sim/unplug,PORT first" : NULL);
