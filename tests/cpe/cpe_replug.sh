@@ -30,8 +30,9 @@
 # the TAP's name (the back-off); the new simulated adapter's TAP is moved to
 # the WAN host again with the old TAP's MAC and address (the cable's far
 # end, which a real re-enumeration leaves alone), and the same flow, NAT
-# session and pings carry on. Every wait is on a counter or a state, with
-# generous deadlines; the exit statistics (JSON) must agree.
+# session and pings carry on. Run 3: /cpe/sim/unplug on a port of another
+# PMD (net_ring) answers -ENOTSUP. Every wait is on a counter or a state,
+# with generous deadlines; the exit statistics (JSON) must agree.
 #
 # Usage: cpe_replug.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root.
@@ -363,4 +364,34 @@ j="$priv/off.json"
 c=$(json "$j" '"%d %d %d %d" % (j["hotplug"]["reprobes"], j["hotplug"]["removed"], j["fast"]["down_invalidated"], j["idle"]["intr_ports"])')
 check '[ "${c%% *}" = 1 ] && [ "$(echo $c | cut -d" " -f2)" -ge 1 ] && [ "$(echo $c | cut -d" " -f3)" -gt 0 ] && [ "${c##* }" = 2 ]' \
 	"off: exit stats: 1 re-probe, RMV counted, flows invalidated, both ports' Rx interrupts in the idle wait ($c)"
+
+# --- run 3: a port of another PMD (DPDK's net_ring) -------------------------
+# /cpe/sim/unplug on it answers -ENOTSUP and says why; the simulated WAN
+# (wire=loop) beside it still unplugs. Skipped when this DPDK has no
+# net_ring (a minimal build).
+cat > "$priv/ring.conf" <<CONF
+vdev net_ring0
+vdev net_ch39x1,wire=loop
+lan 0=192.168.60.1/24
+wan 1=$WAN_RT/24
+CONF
+ip netns exec "$rt" timeout 100 "$cpe" --no-huge --no-pci -m 512 \
+	--file-prefix "cpe_${id}_ring" -l 0 -d "$priv/pmd.so" \
+	-- --config "$priv/ring.conf" > "$priv/ring.json" 2> "$priv/ring.err" &
+pid=$!
+sock=/var/run/dpdk/cpe_${id}_ring/dpdk_telemetry.v2
+wait_for 30 '[ -S "$sock" ] || ! kill -0 $pid 2>/dev/null'
+if ! kill -0 $pid 2>/dev/null; then
+	echo "ring: the router did not start with net_ring0 (no net_ring PMD in this DPDK?): -ENOTSUP check skipped"
+	sed 's/^/  router: /' "$priv/ring.err" | grep -v EAL: | tail -3
+	wait $pid; pid=
+else
+	tel_start ring
+	out=$(tel /cpe/sim/unplug,0 /cpe/sim/unplug,1 /cpe/ports)
+	check 'echo "$out" | sed -n 1p | grep -q "(-95): not a simulated net_ch39x adapter"' \
+		"ring: /cpe/sim/unplug on the net_ring port: -ENOTSUP ($(echo "$out" | sed -n 1p))"
+	check 'echo "$out" | sed -n 2p | grep -q "\"unplugged\""' "ring: the simulated port beside it unplugs"
+	tel_stop
+	stop_router ring
+fi
 cpe_lib_done
