@@ -189,6 +189,7 @@ struct cpe_opts {
 /* Counters: one set, the forwarding lcore writes them. */
 struct cpe_port_stats {
 	uint64_t rx, tx, tx_drops, rx_bytes, tx_bytes;
+	uint64_t down_drops;		/* not sent: its DPDK port away */
 };
 
 /* Per DPDK port under the interfaces (vlan.c). */
@@ -214,6 +215,7 @@ struct cpe_stats {
 	uint64_t vlan_rx_offload, vlan_rx_sw, vlan_tx_offload, vlan_tx_sw;
 	uint64_t fast_hits, fast_misses, fast_stale, flow_installs;
 	uint64_t flow_evictions, flow_full, flow_invalidated;
+	uint64_t flow_down_invalidated;	/* out of a port gone down */
 	uint64_t slow_pkts;
 	uint64_t nat_created, nat_expired, nat_full, nat_no_mapping;
 	uint64_t nat_unsupported, nat_icmp_err_xlated;
@@ -228,6 +230,9 @@ struct cpe_stats {
 	uint64_t idle_polls_skipped;	/* ports a wake-up did not name */
 	uint64_t process_cpu_ns;
 	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
+	/* Ports that go and return (hotplug.c). */
+	uint64_t port_down_events, port_up_events, port_rmv_events;
+	uint64_t port_reprobes, port_reprobe_errors, port_reprobe_gave_up;
 	struct cpe_stats6 v6;
 	/* The exception path (tap.c): to Linux, and from Linux out. */
 	uint64_t punted, punt_drops, tap_rx, tap_tx, tap_drops;
@@ -273,6 +278,14 @@ struct cpe_phys {
 	bool rx_offload;		/* the PMD strips tags (VLAN_STRIP) */
 	bool tx_offload;		/* the PMD inserts them (VLAN_INSERT) */
 	bool tagged;			/* carries VLAN interfaces */
+	/*
+	 * hotplug.c: down (link down, or the device gone): its interfaces
+	 * send nothing (cpe_tx drops and counts), no flow is cached out of
+	 * it, its neighbours do not age. gone: removed (RMV), the port id
+	 * is not to be touched until the re-probe gives it back.
+	 */
+	bool down;
+	bool gone;
 	uint8_t vid_if[4096];		/* VLAN id -> interface, 0: untagged */
 };
 
@@ -306,6 +319,19 @@ int cpe_ports_setup(void);
 void cpe_ports_close(void);
 void cpe_tx(uint16_t idx, struct rte_mbuf *m);
 void cpe_tx_flush(void);
+/* The TX queues of DPDK port cpe.phys[k]'s interfaces dropped, counted. */
+void cpe_tx_drop_phys(uint16_t k);
+/* Sets DPDK port cpe.phys[k] (a new port id after a re-probe) up as at
+ * start: queues, offloads, MTU, the MAC address the router had. */
+int cpe_port_restart(uint16_t k);
+
+/* hotplug.c: LSC and RMV events, flows, neighbours, NAT, re-probe */
+int cpe_hotplug_init(void);	/* after the ports */
+void cpe_hotplug_poll(void);	/* forwarding loop, housekeeping */
+void cpe_hotplug_close(void);
+/* DPDK port cpe.phys[k]: "up", "down", "reprobing" or "failed". */
+const char *cpe_hotplug_state(uint16_t k);
+uint64_t cpe_hotplug_reprobes(uint16_t k);
 
 /* route.c */
 int cpe_route_init(void);
@@ -330,6 +356,9 @@ int cpe_neigh_remove(uint32_t ip);
 void cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
 			       const struct rte_ether_addr *mac,
 			       const char *state, void *arg), void *arg);
+/* DPDK port cpe.phys[k] is back after shift TSC cycles down: its
+ * entries' ages resume where they stopped. */
+void cpe_neigh_resume(uint16_t k, uint64_t shift);
 
 /* nat.c */
 int cpe_nat_init(void);
@@ -345,6 +374,8 @@ int cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan);
 bool cpe_nat_sess_cacheable(uint32_t sess);
 void cpe_nat_touch(uint32_t sess);
 void cpe_nat_link_flow(uint32_t sess, int dir, int32_t flow_pos);
+/* The WAN was down shift TSC cycles: the sessions' ages resume. */
+void cpe_nat_resume(uint64_t shift);
 
 /* flow.c */
 int cpe_flow_init(void);
@@ -357,6 +388,8 @@ void cpe_flow_del_sess(int32_t pos, uint32_t sess);
 void cpe_xlate_prepare(const struct rte_mbuf *m, struct cpe_xlate *x);
 void cpe_flow_age(uint32_t ms);
 uint32_t cpe_flow_count(void);
+/* Drops the cached flows out of DPDK port cpe.phys[k]: their number. */
+uint32_t cpe_flow_drop_phys(uint16_t k);
 void cpe_xlate_apply(struct rte_mbuf *m, const struct cpe_xlate *x);
 
 /* route6.c */
@@ -385,6 +418,7 @@ int cpe_nd6_remove(const uint8_t *a);
 void cpe_nd6_walk(void (*fn)(const uint8_t *a, uint16_t idx,
 			     const struct rte_ether_addr *mac,
 			     const char *state, void *arg), void *arg);
+void cpe_nd6_resume(uint16_t k, uint64_t shift);
 
 /* fwd6.c */
 int cpe_ip6_setup(void);		/* after the ports: addresses, routes */
@@ -400,6 +434,7 @@ int cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key);
 void cpe_flow6_learn(const void *key, const struct cpe_xlate *x);
 void cpe_flow6_age(uint32_t ms);
 uint32_t cpe_flow6_count(void);
+uint32_t cpe_flow6_drop_phys(uint16_t k);
 #define CPE_FLOW6_KEY_LEN	40
 
 /* fwd.c */
@@ -439,6 +474,10 @@ bool cpe_idle_poll_port(uint16_t phys);
 const char *cpe_idle_mode_name(enum cpe_idle_mode m);
 void cpe_idle_stats_print(FILE *f);
 void cpe_idle_stats_json(FILE *f);
+/* Removes the Rx interrupt of DPDK port cpe.phys[k] from the wait, or
+ * adds it back (hotplug.c, around a re-probe). */
+void cpe_idle_port_detach(uint16_t k);
+void cpe_idle_port_attach(uint16_t k);
 /* ctl.c: run-time commands over EAL's telemetry socket */
 int cpe_ctl_init(void);
 void cpe_ctl_poll(void);

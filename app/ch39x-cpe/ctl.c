@@ -16,6 +16,10 @@
  *   /cpe/neigh/del,ADDR                 static or learnt
  *   /cpe/neighs
  *   /cpe/stats
+ *   /cpe/ports                          DPDK ports: up, down, reprobing
+ *                                       (hotplug.c)
+ *   /cpe/sim/unplug,PORT                a simulated net_ch39x adapter
+ *   /cpe/sim/replug,PORT                off its USB bus and back (tests)
  *
  * Telemetry callbacks run on EAL's telemetry threads (one per client)
  * while the forwarding lcore owns the route table, the neighbour table
@@ -29,10 +33,20 @@
  *
  * Both families: an address's family picks route.c/neigh.c or
  * route6.c/nd6.c; the listings show IPv4 entries, then IPv6 ones.
+ *
+ * /cpe/sim/unplug and /cpe/sim/replug: rte_pmd_ch39x_sim_unplug() and
+ * _replug() of the net_ch39x PMD, so that a test can pull a port's
+ * simulated adapter from outside the process. The PMD is a plugin (-d,
+ * or EAL's plugin directory) and any other PMD may drive the ports: the
+ * functions are looked up at run time, and a port that is no simulated
+ * ch39x adapter gets -ENOTSUP.
  */
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +56,7 @@
 #include <rte_telemetry.h>
 
 #include "cpe.h"
+#include "rte_pmd_ch39x.h"
 
 /*
  * How long a client waits for the forwarding loop. It polls every
@@ -57,6 +72,7 @@
 enum ctl_op {
 	OP_ROUTE_ADD, OP_ROUTE_DEL, OP_ROUTES,
 	OP_NEIGH_ADD, OP_NEIGH_DEL, OP_NEIGHS, OP_STATS,
+	OP_PORTS, OP_SIM_UNPLUG, OP_SIM_REPLUG,
 };
 
 struct ctl_addr {
@@ -71,6 +87,7 @@ struct ctl_cmd {
 	uint8_t plen;
 	struct ctl_addr gw;
 	struct rte_ether_addr mac;
+	uint16_t port;			/* DPDK port id (/cpe/sim/...) */
 };
 
 /* The mailbox: the telemetry thread posts, the forwarding lcore runs. */
@@ -97,6 +114,8 @@ static const char *const neigh_add_allowed =
 	"02:00:00:00:00:01 or 2001:db8:1::2,02:00:00:00:00:01";
 static const char *const neigh_del_allowed =
 	"ADDR, e.g. 203.0.113.1 or 2001:db8:1::2";
+static const char *const sim_allowed =
+	"PORT, a DPDK port id of the router, e.g. 1";
 
 /* --- replies ---------------------------------------------------------- */
 
@@ -837,12 +856,13 @@ static void
 stats(struct rte_tel_data *d)
 {
 	const struct cpe_stats *s = &cpe.st;
-	uint64_t rx = 0, tx = 0;
+	uint64_t rx = 0, tx = 0, down = 0;
 	uint16_t i;
 
 	for (i = 0; i < cpe.nb_ports; i++) {
 		rx += s->port[i].rx;
 		tx += s->port[i].tx;
+		down += s->port[i].down_drops;
 	}
 	rte_tel_data_start_dict(d);
 	cpe_tel_u64(d, "rx", rx);
@@ -851,10 +871,14 @@ stats(struct rte_tel_data *d)
 	cpe_tel_u64(d, "fast_misses", s->fast_misses);
 	cpe_tel_u64(d, "fast_stale", s->fast_stale);
 	cpe_tel_u64(d, "flow_invalidated", s->flow_invalidated);
+	cpe_tel_u64(d, "flow_down_invalidated", s->flow_down_invalidated);
 	cpe_tel_u64(d, "flow_evictions", s->flow_evictions);
 	cpe_tel_u64(d, "flows", cpe_flow_count());
 	cpe_tel_u64(d, "slow_pkts", s->slow_pkts);
 	cpe_tel_u64(d, "nat_sessions", cpe_nat_in_use());
+	cpe_tel_u64(d, "nat_expired", s->nat_expired);
+	cpe_tel_u64(d, "arp_expired", s->arp_expired);
+	cpe_tel_u64(d, "nd_expired", s->v6.nd_expired);
 	cpe_tel_u64(d, "neighbours", cpe_neigh_count());
 	cpe_tel_u64(d, "neighbours6", cpe_nd6_count());
 	cpe_tel_u64(d, "drop_no_route", s->drop_no_route);
@@ -865,7 +889,157 @@ stats(struct rte_tel_data *d)
 				  s->ctl_route_changes);
 	cpe_tel_u64(d, "ctl_neigh_changes",
 				  s->ctl_neigh_changes);
+	cpe_tel_u64(d, "down_drops", down);
+	cpe_tel_u64(d, "port_down_events", s->port_down_events);
+	cpe_tel_u64(d, "port_up_events", s->port_up_events);
+	cpe_tel_u64(d, "port_rmv_events", s->port_rmv_events);
+	cpe_tel_u64(d, "port_reprobes", s->port_reprobes);
+	cpe_tel_u64(d, "port_reprobe_errors", s->port_reprobe_errors);
+	cpe_tel_u64(d, "port_reprobe_gave_up", s->port_reprobe_gave_up);
 	cpe_tel_u64(d, "generation", cpe.gen);
+}
+
+/* What a DPDK port's interfaces could not send while it was away. */
+static uint64_t
+down_drops(uint16_t k)
+{
+	uint64_t n = 0;
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (cpe.ports[i].phys == k)
+			n += cpe.st.port[i].down_drops;
+	return n;
+}
+
+/* "PORT lan|wan STATE reprobes N down_drops N", per DPDK port. */
+static void
+ports(struct rte_tel_data *d)
+{
+	struct list_ctx l = { .max = CTL_LIST_MAX };
+	char buf[RTE_TEL_MAX_STRING_LEN];
+	uint16_t k, i;
+
+	l.a = list_start(d, "ports");
+	for (k = 0; k < cpe.nb_phys; k++) {
+		for (i = 0; i < cpe.nb_ports; i++)
+			if (cpe.ports[i].phys == k)
+				break;
+		snprintf(buf, sizeof(buf), "%u %s %s reprobes %" PRIu64
+			 " down_drops %" PRIu64, cpe.phys[k].id,
+			 cpe.ports[i].wan ? "wan" : "lan", cpe_hotplug_state(k),
+			 cpe_hotplug_reprobes(k), down_drops(k));
+		l.count++;
+		if (l.a != NULL && l.shown < l.max) {
+			rte_tel_data_add_array_string(l.a, buf);
+			l.shown++;
+		}
+	}
+	list_end(d, &l);
+}
+
+/* --- the simulated adapter (tests) ------------------------------------ */
+
+#define SO_NAMES_MAX		256
+
+struct so_names {
+	char *name[SO_NAMES_MAX];
+	unsigned int n;
+};
+
+static int
+so_name(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct so_names *s = arg;
+
+	RTE_SET_USED(size);
+	if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0' &&
+	    s->n < SO_NAMES_MAX)
+		s->name[s->n++] = strdup(info->dlpi_name);
+	return 0;
+}
+
+/*
+ * A function of the loaded net_ch39x PMD, or NULL. EAL opens plugins
+ * without RTLD_GLOBAL: each loaded object is asked (after the walk, which
+ * holds the loader's lock).
+ */
+static void *
+pmd_sym(const char *fn)
+{
+	struct so_names s = { .n = 0 };
+	void *sym = dlsym(RTLD_DEFAULT, fn), *h;
+	unsigned int i;
+
+	if (sym != NULL)
+		return sym;
+	dl_iterate_phdr(so_name, &s);
+	for (i = 0; i < s.n; i++) {
+		h = s.name[i] != NULL && sym == NULL ?
+			dlopen(s.name[i], RTLD_NOW | RTLD_NOLOAD) : NULL;
+		if (h != NULL) {
+			/* EAL's own handle keeps the object loaded. */
+			sym = dlsym(h, fn);
+			dlclose(h);
+		}
+		free(s.name[i]);
+	}
+	return sym;
+}
+
+static void
+sim(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	static int (*unplug)(uint16_t);
+	static int (*replug)(uint16_t, enum rte_pmd_ch39x_replug);
+	char err[RTE_TEL_MAX_STRING_LEN], buf[8];
+	struct rte_tel_data *a;
+	const bool up = c->op == OP_SIM_REPLUG;
+	uint16_t k;
+	int rc;
+
+	for (k = 0; k < cpe.nb_phys; k++)
+		if (cpe.phys[k].id == c->port)
+			break;
+	if (k == cpe.nb_phys) {
+		snprintf(err, sizeof(err), "port %u is not one of the router's",
+			 c->port);
+		a = error_with_list(d, err);
+		for (k = 0; a != NULL && k < cpe.nb_phys; k++) {
+			snprintf(buf, sizeof(buf), "%u", cpe.phys[k].id);
+			rte_tel_data_add_array_string(a, buf);
+		}
+		return;
+	}
+	if (unplug == NULL)
+		unplug = (int (*)(uint16_t))pmd_sym("rte_pmd_ch39x_sim_unplug");
+	if (replug == NULL)
+		replug = (int (*)(uint16_t, enum rte_pmd_ch39x_replug))
+			pmd_sym("rte_pmd_ch39x_sim_replug");
+	if (cpe.phys[k].gone)
+		rc = -ENODEV;
+	else if ((up ? (void *)replug : (void *)unplug) == NULL)
+		rc = -ENOTSUP;
+	else
+		rc = up ? replug(c->port, RTE_PMD_CH39X_REPLUG_SAME) :
+			unplug(c->port);
+	if (rc != 0) {
+		snprintf(err, sizeof(err), "port %u: %s failed: %s (%d)%s",
+			 c->port, up ? "replug" : "unplug", strerror(-rc), rc,
+			 rc == -ENOTSUP ? ": not a simulated net_ch39x adapter "
+			 "(or no net_ch39x PMD loaded)" :
+			 rc == -ENODEV ? ": the port is removed, being probed "
+			 "again" :
+			 rc == -EINVAL && up ? ": not unplugged" : "");
+		cpe.st.ctl_errors++;
+		reply_error(d, err, rc == -EINVAL && up ?
+			    "/cpe/sim/unplug,PORT first" : NULL);
+		return;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "port", c->port);
+	rte_tel_data_add_dict_string(d, up ? "replugged" : "unplugged",
+				     "simulated adapter");
 }
 
 static void
@@ -896,6 +1070,13 @@ execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 		break;
 	case OP_STATS:
 		stats(d);
+		break;
+	case OP_PORTS:
+		ports(d);
+		break;
+	case OP_SIM_UNPLUG:
+	case OP_SIM_REPLUG:
+		sim(c, d);
 		break;
 	}
 }
@@ -987,8 +1168,30 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 		c.op = OP_ROUTES;
 	else if (strcmp(cmd, "/cpe/neighs") == 0)
 		c.op = OP_NEIGHS;
+	else if (strcmp(cmd, "/cpe/ports") == 0)
+		c.op = OP_PORTS;
 	else
 		c.op = OP_STATS;
+	return submit(&c, d);
+}
+
+/* /cpe/sim/unplug,PORT and /cpe/sim/replug,PORT */
+static int
+tel_sim(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .dst.af = AF_INET };
+	char buf[16], *f[1], *end;
+	unsigned long id;
+
+	if (split(params, buf, sizeof(buf), f, 1) != 1 || f[0][0] < '0' ||
+	    f[0][0] > '9')
+		return reply_bad(d, cmd, params, sim_allowed);
+	id = strtoul(f[0], &end, 10);
+	if (*end != '\0' || id >= RTE_MAX_ETHPORTS)
+		return reply_bad(d, cmd, params, sim_allowed);
+	c.port = (uint16_t)id;
+	c.op = strcmp(cmd, "/cpe/sim/replug") == 0 ? OP_SIM_REPLUG :
+		OP_SIM_UNPLUG;
 	return submit(&c, d);
 }
 
@@ -1013,6 +1216,12 @@ cpe_ctl_init(void)
 		  "parameters" },
 		{ "/cpe/stats", tel_list, "The router's main counters. No "
 		  "parameters" },
+		{ "/cpe/ports", tel_list, "The DPDK ports: up, down, "
+		  "reprobing or failed. No parameters" },
+		{ "/cpe/sim/unplug", tel_sim, "Takes a simulated net_ch39x "
+		  "adapter off its USB bus. Parameters: PORT" },
+		{ "/cpe/sim/replug", tel_sim, "Puts an unplugged simulated "
+		  "net_ch39x adapter back. Parameters: PORT" },
 	};
 	unsigned int i;
 	int rc;

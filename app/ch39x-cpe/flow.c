@@ -13,7 +13,8 @@
  * fragmentation needed), anything but TCP, UDP and ICMP echo. Entries age
  * out after --flow-timeout idle seconds, and a generation number retires
  * them all when a route or a neighbour changes; an expiring NAT session
- * deletes its own two entries.
+ * deletes its own two entries; a port that goes down deletes those out
+ * of it (hotplug.c), and none is learnt out of it while it is down.
  */
 
 #include <errno.h>
@@ -63,6 +64,12 @@ uint32_t
 cpe_flow_count(void)
 {
 	return cpe_ftab_count(&ft);
+}
+
+uint32_t
+cpe_flow_drop_phys(uint16_t k)
+{
+	return cpe_ftab_drop_phys(&ft, k);
 }
 
 void

@@ -62,6 +62,12 @@ cpe_flow6_count(void)
 	return cpe_ftab_count(&ft);
 }
 
+uint32_t
+cpe_flow6_drop_phys(uint16_t k)
+{
+	return cpe_ftab_drop_phys(&ft, k);
+}
+
 /* The key of an IPv6 packet the fast path may take, or -1. */
 int
 cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key)

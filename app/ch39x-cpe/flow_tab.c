@@ -66,6 +66,9 @@ cpe_ftab_learn(struct cpe_ftab *t, const void *key, const struct cpe_xlate *x)
 	struct cpe_fent *f;
 	int32_t pos;
 
+	/* Nothing leaves a port that is down: no flow out of it either. */
+	if (unlikely(cpe.phys[cpe.ports[x->out].phys].down))
+		return -ENETDOWN;
 	pos = rte_hash_add_key(t->h, key);
 	if (pos < 0) {
 		cpe.st.flow_full++;
@@ -102,6 +105,30 @@ cpe_ftab_age(struct cpe_ftab *t, uint32_t ms)
 		if (cpe.now - f->last > timeout || f->gen != cpe.gen) {
 			cpe_ftab_del(t, t->cursor);
 			cpe.st.flow_evictions++;
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Deletes the entries out of DPDK port cpe.phys[k] (any of its
+ * interfaces), once, when it goes down (hotplug.c): their packets take
+ * the slow path, which keeps routes, neighbours and NAT sessions. The
+ * number deleted.
+ */
+uint32_t
+cpe_ftab_drop_phys(struct cpe_ftab *t, uint16_t k)
+{
+	struct cpe_fent *f;
+	uint32_t pos, n = 0;
+
+	if (t->h == NULL)
+		return 0;
+	for (pos = 0; pos < t->nb; pos++) {
+		f = cpe_ftab_at(t, pos);
+		if (f->used && cpe.ports[f->x.out].phys == k) {
+			cpe_ftab_del(t, pos);
 			n++;
 		}
 	}

@@ -54,5 +54,6 @@ void cpe_ftab_del(struct cpe_ftab *t, uint32_t pos);
 int32_t cpe_ftab_learn(struct cpe_ftab *t, const void *key,
 		       const struct cpe_xlate *x);
 uint32_t cpe_ftab_age(struct cpe_ftab *t, uint32_t ms);
+uint32_t cpe_ftab_drop_phys(struct cpe_ftab *t, uint16_t k);
 
 #endif

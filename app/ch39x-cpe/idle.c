@@ -232,6 +232,46 @@ cpe_idle_init(void)
 	}
 }
 
+/*
+ * Around a re-probe (hotplug.c, on the forwarding thread): the removed
+ * port's queue leaves the epoll set before its port is closed (EAL's
+ * event record lives in the port's interrupt handle), and the new port's
+ * joins it once started, under the same tag.
+ */
+void
+cpe_idle_port_detach(uint16_t k)
+{
+	if (!idle.intr[k])
+		return;
+	rte_eth_dev_rx_intr_ctl_q(cpe.phys[k].id, 0, RTE_EPOLL_PER_THREAD,
+				  RTE_INTR_EVENT_DEL, NULL);
+	idle.intr[k] = false;
+	idle.nb_intr--;
+}
+
+void
+cpe_idle_port_attach(uint16_t k)
+{
+	uint16_t id = cpe.phys[k].id;
+	int rc;
+
+	if (cpe.o->idle != CPE_IDLE_INTERRUPT || idle.intr[k] ||
+	    idle.no_intr[id])
+		return;
+	rc = rte_eth_dev_rx_intr_ctl_q(id, 0, RTE_EPOLL_PER_THREAD,
+				       RTE_INTR_EVENT_ADD,
+				       (void *)(uintptr_t)(k + 1));
+	if (rc != 0) {
+		fprintf(stderr, "ch39x-cpe: --idle interrupt: port %u has no "
+			"Rx interrupt after its re-probe (%s); it is polled at "
+			"least every %u us while idle\n", id, rte_strerror(-rc),
+			IDLE_SLEEP_MAX_US);
+		return;
+	}
+	idle.intr[k] = true;
+	idle.nb_intr++;
+}
+
 static void
 arm(bool on)
 {

@@ -9,7 +9,8 @@
  * no device, and so that a config file's vdev lines become EAL --vdev
  * arguments. Then: ports (ports.c), routes, neighbours, NAT and the flow
  * cache; the forwarding loop on the main lcore (an optional benchmark
- * generator on the next one); statistics periodically and at exit.
+ * generator on the next one), which also handles the ports' link and
+ * removal events (hotplug.c); statistics periodically and at exit.
  */
 
 #include <signal.h>
@@ -169,7 +170,11 @@ forward(void)
 			ms = RTE_MAX(ms, 1u);
 			cpe_flow_age((uint32_t)ms);
 			cpe_flow6_age((uint32_t)ms);
-			cpe_nat_age((uint32_t)ms);
+			/* Sessions wait for a WAN that is away (hotplug.c). */
+			if (cpe.wan < 0 ||
+			    !cpe.phys[cpe.ports[cpe.wan].phys].down)
+				cpe_nat_age((uint32_t)ms);
+			cpe_hotplug_poll();
 			cpe_ctl_poll();
 			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4))) {
 				cpe_neigh_age();
@@ -275,6 +280,8 @@ main(int argc, char **argv)
 			"the flow cache: %s; give EAL more memory (-m)\n",
 			opts.flow_entries, rte_strerror(-rc));
 	if (rc == 0)
+		rc = cpe_hotplug_init();
+	if (rc == 0)
 		rc = cpe_ctl_init();
 	if (rc == 0)
 		rc = cpe_tap_init();
@@ -307,6 +314,7 @@ main(int argc, char **argv)
 			cpe_stats_print(stdout, true, elapsed);
 	}
 	cpe_tap_close();
+	cpe_hotplug_close();
 	cpe_ports_close();
 	rte_eal_cleanup();
 	free_args(eal_argv, &opts);

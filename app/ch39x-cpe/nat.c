@@ -175,6 +175,22 @@ cpe_nat_age(uint32_t ms)
 	}
 }
 
+/*
+ * The WAN port was down for shift TSC cycles (hotplug.c): no session
+ * aged meanwhile (main.c does not age them while it is down), and each
+ * keeps the time it had left, so that a flow whose packets could not
+ * pass finds its mapping (its external port) again.
+ */
+void
+cpe_nat_resume(uint64_t shift)
+{
+	uint32_t i;
+
+	for (i = 0; i < nb_sess; i++)
+		if (sess[i].used)
+			sess[i].last = RTE_MIN(sess[i].last + shift, cpe.now);
+}
+
 bool
 cpe_nat_sess_cacheable(uint32_t i)
 {

@@ -495,3 +495,13 @@ cpe_nd6_walk(void (*fn)(const uint8_t *a, uint16_t idx,
 			fn(ents[pos].k.a, ents[pos].k.port, &ents[pos].n.mac,
 			   cpe_nent_state_name(ents[pos].n.state), arg);
 }
+
+/* DPDK port cpe.phys[k] is back (hotplug.c): ages resume. */
+void
+cpe_nd6_resume(uint16_t k, uint64_t shift)
+{
+	uint32_t pos;
+
+	for (pos = 0; pos < nb_ents; pos++)
+		cpe_nent_resume(&ents[pos].n, k, shift);
+}

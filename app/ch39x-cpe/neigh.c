@@ -317,3 +317,13 @@ cpe_neigh_walk(void (*fn)(uint32_t ip, uint16_t idx,
 			fn(ents[pos].ip, ents[pos].n.port, &ents[pos].n.mac,
 			   cpe_nent_state_name(ents[pos].n.state), arg);
 }
+
+/* DPDK port cpe.phys[k] is back (hotplug.c): ages resume. */
+void
+cpe_neigh_resume(uint16_t k, uint64_t shift)
+{
+	uint32_t pos;
+
+	for (pos = 0; pos < nb_ents; pos++)
+		cpe_nent_resume(&ents[pos].n, k, shift);
+}

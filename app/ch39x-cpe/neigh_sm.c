@@ -103,6 +103,13 @@ void
 cpe_nent_age(struct cpe_nent *e, uint32_t pos, uint64_t timeout,
 	     const struct cpe_nops *o)
 {
+	/*
+	 * Its port is down (hotplug.c): a known hop's clock stops, and no
+	 * probe goes out (it could not); cpe_nent_resume() at the return.
+	 */
+	if (e->state == N_REACHABLE &&
+	    unlikely(cpe.phys[cpe.ports[e->port].phys].down))
+		return;
 	switch (e->state) {
 	case N_INCOMPLETE:
 		if (cpe.now - e->created > 3 * cpe.hz) {
@@ -146,6 +153,21 @@ cpe_nent_set_static(struct cpe_nent *e, uint16_t idx,
 	cpe_nent_flush(e);
 	/* Cached flows may carry the MAC this replaces. */
 	cpe.gen++;
+}
+
+/*
+ * DPDK port k is back after shift TSC cycles down: a known hop on it
+ * keeps the lifetime it had at the removal (a probe halfway confirms it,
+ * as for any entry), rather than expiring for the time it could not
+ * answer.
+ */
+void
+cpe_nent_resume(struct cpe_nent *e, uint16_t k, uint64_t shift)
+{
+	if (e->state != N_REACHABLE || cpe.ports[e->port].phys != k)
+		return;
+	e->confirmed = RTE_MIN(e->confirmed + shift, cpe.now);
+	e->sent = 0;
 }
 
 /* The state as the control socket shows it. */

@@ -56,6 +56,7 @@ void cpe_nent_age(struct cpe_nent *e, uint32_t pos, uint64_t timeout,
 void cpe_nent_set_static(struct cpe_nent *e, uint16_t idx,
 			 const struct rte_ether_addr *mac,
 			 const struct cpe_nops *o);
+void cpe_nent_resume(struct cpe_nent *e, uint16_t k, uint64_t shift);
 const char *cpe_nent_state_name(uint8_t state);
 
 #endif

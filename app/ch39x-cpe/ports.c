@@ -8,6 +8,9 @@
  * mbuf, the IPv4 checksum offload for the packets the router makes, and
  * a small TX queue per port that bursts at the end of each loop. VLAN
  * interfaces (vlan.c) share their DPDK port's set-up; cpe_tx() tags.
+ * A DPDK port that is down or gone (hotplug.c) sends nothing: what the
+ * router would send there is dropped and counted (down_drops), and a
+ * re-probed port is set up again here as at start (cpe_port_restart()).
  */
 
 #include <errno.h>
@@ -56,6 +59,13 @@ port_start(uint16_t id, uint32_t mtu, bool want_csum, bool *csum)
 	memset(&conf, 0, sizeof(conf));
 	conf.rxmode.mtu = mtu;
 	conf.intr_conf.rxq = cpe_idle_want_intr(id);
+	/* Link and removal events where the PMD has them (hotplug.c). */
+	if (info.dev_flags != NULL) {
+		conf.intr_conf.lsc = (*info.dev_flags &
+				      RTE_ETH_DEV_INTR_LSC) != 0;
+		conf.intr_conf.rmv = (*info.dev_flags &
+				      RTE_ETH_DEV_INTR_RMV) != 0;
+	}
 	if (mtu + RX_OVERHEAD > room) {
 		if (!(info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER) ||
 		    !(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
@@ -224,7 +234,7 @@ cpe_ports_close(void)
 		if (p->nb_tx)
 			rte_pktmbuf_free_bulk(p->txq, p->nb_tx);
 		p->nb_tx = 0;
-		if (cpe.by_id[p->id] != (int16_t)i)
+		if (cpe.by_id[p->id] != (int16_t)i || cpe.phys[p->phys].gone)
 			continue;
 		rte_eth_dev_stop(p->id);
 		rte_eth_dev_close(p->id);
@@ -263,6 +273,12 @@ cpe_tx(uint16_t idx, struct rte_mbuf *m)
 {
 	struct cpe_port *p = &cpe.ports[idx];
 
+	/* Its port is down or gone: nothing leaves (hotplug.c). */
+	if (unlikely(cpe.phys[p->phys].down)) {
+		cpe.st.port[idx].down_drops++;
+		rte_pktmbuf_free(m);
+		return;
+	}
 	/* The WAN scheduler queues by class and lets out at its rate. */
 	if (unlikely(cpe_qos_on) && idx == cpe.wan) {
 		cpe_qos_enqueue(m);
@@ -290,7 +306,66 @@ cpe_tx_flush(void)
 
 	if (unlikely(cpe_qos_on))
 		cpe_qos_dequeue();
-	for (i = 0; i < cpe.nb_ports; i++)
-		if (cpe.ports[i].nb_tx)
+	for (i = 0; i < cpe.nb_ports; i++) {
+		if (!cpe.ports[i].nb_tx)
+			continue;
+		/* The scheduler's held packets, drained into a dead port. */
+		if (unlikely(cpe.phys[cpe.ports[i].phys].down))
+			cpe_tx_drop_phys(cpe.ports[i].phys);
+		else
 			flush_port(&cpe.ports[i], &cpe.st.port[i]);
+	}
+}
+
+void
+cpe_tx_drop_phys(uint16_t k)
+{
+	struct cpe_port *p;
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++) {
+		p = &cpe.ports[i];
+		if (p->phys != k || p->nb_tx == 0)
+			continue;
+		rte_pktmbuf_free_bulk(p->txq, p->nb_tx);
+		cpe.st.port[i].down_drops += p->nb_tx;
+		p->nb_tx = 0;
+	}
+}
+
+/*
+ * After a re-probe (hotplug.c): cpe.phys[k].id is the port the probe
+ * made (the interfaces' ids already follow it). Queues, offloads, MTU
+ * and Rx interrupts as cpe_ports_setup() chose them; the address the
+ * router had, so that the hosts' ARP and ND caches stay right (a PMD
+ * that cannot take it: the new one, with a warning).
+ */
+int
+cpe_port_restart(uint16_t k)
+{
+	uint16_t id = cpe.phys[k].id, i;
+	struct cpe_port *first = &cpe.ports[cpe.by_id[id]];
+	struct rte_ether_addr mac;
+	bool csum;
+	int rc;
+
+	rc = port_start(id, first->mtu, cpe.o->tx_csum, &csum);
+	if (rc != 0 && cpe_idle_intr_refused(id))
+		rc = port_start(id, first->mtu, cpe.o->tx_csum, &csum);
+	if (rc != 0)
+		return rc;
+	if (rte_eth_macaddr_get(id, &mac) == 0 &&
+	    !rte_is_same_ether_addr(&mac, &first->mac) &&
+	    (rc = rte_eth_dev_default_mac_addr_set(id, &first->mac)) != 0) {
+		fprintf(stderr, "ch39x-cpe: port %u: cannot take its address "
+			"back (%s); the hosts must learn the new one\n", id,
+			rte_strerror(-rc));
+		for (i = 0; i < cpe.nb_ports; i++)
+			if (cpe.ports[i].phys == k)
+				cpe.ports[i].mac = mac;
+	}
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (cpe.ports[i].phys == k)
+			cpe.ports[i].ip_csum_offload = csum;
+	return 0;
 }

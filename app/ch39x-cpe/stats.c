@@ -146,20 +146,29 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 			memset(&es, 0, sizeof(es));
 		fprintf(f, "  port %s %s %u.%u.%u.%u: rx %" PRIu64 " tx %"
 			PRIu64 " tx_drops %" PRIu64 " rx_missed %" PRIu64
-			" rx_errors %" PRIu64 " tx_errors %" PRIu64 "\n",
+			" rx_errors %" PRIu64 " tx_errors %" PRIu64
+			" down_drops %" PRIu64 " (%s)\n",
 			cpe_port_name(i, name, sizeof(name)), p->wan ? "wan" : "lan", p->ip >> 24,
 			(p->ip >> 16) & 255, (p->ip >> 8) & 255, p->ip & 255,
 			s->port[i].rx, s->port[i].tx, s->port[i].tx_drops,
-			es.imissed, es.ierrors, es.oerrors);
+			es.imissed, es.ierrors, es.oerrors,
+			s->port[i].down_drops, cpe_hotplug_state(p->phys));
 	}
 	vlan_print(f);
 	fprintf(f, "  fast path: hits %" PRIu64 " misses %" PRIu64
 		" (hit rate %.1f %%) stale %" PRIu64 " installs %" PRIu64
-		" evictions %" PRIu64 " invalidated %" PRIu64 " full %" PRIu64
+		" evictions %" PRIu64 " invalidated %" PRIu64
+		" down_invalidated %" PRIu64 " full %" PRIu64
 		" flows %u\n", s->fast_hits, s->fast_misses,
 		lookups ? 100.0 * (double)s->fast_hits / (double)lookups : 0,
 		s->fast_stale, s->flow_installs, s->flow_evictions,
-		s->flow_invalidated, s->flow_full, cpe_flow_count());
+		s->flow_invalidated, s->flow_down_invalidated, s->flow_full,
+		cpe_flow_count());
+	fprintf(f, "  hotplug: down %" PRIu64 " up %" PRIu64 " removed %"
+		PRIu64 " reprobes %" PRIu64 " reprobe_errors %" PRIu64
+		" gave_up %" PRIu64 "\n", s->port_down_events,
+		s->port_up_events, s->port_rmv_events, s->port_reprobes,
+		s->port_reprobe_errors, s->port_reprobe_gave_up);
 	fprintf(f, "  nat: sessions %u created %" PRIu64 " expired %" PRIu64
 		" full %" PRIu64 " no_mapping %" PRIu64 " unsupported %" PRIu64
 		" icmp_errors_translated %" PRIu64 "\n", cpe_nat_in_use(),
@@ -217,22 +226,31 @@ cpe_stats_json(FILE *f, double elapsed)
 		fprintf(f, "%s\n    {\"port\": %u, \"role\": \"%s\", \"rx\": %"
 			PRIu64 ", \"tx\": %" PRIu64 ", \"rx_bytes\": %" PRIu64
 			", \"tx_bytes\": %" PRIu64 ", \"tx_drops\": %" PRIu64
-			", \"rx_missed\": %" PRIu64 ", \"vlan\": %u}",
+			", \"rx_missed\": %" PRIu64 ", \"vlan\": %u"
+			", \"down_drops\": %" PRIu64 ", \"state\": \"%s\"}",
 			i ? "," : "",
 			cpe.ports[i].id, cpe.ports[i].wan ? "wan" : "lan",
 			s->port[i].rx, s->port[i].tx, s->port[i].rx_bytes,
 			s->port[i].tx_bytes, s->port[i].tx_drops, es.imissed,
-			cpe.ports[i].vlan);
+			cpe.ports[i].vlan, s->port[i].down_drops,
+			cpe_hotplug_state(cpe.ports[i].phys));
 	}
 	fprintf(f, "\n  ],\n");
 	vlan_json(f);
 	fprintf(f, "  \"fast\": {\"hits\": %" PRIu64 ", \"misses\": %" PRIu64
 		", \"stale\": %" PRIu64 ", \"installs\": %" PRIu64
 		", \"evictions\": %" PRIu64 ", \"invalidated\": %" PRIu64
+		", \"down_invalidated\": %" PRIu64
 		", \"full\": %" PRIu64 ", \"flows\": %u},\n", s->fast_hits,
 		s->fast_misses, s->fast_stale, s->flow_installs,
-		s->flow_evictions, s->flow_invalidated, s->flow_full,
-		cpe_flow_count());
+		s->flow_evictions, s->flow_invalidated,
+		s->flow_down_invalidated, s->flow_full, cpe_flow_count());
+	fprintf(f, "  \"hotplug\": {\"down\": %" PRIu64 ", \"up\": %"
+		PRIu64 ", \"removed\": %" PRIu64 ", \"reprobes\": %" PRIu64
+		", \"reprobe_errors\": %" PRIu64 ", \"gave_up\": %" PRIu64
+		"},\n", s->port_down_events, s->port_up_events,
+		s->port_rmv_events, s->port_reprobes, s->port_reprobe_errors,
+		s->port_reprobe_gave_up);
 	fprintf(f, "  \"nat\": {\"sessions\": %u, \"created\": %" PRIu64
 		", \"expired\": %" PRIu64 ", \"full\": %" PRIu64
 		", \"no_mapping\": %" PRIu64 ", \"unsupported\": %" PRIu64

@@ -274,6 +274,9 @@ cpe_vlan_rx(uint16_t idx, struct rte_mbuf **pkts, uint16_t cap)
 		memmove(held[idx], held[idx] + n, nb_held[idx] * sizeof(pkts[0]));
 		return n;
 	}
+	/* Removed (RMV): its port id is no port until the re-probe. */
+	if (unlikely(cpe.phys[p->phys].gone))
+		return 0;
 	if (!cpe_idle_poll_port(p->phys)) {
 		cpe.st.idle_polls_skipped++;
 		return 0;
