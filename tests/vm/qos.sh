@@ -24,7 +24,8 @@
 #         flow: an unmarked ping every 20 ms LAN -> WAN host
 #   l2    l1 plus 4 TCP downloads (a second iperf3 server, -R -P 4);
 #         downloads are not shaped (no router shapes its ingress)
-# iperf3 and ping are pinned to vCPU 0, ch39x-cpe's lcore is vCPU 1.
+# iperf3 and ping are pinned to vCPU 0 (the ping SCHED_FIFO: its own wait
+# for the vCPU is not the router's latency), ch39x-cpe's lcore is vCPU 1.
 #
 # Per sample (/out/qos.csv): the ping's RTT percentiles 50/90/99 (nearest
 # rank) and mean, each stream's goodput at its receiver over the 1 s
@@ -42,6 +43,9 @@
 # passes a ping LAN -> WAN, its shaper is installed, every iperf3 moved
 # data through the router's WAN address (NAT), ch39x-cpe exits 0 and
 # cdc_ncm takes the gadgets back. The numbers are measured, not asserted.
+#
+# Settings: run.sh's CPE_QOS_* in the run directory's qos.conf (QOS_*);
+# the defaults below.
 #
 # Sourced by guest.sh after pmd.sh and cpe.sh (uses their result, param,
 # up, nsx, ndev, cpe_gadgets, linux_up, linux_down, wait_carrier,
