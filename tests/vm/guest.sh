@@ -264,6 +264,18 @@ if [ "$(param vmt_cpe)" = 1 ]; then
 	exit 0
 fi
 
+# QOS=1: only the shaper comparison (tests/vm/qos.sh, on cpe.sh's
+# topology), then done.
+if [ "$(param vmt_qos)" = 1 ]; then
+	. "/host${S%/*}/pmd.sh"
+	. "/host${S%/*}/cpe.sh"
+	. "/host${S%/*}/qos.sh"
+	qos_run
+	echo "[guest] done at uptime $(up) s"
+	echo DONE >> /out/done
+	exit 0
+fi
+
 # What ch39x-usb says of each gadget: the protocol proto=auto picks and
 # why, the configuration it needs, the kernel driver and its netdev.
 KN=- KE=- NET=-

@@ -40,6 +40,17 @@
 #                                        two NCM gadgets (tests/vm/cpe.sh):
 #                                        only that, at super speed unless
 #                                        SPEEDS says otherwise
+#   QOS=1 [CPE_QOS_REPS=3 CPE_QOS_SECS=12 CPE_QOS_RATE=20M
+#   CPE_QOS_ROUTERS="fq fifo cake htb" CPE_QOS_LOADS="idle l1 l2"
+#   CPE_QOS_FQ_ARGS="--qos-fq on" CPE_QOS_FIFO_ARGS="--qos-fq off"
+#   CPE_QOS_ARGS=] ...                   latency under load through a
+#                                        shaped WAN: ch39x-cpe (flow
+#                                        queueing, FIFO classes) against
+#                                        Linux with cake and with HTB +
+#                                        fq_codel on the same two NCM
+#                                        gadgets (tests/vm/qos.sh): only
+#                                        that, at super speed unless
+#                                        SPEEDS says otherwise
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
 #   ARCH=arm64 [SPEEDS=high PMD_TESTS="ncm ecm"] ...
@@ -72,7 +83,8 @@ arm64) CACHE=$ROOT/.cache/vm-arm64 ;;
 esac
 CPE=${CPE:-0}		# 1: the router comparison (tests/vm/cpe.sh) only
 SPEEDS_DEF="high super"
-[ "$CPE" = 1 ] && SPEEDS_DEF=super
+QOS=${QOS:-0}		# 1: the shaper comparison (tests/vm/qos.sh) only
+[ "$CPE" = 1 ] || [ "$QOS" = 1 ] && SPEEDS_DEF=super
 SPEEDS=${SPEEDS:-$SPEEDS_DEF}
 KDRV=${KDRV:-1}
 ACCEL=${ACCEL:-auto}
@@ -110,6 +122,16 @@ CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
 CPE_STRACE=${CPE_STRACE:-0}	# 1: ch39x-cpe's system calls while idle
 CPE_PROFILE=${CPE_PROFILE:-0}	# 1: where each router's CPU goes (perf)
 CPE_SAT=${CPE_SAT:-1}		# 0: fixed rates only (no TCP max, no UDP flood)
+# QOS=1: the ch39x-cpe options of router fq and fifo (unset: the
+# defaults; set to "" for none) and of both (CPE_QOS_ARGS)
+CPE_QOS_REPS=${CPE_QOS_REPS:-3}
+CPE_QOS_SECS=${CPE_QOS_SECS:-12}
+CPE_QOS_RATE=${CPE_QOS_RATE:-20M}
+CPE_QOS_ROUTERS=${CPE_QOS_ROUTERS:-fq fifo cake htb}
+CPE_QOS_LOADS=${CPE_QOS_LOADS:-idle l1 l2}
+CPE_QOS_FQ_ARGS=${CPE_QOS_FQ_ARGS---qos-fq on}
+CPE_QOS_FIFO_ARGS=${CPE_QOS_FIFO_ARGS---qos-fq off}
+CPE_QOS_ARGS=${CPE_QOS_ARGS:-}
 VM_MEM=1024
 # A comparison round takes about 25 s per driver and frame size under TCG
 # (two gadgets, two directions), plus a testpmd start per PMD.
@@ -125,6 +147,22 @@ perf_n() { echo $#; }
 [ "$CPE" = 1 ] && { BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS *
 	(1 + $(perf_n $CPE_MODES)) * (90 + ($(perf_n $CPE_RATES) + 3) *
 	(CPE_SECS + 25)))); VM_MEM=1536; }
+# A shaper round: the router's start and stop (ch39x-cpe: up to 60 s under
+# TCG), then each load's window, its 3 s warm-up and the iperf3 servers'
+# start and end.
+# shellcheck disable=SC2086
+[ "$QOS" = 1 ] && { BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_QOS_REPS *
+	$(perf_n $CPE_QOS_ROUTERS) * (120 + $(perf_n $CPE_QOS_LOADS) *
+	(CPE_QOS_SECS + 30)))); VM_MEM=1536; }
+# QOS=1's settings go to the guest in the run's directory (qos.conf), not
+# on the kernel command line, whose variables the kernel caps at 32.
+QOS_APPEND=
+[ "$QOS" = 1 ] && QOS_APPEND=" vmt_qos=1"
+for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
+	 "$CPE_QOS_LOADS" "$CPE_QOS_FQ_ARGS" "$CPE_QOS_FIFO_ARGS" \
+	 "$CPE_QOS_ARGS"; do
+	case $v in *"'"*|*\\*) echo "CPE_QOS_*: no quotes or backslashes ($v)"; exit 2 ;; esac
+done
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
 USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
@@ -132,6 +170,9 @@ HOSTDRV_MODULES="cdc_ether cdc_ncm"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
 CPE_MODULES="nf_tables nft_chain_nat nft_masq"
+# The Linux routers of QOS=1: cake, and HTB with fq_codel as its leaf
+# (each only when this kernel has it: the guest says which are missing).
+QOS_MODULES="sch_cake sch_fq_codel sch_htb"
 
 usec() { echo "${EPOCHREALTIME/./}"; }
 T_START=$(usec)
@@ -269,7 +310,7 @@ fi
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
-STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES"
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES"
 	  cat "$VMDIR/init"
 	  echo "$BUSYBOX_VER") | sha256sum |
 	cut -c1-16)
@@ -318,6 +359,11 @@ if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	add_modules perf.list $PERF_MODULES
 	# shellcheck disable=SC2086
 	add_modules cpe.list $CPE_MODULES
+	for m in $QOS_MODULES; do
+		modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" \
+			>/dev/null 2>&1 && add_modules qos.list "$m"
+	done
+	touch "$IR/modules/qos.list"
 	(cd "$IR" && find . -print0 | cpio --null -o -H newc --quiet |
 		gzip -1) > "$INITRD.tmp"
 	mv "$INITRD.tmp" "$INITRD"
@@ -419,6 +465,12 @@ for speed in $SPEEDS; do
 	phase_start
 	RUN=$(mktemp -d "$CACHE/run.XXXXXX")
 	chmod 755 "$RUN"
+	[ "$QOS" = 1 ] && printf "%s='%s'\n" QOS_REPS "$CPE_QOS_REPS" \
+		QOS_SECS "$CPE_QOS_SECS" QOS_RATE "$CPE_QOS_RATE" \
+		QOS_ROUTERS "$CPE_QOS_ROUTERS" QOS_LOADS "$CPE_QOS_LOADS" \
+		QOS_FQ_ARGS "$CPE_QOS_FQ_ARGS" \
+		QOS_FIFO_ARGS "$CPE_QOS_FIFO_ARGS" \
+		QOS_ARGS "$CPE_QOS_ARGS" > "$RUN/qos.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
 	pmd_tests=$PMD_TESTS
 	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
@@ -429,7 +481,7 @@ for speed in $SPEEDS; do
 	# CPE=1: this machine's load, which the guest records with each
 	# measurement (TCG shares the host's cores with whatever else runs).
 	LOADER=
-	if [ "$CPE" = 1 ]; then
+	if [ "$CPE" = 1 ] || [ "$QOS" = 1 ]; then
 		( while :; do cat /proc/loadavg > "$RUN/hostload.tmp" &&
 			mv "$RUN/hostload.tmp" "$RUN/hostload"; sleep 2; done ) &
 		LOADER=$!
@@ -440,7 +492,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
@@ -451,7 +503,7 @@ for speed in $SPEEDS; do
 			>> "$RUN/console.log"
 		case $line in
 		PASS*|FAIL*) echo "${line%% \[t=*}" | sed "s/^\(PASS\|FAIL\) /\1 [$speed] /" ;;
-		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] perf"*|"[perf]"*|"[cpe]"*|"[guest] done"*|*"Kernel panic"*)
+		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] perf"*|"[perf]"*|"[cpe]"*|"[qos]"*|"[guest] done"*|*"Kernel panic"*)
 			log "$line" ;;
 		esac
 	done
