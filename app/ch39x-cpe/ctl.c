@@ -695,6 +695,7 @@ route_add(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
 	rte_tel_data_add_dict_int(d, "replaced", replaced);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 static void
@@ -728,6 +729,7 @@ route_del(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "deleted", p);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 static void
@@ -762,6 +764,7 @@ neigh_add(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
 	rte_tel_data_add_dict_int(d, "replaced", rc);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 static void
@@ -783,6 +786,7 @@ neigh_del(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "deleted", a);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 /* A listing: {"count": N, "shown": M, KEY: [lines]}. */
@@ -866,6 +870,7 @@ stats(struct rte_tel_data *d)
 	cpe_tel_u64(d, "ctl_neigh_changes",
 				  s->ctl_neigh_changes);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 static void

@@ -170,6 +170,7 @@ forward(void)
 			cpe_flow_age((uint32_t)ms);
 			cpe_flow6_age((uint32_t)ms);
 			cpe_nat_age((uint32_t)ms);
+			cpe_fw_age_ms((uint32_t)ms);
 			cpe_ctl_poll();
 			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4))) {
 				cpe_neigh_age();
@@ -275,6 +276,8 @@ main(int argc, char **argv)
 			"the flow cache: %s; give EAL more memory (-m)\n",
 			opts.flow_entries, rte_strerror(-rc));
 	if (rc == 0)
+		rc = cpe_fw_setup();
+	if (rc == 0)
 		rc = cpe_ctl_init();
 	if (rc == 0)
 		rc = cpe_tap_init();
@@ -307,6 +310,7 @@ main(int argc, char **argv)
 			cpe_stats_print(stdout, true, elapsed);
 	}
 	cpe_tap_close();
+	cpe_fw_close();
 	cpe_ports_close();
 	rte_eal_cleanup();
 	free_args(eal_argv, &opts);
