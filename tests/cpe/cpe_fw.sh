@@ -19,7 +19,9 @@
 # quoting a tracked flow; echo requests to the router and to the LAN
 # host; hping3 SYNs to a closed and an opened router port. From the LAN host: TCP, UDP and ping to the WAN host over both
 # families (replies must come back), and spoofed sources (dropped).
-# ch39x-cpe's counters by reason and by rule must show the drops.
+# ch39x-cpe's counters by reason and by rule must show the drops. A
+# control run with --firewall off must see what the firewall hid (the
+# probes are not blind).
 #
 # Usage: cpe_fw.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root. Installs nmap, hping3 and python3-scapy
@@ -206,26 +208,33 @@ fw-open tcp/2222
 fw-pinhole tcp/[$LAN6_H]:8443
 json
 CONF
-start_router main
-for n in "$lan" "$wan" "$rt"; do
-	ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
-	ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
-done
-host_v4 $LAN_RT $LAN_H $WAN_H
-ip -n "$lan" -6 addr add $LAN6_H/64 dev "$tl" nodad
-ip -n "$lan" -6 route add default via $LAN6_RT
-ip -n "$wan" -6 addr add $WAN6_H/64 dev "$tw" nodad
-ip -n "$wan" -6 route add 2001:db8:70::/64 via $WAN6_RT
-# The router's Linux side: its WAN IPv6 address on the TAP (the app sets
-# IPv4 only), the WAN host's MAC known (ND answers are the app's).
-for i in $(seq 100); do
-	ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
-	sleep 0.1
-done
-ip -n "$rt" -6 addr add $WAN6_RT/64 dev "$pw" nodad
-wmac=$(ip -n "$wan" -br link show "$tw" | awk '{print $3}')
-ip -n "$rt" neigh replace $WAN_H lladdr "$wmac" dev "$pw"
-ip -n "$rt" -6 neigh replace $WAN6_H lladdr "$wmac" dev "$pw"
+# ch39x_up NAME [OPTIONS]: the router started, the hosts and the router's
+# Linux side addressed (again after a restart: the TAPs are new).
+ch39x_up() {
+	local name=$1 i n wmac
+	shift
+	start_router "$name" "$@"
+	for n in "$lan" "$wan" "$rt"; do
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
+	done
+	host_v4 $LAN_RT $LAN_H $WAN_H
+	ip -n "$lan" -6 addr add $LAN6_H/64 dev "$tl" nodad
+	ip -n "$lan" -6 route add default via $LAN6_RT
+	ip -n "$wan" -6 addr add $WAN6_H/64 dev "$tw" nodad
+	ip -n "$wan" -6 route add 2001:db8:70::/64 via $WAN6_RT
+	# The router's Linux side: its WAN IPv6 address on the TAP (the app
+	# sets IPv4 only), the WAN host's MAC known (ND answers are the app's).
+	for i in $(seq 100); do
+		ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
+		sleep 0.1
+	done
+	ip -n "$rt" -6 addr add $WAN6_RT/64 dev "$pw" nodad
+	wmac=$(ip -n "$wan" -br link show "$tw" | awk '{print $3}')
+	ip -n "$rt" neigh replace $WAN_H lladdr "$wmac" dev "$pw"
+	ip -n "$rt" -6 neigh replace $WAN6_H lladdr "$wmac" dev "$pw"
+}
+ch39x_up main
 serve "$rt" cpe_rt tcp:22 tcp:2222 udp:53
 serve "$lan" cpe_lan tcp:80 tcp:8443 tcp:2222 udp:5353
 serve "$wan" cpe_wan tcp:8080 udp:9000
@@ -243,6 +252,24 @@ v=$(json "$j" "j['firewall']['rules'][1]['hits']")
 check '[ "${v:-0}" -gt 0 ]' "rule fw-pinhole counted hits (${v:-none})"
 v=$(json "$j" "j['firewall']['states']")
 check '[ -n "$v" ]' "firewall.states in the JSON statistics ($v)"
+
+# --- the control: --firewall off, the same cases ------------------------
+# The verdicts that must flip show that the cases can see a pass (a drop
+# above is the firewall's, not a blind probe).
+ch39x_up off --firewall off
+cases off "$lan" "$wan" cpe_rt "$tl" "$tw"
+stop_router off
+for c in "udp_router4_closed pass" "ack_no_state_lan6 pass" \
+	 "ack_no_state_router4 pass" "spoof_lan_src6 pass" \
+	 "hping3_syn_router4_22 pass" "icmp6_err_untracked pass"; do
+	cn=${c% *} cw=${c#* }
+	v=$(awk -v n="$cn" '$1 == n {print $2}' "$priv/res_off")
+	check '[ "$v" = "$cw" ]' "--firewall off: $cn is $cw (has ${v:-?})"
+done
+v=$(awk '$1 == "nmap_tcp_lan6" {print $2}' "$priv/res_off")
+check '[ "$v" = "[80,2222,8443]" ]' "--firewall off: nmap sees the LAN host's ports open ($v)"
+v=$(awk '$1 == "nmap_tcp_router4" {print $2}' "$priv/res_off")
+check '[ "$v" = "[22,2222]" ]' "--firewall off: nmap sees the router's Linux ports open ($v)"
 
 # --- 2. Linux with nftables, the same policy ---------------------------
 for n in "$xr" "$xl" "$xw"; do ip netns add "$n"; ip -n "$n" link set lo up; done
@@ -317,12 +344,13 @@ serve "$xw" lx_wan tcp:8080 udp:9000
 cases lx "$xl" "$xw" lx_rt xl0 xw0
 
 # --- the verdicts side by side ------------------------------------------
-printf '%-24s %-10s %-10s %-10s %s\n' case expected ch39x-cpe linux agree
+printf '%-24s %-10s %-10s %-10s %-6s %s\n' case expected ch39x-cpe linux agree "fw off"
 while read -r name want; do
 	a=$(awk -v n="$name" '$1 == n {print $2}' "$priv/res_cpe")
 	b=$(awk -v n="$name" '$1 == n {print $2}' "$priv/res_lx")
+	o=$(awk -v n="$name" '$1 == n {print $2}' "$priv/res_off")
 	ag=yes; [ "$a" = "$b" ] || ag=NO
-	printf '%-24s %-10s %-10s %-10s %s\n' "$name" "$want" "${a:-?}" "${b:-?}" "$ag"
+	printf '%-24s %-10s %-10s %-10s %-6s %s\n' "$name" "$want" "${a:-?}" "${b:-?}" "$ag" "${o:-?}"
 	check '[ "$a" = "$want" ]' "ch39x-cpe: $name is $want (has ${a:-?})"
 	check '[ "$b" = "$want" ]' "linux+nftables: $name is $want (has ${b:-?})"
 done < "$priv/expected"
