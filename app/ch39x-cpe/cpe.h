@@ -10,9 +10,10 @@
  * IPv4, one or more LAN interfaces, IPv6 routed) on DPDK ports, with a
  * flow-cache fast path in front of the routing/ARP/ND/NAT slow path. One
  * lcore forwards; see main.c for the loop, flow.c/flow6.c for the fast
- * path, fwd.c/fwd6.c for the slow path, vlan.c, qos.c, tap.c, idle.c and
- * ctl.c for sub-interfaces, the WAN scheduler, the control plane, the
- * idle modes and run-time commands.
+ * path, fwd.c/fwd6.c for the slow path, fw.c/fw_glue.c for the stateful
+ * firewall, vlan.c, qos.c, tap.c, idle.c and ctl.c for sub-interfaces,
+ * the WAN scheduler, the control plane, the idle modes and run-time
+ * commands.
  */
 
 #include <stdbool.h>
