@@ -37,9 +37,11 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # installs QEMU and the rest of its own needs); dnsmasq-base and
 # busybox-static (udhcpc, nslookup) are the DHCP/DNS server and client of
 # the CPE control-plane test (tests/cpe/cpe_dhcp.sh); nftables' nft is the
-# Linux router's masquerade in the VM's router comparison (tests/vm/cpe.sh).
+# Linux router's masquerade in the VM's router comparison (tests/vm/cpe.sh)
+# and the firewall oracle of tests/cpe/cpe_fw.sh, whose WAN host scans and
+# crafts with nmap, hping3 and scapy.
 test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static
-	nftables)
+	nftables nmap hping3 python3-scapy)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 # The Debian packages (scripts/deb.sh): dpkg-buildpackage's build-essential
 # and debhelper, lintian; debootstrap makes the clean Debian 12 tree the

@@ -10,9 +10,10 @@
  * IPv4, one or more LAN interfaces, IPv6 routed) on DPDK ports, with a
  * flow-cache fast path in front of the routing/ARP/ND/NAT slow path. One
  * lcore forwards; see main.c for the loop, flow.c/flow6.c for the fast
- * path, fwd.c/fwd6.c for the slow path, vlan.c, qos.c, tap.c, idle.c and
- * ctl.c for sub-interfaces, the WAN scheduler, the control plane, the
- * idle modes and run-time commands.
+ * path, fwd.c/fwd6.c for the slow path, fw.c/fw_glue.c for the stateful
+ * firewall, vlan.c, qos.c, tap.c, idle.c and ctl.c for sub-interfaces,
+ * the WAN scheduler, the control plane, the idle modes and run-time
+ * commands.
  */
 
 #include <stdbool.h>
@@ -25,6 +26,7 @@
 #include <rte_mbuf.h>
 #include <rte_version.h>
 
+#include "fw.h"
 #include "qos.h"
 
 /* DPDK 24.11 renamed the ICMP types and deprecated RTE_IP_ICMP_ECHO_*. */
@@ -178,6 +180,7 @@ struct cpe_opts {
 	uint32_t data_room;
 	struct cpe_gen_cfg gen;
 	struct cpe_qos_cfg qos;		/* WAN scheduler (qos.c) */
+	struct cpe_fw_cfg fw;		/* the firewall (fw.c) */
 	const char *config;		/* file the options came from, if any */
 	/* --vdev lines of the config file, handed to EAL. */
 	char *vdevs[CPE_MAX_PHYS];
@@ -250,6 +253,7 @@ struct cpe_xlate {
 	uint32_t ip_adj;		/* one's complement deltas, raw words */
 	uint32_t l4_adj;
 	uint32_t sess;			/* NAT session, UINT32_MAX: none */
+	uint32_t ct;			/* firewall state, UINT32_MAX: none */
 };
 
 /* The router's state, shared by the files below. */
@@ -385,6 +389,7 @@ void cpe_flow_learn(uint16_t in, const void *key, const struct cpe_xlate *x);
 int cpe_flow_key(uint16_t in, const struct rte_mbuf *m, void *key);
 void cpe_flow_del(int32_t pos);
 void cpe_flow_del_sess(int32_t pos, uint32_t sess);
+void cpe_flow_del_ct(int32_t pos, uint32_t ct);
 void cpe_xlate_prepare(const struct rte_mbuf *m, struct cpe_xlate *x);
 void cpe_flow_age(uint32_t ms);
 uint32_t cpe_flow_count(void);
@@ -431,7 +436,9 @@ int cpe_flow6_init(void);
 /* true: m was forwarded from the cache (consumed). */
 bool cpe_flow6_fast(uint16_t in, struct rte_mbuf *m);
 int cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key);
-void cpe_flow6_learn(const void *key, const struct cpe_xlate *x);
+/* The slot learnt, -1: none. */
+int32_t cpe_flow6_learn(const void *key, const struct cpe_xlate *x);
+void cpe_flow6_del_ct(int32_t pos, uint32_t ct);
 void cpe_flow6_age(uint32_t ms);
 uint32_t cpe_flow6_count(void);
 uint32_t cpe_flow6_drop_phys(uint16_t k);
@@ -439,6 +446,29 @@ uint32_t cpe_flow6_drop_phys(uint16_t k);
 
 /* fwd.c */
 void cpe_slow_input(uint16_t in, struct rte_mbuf *m);
+
+/*
+ * fw_glue.c: the firewall (fw.c) in the router. cpe_fw_pass: whether m,
+ * from port in to port out (-1: the router), passes source validation
+ * and the zone policy; *ct its tracked connection (UINT32_MAX: none),
+ * *cacheable whether the flow cache may carry the verdict.
+ */
+extern struct cpe_fw cpe_fw;
+extern bool cpe_fw_on;
+int cpe_fw_setup(void);
+void cpe_fw_close(void);
+/* BCP 38 and bogons (counted); local: m is for the router. */
+bool cpe_fw_src_ok(uint16_t in, bool local, const struct rte_mbuf *m);
+bool cpe_fw_pass(uint16_t in, int out, const struct rte_mbuf *m,
+		 uint32_t *ct, bool *cacheable);
+/* The router's own packet out of port idx (from its TAP): tracked. */
+void cpe_fw_out_local(uint16_t idx, const struct rte_mbuf *m);
+void cpe_fw_link(uint32_t ct, uint16_t in, int32_t pos);
+void cpe_fw_age_ms(uint32_t ms);
+void cpe_fw_print(FILE *f);
+void cpe_fw_json(FILE *f);
+struct rte_tel_data;
+void cpe_fw_tel(struct rte_tel_data *d);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);

@@ -714,6 +714,7 @@ route_add(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
 	rte_tel_data_add_dict_int(d, "replaced", replaced);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 static void
@@ -747,6 +748,7 @@ route_del(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "deleted", p);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 static void
@@ -781,6 +783,7 @@ neigh_add(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_add_dict_int(d, "port", cpe.ports[port].id);
 	rte_tel_data_add_dict_int(d, "replaced", rc);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 static void
@@ -802,6 +805,7 @@ neigh_del(const struct ctl_family *f, const struct ctl_cmd *c,
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "deleted", a);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 /* A listing: {"count": N, "shown": M, KEY: [lines]}. */
@@ -897,6 +901,7 @@ stats(struct rte_tel_data *d)
 	cpe_tel_u64(d, "port_reprobe_errors", s->port_reprobe_errors);
 	cpe_tel_u64(d, "port_reprobe_gave_up", s->port_reprobe_gave_up);
 	cpe_tel_u64(d, "generation", cpe.gen);
+	cpe_fw_tel(d);
 }
 
 /* What a DPDK port's interfaces could not send while it was away. */

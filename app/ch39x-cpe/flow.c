@@ -89,6 +89,16 @@ cpe_flow_del_sess(int32_t pos, uint32_t sess)
 	}
 }
 
+void
+cpe_flow_del_ct(int32_t pos, uint32_t ct)
+{
+	/* The slot may hold another flow by now. */
+	if (flows != NULL && flows[pos].h.used && flows[pos].h.x.ct == ct) {
+		cpe_flow_del(pos);
+		cpe.st.flow_invalidated++;
+	}
+}
+
 /*
  * The key of a packet the fast path may take, or -1. Only the first
  * segment is read: headers are there whatever the MTU.
@@ -221,6 +231,7 @@ cpe_flow_learn(uint16_t in, const void *key, const struct cpe_xlate *x)
 		return;
 	if (x->sess != UINT32_MAX)
 		cpe_nat_link_flow(x->sess, cpe.ports[in].wan, pos);
+	cpe_fw_link(x->ct, in, pos);
 }
 
 void
@@ -260,6 +271,8 @@ cpe_flow_input(uint16_t in, struct rte_mbuf **pkts, uint16_t n)
 		f->h.last = cpe.now;
 		if (f->h.x.sess != UINT32_MAX)
 			cpe_nat_touch(f->h.x.sess);
+		else if (f->h.x.ct != UINT32_MAX)
+			cpe_fw_touch(&cpe_fw, f->h.x.ct, cpe.now);
 		cpe.st.fast_hits++;
 		cpe_tx(f->h.x.out, m);
 		continue;

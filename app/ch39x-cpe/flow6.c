@@ -22,6 +22,7 @@
 
 #include <rte_hash.h>
 #include <rte_ip.h>
+#include <rte_tcp.h>
 
 #include "cpe.h"
 #include "flow_tab.h"
@@ -99,6 +100,11 @@ cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key)
 	k->icmp_type = 0;
 	switch (ip->proto) {
 	case IPPROTO_TCP:
+		/* SYN, FIN and RST to the slow path: the firewall's state. */
+		if (l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_FIN_FLAG |
+			      RTE_TCP_RST_FLAG))
+			return -1;
+		/* fall through */
 	case IPPROTO_UDP:
 		memcpy(&k->sport, l4, 2);
 		memcpy(&k->dport, l4 + 2, 2);
@@ -115,11 +121,31 @@ cpe_flow6_key(uint16_t in, const struct rte_mbuf *m, void *key)
 	}
 }
 
-void
+int32_t
 cpe_flow6_learn(const void *key, const struct cpe_xlate *x)
 {
-	if (ft.h != NULL && cpe_ftab_learn(&ft, key, x) >= 0)
+	int32_t pos;
+
+	if (ft.h == NULL)
+		return -1;
+	pos = cpe_ftab_learn(&ft, key, x);
+	if (pos >= 0)
 		cpe.st.v6.flow_installs++;
+	return pos;
+}
+
+void
+cpe_flow6_del_ct(int32_t pos, uint32_t ct)
+{
+	struct cpe_fent *e;
+
+	if (ft.h == NULL)
+		return;
+	e = cpe_ftab_at(&ft, (uint32_t)pos);
+	if (e->used && e->x.ct == ct) {
+		cpe_ftab_del(&ft, (uint32_t)pos);
+		cpe.st.flow_invalidated++;
+	}
 }
 
 /*
@@ -153,6 +179,8 @@ cpe_flow6_fast(uint16_t in, struct rte_mbuf *m)
 	memcpy(eh, &f->h.x.dmac, 2 * RTE_ETHER_ADDR_LEN);
 	ip->hop_limits--;
 	f->h.last = cpe.now;
+	if (f->h.x.ct != UINT32_MAX)
+		cpe_fw_touch(&cpe_fw, f->h.x.ct, cpe.now);
 	cpe.st.fast_hits++;
 	cpe.st.v6.fast_hits++;
 	cpe_tx(f->h.x.out, m);

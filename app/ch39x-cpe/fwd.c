@@ -7,7 +7,9 @@
  * checks; packets for the router (echo requests answered); replies to NAT
  * sessions on the WAN address; TTL (ICMP time exceeded); the route
  * (ICMP net unreachable); NAPT towards the WAN; the egress MTU (ICMP
- * fragmentation needed when DF is set); the next hop's MAC. The rewrite is
+ * fragmentation needed when DF is set); the next hop's MAC; the firewall
+ * (fw_glue.c) on sources, on what reaches the router and on routed
+ * packets. The rewrite is
  * the same cpe_xlate the fast path applies, and a packet the cache could
  * have taken installs it.
  */
@@ -171,6 +173,66 @@ is_icmp_error(const struct rte_ipv4_hdr *ip, const uint8_t *l4,
 		(l4[0] == 3 || l4[0] == 11 || l4[0] == 12);
 }
 
+/*
+ * IPv4 header checks: 0 and *ip, *tot set (Ethernet padding trimmed), or
+ * -1 for a bad packet.
+ */
+static int
+ip4_check(struct rte_mbuf *m, struct rte_ipv4_hdr **ipp, uint32_t *totp)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t ihl = rte_ipv4_hdr_len(ip);
+	uint32_t tot = rte_be_to_cpu_16(ip->total_length);
+
+	if ((ip->version_ihl >> 4) != 4 || ihl < 20 ||
+	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + ihl || tot < ihl ||
+	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + tot)
+		return -1;
+	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+	    rte_ipv4_cksum(ip) != 0)
+		return -1;
+	/* Ethernet padding of short frames is not ours to forward. */
+	if (rte_pktmbuf_pkt_len(m) > RTE_ETHER_HDR_LEN + tot)
+		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) -
+				 RTE_ETHER_HDR_LEN - tot);
+	*ipp = ip;
+	*totp = tot;
+	return 0;
+}
+
+/* How a packet for one of the router's addresses goes on. */
+enum local_verdict { LOCAL_DONE, LOCAL_NAT_IN, LOCAL_ICMP_XLATED };
+
+/*
+ * A packet for the router: a reply of a NAT session or an ICMP error
+ * about one on the WAN address goes on (translated), the rest is the
+ * router's if the firewall's input policy lets it in (consumed).
+ */
+static enum local_verdict
+to_router(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
+	  uint8_t *l4, uint32_t l4_len, bool frag, struct cpe_xlate *x)
+{
+	uint32_t ct;
+	bool c;
+
+	if (cpe.o->nat && cpe.wan >= 0 && cpe.ports[in].wan &&
+	    ip->dst_addr == cpe.ports[in].ip_be && !frag) {
+		if (is_icmp_error(ip, l4, l4_len)) {
+			if (cpe_nat_icmp_error(m, true) == 0)
+				return LOCAL_ICMP_XLATED;
+		} else if (cpe_nat_in_lookup(m, x, l4, l4_len) == 0) {
+			return LOCAL_NAT_IN;
+		}
+	}
+	if (!cpe_fw_pass(in, -1, m, &ct, &c)) {
+		rte_pktmbuf_free(m);
+		return LOCAL_DONE;
+	}
+	local_input(in, m, ip, l4, l4_len);
+	return LOCAL_DONE;
+}
+
 void
 cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 {
@@ -178,9 +240,11 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 	struct rte_ether_hdr *eh;
 	struct rte_ipv4_hdr *ip;
 	struct cpe_xlate x;
-	uint32_t ihl, tot, l4_len, dst, nh;
-	bool frag, cacheable, nat_in = false, icmp_xlated = false;
+	uint32_t tot, l4_len, nh;
+	bool frag, local, cacheable, fw_cacheable, nat_in = false;
+	bool icmp_xlated = false;
 	bool nat = cpe.o->nat && cpe.wan >= 0;
+	enum local_verdict lv;
 	uint16_t out;
 	uint8_t *l4;
 	int rc;
@@ -203,54 +267,35 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return;
 	}
-	ip = (struct rte_ipv4_hdr *)(eh + 1);
-	ihl = rte_ipv4_hdr_len(ip);
-	tot = rte_be_to_cpu_16(ip->total_length);
-	if ((ip->version_ihl >> 4) != 4 || ihl < 20 ||
-	    rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN + ihl || tot < ihl ||
-	    rte_pktmbuf_pkt_len(m) < RTE_ETHER_HDR_LEN + tot)
+	if (ip4_check(m, &ip, &tot) != 0)
 		goto bad;
-	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
-	    rte_ipv4_cksum(ip) != 0)
-		goto bad;
-	/* Ethernet padding of short frames is not ours to forward. */
-	if (rte_pktmbuf_pkt_len(m) > RTE_ETHER_HDR_LEN + tot)
-		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) -
-				 RTE_ETHER_HDR_LEN - tot);
 	cacheable = cpe.o->flow_cache && cpe_flow_key(in, m, key) == 0;
-	l4 = (uint8_t *)ip + ihl;
+	l4 = (uint8_t *)ip + rte_ipv4_hdr_len(ip);
 	l4_len = RTE_MIN(tot, (uint32_t)rte_pktmbuf_data_len(m) -
-			 RTE_ETHER_HDR_LEN) -
-		ihl;
+			 RTE_ETHER_HDR_LEN) - rte_ipv4_hdr_len(ip);
 	frag = (ip->fragment_offset &
 		rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
 				 RTE_IPV4_HDR_OFFSET_MASK)) != 0;
 	memset(&x, 0, sizeof(x));
 	x.sess = UINT32_MAX;
-	dst = rte_be_to_cpu_32(ip->dst_addr);
+	x.ct = UINT32_MAX;
+	local = is_local(rte_be_to_cpu_32(ip->dst_addr), in);
+	if (!cpe_fw_src_ok(in, local, m))
+		goto drop;
 
-	if (is_local(dst, in)) {
-		if (nat && cpe.ports[in].wan && dst == cpe.ports[in].ip &&
-		    !frag) {
-			if (is_icmp_error(ip, l4, l4_len)) {
-				if (cpe_nat_icmp_error(m, true) == 0) {
-					icmp_xlated = true;
-					goto transit;
-				}
-			} else if (cpe_nat_in_lookup(m, &x, l4, l4_len) == 0) {
-				nat_in = true;
-				goto transit;
-			}
-		}
-		local_input(in, m, ip, l4, l4_len);
-		return;
-	}
-	if (nat && cpe.ports[in].wan) {
+	if (local) {
+		lv = to_router(in, m, ip, l4, l4_len, frag, &x);
+		if (lv == LOCAL_DONE)
+			return;
+		nat_in = lv == LOCAL_NAT_IN;
+		icmp_xlated = lv == LOCAL_ICMP_XLATED;
+	} else if (nat && cpe.ports[in].wan) {
 		/* Behind NAPT, LAN hosts are reached through sessions only. */
 		cpe.st.nat_no_mapping++;
+		if (cpe_fw_on)
+			cpe_fw_drop(&cpe_fw, CPE_FW_DROP_FWD_NEW);
 		goto drop;
 	}
-transit:
 	if (ip->time_to_live <= 1) {
 		icmp_error(m, in, 11, 0, 0);
 		cpe.st.drop_ttl++;
@@ -264,6 +309,7 @@ transit:
 	}
 	if (nat && !nat_in && !icmp_xlated && cpe.ports[out].wan &&
 	    !cpe.ports[in].wan) {
+		/* NAPT: its session is the connection's state. */
 		if (is_icmp_error(ip, l4, l4_len)) {
 			if (cpe_nat_icmp_error(m, false) != 0)
 				goto drop_nat;
@@ -275,6 +321,11 @@ transit:
 		} else if (cpe_nat_out(m, &x, l4, l4_len) != 0) {
 			goto drop_nat;
 		}
+	} else if (!nat_in && !icmp_xlated) {
+		/* Routed (--no-nat, or between LANs): the zone policy. */
+		if (!cpe_fw_pass(in, out, m, &x.ct, &fw_cacheable))
+			goto drop;
+		cacheable = cacheable && fw_cacheable;
 	}
 	if (tot > cpe.ports[out].mtu) {
 		if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG))

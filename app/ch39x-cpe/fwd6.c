@@ -11,7 +11,9 @@
  * no route); the egress MTU (ICMPv6 packet too big: IPv6 is never
  * fragmented by routers, RFC 8200 5); the next hop's MAC (nd6.c). A
  * packet the flow cache could have taken installs it (flow6.c).
- * Link-local sources and destinations never leave their link.
+ * Link-local sources and destinations never leave their link. The
+ * firewall (fw_glue.c) sees sources, what reaches the router and the
+ * forwarded packets.
  */
 
 #include <errno.h>
@@ -277,7 +279,7 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 	uint8_t key[CPE_FLOW6_KEY_LEN], nh[16];
 	struct rte_ipv6_hdr *ip;
 	struct cpe_xlate x;
-	bool cacheable;
+	bool cacheable, fw_cacheable;
 	uint32_t plen;
 	uint16_t out;
 
@@ -302,6 +304,9 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 				 RTE_ETHER_HDR_LEN - sizeof(*ip) - plen);
 	if (IP6_DST(ip)[0] == 0xff || is_local(in, IP6_DST(ip))) {
 		/* Multicast: only what the router joined reaches it. */
+		if (!cpe_fw_src_ok(in, true, m) ||
+		    !cpe_fw_pass(in, -1, m, &x.ct, &fw_cacheable))
+			goto drop;
 		local_input(in, m, ip, plen);
 		return;
 	}
@@ -311,6 +316,8 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 		cpe.st.v6.drop_scope++;
 		goto drop;
 	}
+	if (!cpe_fw_src_ok(in, false, m))
+		goto drop;
 	cacheable = cpe.o->flow_cache && cpe_flow6_key(in, m, key) == 0;
 	if (ip->hop_limits <= 1) {
 		icmp6_error(m, in, ICMP6_TIME_EXCEEDED, 0, 0);
@@ -329,6 +336,8 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 	}
 	memset(&x, 0, sizeof(x));
 	x.sess = UINT32_MAX;
+	if (!cpe_fw_pass(in, out, m, &x.ct, &fw_cacheable))
+		goto drop;
 	x.out = out;
 	x.mtu = cpe.ports[out].mtu;
 	rte_ether_addr_copy(&cpe.ports[out].mac, &x.smac);
@@ -339,8 +348,8 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 		return;		/* queued until ND answers, or dropped */
 	rte_ether_addr_copy(&x.dmac, &eh->dst_addr);
 	cpe_tx(out, m);
-	if (cacheable)
-		cpe_flow6_learn(key, &x);
+	if (cacheable && fw_cacheable)
+		cpe_fw_link(x.ct, in, cpe_flow6_learn(key, &x));
 	return;
 bad:
 	cpe.st.v6.drop_bad++;

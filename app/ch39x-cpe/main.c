@@ -170,10 +170,15 @@ forward(void)
 			ms = RTE_MAX(ms, 1u);
 			cpe_flow_age((uint32_t)ms);
 			cpe_flow6_age((uint32_t)ms);
-			/* Sessions wait for a WAN that is away (hotplug.c). */
+			/*
+			 * Sessions and the firewall's states wait for a WAN
+			 * that is away (hotplug.c).
+			 */
 			if (cpe.wan < 0 ||
-			    !cpe.phys[cpe.ports[cpe.wan].phys].down)
+			    !cpe.phys[cpe.ports[cpe.wan].phys].down) {
 				cpe_nat_age((uint32_t)ms);
+				cpe_fw_age_ms((uint32_t)ms);
+			}
 			cpe_hotplug_poll();
 			cpe_ctl_poll();
 			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4))) {
@@ -282,6 +287,8 @@ main(int argc, char **argv)
 	if (rc == 0)
 		rc = cpe_hotplug_init();
 	if (rc == 0)
+		rc = cpe_fw_setup();
+	if (rc == 0)
 		rc = cpe_ctl_init();
 	if (rc == 0)
 		rc = cpe_tap_init();
@@ -314,6 +321,7 @@ main(int argc, char **argv)
 			cpe_stats_print(stdout, true, elapsed);
 	}
 	cpe_tap_close();
+	cpe_fw_close();
 	cpe_hotplug_close();
 	cpe_ports_close();
 	rte_eal_cleanup();

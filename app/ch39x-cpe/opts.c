@@ -44,6 +44,8 @@ static const struct opt_def opt_defs[] = {
 	{ "mbuf-size", REQ }, { "bench-gen", REQ }, { "config", REQ },
 	{ "vdev", REQ }, { "help", NONE },
 	{ "tap", REQ },
+	{ "firewall", REQ }, { "fw-open", REQ }, { "fw-pinhole", REQ },
+	{ "fw-states", REQ },
 	{ "wan-rate", REQ }, { "wan-overhead", REQ }, { "qos-classes", REQ },
 	{ "qos-queue", REQ }, { "qos-map", REQ }, { "qos-pcp-map", REQ },
 	{ "qos-fq", REQ }, { "qos-target", REQ }, { "qos-interval", REQ },
@@ -103,6 +105,17 @@ cpe_usage(FILE *f, const char *prog)
 "  --tcp-close-timeout S after a RST or both FINs (default %u)\n"
 "  --udp-timeout S       UDP session idle timeout (default %u)\n"
 "  --icmp-timeout S      ICMP echo session idle timeout (default %u)\n"
+"  --firewall on|off     the stateful firewall: LAN -> WAN accepted,\n"
+"                        WAN -> LAN and WAN -> router only replies,\n"
+"                        rules and essential ICMP (default on)\n"
+"  --fw-open PROTO/PORT[-PORT]\n"
+"                        open a router port on the WAN, PROTO tcp or udp,\n"
+"                        e.g. tcp/22 (repeatable, 64 rules in all)\n"
+"  --fw-pinhole PROTO/[IPV6[/PLEN]]:PORT[-PORT]\n"
+"                        let the WAN open connections to a LAN host's port,\n"
+"                        e.g. tcp/[2001:db8:1::10]:443 (IPv4 ADDR:PORT\n"
+"                        with --no-nat)\n"
+"  --fw-states N         tracked connections, 1024..4194304 (default %u)\n"
 "  --arp-timeout S       ARP (and IPv6 neighbour) entry lifetime without\n"
 "                        confirmation; halfway the entry is probed\n"
 "                        (default %u); timeouts are\n"
@@ -175,7 +188,7 @@ cpe_usage(FILE *f, const char *prog)
 		CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
 		CPE_DEF_NAT_SESSIONS, CPE_DEF_TCP_TIMEOUT, CPE_DEF_TCP_TRANS,
 		CPE_DEF_TCP_CLOSE, CPE_DEF_UDP_TIMEOUT, CPE_DEF_ICMP_TIMEOUT,
-		CPE_DEF_ARP_TIMEOUT, cpe_idle_mode_name(CPE_DEF_IDLE),
+		CPE_FW_DEF_STATES, CPE_DEF_ARP_TIMEOUT, cpe_idle_mode_name(CPE_DEF_IDLE),
 		CPE_DEF_IDLE_SPIN_US,
 		UINT16_MAX - RTE_PKTMBUF_HEADROOM,
 		RTE_MBUF_DEFAULT_DATAROOM);
@@ -652,6 +665,28 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 				   "port id, IFNAME 1..15 characters without "
 				   "'/', ':' or blanks, e.g. 0=cpe-lan");
 		o->nb_taps++;
+	} else if (strcmp(name, "firewall") == 0) {
+		if (strcmp(val, "on") == 0)
+			o->fw.on = true;
+		else if (strcmp(val, "off") == 0)
+			o->fw.on = false;
+		else
+			return bad(name, val, "on, off");
+	} else if (strcmp(name, "fw-open") == 0 ||
+		   strcmp(name, "fw-pinhole") == 0) {
+		const char *allowed;
+
+		if (o->fw.nb_rules == CPE_FW_MAX_RULES)
+			return bad(name, val, "at most 64 --fw-open and "
+				   "--fw-pinhole rules in all");
+		allowed = cpe_fw_rule_parse(val, name[3] == 'p',
+					    &o->fw.rules[o->fw.nb_rules]);
+		if (allowed != NULL)
+			return bad(name, val, allowed);
+		o->fw.nb_rules++;
+	} else if (strcmp(name, "fw-states") == 0) {
+		if (parse_u32(val, 1024, 4194304, &o->fw.states) != 0)
+			return bad(name, val, "1024..4194304");
 	} else if (strcmp(name, "config") == 0) {
 		if (depth > 0)
 			return bad(name, val, "none inside a config file (no "
@@ -774,6 +809,9 @@ defaults(struct cpe_opts *o)
 	o->udp_timeout = CPE_DEF_UDP_TIMEOUT;
 	o->icmp_timeout = CPE_DEF_ICMP_TIMEOUT;
 	o->arp_timeout = CPE_DEF_ARP_TIMEOUT;
+	o->fw.on = true;
+	o->fw.states = CPE_FW_DEF_STATES;
+	o->fw.echo_rate = CPE_FW_ECHO_RATE;
 	o->tx_csum = true;
 	o->vlan_offload = true;
 	o->idle = CPE_DEF_IDLE;

@@ -312,6 +312,7 @@ tap_rx(uint16_t idx)
 			continue;
 		}
 		cpe.st.tap_tx++;
+		cpe_fw_out_local(idx, m);	/* its replies may come in */
 		cpe_tx(idx, m);
 	}
 }

@@ -25,7 +25,8 @@
 #
 # ch39x-cpe busy polls (--idle poll), as when these numbers were first taken.
 # Writes OUT/cpe_bench.csv and OUT/cpe_bench.png.
-# Usage: scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
+# FW=1 measures the firewall's cost alone (see below).
+# Usage: [FW=1] scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -71,6 +72,29 @@ sim_run() {
 		jget "$priv/sim.json" 'j["app_cycles_per_pkt"]' >> "$priv/sim_$tag.cyc"
 	done
 }
+# FW=1: only the firewall's cost, side by side: the simulated fast path
+# with the firewall on (the default) and --firewall off, through NAT and
+# routed (--no-nat: every flow a tracked connection the fast path
+# touches), the four alternating run by run; medians printed, then exit.
+if [ "${FW:-0}" = 1 ]; then
+	n=$runs; runs=1
+	for tag in fw_on fw_off nonat_fw_on nonat_fw_off; do : > "$priv/all_$tag"; done
+	for i in $(seq "$n"); do
+		for tag in fw_on fw_off nonat_fw_on nonat_fw_off; do
+			args=()
+			case $tag in nonat*) args+=(--no-nat) ;; esac
+			case $tag in *fw_off) args+=(--firewall off) ;; esac
+			sim_run "$tag" "${args[@]}"
+			cat "$priv/sim_$tag.pps" >> "$priv/all_$tag"
+		done
+	done
+	for tag in fw_on fw_off nonat_fw_on nonat_fw_off; do
+		printf '%-14s %s pps (median of %s: %s)\n' "$tag" \
+			"$(median < "$priv/all_$tag")" "$n" \
+			"$(paste -sd' ' "$priv/all_$tag")"
+	done | tee "$out/cpe_bench_fw.txt"
+	exit 0
+fi
 sim_run fast
 sim_run slow --no-flow-cache
 

@@ -71,6 +71,9 @@ wan 1=$WAN_RT/24
 route default,$WAN_H
 tap 0=$pl
 tap 1=$pw
+# The WAN host's TCP to Linux on the router (2223, below): the firewall
+# keeps router ports closed to the WAN unless opened.
+fw-open tcp/2223
 json
 CONF
 

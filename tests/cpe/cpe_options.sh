@@ -45,6 +45,12 @@ expect "--no-vlan-offload takes no value" -- $ok --no-vlan-offload=1
 expect "--route 10.0.0.1/8,192.168.1.9: allowed values are a prefix without host bits" -- $ok --route 10.0.0.1/8,192.168.1.9
 expect "--nat-ports 5-2: allowed values are LO-HI" -- $ok --nat-ports 5-2
 expect "--udp-timeout 0: allowed values are 1..86400" -- $ok --udp-timeout 0
+expect "--firewall no: allowed values are on, off" -- $ok --firewall no
+expect "--fw-open tcp/0: allowed values are PROTO/PORT[-PORT], PROTO tcp or udp, PORT 1..65535" -- $ok --fw-open tcp/0
+expect "--fw-open icmp/22: allowed values are PROTO/PORT[-PORT]" -- $ok --fw-open icmp/22
+expect "--fw-pinhole tcp/[2001:db8::1]: allowed values are PROTO/[IPV6[/PLEN]]:PORT[-PORT]" -- $ok --fw-pinhole "tcp/[2001:db8::1]"
+expect "--fw-pinhole tcp/[2001:db8::/129]:80: allowed values" -- $ok --fw-pinhole "tcp/[2001:db8::/129]:80"
+expect "--fw-states 10: allowed values are 1024..4194304" -- $ok --fw-states 10
 expect "--bench-gen 2: allowed values are TX,RX" -- $ok --bench-gen 2
 expect "--neigh 1.2.3.4,ff:ff:ff:ff:ff:ff: allowed values are ADDR,XX" -- $ok --neigh 1.2.3.4,ff:ff:ff:ff:ff:ff
 expect "--idle sleep: allowed values are poll, adaptive, interrupt" -- $ok --idle sleep
@@ -91,4 +97,7 @@ expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"
 expect "$priv/c2:2: unknown key 'speed'; allowed keys are: lan, wan" -- --config "$priv/c2"
 expect "--config /nonexistent: cannot open" -- --config /nonexistent
+# The firewall's options are config keys too.
+printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nfw-open tcp/22\nfw-open udp/70000\n' > "$priv/c3"
+expect "$priv/c3:4: --fw-open udp/70000: allowed values are PROTO/PORT[-PORT]" -- --config "$priv/c3"
 exit $fail

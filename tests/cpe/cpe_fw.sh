@@ -1,0 +1,357 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# The firewall of ch39x-cpe (doc/guides/cpe.rst, "Firewall") against real
+# tools, and against Linux: the same cases run twice, once through
+# ch39x-cpe (cpe_lib.sh's namespaces, --tap on both ports, services on
+# the wildcard address of the router's Linux side) and once through a
+# Linux router namespace whose nftables ruleset is the same policy; the
+# verdicts are printed side by side and must agree case by case, and
+# each must be the expected one.
+#
+# Cases, from the WAN host: nmap TCP SYN and UDP scans of the router's
+# WAN IPv4 address, TCP SYN scans of its WAN IPv6 address and of a LAN
+# host's IPv6 address, UDP of the latter (only --fw-open tcp/2222 and
+# --fw-pinhole tcp/[LAN host]:8443 may show open); scapy: a TCP ACK
+# without state (to the LAN host and to the router), spoofed LAN and
+# bogon sources (::1, 127.0.0.1), ICMPv6 errors quoting nothing and
+# quoting a tracked flow; echo requests to the router and to the LAN
+# host; hping3 SYNs to a closed and an opened router port. From the LAN host: TCP, UDP and ping to the WAN host over both
+# families (replies must come back), and spoofed sources (dropped).
+# ch39x-cpe's counters by reason and by rule must show the drops. A
+# control run with --firewall off must see what the firewall hid (the
+# probes are not blind).
+#
+# Usage: cpe_fw.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
+# Exit 77 (skip) when not root. Installs nmap, hping3 and python3-scapy
+# with apt-get when missing (scripts/setup.sh --tests lists them).
+set -uo pipefail
+. "$(dirname "$0")/cpe_lib.sh"
+need=()
+command -v nmap >/dev/null || need+=(nmap)
+command -v hping3 >/dev/null || need+=(hping3)
+/usr/bin/python3 -c "import scapy" 2>/dev/null || need+=(python3-scapy)
+command -v nft >/dev/null || need+=(nftables)
+if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ]; then
+	DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq \
+		--no-install-recommends "${need[@]}" >/dev/null 2>&1
+fi
+cpe_lib_init cpe_fw "$@" nmap hping3 nft
+PY=/usr/bin/python3		# scapy is Debian's
+tool=$(cd "$(dirname "$0")" && pwd)/cpe_fw_tool.py
+
+LAN_RT=192.168.70.1 LAN_H=192.168.70.2 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
+LAN6_RT=2001:db8:70::1 LAN6_H=2001:db8:70::2
+WAN6_RT=2001:db8:ff::2 WAN6_H=2001:db8:ff::1
+pl=pl$id pw=pw$id		# ch39x-cpe's control-plane TAPs
+# The Linux router's namespaces (the oracle).
+xr=fw_xr_$id xl=fw_xl_$id xw=fw_xw_$id
+bg_pids=
+extra_cleanup() {
+	local p n
+	for p in $bg_pids; do kill "$p" 2>/dev/null; done
+	for n in "$xr" "$xl" "$xw"; do ip netns del "$n" 2>/dev/null; done
+	return 0
+}
+cpe_lib_extra_cleanup=extra_cleanup
+
+# wait_file FILE SECS: until FILE exists, bounded.
+wait_file() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# serve NS TAG PORTS...: the listeners of cpe_fw_tool.py in NS.
+serve() {
+	local ns=$1 tag=$2
+	shift 2
+	rm -f "$priv/$tag.log" "$priv/$tag.log.ready"
+	ip netns exec "$ns" timeout 900 $PY "$tool" serve "$priv/$tag.log" 880 \
+		"$@" >/dev/null 2>&1 &
+	bg_pids="$bg_pids $!"
+	wait_file "$priv/$tag.log.ready" 30 ||
+		{ echo "FAIL: listeners $tag in $ns did not start"; fail=1; }
+}
+
+# open_ports NS ARGS...: the ports nmap reports open (comma separated).
+open_ports() {
+	local ns=$1
+	shift
+	timeout 300 ip netns exec "$ns" nmap -n -Pn --max-retries 2 \
+		--host-timeout 120s "$@" -oG - 2>/dev/null |
+		grep -o '[0-9]*/open/' | cut -d/ -f1 | sort -n | paste -sd, -
+}
+
+# sniffed NS IFACE MARKER CMD...: "pass" when a frame holding MARKER
+# reaches IFACE in NS within 5 s of CMD, else "drop".
+sniffed() {
+	local ns=$1 ifc=$2 mk=$3 sp
+	shift 3
+	rm -f "$priv/sniff.ready"
+	ip netns exec "$ns" timeout 30 $PY "$tool" sniff "$ifc" "$mk" 5 \
+		"$priv/sniff.ready" &
+	sp=$!
+	wait_file "$priv/sniff.ready" 20
+	"$@" >/dev/null 2>&1
+	if wait $sp; then echo pass; else echo drop; fi
+}
+
+# logged TAG MARKER: "pass" once MARKER is in listener TAG's log (3 s).
+logged() {
+	local i
+	for i in $(seq 30); do
+		grep -q "$2" "$priv/$1.log" 2>/dev/null && { echo pass; return; }
+		sleep 0.1
+	done
+	echo drop
+}
+
+ok_drop() { if "$@" >/dev/null 2>&1; then echo pass; else echo drop; fi; }
+mac_of() { ip -n "$1" neigh show "$2" | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p' | head -1; }
+
+# cases TAG LANNS WANNS RTTAG LIF WIF: every case, "NAME VERDICT" lines
+# into $priv/res_TAG. RTTAG: the router's listeners' log.
+cases() {
+	local t=$1 ln=$2 wn=$3 rtag=$4 lif=$5 wif=$6 r=$priv/res_$1 m4 m6 ml
+	: > "$r"
+	W() { timeout 60 ip netns exec "$wn" "$@"; }
+	L() { timeout 60 ip netns exec "$ln" "$@"; }
+	# Neighbours first (their MACs are the crafted frames' destination).
+	L ping -c 1 -W 5 $WAN_H >/dev/null 2>&1
+	L ping -6 -c 1 -W 5 $WAN6_H >/dev/null 2>&1
+	W ping -c 1 -W 5 $WAN_RT >/dev/null 2>&1
+	W ping -6 -c 1 -W 5 $WAN6_RT >/dev/null 2>&1
+	m4=$(mac_of "$wn" $WAN_RT) m6=$(mac_of "$wn" $WAN6_RT)
+	ml=$(mac_of "$ln" $LAN_RT)
+	echo "lan_wan_tcp4 $(ok_drop L $PY "$tool" client tcp $WAN_H 8080 hi4)" >> "$r"
+	echo "lan_wan_tcp6 $(ok_drop L $PY "$tool" client tcp $WAN6_H 8080 hi6)" >> "$r"
+	echo "lan_wan_udp4 $(ok_drop L $PY "$tool" client udp $WAN_H 9000 u4)" >> "$r"
+	echo "lan_wan_udp6 $(ok_drop L $PY "$tool" client udp $WAN6_H 9000 u6)" >> "$r"
+	echo "lan_wan_ping4 $(ok_drop L ping -c 2 -i 0.3 -W 5 $WAN_H)" >> "$r"
+	echo "lan_wan_ping6 $(ok_drop L ping -6 -c 2 -i 0.3 -W 5 $WAN6_H)" >> "$r"
+	echo "wan_ping_router4 $(ok_drop W ping -c 2 -i 0.3 -W 5 $WAN_RT)" >> "$r"
+	echo "wan_ping_router6 $(ok_drop W ping -6 -c 2 -i 0.3 -W 5 $WAN6_RT)" >> "$r"
+	echo "wan_ping_lan6 $(ok_drop W ping -6 -c 2 -i 0.3 -W 5 $LAN6_H)" >> "$r"
+	echo "nmap_tcp_router4 [$(open_ports "$wn" -sS -p 22,53,80,2222,8443 $WAN_RT)]" >> "$r"
+	echo "nmap_udp_router4 [$(open_ports "$wn" -sU -p 53,5353 $WAN_RT)]" >> "$r"
+	echo "nmap_tcp_router6 [$(open_ports "$wn" -6 -sS -p 22,53,80,2222,8443 $WAN6_RT)]" >> "$r"
+	echo "nmap_tcp_lan6 [$(open_ports "$wn" -6 -sS -p 22,80,2222,8443 $LAN6_H)]" >> "$r"
+	echo "nmap_udp_lan6 [$(open_ports "$wn" -6 -sU -p 53,5353 $LAN6_H)]" >> "$r"
+	echo "hping3_syn_router4_22 $(ok_drop W hping3 -S -p 22 -c 2 -i 1 $WAN_RT)" >> "$r"
+	echo "hping3_syn_router4_2222 $(ok_drop W hping3 -S -p 2222 -c 2 -i 1 $WAN_RT)" >> "$r"
+	echo "ack_no_state_lan6 $(ok_drop W $PY "$tool" craft ack "$wif" "$m6" $WAN6_H $LAN6_H 80)" >> "$r"
+	echo "ack_no_state_router4 $(ok_drop W $PY "$tool" craft ack "$wif" "$m4" $WAN_H $WAN_RT 22)" >> "$r"
+	echo "spoof_lan_src6 $(sniffed "$ln" "$lif" spoofL6$t W $PY "$tool" craft udp "$wif" "$m6" 2001:db8:70::99 $LAN6_H 5353 spoofL6$t)" >> "$r"
+	echo "bogon_src6 $(sniffed "$ln" "$lif" bogon6$t W $PY "$tool" craft udp "$wif" "$m6" ::1 $LAN6_H 5353 bogon6$t)" >> "$r"
+	W $PY "$tool" craft udp "$wif" "$m4" 127.0.0.1 $WAN_RT 53 bogon4$t >/dev/null 2>&1
+	echo "bogon_src4_router $(logged "$rtag" bogon4$t)" >> "$r"
+	W $PY "$tool" craft udp "$wif" "$m4" $LAN_H $WAN_RT 53 spoofL4$t >/dev/null 2>&1
+	echo "spoof_lan_src4_router $(logged "$rtag" spoofL4$t)" >> "$r"
+	W $PY "$tool" craft udp "$wif" "$m4" $WAN_H $WAN_RT 53 legit4$t >/dev/null 2>&1
+	echo "udp_router4_closed $(logged "$rtag" legit4$t)" >> "$r"
+	echo "icmp6_err_untracked $(sniffed "$ln" "$lif" err6n$t W $PY "$tool" craft err6 "$wif" "$m6" $WAN6_H $LAN6_H $LAN6_H 2001:db8:ff::77 err6n$t)" >> "$r"
+	# A flow the LAN host opened (5555 -> 9999), then an error about it.
+	L $PY -c "import socket; s=socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(('$LAN6_H', 5555)); s.sendto(b'x', ('$WAN6_H', 9999))"
+	echo "icmp6_err_tracked $(sniffed "$ln" "$lif" err6t$t W $PY "$tool" craft err6 "$wif" "$m6" $WAN6_H $LAN6_H $LAN6_H $WAN6_H err6t$t)" >> "$r"
+	echo "lan_spoof_src4 $(sniffed "$wn" "$wif" lspoof4$t L $PY "$tool" craft udp "$lif" "$ml" 10.99.0.1 $WAN_H 9000 lspoof4$t)" >> "$r"
+	echo "lan_spoof_src6 $(sniffed "$wn" "$wif" lspoof6$t L $PY "$tool" craft udp "$lif" "$(mac_of "$ln" $LAN6_RT)" 2001:db8:99::1 $WAN6_H 9000 lspoof6$t)" >> "$r"
+}
+
+# Expected verdicts: the policy of the guide.
+cat > "$priv/expected" <<'EXP'
+lan_wan_tcp4 pass
+lan_wan_tcp6 pass
+lan_wan_udp4 pass
+lan_wan_udp6 pass
+lan_wan_ping4 pass
+lan_wan_ping6 pass
+wan_ping_router4 pass
+wan_ping_router6 pass
+wan_ping_lan6 pass
+nmap_tcp_router4 [2222]
+nmap_udp_router4 []
+nmap_tcp_router6 [2222]
+nmap_tcp_lan6 [8443]
+nmap_udp_lan6 []
+hping3_syn_router4_22 drop
+hping3_syn_router4_2222 pass
+ack_no_state_lan6 drop
+ack_no_state_router4 drop
+spoof_lan_src6 drop
+bogon_src6 drop
+bogon_src4_router drop
+spoof_lan_src4_router drop
+udp_router4_closed drop
+icmp6_err_untracked drop
+icmp6_err_tracked pass
+lan_spoof_src4 drop
+lan_spoof_src6 drop
+EXP
+
+# --- 1. ch39x-cpe -------------------------------------------------------
+cat > "$priv/cpe.conf" <<CONF
+vdev net_ch39x0,wire=tap:$tl
+vdev net_ch39x1,wire=tap:$tw
+lan 0=$LAN_RT/24
+lan 0=$LAN6_RT/64
+wan 1=$WAN_RT/24
+wan 1=$WAN6_RT/64
+route default,$WAN_H
+tap 0=$pl
+tap 1=$pw
+fw-open tcp/2222
+fw-pinhole tcp/[$LAN6_H]:8443
+json
+CONF
+# ch39x_up NAME [OPTIONS]: the router started, the hosts and the router's
+# Linux side addressed (again after a restart: the TAPs are new).
+ch39x_up() {
+	local name=$1 i n wmac
+	shift
+	start_router "$name" "$@"
+	for n in "$lan" "$wan" "$rt"; do
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
+	done
+	host_v4 $LAN_RT $LAN_H $WAN_H
+	ip -n "$lan" -6 addr add $LAN6_H/64 dev "$tl" nodad
+	ip -n "$lan" -6 route add default via $LAN6_RT
+	ip -n "$wan" -6 addr add $WAN6_H/64 dev "$tw" nodad
+	ip -n "$wan" -6 route add 2001:db8:70::/64 via $WAN6_RT
+	# The router's Linux side: its WAN IPv6 address on the TAP (the app
+	# sets IPv4 only), the WAN host's MAC known (ND answers are the app's).
+	for i in $(seq 100); do
+		ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
+		sleep 0.1
+	done
+	ip -n "$rt" -6 addr add $WAN6_RT/64 dev "$pw" nodad
+	wmac=$(ip -n "$wan" -br link show "$tw" | awk '{print $3}')
+	ip -n "$rt" neigh replace $WAN_H lladdr "$wmac" dev "$pw"
+	ip -n "$rt" -6 neigh replace $WAN6_H lladdr "$wmac" dev "$pw"
+}
+ch39x_up main
+serve "$rt" cpe_rt tcp:22 tcp:2222 udp:53
+serve "$lan" cpe_lan tcp:80 tcp:8443 tcp:2222 udp:5353
+serve "$wan" cpe_wan tcp:8080 udp:9000
+cases cpe "$lan" "$wan" cpe_rt "$tl" "$tw"
+stop_router main
+j=$priv/main.json
+for k in tcp_no_state wan_to_lan_new wan_lan_source wan_bogon_source \
+	 icmp_error_untracked lan_foreign_source wan_to_router; do
+	v=$(json "$j" "j['firewall']['drops']['$k']")
+	check '[ "${v:-0}" -gt 0 ]' "counter firewall.drops.$k > 0 (has ${v:-none})"
+done
+v=$(json "$j" "j['firewall']['rules'][0]['hits']")
+check '[ "${v:-0}" -gt 0 ]' "rule fw-open tcp/2222 counted hits (${v:-none})"
+v=$(json "$j" "j['firewall']['rules'][1]['hits']")
+check '[ "${v:-0}" -gt 0 ]' "rule fw-pinhole counted hits (${v:-none})"
+v=$(json "$j" "j['firewall']['states']")
+check '[ -n "$v" ]' "firewall.states in the JSON statistics ($v)"
+
+# --- the control: --firewall off, the same cases ------------------------
+# The verdicts that must flip show that the cases can see a pass (a drop
+# above is the firewall's, not a blind probe).
+ch39x_up off --firewall off
+cases off "$lan" "$wan" cpe_rt "$tl" "$tw"
+stop_router off
+for c in "udp_router4_closed pass" "ack_no_state_lan6 pass" \
+	 "ack_no_state_router4 pass" "spoof_lan_src6 pass" \
+	 "hping3_syn_router4_22 pass" "icmp6_err_untracked pass"; do
+	cn=${c% *} cw=${c#* }
+	v=$(awk -v n="$cn" '$1 == n {print $2}' "$priv/res_off")
+	check '[ "$v" = "$cw" ]' "--firewall off: $cn is $cw (has ${v:-?})"
+done
+v=$(awk '$1 == "nmap_tcp_lan6" {print $2}' "$priv/res_off")
+check '[ "$v" = "[80,2222,8443]" ]' "--firewall off: nmap sees the LAN host's ports open ($v)"
+v=$(awk '$1 == "nmap_tcp_router4" {print $2}' "$priv/res_off")
+check '[ "$v" = "[22,2222]" ]' "--firewall off: nmap sees the router's Linux ports open ($v)"
+
+# --- 2. Linux with nftables, the same policy ---------------------------
+for n in "$xr" "$xl" "$xw"; do ip netns add "$n"; ip -n "$n" link set lo up; done
+ip -n "$xl" link add xl0 type veth peer name lan netns "$xr"
+ip -n "$xr" link add wan type veth peer name xw0 netns "$xw"
+for n in "$xr" "$xl" "$xw"; do
+	ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
+	ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
+done
+ip netns exec "$xr" sysctl -qw net.ipv4.ip_forward=1
+ip netns exec "$xr" sysctl -qw net.ipv6.conf.all.forwarding=1
+ip netns exec "$xr" sysctl -qw net.ipv4.conf.all.rp_filter=0
+ip netns exec "$xr" sysctl -qw net.ipv4.conf.default.rp_filter=0
+ip -n "$xr" addr add $LAN_RT/24 dev lan
+ip -n "$xr" -6 addr add $LAN6_RT/64 dev lan nodad
+ip -n "$xr" addr add $WAN_RT/24 dev wan
+ip -n "$xr" -6 addr add $WAN6_RT/64 dev wan nodad
+ip -n "$xl" addr add $LAN_H/24 dev xl0
+ip -n "$xl" -6 addr add $LAN6_H/64 dev xl0 nodad
+ip -n "$xw" addr add $WAN_H/24 dev xw0
+ip -n "$xw" -6 addr add $WAN6_H/64 dev xw0 nodad
+for l in "$xr lan" "$xr wan" "$xl xl0" "$xw xw0"; do
+	set -- $l; ip -n "$1" link set "$2" up
+done
+ip -n "$xr" route add default via $WAN_H
+ip -n "$xl" route add default via $LAN_RT
+ip -n "$xl" -6 route add default via $LAN6_RT
+ip -n "$xw" -6 route add 2001:db8:70::/64 via $WAN6_RT
+# doc/guides/cpe.rst's policy as nftables (OpenWrt's fw4 defaults plus
+# the two rules and the source checks).
+ip netns exec "$xr" nft -f - <<'NFT' || { echo "FAIL: nft ruleset"; fail=1; }
+table inet fw {
+	chain pre {
+		type filter hook prerouting priority -150; policy accept;
+		iifname "wan" ip saddr { 0.0.0.0/8, 127.0.0.0/8, 224.0.0.0/3, 192.168.70.0/24, 203.0.113.2 } drop
+		iifname "wan" ip6 saddr { ::/96, ff00::/8, fec0::/10, 2001:db8:70::/64, 2001:db8:ff::2 } drop
+		iifname "lan" ip saddr != 0.0.0.0 fib saddr . iif oif missing drop
+		iifname "lan" ip6 saddr != { ::, fe80::/10 } fib saddr . iif oif missing drop
+	}
+	chain input {
+		type filter hook input priority 0; policy drop;
+		iif lo accept
+		iifname "lan" accept
+		ct state established,related accept
+		icmp type echo-request limit rate 1000/second burst 100 packets accept
+		icmpv6 type echo-request limit rate 1000/second burst 100 packets accept
+		icmpv6 type { nd-router-solicit, nd-router-advert, nd-neighbor-solicit, nd-neighbor-advert, nd-redirect } ip6 hoplimit 255 accept
+		ip6 saddr fe80::/10 icmpv6 type { mld-listener-query, mld-listener-report, mld-listener-done, mld2-listener-report } accept
+		meta l4proto igmp accept
+		meta nfproto ipv4 udp sport 67 udp dport 68 accept
+		ip6 saddr fe80::/10 udp dport 546 accept
+		tcp dport 2222 accept
+	}
+	chain forward {
+		type filter hook forward priority 0; policy drop;
+		ct state established,related accept
+		iifname "lan" accept
+		icmpv6 type echo-request limit rate 1000/second burst 100 packets accept
+		ip6 daddr 2001:db8:70::2 tcp dport 8443 accept
+	}
+}
+table ip nat {
+	chain post {
+		type nat hook postrouting priority 100; policy accept;
+		oifname "wan" masquerade
+	}
+}
+NFT
+serve "$xr" lx_rt tcp:22 tcp:2222 udp:53
+serve "$xl" lx_lan tcp:80 tcp:8443 tcp:2222 udp:5353
+serve "$xw" lx_wan tcp:8080 udp:9000
+cases lx "$xl" "$xw" lx_rt xl0 xw0
+
+# --- the verdicts side by side ------------------------------------------
+printf '%-24s %-10s %-10s %-10s %-6s %s\n' case expected ch39x-cpe linux agree "fw off"
+while read -r name want; do
+	a=$(awk -v n="$name" '$1 == n {print $2}' "$priv/res_cpe")
+	b=$(awk -v n="$name" '$1 == n {print $2}' "$priv/res_lx")
+	o=$(awk -v n="$name" '$1 == n {print $2}' "$priv/res_off")
+	ag=yes; [ "$a" = "$b" ] || ag=NO
+	printf '%-24s %-10s %-10s %-10s %-6s %s\n' "$name" "$want" "${a:-?}" "${b:-?}" "$ag" "${o:-?}"
+	check '[ "$a" = "$want" ]' "ch39x-cpe: $name is $want (has ${a:-?})"
+	check '[ "$b" = "$want" ]' "linux+nftables: $name is $want (has ${b:-?})"
+done < "$priv/expected"
+cpe_lib_done

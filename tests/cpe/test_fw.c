@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Unit test of ch39x-cpe's firewall (app/ch39x-cpe/fw.c) over packets
+ * written out byte by byte, without EAL: the TCP state machine and its
+ * timeouts, UDP and ICMP state, replies against unsolicited packets,
+ * ICMP/ICMPv6 errors accepted only when they quote a tracked flow, the
+ * rules (--fw-open, --fw-pinhole) and their counters, neighbour discovery
+ * and the hop limit, the echo request rate, the bounded table and its
+ * evictions, bogon sources, and the rules' parser and its messages.
+ */
+
+#include <arpa/inet.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fw.h"
+
+#include "check.h"
+
+#define HZ	1000u		/* ticks per second in this test */
+#define SYN	0x02
+#define ACK	0x10
+#define FIN	0x01
+#define RST	0x04
+
+static const char *lan6 = "2001:db8:1::10", *wan6 = "2001:db8:ff::1";
+static const char *lan4 = "192.168.1.10", *wan4 = "198.51.100.1";
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* An IPv6 or IPv4 header and 8..20 bytes of L4 into b; its length. */
+static uint32_t
+ip_hdr(uint8_t *b, const char *src, const char *dst, uint8_t proto,
+       uint8_t hop, uint32_t l4_len)
+{
+	if (strchr(src, ':') != NULL) {
+		memset(b, 0, 40);
+		b[0] = 0x60;
+		put16(b + 4, (uint16_t)l4_len);
+		b[6] = proto;
+		b[7] = hop;
+		inet_pton(AF_INET6, src, b + 8);
+		inet_pton(AF_INET6, dst, b + 24);
+		return 40;
+	}
+	memset(b, 0, 20);
+	b[0] = 0x45;
+	put16(b + 2, (uint16_t)(20 + l4_len));
+	b[8] = hop;
+	b[9] = proto;
+	inet_pton(AF_INET, src, b + 12);
+	inet_pton(AF_INET, dst, b + 16);
+	return 20;
+}
+
+static uint32_t
+tcp(uint8_t *b, const char *src, const char *dst, uint16_t sp, uint16_t dp,
+    uint8_t flags)
+{
+	uint32_t h = ip_hdr(b, src, dst, 6, 64, 20);
+
+	memset(b + h, 0, 20);
+	put16(b + h, sp);
+	put16(b + h + 2, dp);
+	b[h + 12] = 0x50;
+	b[h + 13] = flags;
+	return h + 20;
+}
+
+static uint32_t
+udp(uint8_t *b, const char *src, const char *dst, uint16_t sp, uint16_t dp)
+{
+	uint32_t h = ip_hdr(b, src, dst, 17, 64, 8);
+
+	memset(b + h, 0, 8);
+	put16(b + h, sp);
+	put16(b + h + 2, dp);
+	put16(b + h + 4, 8);
+	return h + 8;
+}
+
+static uint32_t
+icmp(uint8_t *b, const char *src, const char *dst, uint8_t type,
+     uint16_t id, uint8_t hop)
+{
+	bool v6 = strchr(src, ':') != NULL;
+	uint32_t h = ip_hdr(b, src, dst, v6 ? 58 : 1, hop, 8);
+
+	memset(b + h, 0, 8);
+	b[h] = type;
+	put16(b + h + 4, id);
+	return h + 8;
+}
+
+/* An ICMP(v6) error of type from src to dst quoting packet q. */
+static uint32_t
+icmp_err(uint8_t *b, const char *src, const char *dst, uint8_t type,
+	 const uint8_t *q, uint32_t qlen)
+{
+	bool v6 = strchr(src, ':') != NULL;
+	uint32_t h = ip_hdr(b, src, dst, v6 ? 58 : 1, 64, 8 + qlen);
+
+	memset(b + h, 0, 8);
+	b[h] = type;
+	memcpy(b + h + 8, q, qlen);
+	return h + 8 + qlen;
+}
+
+static struct cpe_fw_cfg cfg;
+static struct cpe_fw fw;
+static uint64_t now;
+
+static void
+setup(uint32_t states)
+{
+	struct cpe_fw_timeouts to = { 7440, 120, 10, 120, 30 };
+
+	cpe_fw_free(&fw);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.on = true;
+	cfg.states = states;
+	cfg.echo_rate = CPE_FW_ECHO_RATE;
+	now = 1000000;
+	CHECK_EQ(cpe_fw_init(&fw, &cfg, HZ, &to, now), 0);
+}
+
+static int
+verdict_ct(const uint8_t *b, uint32_t len, enum cpe_fw_dir dir,
+	   uint32_t *ct, bool *cacheable)
+{
+	struct cpe_fw_pkt p;
+
+	if (cpe_fw_parse(b, len, &p) != 0)
+		return -1;
+	return cpe_fw_check(&fw, &p, dir, now, ct, cacheable);
+}
+
+static int
+verdict(const uint8_t *b, uint32_t len, enum cpe_fw_dir dir)
+{
+	uint32_t ct;
+	bool c;
+
+	return verdict_ct(b, len, dir, &ct, &c);
+}
+
+static void
+test_tcp(const char *lan, const char *wan)
+{
+	uint8_t b[256];
+	uint32_t n, ct;
+	bool c;
+
+	setup(4096);
+	/* Unsolicited from the WAN: a SYN, an ACK. */
+	n = tcp(b, wan, lan, 80, 40000, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	n = tcp(b, wan, lan, 80, 40000, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
+	/* The handshake from the LAN; not cacheable before established. */
+	n = tcp(b, lan, wan, 40000, 80, SYN);
+	CHECK_EQ(verdict_ct(b, n, CPE_FW_LAN_WAN, &ct, &c), CPE_FW_ACCEPT);
+	CHECK(ct != UINT32_MAX && !c);
+	CHECK_EQ(fw.st.created, 1);
+	n = tcp(b, wan, lan, 80, 40000, SYN | ACK);
+	CHECK_EQ(verdict_ct(b, n, CPE_FW_WAN_LAN, &ct, &c), CPE_FW_ACCEPT);
+	CHECK(!c);
+	n = tcp(b, lan, wan, 40000, 80, ACK);
+	CHECK_EQ(verdict_ct(b, n, CPE_FW_LAN_WAN, &ct, &c), CPE_FW_ACCEPT);
+	CHECK(c);
+	/* Established: replies pass, another port does not. */
+	n = tcp(b, wan, lan, 80, 40000, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	n = tcp(b, wan, lan, 81, 40000, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
+	/* Established lives 7440 s idle, then goes. */
+	now += 7000 * (uint64_t)HZ;
+	n = tcp(b, wan, lan, 80, 40000, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	/* A RST: 10 s more, then the reply is unsolicited. */
+	n = tcp(b, lan, wan, 40000, 80, RST | ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	now += 5 * (uint64_t)HZ;
+	n = tcp(b, wan, lan, 80, 40000, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	now += 11 * (uint64_t)HZ;
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
+	CHECK_EQ(fw.st.expired, 1);
+	CHECK_EQ(fw.in_use, 0);
+	/* A SYN waiting for its SYN+ACK: 120 s (handshake timeout). */
+	n = tcp(b, lan, wan, 40001, 80, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	now += 121 * (uint64_t)HZ;
+	n = tcp(b, wan, lan, 80, 40001, SYN | ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
+	/* Both FINs close: 10 s. */
+	n = tcp(b, lan, wan, 40002, 80, SYN);
+	verdict(b, n, CPE_FW_LAN_WAN);
+	n = tcp(b, wan, lan, 80, 40002, SYN | ACK);
+	verdict(b, n, CPE_FW_WAN_LAN);
+	n = tcp(b, lan, wan, 40002, 80, FIN | ACK);
+	verdict(b, n, CPE_FW_LAN_WAN);
+	n = tcp(b, wan, lan, 80, 40002, FIN | ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	now += 11 * (uint64_t)HZ;
+	n = tcp(b, wan, lan, 80, 40002, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
+}
+
+static void
+test_udp_icmp(const char *lan, const char *wan)
+{
+	bool v6 = strchr(lan, ':') != NULL;
+	uint8_t b[256], q[64];
+	uint32_t n, qn;
+
+	setup(4096);
+	n = udp(b, wan, lan, 53, 5000);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	n = udp(b, lan, wan, 5000, 53);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	n = udp(b, wan, lan, 53, 5000);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	CHECK_EQ(fw.st.accepted_state, 1);
+	/* An error quoting the tracked datagram passes; quoting another
+	 * port, or sent to another host, does not.
+	 */
+	qn = udp(q, lan, wan, 5000, 53);
+	n = icmp_err(b, wan, lan, v6 ? 1 : 3, q, qn);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	qn = udp(q, lan, wan, 5001, 53);
+	n = icmp_err(b, wan, lan, v6 ? 2 : 11, q, qn);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_ICMP_ERR);
+	qn = udp(q, lan, wan, 5000, 53);
+	n = icmp_err(b, wan, v6 ? "2001:db8:1::11" : "192.168.1.11",
+		     v6 ? 3 : 12, q, qn);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_ICMP_ERR);
+	/* UDP: 120 s idle. */
+	now += 121 * (uint64_t)HZ;
+	n = udp(b, wan, lan, 53, 5000);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	/* Echo: the reply of a tracked request, 30 s. */
+	n = icmp(b, wan, lan, v6 ? 129 : 0, 77, 64);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	n = icmp(b, lan, wan, v6 ? 128 : 8, 77, 64);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	n = icmp(b, wan, lan, v6 ? 129 : 0, 77, 64);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	n = icmp(b, wan, lan, v6 ? 129 : 0, 78, 64);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	now += 31 * (uint64_t)HZ;
+	n = icmp(b, wan, lan, v6 ? 129 : 0, 77, 64);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	/* Other ICMP types from the WAN: dropped (redirect, timestamp). */
+	n = icmp(b, wan, lan, v6 ? 137 : 13, 1, 255);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_ICMP_TYPE);
+}
+
+static void
+test_router(void)
+{
+	uint8_t b[256], q[64];
+	uint32_t n, qn, i, ok = 0;
+	const char *me4 = "198.51.100.2", *me6 = "2001:db8:ff::2";
+
+	setup(4096);
+	CHECK(cpe_fw_rule_parse("tcp/22", false,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	CHECK(cpe_fw_rule_parse("udp/5000-5010", false,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	/* Opened ports, both families; the rest closed. */
+	n = tcp(b, wan4, me4, 50000, 22, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = tcp(b, wan6, me6, 50000, 22, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	CHECK_EQ(cfg.rules[0].hits, 2);
+	n = udp(b, wan6, me6, 1, 5010);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	CHECK_EQ(cfg.rules[1].hits, 1);
+	n = udp(b, wan6, me6, 1, 5011);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_INPUT);
+	n = tcp(b, wan4, me4, 50000, 23, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_INPUT);
+	/* A forwarded packet does not match an input rule. */
+	n = tcp(b, wan6, lan6, 50000, 22, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	/* The router's own connection: its replies come in. */
+	n = udp(b, me4, wan4, 33000, 53);
+	CHECK_EQ(verdict(b, n, CPE_FW_OUT), CPE_FW_ACCEPT);
+	n = udp(b, wan4, me4, 53, 33000);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = udp(b, wan4, me4, 53, 33001);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_INPUT);
+	/* DHCP client replies (IPv4 67 -> 68, DHCPv6 from link-local). */
+	n = udp(b, wan4, me4, 67, 68);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = udp(b, "fe80::1", "fe80::2", 547, 546);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = udp(b, wan6, me6, 547, 546);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_INPUT);
+	/* ND: hop limit 255 only (RFC 4861), MLD from link-local. */
+	n = icmp(b, "fe80::1", me6, 135, 0, 255);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = icmp(b, "fe80::1", me6, 135, 0, 64);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_ND_HOP);
+	n = icmp(b, "fe80::1", "ff02::1", 134, 0, 254);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_ND_HOP);
+	n = icmp(b, "fe80::1", "ff02::16", 143, 0, 1);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = icmp(b, wan6, "ff02::16", 143, 0, 1);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_ICMP_TYPE);
+	/* An error about the router's own datagram; one about nothing. */
+	qn = udp(q, me6, wan6, 33000, 53);
+	n = icmp_err(b, wan6, me6, 1, q, qn);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_ICMP_ERR);
+	n = udp(b, me6, wan6, 33000, 53);
+	CHECK_EQ(verdict(b, n, CPE_FW_OUT), CPE_FW_ACCEPT);
+	n = icmp_err(b, wan6, me6, 1, q, qn);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	/* Echo requests: a burst of 100, then 1000 a second. */
+	for (i = 0; i < 150; i++) {
+		n = icmp(b, wan4, me4, 8, (uint16_t)i, 64);
+		ok += verdict(b, n, CPE_FW_WAN_IN) == CPE_FW_ACCEPT;
+	}
+	CHECK_EQ(ok, CPE_FW_ECHO_BURST);
+	CHECK_EQ(fw.st.drops[CPE_FW_DROP_ICMP_RATE], 50);
+	now += HZ / 100;	/* 10 ms: 10 more */
+	for (i = 0, ok = 0; i < 20; i++) {
+		n = icmp(b, wan6, me6, 128, (uint16_t)i, 64);
+		ok += verdict(b, n, CPE_FW_WAN_IN) == CPE_FW_ACCEPT;
+	}
+	CHECK_EQ(ok, 10);
+	/* Other protocols to the router: dropped; IGMP accepted. */
+	n = ip_hdr(b, wan4, me4, 47, 64, 8);
+	CHECK_EQ(verdict(b, n + 8, CPE_FW_WAN_IN), CPE_FW_DROP_INPUT);
+	n = ip_hdr(b, wan4, "224.0.0.1", 2, 1, 8);
+	CHECK_EQ(verdict(b, n + 8, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+}
+
+static void
+test_pinhole(void)
+{
+	uint8_t b[256];
+	uint32_t n, ct;
+	bool c;
+
+	setup(4096);
+	CHECK(cpe_fw_rule_parse("tcp/[2001:db8:1::10]:443", true,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	CHECK(cpe_fw_rule_parse("udp/[2001:db8:1::/64]:1000-2000", true,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	CHECK(cpe_fw_rule_parse("tcp/192.168.1.10:8080", true,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	n = tcp(b, wan6, lan6, 50000, 443, SYN);
+	CHECK_EQ(verdict_ct(b, n, CPE_FW_WAN_LAN, &ct, &c), CPE_FW_ACCEPT);
+	CHECK(ct != UINT32_MAX);
+	CHECK_EQ(cfg.rules[0].hits, 1);
+	/* Its replies from the LAN and the rest of the handshake. */
+	n = tcp(b, lan6, wan6, 443, 50000, SYN | ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	n = tcp(b, wan6, lan6, 50000, 443, ACK);
+	CHECK_EQ(verdict_ct(b, n, CPE_FW_WAN_LAN, &ct, &c), CPE_FW_ACCEPT);
+	CHECK(c);
+	CHECK_EQ(fw.st.created, 1);
+	/* Another host, another port: closed. */
+	n = tcp(b, wan6, "2001:db8:1::11", 50000, 443, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	n = tcp(b, wan6, lan6, 50000, 444, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	/* A prefix and a range; IPv4 (routed, --no-nat). */
+	n = udp(b, wan6, "2001:db8:1::99", 1, 1500);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	n = udp(b, wan6, "2001:db8:2::99", 1, 1500);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	n = tcp(b, wan4, lan4, 1, 8080, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	n = tcp(b, wan4, "192.168.1.11", 1, 8080, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	/* A pinhole is not a router port. */
+	n = tcp(b, wan6, lan6, 50001, 443, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_INPUT);
+}
+
+static void
+test_bounded(void)
+{
+	uint8_t b[256];
+	uint32_t n, i;
+	char a[64];
+
+	setup(1024);
+	CHECK_EQ(fw.mask + 1, 1024);
+	for (i = 0; i < 5000; i++) {
+		snprintf(a, sizeof(a), "2001:db8:1::%x", i + 1);
+		n = udp(b, a, wan6, (uint16_t)(1000 + i), 53);
+		CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+		now++;
+	}
+	CHECK(fw.in_use <= 1024);
+	CHECK(fw.in_use > 900);
+	CHECK_EQ(fw.st.created, 5000);
+	CHECK_EQ(fw.st.evicted, 5000 - fw.in_use);
+	/* The newest survive: the last flow's reply passes. */
+	n = udp(b, wan6, a, 53, (uint16_t)(1000 + 4999));
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	/* Aging frees them all once idle past the timeout. */
+	now += 200 * (uint64_t)HZ;
+	cpe_fw_age(&fw, fw.mask + 1, now);
+	CHECK_EQ(fw.in_use, 0);
+}
+
+static bool
+bogon(const char *s)
+{
+	uint8_t a[16] = { 0 };
+
+	if (strchr(s, ':') != NULL) {
+		inet_pton(AF_INET6, s, a);
+	} else {
+		a[10] = a[11] = 0xff;
+		inet_pton(AF_INET, s, a + 12);
+	}
+	return cpe_fw_bogon(a);
+}
+
+static void
+test_bogons(void)
+{
+	CHECK(bogon("127.0.0.1") && bogon("0.1.2.3") && bogon("224.0.0.5"));
+	CHECK(bogon("255.255.255.255") && bogon("240.0.0.1"));
+	CHECK(!bogon("198.51.100.1") && !bogon("10.0.0.1"));
+	CHECK(bogon("::1") && bogon("::") && bogon("ff02::1"));
+	CHECK(bogon("fec0::1") && bogon("::10.0.0.1"));
+	CHECK(!bogon("2001:db8::1") && !bogon("fe80::1"));
+}
+
+static void
+test_parse(void)
+{
+	struct cpe_fw_rule r;
+	const char *bad_open[] = { "tcp/0", "tcp/70000", "icmp/1", "tcp/",
+		"tcp/22-21", "tcp/22x", "22", "tcp/2-" };
+	const char *bad_pin[] = { "tcp/[2001:db8::1]", "tcp/2001:db8::1:80",
+		"tcp/[2001:db8::1/129]:80", "tcp/[nothing]:80",
+		"udp/10.0.0.1/33:80", "tcp/[10.0.0.1]:80", "sctp/[::1]:1" };
+	size_t i;
+
+	CHECK(cpe_fw_rule_parse("tcp/22", false, &r) == NULL);
+	CHECK_EQ(r.proto, 6);
+	CHECK(r.lo == 22 && r.hi == 22 && !r.pinhole);
+	CHECK(cpe_fw_rule_parse("udp/1-65535", false, &r) == NULL);
+	CHECK(r.lo == 1 && r.hi == 65535 && r.proto == 17);
+	for (i = 0; i < sizeof(bad_open) / sizeof(bad_open[0]); i++)
+		CHECK(cpe_fw_rule_parse(bad_open[i], false, &r) != NULL);
+	CHECK(strstr(cpe_fw_rule_parse("x", false, &r), "tcp or udp") !=
+	      NULL);
+	CHECK(cpe_fw_rule_parse("udp/[2001:db8::/48]:53", true, &r) ==
+	      NULL);
+	CHECK(r.v6 && r.plen == 48 && r.lo == 53);
+	CHECK(cpe_fw_rule_parse("tcp/10.0.0.0/8:80", true, &r) == NULL);
+	CHECK(!r.v6 && r.plen == 96 + 8);
+	for (i = 0; i < sizeof(bad_pin) / sizeof(bad_pin[0]); i++)
+		CHECK(cpe_fw_rule_parse(bad_pin[i], true, &r) != NULL);
+	CHECK(strstr(cpe_fw_rule_parse("x", true, &r), "[2001:db8::10]") !=
+	      NULL);
+}
+
+/* Every truncation of an ICMPv6 error parses without overreading. */
+static void
+test_truncated(void)
+{
+	uint8_t b[256], q[64];
+	struct cpe_fw_pkt p;
+	uint32_t n, qn, len;
+
+	qn = tcp(q, lan6, wan6, 1, 2, SYN);
+	n = icmp_err(b, wan6, lan6, 1, q, qn);
+	for (len = 0; len <= n; len++) {
+		uint8_t *c = dup_exact(b, len);
+
+		if (cpe_fw_parse(c, len, &p) == 0 && p.icmp_err)
+			CHECK(len >= 40 + 8 + 40 + 4);
+		free(c);
+	}
+}
+
+int
+main(void)
+{
+	test_tcp(lan6, wan6);
+	test_tcp(lan4, wan4);
+	test_udp_icmp(lan6, wan6);
+	test_udp_icmp(lan4, wan4);
+	test_router();
+	test_pinhole();
+	test_bounded();
+	test_bogons();
+	test_parse();
+	test_truncated();
+	cpe_fw_free(&fw);
+	printf("test_fw: %u passed, %u failed\n", n_pass, n_fail);
+	return n_fail ? 1 : 0;
+}
