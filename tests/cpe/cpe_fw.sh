@@ -239,6 +239,12 @@ serve "$rt" cpe_rt tcp:22 tcp:2222 udp:53
 serve "$lan" cpe_lan tcp:80 tcp:8443 tcp:2222 udp:5353
 serve "$wan" cpe_wan tcp:8080 udp:9000
 cases cpe "$lan" "$wan" cpe_rt "$tl" "$tw"
+# The same counters over telemetry (/cpe/stats, fw_*), at run time.
+timeout 60 $PY "$tool" tel "/var/run/dpdk/cpe_${id}_main/dpdk_telemetry.v2" \
+	/cpe/stats > "$priv/tel.json" 2>&1
+v=$(json "$priv/tel.json" "j['fw_drop_tcp_no_state'], j['fw_rule_0_hits'], j['fw_on']")
+check 'echo "$v" | awk "NF == 3 && \$1 > 0 && \$2 > 0 && \$3 == 1 {ok=1} END {exit !ok}"' \
+	"telemetry /cpe/stats: fw_drop_tcp_no_state, fw_rule_0_hits, fw_on ($v)"
 stop_router main
 j=$priv/main.json
 for k in tcp_no_state wan_to_lan_new wan_lan_source wan_bogon_source \

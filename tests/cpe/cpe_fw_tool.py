@@ -10,6 +10,7 @@
 #   sniff IFACE MARKER SECS READY  exit 0 when a frame holding MARKER came
 #       in on IFACE within SECS; READY created once the socket is bound
 #   craft KIND IFACE DSTMAC ...    scapy: a crafted packet (see craft())
+#   tel SOCKET CMD                 one telemetry command: its value (JSON)
 # craft needs scapy (python3-scapy: /usr/bin/python3).
 import os
 import select
@@ -137,6 +138,16 @@ def main():
         return client(*sys.argv[2:6])
     if cmd == "sniff":
         return sniff(*sys.argv[2:6])
+    if cmd == "tel":
+        import json
+        t = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        t.settimeout(20)
+        t.connect(sys.argv[2])
+        hello = json.loads(t.recv(1024).decode())
+        t.send(sys.argv[3].encode())
+        r = json.loads(t.recv(hello["max_output_len"]).decode())
+        print(json.dumps(r[sys.argv[3]]))
+        return 0
     if cmd == "craft":
         return craft(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     return 2

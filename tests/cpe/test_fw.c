@@ -475,6 +475,30 @@ test_parse(void)
 	      NULL);
 }
 
+/* A later IPv6 fragment from the WAN has no ports: dropped, even of a
+ * tracked flow (the first fragment, with the ports, passes).
+ */
+static void
+test_fragments(void)
+{
+	uint8_t b[256];
+	uint32_t n;
+
+	setup(4096);
+	n = udp(b, lan6, wan6, 5000, 53);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	n = ip_hdr(b, wan6, lan6, 44, 64, 16);
+	memset(b + n, 0, 16);
+	b[n] = 17;			/* next header: UDP */
+	put16(b + n + 2, 185 << 3);	/* offset 1480, last */
+	CHECK_EQ(verdict(b, n + 16, CPE_FW_WAN_LAN), CPE_FW_DROP_FRAG);
+	/* The first fragment: offset 0, more follow, ports there. */
+	put16(b + n + 2, 1);
+	put16(b + n + 8, 53);
+	put16(b + n + 10, 5000);
+	CHECK_EQ(verdict(b, n + 16, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+}
+
 /* Every truncation of an ICMPv6 error parses without overreading. */
 static void
 test_truncated(void)
@@ -505,6 +529,7 @@ main(void)
 	test_pinhole();
 	test_bounded();
 	test_bogons();
+	test_fragments();
 	test_parse();
 	test_truncated();
 	cpe_fw_free(&fw);
