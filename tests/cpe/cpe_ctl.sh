@@ -45,25 +45,6 @@ route $NET6,$GW61
 json
 CONF
 
-# A telemetry client, started once (python can take seconds to start on
-# a loaded machine): one command per stdin line, one reply per stdout line
-# (the value under the command's name, as JSON).
-cat > "$priv/tel.py" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.settimeout(20)
-s.connect(sys.argv[1])
-hello = json.loads(s.recv(1024).decode())
-print("ready", flush=True)
-for line in sys.stdin:
-    cmd = line.strip()
-    try:
-        s.send(cmd.encode())
-        r = json.loads(s.recv(hello["max_output_len"]).decode())
-        print(json.dumps(r[cmd.split(",")[0]]), flush=True)
-    except Exception as e:
-        print(json.dumps({"client_error": str(e)}), flush=True)
-PY
 # The echo requests to DST (IPv4 or IPv6): "seq dst-mac" per frame, until
 # the STOP file exists (at most 120 s).
 cat > "$priv/sniff.py" <<'PY'
@@ -134,7 +115,7 @@ rpid=$(router_pid)
 sock=/var/run/dpdk/cpe_${id}_ctl/dpdk_telemetry.v2
 for i in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 check '[ -S "$sock" ]' "the telemetry socket $sock exists"
-coproc TEL { timeout 200 python3 "$priv/tel.py" "$sock"; }
+coproc TEL { timeout 200 python3 "$(dirname "$0")/cpe_tel.py" "$sock"; }
 tel_pid=$TEL_PID
 read -r -t 60 ready <&"${TEL[0]}"
 check '[ "$ready" = ready ]' "a telemetry client connected"

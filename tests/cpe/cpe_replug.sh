@@ -43,24 +43,6 @@ cpe_lib_init cpe_replug "$@"
 LAN_RT=192.168.50.1 LAN_H=192.168.50.2 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
 LAN6_RT=fd00:5::1 LAN6_H=fd00:5::2 WAN6_RT=2001:db8:1::2 WAN6_H=2001:db8:1::1
 
-# The telemetry client (as cpe_ctl.sh): one command per stdin line, one
-# reply per stdout line.
-cat > "$priv/tel.py" <<'PY'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.settimeout(20)
-s.connect(sys.argv[1])
-hello = json.loads(s.recv(1024).decode())
-print("ready", flush=True)
-for line in sys.stdin:
-    cmd = line.strip()
-    try:
-        s.send(cmd.encode())
-        r = json.loads(s.recv(hello["max_output_len"]).decode())
-        print(json.dumps(r[cmd.split(",")[0]]), flush=True)
-    except Exception as e:
-        print(json.dumps({"client_error": str(e)}), flush=True)
-PY
 # The WAN host's server: echoes, pushes to the last peer, logs each new
 # peer; argv: log, stop file, seconds.
 cat > "$priv/srv.py" <<'PY'
@@ -145,7 +127,7 @@ tel() {
 tel_start() {
 	local sock=/var/run/dpdk/cpe_${id}_$1/dpdk_telemetry.v2 i
 	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
-	coproc TEL { timeout 250 python3 "$priv/tel.py" "$sock"; }
+	coproc TEL { timeout 250 python3 "$(dirname "$0")/cpe_tel.py" "$sock"; }
 	tel_pid=$TEL_PID
 	local ready=
 	read -r -t 60 ready <&"${TEL[0]}"

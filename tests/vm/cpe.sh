@@ -294,7 +294,9 @@ app_up() {
 	return 0
 }
 
-app_down() {
+# app_stop NAME: SIGTERM to ch39x-cpe, at most 30 s for it to go; its exit
+# status in arc, tag=REP-NAME (qos.sh too).
+app_stop() {
 	kill -TERM "$RTR_PID" 2>/dev/null
 	i=0
 	while kill -0 "$RTR_PID" 2>/dev/null && [ $i -lt 150 ]; do
@@ -305,11 +307,21 @@ app_down() {
 	arc=$?
 	RTR_PID=""
 	tag=$REP-$1
+}
+
+# app_exit_result RESULT-NAME MORE: ch39x-cpe's exit 0 and cdc_ncm back on
+# both gadgets, one PASS or FAIL line (MORE: after "SIGTERM").
+app_exit_result() {
 	if [ $arc = 0 ] && wait_kdrv; then
-		result PASS "cpe-ch39x-$1-exit-$REP" "ch39x-cpe exited 0 on SIGTERM; cdc_ncm bound again ($KL on $PL, $KW on $PW)"
+		result PASS "$1" "ch39x-cpe exited 0 on SIGTERM$2; cdc_ncm bound again ($KL on $PL, $KW on $PW)"
 	else
-		result FAIL "cpe-ch39x-$1-exit-$REP" "ch39x-cpe exit $arc; cdc_ncm netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
+		result FAIL "$1" "ch39x-cpe exit $arc; cdc_ncm netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
 	fi
+}
+
+app_down() {
+	app_stop "$1"
+	app_exit_result "cpe-ch39x-$1-exit-$REP" ""
 }
 
 # ---- measurement ----

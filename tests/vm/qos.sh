@@ -162,22 +162,9 @@ qos_app_up() {
 }
 
 qos_app_down() {
-	kill -TERM "$RTR_PID" 2>/dev/null
-	i=0
-	while kill -0 "$RTR_PID" 2>/dev/null && [ $i -lt 150 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-	wait $APP_JOB
-	arc=$?
-	RTR_PID=""
-	tag=$REP-$1
+	app_stop "$1"
 	qos_log "rep $REP $1: ch39x-cpe's qos statistics: $($QOS_PY app "$OUT/qos-app-$tag.json" 2>&1 | cut -c1-1500)"
-	if [ $arc = 0 ] && wait_kdrv; then
-		result PASS "qos-$1-exit-$REP" "ch39x-cpe exited 0 on SIGTERM (statistics in qos-app-$tag.json); cdc_ncm bound again ($KL on $PL, $KW on $PW)"
-	else
-		result FAIL "qos-$1-exit-$REP" "ch39x-cpe exit $arc; cdc_ncm netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
-	fi
+	app_exit_result "qos-$1-exit-$REP" " (statistics in qos-app-$tag.json)"
 }
 
 # qos_linux_up ROUTER: cpe.sh's Linux router, its WAN egress shaped
