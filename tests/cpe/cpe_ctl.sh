@@ -119,17 +119,6 @@ coproc TEL { timeout 200 python3 "$(dirname "$0")/cpe_tel.py" "$sock"; }
 tel_pid=$TEL_PID
 read -r -t 60 ready <&"${TEL[0]}"
 check '[ "$ready" = ready ]' "a telemetry client connected"
-# tel CMD...: each reply on its own line (60 s deadline each).
-tel() {
-	local c r
-	for c in "$@"; do
-		echo "$c" >&"${TEL[1]}"
-		r=
-		read -r -t 60 r <&"${TEL[0]}"
-		[ -n "$r" ] || r='{"client_error": "no reply"}'
-		echo "$r"
-	done
-}
 
 out=$(L ping -c 2 -i 0.2 -W 5 $REMOTE 2>&1)
 check 'answered "$out" 2' "ping $REMOTE via $GW1"

@@ -74,6 +74,20 @@ answered() {
 # jq-free JSON reads: json FILE EXPR (python expression on j).
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 
+# tel CMD...: over the telemetry client the test started as the coproc
+# TEL (tests/cpe/cpe_tel.py), each reply on its own line (60 s deadline
+# each; {"client_error": "no reply"} when none came).
+tel() {
+	local c r
+	for c in "$@"; do
+		echo "$c" >&"${TEL[1]}"
+		r=
+		read -r -t 60 r <&"${TEL[0]}"
+		[ -n "$r" ] || r='{"client_error": "no reply"}'
+		echo "$r"
+	done
+}
+
 # start_router NAME [extra options]: ch39x-cpe in the router netns with
 # $priv/cpe.conf, its TAPs moved to the hosts once they exist (left down
 # and unaddressed: host_v4 or the test configures them).

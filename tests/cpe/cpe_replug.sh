@@ -113,17 +113,6 @@ stop_helpers() {
 	cli_pid= srv_pid=
 }
 
-# tel CMD...: each reply on its own line (60 s deadline each).
-tel() {
-	local c r
-	for c in "$@"; do
-		echo "$c" >&"${TEL[1]}"
-		r=
-		read -r -t 60 r <&"${TEL[0]}"
-		[ -n "$r" ] || r='{"client_error": "no reply"}'
-		echo "$r"
-	done
-}
 tel_start() {
 	local sock=/var/run/dpdk/cpe_${id}_$1/dpdk_telemetry.v2 i
 	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
