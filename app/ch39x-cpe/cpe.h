@@ -233,6 +233,7 @@ struct cpe_stats {
 	uint64_t idle_polls_skipped;	/* ports a wake-up did not name */
 	uint64_t process_cpu_ns;
 	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
+	uint64_t ctl_fw_changes;		/* /cpe/fw/add and /cpe/fw/del */
 	/* Ports that go and return (hotplug.c). */
 	uint64_t port_down_events, port_up_events, port_rmv_events;
 	uint64_t port_reprobes, port_reprobe_errors, port_reprobe_gave_up;
@@ -469,6 +470,10 @@ void cpe_fw_print(FILE *f);
 void cpe_fw_json(FILE *f);
 struct rte_tel_data;
 void cpe_fw_tel(struct rte_tel_data *d);
+/* /cpe/fw/add, /cpe/fw/del, /cpe/fw/rules: on the forwarding lcore. */
+void cpe_fw_ctl_add(const struct cpe_fw_rule *r, struct rte_tel_data *d);
+void cpe_fw_ctl_del(uint32_t id, struct rte_tel_data *d);
+void cpe_fw_ctl_rules(struct rte_tel_data *d);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);

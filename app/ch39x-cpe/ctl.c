@@ -73,6 +73,7 @@ enum ctl_op {
 	OP_ROUTE_ADD, OP_ROUTE_DEL, OP_ROUTES,
 	OP_NEIGH_ADD, OP_NEIGH_DEL, OP_NEIGHS, OP_STATS,
 	OP_PORTS, OP_SIM_UNPLUG, OP_SIM_REPLUG,
+	OP_FW_ADD, OP_FW_DEL, OP_FW_RULES,
 };
 
 struct ctl_addr {
@@ -88,6 +89,8 @@ struct ctl_cmd {
 	struct ctl_addr gw;
 	struct rte_ether_addr mac;
 	uint16_t port;			/* DPDK port id (/cpe/sim/...) */
+	struct cpe_fw_rule rule;	/* /cpe/fw/add */
+	uint32_t id;			/* /cpe/fw/del */
 };
 
 /* The mailbox: the telemetry thread posts, the forwarding lcore runs. */
@@ -114,6 +117,11 @@ static const char *const neigh_add_allowed =
 	"02:00:00:00:00:01 or 2001:db8:1::2,02:00:00:00:00:01";
 static const char *const neigh_del_allowed =
 	"ADDR, e.g. 203.0.113.1 or 2001:db8:1::2";
+static const char *const fw_add_allowed =
+	"open,PROTO/PORT[-PORT] or pinhole,PROTO/[IPV6[/PLEN]]:PORT[-PORT], "
+	"PROTO tcp or udp, e.g. open,tcp/22";	/* < 128: telemetry's max */
+static const char *const fw_del_allowed =
+	"ID, a rule's id from /cpe/fw/rules, e.g. 3";
 static const char *const sim_allowed =
 	"PORT, a DPDK port id of the router, e.g. 1";
 
@@ -893,6 +901,7 @@ stats(struct rte_tel_data *d)
 				  s->ctl_route_changes);
 	cpe_tel_u64(d, "ctl_neigh_changes",
 				  s->ctl_neigh_changes);
+	cpe_tel_u64(d, "ctl_fw_changes", s->ctl_fw_changes);
 	cpe_tel_u64(d, "down_drops", down);
 	cpe_tel_u64(d, "port_down_events", s->port_down_events);
 	cpe_tel_u64(d, "port_up_events", s->port_up_events);
@@ -1083,6 +1092,15 @@ execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 	case OP_SIM_REPLUG:
 		sim(c, d);
 		break;
+	case OP_FW_ADD:
+		cpe_fw_ctl_add(&c->rule, d);
+		break;
+	case OP_FW_DEL:
+		cpe_fw_ctl_del(c->id, d);
+		break;
+	case OP_FW_RULES:
+		cpe_fw_ctl_rules(d);
+		break;
 	}
 }
 
@@ -1175,6 +1193,8 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 		c.op = OP_NEIGHS;
 	else if (strcmp(cmd, "/cpe/ports") == 0)
 		c.op = OP_PORTS;
+	else if (strcmp(cmd, "/cpe/fw/rules") == 0)
+		c.op = OP_FW_RULES;
 	else
 		c.op = OP_STATS;
 	return submit(&c, d);
@@ -1197,6 +1217,41 @@ tel_sim(const char *cmd, const char *params, struct rte_tel_data *d)
 	c.port = (uint16_t)id;
 	c.op = strcmp(cmd, "/cpe/sim/replug") == 0 ? OP_SIM_REPLUG :
 		OP_SIM_UNPLUG;
+	return submit(&c, d);
+}
+
+/* /cpe/fw/add,open|pinhole,RULE: parsed here, added by the lcore. */
+static int
+tel_fw_add(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .op = OP_FW_ADD, .dst.af = AF_INET };
+	char buf[128], *f[2];
+	bool pinhole;
+
+	if (split(params, buf, sizeof(buf), f, 2) != 2 ||
+	    (strcmp(f[0], "open") != 0 && strcmp(f[0], "pinhole") != 0))
+		return reply_bad(d, cmd, params, fw_add_allowed);
+	pinhole = f[0][0] == 'p';
+	if (cpe_fw_rule_parse(f[1], pinhole, &c.rule) != NULL)
+		return reply_bad(d, cmd, params, fw_add_allowed);
+	return submit(&c, d);
+}
+
+/* /cpe/fw/del,ID */
+static int
+tel_fw_del(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .op = OP_FW_DEL, .dst.af = AF_INET };
+	char buf[16], *f[1], *end;
+	unsigned long id;
+
+	if (split(params, buf, sizeof(buf), f, 1) != 1 || f[0][0] < '1' ||
+	    f[0][0] > '9')
+		return reply_bad(d, cmd, params, fw_del_allowed);
+	id = strtoul(f[0], &end, 10);
+	if (*end != '\0' || id > INT32_MAX)
+		return reply_bad(d, cmd, params, fw_del_allowed);
+	c.id = (uint32_t)id;
 	return submit(&c, d);
 }
 
@@ -1227,6 +1282,13 @@ cpe_ctl_init(void)
 		  "adapter off its USB bus. Parameters: PORT" },
 		{ "/cpe/sim/replug", tel_sim, "Puts an unplugged simulated "
 		  "net_ch39x adapter back. Parameters: PORT" },
+		{ "/cpe/fw/add", tel_fw_add, "Adds a firewall rule. "
+		  "Parameters: open,PROTO/PORT[-PORT] or "
+		  "pinhole,PROTO/[IPV6[/PLEN]]:PORT[-PORT]" },
+		{ "/cpe/fw/del", tel_fw_del, "Deletes a firewall rule and "
+		  "closes its connections. Parameters: ID" },
+		{ "/cpe/fw/rules", tel_list, "Lists the firewall rules with "
+		  "their ids and hits. No parameters" },
 	};
 	unsigned int i;
 	int rc;

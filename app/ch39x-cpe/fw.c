@@ -18,6 +18,7 @@
  */
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -559,6 +560,7 @@ check_in(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool fwd,
 				   (p->tcp_flags & TCP_RST))) {
 			r->hits++;
 			s = create(fw, &p->t, now);
+			fw->ct[s].rule = r->id;
 			fw->ct[s].tcp = p->t.proto != 6 ? T_NONE :
 				(p->tcp_flags & (TCP_SYN | TCP_ACK)) ==
 				TCP_SYN ? T_SYN_SENT : T_EST;
@@ -771,4 +773,64 @@ cpe_fw_rule_parse(const char *val, bool pinhole, struct cpe_fw_rule *r)
 			return allowed;
 	}
 	return parse_range(colon + 1, &r->lo, &r->hi) == 0 ? NULL : allowed;
+}
+
+static bool
+same_rule(const struct cpe_fw_rule *a, const struct cpe_fw_rule *b)
+{
+	return a->pinhole == b->pinhole && a->proto == b->proto &&
+		a->lo == b->lo && a->hi == b->hi && a->v6 == b->v6 &&
+		a->plen == b->plen && memcmp(a->addr, b->addr, 16) == 0;
+}
+
+int
+cpe_fw_rule_add(struct cpe_fw_cfg *cfg, const struct cpe_fw_rule *r)
+{
+	struct cpe_fw_rule *n;
+	uint16_t i;
+
+	for (i = 0; i < cfg->nb_rules; i++)
+		if (same_rule(&cfg->rules[i], r))
+			return -EEXIST;
+	if (cfg->nb_rules == CPE_FW_MAX_RULES || cfg->next_id == INT32_MAX)
+		return -ENOSPC;
+	n = &cfg->rules[cfg->nb_rules++];
+	*n = *r;
+	n->hits = 0;
+	n->id = ++cfg->next_id;
+	return (int)n->id;
+}
+
+int
+cpe_fw_rule_del(struct cpe_fw_cfg *cfg, uint32_t id)
+{
+	uint16_t i;
+
+	for (i = 0; i < cfg->nb_rules; i++)
+		if (cfg->rules[i].id == id)
+			break;
+	if (id == 0 || i == cfg->nb_rules)
+		return -ENOENT;
+	/* Keeps the order: the first matching rule counts the hit. */
+	memmove(&cfg->rules[i], &cfg->rules[i + 1],
+		(size_t)(cfg->nb_rules - i - 1) * sizeof(cfg->rules[0]));
+	cfg->nb_rules--;
+	return 0;
+}
+
+uint32_t
+cpe_fw_close_rule(struct cpe_fw *fw, uint32_t id)
+{
+	uint32_t i, n = 0;
+
+	if (fw->ct == NULL || id == 0)
+		return 0;
+	/* One pass over the table: a deletion is rare, not per packet. */
+	for (i = 0; i <= fw->mask; i++) {
+		if (fw->ct[i].used && fw->ct[i].rule == id) {
+			slot_free(fw, i);
+			n++;
+		}
+	}
+	return n;
 }

@@ -76,6 +76,7 @@ struct cpe_fw_rule {
 	uint8_t addr[16];
 	uint16_t lo, hi;		/* destination ports */
 	uint64_t hits;
+	uint32_t id;			/* stable: 1, 2, ... never reused */
 	char text[64];			/* as given, for the counters */
 };
 
@@ -84,6 +85,7 @@ struct cpe_fw_cfg {
 	uint32_t states;		/* table size */
 	struct cpe_fw_rule rules[CPE_FW_MAX_RULES];
 	uint16_t nb_rules;
+	uint32_t next_id;		/* the last id given */
 	uint32_t echo_rate;		/* echo requests per second */
 };
 #define CPE_FW_DEF_STATES	65536
@@ -101,6 +103,7 @@ struct cpe_fw_ct {
 	int32_t flow[2];		/* flow-cache slots: orig, reply; -1 */
 	uint8_t tcp;			/* enum in fw.c */
 	uint8_t fin;			/* bit 0: FIN orig, bit 1: FIN reply */
+	uint32_t rule;			/* id of the rule that let it in; 0 */
 	bool used;
 	bool seen_reply;
 };
@@ -152,5 +155,15 @@ const char *cpe_fw_reason_name(enum cpe_fw_reason r);
  * "udp/[2001:db8:1::/64]:1000-2000"; NULL or the allowed forms. */
 const char *cpe_fw_rule_parse(const char *val, bool pinhole,
 			      struct cpe_fw_rule *r);
+/*
+ * Rules at run time (and from the options): add r under the next id, its
+ * id or -ENOSPC (CPE_FW_MAX_RULES) or -EEXIST (the same rule is there);
+ * delete by id, 0 or -ENOENT. A deleted rule's connections are closed by
+ * cpe_fw_close_rule(), which returns how many it closed; rules never
+ * change under a packet (both run on the forwarding lcore).
+ */
+int cpe_fw_rule_add(struct cpe_fw_cfg *cfg, const struct cpe_fw_rule *r);
+int cpe_fw_rule_del(struct cpe_fw_cfg *cfg, uint32_t id);
+uint32_t cpe_fw_close_rule(struct cpe_fw *fw, uint32_t id);
 
 #endif

@@ -674,16 +674,19 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 			return bad(name, val, "on, off");
 	} else if (strcmp(name, "fw-open") == 0 ||
 		   strcmp(name, "fw-pinhole") == 0) {
+		struct cpe_fw_rule r;
 		const char *allowed;
+		int id;
 
-		if (o->fw.nb_rules == CPE_FW_MAX_RULES)
-			return bad(name, val, "at most 64 --fw-open and "
-				   "--fw-pinhole rules in all");
-		allowed = cpe_fw_rule_parse(val, name[3] == 'p',
-					    &o->fw.rules[o->fw.nb_rules]);
+		allowed = cpe_fw_rule_parse(val, name[3] == 'p', &r);
 		if (allowed != NULL)
 			return bad(name, val, allowed);
-		o->fw.nb_rules++;
+		id = cpe_fw_rule_add(&o->fw, &r);
+		if (id == -ENOSPC)
+			return bad(name, val, "at most 64 --fw-open and "
+				   "--fw-pinhole rules in all");
+		if (id < 0)
+			return bad(name, val, "a rule not given before");
 	} else if (strcmp(name, "fw-states") == 0) {
 		if (parse_u32(val, 1024, 4194304, &o->fw.states) != 0)
 			return bad(name, val, "1024..4194304");

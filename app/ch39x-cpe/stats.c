@@ -190,9 +190,10 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		s->drop_no_route, s->drop_mtu, s->drop_bad, s->drop_frag,
 		s->drop_not_ip, s->drop_local, s->drop_nomem);
 	fprintf(f, "  ctl: commands %" PRIu64 " errors %" PRIu64
-		" route_changes %" PRIu64 " neigh_changes %" PRIu64 "\n",
-		s->ctl_cmds, s->ctl_errors, s->ctl_route_changes,
-		s->ctl_neigh_changes);
+		" route_changes %" PRIu64 " neigh_changes %" PRIu64
+		" fw_changes %" PRIu64 "\n", s->ctl_cmds, s->ctl_errors,
+		s->ctl_route_changes, s->ctl_neigh_changes,
+		s->ctl_fw_changes);
 	print_v6(f);
 	fprintf(f, "  control plane: punted %" PRIu64 " punt_drops %" PRIu64
 		" tap_rx %" PRIu64 " tap_tx %" PRIu64 " tap_drops %" PRIu64
@@ -277,8 +278,9 @@ cpe_stats_json(FILE *f, double elapsed)
 		s->drop_local, s->drop_nomem);
 	fprintf(f, "  \"ctl\": {\"commands\": %" PRIu64 ", \"errors\": %"
 		PRIu64 ", \"route_changes\": %" PRIu64 ", \"neigh_changes\": %"
-		PRIu64 "},\n", s->ctl_cmds, s->ctl_errors,
-		s->ctl_route_changes, s->ctl_neigh_changes);
+		PRIu64 ", \"fw_changes\": %" PRIu64 "},\n", s->ctl_cmds,
+		s->ctl_errors, s->ctl_route_changes, s->ctl_neigh_changes,
+		s->ctl_fw_changes);
 	json_v6(f);
 	fprintf(f, "  \"tap\": {\"punted\": %" PRIu64 ", \"punt_drops\": %"
 		PRIu64 ", \"tap_rx\": %" PRIu64 ", \"tap_tx\": %" PRIu64

@@ -235,16 +235,62 @@ ch39x_up() {
 	ip -n "$rt" -6 neigh replace $WAN6_H lladdr "$wmac" dev "$pw"
 }
 ch39x_up main
-serve "$rt" cpe_rt tcp:22 tcp:2222 udp:53
+serve "$rt" cpe_rt tcp:22 tcp:2222 udp:53 tcpk:2223
 serve "$lan" cpe_lan tcp:80 tcp:8443 tcp:2222 udp:5353
 serve "$wan" cpe_wan tcp:8080 udp:9000
 cases cpe "$lan" "$wan" cpe_rt "$tl" "$tw"
 # The same counters over telemetry (/cpe/stats, fw_*), at run time.
 timeout 60 $PY "$tool" tel "/var/run/dpdk/cpe_${id}_main/dpdk_telemetry.v2" \
 	/cpe/stats > "$priv/tel.json" 2>&1
-v=$(json "$priv/tel.json" "j['fw_drop_tcp_no_state'], j['fw_rule_0_hits'], j['fw_on']")
+v=$(json "$priv/tel.json" "j['fw_drop_tcp_no_state'], j['fw_rule_1_hits'], j['fw_on']")
 check 'echo "$v" | awk "NF == 3 && \$1 > 0 && \$2 > 0 && \$3 == 1 {ok=1} END {exit !ok}"' \
-	"telemetry /cpe/stats: fw_drop_tcp_no_state, fw_rule_0_hits, fw_on ($v)"
+	"telemetry /cpe/stats: fw_drop_tcp_no_state, fw_rule_1_hits, fw_on ($v)"
+
+# --- run-time rules over telemetry: /cpe/fw/add, /cpe/fw/del ------------
+# A router port opened while the router runs, a connection through it,
+# the rule deleted: the connection is closed with it (its next segment
+# is dropped), new ones are refused again, and bad requests are answered
+# with what is allowed.
+sock=/var/run/dpdk/cpe_${id}_main/dpdk_telemetry.v2
+T() { timeout 60 $PY "$tool" tel "$sock" "$1" 2>&1; }
+Wn() { timeout 60 ip netns exec "$wan" "$@"; }	# cases()'s W is gone
+has() { echo "$1" | python3 -c "import json,sys; j=json.load(sys.stdin); sys.exit(0 if ($2) else 1)" 2>/dev/null; }
+r=$(T /cpe/fw/rules)
+check 'has "$r" "j[\"count\"] == 2 and j[\"rules\"][0].startswith(\"1 fw-open tcp/2222 hits \") and j[\"rules\"][1].startswith(\"2 fw-pinhole \")"' \
+	"/cpe/fw/rules lists the two rules with ids 1 and 2 ($r)"
+v=$(ok_drop Wn $PY "$tool" client tcp $WAN_RT 2223 rt0)
+check '[ "$v" = drop ]' "tcp/2223 to the router closed before /cpe/fw/add ($v)"
+r=$(T /cpe/fw/add,open,tcp/2223)
+check 'has "$r" "j[\"id\"] == 3 and j[\"rule\"] == \"tcp/2223\""' "/cpe/fw/add,open,tcp/2223: id 3 ($r)"
+rm -f "$priv/go" "$priv/hold" "$priv/hold.ready"
+Wn $PY "$tool" hold $WAN_RT 2223 "$priv/go" "$priv/hold" &
+hp=$!
+wait_file "$priv/hold.ready" 30
+v=$(cat "$priv/hold.ready" 2>/dev/null)
+check '[ "$v" = pass ]' "a connection to the opened tcp/2223 ($v)"
+v=$(ok_drop Wn $PY "$tool" client tcp $WAN_RT 2223 rt1)
+check '[ "$v" = pass ]' "a second connection to tcp/2223 ($v)"
+r=$(T /cpe/fw/rules)
+check 'has "$r" "j[\"count\"] == 3 and j[\"rules\"][2].startswith(\"3 fw-open tcp/2223 hits \") and int(j[\"rules\"][2].split()[-1]) >= 2"' \
+	"/cpe/fw/rules: rule 3 with at least 2 hits ($r)"
+r=$(T /cpe/fw/del,3)
+check 'has "$r" "j[\"deleted\"] == 3 and j[\"closed\"] >= 1"' "/cpe/fw/del,3 closes its connections ($r)"
+touch "$priv/go"
+wait "$hp"
+v=$(cat "$priv/hold" 2>/dev/null)
+check '[ "$v" = "pass drop" ]' "the held connection is cut by the deletion: first ping, second ping ($v, want 'pass drop')"
+v=$(ok_drop Wn $PY "$tool" client tcp $WAN_RT 2223 rt2)
+check '[ "$v" = drop ]' "tcp/2223 closed again after /cpe/fw/del ($v)"
+r=$(T /cpe/fw/del,3)
+check 'has "$r" "\"no rule with id 3\" in j[\"error\"] and \"/cpe/fw/rules\" in j[\"allowed\"]"' "/cpe/fw/del of a deleted id: an error naming the allowed ids ($r)"
+r=$(T /cpe/fw/add,open,tcp/2222)
+check 'has "$r" "\"the same rule is there\" in j[\"error\"]"' "/cpe/fw/add of a present rule refused ($r)"
+r=$(T /cpe/fw/add,open,tcp/0)
+check 'has "$r" "\"bad parameters\" in j[\"error\"] and \"tcp/22\" in j[\"allowed\"]"' "/cpe/fw/add,open,tcp/0: bad parameters with the allowed forms ($r)"
+r=$(T /cpe/fw/add,door,tcp/22)
+check 'has "$r" "\"bad parameters\" in j[\"error\"] and \"pinhole\" in j[\"allowed\"]"' "/cpe/fw/add,door,...: the kinds are named ($r)"
+r=$(T /cpe/stats)
+check 'has "$r" "j[\"ctl_fw_changes\"] == 2 and \"fw_rule_3_hits\" not in j and \"fw_rule_1_hits\" in j"' "/cpe/stats: ctl_fw_changes 2, rule 3 gone from the counters"
 stop_router main
 j=$priv/main.json
 for k in tcp_no_state wan_to_lan_new wan_lan_source wan_bogon_source \

@@ -16,7 +16,21 @@ import os
 import select
 import socket
 import sys
+import threading
 import time
+
+
+def keep(c, secs):
+    c.settimeout(secs)
+    try:
+        while True:
+            d = c.recv(200)
+            if not d:
+                break
+            c.sendall(b"pong " + d)
+    except OSError:
+        pass
+    c.close()
 
 
 def serve(log, secs, specs):
@@ -24,12 +38,12 @@ def serve(log, secs, specs):
     socks = []
     for spec in specs:
         proto, port = spec.split(":")
-        s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM if proto == "tcp"
-                          else socket.SOCK_DGRAM)
+        s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM
+                          if proto == "udp" else socket.SOCK_STREAM)
         s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("::", int(port)))
-        if proto == "tcp":
+        if proto != "udp":
             s.listen(64)
         socks.append((proto, int(port), s))
     open(log + ".ready", "w").close()
@@ -40,7 +54,14 @@ def serve(log, secs, specs):
             if s not in r:
                 continue
             try:
-                if proto == "tcp":
+                if proto == "tcpk":
+                    # Kept open: answers every message until the peer
+                    # closes (hold's second ping uses it).
+                    c, a = s.accept()
+                    threading.Thread(target=keep, args=(c, secs),
+                                     daemon=True).start()
+                    d = b"accepted"
+                elif proto == "tcp":
                     c, a = s.accept()
                     c.settimeout(2)
                     try:
@@ -75,6 +96,37 @@ def client(proto, host, port, msg):
         return 1
     print(d.decode(errors="replace"))
     return 0 if d.startswith(b"pong") else 1
+
+
+def hold(host, port, go, out):
+    """A TCP connection that pings once, waits for the file go (30 s),
+    then pings again over the same connection: "first second" verdicts
+    (pass or drop) into out, to see a connection closed under it."""
+    import os
+    import time
+    fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_STREAM)
+    s.settimeout(5)
+    res = []
+    try:
+        s.connect((host, int(port)))
+        s.sendall(b"hold1")
+        res.append("pass" if s.recv(200).startswith(b"pong") else "drop")
+    except OSError:
+        res.append("drop")
+    with open(out + ".ready", "w") as f:
+        f.write(res[0] + "\n")
+    deadline = time.monotonic() + 30
+    while not os.path.exists(go) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        s.sendall(b"hold2")
+        res.append("pass" if s.recv(200).startswith(b"pong") else "drop")
+    except OSError:
+        res.append("drop")
+    with open(out, "w") as f:
+        f.write(" ".join(res) + "\n")
+    return 0
 
 
 def sniff(iface, marker, secs, ready):
@@ -136,6 +188,8 @@ def main():
         return 0
     if cmd == "client":
         return client(*sys.argv[2:6])
+    if cmd == "hold":
+        return hold(*sys.argv[2:6])
     if cmd == "sniff":
         return sniff(*sys.argv[2:6])
     if cmd == "tel":
@@ -146,7 +200,8 @@ def main():
         hello = json.loads(t.recv(1024).decode())
         t.send(sys.argv[3].encode())
         r = json.loads(t.recv(hello["max_output_len"]).decode())
-        print(json.dumps(r[sys.argv[3]]))
+        # The reply's key is the command without its parameters.
+        print(json.dumps(r[sys.argv[3].split(",")[0]]))
         return 0
     if cmd == "craft":
         return craft(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -499,6 +500,90 @@ test_fragments(void)
 	CHECK_EQ(verdict(b, n + 16, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
 }
 
+static uint32_t unlinked;
+
+static void
+count_unlink(uint32_t idx, const struct cpe_fw_ct *c)
+{
+	(void)idx;
+	(void)c;
+	unlinked++;
+}
+
+static void
+add_rule(const char *text, bool pinhole, int want)
+{
+	struct cpe_fw_rule r;
+
+	CHECK(cpe_fw_rule_parse(text, pinhole, &r) == NULL);
+	CHECK_EQ(cpe_fw_rule_add(&cfg, &r), want);
+}
+
+/*
+ * Rules at run time: ids stable and never reused, duplicates and a full
+ * table refused, a deleted rule's connections closed (and only those),
+ * the remaining rules still matched in order.
+ */
+static void
+test_rule_changes(void)
+{
+	uint8_t b[256];
+	uint32_t n, in_use, i;
+	const char *me6 = "2001:db8:ff::2";
+	char text[32];
+
+	setup(4096);
+	fw.unlink = count_unlink;
+	unlinked = 0;
+	add_rule("tcp/22", false, 1);
+	add_rule("tcp/[2001:db8:1::/64]:443", true, 2);
+	add_rule("udp/53", false, 3);
+	add_rule("tcp/22", false, -EEXIST);
+	CHECK_EQ(cfg.nb_rules, 3);
+	/* Two connections through rule 1, one through rule 2, one out. */
+	n = tcp(b, wan6, me6, 40001, 22, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = tcp(b, wan4, "198.51.100.2", 40002, 22, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	n = tcp(b, wan6, lan6, 40003, 443, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	n = udp(b, lan6, wan6, 5000, 53);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	CHECK_EQ(cfg.rules[0].hits, 2);
+	in_use = fw.in_use;
+	CHECK_EQ(in_use, 4);
+	/* Deleting rule 1 closes its two connections, nothing else. */
+	CHECK_EQ(cpe_fw_rule_del(&cfg, 1), 0);
+	CHECK_EQ(cpe_fw_close_rule(&fw, 1), 2);
+	CHECK_EQ(fw.in_use, in_use - 2);
+	CHECK_EQ(unlinked, 2);
+	CHECK_EQ(cpe_fw_rule_del(&cfg, 1), -ENOENT);
+	CHECK_EQ(cpe_fw_rule_del(&cfg, 0), -ENOENT);
+	CHECK_EQ(cfg.nb_rules, 2);
+	CHECK_EQ(cfg.rules[0].id, 2);
+	CHECK_EQ(cfg.rules[1].id, 3);
+	/* Its port is closed again; the pinhole's flow still passes. */
+	n = tcp(b, wan6, me6, 40001, 22, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_TCP_INVALID);
+	n = tcp(b, wan6, me6, 40009, 22, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_DROP_INPUT);
+	n = tcp(b, wan6, lan6, 40003, 443, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	/* The same rule again: a new id, not the old one. */
+	add_rule("tcp/22", false, 4);
+	n = tcp(b, wan6, me6, 40009, 22, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_IN), CPE_FW_ACCEPT);
+	CHECK_EQ(cfg.rules[2].hits, 1);
+	/* The table holds CPE_FW_MAX_RULES. */
+	for (i = cfg.nb_rules; i < CPE_FW_MAX_RULES; i++) {
+		snprintf(text, sizeof(text), "udp/%u", 1000 + i);
+		add_rule(text, false, (int)(cfg.next_id + 1));
+	}
+	add_rule("udp/999", false, -ENOSPC);
+	CHECK_EQ(cfg.nb_rules, CPE_FW_MAX_RULES);
+	fw.unlink = NULL;
+}
+
 /* Every truncation of an ICMPv6 error parses without overreading. */
 static void
 test_truncated(void)
@@ -532,6 +617,7 @@ main(void)
 	test_fragments();
 	test_parse();
 	test_truncated();
+	test_rule_changes();
 	cpe_fw_free(&fw);
 	printf("test_fw: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
