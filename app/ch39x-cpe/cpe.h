@@ -376,6 +376,16 @@ int cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 int cpe_nat_in_lookup(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 		      uint32_t l4_len);
 int cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan);
+/* --fw-forward (nat.c): checks and reserves the ports at start; a WAN
+ * packet to a forwarded port opens a session (0: x set, as
+ * cpe_nat_in_lookup); a LAN packet to the WAN address and a forwarded
+ * port, hairpin NAT (0: x set). -ENOENT: not a forward.
+ */
+int cpe_nat_forward_setup(void);
+int cpe_nat_forward_in(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
+		       uint32_t l4_len);
+int cpe_nat_hairpin(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
+		    uint32_t l4_len);
 bool cpe_nat_sess_cacheable(uint32_t sess);
 void cpe_nat_touch(uint32_t sess);
 void cpe_nat_link_flow(uint32_t sess, int dir, int32_t flow_pos);

@@ -834,3 +834,70 @@ cpe_fw_close_rule(struct cpe_fw *fw, uint32_t id)
 	}
 	return n;
 }
+
+const char *
+cpe_fw_forward_parse(const char *val, struct cpe_fw_forward *f)
+{
+	static const char allowed[] = "PROTO/PORT[-PORT]=IPV4[:PORT], PROTO "
+		"tcp or udp, PORT 1..65535, e.g. tcp/8080=192.168.1.10:80 or "
+		"udp/5000-5010=192.168.1.10";
+	char buf[64], *eq, *colon, *end;
+	struct in_addr a;
+	unsigned long to;
+
+	memset(f, 0, sizeof(*f));
+	if (strlen(val) >= sizeof(buf))
+		return allowed;
+	snprintf(f->text, sizeof(f->text), "%s", val);
+	strcpy(buf, val);
+	if (strncmp(buf, "tcp/", 4) == 0)
+		f->proto = 6;
+	else if (strncmp(buf, "udp/", 4) == 0)
+		f->proto = 17;
+	else
+		return allowed;
+	eq = strchr(buf, '=');
+	if (eq == NULL)
+		return allowed;
+	*eq++ = '\0';
+	if (parse_range(buf + 4, &f->lo, &f->hi) != 0)
+		return allowed;
+	colon = strchr(eq, ':');
+	if (colon != NULL)
+		*colon++ = '\0';
+	if (inet_pton(AF_INET, eq, &a) != 1)
+		return allowed;
+	f->addr = ntohl(a.s_addr);
+	f->to = f->lo;
+	if (colon != NULL) {
+		if (*colon < '0' || *colon > '9')
+			return allowed;
+		to = strtoul(colon, &end, 10);
+		if (*end != '\0' || to < 1 ||
+		    to + (unsigned long)(f->hi - f->lo) > 65535)
+			return allowed;
+		f->to = (uint16_t)to;
+	}
+	/* A host address: not 0/8, loopback, multicast or broadcast. */
+	if ((f->addr >> 24) == 0 || (f->addr >> 24) == 127 ||
+	    (f->addr >> 28) >= 14)
+		return allowed;
+	return NULL;
+}
+
+int
+cpe_fw_forward_add(struct cpe_fw_cfg *cfg, const struct cpe_fw_forward *f)
+{
+	const struct cpe_fw_forward *o;
+	uint16_t i;
+
+	for (i = 0; i < cfg->nb_fwd; i++) {
+		o = &cfg->fwd[i];
+		if (o->proto == f->proto && f->lo <= o->hi && o->lo <= f->hi)
+			return -EEXIST;
+	}
+	if (cfg->nb_fwd == CPE_FW_MAX_FORWARDS)
+		return -ENOSPC;
+	cfg->fwd[cfg->nb_fwd++] = *f;
+	return 0;
+}

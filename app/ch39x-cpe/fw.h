@@ -80,12 +80,29 @@ struct cpe_fw_rule {
 	char text[64];			/* as given, for the counters */
 };
 
+/*
+ * --fw-forward: a WAN port range of the WAN address to a LAN host's
+ * ports (DNAT, nat.c), one to one from its first port. IPv4 only.
+ */
+#define CPE_FW_MAX_FORWARDS	32
+struct cpe_fw_forward {
+	uint8_t proto;			/* 6 or 17 */
+	uint16_t lo, hi;		/* WAN ports, host order */
+	uint32_t addr;			/* the LAN host, host order */
+	uint16_t to;			/* its port for lo, host order */
+	uint64_t hits;			/* connections forwarded */
+	uint64_t hairpin;		/* of them from the LAN */
+	char text[64];			/* as given */
+};
+
 struct cpe_fw_cfg {
 	bool on;
 	uint32_t states;		/* table size */
 	struct cpe_fw_rule rules[CPE_FW_MAX_RULES];
 	uint16_t nb_rules;
 	uint32_t next_id;		/* the last id given */
+	struct cpe_fw_forward fwd[CPE_FW_MAX_FORWARDS];
+	uint16_t nb_fwd;
 	uint32_t echo_rate;		/* echo requests per second */
 };
 #define CPE_FW_DEF_STATES	65536
@@ -163,6 +180,12 @@ const char *cpe_fw_rule_parse(const char *val, bool pinhole,
  * change under a packet (both run on the forwarding lcore).
  */
 int cpe_fw_rule_add(struct cpe_fw_cfg *cfg, const struct cpe_fw_rule *r);
+/* "tcp/8080=192.168.1.10:80", "udp/5000-5010=192.168.1.10": NULL, or
+ * the allowed forms. cpe_fw_forward_add: 0, -ENOSPC or -EEXIST (a WAN
+ * port of f is forwarded already).
+ */
+const char *cpe_fw_forward_parse(const char *val, struct cpe_fw_forward *f);
+int cpe_fw_forward_add(struct cpe_fw_cfg *cfg, const struct cpe_fw_forward *f);
 int cpe_fw_rule_del(struct cpe_fw_cfg *cfg, uint32_t id);
 uint32_t cpe_fw_close_rule(struct cpe_fw *fw, uint32_t id);
 

@@ -245,6 +245,10 @@ cpe_fw_print(FILE *f)
 	int r;
 	uint16_t i;
 
+	for (i = 0; i < c->nb_fwd; i++)
+		fprintf(f, "  port forward %s: hits %" PRIu64 " hairpin %"
+			PRIu64 "\n", c->fwd[i].text, c->fwd[i].hits,
+			c->fwd[i].hairpin);
 	if (!cpe_fw_on) {
 		fprintf(f, "  firewall: off\n");
 		return;
@@ -273,8 +277,13 @@ cpe_fw_json(FILE *f)
 	int r;
 	uint16_t i;
 
-	fprintf(f, "  \"firewall\": {\"on\": %s", cpe_fw_on ? "true" :
-		"false");
+	fprintf(f, "  \"firewall\": {\"on\": %s, \"forwards\": [",
+		cpe_fw_on ? "true" : "false");
+	for (i = 0; i < c->nb_fwd; i++)
+		fprintf(f, "%s{\"rule\": \"%s\", \"hits\": %" PRIu64
+			", \"hairpin\": %" PRIu64 "}", i ? ", " : "",
+			c->fwd[i].text, c->fwd[i].hits, c->fwd[i].hairpin);
+	fprintf(f, "]");
 	if (cpe_fw_on) {
 		fprintf(f, ", \"states\": %u, \"capacity\": %u, \"created\": %"
 			PRIu64 ", \"expired\": %" PRIu64 ", \"evicted\": %"
@@ -304,6 +313,12 @@ cpe_fw_tel(struct rte_tel_data *d)
 	int r;
 
 	cpe_tel_u64(d, "fw_on", cpe_fw_on);
+	for (r = 0; r < cpe.o->fw.nb_fwd; r++) {
+		snprintf(name, sizeof(name), "fw_forward_%d_hits", r + 1);
+		cpe_tel_u64(d, name, cpe.o->fw.fwd[r].hits);
+		snprintf(name, sizeof(name), "fw_forward_%d_hairpin", r + 1);
+		cpe_tel_u64(d, name, cpe.o->fw.fwd[r].hairpin);
+	}
 	if (!cpe_fw_on)
 		return;
 	cpe_tel_u64(d, "fw_states", cpe_fw.in_use);

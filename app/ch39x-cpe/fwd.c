@@ -221,9 +221,20 @@ to_router(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 		if (is_icmp_error(ip, l4, l4_len)) {
 			if (cpe_nat_icmp_error(m, true) == 0)
 				return LOCAL_ICMP_XLATED;
-		} else if (cpe_nat_in_lookup(m, x, l4, l4_len) == 0) {
+		} else if (cpe_nat_in_lookup(m, x, l4, l4_len) == 0 ||
+			   cpe_nat_forward_in(m, x, l4, l4_len) == 0) {
 			return LOCAL_NAT_IN;
 		}
+	} else if (cpe.o->nat && cpe.wan >= 0 && cpe.o->fw.nb_fwd && !frag &&
+		   !cpe.ports[in].wan) {
+		/* Hairpin NAT: to the WAN address's forwarded ports, and
+		 * the LAN host's replies to the router's LAN address.
+		 */
+		if ((ip->dst_addr == cpe.ports[cpe.wan].ip_be &&
+		     cpe_nat_hairpin(m, x, l4, l4_len) == 0) ||
+		    (ip->dst_addr == cpe.ports[in].ip_be &&
+		     cpe_nat_in_lookup(m, x, l4, l4_len) == 0))
+			return LOCAL_NAT_IN;
 	}
 	if (!cpe_fw_pass(in, -1, m, &ct, &c)) {
 		rte_pktmbuf_free(m);

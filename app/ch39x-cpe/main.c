@@ -280,6 +280,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "ch39x-cpe: --nat-sessions %u: cannot create "
 			"the NAT tables: %s; give EAL more memory (-m)\n",
 			opts.nat_sessions, rte_strerror(-rc));
+	if (rc == 0)
+		rc = cpe_nat_forward_setup();
 	if (rc == 0 && opts.flow_cache && (rc = cpe_flow_init()) != 0)
 		fprintf(stderr, "ch39x-cpe: --flow-entries %u: cannot create "
 			"the flow cache: %s; give EAL more memory (-m)\n",

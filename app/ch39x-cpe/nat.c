@@ -8,13 +8,28 @@
  * port, remote address and port), "in" by the 5-tuple of the replies as
  * they reach the WAN address. External ports (ICMP: echo ids) are unique
  * per protocol, the LAN port kept when free (as Linux does), otherwise the
- * next free one of --nat-ports. Sessions time out per protocol and TCP
+ * next free one of --nat-ports. Mapping is endpoint-independent (RFC 4787
+ * REQ-1, RFC 5382 REQ-1): a third table, "map", gives the LAN address and
+ * port's external port to every session it opens, whatever the remote
+ * end; the port is freed with the last of them (refs). Sessions time out per protocol and TCP
  * state: enough state to close flows (handshake, established, FIN seen,
  * closed after RST or both FINs). ICMP errors about a session's packets
  * are translated back, outer and quoted headers both.
+ *
+ * Port forwards (--fw-forward, DNAT): a WAN packet to a forwarded port of
+ * the WAN address that has no session makes one, as if the LAN host had
+ * connected out from its port (so its replies take the ordinary path),
+ * the forwarded port as the external one. Forwarded ports are reserved
+ * for good: no dynamic mapping takes them. Hairpin: a LAN host that uses
+ * the WAN address and a forwarded port reaches the LAN host behind it
+ * with its source rewritten to the router's address on that host's LAN
+ * (so the replies come back through the router, RFC 4787 REQ-9, RFC 5382
+ * REQ-8); such a session's external side is (router LAN address, a
+ * dynamic port) and its replies are looked up on the LAN side.
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +59,21 @@ struct sess {
 	uint8_t tcp;
 	uint8_t fin;			/* bit 0: FIN out, bit 1: FIN in */
 	bool used;
+	bool fwd;			/* ext is a forwarded port: kept */
+	bool hairpin;			/* LAN -> WAN address -> LAN */
 };
 
-static struct rte_hash *h_out, *h_in;
+static struct rte_hash *h_out, *h_in, *h_map;
+
+/* "map": a LAN address and port (ICMP: echo id) of a protocol. */
+struct map_key {
+	uint32_t a;			/* network order */
+	uint16_t pa;
+	uint8_t proto;
+	uint8_t pad;
+};
+/* Sessions using each external port, per protocol (TCP, UDP, ICMP). */
+static uint32_t *port_refs[3];
 static struct sess *sess;
 static uint32_t nb_sess;
 static uint32_t age_cursor;
@@ -97,9 +124,68 @@ port_alloc(int pi, uint16_t want)
 	return 0;
 }
 
+static void
+map_key_of(const struct nat_key *out, struct map_key *mk)
+{
+	memset(mk, 0, sizeof(*mk));
+	mk->a = out->a;
+	mk->pa = out->pa;
+	mk->proto = out->proto;
+}
+
+/*
+ * The external port of out's LAN address and port (host order): the one
+ * its mapping has, else a new one and its mapping (the LAN port kept when
+ * free). 0: none free. A session holds a reference (port_unref).
+ */
+static uint16_t
+map_get(const struct nat_key *out)
+{
+	int pi = proto_idx(out->proto);
+	struct map_key mk;
+	uint16_t ext;
+	void *data;
+
+	map_key_of(out, &mk);
+	if (rte_hash_lookup_data(h_map, &mk, &data) >= 0) {
+		ext = (uint16_t)(uintptr_t)data;
+	} else {
+		ext = port_alloc(pi, rte_be_to_cpu_16(out->pa));
+		if (ext == 0)
+			return 0;
+		if (rte_hash_add_key_data(h_map, &mk,
+					  (void *)(uintptr_t)ext) != 0) {
+			port_set(pi, ext, false);
+			return 0;
+		}
+	}
+	port_refs[pi][ext]++;
+	return ext;
+}
+
+/* A session's reference to its external port gone: the last frees it
+ * (and its mapping, unless a hairpin session's: those have none).
+ */
+static void
+port_unref(const struct sess *s)
+{
+	int pi = proto_idx(s->out.proto);
+	uint16_t ext = rte_be_to_cpu_16(s->ext);
+	struct map_key mk;
+
+	if (port_refs[pi][ext] > 0 && --port_refs[pi][ext] > 0)
+		return;
+	port_set(pi, ext, false);
+	if (!s->hairpin) {
+		map_key_of(&s->out, &mk);
+		rte_hash_del_key(h_map, &mk);
+	}
+}
+
 int
 cpe_nat_init(void)
 {
+	int i;
 	struct rte_hash_parameters hp = {
 		.entries = cpe.o->nat_sessions,
 		.key_len = sizeof(struct nat_key),
@@ -111,11 +197,63 @@ cpe_nat_init(void)
 	h_out = rte_hash_create(&hp);
 	hp.name = "cpe_nat_in";
 	h_in = rte_hash_create(&hp);
-	if (h_out == NULL || h_in == NULL)
+	hp.name = "cpe_nat_map";
+	hp.key_len = sizeof(struct map_key);
+	h_map = rte_hash_create(&hp);
+	if (h_out == NULL || h_in == NULL || h_map == NULL)
 		return -ENOMEM;
+	for (i = 0; i < 3; i++) {
+		port_refs[i] = calloc(65536, sizeof(port_refs[i][0]));
+		if (port_refs[i] == NULL)
+			return -ENOMEM;
+	}
 	nb_sess = (uint32_t)rte_hash_max_key_id(h_out) + 1;
 	sess = calloc(nb_sess, sizeof(*sess));
 	return sess == NULL ? -ENOMEM : 0;
+}
+
+/* The LAN port whose subnet holds a (not one of the router's), or -1. */
+static int
+lan_of(uint32_t a)
+{
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (!cpe.ports[i].wan && cpe.ports[i].ip != 0 &&
+		    cpe.ports[i].ip != a &&
+		    ((a ^ cpe.ports[i].ip) & cpe.ports[i].mask) == 0)
+			return i;
+	return -1;
+}
+
+int
+cpe_nat_forward_setup(void)
+{
+	const struct cpe_fw_cfg *c = &cpe.o->fw;
+	uint32_t p;
+	uint16_t i;
+
+	if (c->nb_fwd == 0)
+		return 0;
+	if (!cpe.o->nat || cpe.wan < 0) {
+		fprintf(stderr, "ch39x-cpe: --fw-forward %s: port forwards "
+			"need NAT on a --wan port (not --no-nat)\n",
+			c->fwd[0].text);
+		return -EINVAL;
+	}
+	for (i = 0; i < c->nb_fwd; i++) {
+		if (lan_of(c->fwd[i].addr) < 0) {
+			fprintf(stderr, "ch39x-cpe: --fw-forward %s: the "
+				"address is on no --lan subnet (or is the "
+				"router's); allowed: a LAN host's address\n",
+				c->fwd[i].text);
+			return -EINVAL;
+		}
+		for (p = c->fwd[i].lo; p <= c->fwd[i].hi; p++)
+			port_set(proto_idx(c->fwd[i].proto), (uint16_t)p,
+				 true);
+	}
+	return 0;
 }
 
 uint32_t
@@ -155,7 +293,8 @@ sess_del(uint32_t i)
 		cpe_flow_del_sess(s->flow[1], i);
 	rte_hash_del_key(h_in, &s->in);
 	rte_hash_del_key(h_out, &s->out);
-	port_set(proto_idx(s->out.proto), rte_be_to_cpu_16(s->ext), false);
+	if (!s->fwd)
+		port_unref(s);
 	memset(s, 0, sizeof(*s));
 	cpe.st.nat_expired++;
 }
@@ -266,7 +405,7 @@ cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	struct sess *s;
 	uint16_t sp, dp, ext;
 	int32_t pos;
-	int pi;
+	struct sess t;
 
 	memset(&k, 0, sizeof(k));
 	if (l4_ports(ip->next_proto_id, l4, l4_len, &sp, &dp, true) != 0) {
@@ -280,15 +419,17 @@ cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	k.proto = ip->next_proto_id;
 	pos = rte_hash_lookup(h_out, &k);
 	if (pos < 0) {
-		pi = proto_idx(k.proto);
-		ext = port_alloc(pi, rte_be_to_cpu_16(sp));
+		ext = map_get(&k);
 		if (ext == 0) {
 			cpe.st.nat_full++;
 			return -ENOSPC;
 		}
 		pos = rte_hash_add_key(h_out, &k);
 		if (pos < 0) {
-			port_set(pi, ext, false);
+			memset(&t, 0, sizeof(t));
+			t.out = k;
+			t.ext = rte_cpu_to_be_16(ext);
+			port_unref(&t);
 			cpe.st.nat_full++;
 			return -ENOSPC;
 		}
@@ -307,7 +448,7 @@ cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 		if (rte_hash_add_key_data(h_in, &s->in,
 					  (void *)(uintptr_t)pos) != 0) {
 			rte_hash_del_key(h_out, &k);
-			port_set(pi, ext, false);
+			port_unref(s);
 			s->used = false;
 			cpe.st.nat_full++;
 			return -ENOSPC;
@@ -366,7 +507,185 @@ cpe_nat_in_lookup(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	/* ICMP: the echo id lives in sport for both directions. */
 	x->sport = k.proto == IPPROTO_ICMP ? s->out.pa : sp;
 	x->dport = k.proto == IPPROTO_ICMP ? 0 : s->out.pa;
+	if (s->hairpin) {
+		/* From the WAN address and port the LAN host used. */
+		x->sip = s->out.b;
+		x->sport = s->out.pb;
+	}
 	x->sess = (uint32_t)(uintptr_t)data;
+	return 0;
+}
+
+static const struct cpe_fw_forward *
+forward_of(uint8_t proto, uint16_t port)
+{
+	const struct cpe_fw_cfg *c = &cpe.o->fw;
+	uint16_t i;
+
+	for (i = 0; i < c->nb_fwd; i++)
+		if (c->fwd[i].proto == proto && port >= c->fwd[i].lo &&
+		    port <= c->fwd[i].hi)
+			return &c->fwd[i];
+	return NULL;
+}
+
+/* A session of keys out and in, external port ext; its index or <0. */
+static int32_t
+sess_add(const struct nat_key *out, const struct nat_key *in, uint16_t ext,
+	 const uint8_t *l4)
+{
+	struct sess *s;
+	int32_t pos;
+
+	/* The same LAN side in use (add would return its slot). */
+	if (rte_hash_lookup(h_out, out) >= 0)
+		return -EEXIST;
+	pos = rte_hash_add_key(h_out, out);
+	if (pos < 0)
+		return pos;
+	s = &sess[pos];
+	memset(s, 0, sizeof(*s));
+	s->out = *out;
+	s->in = *in;
+	s->ext = ext;
+	s->flow[0] = s->flow[1] = -1;
+	if (rte_hash_add_key_data(h_in, in, (void *)(uintptr_t)pos) != 0) {
+		rte_hash_del_key(h_out, out);
+		return -ENOSPC;
+	}
+	s->used = true;
+	s->tcp = out->proto != IPPROTO_TCP ? T_NONE :
+		(l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG)) ==
+		RTE_TCP_SYN_FLAG ? T_SYN : T_EST;
+	cpe.st.nat_created++;
+	return pos;
+}
+
+/* The LAN host and its port for WAN port dp (network order) of f. */
+static void
+forward_target(const struct cpe_fw_forward *f, uint16_t dp, uint32_t *a,
+	       uint16_t *p)
+{
+	*a = rte_cpu_to_be_32(f->addr);
+	*p = rte_cpu_to_be_16((uint16_t)(f->to + rte_be_to_cpu_16(dp) -
+					 f->lo));
+}
+
+int
+cpe_nat_forward_in(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
+		   uint32_t l4_len)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	struct cpe_fw_forward *f;
+	struct nat_key out, in;
+	uint16_t sp, dp;
+	int32_t pos;
+
+	if (cpe.o->fw.nb_fwd == 0 || (ip->next_proto_id != IPPROTO_TCP &&
+				      ip->next_proto_id != IPPROTO_UDP) ||
+	    l4_ports(ip->next_proto_id, l4, l4_len, &sp, &dp, false) != 0)
+		return -ENOENT;
+	f = (struct cpe_fw_forward *)(uintptr_t)
+		forward_of(ip->next_proto_id, rte_be_to_cpu_16(dp));
+	if (f == NULL)
+		return -ENOENT;
+	/* Only a TCP SYN opens a forwarded connection. */
+	if (ip->next_proto_id == IPPROTO_TCP &&
+	    (l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG | RTE_TCP_RST_FLAG))
+	    != RTE_TCP_SYN_FLAG)
+		return -ENOENT;
+	memset(&out, 0, sizeof(out));
+	memset(&in, 0, sizeof(in));
+	forward_target(f, dp, &out.a, &out.pa);
+	out.b = ip->src_addr;
+	out.pb = sp;
+	out.proto = ip->next_proto_id;
+	in.a = ip->src_addr;
+	in.b = ip->dst_addr;
+	in.pa = sp;
+	in.pb = dp;
+	in.proto = out.proto;
+	pos = sess_add(&out, &in, dp, l4);
+	if (pos < 0) {
+		cpe.st.nat_full++;
+		return -ENOSPC;
+	}
+	sess[pos].fwd = true;
+	f->hits++;
+	return cpe_nat_in_lookup(m, x, l4, l4_len);
+}
+
+int
+cpe_nat_hairpin(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
+		uint32_t l4_len)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		struct rte_ipv4_hdr *, sizeof(struct rte_ether_hdr));
+	struct cpe_fw_forward *f;
+	struct nat_key out, in;
+	struct sess *s;
+	uint16_t sp, dp, ext;
+	int32_t pos;
+	int lan, pi;
+
+	if (cpe.o->fw.nb_fwd == 0 || (ip->next_proto_id != IPPROTO_TCP &&
+				      ip->next_proto_id != IPPROTO_UDP) ||
+	    l4_ports(ip->next_proto_id, l4, l4_len, &sp, &dp, false) != 0)
+		return -ENOENT;
+	memset(&out, 0, sizeof(out));
+	out.a = ip->src_addr;
+	out.b = ip->dst_addr;
+	out.pa = sp;
+	out.pb = dp;
+	out.proto = ip->next_proto_id;
+	pos = rte_hash_lookup(h_out, &out);
+	if (pos < 0) {
+		f = (struct cpe_fw_forward *)(uintptr_t)
+			forward_of(out.proto, rte_be_to_cpu_16(dp));
+		if (f == NULL)
+			return -ENOENT;
+		lan = lan_of(f->addr);
+		if (lan < 0)
+			return -ENOENT;
+		pi = proto_idx(out.proto);
+		/* Its own port: no mapping (the source is rewritten to
+		 * the router's LAN address, not the WAN's).
+		 */
+		ext = port_alloc(pi, rte_be_to_cpu_16(sp));
+		if (ext == 0) {
+			cpe.st.nat_full++;
+			return -ENOSPC;
+		}
+		port_refs[pi][ext] = 1;
+		memset(&in, 0, sizeof(in));
+		forward_target(f, dp, &in.a, &in.pa);
+		in.b = cpe.ports[lan].ip_be;
+		in.pb = rte_cpu_to_be_16(ext);
+		in.proto = out.proto;
+		pos = sess_add(&out, &in, in.pb, l4);
+		if (pos < 0) {
+			port_refs[pi][ext] = 0;
+			port_set(pi, ext, false);
+			cpe.st.nat_full++;
+			return -ENOSPC;
+		}
+		sess[pos].hairpin = true;
+		f->hits++;
+		f->hairpin++;
+	}
+	s = &sess[pos];
+	if (!s->hairpin)
+		return -ENOENT;
+	if (out.proto == IPPROTO_TCP)
+		tcp_track(s, l4[13], 0);
+	s->last = cpe.now;
+	x->nat = true;
+	x->sip = s->in.b;
+	x->sport = s->ext;
+	x->dip = s->in.a;
+	x->dport = s->in.pa;
+	x->sess = (uint32_t)pos;
 	return 0;
 }
 

@@ -45,7 +45,7 @@ static const struct opt_def opt_defs[] = {
 	{ "vdev", REQ }, { "help", NONE },
 	{ "tap", REQ },
 	{ "firewall", REQ }, { "fw-open", REQ }, { "fw-pinhole", REQ },
-	{ "fw-states", REQ },
+	{ "fw-states", REQ }, { "fw-forward", REQ },
 	{ "wan-rate", REQ }, { "wan-overhead", REQ }, { "qos-classes", REQ },
 	{ "qos-queue", REQ }, { "qos-map", REQ }, { "qos-pcp-map", REQ },
 	{ "qos-fq", REQ }, { "qos-target", REQ }, { "qos-interval", REQ },
@@ -116,6 +116,10 @@ cpe_usage(FILE *f, const char *prog)
 "                        e.g. tcp/[2001:db8:1::10]:443 (IPv4 ADDR:PORT\n"
 "                        with --no-nat)\n"
 "  --fw-states N         tracked connections, 1024..4194304 (default %u)\n"
+"  --fw-forward PROTO/PORT[-PORT]=IPV4[:PORT]\n"
+"                        forward a WAN port (range) to a LAN host (DNAT,\n"
+"                        with hairpin NAT), e.g. tcp/8080=192.168.1.10:80\n"
+"                        (repeatable, 32 in all)\n"
 "  --arp-timeout S       ARP (and IPv6 neighbour) entry lifetime without\n"
 "                        confirmation; halfway the entry is probed\n"
 "                        (default %u); timeouts are\n"
@@ -687,6 +691,19 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 				   "--fw-pinhole rules in all");
 		if (id < 0)
 			return bad(name, val, "a rule not given before");
+	} else if (strcmp(name, "fw-forward") == 0) {
+		struct cpe_fw_forward f;
+		const char *allowed = cpe_fw_forward_parse(val, &f);
+		int rc;
+
+		if (allowed != NULL)
+			return bad(name, val, allowed);
+		rc = cpe_fw_forward_add(&o->fw, &f);
+		if (rc == -ENOSPC)
+			return bad(name, val, "at most 32 --fw-forward");
+		if (rc != 0)
+			return bad(name, val, "WAN ports not forwarded by an "
+				   "earlier --fw-forward of the protocol");
 	} else if (strcmp(name, "fw-states") == 0) {
 		if (parse_u32(val, 1024, 4194304, &o->fw.states) != 0)
 			return bad(name, val, "1024..4194304");

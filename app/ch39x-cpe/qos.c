@@ -269,6 +269,11 @@ send(struct cpe_port *p, struct qos_class *k, struct rte_mbuf *m)
 	k->sent++;
 	k->bytes += len;
 	p->txlen[p->nb_tx] = len;
+	/* Tagged on the way out, as cpe_tx() does for unshaped ports: the
+	 * classes saw the untagged frame (bytes counted without the tag).
+	 */
+	if (p->vlan && cpe_vlan_tag(cpe.wan, m) != 0)
+		return;
 	p->txq[p->nb_tx++] = m;
 }
 

@@ -19,8 +19,9 @@
 # MTU), iperf3 TCP through NAT from the VLAN host, the wrong VLAN and
 # untagged frames on a tagged-only port dropped and counted, fast-path
 # hits, per-interface counters, only the expected tags on each cable. Run
-# twice: with the CH398's VLAN offloads (PMD strips and inserts), then
-# with --no-vlan-offload (the router does).
+# three times: with the CH398's VLAN offloads (PMD strips and inserts),
+# with --no-vlan-offload (the router does), and that with the WAN shaper
+# (--wan-rate), whose held packets must leave tagged as well.
 #
 # Usage: cpe_vlan.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root: netns and TAP need CAP_NET_ADMIN.
@@ -208,5 +209,8 @@ PY
 
 run offload
 run software --no-vlan-offload
+# The WAN scheduler holds WAN packets and lets them out later: they must
+# leave tagged too (the judge's "WAN cable: VLAN 100 only").
+run shaped --no-vlan-offload --wan-rate 50M
 
 cpe_lib_done

@@ -584,6 +584,49 @@ test_rule_changes(void)
 	fw.unlink = NULL;
 }
 
+/* --fw-forward's parser and table: forms, ranges, overlaps, the limit. */
+static void
+test_forward_parse(void)
+{
+	struct cpe_fw_forward f;
+	struct cpe_fw_cfg c;
+	const char *bad[] = { "tcp/0=10.0.0.1", "tcp/80", "icmp/1=10.0.0.1",
+		"tcp/80=10.0.0.1:0", "tcp/80=10.0.0.1:", "tcp/80=10.0.0",
+		"tcp/80-90=10.0.0.1:65530", "tcp/80=127.0.0.1",
+		"tcp/80=224.0.0.1", "tcp/80=0.0.0.1", "tcp/80=10.0.0.1:8x",
+		"udp/90-80=10.0.0.1", "tcp/80=[2001:db8::1]:80",
+		"tcp/80=10.0.0.1:80:81" };
+	char text[32];
+	size_t i;
+
+	CHECK(cpe_fw_forward_parse("tcp/8080=192.168.1.10:80", &f) == NULL);
+	CHECK(f.proto == 6 && f.lo == 8080 && f.hi == 8080 && f.to == 80);
+	CHECK_EQ(f.addr, 0xc0a8010a);
+	CHECK(strcmp(f.text, "tcp/8080=192.168.1.10:80") == 0);
+	CHECK(cpe_fw_forward_parse("udp/5000-5010=10.0.0.2", &f) == NULL);
+	CHECK(f.proto == 17 && f.lo == 5000 && f.hi == 5010 && f.to == 5000);
+	CHECK(cpe_fw_forward_parse("tcp/1-10=10.0.0.2:65526", &f) == NULL);
+	CHECK_EQ(f.to, 65526);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(cpe_fw_forward_parse(bad[i], &f) != NULL);
+	CHECK(strstr(cpe_fw_forward_parse("x", &f), "tcp/8080=") != NULL);
+
+	memset(&c, 0, sizeof(c));
+	CHECK(cpe_fw_forward_parse("tcp/80-90=10.0.0.2", &f) == NULL);
+	CHECK_EQ(cpe_fw_forward_add(&c, &f), 0);
+	CHECK(cpe_fw_forward_parse("tcp/90=10.0.0.3", &f) == NULL);
+	CHECK_EQ(cpe_fw_forward_add(&c, &f), -EEXIST);
+	CHECK(cpe_fw_forward_parse("udp/90=10.0.0.3", &f) == NULL);
+	CHECK_EQ(cpe_fw_forward_add(&c, &f), 0);
+	for (i = c.nb_fwd; i < CPE_FW_MAX_FORWARDS; i++) {
+		snprintf(text, sizeof(text), "tcp/%zu=10.0.0.4", 1000 + i);
+		CHECK(cpe_fw_forward_parse(text, &f) == NULL);
+		CHECK_EQ(cpe_fw_forward_add(&c, &f), 0);
+	}
+	CHECK(cpe_fw_forward_parse("tcp/2000=10.0.0.4", &f) == NULL);
+	CHECK_EQ(cpe_fw_forward_add(&c, &f), -ENOSPC);
+}
+
 /* Every truncation of an ICMPv6 error parses without overreading. */
 static void
 test_truncated(void)
@@ -618,6 +661,7 @@ main(void)
 	test_parse();
 	test_truncated();
 	test_rule_changes();
+	test_forward_parse();
 	cpe_fw_free(&fw);
 	printf("test_fw: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
