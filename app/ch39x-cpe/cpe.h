@@ -27,6 +27,7 @@
 #include <rte_version.h>
 
 #include "fw.h"
+#include "frag.h"
 #include "qos.h"
 
 /* DPDK 24.11 renamed the ICMP types and deprecated RTE_IP_ICMP_ECHO_*. */
@@ -181,6 +182,8 @@ struct cpe_opts {
 	struct cpe_gen_cfg gen;
 	struct cpe_qos_cfg qos;		/* WAN scheduler (qos.c) */
 	struct cpe_fw_cfg fw;		/* the firewall (fw.c) */
+	uint32_t frag_max;		/* datagrams tracked, 0: off (frag.c) */
+	uint32_t frag_timeout;		/* s */
 	const char *config;		/* file the options came from, if any */
 	/* --vdev lines of the config file, handed to EAL. */
 	char *vdevs[CPE_MAX_PHYS];
@@ -480,6 +483,22 @@ void cpe_fw_print(FILE *f);
 void cpe_fw_json(FILE *f);
 struct rte_tel_data;
 void cpe_fw_tel(struct rte_tel_data *d);
+/* frag_glue.c: fragments followed by datagram, DF-clear IPv4 cut, MSS. */
+int cpe_frag_setup(void);
+void cpe_frag_close(void);
+void cpe_frag_age_ms(uint32_t ms);
+int cpe_frag_info(const struct rte_mbuf *m, struct cpe_frag_info *fi);
+void cpe_frag_first4(const struct cpe_frag_info *fi, int out, uint32_t nh,
+		     const struct cpe_xlate *x);
+void cpe_frag_first6(const struct cpe_frag_info *fi, bool local);
+int cpe_frag_later4(uint16_t in, struct rte_mbuf *m,
+		    const struct cpe_frag_info *fi);
+int cpe_frag_later6(const struct cpe_frag_info *fi, bool *local);
+void cpe_frag_no_first(void);
+void cpe_frag_split4(uint16_t out, uint32_t nh, struct rte_mbuf *m);
+void cpe_mss_clamp(uint8_t *tcp, uint32_t len, uint32_t limit);
+void cpe_frag_print(FILE *f);
+void cpe_frag_json(FILE *f);
 /* /cpe/fw/add, /cpe/fw/del, /cpe/fw/rules: on the forwarding lcore. */
 void cpe_fw_ctl_add(const struct cpe_fw_rule *r, struct rte_tel_data *d);
 void cpe_fw_ctl_del(uint32_t id, struct rte_tel_data *d);

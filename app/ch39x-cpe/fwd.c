@@ -211,7 +211,8 @@ enum local_verdict { LOCAL_DONE, LOCAL_NAT_IN, LOCAL_ICMP_XLATED };
  */
 static enum local_verdict
 to_router(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
-	  uint8_t *l4, uint32_t l4_len, bool frag, struct cpe_xlate *x)
+	  uint8_t *l4, uint32_t l4_len, bool frag,
+	  const struct cpe_frag_info *first, struct cpe_xlate *x)
 {
 	uint32_t ct;
 	bool c;
@@ -240,6 +241,9 @@ to_router(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 		rte_pktmbuf_free(m);
 		return LOCAL_DONE;
 	}
+	/* Its later fragments are the router's too (frag_glue.c). */
+	if (first != NULL)
+		cpe_frag_first4(first, -1, 0, NULL);
 	local_input(in, m, ip, l4, l4_len);
 	return LOCAL_DONE;
 }
@@ -251,8 +255,10 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 	struct rte_ether_hdr *eh;
 	struct rte_ipv4_hdr *ip;
 	struct cpe_xlate x;
+	struct cpe_frag_info fi;
 	uint32_t tot, l4_len, nh;
-	bool frag, local, cacheable, fw_cacheable, nat_in = false;
+	bool frag, first = false, split = false;
+	bool local, cacheable, fw_cacheable, nat_in = false;
 	bool icmp_xlated = false;
 	bool nat = cpe.o->nat && cpe.wan >= 0;
 	enum local_verdict lv;
@@ -293,9 +299,21 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 	local = is_local(rte_be_to_cpu_32(ip->dst_addr), in);
 	if (!cpe_fw_src_ok(in, local, m))
 		goto drop;
+	if (frag) {
+		/* Tiny or malformed: dropped (counted); a later fragment
+		 * of a datagram whose first went on: the same way.
+		 */
+		rc = cpe_frag_info(m, &fi);
+		if (rc < 0)
+			goto drop;
+		if (rc == 1 && fi.off != 0 && cpe_frag_later4(in, m, &fi))
+			return;
+		first = rc == 1 && fi.off == 0;
+	}
 
 	if (local) {
-		lv = to_router(in, m, ip, l4, l4_len, frag, &x);
+		lv = to_router(in, m, ip, l4, l4_len, frag && !first,
+			       first ? &fi : NULL, &x);
 		if (lv == LOCAL_DONE)
 			return;
 		nat_in = lv == LOCAL_NAT_IN;
@@ -325,8 +343,11 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 			if (cpe_nat_icmp_error(m, false) != 0)
 				goto drop_nat;
 			icmp_xlated = true;
-		} else if (frag) {
-			/* NAPT needs the ports, only in the first fragment. */
+		} else if (frag && !first) {
+			/* NAPT needs the ports, only in the first fragment:
+			 * one not seen (or --frag-max 0), nothing to follow.
+			 */
+			cpe_frag_no_first();
 			cpe.st.drop_frag++;
 			goto drop;
 		} else if (cpe_nat_out(m, &x, l4, l4_len) != 0) {
@@ -339,16 +360,30 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 		cacheable = cacheable && fw_cacheable;
 	}
 	if (tot > cpe.ports[out].mtu) {
-		if (ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG))
+		if (ip->fragment_offset &
+		    rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG)) {
 			icmp_error(m, in, 3, 4, cpe.ports[out].mtu);
-		cpe.st.drop_mtu++;
-		goto drop;
+			cpe.st.drop_mtu++;
+			goto drop;
+		}
+		split = true;	/* DF clear: cut into fragments below */
+		cacheable = false;
 	}
+	/* SYNs: the MSS the smaller MTU of the two sides allows. */
+	if (ip->next_proto_id == IPPROTO_TCP && !frag)
+		cpe_mss_clamp(l4, l4_len, RTE_MIN(cpe.ports[in].mtu,
+						  cpe.ports[out].mtu) - 40u);
+	if (first)
+		cpe_frag_first4(&fi, out, nh, &x);
 	x.out = out;
 	x.mtu = cpe.ports[out].mtu;
 	rte_ether_addr_copy(&cpe.ports[out].mac, &x.smac);
 	cpe_xlate_prepare(m, &x);
 	cpe_xlate_apply(m, &x);
+	if (split) {
+		cpe_frag_split4(out, nh, m);
+		return;
+	}
 	rc = cpe_neigh_resolve(out, nh, m, &x.dmac);
 	if (rc != 0)
 		return;		/* queued until ARP answers, or dropped */

@@ -272,6 +272,27 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 	send_local(m, in);
 }
 
+/*
+ * A fragment's way (frag_glue.c): -1 dropped (tiny, malformed, overlap:
+ * counted), 1 a later fragment of a datagram whose first the firewall
+ * let in (it passes without a verdict of its own), 0 the firewall decides
+ * (fi->off and fi->more say whether it is a first or a later fragment;
+ * both 0 when not a fragment).
+ */
+static int
+frag_verdict(struct rte_mbuf *m, struct cpe_frag_info *fi)
+{
+	bool local;
+	int rc = cpe_frag_info(m, fi);
+
+	if (rc <= 0)
+		return rc;
+	if (fi->off == 0)
+		return 0;
+	rc = cpe_frag_later6(fi, &local);
+	return rc;
+}
+
 void
 cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 {
@@ -279,9 +300,11 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 	uint8_t key[CPE_FLOW6_KEY_LEN], nh[16];
 	struct rte_ipv6_hdr *ip;
 	struct cpe_xlate x;
+	struct cpe_frag_info fi;
 	bool cacheable, fw_cacheable;
 	uint32_t plen;
 	uint16_t out;
+	int fr;
 
 	if (!v6_on) {
 		/* No IPv6 prefix configured: not routed, as before. */
@@ -304,9 +327,18 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 				 RTE_ETHER_HDR_LEN - sizeof(*ip) - plen);
 	if (IP6_DST(ip)[0] == 0xff || is_local(in, IP6_DST(ip))) {
 		/* Multicast: only what the router joined reaches it. */
-		if (!cpe_fw_src_ok(in, true, m) ||
-		    !cpe_fw_pass(in, -1, m, &x.ct, &fw_cacheable))
+		if (!cpe_fw_src_ok(in, true, m))
 			goto drop;
+		fr = frag_verdict(m, &fi);
+		if (fr < 0)
+			goto drop;
+		if (fr == 0 && !cpe_fw_pass(in, -1, m, &x.ct, &fw_cacheable)) {
+			if (fi.off != 0)
+				cpe_frag_no_first();
+			goto drop;
+		}
+		if (fr == 0 && fi.more && fi.off == 0)
+			cpe_frag_first6(&fi, true);
 		local_input(in, m, ip, plen);
 		return;
 	}
@@ -336,8 +368,25 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 	}
 	memset(&x, 0, sizeof(x));
 	x.sess = UINT32_MAX;
-	if (!cpe_fw_pass(in, out, m, &x.ct, &fw_cacheable))
+	fr = frag_verdict(m, &fi);
+	if (fr < 0)
 		goto drop;
+	if (fr == 0 && !cpe_fw_pass(in, out, m, &x.ct, &fw_cacheable)) {
+		if (fi.off != 0)
+			cpe_frag_no_first();
+		goto drop;
+	}
+	if (fr == 1)
+		fw_cacheable = false;
+	if (fr == 0 && fi.more && fi.off == 0)
+		cpe_frag_first6(&fi, false);
+	/* SYNs: the MSS the smaller MTU of the two sides allows. */
+	if (ip->proto == IPPROTO_TCP && rte_pktmbuf_data_len(m) >=
+	    RTE_ETHER_HDR_LEN + sizeof(*ip) + 20)
+		cpe_mss_clamp((uint8_t *)(ip + 1), RTE_MIN(plen,
+			(uint32_t)rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN -
+			(uint32_t)sizeof(*ip)), RTE_MIN(cpe.ports[in].mtu,
+			cpe.ports[out].mtu) - 60u);
 	x.out = out;
 	x.mtu = cpe.ports[out].mtu;
 	rte_ether_addr_copy(&cpe.ports[out].mac, &x.smac);

@@ -178,6 +178,7 @@ forward(void)
 			    !cpe.phys[cpe.ports[cpe.wan].phys].down) {
 				cpe_nat_age((uint32_t)ms);
 				cpe_fw_age_ms((uint32_t)ms);
+				cpe_frag_age_ms((uint32_t)ms);
 			}
 			cpe_hotplug_poll();
 			cpe_ctl_poll();
@@ -291,6 +292,8 @@ main(int argc, char **argv)
 	if (rc == 0)
 		rc = cpe_fw_setup();
 	if (rc == 0)
+		rc = cpe_frag_setup();
+	if (rc == 0)
 		rc = cpe_ctl_init();
 	if (rc == 0)
 		rc = cpe_tap_init();
@@ -324,6 +327,7 @@ main(int argc, char **argv)
 	}
 	cpe_tap_close();
 	cpe_fw_close();
+	cpe_frag_close();
 	cpe_hotplug_close();
 	cpe_ports_close();
 	rte_eal_cleanup();

@@ -45,7 +45,8 @@ static const struct opt_def opt_defs[] = {
 	{ "vdev", REQ }, { "help", NONE },
 	{ "tap", REQ },
 	{ "firewall", REQ }, { "fw-open", REQ }, { "fw-pinhole", REQ },
-	{ "fw-states", REQ }, { "fw-forward", REQ },
+	{ "fw-states", REQ }, { "fw-forward", REQ }, { "frag-max", REQ },
+	{ "frag-timeout", REQ },
 	{ "wan-rate", REQ }, { "wan-overhead", REQ }, { "qos-classes", REQ },
 	{ "qos-queue", REQ }, { "qos-map", REQ }, { "qos-pcp-map", REQ },
 	{ "qos-fq", REQ }, { "qos-target", REQ }, { "qos-interval", REQ },
@@ -120,6 +121,11 @@ cpe_usage(FILE *f, const char *prog)
 "                        forward a WAN port (range) to a LAN host (DNAT,\n"
 "                        with hairpin NAT), e.g. tcp/8080=192.168.1.10:80\n"
 "                        (repeatable, 32 in all)\n"
+"  --frag-max N          fragmented datagrams followed at once, 0 (off:\n"
+"                        fragments dropped where NAT or the firewall\n"
+"                        needs ports)..1048576 (default 1024)\n"
+"  --frag-timeout S      a datagram's fragments followed for S seconds\n"
+"                        after the last one, 1..120 (default 30)\n"
 "  --arp-timeout S       ARP (and IPv6 neighbour) entry lifetime without\n"
 "                        confirmation; halfway the entry is probed\n"
 "                        (default %u); timeouts are\n"
@@ -704,6 +710,12 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 		if (rc != 0)
 			return bad(name, val, "WAN ports not forwarded by an "
 				   "earlier --fw-forward of the protocol");
+	} else if (strcmp(name, "frag-max") == 0) {
+		if (parse_u32(val, 0, 1048576, &o->frag_max) != 0)
+			return bad(name, val, "0 (off)..1048576");
+	} else if (strcmp(name, "frag-timeout") == 0) {
+		if (parse_u32(val, 1, 120, &o->frag_timeout) != 0)
+			return bad(name, val, "1..120 seconds");
 	} else if (strcmp(name, "fw-states") == 0) {
 		if (parse_u32(val, 1024, 4194304, &o->fw.states) != 0)
 			return bad(name, val, "1024..4194304");
@@ -831,6 +843,8 @@ defaults(struct cpe_opts *o)
 	o->arp_timeout = CPE_DEF_ARP_TIMEOUT;
 	o->fw.on = true;
 	o->fw.states = CPE_FW_DEF_STATES;
+	o->frag_max = CPE_FRAG_DEF_MAX;
+	o->frag_timeout = CPE_FRAG_DEF_TIMEOUT;
 	o->fw.echo_rate = CPE_FW_ECHO_RATE;
 	o->tx_csum = true;
 	o->vlan_offload = true;

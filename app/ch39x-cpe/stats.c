@@ -200,6 +200,7 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		"\n", s->punted, s->punt_drops, s->tap_rx, s->tap_tx,
 		s->tap_drops);
 	cpe_fw_print(f);
+	cpe_frag_print(f);
 	cpe_qos_print(f);
 	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
 		"router, %.1f in the PMD), generation %u\n", cycles_per_pkt(),
@@ -287,6 +288,7 @@ cpe_stats_json(FILE *f, double elapsed)
 		", \"tap_drops\": %" PRIu64 "},\n", s->punted, s->punt_drops,
 		s->tap_rx, s->tap_tx, s->tap_drops);
 	cpe_fw_json(f);
+	cpe_frag_json(f);
 	cpe_qos_json(f);
 	fprintf(f, "  \"app_cycles\": %" PRIu64 ",\n  \"app_cycles_per_pkt\": "
 		"%.1f,\n  \"thread_cpu_s\": %.3f,\n  \"clean_cycles_per_pkt\": %.1f,\n"
