@@ -22,7 +22,8 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs"
+all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs
+     cpe_ip"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -115,6 +116,10 @@ for h in "${harnesses[@]}"; do
 		extra_objs=("$out/obj-dpdk/ch39x_devargs.o" "${dpdk_libs[@]}")
 	elif [[ $h == sim_* ]]; then
 		extra_objs=("$out"/obj-sim/*.o -lpcap)
+	elif [ "$h" = cpe_ip ]; then
+		# The router's pure parsers, instrumented with the harness.
+		extra_cflags=(-I"$top/app/ch39x-cpe")
+		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c")
 	fi
 	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
 		-fsanitize=fuzzer,address,undefined \

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * Fuzz the router's pure parsers of IP packets from the WAN
+ * (app/ch39x-cpe): the fragment tracker (frag.c) and the firewall's
+ * packet view (fw.c). The input is one IP packet, copied into an exactly
+ * sized buffer; every fragment it is goes through one persistent table
+ * (first or later), so sequences of inputs exercise overlaps, eviction
+ * and completion too.
+ *
+ * Besides "no out-of-bounds access": a fragment's payload offset lies
+ * inside the packet's stated length, its range inside 64 KiB, the table
+ * never holds more than its slots.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frag.h"
+#include "fw.h"
+#include "fuzz.h"
+
+static struct cpe_frag tab;
+static uint64_t now;
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cpe_frag_info fi;
+	enum cpe_frag_reason why;
+	struct cpe_fw_pkt p;
+	uint8_t *b;
+	int rc;
+
+	if (tab.e == NULL && cpe_frag_init(&tab, 16, 1000, 30) != 0)
+		abort();
+	b = malloc(size ? size : 1);
+	if (b == NULL)
+		return 0;
+	memcpy(b, data, size);
+	now += 7;
+	rc = cpe_frag_parse(b, (uint32_t)size, &fi);
+	FUZZ_CHECK(rc >= -CPE_FRAG_DROP_MALFORMED && rc <= 1);
+	if (rc == 1) {
+		FUZZ_CHECK(fi.off + fi.len <= 65535);
+		FUZZ_CHECK(fi.l4_off <= size);
+		if (fi.off == 0)
+			(void)cpe_frag_first(&tab, &fi, now);
+		else
+			(void)cpe_frag_later(&tab, &fi, now, &why);
+	}
+	FUZZ_CHECK(tab.in_use <= tab.mask + 1);
+	if (size > 0 && data[0] == 0)
+		cpe_frag_age(&tab, 4, now + 100000);
+	(void)cpe_fw_parse(b, (uint32_t)size, &p);
+	free(b);
+	return 0;
+}
