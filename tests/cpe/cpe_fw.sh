@@ -16,7 +16,8 @@
 # --fw-pinhole tcp/[LAN host]:8443 may show open); scapy: a TCP ACK
 # without state (to the LAN host and to the router), spoofed LAN and
 # bogon sources (::1, 127.0.0.1), ICMPv6 errors quoting nothing and
-# quoting a tracked flow; echo requests to the router and to the LAN
+# quoting a tracked flow, a fragmented reply to a tracked flow whole,
+# overlapping and with a tiny first fragment; echo requests to the router and to the LAN
 # host; hping3 SYNs to a closed and an opened router port. From the LAN host: TCP, UDP and ping to the WAN host over both
 # families (replies must come back), and spoofed sources (dropped).
 # ch39x-cpe's counters by reason and by rule must show the drops. A
@@ -158,6 +159,14 @@ cases() {
 	# A flow the LAN host opened (5555 -> 9999), then an error about it.
 	L $PY -c "import socket; s=socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(('$LAN6_H', 5555)); s.sendto(b'x', ('$WAN6_H', 9999))"
 	echo "icmp6_err_tracked $(sniffed "$ln" "$lif" err6t$t W $PY "$tool" craft err6 "$wif" "$m6" $WAN6_H $LAN6_H $LAN6_H $WAN6_H err6t$t)" >> "$r"
+	# Fragments (scapy) of a UDP reply to a flow the LAN host opened
+	# (5556 -> 9998), the marker in the second fragment: whole (passes),
+	# overlapping (RFC 5722: dropped); and a TCP SYN to the pinhole whose
+	# first fragment is tiny (RFC 7112: dropped).
+	L $PY -c "import socket; s=socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.bind(('$LAN6_H', 5556)); s.sendto(b'x', ('$WAN6_H', 9998))"
+	echo "frag6_reply $(sniffed "$ln" "$lif" fok$t W $PY "$tool" craft frag6 "$wif" "$m6" $WAN6_H $LAN6_H 9998 5556 fok$t ok)" >> "$r"
+	echo "frag6_overlap $(sniffed "$ln" "$lif" fov$t W $PY "$tool" craft frag6 "$wif" "$m6" $WAN6_H $LAN6_H 9998 5556 fov$t overlap)" >> "$r"
+	echo "frag6_tiny $(sniffed "$ln" "$lif" fti$t W $PY "$tool" craft frag6 "$wif" "$m6" $WAN6_H $LAN6_H 40123 8443 fti$t tiny)" >> "$r"
 	echo "lan_spoof_src4 $(sniffed "$wn" "$wif" lspoof4$t L $PY "$tool" craft udp "$lif" "$ml" 10.99.0.1 $WAN_H 9000 lspoof4$t)" >> "$r"
 	echo "lan_spoof_src6 $(sniffed "$wn" "$wif" lspoof6$t L $PY "$tool" craft udp "$lif" "$(mac_of "$ln" $LAN6_RT)" 2001:db8:99::1 $WAN6_H 9000 lspoof6$t)" >> "$r"
 }
@@ -191,6 +200,9 @@ icmp6_err_untracked drop
 icmp6_err_tracked pass
 lan_spoof_src4 drop
 lan_spoof_src6 drop
+frag6_reply pass
+frag6_overlap drop
+frag6_tiny drop
 EXP
 
 # --- 1. ch39x-cpe -------------------------------------------------------

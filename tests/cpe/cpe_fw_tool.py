@@ -178,6 +178,32 @@ def craft(kind, iface, dmac, args):
         sendp(Ether(dst=dmac) / IP(src=src, dst=dst) /
               ICMP(type=3, code=3) / q, iface=iface)
         return 0
+    if kind == "frag6":          # frag6 SRC DST SPORT DPORT MARKER HOW
+        # A UDP datagram in two fragments, the marker in the second;
+        # HOW ok, overlap (the second overlaps the first, RFC 5722) or
+        # tiny (TCP, a first fragment of 16 bytes, then the rest).
+        from scapy.all import IPv6ExtHdrFragment
+        src, dst, sport, dport, marker, how = args
+        pay = b"P" * 40 + marker.encode()
+        if how == "tiny":
+            # TCP (a SYN to an open pinhole): a first fragment of 16
+            # bytes does not hold its 20-byte header (RFC 7112).
+            l4 = TCP(sport=int(sport), dport=int(dport), flags="S")
+        else:
+            l4 = UDP(sport=int(sport), dport=int(dport))
+        # The checksum over the pseudo-header, as the kernel sends it.
+        udp = bytes(IPv6(src=src, dst=dst) / l4 / Raw(pay))[40:]
+        cut = 16 if how == "tiny" else 24
+        again = 16 if how == "overlap" else cut
+        fid = 4242 + len(how)
+        f1 = IPv6(src=src, dst=dst) / IPv6ExtHdrFragment(
+            nh=6 if how == "tiny" else 17, offset=0, m=1, id=fid) / \
+            Raw(udp[:cut])
+        f2 = IPv6(src=src, dst=dst) / IPv6ExtHdrFragment(
+            nh=6 if how == "tiny" else 17, offset=again // 8, m=0,
+            id=fid) / Raw(udp[again:])
+        sendp([Ether(dst=dmac) / f1, Ether(dst=dmac) / f2], iface=iface)
+        return 0
     return 2
 
 
