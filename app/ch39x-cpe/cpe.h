@@ -106,6 +106,7 @@ struct cpe_port_cfg {
 	bool wan;
 	uint32_t ip;			/* host order */
 	uint8_t plen;
+	bool dhcp;			/* --wan PORT=dhcp: IPv4 from a lease */
 	uint32_t mtu;			/* --mtu PORT=N; 0: the global one */
 	struct cpe_ip6 ip6[CPE_MAX_IP6];	/* IPv6 prefixes, --lan/--wan */
 	uint8_t nb_ip6;
@@ -237,6 +238,7 @@ struct cpe_stats {
 	uint64_t process_cpu_ns;
 	uint64_t ctl_cmds, ctl_errors, ctl_route_changes, ctl_neigh_changes;
 	uint64_t ctl_fw_changes;		/* /cpe/fw/add and /cpe/fw/del */
+	uint64_t wan_no_addr;		/* to the WAN while it has no IPv4 */
 	/* Ports that go and return (hotplug.c). */
 	uint64_t port_down_events, port_up_events, port_rmv_events;
 	uint64_t port_reprobes, port_reprobe_errors, port_reprobe_gave_up;
@@ -385,6 +387,8 @@ int cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan);
  * port, hairpin NAT (0: x set). -ENOENT: not a forward.
  */
 int cpe_nat_forward_setup(void);
+/* Every session deleted (the WAN address changed): how many. */
+uint32_t cpe_nat_flush(void);
 int cpe_nat_forward_in(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 		       uint32_t l4_len);
 int cpe_nat_hairpin(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
@@ -483,6 +487,17 @@ void cpe_fw_print(FILE *f);
 void cpe_fw_json(FILE *f);
 struct rte_tel_data;
 void cpe_fw_tel(struct rte_tel_data *d);
+/*
+ * wan.c: the WAN's IPv4 address at run time (--wan PORT=dhcp: a DHCP
+ * client on the WAN TAP reports its lease over telemetry), on the
+ * forwarding lcore. set: 0, or -EINVAL with *err the reason.
+ */
+int cpe_wan_set4(uint32_t ip, uint8_t plen, uint32_t gw, const char **err);
+void cpe_wan_clear4(void);
+void cpe_wan_tel(struct rte_tel_data *d);
+void cpe_wan_print(FILE *f);
+void cpe_wan_json(FILE *f);
+
 /* frag_glue.c: fragments followed by datagram, DF-clear IPv4 cut, MSS. */
 int cpe_frag_setup(void);
 void cpe_frag_close(void);

@@ -20,6 +20,13 @@
  *                                       (hotplug.c)
  *   /cpe/sim/unplug,PORT                a simulated net_ch39x adapter
  *   /cpe/sim/replug,PORT                off its USB bus and back (tests)
+ *   /cpe/fw/add,open,RULE               a firewall rule as --fw-open or
+ *   /cpe/fw/add,pinhole,RULE            --fw-pinhole takes it; its id
+ *   /cpe/fw/del,ID                      and the connections it let in
+ *   /cpe/fw/rules                       (fw_glue.c)
+ *   /cpe/wan                            the WAN's mode, address, lease
+ *   /cpe/wan/set,ADDR/LEN,GATEWAY       --wan PORT=dhcp: the lease's
+ *   /cpe/wan/clear                      address, or none (wan.c)
  *
  * Telemetry callbacks run on EAL's telemetry threads (one per client)
  * while the forwarding lcore owns the route table, the neighbour table
@@ -74,6 +81,7 @@ enum ctl_op {
 	OP_NEIGH_ADD, OP_NEIGH_DEL, OP_NEIGHS, OP_STATS,
 	OP_PORTS, OP_SIM_UNPLUG, OP_SIM_REPLUG,
 	OP_FW_ADD, OP_FW_DEL, OP_FW_RULES,
+	OP_WAN, OP_WAN_SET, OP_WAN_CLEAR,
 };
 
 struct ctl_addr {
@@ -122,6 +130,9 @@ static const char *const fw_add_allowed =
 	"PROTO tcp or udp, e.g. open,tcp/22";	/* < 128: telemetry's max */
 static const char *const fw_del_allowed =
 	"ID, a rule's id from /cpe/fw/rules, e.g. 3";
+static const char *const wan_set_allowed =
+	"ADDR/LEN,GATEWAY (IPv4; GATEWAY 0.0.0.0: none), e.g. "
+	"203.0.113.7/24,203.0.113.1";
 static const char *const sim_allowed =
 	"PORT, a DPDK port id of the router, e.g. 1";
 
@@ -1056,6 +1067,20 @@ sim(const struct ctl_cmd *c, struct rte_tel_data *d)
 				     "simulated adapter");
 }
 
+/* /cpe/wan/set: the lease's address; the state, or an error. */
+static void
+wan_set(const struct ctl_cmd *c, struct rte_tel_data *d)
+{
+	const char *err = NULL;
+
+	if (cpe_wan_set4(c->dst.v4, c->plen, c->gw.v4, &err) != 0) {
+		cpe.st.ctl_errors++;
+		reply_error(d, "/cpe/wan/set: refused", err);
+		return;
+	}
+	cpe_wan_tel(d);
+}
+
 static void
 execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 {
@@ -1100,6 +1125,16 @@ execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 		break;
 	case OP_FW_RULES:
 		cpe_fw_ctl_rules(d);
+		break;
+	case OP_WAN:
+		cpe_wan_tel(d);
+		break;
+	case OP_WAN_SET:
+		wan_set(c, d);
+		break;
+	case OP_WAN_CLEAR:
+		cpe_wan_clear4();
+		cpe_wan_tel(d);
 		break;
 	}
 }
@@ -1195,6 +1230,10 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 		c.op = OP_PORTS;
 	else if (strcmp(cmd, "/cpe/fw/rules") == 0)
 		c.op = OP_FW_RULES;
+	else if (strcmp(cmd, "/cpe/wan") == 0)
+		c.op = OP_WAN;
+	else if (strcmp(cmd, "/cpe/wan/clear") == 0)
+		c.op = OP_WAN_CLEAR;
 	else
 		c.op = OP_STATS;
 	return submit(&c, d);
@@ -1234,6 +1273,29 @@ tel_fw_add(const char *cmd, const char *params, struct rte_tel_data *d)
 	pinhole = f[0][0] == 'p';
 	if (cpe_fw_rule_parse(f[1], pinhole, &c.rule) != NULL)
 		return reply_bad(d, cmd, params, fw_add_allowed);
+	return submit(&c, d);
+}
+
+/* /cpe/wan/set,ADDR/LEN,GATEWAY: a host address (not the subnet's). */
+static int
+tel_wan_set(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct ctl_cmd c = { .op = OP_WAN_SET };
+	char buf[64], *f[2], *slash, *end;
+	unsigned long len;
+
+	if (split(params, buf, sizeof(buf), f, 2) != 2)
+		return reply_bad(d, cmd, params, wan_set_allowed);
+	slash = strchr(f[0], '/');
+	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
+		return reply_bad(d, cmd, params, wan_set_allowed);
+	*slash = '\0';
+	len = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || len < 1 || len > 30 ||
+	    parse_addr(f[0], &c.dst) != 0 || c.dst.af != AF_INET ||
+	    parse_addr(f[1], &c.gw) != 0 || c.gw.af != AF_INET)
+		return reply_bad(d, cmd, params, wan_set_allowed);
+	c.plen = (uint8_t)len;
 	return submit(&c, d);
 }
 
@@ -1289,6 +1351,12 @@ cpe_ctl_init(void)
 		  "closes its connections. Parameters: ID" },
 		{ "/cpe/fw/rules", tel_list, "Lists the firewall rules with "
 		  "their ids and hits. No parameters" },
+		{ "/cpe/wan", tel_list, "The WAN's mode, IPv4 address, "
+		  "gateway and lease counters. No parameters" },
+		{ "/cpe/wan/set", tel_wan_set, "The WAN's IPv4 address from a "
+		  "DHCP lease (--wan PORT=dhcp). Parameters: ADDR/LEN,GATEWAY" },
+		{ "/cpe/wan/clear", tel_list, "The WAN's IPv4 address gone "
+		  "(lease lost). No parameters" },
 	};
 	unsigned int i;
 	int rc;

@@ -350,6 +350,10 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 			cpe_frag_no_first();
 			cpe.st.drop_frag++;
 			goto drop;
+		} else if (cpe.ports[out].ip == 0) {
+			/* --wan PORT=dhcp before its lease: nothing to NAT to. */
+			cpe.st.wan_no_addr++;
+			goto drop;
 		} else if (cpe_nat_out(m, &x, l4, l4_len) != 0) {
 			goto drop_nat;
 		}

@@ -299,6 +299,22 @@ sess_del(uint32_t i)
 	cpe.st.nat_expired++;
 }
 
+uint32_t
+cpe_nat_flush(void)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; sess != NULL && i < nb_sess; i++) {
+		if (!sess[i].used)
+			continue;
+		sess_del(i);
+		n++;
+	}
+	/* Counted as flushed, not as expired. */
+	cpe.st.nat_expired -= n;
+	return n;
+}
+
 void
 cpe_nat_age(uint32_t ms)
 {

@@ -78,6 +78,9 @@ cpe_usage(FILE *f, const char *prog)
 "                        addresses (one IPv4, up to 4 IPv6 a port)\n"
 "  --wan PORT=ADDR/LEN   the WAN port; NAPT translates LAN sources to ADDR;\n"
 "                        repeatable as --lan (IPv6 is routed, not NATed)\n"
+"  --wan PORT=dhcp       its IPv4 address from a DHCP lease at run time: a\n"
+"                        DHCP client on the port's --tap reports it over\n"
+"                        telemetry (/cpe/wan/set; see the CPE guide)\n"
 "                        PORT may be PORT.VLAN (VLAN 1..4094): an 802.1Q\n"
 "                        sub-interface, e.g. --lan 0.10=192.168.10.1/24;\n"
 "                        plain PORT is the port's untagged interface. %u\n"
@@ -358,11 +361,12 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 	char buf[80], *eq;
 	uint16_t i;
 	const char *allowed = wan ?
-		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
-		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
+		"PORT=ADDR/LEN or PORT=dhcp, PORT a DPDK port id 0..1023 or "
+		"PORT.VLAN with an 802.1Q VLAN id 1..4094, ADDR/LEN a "
 		"unicast IPv4 address with a prefix length 1..30 or a global "
 		"IPv6 address with a prefix length 1..128, e.g. "
-		"1=203.0.113.2/24, 1.100=203.0.113.2/24 or 1=2001:db8:1::2/64" :
+		"1=203.0.113.2/24, 1.100=203.0.113.2/24, 1=dhcp or "
+		"1=2001:db8:1::2/64" :
 		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
 		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
 		"unicast IPv4 address with a prefix length 1..30 or a global "
@@ -379,7 +383,10 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 	memset(&key, 0, sizeof(key));
 	if (parse_port_part(buf, &key) != 0)
 		return bad(name, val, allowed);
-	if (strchr(eq + 1, ':') != NULL) {
+	if (wan && strcmp(eq + 1, "dhcp") == 0) {
+		ip = 0;
+		plen = 0;
+	} else if (strchr(eq + 1, ':') != NULL) {
 		if (parse_prefix6(eq + 1, &a6) != 0 || a6.plen < 1 ||
 		    !ip6_global_unicast(a6.a))
 			return bad(name, val, allowed);
@@ -407,12 +414,17 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 		*p = key;
 		p->wan = wan;
 	}
-	if (strchr(eq + 1, ':') != NULL) {
+	if (ip == 0 && plen == 0) {
+		if (p->ip != 0 || p->dhcp)
+			return bad(name, val, "one IPv4 address a port: "
+				   "ADDR/LEN or dhcp, not both");
+		p->dhcp = true;
+	} else if (strchr(eq + 1, ':') != NULL) {
 		if (p->nb_ip6 == CPE_MAX_IP6)
 			return bad(name, val, "at most 4 IPv6 prefixes a port");
 		p->ip6[p->nb_ip6++] = a6;
 	} else {
-		if (p->ip != 0)
+		if (p->ip != 0 || p->dhcp)
 			return bad(name, val, "one IPv4 address a port (repeat "
 				   "the port only with IPv6 prefixes)");
 		p->ip = ip;
@@ -855,6 +867,17 @@ defaults(struct cpe_opts *o)
 }
 
 /* --tap: a router port each, one TAP per port, distinct names. */
+static bool
+has_tap(const struct cpe_opts *o, const struct cpe_port_cfg *p)
+{
+	uint16_t i;
+
+	for (i = 0; i < o->nb_taps; i++)
+		if (o->taps[i].port == p->id && o->taps[i].vlan == p->vlan)
+			return true;
+	return false;
+}
+
 static int
 check_taps(const struct cpe_opts *o)
 {
@@ -941,10 +964,18 @@ check(struct cpe_opts *o)
 				o->ports[i].id);
 			return -EINVAL;
 		}
-		if (o->ports[i].wan && o->ports[i].ip == 0 && o->nat) {
+		if (o->ports[i].dhcp && !has_tap(o, &o->ports[i])) {
+			fprintf(stderr, PROG ": --wan %u=dhcp: the DHCP client "
+				"runs on the port's TAP; allowed: add --tap "
+				"%u=IFNAME\n", o->ports[i].id, o->ports[i].id);
+			return -EINVAL;
+		}
+		if (o->ports[i].wan && o->ports[i].ip == 0 &&
+		    !o->ports[i].dhcp && o->nat) {
 			fprintf(stderr, PROG ": --wan: NAPT needs an IPv4 "
 				"address on the WAN port; allowed values are "
-				"an IPv4 --wan PORT=ADDR/LEN, or --no-nat\n");
+				"an IPv4 --wan PORT=ADDR/LEN, --wan PORT=dhcp, "
+				"or --no-nat\n");
 			return -EINVAL;
 		}
 	}

@@ -201,6 +201,7 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		s->tap_drops);
 	cpe_fw_print(f);
 	cpe_frag_print(f);
+	cpe_wan_print(f);
 	cpe_qos_print(f);
 	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
 		"router, %.1f in the PMD), generation %u\n", cycles_per_pkt(),
@@ -289,6 +290,7 @@ cpe_stats_json(FILE *f, double elapsed)
 		s->tap_rx, s->tap_tx, s->tap_drops);
 	cpe_fw_json(f);
 	cpe_frag_json(f);
+	cpe_wan_json(f);
 	cpe_qos_json(f);
 	fprintf(f, "  \"app_cycles\": %" PRIu64 ",\n  \"app_cycles_per_pkt\": "
 		"%.1f,\n  \"thread_cpu_s\": %.3f,\n  \"clean_cycles_per_pkt\": %.1f,\n"

@@ -129,16 +129,18 @@ tap_configure(const struct tap *t, uint16_t idx)
 		ifr.ifr_mtu = p->mtu;
 		rc = tap_ioctl(s, SIOCSIFMTU, &ifr, t, "the MTU");
 	}
-	if (rc == 0) {
+	/* No IPv4 yet (IPv6 only, or --wan PORT=dhcp: the client sets it). */
+	if (rc == 0 && p->ip_be != 0) {
 		sin = (struct sockaddr_in *)(void *)&ifr.ifr_addr;
 		memset(sin, 0, sizeof(*sin));
 		sin->sin_family = AF_INET;
 		sin->sin_addr.s_addr = p->ip_be;
 		rc = tap_ioctl(s, SIOCSIFADDR, &ifr, t, "the IPv4 address");
-	}
-	if (rc == 0) {
-		sin->sin_addr.s_addr = rte_cpu_to_be_32(p->mask);
-		rc = tap_ioctl(s, SIOCSIFNETMASK, &ifr, t, "the netmask");
+		if (rc == 0) {
+			sin->sin_addr.s_addr = rte_cpu_to_be_32(p->mask);
+			rc = tap_ioctl(s, SIOCSIFNETMASK, &ifr, t,
+				       "the netmask");
+		}
 	}
 	if (rc == 0)
 		rc = tap_ioctl(s, SIOCGIFFLAGS, &ifr, t, "(read) the flags");

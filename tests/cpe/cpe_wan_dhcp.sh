@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# The WAN's IPv4 address from an ISP's DHCP server (--wan PORT=dhcp,
+# doc/guides/cpe.rst "WAN by DHCP"): dnsmasq serves leases in the WAN
+# namespace, busybox udhcpc runs on the router's WAN TAP with
+# usertools/ch39x-cpe-udhcpc, which hands each lease to the router over
+# telemetry (usertools/ch39x-cpe-ctl).
+#
+# Checks: no address before the lease (LAN traffic to the WAN refused and
+# counted); the lease's address, prefix and gateway in /cpe/wan; a LAN
+# host reaches the WAN host through NAT from the leased address; the DNS
+# servers written for dnsmasq; a renewal moves nothing; an address change
+# (the server's pool moved, the old lease refused) flushes NAT (counted)
+# and traffic leaves from the new address; a release takes the address
+# away; bad /cpe/wan/set values and --wan PORT=dhcp without --tap refused.
+#
+# Usage: cpe_wan_dhcp.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/cpe_lib.sh"
+cpe_lib_init cpe_wan_dhcp "$@" dnsmasq busybox
+ctl=$here/../../usertools/ch39x-cpe-ctl
+hook=$here/../../usertools/ch39x-cpe-udhcpc
+LAN_RT=192.168.73.1 LAN_H=192.168.73.2 WAN_H=203.0.113.1
+pw=pw$id
+bg_pids= dq= uc=
+extra_cleanup() {
+	local p
+	for p in $bg_pids $dq $uc; do kill "$p" 2>/dev/null; done
+	return 0
+}
+cpe_lib_extra_cleanup=extra_cleanup
+T() { timeout 30 "$ctl" -p "cpe_${id}_main" "$@" 2>&1; }
+field() { echo "$1" | python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', ''))" 2>/dev/null; }
+# wait_wan ADDR: until /cpe/wan says address ADDR (60 s).
+wait_wan() {
+	local i
+	for i in $(seq 120); do
+		[ "$(field "$(T /cpe/wan)" address)" = "$1" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+# dhcp_server FIRST_ADDR: dnsmasq with a pool of one address.
+dhcp_server() {
+	[ -n "$dq" ] && { kill "$dq" 2>/dev/null; wait "$dq" 2>/dev/null; }
+	ip netns exec "$wan" timeout 300 dnsmasq --no-daemon --port=0 \
+		--interface="$tw" --bind-interfaces --dhcp-authoritative \
+		--dhcp-range="$1,$1,255.255.255.0,2m" \
+		--dhcp-option=option:router,$WAN_H \
+		--dhcp-option=option:dns-server,203.0.113.53 \
+		--dhcp-leasefile="$priv/leases.$1" --log-dhcp \
+		> "$priv/dnsmasq.$1.log" 2>&1 &
+	dq=$!
+}
+
+out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
+	-d "$priv/pmd.so" --vdev net_ch39x0 --vdev net_ch39x1 -- \
+	--lan 0=$LAN_RT/24 --wan 1=dhcp 2>&1)
+check 'echo "$out" | grep -q "add --tap 1=IFNAME"' "--wan 1=dhcp without --tap refused, naming the fix"
+out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
+	-d "$priv/pmd.so" -- --lan 0=$LAN_RT/24 --wan 1=dhcp \
+	--wan 1=203.0.113.5/24 2>&1)
+check 'echo "$out" | grep -q "one IPv4 address a port"' "--wan 1=dhcp and an address refused"
+
+cat > "$priv/cpe.conf" <<CONF
+vdev net_ch39x0,wire=tap:$tl
+vdev net_ch39x1,wire=tap:$tw
+lan 0=$LAN_RT/24
+wan 1=dhcp
+tap 1=$pw
+json
+CONF
+start_router main
+ip -n "$lan" addr add $LAN_H/24 dev "$tl"
+ip -n "$lan" link set "$tl" up
+ip -n "$lan" route add default via $LAN_RT
+ip -n "$wan" addr add $WAN_H/24 dev "$tw"
+ip -n "$wan" link set "$tw" up
+for i in $(seq 100); do
+	ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
+	sleep 0.1
+done
+
+r=$(T /cpe/wan)
+check '[ "$(field "$r" mode)" = dhcp ] && [ "$(field "$r" address)" = none ]' "before a lease: mode dhcp, no address ($r)"
+out=$(L ping -c 1 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -q "100% packet loss\|Unreachable"' "before a lease: the LAN cannot reach the WAN"
+
+dhcp_server 203.0.113.100
+sleep 0.5
+ip netns exec "$rt" env CPE_PREFIX="cpe_${id}_main" CPE_CTL="$ctl" \
+	CPE_RESOLV="$priv/resolv.conf" timeout 300 busybox udhcpc -f -B \
+	-i "$pw" -s "$hook" -t 20 -T 1 -A 1 -p "$priv/udhcpc.pid" \
+	> "$priv/udhcpc.log" 2>&1 &
+uc=$!
+# udhcpc's own pid for its signals (uc is timeout's, which does not pass
+# SIGUSR1/2 on).
+udhcpc_pid() {
+	local i
+	for i in $(seq 100); do
+		[ -s "$priv/udhcpc.pid" ] && { cat "$priv/udhcpc.pid"; return; }
+		sleep 0.1
+	done
+}
+check 'wait_wan 203.0.113.100/24' "the lease 203.0.113.100/24 reaches the router"
+r=$(T /cpe/wan)
+check '[ "$(field "$r" gateway)" = $WAN_H ] && [ "$(field "$r" sets)" = 1 ]' "/cpe/wan: gateway $WAN_H, 1 set ($r)"
+check 'grep -q "nameserver 203.0.113.53" "$priv/resolv.conf"' "the lease's DNS server written for dnsmasq"
+
+# A UDP server on the WAN host that logs its peers.
+wan_udp() {
+	W python3 -c "
+import socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('$WAN_H', 7100)); u.settimeout(20)
+open('$priv/udp.ready', 'w').close()
+d, a = u.recvfrom(100); u.sendto(d, a); print(a[0])" > "$priv/peer" 2>/dev/null
+}
+lan_udp() {
+	L python3 -c "
+import socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.settimeout(5)
+for i in range(5):
+    u.sendto(b'hi', ('$WAN_H', 7100))
+    try:
+        u.recv(100); print('ok'); break
+    except OSError:
+        pass" 2>/dev/null
+}
+rm -f "$priv/udp.ready"; wan_udp & wp=$!
+for i in $(seq 100); do [ -e "$priv/udp.ready" ] && break; sleep 0.1; done
+v=$(lan_udp); wait "$wp"
+check '[ "$v" = ok ] && [ "$(cat "$priv/peer")" = 203.0.113.100 ]' "LAN -> WAN through NAT from the leased address ($v, peer $(cat "$priv/peer"))"
+check 'L ping -c 2 -i 0.3 -W 5 $WAN_H >/dev/null' "ping through NAT"
+
+# A renewal of the same lease moves nothing.
+kill -USR1 "$(udhcpc_pid)"
+for i in $(seq 60); do [ "$(field "$(T /cpe/wan)" renewals)" -ge 1 ] 2>/dev/null && break; sleep 0.5; done
+r=$(T /cpe/wan)
+check '[ "$(field "$r" renewals)" -ge 1 ] && [ "$(field "$r" sets)" = 1 ] && [ "$(field "$r" nat_flushed)" = 0 ]' "a renewal: counted, the address and NAT kept ($r)"
+
+# The pool moves: the old address is refused, a new lease comes.
+dhcp_server 203.0.113.101
+sleep 0.5
+kill -USR1 "$(udhcpc_pid)"
+check 'wait_wan 203.0.113.101/24' "an address change reaches the router (203.0.113.101/24)"
+r=$(T /cpe/wan)
+check '[ "$(field "$r" nat_flushed)" -ge 1 ]' "the old address's NAT sessions flushed ($(field "$r" nat_flushed))"
+rm -f "$priv/udp.ready"; wan_udp & wp=$!
+for i in $(seq 100); do [ -e "$priv/udp.ready" ] && break; sleep 0.1; done
+v=$(lan_udp); wait "$wp"
+check '[ "$v" = ok ] && [ "$(cat "$priv/peer")" = 203.0.113.101 ]' "LAN -> WAN from the new address ($v, peer $(cat "$priv/peer"))"
+
+# Bad values over the control, refused with what is allowed.
+r=$(T /cpe/wan/set,203.0.113.7/31,203.0.113.1)
+check 'echo "$r" | grep -q "prefix length 1..30\|ADDR/LEN,GATEWAY"' "/cpe/wan/set with /31 refused ($r)"
+r=$(T /cpe/wan/set,203.0.113.7/24,198.51.100.1)
+check 'echo "$r" | grep -q "gateway on the lease"' "/cpe/wan/set with a gateway off the subnet refused ($r)"
+
+# The lease released: no address, the LAN cut off again.
+kill -USR2 "$(udhcpc_pid)"
+check 'wait_wan none' "a release takes the address away"
+out=$(L ping -c 1 -W 2 $WAN_H 2>&1)
+check 'echo "$out" | grep -q "100% packet loss\|Unreachable"' "after the release the LAN cannot reach the WAN"
+kill "$uc" 2>/dev/null; wait "$uc" 2>/dev/null; uc=
+stop_router main
+j=$priv/main.json
+v=$(json "$j" "j['wan']['mode'], j['wan']['sets'], j['wan']['clears'], j['wan']['nat_flushed'], j['wan']['renewals']")
+check 'echo "$v" | awk "\$1 == \"dhcp\" && \$2 >= 2 && \$3 >= 1 && \$4 >= 1 && \$5 >= 1 {ok=1} END {exit !ok}"' "exit statistics: wan mode, sets, clears, nat_flushed, renewals ($v)"
+cpe_lib_done
