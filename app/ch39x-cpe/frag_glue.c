@@ -200,7 +200,7 @@ split4(uint16_t out, uint32_t nh, struct rte_mbuf *m)
 		}
 		if (src != p + RTE_ETHER_HDR_LEN + ihl)
 			memcpy(p + RTE_ETHER_HDR_LEN + ihl, src, n);
-		fip = (struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+		fip = (struct rte_ipv4_hdr *)(void *)(p + RTE_ETHER_HDR_LEN);
 		fip->total_length = rte_cpu_to_be_16((uint16_t)(ihl + n));
 		fip->fragment_offset = rte_cpu_to_be_16((uint16_t)(
 			((base + off) / 8) |

@@ -841,15 +841,16 @@ cpe_fw_forward_parse(const char *val, struct cpe_fw_forward *f)
 	static const char allowed[] = "PROTO/PORT[-PORT]=IPV4[:PORT], PROTO "
 		"tcp or udp, PORT 1..65535, e.g. tcp/8080=192.168.1.10:80 or "
 		"udp/5000-5010=192.168.1.10";
-	char buf[64], *eq, *colon, *end;
+	char buf[sizeof(f->text)], *eq, *colon, *end;
 	struct in_addr a;
 	unsigned long to;
+	size_t n = strlen(val);
 
 	memset(f, 0, sizeof(*f));
-	if (strlen(val) >= sizeof(buf))
+	if (n >= sizeof(buf))
 		return allowed;
-	snprintf(f->text, sizeof(f->text), "%s", val);
-	strcpy(buf, val);
+	memcpy(f->text, val, n + 1);
+	memcpy(buf, val, n + 1);
 	if (strncmp(buf, "tcp/", 4) == 0)
 		f->proto = 6;
 	else if (strncmp(buf, "udp/", 4) == 0)
