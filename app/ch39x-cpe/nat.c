@@ -577,6 +577,18 @@ sess_add(const struct nat_key *out, const struct nat_key *in, uint16_t ext,
 	return pos;
 }
 
+/* A TCP or UDP packet's ports, when there are forwards: 0 or -ENOENT. */
+static int
+forward_ports(const struct rte_ipv4_hdr *ip, const uint8_t *l4,
+	      uint32_t l4_len, uint16_t *sp, uint16_t *dp)
+{
+	if (cpe.o->fw.nb_fwd == 0 || (ip->next_proto_id != IPPROTO_TCP &&
+				      ip->next_proto_id != IPPROTO_UDP))
+		return -ENOENT;
+	return l4_ports(ip->next_proto_id, l4, l4_len, sp, dp, false) != 0 ?
+		-ENOENT : 0;
+}
+
 /* The LAN host and its port for WAN port dp (network order) of f. */
 static void
 forward_target(const struct cpe_fw_forward *f, uint16_t dp, uint32_t *a,
@@ -598,9 +610,7 @@ cpe_nat_forward_in(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	uint16_t sp, dp;
 	int32_t pos;
 
-	if (cpe.o->fw.nb_fwd == 0 || (ip->next_proto_id != IPPROTO_TCP &&
-				      ip->next_proto_id != IPPROTO_UDP) ||
-	    l4_ports(ip->next_proto_id, l4, l4_len, &sp, &dp, false) != 0)
+	if (forward_ports(ip, l4, l4_len, &sp, &dp) != 0)
 		return -ENOENT;
 	f = (struct cpe_fw_forward *)(uintptr_t)
 		forward_of(ip->next_proto_id, rte_be_to_cpu_16(dp));
@@ -645,9 +655,7 @@ cpe_nat_hairpin(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	int32_t pos;
 	int lan, pi;
 
-	if (cpe.o->fw.nb_fwd == 0 || (ip->next_proto_id != IPPROTO_TCP &&
-				      ip->next_proto_id != IPPROTO_UDP) ||
-	    l4_ports(ip->next_proto_id, l4, l4_len, &sp, &dp, false) != 0)
+	if (forward_ports(ip, l4, l4_len, &sp, &dp) != 0)
 		return -ENOENT;
 	memset(&out, 0, sizeof(out));
 	out.a = ip->src_addr;

@@ -356,6 +356,7 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 {
 	struct cpe_port_cfg key, *p = NULL;
 	struct cpe_ip6 a6;
+	bool dhcp;
 	uint32_t ip;
 	uint8_t plen;
 	char buf[80], *eq;
@@ -383,9 +384,9 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 	memset(&key, 0, sizeof(key));
 	if (parse_port_part(buf, &key) != 0)
 		return bad(name, val, allowed);
-	if (wan && strcmp(eq + 1, "dhcp") == 0) {
-		ip = 0;
-		plen = 0;
+	dhcp = wan && strcmp(eq + 1, "dhcp") == 0;
+	if (dhcp) {
+		/* The address comes from a lease at run time (wan.c). */
 	} else if (strchr(eq + 1, ':') != NULL) {
 		if (parse_prefix6(eq + 1, &a6) != 0 || a6.plen < 1 ||
 		    !ip6_global_unicast(a6.a))
@@ -414,7 +415,7 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 		*p = key;
 		p->wan = wan;
 	}
-	if (ip == 0 && plen == 0) {
+	if (dhcp) {
 		if (p->ip != 0 || p->dhcp)
 			return bad(name, val, "one IPv4 address a port: "
 				   "ADDR/LEN or dhcp, not both");

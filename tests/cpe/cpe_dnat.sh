@@ -32,11 +32,6 @@ bg_pids=
 extra_cleanup() { local p; for p in $bg_pids; do kill "$p" 2>/dev/null; done; return 0; }
 cpe_lib_extra_cleanup=extra_cleanup
 
-wait_file() {
-	local i
-	for i in $(seq $(($2 * 10))); do [ -e "$1" ] && return 0; sleep 0.1; done
-	return 1
-}
 # serve NS TAG SPECS...: cpe_fw_tool.py's listeners (log: proto port peer data).
 serve() {
 	local ns=$1 tag=$2
@@ -48,7 +43,6 @@ serve() {
 	wait_file "$priv/$tag.log.ready" 30 ||
 		{ echo "FAIL: listeners $tag did not start"; fail=1; }
 }
-ok_drop() { if "$@" >/dev/null 2>&1; then echo pass; else echo drop; fi; }
 
 # --- bad values: refused before anything starts, with the allowed forms --
 for bad in "tcp/0=192.168.71.3" "sctp/80=192.168.71.3" "tcp/80=192.168.71.3:70000" \

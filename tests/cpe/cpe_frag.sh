@@ -34,11 +34,6 @@ WAN6_RT=2001:db8:ff::2 WAN6_H=2001:db8:ff::1
 bg_pids=
 extra_cleanup() { local p; for p in $bg_pids; do kill "$p" 2>/dev/null; done; return 0; }
 cpe_lib_extra_cleanup=extra_cleanup
-wait_file() {
-	local i
-	for i in $(seq $(($2 * 10))); do [ -e "$1" ] && return 0; sleep 0.1; done
-	return 1
-}
 
 for bad in "--frag-max -1" "--frag-max 2000000" "--frag-timeout 0" "--frag-timeout 121"; do
 	set -- $bad

@@ -57,15 +57,6 @@ extra_cleanup() {
 }
 cpe_lib_extra_cleanup=extra_cleanup
 
-# wait_file FILE SECS: until FILE exists, bounded.
-wait_file() {
-	local i
-	for i in $(seq $(($2 * 10))); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # serve NS TAG PORTS...: the listeners of cpe_fw_tool.py in NS.
 serve() {
@@ -112,7 +103,6 @@ logged() {
 	echo drop
 }
 
-ok_drop() { if "$@" >/dev/null 2>&1; then echo pass; else echo drop; fi; }
 mac_of() { ip -n "$1" neigh show "$2" | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p' | head -1; }
 
 # cases TAG LANNS WANNS RTTAG LIF WIF: every case, "NAME VERDICT" lines

@@ -71,6 +71,17 @@ answered() {
 	r=$(echo "$1" | sed -n 's/.* \([0-9]\+\) received.*/\1/p')
 	[ "${r:-0}" -ge $(($2 > 1 ? $2 - 1 : 1)) ]
 }
+# wait_file FILE SECS: until FILE exists (a helper's "ready"), bounded.
+wait_file() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# ok_drop CMD...: "pass" when CMD succeeds, else "drop" (a case's verdict).
+ok_drop() { if "$@" >/dev/null 2>&1; then echo pass; else echo drop; fi; }
 # jq-free JSON reads: json FILE EXPR (python expression on j).
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 
