@@ -24,6 +24,7 @@
 #include <rte_ether.h>
 #include <rte_icmp.h>
 #include <rte_mbuf.h>
+#include <rte_telemetry.h>
 #include <rte_version.h>
 
 #include "fw.h"
@@ -485,16 +486,8 @@ void cpe_fw_link(uint32_t ct, uint16_t in, int32_t pos);
 void cpe_fw_age_ms(uint32_t ms);
 void cpe_fw_print(FILE *f);
 void cpe_fw_json(FILE *f);
-struct rte_tel_data;
 void cpe_fw_tel(struct rte_tel_data *d);
-/*
- * wan.c: the WAN's IPv4 address at run time (--wan PORT=dhcp: a DHCP
- * client on the WAN TAP reports its lease over telemetry), on the
- * forwarding lcore. set: 0, or -EINVAL with *err the reason.
- */
-int cpe_wan_set4(uint32_t ip, uint8_t plen, uint32_t gw, const char **err);
-void cpe_wan_clear4(void);
-void cpe_wan_tel(struct rte_tel_data *d);
+/* wan.c: the WAN's IPv4 address at run time (--wan PORT=dhcp). */
 void cpe_wan_print(FILE *f);
 void cpe_wan_json(FILE *f);
 
@@ -514,10 +507,6 @@ void cpe_frag_split4(uint16_t out, uint32_t nh, struct rte_mbuf *m);
 void cpe_mss_clamp(uint8_t *tcp, uint32_t len, uint32_t limit);
 void cpe_frag_print(FILE *f);
 void cpe_frag_json(FILE *f);
-/* /cpe/fw/add, /cpe/fw/del, /cpe/fw/rules: on the forwarding lcore. */
-void cpe_fw_ctl_add(const struct cpe_fw_rule *r, struct rte_tel_data *d);
-void cpe_fw_ctl_del(uint32_t id, struct rte_tel_data *d);
-void cpe_fw_ctl_rules(struct rte_tel_data *d);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);
@@ -560,6 +549,32 @@ void cpe_idle_port_attach(uint16_t k);
 /* ctl.c: run-time commands over EAL's telemetry socket */
 int cpe_ctl_init(void);
 void cpe_ctl_poll(void);
+/*
+ * For the commands of other files (fw_ctl.c, wan.c). Their telemetry
+ * callbacks parse (telemetry thread, no router state) and hand fn and a
+ * copy of arg (at most CPE_CTL_ARG_MAX bytes) to the forwarding lcore,
+ * which calls fn(arg, d) between two bursts: cpe_ctl_call waits for it.
+ * cpe_ctl_bad: a bad request's reply; cpe_ctl_error: a refused one's (on
+ * the lcore); cpe_ctl_split: params at commas into exactly n fields.
+ */
+#define CPE_CTL_ARG_MAX		128
+typedef void (*cpe_ctl_fn)(const void *arg, struct rte_tel_data *d);
+struct cpe_ctl_cmd {
+	const char *cmd;
+	telemetry_cb fn;
+	const char *help;
+};
+int cpe_ctl_register(const struct cpe_ctl_cmd *cmds, unsigned int n);
+int cpe_ctl_call(cpe_ctl_fn fn, const void *arg, size_t len,
+		 struct rte_tel_data *d);
+int cpe_ctl_bad(struct rte_tel_data *d, const char *cmd, const char *params,
+		const char *allowed);
+void cpe_ctl_error(struct rte_tel_data *d, const char *err,
+		   const char *allowed);
+int cpe_ctl_split(const char *params, char *buf, size_t cap, char **f, int n);
+/* fw_ctl.c: /cpe/fw/add, /cpe/fw/del, /cpe/fw/rules; wan.c: /cpe/wan... */
+int cpe_fw_ctl_init(void);
+int cpe_wan_ctl_init(void);
 
 /*
  * qos.c: the WAN scheduler, on when --wan-rate is given. cpe_tx() hands

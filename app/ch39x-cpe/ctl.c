@@ -20,13 +20,10 @@
  *                                       (hotplug.c)
  *   /cpe/sim/unplug,PORT                a simulated net_ch39x adapter
  *   /cpe/sim/replug,PORT                off its USB bus and back (tests)
- *   /cpe/fw/add,open,RULE               a firewall rule as --fw-open or
- *   /cpe/fw/add,pinhole,RULE            --fw-pinhole takes it; its id
- *   /cpe/fw/del,ID                      and the connections it let in
- *   /cpe/fw/rules                       (fw_glue.c)
- *   /cpe/wan                            the WAN's mode, address, lease
- *   /cpe/wan/set,ADDR/LEN,GATEWAY       --wan PORT=dhcp: the lease's
- *   /cpe/wan/clear                      address, or none (wan.c)
+ *
+ * Other files register their own commands and hand them to the same
+ * mailbox with cpe_ctl_call(): /cpe/fw/... (fw_ctl.c), /cpe/wan...
+ * (wan.c).
  *
  * Telemetry callbacks run on EAL's telemetry threads (one per client)
  * while the forwarding lcore owns the route table, the neighbour table
@@ -80,8 +77,7 @@ enum ctl_op {
 	OP_ROUTE_ADD, OP_ROUTE_DEL, OP_ROUTES,
 	OP_NEIGH_ADD, OP_NEIGH_DEL, OP_NEIGHS, OP_STATS,
 	OP_PORTS, OP_SIM_UNPLUG, OP_SIM_REPLUG,
-	OP_FW_ADD, OP_FW_DEL, OP_FW_RULES,
-	OP_WAN, OP_WAN_SET, OP_WAN_CLEAR,
+	OP_CALL,
 };
 
 struct ctl_addr {
@@ -97,8 +93,8 @@ struct ctl_cmd {
 	struct ctl_addr gw;
 	struct rte_ether_addr mac;
 	uint16_t port;			/* DPDK port id (/cpe/sim/...) */
-	struct cpe_fw_rule rule;	/* /cpe/fw/add */
-	uint32_t id;			/* /cpe/fw/del */
+	cpe_ctl_fn fn;			/* OP_CALL: fn(arg, d) */
+	uint8_t arg[CPE_CTL_ARG_MAX];
 };
 
 /* The mailbox: the telemetry thread posts, the forwarding lcore runs. */
@@ -125,14 +121,6 @@ static const char *const neigh_add_allowed =
 	"02:00:00:00:00:01 or 2001:db8:1::2,02:00:00:00:00:01";
 static const char *const neigh_del_allowed =
 	"ADDR, e.g. 203.0.113.1 or 2001:db8:1::2";
-static const char *const fw_add_allowed =
-	"open,PROTO/PORT[-PORT] or pinhole,PROTO/[IPV6[/PLEN]]:PORT[-PORT], "
-	"PROTO tcp or udp, e.g. open,tcp/22";	/* < 128: telemetry's max */
-static const char *const fw_del_allowed =
-	"ID, a rule's id from /cpe/fw/rules, e.g. 3";
-static const char *const wan_set_allowed =
-	"ADDR/LEN,GATEWAY (IPv4; GATEWAY 0.0.0.0: none), e.g. "
-	"203.0.113.7/24,203.0.113.1";
 static const char *const sim_allowed =
 	"PORT, a DPDK port id of the router, e.g. 1";
 
@@ -193,8 +181,8 @@ reply_error(struct rte_tel_data *d, const char *err, const char *allowed)
 }
 
 /* A bad request, answered on the telemetry thread. */
-static int
-reply_bad(struct rte_tel_data *d, const char *cmd, const char *params,
+int
+cpe_ctl_bad(struct rte_tel_data *d, const char *cmd, const char *params,
 	  const char *allowed)
 {
 	char err[RTE_TEL_MAX_STRING_LEN];
@@ -274,8 +262,8 @@ parse_prefix(const char *s, struct ctl_addr *a, uint8_t *plen)
 }
 
 /* Splits params at commas into at most n fields; the count, -1: none. */
-static int
-split(const char *params, char *buf, size_t cap, char **f, int n)
+int
+cpe_ctl_split(const char *params, char *buf, size_t cap, char **f, int n)
 {
 	char *save = NULL, *t;
 	int i = 0;
@@ -1067,20 +1055,6 @@ sim(const struct ctl_cmd *c, struct rte_tel_data *d)
 				     "simulated adapter");
 }
 
-/* /cpe/wan/set: the lease's address; the state, or an error. */
-static void
-wan_set(const struct ctl_cmd *c, struct rte_tel_data *d)
-{
-	const char *err = NULL;
-
-	if (cpe_wan_set4(c->dst.v4, c->plen, c->gw.v4, &err) != 0) {
-		cpe.st.ctl_errors++;
-		reply_error(d, "/cpe/wan/set: refused", err);
-		return;
-	}
-	cpe_wan_tel(d);
-}
-
 static void
 execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 {
@@ -1117,24 +1091,8 @@ execute(const struct ctl_cmd *c, struct rte_tel_data *d)
 	case OP_SIM_REPLUG:
 		sim(c, d);
 		break;
-	case OP_FW_ADD:
-		cpe_fw_ctl_add(&c->rule, d);
-		break;
-	case OP_FW_DEL:
-		cpe_fw_ctl_del(c->id, d);
-		break;
-	case OP_FW_RULES:
-		cpe_fw_ctl_rules(d);
-		break;
-	case OP_WAN:
-		cpe_wan_tel(d);
-		break;
-	case OP_WAN_SET:
-		wan_set(c, d);
-		break;
-	case OP_WAN_CLEAR:
-		cpe_wan_clear4();
-		cpe_wan_tel(d);
+	case OP_CALL:
+		c->fn(c->arg, d);
 		break;
 	}
 }
@@ -1164,15 +1122,15 @@ tel_route_add(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct ctl_cmd c = { .op = OP_ROUTE_ADD };
 	char buf[128], *f[2];
 
-	if (split(params, buf, sizeof(buf), f, 2) != 2 ||
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 2) != 2 ||
 	    parse_prefix(f[0], &c.dst, &c.plen) != 0 ||
 	    parse_addr(f[1], &c.gw) != 0)
-		return reply_bad(d, cmd, params, route_add_allowed);
+		return cpe_ctl_bad(d, cmd, params, route_add_allowed);
 	/* "default": the default route of the gateway's family. */
 	if (strcmp(f[0], "default") == 0)
 		c.dst.af = c.gw.af;
 	if (c.dst.af != c.gw.af)
-		return reply_bad(d, cmd, params, route_add_allowed);
+		return cpe_ctl_bad(d, cmd, params, route_add_allowed);
 	return submit(&c, d);
 }
 
@@ -1182,9 +1140,9 @@ tel_route_del(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct ctl_cmd c = { .op = OP_ROUTE_DEL };
 	char buf[128], *f[1];
 
-	if (split(params, buf, sizeof(buf), f, 1) != 1 ||
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
 	    parse_prefix(f[0], &c.dst, &c.plen) != 0)
-		return reply_bad(d, cmd, params, route_del_allowed);
+		return cpe_ctl_bad(d, cmd, params, route_del_allowed);
 	return submit(&c, d);
 }
 
@@ -1194,11 +1152,11 @@ tel_neigh_add(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct ctl_cmd c = { .op = OP_NEIGH_ADD };
 	char buf[128], *f[2];
 
-	if (split(params, buf, sizeof(buf), f, 2) != 2 ||
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 2) != 2 ||
 	    parse_addr(f[0], &c.dst) != 0 ||
 	    rte_ether_unformat_addr(f[1], &c.mac) != 0 ||
 	    !rte_is_valid_assigned_ether_addr(&c.mac))
-		return reply_bad(d, cmd, params, neigh_add_allowed);
+		return cpe_ctl_bad(d, cmd, params, neigh_add_allowed);
 	return submit(&c, d);
 }
 
@@ -1208,9 +1166,9 @@ tel_neigh_del(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct ctl_cmd c = { .op = OP_NEIGH_DEL };
 	char buf[128], *f[1];
 
-	if (split(params, buf, sizeof(buf), f, 1) != 1 ||
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
 	    parse_addr(f[0], &c.dst) != 0)
-		return reply_bad(d, cmd, params, neigh_del_allowed);
+		return cpe_ctl_bad(d, cmd, params, neigh_del_allowed);
 	return submit(&c, d);
 }
 
@@ -1221,19 +1179,13 @@ tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct ctl_cmd c = { .dst.af = AF_INET };
 
 	if (params != NULL && params[0] != '\0')
-		return reply_bad(d, cmd, params, "no parameters");
+		return cpe_ctl_bad(d, cmd, params, "no parameters");
 	if (strcmp(cmd, "/cpe/routes") == 0)
 		c.op = OP_ROUTES;
 	else if (strcmp(cmd, "/cpe/neighs") == 0)
 		c.op = OP_NEIGHS;
 	else if (strcmp(cmd, "/cpe/ports") == 0)
 		c.op = OP_PORTS;
-	else if (strcmp(cmd, "/cpe/fw/rules") == 0)
-		c.op = OP_FW_RULES;
-	else if (strcmp(cmd, "/cpe/wan") == 0)
-		c.op = OP_WAN;
-	else if (strcmp(cmd, "/cpe/wan/clear") == 0)
-		c.op = OP_WAN_CLEAR;
 	else
 		c.op = OP_STATS;
 	return submit(&c, d);
@@ -1247,84 +1199,61 @@ tel_sim(const char *cmd, const char *params, struct rte_tel_data *d)
 	char buf[16], *f[1], *end;
 	unsigned long id;
 
-	if (split(params, buf, sizeof(buf), f, 1) != 1 || f[0][0] < '0' ||
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 || f[0][0] < '0' ||
 	    f[0][0] > '9')
-		return reply_bad(d, cmd, params, sim_allowed);
+		return cpe_ctl_bad(d, cmd, params, sim_allowed);
 	id = strtoul(f[0], &end, 10);
 	if (*end != '\0' || id >= RTE_MAX_ETHPORTS)
-		return reply_bad(d, cmd, params, sim_allowed);
+		return cpe_ctl_bad(d, cmd, params, sim_allowed);
 	c.port = (uint16_t)id;
 	c.op = strcmp(cmd, "/cpe/sim/replug") == 0 ? OP_SIM_REPLUG :
 		OP_SIM_UNPLUG;
 	return submit(&c, d);
 }
 
-/* /cpe/fw/add,open|pinhole,RULE: parsed here, added by the lcore. */
-static int
-tel_fw_add(const char *cmd, const char *params, struct rte_tel_data *d)
+int
+cpe_ctl_call(cpe_ctl_fn fn, const void *arg, size_t len,
+	     struct rte_tel_data *d)
 {
-	struct ctl_cmd c = { .op = OP_FW_ADD, .dst.af = AF_INET };
-	char buf[128], *f[2];
-	bool pinhole;
+	struct ctl_cmd c = { .op = OP_CALL, .dst.af = AF_INET, .fn = fn };
 
-	if (split(params, buf, sizeof(buf), f, 2) != 2 ||
-	    (strcmp(f[0], "open") != 0 && strcmp(f[0], "pinhole") != 0))
-		return reply_bad(d, cmd, params, fw_add_allowed);
-	pinhole = f[0][0] == 'p';
-	if (cpe_fw_rule_parse(f[1], pinhole, &c.rule) != NULL)
-		return reply_bad(d, cmd, params, fw_add_allowed);
+	if (len > sizeof(c.arg))
+		return -EINVAL;
+	if (len)
+		memcpy(c.arg, arg, len);
 	return submit(&c, d);
 }
 
-/* /cpe/wan/set,ADDR/LEN,GATEWAY: a host address (not the subnet's). */
-static int
-tel_wan_set(const char *cmd, const char *params, struct rte_tel_data *d)
+void
+cpe_ctl_error(struct rte_tel_data *d, const char *err, const char *allowed)
 {
-	struct ctl_cmd c = { .op = OP_WAN_SET };
-	char buf[64], *f[2], *slash, *end;
-	unsigned long len;
-
-	if (split(params, buf, sizeof(buf), f, 2) != 2)
-		return reply_bad(d, cmd, params, wan_set_allowed);
-	slash = strchr(f[0], '/');
-	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
-		return reply_bad(d, cmd, params, wan_set_allowed);
-	*slash = '\0';
-	len = strtoul(slash + 1, &end, 10);
-	if (*end != '\0' || len < 1 || len > 30 ||
-	    parse_addr(f[0], &c.dst) != 0 || c.dst.af != AF_INET ||
-	    parse_addr(f[1], &c.gw) != 0 || c.gw.af != AF_INET)
-		return reply_bad(d, cmd, params, wan_set_allowed);
-	c.plen = (uint8_t)len;
-	return submit(&c, d);
+	cpe.st.ctl_errors++;
+	reply_error(d, err, allowed);
 }
 
-/* /cpe/fw/del,ID */
-static int
-tel_fw_del(const char *cmd, const char *params, struct rte_tel_data *d)
+int
+cpe_ctl_register(const struct cpe_ctl_cmd *cmds, unsigned int n)
 {
-	struct ctl_cmd c = { .op = OP_FW_DEL, .dst.af = AF_INET };
-	char buf[16], *f[1], *end;
-	unsigned long id;
+	unsigned int i;
+	int rc;
 
-	if (split(params, buf, sizeof(buf), f, 1) != 1 || f[0][0] < '1' ||
-	    f[0][0] > '9')
-		return reply_bad(d, cmd, params, fw_del_allowed);
-	id = strtoul(f[0], &end, 10);
-	if (*end != '\0' || id > INT32_MAX)
-		return reply_bad(d, cmd, params, fw_del_allowed);
-	c.id = (uint32_t)id;
-	return submit(&c, d);
+	for (i = 0; i < n; i++) {
+		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
+						cmds[i].help);
+		if (rc != 0) {
+			fprintf(stderr, "ch39x-cpe: cannot register the "
+				"telemetry command %s: %s\n", cmds[i].cmd,
+				strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
 }
 
 int
 cpe_ctl_init(void)
 {
-	static const struct {
-		const char *cmd;
-		telemetry_cb fn;
-		const char *help;
-	} cmds[] = {
+	static const struct cpe_ctl_cmd cmds[] = {
 		{ "/cpe/route/add", tel_route_add, "Adds or replaces a route. "
 		  "Parameters: PREFIX/LEN,GATEWAY or default,GATEWAY" },
 		{ "/cpe/route/del", tel_route_del, "Deletes a static route. "
@@ -1344,32 +1273,12 @@ cpe_ctl_init(void)
 		  "adapter off its USB bus. Parameters: PORT" },
 		{ "/cpe/sim/replug", tel_sim, "Puts an unplugged simulated "
 		  "net_ch39x adapter back. Parameters: PORT" },
-		{ "/cpe/fw/add", tel_fw_add, "Adds a firewall rule. "
-		  "Parameters: open,PROTO/PORT[-PORT] or "
-		  "pinhole,PROTO/[IPV6[/PLEN]]:PORT[-PORT]" },
-		{ "/cpe/fw/del", tel_fw_del, "Deletes a firewall rule and "
-		  "closes its connections. Parameters: ID" },
-		{ "/cpe/fw/rules", tel_list, "Lists the firewall rules with "
-		  "their ids and hits. No parameters" },
-		{ "/cpe/wan", tel_list, "The WAN's mode, IPv4 address, "
-		  "gateway and lease counters. No parameters" },
-		{ "/cpe/wan/set", tel_wan_set, "The WAN's IPv4 address from a "
-		  "DHCP lease (--wan PORT=dhcp). Parameters: ADDR/LEN,GATEWAY" },
-		{ "/cpe/wan/clear", tel_list, "The WAN's IPv4 address gone "
-		  "(lease lost). No parameters" },
 	};
-	unsigned int i;
-	int rc;
+	int rc = cpe_ctl_register(cmds, RTE_DIM(cmds));
 
-	for (i = 0; i < RTE_DIM(cmds); i++) {
-		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
-						cmds[i].help);
-		if (rc != 0) {
-			fprintf(stderr, "ch39x-cpe: cannot register the "
-				"telemetry command %s: %s\n", cmds[i].cmd,
-				strerror(-rc));
-			return rc;
-		}
-	}
-	return 0;
+	if (rc == 0)
+		rc = cpe_fw_ctl_init();
+	if (rc == 0)
+		rc = cpe_wan_ctl_init();
+	return rc;
 }

@@ -775,6 +775,12 @@ cpe_fw_rule_parse(const char *val, bool pinhole, struct cpe_fw_rule *r)
 	return parse_range(colon + 1, &r->lo, &r->hi) == 0 ? NULL : allowed;
 }
 
+const char *
+cpe_fw_rule_kind(const struct cpe_fw_rule *r)
+{
+	return r->pinhole ? "fw-pinhole" : "fw-open";
+}
+
 static bool
 same_rule(const struct cpe_fw_rule *a, const struct cpe_fw_rule *b)
 {

@@ -180,6 +180,8 @@ const char *cpe_fw_rule_parse(const char *val, bool pinhole,
  * change under a packet (both run on the forwarding lcore).
  */
 int cpe_fw_rule_add(struct cpe_fw_cfg *cfg, const struct cpe_fw_rule *r);
+/* "fw-open" or "fw-pinhole", as the option and the counters name it. */
+const char *cpe_fw_rule_kind(const struct cpe_fw_rule *r);
 /* "tcp/8080=192.168.1.10:80", "udp/5000-5010=192.168.1.10": NULL, or
  * the allowed forms. cpe_fw_forward_add: 0, -ENOSPC or -EEXIST (a WAN
  * port of f is forwarded already).

@@ -231,12 +231,6 @@ cpe_fw_link(uint32_t ct, uint16_t in, int32_t pos)
 		cpe_fw_link_flow(&cpe_fw, ct, cpe.ports[in].wan, pos);
 }
 
-static const char *
-rule_kind(const struct cpe_fw_rule *r)
-{
-	return r->pinhole ? "fw-pinhole" : "fw-open";
-}
-
 void
 cpe_fw_print(FILE *f)
 {
@@ -265,7 +259,7 @@ cpe_fw_print(FILE *f)
 	fprintf(f, "\n");
 	for (i = 0; i < c->nb_rules; i++)
 		fprintf(f, "  firewall rule %u %s %s: hits %" PRIu64 "\n",
-			c->rules[i].id, rule_kind(&c->rules[i]),
+			c->rules[i].id, cpe_fw_rule_kind(&c->rules[i]),
 			c->rules[i].text, c->rules[i].hits);
 }
 
@@ -299,7 +293,7 @@ cpe_fw_json(FILE *f)
 			fprintf(f, "%s{\"id\": %u, \"kind\": \"%s\", "
 				"\"rule\": \"%s\", \"hits\": %" PRIu64 "}",
 				i ? ", " : "", c->rules[i].id,
-				rule_kind(&c->rules[i]), c->rules[i].text,
+				cpe_fw_rule_kind(&c->rules[i]), c->rules[i].text,
 				c->rules[i].hits);
 		fprintf(f, "]");
 	}
@@ -335,104 +329,4 @@ cpe_fw_tel(struct rte_tel_data *d)
 			 cpe.o->fw.rules[r].id);
 		cpe_tel_u64(d, name, cpe.o->fw.rules[r].hits);
 	}
-}
-
-/*
- * Run-time rule changes (/cpe/fw/add, /cpe/fw/del, /cpe/fw/rules in
- * ctl.c), run on the forwarding lcore like every packet's verdict, so a
- * rule never changes under a packet. Adding needs no flush: the flow
- * cache carries accepts only. Deleting closes the connections the rule
- * let in (their flow-cache entries go with them), as a firewall reload
- * does in OpenWrt with conntrack flushing: an open connection must not
- * outlive the rule that opened it.
- */
-static void
-fw_error(struct rte_tel_data *d, const char *err, const char *allowed)
-{
-	cpe.st.ctl_errors++;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "error", err);
-	if (allowed != NULL)
-		rte_tel_data_add_dict_string(d, "allowed", allowed);
-}
-
-static bool
-fw_ctl_on(struct rte_tel_data *d)
-{
-	if (cpe_fw_on)
-		return true;
-	fw_error(d, "the firewall is off", "start the router with "
-		 "--firewall on (the default) and a --wan port");
-	return false;
-}
-
-void
-cpe_fw_ctl_add(const struct cpe_fw_rule *r, struct rte_tel_data *d)
-{
-	char err[RTE_TEL_MAX_STRING_LEN];
-	int id;
-
-	if (!fw_ctl_on(d))
-		return;
-	id = cpe_fw_rule_add(&cpe.o->fw, r);
-	if (id < 0) {
-		snprintf(err, sizeof(err), "%s %s: %s", rule_kind(r), r->text,
-			 id == -EEXIST ? "the same rule is there" :
-			 "the rule table is full");
-		fw_error(d, err, id == -EEXIST ? "a rule not in /cpe/fw/rules" :
-			 "at most 64 rules: /cpe/fw/del,ID one first");
-		return;
-	}
-	cpe.st.ctl_fw_changes++;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_int(d, "id", id);
-	rte_tel_data_add_dict_string(d, "kind", rule_kind(r));
-	rte_tel_data_add_dict_string(d, "rule", r->text);
-}
-
-void
-cpe_fw_ctl_del(uint32_t id, struct rte_tel_data *d)
-{
-	char err[RTE_TEL_MAX_STRING_LEN];
-	uint32_t closed;
-
-	if (!fw_ctl_on(d))
-		return;
-	if (cpe_fw_rule_del(&cpe.o->fw, id) != 0) {
-		snprintf(err, sizeof(err), "no rule with id %u", id);
-		fw_error(d, err, "an id of /cpe/fw/rules");
-		return;
-	}
-	closed = cpe_fw_close_rule(&cpe_fw, id);
-	cpe.st.ctl_fw_changes++;
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_int(d, "deleted", (int)id);
-	cpe_tel_u64(d, "closed", closed);
-}
-
-/* "ID KIND RULE hits N", in the order rules are matched. */
-void
-cpe_fw_ctl_rules(struct rte_tel_data *d)
-{
-	const struct cpe_fw_cfg *c = &cpe.o->fw;
-	struct rte_tel_data *a;
-	char buf[RTE_TEL_MAX_STRING_LEN];
-	uint16_t i;
-
-	if (!fw_ctl_on(d))
-		return;
-	rte_tel_data_start_dict(d);
-	cpe_tel_u64(d, "count", c->nb_rules);
-	a = rte_tel_data_alloc();
-	if (a == NULL)
-		return;
-	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
-	for (i = 0; i < c->nb_rules; i++) {
-		snprintf(buf, sizeof(buf), "%u %s %s hits %" PRIu64,
-			 c->rules[i].id, rule_kind(&c->rules[i]),
-			 c->rules[i].text, c->rules[i].hits);
-		rte_tel_data_add_array_string(a, buf);
-	}
-	if (rte_tel_data_add_dict_container(d, "rules", a, 0) != 0)
-		rte_tel_data_free(a);
 }

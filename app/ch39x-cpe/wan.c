@@ -3,7 +3,13 @@
  */
 
 /*
- * The WAN's IPv4 address at run time. With --wan PORT=dhcp the router
+ * The WAN's IPv4 address at run time, and its telemetry commands:
+ *
+ *   /cpe/wan                        mode, address, gateway, counters
+ *   /cpe/wan/set,ADDR/LEN,GATEWAY   --wan PORT=dhcp: the lease
+ *   /cpe/wan/clear                  the lease gone
+ *
+ * With --wan PORT=dhcp the router
  * starts without one: a DHCP client on the WAN's TAP (Linux, the control
  * plane) gets the lease and its hook (usertools/ch39x-cpe-udhcpc) reports
  * it over telemetry, /cpe/wan/set,ADDR/LEN,GATEWAY, and /cpe/wan/clear
@@ -15,8 +21,10 @@
  * what goes to the WAN through NAT is dropped (wan_no_addr).
  */
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -63,8 +71,8 @@ drop_addr(struct cpe_port *p, struct cpe_port_cfg *c)
 	w.gw = 0;
 }
 
-int
-cpe_wan_set4(uint32_t ip, uint8_t plen, uint32_t gw, const char **err)
+static int
+wan_set4(uint32_t ip, uint8_t plen, uint32_t gw, const char **err)
 {
 	struct cpe_port *p;
 	struct cpe_port_cfg *c;
@@ -106,8 +114,8 @@ cpe_wan_set4(uint32_t ip, uint8_t plen, uint32_t gw, const char **err)
 	return 0;
 }
 
-void
-cpe_wan_clear4(void)
+static void
+wan_clear4(void)
 {
 	if (cpe.wan < 0)
 		return;
@@ -124,8 +132,8 @@ uptime_s(void)
 	return w.since ? (rte_rdtsc() - w.since) / cpe.hz : 0;
 }
 
-void
-cpe_wan_tel(struct rte_tel_data *d)
+static void
+wan_tel(struct rte_tel_data *d)
 {
 	const struct cpe_port *p;
 	char a[24], g[16];
@@ -184,4 +192,90 @@ cpe_wan_json(FILE *f)
 		ip ? a : "", cpe.wan >= 0 ? cpe.o->ports[cpe.wan].plen : 0,
 		w.gw ? g : "", uptime_s(), w.sets, w.renewals, w.clears,
 		w.nat_flushed, cpe.st.wan_no_addr);
+}
+
+/* --- telemetry: parsed on its thread, run on the forwarding lcore ----- */
+
+static const char *const set_allowed =
+	"ADDR/LEN,GATEWAY (IPv4; GATEWAY 0.0.0.0: none), e.g. "
+	"203.0.113.7/24,203.0.113.1";
+
+struct lease {
+	uint32_t ip, gw;		/* host order */
+	uint8_t plen;
+};
+
+static void
+show(const void *arg, struct rte_tel_data *d)
+{
+	RTE_SET_USED(arg);
+	wan_tel(d);
+}
+
+static void
+set(const void *arg, struct rte_tel_data *d)
+{
+	const struct lease *l = arg;
+	const char *err = NULL;
+
+	if (wan_set4(l->ip, l->plen, l->gw, &err) != 0) {
+		cpe_ctl_error(d, "/cpe/wan/set: refused", err);
+		return;
+	}
+	wan_tel(d);
+}
+
+static void
+clear(const void *arg, struct rte_tel_data *d)
+{
+	RTE_SET_USED(arg);
+	wan_clear4();
+	wan_tel(d);
+}
+
+/* /cpe/wan and /cpe/wan/clear: no parameters. */
+static int
+tel_plain(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	if (params != NULL && params[0] != '\0')
+		return cpe_ctl_bad(d, cmd, params, "no parameters");
+	return cpe_ctl_call(strcmp(cmd, "/cpe/wan") == 0 ? show : clear,
+			    NULL, 0, d);
+}
+
+/* /cpe/wan/set,ADDR/LEN,GATEWAY */
+static int
+tel_set(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct lease l = { 0 };
+	char buf[64], *f[2], *slash, *end;
+	unsigned long len;
+
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 2) != 2)
+		return cpe_ctl_bad(d, cmd, params, set_allowed);
+	slash = strchr(f[0], '/');
+	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
+		return cpe_ctl_bad(d, cmd, params, set_allowed);
+	*slash = '\0';
+	len = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || len < 1 || len > 30 ||
+	    cpe_parse_ip(f[0], &l.ip) != 0 || cpe_parse_ip(f[1], &l.gw) != 0)
+		return cpe_ctl_bad(d, cmd, params, set_allowed);
+	l.plen = (uint8_t)len;
+	return cpe_ctl_call(set, &l, sizeof(l), d);
+}
+
+int
+cpe_wan_ctl_init(void)
+{
+	static const struct cpe_ctl_cmd cmds[] = {
+		{ "/cpe/wan", tel_plain, "The WAN's mode, IPv4 address, "
+		  "gateway and lease counters. No parameters" },
+		{ "/cpe/wan/set", tel_set, "The WAN's IPv4 address from a "
+		  "DHCP lease (--wan PORT=dhcp). Parameters: ADDR/LEN,GATEWAY" },
+		{ "/cpe/wan/clear", tel_plain, "The WAN's IPv4 address gone "
+		  "(lease lost). No parameters" },
+	};
+
+	return cpe_ctl_register(cmds, RTE_DIM(cmds));
 }
