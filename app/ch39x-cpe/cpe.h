@@ -501,7 +501,7 @@ void cpe_frag_first4(const struct cpe_frag_info *fi, int out, uint32_t nh,
 void cpe_frag_first6(const struct cpe_frag_info *fi, bool local);
 int cpe_frag_later4(uint16_t in, struct rte_mbuf *m,
 		    const struct cpe_frag_info *fi);
-int cpe_frag_later6(const struct cpe_frag_info *fi, bool *local);
+int cpe_frag_later6(const struct cpe_frag_info *fi);
 void cpe_frag_no_first(void);
 void cpe_frag_split4(uint16_t out, uint32_t nh, struct rte_mbuf *m);
 void cpe_mss_clamp(uint8_t *tcp, uint32_t len, uint32_t limit);

@@ -128,14 +128,11 @@ later(const struct cpe_frag_info *fi, const struct dec **d)
 }
 
 int
-cpe_frag_later6(const struct cpe_frag_info *fi, bool *local)
+cpe_frag_later6(const struct cpe_frag_info *fi)
 {
 	const struct dec *d = NULL;
-	int rc = later(fi, &d);
 
-	if (rc == 1)
-		*local = d->kind == DEC_LOCAL;
-	return rc;
+	return later(fi, &d);
 }
 
 void
@@ -148,8 +145,8 @@ cpe_frag_no_first(void)
 /* Out of m (from its IP header on) into fragments of at most mtu bytes,
  * each sent to dmac's next hop as cpe_tx does; m is consumed.
  */
-static void
-split4(uint16_t out, uint32_t nh, struct rte_mbuf *m)
+void
+cpe_frag_split4(uint16_t out, uint32_t nh, struct rte_mbuf *m)
 {
 	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
 		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
@@ -218,21 +215,14 @@ split4(uint16_t out, uint32_t nh, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-void
-cpe_frag_split4(uint16_t out, uint32_t nh, struct rte_mbuf *m)
-{
-	split4(out, nh, m);
-}
-
 /* A later IPv4 fragment on its first's way: NAT's addresses, TTL, MTU. */
 static void
-forward4(uint16_t in, const struct dec *d, struct rte_mbuf *m)
+forward4(const struct dec *d, struct rte_mbuf *m)
 {
 	struct rte_ether_hdr *eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eh + 1);
 	struct rte_ether_addr dmac;
 
-	RTE_SET_USED(in);
 	if (ip->time_to_live <= 1) {
 		cpe.st.drop_ttl++;
 		rte_pktmbuf_free(m);
@@ -253,7 +243,7 @@ forward4(uint16_t in, const struct dec *d, struct rte_mbuf *m)
 			cpe.st.drop_mtu++;
 			rte_pktmbuf_free(m);
 		} else {
-			split4(d->out, d->nh, m);
+			cpe_frag_split4(d->out, d->nh, m);
 		}
 		return;
 	}
@@ -279,7 +269,7 @@ cpe_frag_later4(uint16_t in, struct rte_mbuf *m,
 	if (d->kind == DEC_LOCAL)
 		cpe_punt(in, m);
 	else
-		forward4(in, d, m);
+		forward4(d, m);
 	return 1;
 }
 

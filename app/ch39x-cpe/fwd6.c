@@ -282,15 +282,11 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 static int
 frag_verdict(struct rte_mbuf *m, struct cpe_frag_info *fi)
 {
-	bool local;
 	int rc = cpe_frag_info(m, fi);
 
 	if (rc <= 0)
 		return rc;
-	if (fi->off == 0)
-		return 0;
-	rc = cpe_frag_later6(fi, &local);
-	return rc;
+	return fi->off == 0 ? 0 : cpe_frag_later6(fi);
 }
 
 void

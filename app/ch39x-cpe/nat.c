@@ -296,7 +296,6 @@ sess_del(uint32_t i)
 	if (!s->fwd)
 		port_unref(s);
 	memset(s, 0, sizeof(*s));
-	cpe.st.nat_expired++;
 }
 
 uint32_t
@@ -310,8 +309,6 @@ cpe_nat_flush(void)
 		sess_del(i);
 		n++;
 	}
-	/* Counted as flushed, not as expired. */
-	cpe.st.nat_expired -= n;
 	return n;
 }
 
@@ -325,8 +322,10 @@ cpe_nat_age(uint32_t ms)
 		if (++age_cursor >= nb_sess)
 			age_cursor = 0;
 		s = &sess[age_cursor];
-		if (s->used && cpe.now - s->last > timeout_of(s))
+		if (s->used && cpe.now - s->last > timeout_of(s)) {
 			sess_del(age_cursor);
+			cpe.st.nat_expired++;
+		}
 	}
 }
 
@@ -410,6 +409,38 @@ l4_ports(uint8_t proto, const uint8_t *l4, uint32_t len, uint16_t *sp,
 	return -1;
 }
 
+/* A session of keys out and in, external port ext; its index or <0. */
+static int32_t
+sess_add(const struct nat_key *out, const struct nat_key *in, uint16_t ext,
+	 const uint8_t *l4)
+{
+	struct sess *s;
+	int32_t pos;
+
+	/* The same LAN side in use (add would return its slot). */
+	if (rte_hash_lookup(h_out, out) >= 0)
+		return -EEXIST;
+	pos = rte_hash_add_key(h_out, out);
+	if (pos < 0)
+		return pos;
+	s = &sess[pos];
+	memset(s, 0, sizeof(*s));
+	s->out = *out;
+	s->in = *in;
+	s->ext = ext;
+	s->flow[0] = s->flow[1] = -1;
+	if (rte_hash_add_key_data(h_in, in, (void *)(uintptr_t)pos) != 0) {
+		rte_hash_del_key(h_out, out);
+		return -ENOSPC;
+	}
+	s->used = true;
+	s->tcp = out->proto != IPPROTO_TCP ? T_NONE :
+		(l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG)) ==
+		RTE_TCP_SYN_FLAG ? T_SYN : T_EST;
+	cpe.st.nat_created++;
+	return pos;
+}
+
 int
 cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	    uint32_t l4_len)
@@ -440,39 +471,20 @@ cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 			cpe.st.nat_full++;
 			return -ENOSPC;
 		}
-		pos = rte_hash_add_key(h_out, &k);
+		memset(&t, 0, sizeof(t));
+		t.out = k;
+		t.ext = rte_cpu_to_be_16(ext);
+		t.in.a = k.b;
+		t.in.b = wan->ip_be;
+		t.in.pa = k.proto == IPPROTO_ICMP ? 0 : dp;
+		t.in.pb = t.ext;
+		t.in.proto = k.proto;
+		pos = sess_add(&k, &t.in, t.ext, l4);
 		if (pos < 0) {
-			memset(&t, 0, sizeof(t));
-			t.out = k;
-			t.ext = rte_cpu_to_be_16(ext);
 			port_unref(&t);
 			cpe.st.nat_full++;
 			return -ENOSPC;
 		}
-		s = &sess[pos];
-		memset(s, 0, sizeof(*s));
-		s->used = true;
-		s->out = k;
-		s->ext = rte_cpu_to_be_16(ext);
-		s->flow[0] = s->flow[1] = -1;
-		memset(&s->in, 0, sizeof(s->in));
-		s->in.a = k.b;
-		s->in.b = wan->ip_be;
-		s->in.pa = k.proto == IPPROTO_ICMP ? 0 : dp;
-		s->in.pb = s->ext;
-		s->in.proto = k.proto;
-		if (rte_hash_add_key_data(h_in, &s->in,
-					  (void *)(uintptr_t)pos) != 0) {
-			rte_hash_del_key(h_out, &k);
-			port_unref(s);
-			s->used = false;
-			cpe.st.nat_full++;
-			return -ENOSPC;
-		}
-		s->tcp = k.proto != IPPROTO_TCP ? T_NONE :
-			(l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG)) ==
-			RTE_TCP_SYN_FLAG ? T_SYN : T_EST;
-		cpe.st.nat_created++;
 	}
 	s = &sess[pos];
 	if (k.proto == IPPROTO_TCP)
@@ -545,37 +557,6 @@ forward_of(uint8_t proto, uint16_t port)
 	return NULL;
 }
 
-/* A session of keys out and in, external port ext; its index or <0. */
-static int32_t
-sess_add(const struct nat_key *out, const struct nat_key *in, uint16_t ext,
-	 const uint8_t *l4)
-{
-	struct sess *s;
-	int32_t pos;
-
-	/* The same LAN side in use (add would return its slot). */
-	if (rte_hash_lookup(h_out, out) >= 0)
-		return -EEXIST;
-	pos = rte_hash_add_key(h_out, out);
-	if (pos < 0)
-		return pos;
-	s = &sess[pos];
-	memset(s, 0, sizeof(*s));
-	s->out = *out;
-	s->in = *in;
-	s->ext = ext;
-	s->flow[0] = s->flow[1] = -1;
-	if (rte_hash_add_key_data(h_in, in, (void *)(uintptr_t)pos) != 0) {
-		rte_hash_del_key(h_out, out);
-		return -ENOSPC;
-	}
-	s->used = true;
-	s->tcp = out->proto != IPPROTO_TCP ? T_NONE :
-		(l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG)) ==
-		RTE_TCP_SYN_FLAG ? T_SYN : T_EST;
-	cpe.st.nat_created++;
-	return pos;
-}
 
 /* A TCP or UDP packet's ports, when there are forwards: 0 or -ENOENT. */
 static int

@@ -71,32 +71,42 @@ L ping -6 -c 1 -W 5 $WAN6_H >/dev/null 2>&1
 
 # 0. MSS: SYNs from the jumbo LAN leave with the WAN's MSS (first: no
 # path MTU is cached yet from the fragmentation-needed below).
-rm -f "$priv/mss" "$priv/mss.ready"
-W $PY -c "
-import socket, struct
-r = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3)); r.bind(('$tw', 0))
-r.settimeout(15); open('$priv/mss.ready', 'w').close()
+rm -f "$priv/mss" "$priv/mss.ready" "$priv/mss.stop"
+# The sniffer's own deadline and a stop file bound it, not W's 30 s
+# (on a busy machine the transfers below can take longer); a large
+# receive buffer so that the bulk data does not push a SYN out.
+timeout 120 ip netns exec "$wan" $PY -c "
+import os, socket, struct, time
+r = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+r.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)  # SO_RCVBUFFORCE
+r.bind(('$tw', 0))
+r.settimeout(1); open('$priv/mss.ready', 'w').close()
 res = {}
-try:
-    while len(res) < 2:
+deadline = time.time() + 100
+while len(res) < 2 and time.time() < deadline:
+    try:
         f = r.recv(65535)
-        et = struct.unpack('!H', f[12:14])[0]
-        if et == 0x0800 and f[23] == 6:
-            t = f[14 + (f[14] & 15) * 4:]; fam = '4'
-        elif et == 0x86dd and f[20] == 6:
-            t = f[54:]; fam = '6'
-        else:
-            continue
-        if not (t[13] & 2) or (t[13] & 16):
-            continue
-        o, end = 20, (t[12] >> 4) * 4
-        while o < end:
-            if t[o] == 0: break
-            if t[o] == 1: o += 1; continue
-            if t[o] == 2: res[fam] = struct.unpack('!H', t[o + 2:o + 4])[0]
-            o += t[o + 1]
-except OSError:
-    pass
+    except OSError:
+        if os.path.exists('$priv/mss.stop'):
+            break
+        continue
+    if len(f) < 74:
+        continue
+    et = struct.unpack('!H', f[12:14])[0]
+    if et == 0x0800 and f[23] == 6:
+        t = f[14 + (f[14] & 15) * 4:]; fam = '4'
+    elif et == 0x86dd and f[20] == 6:
+        t = f[54:]; fam = '6'
+    else:
+        continue
+    if not (t[13] & 2) or (t[13] & 16):
+        continue
+    o, oend = 20, min((t[12] >> 4) * 4, len(t) - 4)
+    while o < oend:
+        if t[o] == 0: break
+        if t[o] == 1: o += 1; continue
+        if t[o] == 2: res[fam] = struct.unpack('!H', t[o + 2:o + 4])[0]
+        o += max(t[o + 1], 2)
 open('$priv/mss', 'w').write('%s %s' % (res.get('4', 0), res.get('6', 0)))
 " &
 sp=$!
@@ -125,6 +135,7 @@ for a in ('$WAN_H', '$WAN6_H'):
     s.sendall(b'z' * 200000); r.append(s.recv(100).decode()); s.close()
 print(' '.join(r))" 2>&1)
 check '[ "$v" = "200000 200000" ]' "TCP from the jumbo LAN over both families carries 200000 bytes each ($v)"
+touch "$priv/mss.stop"
 wait "$sp"
 read -r m4 m6 < "$priv/mss"
 check '[ "${m4:-0}" = 1460 ] && [ "${m6:-0}" = 1440 ]' "SYNs on the WAN carry MSS 1460 (IPv4) and 1440 (IPv6), not the LAN's 8960/8940 (${m4:-?} ${m6:-?})"
