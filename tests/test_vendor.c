@@ -632,6 +632,45 @@ test_rx_decode(void)
 static struct ch39x_rx_parser ps;
 static struct ch39x_rx_frame rf;	/* the last frame RX_FRAME took */
 
+/*
+ * The parser's table decode (ch39x_rx_decode_fast(), the inline RX path)
+ * against the reference ch39x_rx_decode_info() for every low half of
+ * cmd_1 (all the flag bits) with two TCIs: the same frame fields.
+ */
+static void
+test_rx_decode_fast(void)
+{
+	static const uint32_t tci[] = { 0, 0xABCD };
+	struct ch39x_rx_frame a, b;
+	uint32_t lo, info, bad = 0;
+	size_t t;
+
+	ch39x_rx_parser_init(&ps, &v02ss);
+	for (t = 0; t < sizeof(tci) / sizeof(tci[0]); t++) {
+		for (lo = 0; lo < 0x10000; lo++) {
+			info = tci[t] << 16 | lo;
+			memset(&a, 0x5A, sizeof(a));
+			memset(&b, 0xA5, sizeof(b));
+			ch39x_rx_decode_info(&a, info);
+			ch39x_rx_decode_fast(&ps, &b, info);
+			if (a.info != b.info ||
+			    a.vlan_stripped != b.vlan_stripped ||
+			    a.vlan_tci != b.vlan_tci ||
+			    a.ip_csum != b.ip_csum || a.l4_csum != b.l4_csum) {
+				if (bad++ < 3)
+					printf("%s:%d: cmd_1 0x%08x: the table "
+					       "decodes ip %d l4 %d vlan %d, the "
+					       "reference ip %d l4 %d vlan %d\n",
+					       __FILE__, __LINE__, info,
+					       b.ip_csum, b.l4_csum,
+					       b.vlan_stripped, a.ip_csum,
+					       a.l4_csum, a.vlan_stripped);
+			}
+		}
+	}
+	CHECK_EQ(bad, 0u);
+}
+
 #define RX_FRAME(data, len, seed, strad) \
 	rx_frame(__LINE__, (data), (len), (seed), (strad))
 #define RX_NONE() \
@@ -1079,6 +1118,7 @@ main(void)
 	test_tx_agg_pack();
 	test_tx_agg_end();
 	test_rx_decode();
+	test_rx_decode_fast();
 	test_rx_records();
 	test_rx_straddle();
 	test_rx_errors();

@@ -119,8 +119,17 @@ void
 ch39x_rx_parser_init(struct ch39x_rx_parser *ps,
 		     const struct ch39x_profile *prof)
 {
+	struct ch39x_rx_frame f;
+	uint32_t i, info;
+
 	memset(ps, 0, offsetof(struct ch39x_rx_parser, carry));
 	ps->prof = prof;
+	/* cmd_1's checksum bits back from the index: 0-3 and 7-9. */
+	for (i = 0; i < CH39X_RX_CSUM_TAB; i++) {
+		info = (i & 0xFu) | ((i & 0x70u) << 3);
+		ch39x_rx_decode_info(&f, info);
+		ps->csum_tab[i] = (uint8_t)(f.ip_csum | (f.l4_csum << 2));
+	}
 }
 
 void
@@ -222,12 +231,9 @@ rx_fill(const struct ch39x_rx_parser *ps, const uint8_t *rec, uint32_t flen,
 	f->data = rec + CH39X_HDR_LEN;
 	f->len = flen;
 	f->straddled = false;
-	if (ps->prof->family == CH39X_V02) {
-		ch39x_rx_decode_info(f, ch39x_get_le32(rec + 4));
-	} else {
-		/* V01 cmd_1 carries nothing (V1.3 skips it). */
-		memset(&f->info, 0, sizeof(*f) - offsetof(struct ch39x_rx_frame, info));
-	}
+	/* V01 cmd_1 carries nothing (V1.3 skips it). */
+	ch39x_rx_decode_info(f, ps->prof->family == CH39X_V02 ?
+			     ch39x_get_le32(rec + 4) : 0);
 }
 
 static bool
@@ -286,7 +292,7 @@ rx_continue(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 }
 
 int
-ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
+ch39x_rx_next_slow(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 {
 	uint32_t avail, flen, rec;
 	const uint8_t *hdr;
@@ -334,35 +340,6 @@ ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 
 /* ---- TX ---- */
 
-void
-ch39x_tx_encode(const struct ch39x_profile *p, const struct ch39x_tx_desc *d,
-		uint8_t hdr[CH39X_HDR_LEN])
-{
-	uint32_t cmd0 = d->len & CH39X_TX_LEN_MASK;
-	uint32_t cmd1 = 0;
-
-	if (p->family == CH39X_V02) {
-		if (d->tso4 || d->tso6) {
-			cmd0 |= d->tso4 ? CH39X_TX_TSO4 : CH39X_TX_TSO6;
-			cmd0 |= (uint32_t)d->tcpho << CH39X_TX_TCPHO_SHIFT;
-			cmd1 |= d->mss > CH39X_TSO_MSS_MAX ?
-				CH39X_TSO_MSS_MAX : d->mss;
-		} else {
-			if (d->csum_ip4)
-				cmd1 |= CH39X_TX_CSUM_IP4;
-			if (d->csum_tcp)
-				cmd1 |= CH39X_TX_CSUM_TCP;
-			if (d->csum_udp)
-				cmd1 |= CH39X_TX_CSUM_UDP;
-		}
-		if (d->vlan_insert)
-			cmd1 |= CH39X_TX_VLAN |
-				((uint32_t)d->vlan_tci << CH39X_TX_TCI_SHIFT);
-	}
-	ch39x_put_le32(hdr, cmd0);
-	ch39x_put_le32(hdr + 4, cmd1);
-}
-
 uint32_t
 ch39x_tx_buf_size(const struct ch39x_profile *p)
 {
@@ -377,43 +354,6 @@ ch39x_tx_agg_init(struct ch39x_tx_agg *a, uint8_t *buf)
 	a->frames = 0;
 	a->frame_bytes = 0;
 	a->last_hdr = 0;
-}
-
-bool
-ch39x_tx_agg_fits(const struct ch39x_profile *p, const struct ch39x_tx_agg *a,
-		  uint32_t len)
-{
-	uint32_t rec = ALIGN4(CH39X_HDR_LEN + len);
-
-	if (a->frames == 0)
-		return rec <= p->tx_xfer_size;
-	if (p->one_frame_per_xfer)
-		return false;
-	if (p->tx_xfer_size - a->len < CH39X_TX_MIN_ROOM)
-		return false;
-	return a->len + rec <= p->tx_xfer_size;
-}
-
-uint8_t *
-ch39x_tx_agg_add(const struct ch39x_profile *p, struct ch39x_tx_agg *a,
-		 const struct ch39x_tx_desc *d)
-{
-	uint32_t rec = ALIGN4(CH39X_HDR_LEN + d->len);
-	uint8_t *r = a->buf + a->len;
-
-	ch39x_tx_encode(p, d, r);
-	/*
-	 * Zero the padding so no stale buffer bytes reach the device: the
-	 * record's last 4 bytes, one store; the caller writes the frame over
-	 * those that are not padding (ch39x_vendor.h).
-	 */
-	if (d->len != 0)
-		memset(r + rec - 4, 0, 4);
-	a->last_hdr = a->len;
-	a->len += rec;
-	a->frames++;
-	a->frame_bytes += d->len;
-	return r + CH39X_HDR_LEN;
 }
 
 struct ch39x_tx_end

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define CH39X_VID		0x1A86
 
@@ -190,6 +191,48 @@ int ch39x_profile_init(struct ch39x_profile *p, uint16_t pid,
 		       enum ch39x_usb_speed speed);
 const char *ch39x_chip_name(uint16_t pid);
 
+/* Little-endian fields of headers and registers. */
+static inline uint16_t
+ch39x_get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static inline uint32_t
+ch39x_get_le32(const uint8_t *p)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t v;
+
+	/* One load where the byte order is the wire's. */
+	memcpy(&v, p, sizeof(v));
+	return v;
+#else
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
+		((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
+}
+
+static inline void
+ch39x_put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void
+ch39x_put_le32(uint8_t *p, uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, sizeof(v));
+#else
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+#endif
+}
+
 /* ---- RX (bulk IN) ---- */
 
 #define CH39X_HDR_LEN		8
@@ -225,6 +268,13 @@ struct ch39x_rx_frame {
 	bool straddled;		/* reassembled across transfers */
 };
 
+/*
+ * The checksum bits of cmd_1 (0-3, 7, 8, 9) as an index of the parser's
+ * decode table, and the table's entries: ip_csum | l4_csum << 2.
+ */
+#define CH39X_RX_CSUM_IDX(info)	(((info) & 0xFu) | (((info) >> 3) & 0x70u))
+#define CH39X_RX_CSUM_TAB	128
+
 struct ch39x_rx_stats {
 	uint64_t frames;
 	uint64_t frame_bytes;
@@ -251,6 +301,7 @@ struct ch39x_rx_parser {
 	uint32_t carry_need;	/* total padded record bytes, 0 = unknown yet */
 	bool short_xfer;	/* the transfer ended before its buffer did */
 	struct ch39x_rx_stats stats;
+	uint8_t csum_tab[CH39X_RX_CSUM_TAB];	/* ch39x_rx_decode_fast() */
 	uint8_t carry[CH39X_HDR_LEN + CH39X_V02_MAX_FRAME + 4];
 };
 
@@ -266,16 +317,103 @@ void ch39x_rx_begin(struct ch39x_rx_parser *ps, const uint8_t *buf,
  * that record is counted and dropped instead of carried.
  */
 void ch39x_rx_mark_short(struct ch39x_rx_parser *ps);
-/*
- * Yield the next frame of the current transfer: returns 1 and fills *f, or
- * 0 when the transfer is used up (its buffer may then be reused).
- */
-int ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f);
 /* Forget a partial record, e.g. after a failed transfer or at stop. */
 void ch39x_rx_reset(struct ch39x_rx_parser *ps);
 
 /* Decode the V02 cmd_1 flags into a frame's checksum and VLAN fields. */
 void ch39x_rx_decode_info(struct ch39x_rx_frame *f, uint32_t info);
+
+/*
+ * ch39x_rx_decode_info() by the parser's table, which
+ * ch39x_rx_parser_init() filled from it: the same answer, in a few
+ * instructions.
+ */
+static inline void
+ch39x_rx_decode_fast(const struct ch39x_rx_parser *ps,
+		     struct ch39x_rx_frame *f, uint32_t info)
+{
+	uint8_t e = ps->csum_tab[CH39X_RX_CSUM_IDX(info)];
+
+	f->info = info;
+	f->vlan_stripped = (info & CH39X_RX_VLAN) != 0;
+	f->vlan_tci = f->vlan_stripped ? (uint16_t)(info >> 16) : 0;
+	f->ip_csum = (enum ch39x_csum)(e & 3u);
+	f->l4_csum = (enum ch39x_csum)(e >> 2);
+}
+
+/*
+ * ch39x_rx_next() for all but the common record: a carried record, a bad
+ * header, the end of the transfer.
+ */
+int ch39x_rx_next_slow(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f);
+
+/*
+ * A common record at buf[off] of a len-byte transfer, one that lies whole
+ * in it with a valid length: its frame length; 0 for any other (a
+ * header cut short, a bad length, a record that continues in the next
+ * transfer), which only ch39x_rx_next_slow() handles.
+ */
+static inline uint32_t
+ch39x_rx_rec_len(const uint8_t *buf, uint32_t off, uint32_t len,
+		 uint32_t max_frame)
+{
+	uint32_t avail = len - off, flen;
+
+	if (avail < CH39X_HDR_LEN)
+		return 0;
+	/* V1.7 uses bits 15..0 and ignores the rest (§4). */
+	flen = ch39x_get_le32(buf + off) & 0xFFFFu;
+	if (flen < CH39X_MIN_FRAME || flen > max_frame ||
+	    CH39X_HDR_LEN + flen > avail)
+		return 0;
+	return flen;
+}
+
+/* Where the record after a common one of flen bytes at off starts. */
+static inline uint32_t
+ch39x_rx_rec_next(uint32_t off, uint32_t flen, uint32_t len)
+{
+	uint32_t rec = (CH39X_HDR_LEN + flen + 3u) & ~3u;
+
+	/* The padding of the transfer's last record may be cut off. */
+	return rec < len - off ? off + rec : len;
+}
+
+/* A common record's cmd_1: V01's carries nothing (V1.3 skips it). */
+static inline uint32_t
+ch39x_rx_rec_info(const struct ch39x_profile *p, const uint8_t *hdr)
+{
+	return p->family == CH39X_V02 ? ch39x_get_le32(hdr + 4) : 0;
+}
+
+/*
+ * Yield the next frame of the current transfer: returns 1 and fills *f, or
+ * 0 when the transfer is used up (its buffer may then be reused).
+ *
+ * Inline for the common record; every other case, and every check of
+ * the slow path, in ch39x_rx_next_slow(). Both count the frame alike.
+ */
+static inline int
+ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
+{
+	const uint8_t *hdr = ps->buf + ps->off;
+	uint32_t flen;
+
+	/* A carry is finished by the slow path. */
+	if (ps->carry_len != 0 || ps->off >= ps->len)
+		return ch39x_rx_next_slow(ps, f);
+	flen = ch39x_rx_rec_len(ps->buf, ps->off, ps->len, ps->prof->max_frame);
+	if (flen == 0)
+		return ch39x_rx_next_slow(ps, f);
+	f->data = hdr + CH39X_HDR_LEN;
+	f->len = flen;
+	f->straddled = false;
+	ch39x_rx_decode_fast(ps, f, ch39x_rx_rec_info(ps->prof, hdr));
+	ps->off = ch39x_rx_rec_next(ps->off, flen, ps->len);
+	ps->stats.frames++;
+	ps->stats.frame_bytes += flen;
+	return 1;
+}
 
 /* ---- TX (bulk OUT) ---- */
 
@@ -312,8 +450,34 @@ struct ch39x_tx_desc {
 };
 
 /* Encode the 8-byte record header. */
-void ch39x_tx_encode(const struct ch39x_profile *p,
-		     const struct ch39x_tx_desc *d, uint8_t hdr[CH39X_HDR_LEN]);
+static inline void
+ch39x_tx_encode(const struct ch39x_profile *p, const struct ch39x_tx_desc *d,
+		uint8_t hdr[CH39X_HDR_LEN])
+{
+	uint32_t cmd0 = d->len & CH39X_TX_LEN_MASK;
+	uint32_t cmd1 = 0;
+
+	if (p->family == CH39X_V02) {
+		if (d->tso4 || d->tso6) {
+			cmd0 |= d->tso4 ? CH39X_TX_TSO4 : CH39X_TX_TSO6;
+			cmd0 |= (uint32_t)d->tcpho << CH39X_TX_TCPHO_SHIFT;
+			cmd1 |= d->mss > CH39X_TSO_MSS_MAX ?
+				CH39X_TSO_MSS_MAX : d->mss;
+		} else {
+			if (d->csum_ip4)
+				cmd1 |= CH39X_TX_CSUM_IP4;
+			if (d->csum_tcp)
+				cmd1 |= CH39X_TX_CSUM_TCP;
+			if (d->csum_udp)
+				cmd1 |= CH39X_TX_CSUM_UDP;
+		}
+		if (d->vlan_insert)
+			cmd1 |= CH39X_TX_VLAN |
+				((uint32_t)d->vlan_tci << CH39X_TX_TCI_SHIFT);
+	}
+	ch39x_put_le32(hdr, cmd0);
+	ch39x_put_le32(hdr + 4, cmd1);
+}
 
 /* One transfer buffer being filled with records. */
 struct ch39x_tx_agg {
@@ -328,8 +492,21 @@ struct ch39x_tx_agg {
 uint32_t ch39x_tx_buf_size(const struct ch39x_profile *p);
 void ch39x_tx_agg_init(struct ch39x_tx_agg *a, uint8_t *buf);
 /* Whether a frame of len bytes may still be appended. */
-bool ch39x_tx_agg_fits(const struct ch39x_profile *p,
-		       const struct ch39x_tx_agg *a, uint32_t len);
+static inline bool
+ch39x_tx_agg_fits(const struct ch39x_profile *p, const struct ch39x_tx_agg *a,
+		  uint32_t len)
+{
+	uint32_t rec = (CH39X_HDR_LEN + len + 3u) & ~3u;
+
+	if (a->frames == 0)
+		return rec <= p->tx_xfer_size;
+	if (p->one_frame_per_xfer)
+		return false;
+	if (p->tx_xfer_size - a->len < CH39X_TX_MIN_ROOM)
+		return false;
+	return a->len + rec <= p->tx_xfer_size;
+}
+
 /*
  * Append a record header for d and return where its d->len frame bytes
  * go; the caller copies them (gathering segments as it likes), after
@@ -337,9 +514,47 @@ bool ch39x_tx_agg_fits(const struct ch39x_profile *p,
  * cover the frame's last bytes too. The caller checks ch39x_tx_agg_fits
  * first.
  */
-uint8_t *ch39x_tx_agg_add(const struct ch39x_profile *p,
-			  struct ch39x_tx_agg *a,
-			  const struct ch39x_tx_desc *d);
+static inline uint8_t *
+ch39x_tx_agg_add(const struct ch39x_profile *p, struct ch39x_tx_agg *a,
+		 const struct ch39x_tx_desc *d)
+{
+	uint32_t rec = (CH39X_HDR_LEN + d->len + 3u) & ~3u;
+	uint8_t *r = a->buf + a->len;
+
+	ch39x_tx_encode(p, d, r);
+	/*
+	 * Zero the padding so no stale buffer bytes reach the device: the
+	 * record's last 4 bytes, one store; the caller writes the frame over
+	 * those that are not padding.
+	 */
+	if (d->len != 0)
+		memset(r + rec - 4, 0, 4);
+	a->last_hdr = a->len;
+	a->len += rec;
+	a->frames++;
+	a->frame_bytes += d->len;
+	return r + CH39X_HDR_LEN;
+}
+
+/*
+ * ch39x_tx_agg_add() for a frame that asks nothing of the chip (no
+ * offload, no tag): its header is the length and a zero cmd_1.
+ */
+static inline uint8_t *
+ch39x_tx_agg_add_plain(struct ch39x_tx_agg *a, uint32_t len)
+{
+	uint32_t rec = (CH39X_HDR_LEN + len + 3u) & ~3u;
+	uint8_t *r = a->buf + a->len;
+
+	ch39x_put_le32(r, len & CH39X_TX_LEN_MASK);
+	ch39x_put_le32(r + 4, 0);
+	ch39x_put_le32(r + rec - 4, 0);
+	a->last_hdr = a->len;
+	a->len += rec;
+	a->frames++;
+	a->frame_bytes += len;
+	return r + CH39X_HDR_LEN;
+}
 
 struct ch39x_tx_end {
 	uint32_t len;		/* bytes to send */
@@ -388,34 +603,5 @@ void ch39x_mc_hash_regs(enum ch39x_family fam, const uint8_t (*macs)[6],
 			unsigned int n, uint32_t *hash_hi, uint32_t *hash_lo);
 /* The MAC_CFG receive-filter bits for a mode (§3, _ch397_set_rx_mode). */
 uint32_t ch39x_rx_mode_bits(bool promisc, bool allmulti, unsigned int n_mc);
-
-static inline uint16_t
-ch39x_get_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static inline uint32_t
-ch39x_get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-		((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static inline void
-ch39x_put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static inline void
-ch39x_put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 #endif /* CH39X_VENDOR_H */

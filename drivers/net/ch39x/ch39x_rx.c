@@ -77,6 +77,33 @@ rxq_bufs_alloc(struct ch39x_rxq *q, struct ch39x_xfer *xfers, uint32_t size,
 	return 0;
 }
 
+static const uint64_t ip_flags[] = {
+	[CH39X_CSUM_UNKNOWN] = RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN,
+	[CH39X_CSUM_GOOD] = RTE_MBUF_F_RX_IP_CKSUM_GOOD,
+	[CH39X_CSUM_BAD] = RTE_MBUF_F_RX_IP_CKSUM_BAD,
+};
+static const uint64_t l4_flags[] = {
+	[CH39X_CSUM_UNKNOWN] = RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN,
+	[CH39X_CSUM_GOOD] = RTE_MBUF_F_RX_L4_CKSUM_GOOD,
+	[CH39X_CSUM_BAD] = RTE_MBUF_F_RX_L4_CKSUM_BAD,
+};
+
+/*
+ * The checksum flags of every cmd_1 checksum index (CH39X_RX_CSUM_IDX()),
+ * from the parser's own decode table, for rx_vendor_run().
+ */
+static void
+rx_ol_table_init(struct ch39x_rxq *q)
+{
+	unsigned int i;
+	uint8_t e;
+
+	for (i = 0; i < CH39X_RX_CSUM_TAB; i++) {
+		e = q->parser.csum_tab[i];
+		q->rx_ol[i] = ip_flags[e & 3u] | l4_flags[e >> 2];
+	}
+}
+
 int
 ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 		uint16_t nb_desc)
@@ -109,6 +136,7 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 		q->xfers[i].user = q;
 	}
 	ch39x_rx_parser_init(&q->parser, &ad->prof);
+	rx_ol_table_init(q);
 	if (ch39x_ops(ad)->rxq_init != NULL)
 		ch39x_ops(ad)->rxq_init(ad, q);
 	if (q->copybreak == 0)
@@ -323,17 +351,6 @@ ch39x_rxq_stop(struct ch39x_rxq *q)
 static void
 rx_offload_flags(struct rte_mbuf *m, const struct ch39x_rx_frame *f)
 {
-	static const uint64_t ip_flags[] = {
-		[CH39X_CSUM_UNKNOWN] = RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN,
-		[CH39X_CSUM_GOOD] = RTE_MBUF_F_RX_IP_CKSUM_GOOD,
-		[CH39X_CSUM_BAD] = RTE_MBUF_F_RX_IP_CKSUM_BAD,
-	};
-	static const uint64_t l4_flags[] = {
-		[CH39X_CSUM_UNKNOWN] = RTE_MBUF_F_RX_L4_CKSUM_UNKNOWN,
-		[CH39X_CSUM_GOOD] = RTE_MBUF_F_RX_L4_CKSUM_GOOD,
-		[CH39X_CSUM_BAD] = RTE_MBUF_F_RX_L4_CKSUM_BAD,
-	};
-
 	m->ol_flags |= ip_flags[f->ip_csum] | l4_flags[f->l4_csum];
 	if (f->vlan_stripped) {
 		m->ol_flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
@@ -553,12 +570,32 @@ rx_attach(struct ch39x_rxq *q, struct ch39x_xfer *x,
 }
 
 /*
- * Copy one frame into an mbuf, or a chain of them when scatter is on and
- * the frame is longer than one data room. Returns NULL when the stash has
- * too few mbufs (the caller counts rx_nombuf).
+ * Copy a frame that fits one data room into an mbuf: the common case,
+ * inline in the burst. The stash template already set nb_segs to 1.
+ * Returns NULL when the pool is empty (the caller counts rx_nombuf).
  */
-static struct rte_mbuf *
-rx_copy(struct ch39x_rxq *q, const struct ch39x_rx_frame *f)
+static __rte_always_inline struct rte_mbuf *
+rx_copy_one(struct ch39x_rxq *q, const struct ch39x_rx_frame *f)
+{
+	struct rte_mbuf *m;
+
+	if (!rx_stash_ready(q, 1))
+		return NULL;
+	m = rx_stash_take(q);
+	rte_memcpy(rte_pktmbuf_mtod(m, void *), f->data, f->len);
+	m->data_len = (uint16_t)f->len;
+	m->pkt_len = f->len;
+	rx_offload_flags(m, f);
+	return m;
+}
+
+/*
+ * Copy a frame longer than one data room into a chain of mbufs (scatter
+ * on). Returns NULL when the stash has too few mbufs (the caller counts
+ * rx_nombuf).
+ */
+static __rte_noinline struct rte_mbuf *
+rx_copy_chain(struct ch39x_rxq *q, const struct ch39x_rx_frame *f)
 {
 	uint32_t nseg = (f->len + q->data_room - 1) / q->data_room;
 	struct rte_mbuf *head, *m, *prev = NULL;
@@ -725,6 +762,61 @@ rx_log_oversize(struct ch39x_rxq *q, uint64_t drops, uint32_t last_len)
 		q->max_frame - CH39X_L2_OVERHEAD, CH39X_L2_OVERHEAD);
 }
 
+/*
+ * The vendor framing's common records, straight from the transfer into
+ * mbufs: what ch39x_rx_next() and the per-frame path below do for a frame
+ * that needs no software work, with the cursor in registers and the
+ * parser's counters added once. It stops at the first record that needs
+ * more (the slow parser's cases, a frame over the MTU or one data room,
+ * an empty pool), which the per-frame path then takes.
+ */
+static __rte_always_inline uint16_t
+rx_vendor_run(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t n,
+	      uint16_t nb, uint64_t *bytes, bool ptype)
+{
+	struct ch39x_rx_parser *ps = &q->parser;
+	const struct ch39x_profile *p = ps->prof;
+	const uint8_t *buf = ps->buf, *data;
+	uint32_t off = ps->off, len = ps->len, flen, info;
+	uint32_t limit = RTE_MIN(q->max_frame, (uint32_t)q->data_room);
+	uint64_t frames = 0, fbytes = 0, ol;
+	struct rte_mbuf *m;
+	uint16_t tci;
+
+	if (ps->carry_len != 0)
+		return n;
+	while (n < nb && off < len) {
+		flen = ch39x_rx_rec_len(buf, off, len, p->max_frame);
+		if (flen == 0 || flen > limit || !rx_stash_ready(q, 1))
+			break;
+		info = ch39x_rx_rec_info(p, buf + off);
+		data = buf + off + CH39X_HDR_LEN;
+		ol = q->rx_ol[CH39X_RX_CSUM_IDX(info)];
+		tci = 0;
+		if (info & CH39X_RX_VLAN) {
+			ol |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+			tci = (uint16_t)(info >> 16);
+		}
+		m = rx_stash_take(q);
+		m->ol_flags |= ol;
+		m->vlan_tci = tci;
+		m->data_len = (uint16_t)flen;
+		m->pkt_len = flen;
+		rte_memcpy(rte_pktmbuf_mtod(m, void *), data, flen);
+		m->packet_type = ptype ? rx_ptype(data, flen) :
+			RTE_PTYPE_UNKNOWN;
+		pkts[n++] = m;
+		frames++;
+		fbytes += flen;
+		off = ch39x_rx_rec_next(off, flen, len);
+	}
+	ps->off = off;
+	ps->stats.frames += frames;
+	ps->stats.frame_bytes += fbytes;
+	*bytes += fbytes;
+	return n;
+}
+
 static __rte_always_inline uint16_t
 rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	     const enum ch39x_framing fr)
@@ -740,6 +832,9 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	/* ch39x_dev_ptypes_set(): the application reads the packet type. */
 	const bool ptype = !__atomic_load_n(&q->ad->rx_ptype_off,
 					    __ATOMIC_RELAXED);
+	/* Frames that need no software work (rx_vendor_run()). */
+	const bool run = fr == CH39X_FRAMING_VENDOR && !q->sw_vlan_strip &&
+		!q->sw_csum && q->copybreak == 0;
 
 	if (q->lent)
 		rx_take_returned(q);
@@ -761,6 +856,11 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 			if (q->copybreak)
 				rte_mbuf_ext_refcnt_set(
 					&q->shinfo[x - q->xfers], 1);
+		}
+		if (run) {
+			n = rx_vendor_run(q, pkts, n, nb, &bytes, ptype);
+			if (n == nb)
+				break;
 		}
 		if (rx_frames_next(q, &f, fr) == 0) {
 			rx_xfer_done(q, x);
@@ -788,11 +888,13 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		if (q->copybreak && f.len >= q->copybreak && !f.straddled &&
 		    q->lent < q->nb_xfers / 2) {
 			m = rx_attach(q, x, &f);
-		} else if (unlikely(f.len > q->data_room && !q->scatter)) {
+		} else if (likely(f.len <= q->data_room)) {
+			m = rx_copy_one(q, &f);
+		} else if (q->scatter) {
+			m = rx_copy_chain(q, &f);
+		} else {
 			mbuf_drops++;
 			continue;
-		} else {
-			m = rx_copy(q, &f);
 		}
 		if (unlikely(m == NULL)) {
 			nombuf++;

@@ -155,6 +155,18 @@ tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d,
 	}
 }
 
+/* tx_add() for a frame with no offload or tag: the caller checked. */
+static __rte_always_inline uint8_t *
+tx_add_plain(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	     const enum ch39x_framing fr)
+{
+	struct ch39x_tx_desc d = { .len = len };
+
+	if (fr == CH39X_FRAMING_VENDOR)
+		return ch39x_tx_agg_add_plain(&st->a, len);
+	return tx_add(q, st, &d, fr);
+}
+
 static __rte_always_inline struct ch39x_tx_end
 tx_finish(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
@@ -530,19 +542,41 @@ tx_count_hw_tso(struct ch39x_txq *q, const struct ch39x_tx_desc *d,
 	q->c.bytes += len + (nseg - 1) * hdr + nseg * vl;
 }
 
+/* The TX flags that ask the chip or the driver for work on a frame. */
+#define TX_OL_WORK (RTE_MBUF_F_TX_TCP_SEG | RTE_MBUF_F_TX_VLAN | \
+		    RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK)
+
 /* One mbuf into the aggregate. 0: consumed; -1: no room, not consumed. */
 static __rte_always_inline int
 tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
        const enum ch39x_framing fr)
 {
 	uint64_t ol = m->ol_flags;
-	bool vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !q->hw_vlan;
-	/* The tag makes every frame on the wire 4 bytes longer. */
-	uint32_t vl = (ol & RTE_MBUF_F_TX_VLAN) ? RTE_VLAN_HLEN : 0;
+	uint32_t len = m->pkt_len, vl;
 	struct ch39x_tx_desc d;
-	uint32_t len = m->pkt_len;
+	bool vlan_sw;
 	uint8_t *dst;
 
+	/*
+	 * The common frame first: one segment, nothing for the chip or
+	 * the driver to do on it. Its record header is the length alone.
+	 */
+	if (likely(!(ol & TX_OL_WORK) && m->nb_segs == 1)) {
+		if (unlikely(len < RTE_ETHER_HDR_LEN || len > q->max_frame)) {
+			q->c.invalid++;
+			return 0;
+		}
+		if (!tx_room(q, st, len, fr))
+			return -1;
+		dst = tx_add_plain(q, st, len, fr);
+		rte_memcpy(dst, rte_pktmbuf_mtod(m, const void *), len);
+		q->c.packets++;
+		q->c.bytes += len;
+		return 0;
+	}
+	vlan_sw = (ol & RTE_MBUF_F_TX_VLAN) && !q->hw_vlan;
+	/* The tag makes every frame on the wire 4 bytes longer. */
+	vl = (ol & RTE_MBUF_F_TX_VLAN) ? RTE_VLAN_HLEN : 0;
 	if (ol & RTE_MBUF_F_TX_TCP_SEG) {
 		if (!hw_tso_ok(q, m))
 			return tx_tso_sw(q, st, m, fr);
@@ -588,6 +622,36 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 	return 0;
 }
 
+/*
+ * Free a sent burst. When every mbuf is one direct segment of the first
+ * one's pool that nothing else holds, the burst goes back to the pool in
+ * one rte_mempool_put_bulk(), as the mbuf fast-free offload would do on
+ * the application's word, here checked mbuf by mbuf (the fields that
+ * rte_pktmbuf_prefree_seg() would read). Any other burst is freed by the
+ * general rules.
+ */
+static __rte_always_inline void
+tx_free(struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mempool *mp;
+	struct rte_mbuf *m;
+	uint16_t i;
+
+	if (n == 0)
+		return;
+	mp = pkts[0]->pool;
+	for (i = 0; i < n; i++) {
+		m = pkts[i];
+		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
+			     m->nb_segs != 1 ||
+			     rte_mbuf_refcnt_read(m) != 1)) {
+			rte_pktmbuf_free_bulk(pkts, n);
+			return;
+		}
+	}
+	rte_mempool_put_bulk(mp, (void **)pkts, n);
+}
+
 static __rte_always_inline uint16_t
 tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	 const enum ch39x_framing fr)
@@ -626,7 +690,7 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	 */
 	if (unlikely(!q->ad->dev->data->dev_link.link_status))
 		q->c.link_down += n;
-	rte_pktmbuf_free_bulk(pkts, n);
+	tx_free(pkts, n);
 	q->c.usb_xfers += st.xfers;
 	q->c.usb_bytes += st.xbytes;
 	ch39x_burst_leave(&q->busy);
