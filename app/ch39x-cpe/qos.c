@@ -53,6 +53,7 @@ struct qos_class {
 	struct rte_mbuf **q;	/* FIFO: ring of cap packets */
 	uint32_t head, n;	/* n: packets held, in either mode */
 	uint64_t enq, sent, drops, bytes, qmax;
+	uint64_t bypassed;	/* sent without waiting (bypass()) */
 	struct cpe_fq fq;	/* flow queues (qos.fq) */
 };
 
@@ -186,6 +187,50 @@ tag_pcp(const struct rte_mbuf *m)
 	return m->ol_flags & RTE_MBUF_F_TX_VLAN ? m->vlan_tci >> 13 : -1;
 }
 
+/* A packet into the port's TX queue, paid for from the bucket. */
+static inline void
+send(struct cpe_port *p, struct qos_class *k, struct rte_mbuf *m)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	qos.tokens -= (int64_t)((len + qos.overhead) * qos.cost);
+	k->sent++;
+	k->bytes += len;
+	p->txlen[p->nb_tx] = len;
+	/* Tagged on the way out, as cpe_tx() does for unshaped ports: the
+	 * classes saw the untagged frame (bytes counted without the tag).
+	 */
+	if (p->vlan && cpe_vlan_tag(cpe.wan, m) != 0)
+		return;
+	p->txq[p->nb_tx++] = m;
+}
+
+/*
+ * Nothing waits in any class and the bucket is not negative: the packet
+ * would leave at this loop's dequeue as the only one held, so it leaves
+ * now, past the queues, counted in its class (sent, and 0 us in the flow
+ * queues' delay histogram). The queues' bookkeeping is for packets that
+ * wait; a router below its rate has none. False: it must queue.
+ */
+static bool
+bypass(struct rte_mbuf *m)
+{
+	struct cpe_port *p = &cpe.ports[cpe.wan];
+	struct qos_class *k;
+
+	if (qos.held != 0 || qos.tokens < 0 || p->nb_tx >= CPE_TXQ)
+		return false;
+	k = &qos.c[cpe_qos_classify(&qos.map,
+		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+		tag_pcp(m))];
+	k->enq++;
+	k->bypassed++;
+	if (qos.fq)
+		k->fq.st.hist[0]++;
+	send(p, k, m);
+	return true;
+}
+
 static void
 fq_enqueue(struct rte_mbuf *m)
 {
@@ -211,6 +256,8 @@ cpe_qos_enqueue(struct rte_mbuf *m)
 {
 	struct qos_class *k;
 
+	if (bypass(m))
+		return;
 	if (qos.fq) {
 		fq_enqueue(m);
 		return;
@@ -257,24 +304,6 @@ refill(uint64_t now)
 	qos.tokens += (int64_t)(gap * qos.rate);
 	if (qos.tokens > qos.depth)
 		qos.tokens = qos.depth;
-}
-
-/* A packet into the port's TX queue, paid for from the bucket. */
-static inline void
-send(struct cpe_port *p, struct qos_class *k, struct rte_mbuf *m)
-{
-	uint32_t len = rte_pktmbuf_pkt_len(m);
-
-	qos.tokens -= (int64_t)((len + qos.overhead) * qos.cost);
-	k->sent++;
-	k->bytes += len;
-	p->txlen[p->nb_tx] = len;
-	/* Tagged on the way out, as cpe_tx() does for unshaped ports: the
-	 * classes saw the untagged frame (bytes counted without the tag).
-	 */
-	if (p->vlan && cpe_vlan_tag(cpe.wan, m) != 0)
-		return;
-	p->txq[p->nb_tx++] = m;
 }
 
 /* Strict priority over FIFO classes: the head of the highest non-empty. */
@@ -363,7 +392,7 @@ stall_ms(void)
 
 /* What the statistics show of a class, or of all (class -1). */
 struct qos_fig {
-	uint64_t enq, sent, bytes, qmax, drops;
+	uint64_t enq, sent, bytes, qmax, drops, bypassed;
 	uint64_t codel, ecn, over, new_flows;
 	uint32_t sparse, bulk;
 	uint64_t hist[CPE_FQ_HIST];
@@ -377,6 +406,7 @@ fig_add(struct qos_fig *g, const struct qos_class *k)
 
 	g->enq += k->enq;
 	g->sent += k->sent;
+	g->bypassed += k->bypassed;
 	g->bytes += k->bytes;
 	g->qmax = RTE_MAX(g->qmax, k->qmax);
 	if (!qos.fq) {
@@ -408,9 +438,9 @@ fig_of(struct qos_fig *g, int cls)
 static void
 fig_print(FILE *f, const struct qos_fig *g)
 {
-	fprintf(f, "enqueued %" PRIu64 " sent %" PRIu64 " dropped %" PRIu64
-		" bytes %" PRIu64 " queue_max %" PRIu64, g->enq, g->sent,
-		g->drops, g->bytes, g->qmax);
+	fprintf(f, "enqueued %" PRIu64 " sent %" PRIu64 " bypassed %" PRIu64
+		" dropped %" PRIu64 " bytes %" PRIu64 " queue_max %" PRIu64,
+		g->enq, g->sent, g->bypassed, g->drops, g->bytes, g->qmax);
 	if (qos.fq)
 		fprintf(f, " flows sparse %u bulk %u new %" PRIu64 " codel_drops %"
 			PRIu64 " ecn_marks %" PRIu64 " overlimit_drops %" PRIu64
@@ -426,9 +456,9 @@ static void
 fig_json(FILE *f, const struct qos_fig *g)
 {
 	fprintf(f, "\"enqueued\": %" PRIu64 ", \"sent\": %" PRIu64
-		", \"dropped\": %" PRIu64 ", \"bytes\": %" PRIu64
-		", \"queue_max\": %" PRIu64, g->enq, g->sent, g->drops,
-		g->bytes, g->qmax);
+		", \"bypassed\": %" PRIu64 ", \"dropped\": %" PRIu64
+		", \"bytes\": %" PRIu64 ", \"queue_max\": %" PRIu64, g->enq,
+		g->sent, g->bypassed, g->drops, g->bytes, g->qmax);
 	if (qos.fq)
 		fprintf(f, ", \"flows_sparse\": %u, \"flows_bulk\": %u"
 			", \"new_flows\": %" PRIu64 ", \"codel_drops\": %"
