@@ -118,7 +118,8 @@ for h in "${harnesses[@]}"; do
 	elif [ "$h" = cpe_ip ]; then
 		# The router's pure parsers, instrumented with the harness.
 		extra_cflags=(-I"$top/app/ch39x-cpe")
-		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c")
+		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c"
+			    "$top/app/ch39x-cpe/pppoe.c")
 	fi
 	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
 		-fsanitize=fuzzer,address,undefined \

@@ -29,6 +29,7 @@
 
 #include "fw.h"
 #include "frag.h"
+#include "pppoe.h"
 #include "qos.h"
 
 /* DPDK 24.11 renamed the ICMP types and deprecated RTE_IP_ICMP_ECHO_*. */
@@ -108,6 +109,7 @@ struct cpe_port_cfg {
 	uint32_t ip;			/* host order */
 	uint8_t plen;
 	bool dhcp;			/* --wan PORT=dhcp: IPv4 from a lease */
+	bool pppoe;			/* --wan PORT=pppoe: from pppd */
 	uint32_t mtu;			/* --mtu PORT=N; 0: the global one */
 	struct cpe_ip6 ip6[CPE_MAX_IP6];	/* IPv6 prefixes, --lan/--wan */
 	uint8_t nb_ip6;
@@ -272,7 +274,9 @@ struct cpe_port {			/* a router interface */
 	uint32_t ip, mask;		/* host order */
 	uint32_t ip_be;
 	struct rte_ether_addr mac;
-	uint16_t mtu;
+	uint16_t mtu;			/* IP MTU */
+	uint16_t link_mtu;		/* the DPDK port's (PPPoE: mtu + 8) */
+	bool pppoe;			/* the WAN in a PPPoE session */
 	bool ip_csum_offload;
 	/* IPv6: link-local (EUI-64 of mac) and the configured prefixes. */
 	uint8_t ll6[16];
@@ -487,7 +491,35 @@ void cpe_fw_age_ms(uint32_t ms);
 void cpe_fw_print(FILE *f);
 void cpe_fw_json(FILE *f);
 void cpe_fw_tel(struct rte_tel_data *d);
-/* wan.c: the WAN's IPv4 address at run time (--wan PORT=dhcp). */
+/* pppoe_glue.c: the WAN over PPPoE (--wan PORT=pppoe). */
+struct cpe_pppoe_state {
+	bool up;			/* a session to carry */
+	struct cpe_pppoe_sess sess;
+	uint64_t sessions;		/* sessions learned */
+	uint64_t rx_data, tx_data;	/* IP in and out of the session */
+	uint64_t rx_ctl;		/* PPP control, to pppd */
+	uint64_t rx_other;		/* discovery, other sessions: to pppd */
+	uint64_t rx_bad;		/* malformed session frames, dropped */
+	uint64_t tx_no_session;		/* IP to the WAN without a session */
+	uint64_t tx_drops;		/* no headroom, or too long */
+};
+extern struct cpe_pppoe_state cpe_pppoe;
+/* Frame m of PPPoE interface idx: false when consumed (to pppd or
+ * dropped), true when it is now an Ethernet IPv4/IPv6 frame. */
+bool cpe_pppoe_rx(uint16_t idx, struct rte_mbuf *m);
+/* cpe_tx() and cpe_punt() of the PPPoE interface: IP into the session.
+ * 0: m goes on; -1: it was dropped. */
+int cpe_pppoe_tx(struct rte_mbuf *m);
+int cpe_pppoe_punt(struct rte_mbuf *m);
+/* The next hop on the PPPoE interface (no ARP/ND): 0, or -1 (freed). */
+int cpe_pppoe_resolve(struct rte_mbuf *m, struct rte_ether_addr *mac);
+void cpe_pppoe_up(uint16_t sid, const uint8_t ac[6]);
+void cpe_pppoe_down(void);
+void cpe_pppoe_tel(struct rte_tel_data *d);	/* into /cpe/wan's dict */
+void cpe_pppoe_print(FILE *f);
+void cpe_pppoe_json(FILE *f);
+
+/* wan.c: the WAN's IPv4 address at run time (--wan PORT=dhcp|pppoe). */
 void cpe_wan_print(FILE *f);
 void cpe_wan_json(FILE *f);
 
@@ -510,6 +542,8 @@ void cpe_frag_json(FILE *f);
 
 /* tap.c: traffic for the router it does not handle itself (consumes m) */
 void cpe_punt(uint16_t in, struct rte_mbuf *m);
+/* As it is, not even a PPPoE interface's IP put back in its session. */
+void cpe_punt_raw(uint16_t in, struct rte_mbuf *m);
 int cpe_tap_parse(const char *val, struct cpe_tap_cfg *t);
 int cpe_tap_init(void);		/* after the ports: creates the TAPs */
 void cpe_tap_close(void);

@@ -21,6 +21,14 @@
 
 #include "cpe.h"
 
+/* The subnet's broadcast address of port in (none on a /32: PPP). */
+static bool
+is_bcast(uint32_t dst, uint16_t in)
+{
+	return cpe.ports[in].mask != ~0u &&
+		dst == (cpe.ports[in].ip | ~cpe.ports[in].mask);
+}
+
 static bool
 is_local(uint32_t dst, uint16_t in)
 {
@@ -29,8 +37,7 @@ is_local(uint32_t dst, uint16_t in)
 	/* Broadcasts and multicasts (224/4) are for the control plane:
 	 * never routed (RFC 1812 5.3.5).
 	 */
-	if (dst == 0xffffffff || (dst >> 28) == 14 ||
-	    dst == (cpe.ports[in].ip | ~cpe.ports[in].mask))
+	if (dst == 0xffffffff || (dst >> 28) == 14 || is_bcast(dst, in))
 		return true;
 	for (i = 0; i < cpe.nb_ports; i++)
 		if (cpe.ports[i].ip == dst)
@@ -149,7 +156,7 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 	     rte_cpu_to_be_16(RTE_IPV4_HDR_MF_FLAG |
 			      RTE_IPV4_HDR_OFFSET_MASK)) ||
 	    !is_local(dst, in) || dst == 0xffffffff || (dst >> 28) == 14 ||
-	    dst == (cpe.ports[in].ip | ~cpe.ports[in].mask)) {
+	    is_bcast(dst, in)) {
 		cpe_punt(in, m);
 		return;
 	}

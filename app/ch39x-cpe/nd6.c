@@ -397,6 +397,8 @@ cpe_nd6_resolve(uint16_t out, const uint8_t *ip, struct rte_mbuf *m,
 	struct nkey k;
 	int32_t pos;
 
+	if (unlikely(cpe.ports[out].pppoe))
+		return cpe_pppoe_resolve(m, mac);
 	make_key(&k, out, ip);
 	pos = rte_hash_lookup(tbl, &k);
 	if (pos >= 0 && (ents[pos].n.state == N_REACHABLE ||

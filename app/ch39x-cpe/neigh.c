@@ -230,6 +230,8 @@ cpe_neigh_resolve(uint16_t out, uint32_t ip, struct rte_mbuf *m,
 	struct neigh *e;
 	int32_t pos;
 
+	if (unlikely(cpe.ports[out].pppoe))
+		return cpe_pppoe_resolve(m, mac);
 	pos = rte_hash_lookup(tbl, &ip);
 	if (pos >= 0 && (ents[pos].n.state == N_REACHABLE ||
 			 ents[pos].n.state == N_STATIC) &&

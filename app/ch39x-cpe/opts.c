@@ -81,6 +81,9 @@ cpe_usage(FILE *f, const char *prog)
 "  --wan PORT=dhcp       its IPv4 address from a DHCP lease at run time: a\n"
 "                        DHCP client on the port's --tap reports it over\n"
 "                        telemetry (/cpe/wan/set; see the CPE guide)\n"
+"  --wan PORT=pppoe      a PPPoE session: pppd on the port's --tap dials,\n"
+"                        its ip-up hook hands the session and addresses\n"
+"                        over (/cpe/wan/pppoe); IP MTU the link's - 8\n"
 "                        PORT may be PORT.VLAN (VLAN 1..4094): an 802.1Q\n"
 "                        sub-interface, e.g. --lan 0.10=192.168.10.1/24;\n"
 "                        plain PORT is the port's untagged interface. %u\n"
@@ -356,17 +359,18 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 {
 	struct cpe_port_cfg key, *p = NULL;
 	struct cpe_ip6 a6;
-	bool dhcp;
+	bool dhcp, pppoe;
 	uint32_t ip;
 	uint8_t plen;
 	char buf[80], *eq;
 	uint16_t i;
 	const char *allowed = wan ?
-		"PORT=ADDR/LEN or PORT=dhcp, PORT a DPDK port id 0..1023 or "
+		"PORT=ADDR/LEN, PORT=dhcp or PORT=pppoe, PORT a DPDK port id "
+		"0..1023 or "
 		"PORT.VLAN with an 802.1Q VLAN id 1..4094, ADDR/LEN a "
 		"unicast IPv4 address with a prefix length 1..30 or a global "
 		"IPv6 address with a prefix length 1..128, e.g. "
-		"1=203.0.113.2/24, 1.100=203.0.113.2/24, 1=dhcp or "
+		"1=203.0.113.2/24, 1.100=203.0.113.2/24, 1=dhcp, 1.7=pppoe or "
 		"1=2001:db8:1::2/64" :
 		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
 		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
@@ -385,7 +389,8 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 	if (parse_port_part(buf, &key) != 0)
 		return bad(name, val, allowed);
 	dhcp = wan && strcmp(eq + 1, "dhcp") == 0;
-	if (dhcp) {
+	pppoe = wan && strcmp(eq + 1, "pppoe") == 0;
+	if (dhcp || pppoe) {
 		/* The address comes from a lease at run time (wan.c). */
 	} else if (strchr(eq + 1, ':') != NULL) {
 		if (parse_prefix6(eq + 1, &a6) != 0 || a6.plen < 1 ||
@@ -415,17 +420,18 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 		*p = key;
 		p->wan = wan;
 	}
-	if (dhcp) {
-		if (p->ip != 0 || p->dhcp)
+	if (dhcp || pppoe) {
+		if (p->ip != 0 || p->dhcp || p->pppoe)
 			return bad(name, val, "one IPv4 address a port: "
-				   "ADDR/LEN or dhcp, not both");
-		p->dhcp = true;
+				   "ADDR/LEN, dhcp or pppoe, not two");
+		p->dhcp = dhcp;
+		p->pppoe = pppoe;
 	} else if (strchr(eq + 1, ':') != NULL) {
 		if (p->nb_ip6 == CPE_MAX_IP6)
 			return bad(name, val, "at most 4 IPv6 prefixes a port");
 		p->ip6[p->nb_ip6++] = a6;
 	} else {
-		if (p->ip != 0 || p->dhcp)
+		if (p->ip != 0 || p->dhcp || p->pppoe)
 			return bad(name, val, "one IPv4 address a port (repeat "
 				   "the port only with IPv6 prefixes)");
 		p->ip = ip;
@@ -971,11 +977,25 @@ check(struct cpe_opts *o)
 				"%u=IFNAME\n", o->ports[i].id, o->ports[i].id);
 			return -EINVAL;
 		}
+		if (o->ports[i].pppoe && !has_tap(o, &o->ports[i])) {
+			fprintf(stderr, PROG ": --wan %u=pppoe: pppd runs on "
+				"the port's TAP; allowed: add --tap %u=IFNAME\n",
+				o->ports[i].id, o->ports[i].id);
+			return -EINVAL;
+		}
+		if (o->ports[i].pppoe && mtu < 68 + CPE_PPPOE_OVERHEAD) {
+			fprintf(stderr, PROG ": --mtu %u: port %u carries "
+				"PPPoE (8 bytes of the link's MTU); allowed "
+				"values are 76..9198 for it\n", mtu,
+				o->ports[i].id);
+			return -EINVAL;
+		}
 		if (o->ports[i].wan && o->ports[i].ip == 0 &&
-		    !o->ports[i].dhcp && o->nat) {
+		    !o->ports[i].dhcp && !o->ports[i].pppoe && o->nat) {
 			fprintf(stderr, PROG ": --wan: NAPT needs an IPv4 "
 				"address on the WAN port; allowed values are "
 				"an IPv4 --wan PORT=ADDR/LEN, --wan PORT=dhcp, "
+				"--wan PORT=pppoe, "
 				"or --no-nat\n");
 			return -EINVAL;
 		}

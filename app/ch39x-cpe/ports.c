@@ -192,12 +192,15 @@ cpe_ports_setup(void)
 		p->ip_be = rte_cpu_to_be_32(c->ip);
 		/* An IPv6-only port: a /32 of 0.0.0.0 matches nothing. */
 		p->mask = c->ip ? ~0u << (32 - c->plen) : ~0u;
-		p->mtu = (uint16_t)(c->mtu ? c->mtu : o->mtu);
+		p->link_mtu = (uint16_t)(c->mtu ? c->mtu : o->mtu);
+		/* RFC 2516 7: the session header takes 8 of the link's. */
+		p->pppoe = c->pppoe;
+		p->mtu = p->link_mtu - (p->pppoe ? CPE_PPPOE_OVERHEAD : 0);
 		/* Once per DPDK port: its VLAN interfaces share it. */
 		if (cpe.by_id[p->id] < 0) {
-			rc = port_start(p->id, p->mtu, o->tx_csum, &csum);
+			rc = port_start(p->id, p->link_mtu, o->tx_csum, &csum);
 			if (rc != 0 && cpe_idle_intr_refused(p->id))
-				rc = port_start(p->id, p->mtu, o->tx_csum,
+				rc = port_start(p->id, p->link_mtu, o->tx_csum,
 						&csum);
 			if (rc != 0)
 				return rc;
@@ -279,6 +282,9 @@ cpe_tx(uint16_t idx, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return;
 	}
+	/* PPPoE: IP into the session (its 8 bytes count for the shaper). */
+	if (unlikely(p->pppoe) && cpe_pppoe_tx(m) != 0)
+		return;
 	/* The WAN scheduler queues by class and lets out at its rate. */
 	if (unlikely(cpe_qos_on) && idx == cpe.wan) {
 		cpe_qos_enqueue(m);
@@ -349,9 +355,9 @@ cpe_port_restart(uint16_t k)
 	bool csum;
 	int rc;
 
-	rc = port_start(id, first->mtu, cpe.o->tx_csum, &csum);
+	rc = port_start(id, first->link_mtu, cpe.o->tx_csum, &csum);
 	if (rc != 0 && cpe_idle_intr_refused(id))
-		rc = port_start(id, first->mtu, cpe.o->tx_csum, &csum);
+		rc = port_start(id, first->link_mtu, cpe.o->tx_csum, &csum);
 	if (rc != 0)
 		return rc;
 	if (rte_eth_macaddr_get(id, &mac) == 0 &&

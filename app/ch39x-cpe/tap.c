@@ -126,7 +126,8 @@ tap_configure(const struct tap *t, uint16_t idx)
 	memcpy(ifr.ifr_hwaddr.sa_data, p->mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	rc = tap_ioctl(s, SIOCSIFHWADDR, &ifr, t, "the port's MAC");
 	if (rc == 0) {
-		ifr.ifr_mtu = p->mtu;
+		/* PPPoE: the link's; pppd's interface gets 8 bytes less. */
+		ifr.ifr_mtu = p->link_mtu;
 		rc = tap_ioctl(s, SIOCSIFMTU, &ifr, t, "the MTU");
 	}
 	/* No IPv4 yet (IPv6 only, or --wan PORT=dhcp: the client sets it). */
@@ -234,6 +235,16 @@ cpe_tap_close(void)
 void
 cpe_punt(uint16_t in, struct rte_mbuf *m)
 {
+	/* Decapsulated PPPoE (for the router): the session header back. */
+	if (unlikely(in < CPE_MAX_PORTS && cpe.ports[in].pppoe) &&
+	    cpe_pppoe_punt(m) != 0)
+		return;
+	cpe_punt_raw(in, m);
+}
+
+void
+cpe_punt_raw(uint16_t in, struct rte_mbuf *m)
+{
 	struct iovec iov[TAP_MAX_SEGS];
 	struct rte_mbuf *s;
 	ssize_t n;
@@ -288,11 +299,23 @@ frame_to_mbuf(const uint8_t *buf, uint32_t len)
 	return head;
 }
 
+/*
+ * On a PPPoE WAN Linux speaks only PPPoE (pppd's kernel socket): other
+ * frames would leave as IP in the session (cpe_tx() encapsulates IP).
+ */
+static bool
+pppoe_frame(const uint8_t *f)
+{
+	uint16_t type = (uint16_t)(f[12] << 8 | f[13]);
+
+	return type == CPE_ETH_PPPOE_SESS || type == CPE_ETH_PPPOE_DISC;
+}
+
 static void
 tap_rx(uint16_t idx)
 {
 	struct tap *t = &taps[idx];
-	uint32_t max = cpe.ports[idx].mtu + RTE_ETHER_HDR_LEN + TAP_VLAN;
+	uint32_t max = cpe.ports[idx].link_mtu + RTE_ETHER_HDR_LEN + TAP_VLAN;
 	struct rte_mbuf *m;
 	ssize_t n;
 	uint16_t k;
@@ -303,7 +326,8 @@ tap_rx(uint16_t idx)
 		if (n < 0)
 			return;		/* EAGAIN: nothing more */
 		cpe.st.tap_rx++;
-		if (n < RTE_ETHER_HDR_LEN || (uint32_t)n > max) {
+		if (n < RTE_ETHER_HDR_LEN || (uint32_t)n > max ||
+		    (cpe.ports[idx].pppoe && !pppoe_frame(rxbuf))) {
 			cpe.st.tap_drops++;
 			continue;
 		}

@@ -240,6 +240,9 @@ demux(uint16_t idx, struct rte_mbuf **pkts, uint16_t n)
 		to = classify(k, m);
 		if (to == CPE_VLAN_NONE)
 			continue;
+		/* PPPoE: the session's IP decapsulated, the rest to pppd. */
+		if (unlikely(cpe.ports[to].pppoe) && !cpe_pppoe_rx(to, m))
+			continue;
 		if (to == idx) {
 			pkts[kept++] = m;
 		} else if (nb_held[to] < CPE_BURST) {

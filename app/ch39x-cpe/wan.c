@@ -7,7 +7,11 @@
  *
  *   /cpe/wan                        mode, address, gateway, counters
  *   /cpe/wan/set,ADDR/LEN,GATEWAY   --wan PORT=dhcp: the lease
- *   /cpe/wan/clear                  the lease gone
+ *   /cpe/wan/pppoe,SID,ACMAC,LOCAL,PEER
+ *                                   --wan PORT=pppoe: the session (id,
+ *                                   the concentrator's MAC) and IPCP's
+ *                                   addresses (usertools/ch39x-cpe-pppoe)
+ *   /cpe/wan/clear                  the lease or the session gone
  *
  * With --wan PORT=dhcp the router
  * starts without one: a DHCP client on the WAN's TAP (Linux, the control
@@ -43,6 +47,8 @@ wan_mode(void)
 {
 	if (cpe.wan < 0)
 		return "none";
+	if (cpe.o->ports[cpe.wan].pppoe)
+		return "pppoe";
 	return cpe.o->ports[cpe.wan].dhcp ? "dhcp" : "static";
 }
 
@@ -71,6 +77,11 @@ drop_addr(struct cpe_port *p, struct cpe_port_cfg *c)
 	w.gw = 0;
 }
 
+/*
+ * The address: a DHCP lease's on its subnet (plen 1..30, the gateway on
+ * it), or PPP's (plen 32, the peer anywhere but the address: the link
+ * is point to point, its next hop the concentrator).
+ */
 static int
 wan_set4(uint32_t ip, uint8_t plen, uint32_t gw, const char **err)
 {
@@ -78,19 +89,25 @@ wan_set4(uint32_t ip, uint8_t plen, uint32_t gw, const char **err)
 	struct cpe_port_cfg *c;
 	uint32_t mask;
 
-	if (cpe.wan < 0 || !cpe.o->ports[cpe.wan].dhcp) {
-		*err = "the WAN's IPv4 address is static (--wan PORT=ADDR/LEN)";
-		return -EINVAL;
-	}
-	mask = plen ? ~0u << (32 - plen) : 0;
-	if (plen < 1 || plen > 30 || (ip & ~mask) == 0 ||
-	    (ip & ~mask) == ~mask) {
-		*err = "a host address with a prefix length 1..30";
-		return -EINVAL;
-	}
-	if (gw != 0 && (((gw ^ ip) & mask) != 0 || gw == ip)) {
-		*err = "a gateway on the lease's subnet, not the address";
-		return -EINVAL;
+	if (plen == 32) {
+		if (ip == 0 || (ip >> 28) >= 14 || (ip >> 24) == 127 ||
+		    gw == ip) {
+			*err = "a unicast local address, the peer another";
+			return -EINVAL;
+		}
+		mask = ~0u;
+	} else {
+		mask = plen ? ~0u << (32 - plen) : 0;
+		if (plen < 1 || plen > 30 || (ip & ~mask) == 0 ||
+		    (ip & ~mask) == ~mask) {
+			*err = "a host address with a prefix length 1..30";
+			return -EINVAL;
+		}
+		if (gw != 0 && (((gw ^ ip) & mask) != 0 || gw == ip)) {
+			*err = "a gateway on the lease's subnet, not the "
+				"address";
+			return -EINVAL;
+		}
 	}
 	p = &cpe.ports[cpe.wan];
 	c = &cpe.o->ports[cpe.wan];
@@ -119,6 +136,7 @@ wan_clear4(void)
 {
 	if (cpe.wan < 0)
 		return;
+	cpe_pppoe_down();
 	if (cpe.ports[cpe.wan].ip != 0) {
 		w.clears++;
 		w.since = rte_rdtsc();
@@ -159,6 +177,8 @@ wan_tel(struct rte_tel_data *d)
 	cpe_tel_u64(d, "clears", w.clears);
 	cpe_tel_u64(d, "nat_flushed", w.nat_flushed);
 	cpe_tel_u64(d, "no_addr_drops", cpe.st.wan_no_addr);
+	if (cpe.o->ports[cpe.wan].pppoe)
+		cpe_pppoe_tel(d);
 }
 
 void
@@ -174,6 +194,8 @@ cpe_wan_print(FILE *f)
 		PRIu64 " no_addr_drops %" PRIu64 "\n", wan_mode(),
 		ip ? a : "none", w.gw ? g : "none", w.sets, w.renewals,
 		w.clears, w.nat_flushed, cpe.st.wan_no_addr);
+	if (cpe.wan >= 0 && cpe.o->ports[cpe.wan].pppoe)
+		cpe_pppoe_print(f);
 }
 
 void
@@ -192,6 +214,8 @@ cpe_wan_json(FILE *f)
 		ip ? a : "", cpe.wan >= 0 ? cpe.o->ports[cpe.wan].plen : 0,
 		w.gw ? g : "", uptime_s(), w.sets, w.renewals, w.clears,
 		w.nat_flushed, cpe.st.wan_no_addr);
+	if (cpe.wan >= 0 && cpe.o->ports[cpe.wan].pppoe)
+		cpe_pppoe_json(f);
 }
 
 /* --- telemetry: parsed on its thread, run on the forwarding lcore ----- */
@@ -218,10 +242,43 @@ set(const void *arg, struct rte_tel_data *d)
 	const struct lease *l = arg;
 	const char *err = NULL;
 
+	if (cpe.wan < 0 || !cpe.o->ports[cpe.wan].dhcp) {
+		cpe_ctl_error(d, "/cpe/wan/set: refused", cpe.wan >= 0 &&
+			      cpe.o->ports[cpe.wan].pppoe ?
+			      "the WAN is PPPoE: /cpe/wan/pppoe" :
+			      "the WAN's IPv4 address is static "
+			      "(--wan PORT=ADDR/LEN)");
+		return;
+	}
 	if (wan_set4(l->ip, l->plen, l->gw, &err) != 0) {
 		cpe_ctl_error(d, "/cpe/wan/set: refused", err);
 		return;
 	}
+	wan_tel(d);
+}
+
+struct session {
+	struct lease l;
+	uint16_t sid;
+	uint8_t ac[6];
+};
+
+static void
+set_pppoe(const void *arg, struct rte_tel_data *d)
+{
+	const struct session *ss = arg;
+	const char *err = NULL;
+
+	if (cpe.wan < 0 || !cpe.o->ports[cpe.wan].pppoe) {
+		cpe_ctl_error(d, "/cpe/wan/pppoe: refused",
+			      "the WAN is not PPPoE (--wan PORT=pppoe)");
+		return;
+	}
+	if (wan_set4(ss->l.ip, 32, ss->l.gw, &err) != 0) {
+		cpe_ctl_error(d, "/cpe/wan/pppoe: refused", err);
+		return;
+	}
+	cpe_pppoe_up(ss->sid, ss->ac);
 	wan_tel(d);
 }
 
@@ -265,6 +322,35 @@ tel_set(const char *cmd, const char *params, struct rte_tel_data *d)
 	return cpe_ctl_call(set, &l, sizeof(l), d);
 }
 
+static const char *const pppoe_allowed =
+	"SID,ACMAC,LOCAL,PEER: the session id 1..65534 (decimal or 0x hex), "
+	"the concentrator's MAC, IPCP's local and peer IPv4 addresses, e.g. "
+	"0x12,52:54:00:12:34:56,100.64.0.10,100.64.0.1";
+
+/* /cpe/wan/pppoe,SID,ACMAC,LOCAL,PEER */
+static int
+tel_pppoe(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct session ss = { 0 };
+	struct rte_ether_addr ac;
+	char buf[96], *f[4], *end;
+	unsigned long sid;
+
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 4) != 4)
+		return cpe_ctl_bad(d, cmd, params, pppoe_allowed);
+	sid = strtoul(f[0], &end, 0);
+	if (f[0][0] < '0' || f[0][0] > '9' || *end != '\0' || sid < 1 ||
+	    sid > 65534 || rte_ether_unformat_addr(f[1], &ac) != 0 ||
+	    !rte_is_unicast_ether_addr(&ac) || rte_is_zero_ether_addr(&ac) ||
+	    cpe_parse_ip(f[2], &ss.l.ip) != 0 ||
+	    cpe_parse_ip(f[3], &ss.l.gw) != 0 || ss.l.gw == 0)
+		return cpe_ctl_bad(d, cmd, params, pppoe_allowed);
+	ss.sid = (uint16_t)sid;
+	memcpy(ss.ac, ac.addr_bytes, sizeof(ss.ac));
+	ss.l.plen = 32;
+	return cpe_ctl_call(set_pppoe, &ss, sizeof(ss), d);
+}
+
 int
 cpe_wan_ctl_init(void)
 {
@@ -273,8 +359,11 @@ cpe_wan_ctl_init(void)
 		  "gateway and lease counters. No parameters" },
 		{ "/cpe/wan/set", tel_set, "The WAN's IPv4 address from a "
 		  "DHCP lease (--wan PORT=dhcp). Parameters: ADDR/LEN,GATEWAY" },
+		{ "/cpe/wan/pppoe", tel_pppoe, "The WAN's PPPoE session and "
+		  "IPv4 addresses (--wan PORT=pppoe, pppd's ip-up). "
+		  "Parameters: SID,ACMAC,LOCAL,PEER" },
 		{ "/cpe/wan/clear", tel_plain, "The WAN's IPv4 address gone "
-		  "(lease lost). No parameters" },
+		  "(lease lost, PPPoE session ended). No parameters" },
 	};
 
 	return cpe_ctl_register(cmds, RTE_DIM(cmds));

@@ -3,16 +3,20 @@
  */
 
 /*
- * Fuzz the router's pure parsers of IP packets from the WAN
- * (app/ch39x-cpe): the fragment tracker (frag.c) and the firewall's
- * packet view (fw.c). The input is one IP packet, copied into an exactly
- * sized buffer; every fragment it is goes through one persistent table
- * (first or later), so sequences of inputs exercise overlaps, eviction
- * and completion too.
+ * Fuzz the router's pure parsers of packets from the WAN
+ * (app/ch39x-cpe): the fragment tracker (frag.c), the firewall's packet
+ * view (fw.c) and the PPPoE session codec (pppoe.c). The input is one IP
+ * packet, copied into an exactly sized buffer; every fragment it is goes
+ * through one persistent table (first or later), so sequences of inputs
+ * exercise overlaps, eviction and completion too. The same bytes are
+ * also an Ethernet frame for the PPPoE parser, whose session is the one
+ * the frame names (so that its data path is reached), and the IP packet
+ * a session frame carries goes through the IP parsers too.
  *
  * Besides "no out-of-bounds access": a fragment's payload offset lies
  * inside the packet's stated length, its range inside 64 KiB, the table
- * never holds more than its slots.
+ * never holds more than its slots; a PPPoE session's IP packet lies
+ * inside the frame.
  */
 
 #include <stdbool.h>
@@ -23,9 +27,31 @@
 #include "frag.h"
 #include "fw.h"
 #include "fuzz.h"
+#include "pppoe.h"
 
 static struct cpe_frag tab;
 static uint64_t now;
+
+/* As a frame from a PPPoE WAN, in the session it names. */
+static void
+pppoe(const uint8_t *f, uint32_t len)
+{
+	struct cpe_pppoe_sess s = { 0 };
+	enum cpe_pppoe_kind k;
+	struct cpe_fw_pkt p;
+	uint32_t ip_len = 0;
+
+	if (len >= 18) {
+		s.sid = (uint16_t)(f[16] << 8 | f[17]);
+		memcpy(s.ac, f + 6, 6);
+	}
+	k = cpe_pppoe_parse(f, len, &s, &ip_len);
+	FUZZ_CHECK(k >= CPE_PPPOE_NONE && k <= CPE_PPPOE_BAD);
+	if (k != CPE_PPPOE_IPV4 && k != CPE_PPPOE_IPV6)
+		return;
+	FUZZ_CHECK(22 + (uint64_t)ip_len <= len);
+	(void)cpe_fw_parse(f + 22, ip_len, &p);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -57,6 +83,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 0 && data[0] == 0)
 		cpe_frag_age(&tab, 4, now + 100000);
 	(void)cpe_fw_parse(b, (uint32_t)size, &p);
+	pppoe(b, (uint32_t)size);
 	free(b);
 	return 0;
 }

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CH39X_CPE_PPPOE_H
+#define CH39X_CPE_PPPOE_H
+
+/*
+ * PPPoE (RFC 2516) session frames on the WAN: what a received frame is,
+ * and the 8 bytes that make an IP packet a session frame. Pure functions
+ * over buffers (no DPDK): pppoe_glue.c uses them on mbufs, the unit test
+ * and the fuzzer on byte arrays.
+ *
+ *   Ethernet: dst(6) src(6) type 0x8864 (session) or 0x8863 (discovery)
+ *   PPPoE:    ver/type 0x11, code 0x00, session id (2), length (2)
+ *   PPP:      protocol (2): 0x0021 IPv4, 0x0057 IPv6, the rest control
+ *             (LCP 0xc021, PAP 0xc023, CHAP 0xc223, IPCP 0x8021,
+ *             IPv6CP 0x8057, ...); then the payload
+ *
+ * PPPoE's length counts the PPP protocol and payload, not the Ethernet
+ * padding after them. The protocol is never compressed on PPPoE (RFC
+ * 2516 7: PFC not recommended; Linux pppd's rp-pppoe plugin refuses it):
+ * a 1-byte protocol is control traffic, for pppd to judge.
+ */
+
+#include <stdint.h>
+
+#define CPE_ETH_PPPOE_DISC	0x8863
+#define CPE_ETH_PPPOE_SESS	0x8864
+#define CPE_PPPOE_HLEN		6	/* ver/type, code, session, length */
+#define CPE_PPPOE_OVERHEAD	8	/* that and the PPP protocol */
+#define CPE_PPP_IPV4		0x0021
+#define CPE_PPP_IPV6		0x0057
+
+/* What a frame from the WAN is (cpe_pppoe_parse). */
+enum cpe_pppoe_kind {
+	CPE_PPPOE_NONE,		/* not PPPoE (another ethertype) */
+	CPE_PPPOE_DISC,		/* discovery: PADO, PADS, PADT, ... */
+	CPE_PPPOE_IPV4,		/* our session, an IPv4 packet */
+	CPE_PPPOE_IPV6,		/* our session, an IPv6 packet */
+	CPE_PPPOE_CTL,		/* our session, PPP control (LCP, ...) */
+	CPE_PPPOE_OTHER,	/* a session frame of another session/peer */
+	CPE_PPPOE_BAD,		/* malformed session frame */
+};
+
+/* The session the router carries: id and the concentrator's MAC. */
+struct cpe_pppoe_sess {
+	uint16_t sid;		/* host order; 0 is no session (RFC 2516) */
+	uint8_t ac[6];
+};
+
+/*
+ * What the untagged Ethernet frame f of len bytes is for session s (NULL
+ * or sid 0: none yet, every session frame is OTHER). For IPV4/IPV6,
+ * *ip_len is the IP packet's length per PPPoE's length field (it starts
+ * at f + 22; the frame may be longer by padding).
+ */
+enum cpe_pppoe_kind cpe_pppoe_parse(const uint8_t *f, uint32_t len,
+				    const struct cpe_pppoe_sess *s,
+				    uint32_t *ip_len);
+
+/*
+ * The 8 bytes after the MAC addresses' 12 that carry an IP packet of
+ * ip_len bytes in session sid: type 0x8864, the PPPoE header and the PPP
+ * protocol (CPE_PPP_IPV4 or CPE_PPP_IPV6). h points at the Ethernet
+ * type field; it gets 2 + 8 bytes. ip_len at most 65533.
+ */
+void cpe_pppoe_hdr(uint8_t *h, uint16_t sid, uint16_t proto,
+		   uint32_t ip_len);
+
+#endif
