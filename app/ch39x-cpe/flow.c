@@ -253,6 +253,17 @@ cpe_flow_input(uint16_t in, struct rte_mbuf **pkts, uint16_t n)
 	}
 	if (nk)
 		rte_hash_lookup_bulk(ft.h, kp, nk, pos);
+	/*
+	 * Towards a PPPoE WAN the session header goes into the headroom,
+	 * the cache line before the frame, which nothing has touched since
+	 * the mbuf was made: asked for now, it is there when cpe_tx() needs
+	 * it (a miss per packet otherwise, a fifth of the forwarding cost).
+	 */
+	if (unlikely(cpe.wan >= 0 && cpe.ports[cpe.wan].pppoe) &&
+	    !cpe.ports[in].wan)
+		for (i = 0; i < n; i++)
+			rte_prefetch0(rte_pktmbuf_mtod_offset(pkts[i],
+				char *, -CPE_PPPOE_OVERHEAD));
 	/* In arrival order, hits and misses alike, so no flow reorders. */
 	for (i = 0; i < n; i++) {
 		m = pkts[i];

@@ -134,12 +134,13 @@ is_ip(const struct rte_mbuf *m, uint16_t *type_be)
 }
 
 /*
- * cpe_tx() of the PPPoE WAN interface: an IP frame into the session, to
- * the concentrator; pppd's own frames (already PPPoE) as they are. 0: m
- * goes on; -1: dropped (no session), counted.
+ * An IP frame into the session (other frames, pppd's already PPPoE, as
+ * they are): 0, m goes on; -1, dropped without a session (counted). To
+ * the concentrator from cpe_tx(); from cpe_punt(), for the kernel's
+ * socket, with the addresses as received.
  */
-int
-cpe_pppoe_tx(struct rte_mbuf *m)
+static int
+into_session(struct rte_mbuf *m, bool to_ac)
 {
 	struct rte_ether_hdr *eh;
 	uint16_t type_be;
@@ -147,37 +148,32 @@ cpe_pppoe_tx(struct rte_mbuf *m)
 	if (!is_ip(m, &type_be))
 		return 0;
 	if (!cpe_pppoe.up) {
+		/* (A punted one: decapsulated, then the session went.) */
 		cpe_pppoe.tx_no_session++;
 		rte_pktmbuf_free(m);
 		return -1;
 	}
 	if (encap(m, type_be) != 0)
 		return -1;
-	eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	memcpy(eh->dst_addr.addr_bytes, cpe_pppoe.sess.ac, RTE_ETHER_ADDR_LEN);
-	cpe_pppoe.tx_data++;
+	if (to_ac) {
+		eh = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+		memcpy(eh->dst_addr.addr_bytes, cpe_pppoe.sess.ac,
+		       RTE_ETHER_ADDR_LEN);
+		cpe_pppoe.tx_data++;
+	}
 	return 0;
 }
 
-/*
- * cpe_punt() of the PPPoE WAN interface: a decapsulated IP frame (for
- * the router itself) gets its session header back for the kernel's
- * socket; the addresses stay as received. 0, or -1 (freed).
- */
+int
+cpe_pppoe_tx(struct rte_mbuf *m)
+{
+	return into_session(m, true);
+}
+
 int
 cpe_pppoe_punt(struct rte_mbuf *m)
 {
-	uint16_t type_be;
-
-	if (!is_ip(m, &type_be))
-		return 0;
-	if (!cpe_pppoe.up) {
-		/* Decapsulated, then the session went: nobody's now. */
-		cpe_pppoe.tx_no_session++;
-		rte_pktmbuf_free(m);
-		return -1;
-	}
-	return encap(m, type_be);
+	return into_session(m, false);
 }
 
 /* The next hop of the PPPoE WAN: the concentrator, or no session. */

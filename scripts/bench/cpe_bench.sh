@@ -25,8 +25,9 @@
 #
 # ch39x-cpe busy polls (--idle poll), as when these numbers were first taken.
 # Writes OUT/cpe_bench.csv and OUT/cpe_bench.png.
-# FW=1 measures the firewall's cost alone (see below).
-# Usage: [FW=1] scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
+# FW=1 measures the firewall's cost alone, PPPOE=1 a PPPoE WAN's against
+# a plain one (see below).
+# Usage: [FW=1|PPPOE=1] scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -93,6 +94,69 @@ if [ "${FW:-0}" = 1 ]; then
 			"$(median < "$priv/all_$tag")" "$n" \
 			"$(paste -sd' ' "$priv/all_$tag")"
 	done | tee "$out/cpe_bench_fw.txt"
+	exit 0
+fi
+# PPPOE=1: the PPPoE WAN (--wan 1=pppoe) side by side with the plain
+# Ethernet WAN, the simulated fast path, LAN -> WAN (the router puts
+# every packet into the session), the two alternating run by run. The
+# session comes over telemetry as pppd's hook would hand it over; the
+# generator waits for it (gen.c). Cycles per packet of the busy loops
+# (medians), their ratio, then exit.
+if [ "${PPPOE:-0}" = 1 ]; then
+	ctl=$top/usertools/ch39x-cpe-ctl
+	pargs=()
+	skip=0
+	for a in "${cpe_gen[@]}"; do
+		if [ $skip = 1 ]; then skip=0; continue; fi
+		case $a in
+		--route|--neigh) skip=1; continue ;;
+		1=203.0.113.2/24) a=1=pppoe ;;
+		esac
+		pargs+=("$a")
+	done
+	pargs+=(--tap "1=cbp$id")
+	pppoe_run() {
+		local p i
+		: > "$priv/ctl.log"
+		timeout $((secs + 60)) "$cpe" --file-prefix "cb_$id" \
+			"${pargs[@]}" --duration "$secs" \
+			> "$priv/sim.json" 2> "$priv/sim.err" &
+		p=$!
+		for i in $(seq 200); do
+			timeout 10 "$ctl" -p "cb_$id" \
+				/cpe/wan/pppoe,1,02:00:00:00:00:99,203.0.113.2,203.0.113.1 \
+				>> "$priv/ctl.log" 2>&1 && break
+			sleep 0.05
+		done
+		wait "$p" || { tail "$priv/sim.err"; return 1; }
+		if [ "$(jget "$priv/sim.json" 'j["pppoe"]["sessions"]')" != 1 ]; then
+			echo "cpe_bench: the session never reached the router:"
+			tail -3 "$priv/ctl.log"
+			return 1
+		fi
+		jget "$priv/sim.json" 'j["pppoe"]["tx_data"] / j["elapsed_s"]' >> "$priv/sim_pppoe.pps"
+		jget "$priv/sim.json" 'j["clean_cycles_per_pkt"]' >> "$priv/sim_pppoe.cyc"
+	}
+	n=$runs; runs=1
+	: > "$priv/sim_pppoe.pps"; : > "$priv/sim_pppoe.cyc"
+	: > "$priv/all_plain.cyc"; : > "$priv/all_plain.pps"
+	for i in $(seq "$n"); do
+		sim_run plain
+		jget "$priv/sim.json" 'j["clean_cycles_per_pkt"]' >> "$priv/all_plain.cyc"
+		cat "$priv/sim_plain.pps" >> "$priv/all_plain.pps"
+		pppoe_run
+	done
+	pc=$(median < "$priv/all_plain.cyc")
+	qc=$(median < "$priv/sim_pppoe.cyc")
+	{
+		printf 'plain  %.1f cycles/packet, %.0f pps (medians of %s; cycles: %s)\n' \
+			"$pc" "$(median < "$priv/all_plain.pps")" "$n" \
+			"$(paste -sd' ' "$priv/all_plain.cyc")"
+		printf 'pppoe  %.1f cycles/packet, %.0f pps (medians of %s; cycles: %s)\n' \
+			"$qc" "$(median < "$priv/sim_pppoe.pps")" "$n" \
+			"$(paste -sd' ' "$priv/sim_pppoe.cyc")"
+		awk -v p="$pc" -v q="$qc" 'BEGIN {printf "pppoe/plain packets per cycle: %.2f\n", p / q}'
+	} | tee "$out/cpe_bench_pppoe.txt"
 	exit 0
 fi
 sim_run fast

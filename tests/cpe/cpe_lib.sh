@@ -82,6 +82,10 @@ wait_file() {
 }
 # ok_drop CMD...: "pass" when CMD succeeds, else "drop" (a case's verdict).
 ok_drop() { if "$@" >/dev/null 2>&1; then echo pass; else echo drop; fi; }
+# ctl CMD...: the router "main"'s telemetry through usertools/ch39x-cpe-ctl
+# (30 s deadline), its JSON reply; field JSON KEY: one key of a reply.
+ctl() { timeout 30 "$here/../../usertools/ch39x-cpe-ctl" -p "cpe_${id}_main" "$@" 2>&1; }
+field() { echo "$1" | python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', ''))" 2>/dev/null; }
 # jq-free JSON reads: json FILE EXPR (python expression on j).
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 

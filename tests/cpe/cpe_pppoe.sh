@@ -30,7 +30,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cpe_lib.sh"
 cpe_lib_init cpe_pppoe "$@"
-ctl=$here/../../usertools/ch39x-cpe-ctl
+ctl_py=$here/../../usertools/ch39x-cpe-ctl
 hook=$here/../../usertools/ch39x-cpe-pppoe
 ac_py=$here/cpe_pppoe_ac.py
 LAN_RT=192.168.74.1 LAN_H=192.168.74.2
@@ -45,13 +45,11 @@ extra_cleanup() {
 	return 0
 }
 cpe_lib_extra_cleanup=extra_cleanup
-T() { timeout 30 "$ctl" -p "cpe_${id}_main" "$@" 2>&1; }
-field() { echo "$1" | python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', ''))" 2>/dev/null; }
 # wait_field CMD KEY VALUE SECS: until CMD's reply has KEY == VALUE.
 wait_field() {
 	local i
 	for i in $(seq $(($4 * 2))); do
-		[ "$(field "$(T "$1")" "$2")" = "$3" ] && return 0
+		[ "$(field "$(ctl "$1")" "$2")" = "$3" ] && return 0
 		sleep 0.5
 	done
 	return 1
@@ -61,7 +59,7 @@ count() { grep -c "$2" "$1" 2>/dev/null || true; }
 # pppd's ip-up (or ip-down) as pppd calls it, with the plugin's variables.
 hook_run() {
 	local sid=$1 ev=$2
-	ip netns exec "$rt" env CPE_PREFIX="cpe_${id}_main" CPE_CTL="$ctl" \
+	ip netns exec "$rt" env CPE_PREFIX="cpe_${id}_main" CPE_CTL="$ctl_py" \
 		CPE_RESOLV="$priv/resolv.conf" CPE_PPP_EVENT="$ev" \
 		PPPOE_SESSID="$sid" MACREMOTE="$ac_mac" DNS1=198.51.100.53 \
 		timeout 30 "$hook" ppp0 "$pw" 0 $PPP_LOCAL $PPP_PEER ""
@@ -112,7 +110,7 @@ ip netns exec "$rt" timeout 200 python3 "$ac_py" sniff "$pw" "$priv/tap.log" 180
 sn=$!
 wait_file "$priv/tap.log" 20
 
-r=$(T /cpe/wan)
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" mode)" = pppoe ] && [ "$(field "$r" address)" = none ] && [ "$(field "$r" pppoe_session_id)" = 0 ]' "before the session: mode pppoe, no address, no session ($r)"
 out=$(L ping -c 1 -W 2 $PPP_PEER 2>&1)
 check 'echo "$out" | grep -q "100% packet loss\|Unreachable"' "before the session: the LAN cannot reach the WAN"
@@ -136,7 +134,7 @@ W ip link set "$tun" up mtu 1500
 # IPv6 is routed, not translated: the LAN's prefix is behind the session.
 W ip -6 route add ${LAN6_RT%::1}::/64 dev "$tun"
 hook_run 4660 up
-r=$(T /cpe/wan)
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" address)" = $PPP_LOCAL/32 ] && [ "$(field "$r" gateway)" = $PPP_PEER ] && [ "$(field "$r" pppoe_session_id)" = 4660 ] && [ "$(field "$r" pppoe_concentrator)" = "$ac_mac" ]' "ip-up: session 4660 via $ac_mac, $PPP_LOCAL/32 peer $PPP_PEER in /cpe/wan"
 check 'grep -q "nameserver 198.51.100.53" "$priv/resolv.conf"' "the peer's DNS server written for dnsmasq"
 
@@ -175,18 +173,18 @@ W python3 "$ac_py" send "$tw" "$router_mac" data_other 4661 3
 for i in $(seq 50); do [ "$(count "$priv/tap.log" 'sid 4661 proto 0021')" -ge 3 ] && break; sleep 0.2; done
 check '[ "$(count "$priv/tap.log" "sid 4660 proto c021")" -ge 4 ] && [ "$(count "$priv/tap.log" "sid 4660 proto 8021")" -ge 2 ]' "LCP and IPCP to the TAP with their session headers ($(count "$priv/tap.log" 'proto c021') LCP, $(count "$priv/tap.log" 'proto 8021') IPCP)"
 check '[ "$(count "$priv/tap.log" "sid 4661 proto 0021")" -ge 3 ]' "another session's data to the TAP, not routed ($(count "$priv/tap.log" 'sid 4661'))"
-r0=$(field "$(T /cpe/wan)" pppoe_rx_bad)
+r0=$(field "$(ctl /cpe/wan)" pppoe_rx_bad)
 for k in bad_ver bad_code bad_len short; do
 	W python3 "$ac_py" send "$tw" "$router_mac" $k 4660 5
 done
-for i in $(seq 50); do [ "$(field "$(T /cpe/wan)" pppoe_rx_bad)" -ge $((r0 + 20)) ] 2>/dev/null && break; sleep 0.2; done
-r=$(T /cpe/wan)
+for i in $(seq 50); do [ "$(field "$(ctl /cpe/wan)" pppoe_rx_bad)" -ge $((r0 + 20)) ] 2>/dev/null && break; sleep 0.2; done
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" pppoe_rx_bad)" -eq $((r0 + 20)) ]' "20 malformed session frames counted and dropped (rx_bad $(field "$r" pppoe_rx_bad))"
 check 'answered "$(L ping -c 2 -i 0.3 -W 5 $SERVER 2>&1)" 2' "the session still carries traffic after them"
 
 # The session ends (ip-down), then a re-dial with another id.
 hook_run 4660 down
-r=$(T /cpe/wan)
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" address)" = none ] && [ "$(field "$r" pppoe_session_id)" = 0 ]' "ip-down: no address, no session"
 out=$(L ping -c 1 -W 2 $SERVER 2>&1)
 check 'echo "$out" | grep -q "100% packet loss\|Unreachable"' "without the session the LAN cannot reach the WAN"
@@ -194,17 +192,17 @@ hook_run 4661 up
 out=$(L ping -c 3 -i 0.3 -W 5 $SERVER 2>&1)
 check 'answered "$out" 3' "a re-dial (session 4661): traffic resumes ($(echo "$out" | grep -o '[0-9]* received'))"
 check 'grep -q "^sid 4661" "$priv/ac.log"' "the router's frames carry the new session id"
-r=$(T /cpe/wan)
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" pppoe_sessions)" = 2 ] && [ "$(field "$r" nat_flushed)" -ge 0 ]' "two sessions counted ($(field "$r" pppoe_sessions))"
 
 # Bad values over the control, refused with what is allowed.
-r=$(T /cpe/wan/pppoe,0,$ac_mac,$PPP_LOCAL,$PPP_PEER)
+r=$(ctl /cpe/wan/pppoe,0,$ac_mac,$PPP_LOCAL,$PPP_PEER)
 check 'echo "$r" | grep -q "session id 1..65534"' "/cpe/wan/pppoe with session 0 refused"
-r=$(T /cpe/wan/pppoe,7,ff:ff:ff:ff:ff:ff,$PPP_LOCAL,$PPP_PEER)
+r=$(ctl /cpe/wan/pppoe,7,ff:ff:ff:ff:ff:ff,$PPP_LOCAL,$PPP_PEER)
 check 'echo "$r" | grep -q "session id 1..65534"' "/cpe/wan/pppoe with a broadcast concentrator refused"
-r=$(T /cpe/wan/pppoe,7,$ac_mac,$PPP_LOCAL,$PPP_LOCAL)
+r=$(ctl /cpe/wan/pppoe,7,$ac_mac,$PPP_LOCAL,$PPP_LOCAL)
 check 'echo "$r" | grep -q "the peer another"' "/cpe/wan/pppoe with the peer equal to the address refused ($r)"
-r=$(T /cpe/wan/set,203.0.113.7/24,203.0.113.1)
+r=$(ctl /cpe/wan/set,203.0.113.7/24,203.0.113.1)
 check 'echo "$r" | grep -q "the WAN is PPPoE"' "/cpe/wan/set on a PPPoE WAN refused, naming /cpe/wan/pppoe"
 
 stop_router main

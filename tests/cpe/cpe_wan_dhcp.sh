@@ -21,7 +21,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cpe_lib.sh"
 cpe_lib_init cpe_wan_dhcp "$@" dnsmasq busybox
-ctl=$here/../../usertools/ch39x-cpe-ctl
+ctl_py=$here/../../usertools/ch39x-cpe-ctl
 hook=$here/../../usertools/ch39x-cpe-udhcpc
 LAN_RT=192.168.73.1 LAN_H=192.168.73.2 WAN_H=203.0.113.1
 pw=pw$id
@@ -32,13 +32,11 @@ extra_cleanup() {
 	return 0
 }
 cpe_lib_extra_cleanup=extra_cleanup
-T() { timeout 30 "$ctl" -p "cpe_${id}_main" "$@" 2>&1; }
-field() { echo "$1" | python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', ''))" 2>/dev/null; }
 # wait_wan ADDR: until /cpe/wan says address ADDR (60 s).
 wait_wan() {
 	local i
 	for i in $(seq 120); do
-		[ "$(field "$(T /cpe/wan)" address)" = "$1" ] && return 0
+		[ "$(field "$(ctl /cpe/wan)" address)" = "$1" ] && return 0
 		sleep 0.5
 	done
 	return 1
@@ -84,14 +82,14 @@ for i in $(seq 100); do
 	sleep 0.1
 done
 
-r=$(T /cpe/wan)
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" mode)" = dhcp ] && [ "$(field "$r" address)" = none ]' "before a lease: mode dhcp, no address ($r)"
 out=$(L ping -c 1 -W 2 $WAN_H 2>&1)
 check 'echo "$out" | grep -q "100% packet loss\|Unreachable"' "before a lease: the LAN cannot reach the WAN"
 
 dhcp_server 203.0.113.100
 sleep 0.5
-ip netns exec "$rt" env CPE_PREFIX="cpe_${id}_main" CPE_CTL="$ctl" \
+ip netns exec "$rt" env CPE_PREFIX="cpe_${id}_main" CPE_CTL="$ctl_py" \
 	CPE_RESOLV="$priv/resolv.conf" timeout 300 busybox udhcpc -f -B \
 	-i "$pw" -s "$hook" -t 20 -T 1 -A 1 -p "$priv/udhcpc.pid" \
 	> "$priv/udhcpc.log" 2>&1 &
@@ -106,7 +104,7 @@ udhcpc_pid() {
 	done
 }
 check 'wait_wan 203.0.113.100/24' "the lease 203.0.113.100/24 reaches the router"
-r=$(T /cpe/wan)
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" gateway)" = $WAN_H ] && [ "$(field "$r" sets)" = 1 ]' "/cpe/wan: gateway $WAN_H, 1 set ($r)"
 check 'grep -q "nameserver 203.0.113.53" "$priv/resolv.conf"' "the lease's DNS server written for dnsmasq"
 
@@ -137,8 +135,8 @@ check 'L ping -c 2 -i 0.3 -W 5 $WAN_H >/dev/null' "ping through NAT"
 
 # A renewal of the same lease moves nothing.
 kill -USR1 "$(udhcpc_pid)"
-for i in $(seq 60); do [ "$(field "$(T /cpe/wan)" renewals)" -ge 1 ] 2>/dev/null && break; sleep 0.5; done
-r=$(T /cpe/wan)
+for i in $(seq 60); do [ "$(field "$(ctl /cpe/wan)" renewals)" -ge 1 ] 2>/dev/null && break; sleep 0.5; done
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" renewals)" -ge 1 ] && [ "$(field "$r" sets)" = 1 ] && [ "$(field "$r" nat_flushed)" = 0 ]' "a renewal: counted, the address and NAT kept ($r)"
 
 # The pool moves: the old address is refused, a new lease comes.
@@ -146,7 +144,7 @@ dhcp_server 203.0.113.101
 sleep 0.5
 kill -USR1 "$(udhcpc_pid)"
 check 'wait_wan 203.0.113.101/24' "an address change reaches the router (203.0.113.101/24)"
-r=$(T /cpe/wan)
+r=$(ctl /cpe/wan)
 check '[ "$(field "$r" nat_flushed)" -ge 1 ]' "the old address's NAT sessions flushed ($(field "$r" nat_flushed))"
 rm -f "$priv/udp.ready"; wan_udp & wp=$!
 for i in $(seq 100); do [ -e "$priv/udp.ready" ] && break; sleep 0.1; done
@@ -154,9 +152,9 @@ v=$(lan_udp); wait "$wp"
 check '[ "$v" = ok ] && [ "$(cat "$priv/peer")" = 203.0.113.101 ]' "LAN -> WAN from the new address ($v, peer $(cat "$priv/peer"))"
 
 # Bad values over the control, refused with what is allowed.
-r=$(T /cpe/wan/set,203.0.113.7/31,203.0.113.1)
+r=$(ctl /cpe/wan/set,203.0.113.7/31,203.0.113.1)
 check 'echo "$r" | grep -q "prefix length 1..30\|ADDR/LEN,GATEWAY"' "/cpe/wan/set with /31 refused ($r)"
-r=$(T /cpe/wan/set,203.0.113.7/24,198.51.100.1)
+r=$(ctl /cpe/wan/set,203.0.113.7/24,198.51.100.1)
 check 'echo "$r" | grep -q "gateway on the lease"' "/cpe/wan/set with a gateway off the subnet refused ($r)"
 
 # The lease released: no address, the LAN cut off again.
