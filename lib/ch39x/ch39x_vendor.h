@@ -396,15 +396,18 @@ ch39x_rx_rec_info(const struct ch39x_profile *p, const uint8_t *hdr)
 static inline int
 ch39x_rx_next(struct ch39x_rx_parser *ps, struct ch39x_rx_frame *f)
 {
-	const uint8_t *hdr = ps->buf + ps->off;
+	const uint8_t *hdr;
 	uint32_t flen;
 
-	/* A carry is finished by the slow path. */
+	/* A carry is finished by the slow path; so is no transfer at all
+	 * (buf NULL after a reset: no pointer arithmetic on it).
+	 */
 	if (ps->carry_len != 0 || ps->off >= ps->len)
 		return ch39x_rx_next_slow(ps, f);
 	flen = ch39x_rx_rec_len(ps->buf, ps->off, ps->len, ps->prof->max_frame);
 	if (flen == 0)
 		return ch39x_rx_next_slow(ps, f);
+	hdr = ps->buf + ps->off;
 	f->data = hdr + CH39X_HDR_LEN;
 	f->len = flen;
 	f->straddled = false;
