@@ -39,9 +39,11 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # the CPE control-plane test (tests/cpe/cpe_dhcp.sh); nftables' nft is the
 # Linux router's masquerade in the VM's router comparison (tests/vm/cpe.sh)
 # and the firewall oracle of tests/cpe/cpe_fw.sh, whose WAN host scans and
-# crafts with nmap, hping3 and scapy.
+# crafts with nmap, hping3 and scapy; ppp (pppd) and pppoe (pppoe-server)
+# are the router's PPPoE client and the ISP's concentrator
+# (tests/cpe/cpe_pppoe_real.sh, in the VM: this host's kernel has no PPP).
 test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static
-	nftables nmap hping3 python3-scapy)
+	nftables nmap hping3 python3-scapy ppp pppoe)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 # The Debian packages (scripts/deb.sh): dpkg-buildpackage's build-essential
 # and debhelper, lintian; debootstrap makes the clean Debian 12 tree the

@@ -2281,7 +2281,7 @@ tc_reconnect_started(void)
 	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
 	      "replug");
 	reconnect_back(b, 1, true, "started");
-	CHECK(lsc_count[b] > lsc, "no LSC at return");
+	CHECK(wait_lsc(b, lsc), "no LSC at return");
 	CHECK(flows(a, b), "traffic to the set address did not resume");
 	CHECK(one_frame_ms(a, b, &foreign, 1000),
 	      "promiscuous mode not restored");

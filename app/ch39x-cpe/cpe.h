@@ -510,6 +510,8 @@ bool cpe_pppoe_rx(uint16_t idx, struct rte_mbuf *m);
 /* cpe_tx() and cpe_punt() of the PPPoE interface: IP into the session.
  * 0: m goes on; -1: it was dropped. */
 int cpe_pppoe_tx(struct rte_mbuf *m);
+/* tap.c: pppd's session IP out of its frame (cpe_tx() puts it back). */
+void cpe_pppoe_from_tap(struct rte_mbuf *m);
 int cpe_pppoe_punt(struct rte_mbuf *m);
 /* The next hop on the PPPoE interface (no ARP/ND): 0, or -1 (freed). */
 int cpe_pppoe_resolve(struct rte_mbuf *m, struct rte_ether_addr *mac);

@@ -26,7 +26,7 @@ put16(uint8_t *p, uint16_t v)
 
 enum cpe_pppoe_kind
 cpe_pppoe_parse(const uint8_t *f, uint32_t len,
-		const struct cpe_pppoe_sess *s, uint32_t *ip_len)
+		const struct cpe_pppoe_sess *s, bool to_ac, uint32_t *ip_len)
 {
 	uint16_t type, plen, proto;
 
@@ -45,7 +45,7 @@ cpe_pppoe_parse(const uint8_t *f, uint32_t len,
 		return CPE_PPPOE_BAD;
 	/* Not ours (or none yet): pppd's kernel socket sorts it out. */
 	if (s == NULL || s->sid == 0 || get16(f + ETH_HLEN + 2) != s->sid ||
-	    memcmp(f + 6, s->ac, 6) != 0)
+	    memcmp(f + (to_ac ? 0 : 6), s->ac, 6) != 0)
 		return CPE_PPPOE_OTHER;
 	if (plen < 2)
 		return CPE_PPPOE_CTL;

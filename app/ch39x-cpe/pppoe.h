@@ -23,6 +23,7 @@
  * a 1-byte protocol is control traffic, for pppd to judge.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define CPE_ETH_PPPOE_DISC	0x8863
@@ -51,12 +52,14 @@ struct cpe_pppoe_sess {
 
 /*
  * What the untagged Ethernet frame f of len bytes is for session s (NULL
- * or sid 0: none yet, every session frame is OTHER). For IPV4/IPV6,
- * *ip_len is the IP packet's length per PPPoE's length field (it starts
- * at f + 22; the frame may be longer by padding).
+ * or sid 0: none yet, every session frame is OTHER), the concentrator
+ * its source (from the WAN) or, with to_ac, its destination (pppd's
+ * frames from the TAP). For IPV4/IPV6, *ip_len is the IP packet's
+ * length per PPPoE's length field (it starts at f + 22; the frame may be
+ * longer by padding).
  */
 enum cpe_pppoe_kind cpe_pppoe_parse(const uint8_t *f, uint32_t len,
-				    const struct cpe_pppoe_sess *s,
+				    const struct cpe_pppoe_sess *s, bool to_ac,
 				    uint32_t *ip_len);
 
 /*

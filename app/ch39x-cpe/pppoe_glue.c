@@ -41,6 +41,30 @@
 
 struct cpe_pppoe_state cpe_pppoe;
 
+/*
+ * Session frame m (an IPv4 or IPv6 kind, ip_len bytes of IP) as a plain
+ * Ethernet frame: the addresses move over the 8 bytes, the IP type in
+ * PPPoE's place, the padding after PPPoE's length cut.
+ */
+static void
+decap(struct rte_mbuf *m, enum cpe_pppoe_kind k, uint32_t ip_len)
+{
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+
+	memmove(f + CPE_PPPOE_OVERHEAD, f, 2 * RTE_ETHER_ADDR_LEN);
+	f += CPE_PPPOE_OVERHEAD;
+	*(uint16_t *)(void *)(f + 12) = rte_cpu_to_be_16(k == CPE_PPPOE_IPV4 ?
+		RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	rte_pktmbuf_adj(m, CPE_PPPOE_OVERHEAD);
+	if (rte_pktmbuf_pkt_len(m) > RTE_ETHER_HDR_LEN + ip_len)
+		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) -
+				 RTE_ETHER_HDR_LEN - ip_len);
+	/* What the PMD read of the frame was not about the inner IP. */
+	m->ol_flags &= ~(RTE_MBUF_F_RX_IP_CKSUM_MASK |
+			 RTE_MBUF_F_RX_L4_CKSUM_MASK);
+	m->packet_type = 0;
+}
+
 /* Frame m of WAN interface idx, untagged: false when it was consumed. */
 bool
 cpe_pppoe_rx(uint16_t idx, struct rte_mbuf *m)
@@ -52,8 +76,8 @@ cpe_pppoe_rx(uint16_t idx, struct rte_mbuf *m)
 	/* The headers must be in the first segment to be read in place. */
 	if (rte_pktmbuf_data_len(m) < 22 && len > rte_pktmbuf_data_len(m))
 		len = rte_pktmbuf_data_len(m);
-	k = cpe_pppoe_parse(f, len,
-			    cpe_pppoe.up ? &cpe_pppoe.sess : NULL, &ip_len);
+	k = cpe_pppoe_parse(f, len, cpe_pppoe.up ? &cpe_pppoe.sess : NULL,
+			    false, &ip_len);
 	switch (k) {
 	case CPE_PPPOE_IPV4:
 	case CPE_PPPOE_IPV6:
@@ -72,22 +96,29 @@ cpe_pppoe_rx(uint16_t idx, struct rte_mbuf *m)
 		cpe_punt_raw(idx, m);
 		return false;
 	}
-	/* The addresses over the 8 bytes; the IP type in PPPoE's place. */
-	memmove(f + CPE_PPPOE_OVERHEAD, f, 2 * RTE_ETHER_ADDR_LEN);
-	f += CPE_PPPOE_OVERHEAD;
-	*(uint16_t *)(void *)(f + 12) = rte_cpu_to_be_16(k == CPE_PPPOE_IPV4 ?
-		RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
-	rte_pktmbuf_adj(m, CPE_PPPOE_OVERHEAD);
-	/* Padding after PPPoE's length is not the packet's. */
-	if (rte_pktmbuf_pkt_len(m) > RTE_ETHER_HDR_LEN + ip_len)
-		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) -
-				 RTE_ETHER_HDR_LEN - ip_len);
-	/* What the PMD read of the frame was not about the inner IP. */
-	m->ol_flags &= ~(RTE_MBUF_F_RX_IP_CKSUM_MASK |
-			 RTE_MBUF_F_RX_L4_CKSUM_MASK);
-	m->packet_type = 0;
+	decap(m, k, ip_len);
 	cpe_pppoe.rx_data++;
 	return true;
+}
+
+/*
+ * A frame pppd's kernel socket wrote on the TAP: the session's IP comes
+ * out of it like the WAN's, so that the firewall sees the router's own
+ * connections (their replies come in) and cpe_tx() puts it back.
+ */
+void
+cpe_pppoe_from_tap(struct rte_mbuf *m)
+{
+	uint32_t ip_len = 0;
+	enum cpe_pppoe_kind k;
+
+	if (!cpe_pppoe.up || rte_pktmbuf_data_len(m) < 22)
+		return;
+	k = cpe_pppoe_parse(rte_pktmbuf_mtod(m, uint8_t *),
+			    rte_pktmbuf_pkt_len(m), &cpe_pppoe.sess, true,
+			    &ip_len);
+	if (k == CPE_PPPOE_IPV4 || k == CPE_PPPOE_IPV6)
+		decap(m, k, ip_len);
 }
 
 /* The session header on IP frame m, in its headroom: 0, or -1 (freed). */

@@ -338,6 +338,8 @@ tap_rx(uint16_t idx)
 			continue;
 		}
 		cpe.st.tap_tx++;
+		if (cpe.ports[idx].pppoe)
+			cpe_pppoe_from_tap(m);
 		cpe_fw_out_local(idx, m);	/* its replies may come in */
 		cpe_tx(idx, m);
 	}

@@ -9,7 +9,8 @@
 # ISP's IP side), and the session reaches the router as pppd's ip-up
 # would hand it over: usertools/ch39x-cpe-pppoe with pppd's arguments and
 # the plugin's environment. (Real pppd against pppoe-server, discovery to
-# PADT, runs in the QEMU guest: tests/vm/pppoe.sh.)
+# PADT, runs in the QEMU guest: tests/cpe/cpe_pppoe_real.sh, by PPPOE=1
+# tests/vm/run.sh.)
 #
 # Checks: the options (pppoe needs --tap, excludes an address, the MTU
 # leaves room); before the session: mode pppoe, no address, the LAN cut
@@ -19,7 +20,8 @@
 # the flow cache's hits, the session's data counters); TCP MSS clamped to
 # 1452 both ways; a DF packet over 1492 answered with fragmentation
 # needed (MTU 1492); the router's own address answers pings in the
-# session; LCP and IPCP frames and other sessions' frames to the TAP
+# session; what pppd's socket writes on the TAP leaves in the session and
+# the replies to the router's Linux come up to the TAP in it; LCP and IPCP frames and other sessions' frames to the TAP
 # with their headers; malformed session frames counted and dropped; the
 # session's end (ip-down) cuts the LAN off, a re-dial with another
 # session id restores it; /cpe/wan/pppoe's bad values refused; the exit
@@ -45,15 +47,6 @@ extra_cleanup() {
 	return 0
 }
 cpe_lib_extra_cleanup=extra_cleanup
-# wait_field CMD KEY VALUE SECS: until CMD's reply has KEY == VALUE.
-wait_field() {
-	local i
-	for i in $(seq $(($4 * 2))); do
-		[ "$(field "$(ctl "$1")" "$2")" = "$3" ] && return 0
-		sleep 0.5
-	done
-	return 1
-}
 # count LOG PATTERN: lines of LOG matching PATTERN.
 count() { grep -c "$2" "$1" 2>/dev/null || true; }
 # pppd's ip-up (or ip-down) as pppd calls it, with the plugin's variables.
@@ -145,6 +138,14 @@ out=$(L ping -6 -c 3 -i 0.3 -W 5 $SERVER6 2>&1)
 check 'answered "$out" 3' "LAN -> ISP server over IPv6 in the session ($(echo "$out" | grep -o '[0-9]* received'))"
 out=$(W ping -c 2 -i 0.3 -W 5 $PPP_LOCAL 2>&1)
 check 'answered "$out" 2' "the router's session address answers pings ($(echo "$out" | grep -o '[0-9]* received'))"
+
+# What pppd's kernel socket writes on the TAP (the router's own traffic,
+# here an echo request to the concentrator's address): out in the
+# session, and the reply, for the router's address, back up to the TAP
+# in the session (the firewall saw the request go out).
+ip netns exec "$rt" timeout 30 python3 "$ac_py" send "$pw" "$ac_mac" echo_out 4660 2
+for i in $(seq 50); do [ "$(count "$priv/tap.log" 'sid 4660 proto 0021 icmp 0')" -ge 2 ] && break; sleep 0.2; done
+check '[ "$(count "$priv/tap.log" "sid 4660 proto 0021 icmp 0")" -ge 2 ]' "the router's Linux's echo requests leave in the session, the replies come up to the TAP in it ($(count "$priv/tap.log" 'icmp 0') of 2)"
 
 # DF: 1500 bytes do not fit the session's 1492; 1492 do.
 out=$(L ping -M do -s 1472 -c 1 -W 5 $SERVER 2>&1)

@@ -7,7 +7,7 @@ This host's kernel has no PPP, so here the ISP end of the session is this
 script: the session's data plane between a raw socket on the WAN host's
 Ethernet interface and a TUN interface that carries the ISP's IP side.
 (Discovery, LCP, authentication and IPCP by real pppd and pppoe-server
-run in the QEMU guest: tests/vm/pppoe.sh.)
+run in the QEMU guest: tests/cpe/cpe_pppoe_real.sh.)
 
   bridge IFACE TUN ROUTER_MAC LOG SECS
       Session frames from ROUTER_MAC carrying IPv4 (0x0021) or IPv6
@@ -22,11 +22,14 @@ run in the QEMU guest: tests/vm/pppoe.sh.)
       session SID), ipcp, padt, data_other (IPv4 in session SID from this
       interface: the router drops it when SID is not its session), and
       malformed ones: bad_ver, bad_code, bad_len (PPPoE's length past the
-      frame), short (cut inside the PPPoE header).
+      frame), short (cut inside the PPPoE header); and echo_out, what
+      pppd's kernel socket would write on the router's TAP: an ICMP echo
+      request from 100.64.0.10 to 100.64.0.1 in session SID, to DST_MAC.
   sniff IFACE LOG SECS
       What a TAP shows: one line per frame (ethertype, and for PPPoE
-      session frames the session id and the PPP protocol in hex; for TCP
-      SYNs, the MSS) until SECS, or SIGTERM.
+      session frames the session id and the PPP protocol in hex, and the
+      ICMP type of an IPv4 ICMP packet in it; for TCP SYNs, the MSS) until
+      SECS, or SIGTERM.
 """
 import fcntl
 import os
@@ -132,16 +135,30 @@ def bridge(iface, tun_name, router_mac, log_path, secs):
     log.write("end ctl %d other %d\n" % (ctl, other))
 
 
+def ip4_csum(h):
+    c = sum(struct.unpack("!%dH" % (len(h) // 2), h))
+    c = (c & 0xffff) + (c >> 16)
+    c = (c & 0xffff) + (c >> 16)
+    return ~c & 0xffff
+
+
+def echo_request(src, dst):
+    icmp = bytearray([8, 0, 0, 0, 0x12, 0x34, 0, 1]) + b"ch39x-pppoe"
+    struct.pack_into("!H", icmp, 2, ip4_csum(bytes(icmp) + b"\0"))
+    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(icmp), 7,
+                               0, 64, 1, 0, socket.inet_aton(src),
+                               socket.inet_aton(dst)))
+    struct.pack_into("!H", ip, 10, ip4_csum(bytes(ip)))
+    return bytes(ip) + bytes(icmp)
+
+
 def send(iface, dst_mac, kind, sid, count):
     s = raw(iface)
     own = s.getsockname()[4][:6]
     dst = mac_bytes(dst_mac)
     ip = bytes([0x45, 0, 0, 28, 0, 1, 0, 0, 64, 17, 0, 0, 100, 64, 0, 1,
                 100, 64, 0, 10, 0x30, 0x39, 0x30, 0x39, 0, 8, 0, 0])
-    c = sum(struct.unpack("!10H", ip[:20]))
-    c = (c & 0xffff) + (c >> 16)
-    c = (c & 0xffff) + (c >> 16)
-    ip = ip[:10] + struct.pack("!H", ~c & 0xffff) + ip[12:]
+    ip = ip[:10] + struct.pack("!H", ip4_csum(ip[:20])) + ip[12:]
     frames = {
         "lcp": session_frame(dst, own, sid, 0xc021,
                              bytes([9, 7, 0, 8, 0x12, 0x34, 0x56, 0x78])),
@@ -156,6 +173,8 @@ def send(iface, dst_mac, kind, sid, count):
         "bad_len": dst + own + struct.pack("!HBBHHH", 0x8864, 0x11, 0, sid,
                                            1400, 0x21) + ip,
         "short": dst + own + struct.pack("!HBB", 0x8864, 0x11, 0),
+        "echo_out": session_frame(dst, own, sid, 0x0021,
+                                  echo_request("100.64.0.10", "100.64.0.1")),
     }
     f = frames[kind]
     for _ in range(count):
@@ -183,6 +202,8 @@ def sniff(iface, log_path, secs):
         if et == 0x8864 and len(f) >= 22:
             fsid, plen, proto = struct.unpack("!HHH", f[16:22])
             line += " sid %d proto %04x" % (fsid, proto)
+            if proto == 0x0021 and len(f) >= 43 and f[31] == 1:
+                line += " icmp %d" % f[22 + (f[22] & 15) * 4]
         elif et == 0x0800:
             mss = tcp_syn_mss(f[14:])
             if mss is not None:

@@ -35,6 +35,9 @@ static const struct cpe_pppoe_sess ours = {
 /* An IPv4 header of 20 bytes, PPPoE length 22, 4 bytes of padding. */
 static const uint8_t v4[] = { DST, AC, SESS(22), 0x00, 0x21, IP4HDR,
 			      0, 0, 0, 0 };
+/* The same from pppd to the concentrator (the addresses swapped). */
+static const uint8_t v4_out[] = { AC, DST, SESS(22), 0x00, 0x21, IP4HDR,
+				  0, 0, 0, 0 };
 static const uint8_t v6[] = { DST, AC, SESS(42), 0x00, 0x57, 0x60, 0, 0, 0,
 			      0, 0, 59, 64, 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
 			      0, 0, 0, 0, 0, 0, 0, 1, 0xfe, 0x80, 0, 0, 0, 0,
@@ -56,14 +59,22 @@ static const uint8_t zero_len[] = { DST, AC, SESS(0), 0x00, 0x21, IP4HDR };
 static const uint8_t one_byte[] = { DST, AC, SESS(1), 0x21, 0, 0, 0 };
 
 static enum cpe_pppoe_kind
-parse(const uint8_t *f, size_t len, const struct cpe_pppoe_sess *s,
-      uint32_t *ip_len)
+parse_dir(const uint8_t *f, size_t len, const struct cpe_pppoe_sess *s,
+	  bool to_ac, uint32_t *ip_len)
 {
 	uint8_t *p = dup_exact(f, len);
-	enum cpe_pppoe_kind k = cpe_pppoe_parse(p, (uint32_t)len, s, ip_len);
+	enum cpe_pppoe_kind k = cpe_pppoe_parse(p, (uint32_t)len, s, to_ac,
+						ip_len);
 
 	free(p);
 	return k;
+}
+
+static enum cpe_pppoe_kind
+parse(const uint8_t *f, size_t len, const struct cpe_pppoe_sess *s,
+      uint32_t *ip_len)
+{
+	return parse_dir(f, len, s, false, ip_len);
 }
 
 #define KIND(f, s) parse((f), sizeof(f), (s), &ip_len)
@@ -96,6 +107,14 @@ test_kinds(void)
 	other.ac[5] ^= 1;
 	CHECK_EQ(KIND(v4, &other), CPE_PPPOE_OTHER);
 	CHECK_EQ(KIND(lcp, &other), CPE_PPPOE_OTHER);
+	/* pppd's own, to the concentrator: the peer is the destination. */
+	CHECK_EQ(parse_dir(v4, sizeof(v4), &ours, true, &ip_len),
+		 CPE_PPPOE_OTHER);
+	CHECK_EQ(parse_dir(v4_out, sizeof(v4_out), &ours, true, &ip_len),
+		 CPE_PPPOE_IPV4);
+	CHECK_EQ(ip_len, 20);
+	CHECK_EQ(parse_dir(v4_out, sizeof(v4_out), &ours, false, &ip_len),
+		 CPE_PPPOE_OTHER);
 }
 
 /* Every prefix of each frame: a verdict, no overread, IP within it. */

@@ -41,11 +41,12 @@ pppoe(const uint8_t *f, uint32_t len)
 	struct cpe_fw_pkt p;
 	uint32_t ip_len = 0;
 
+	/* Either direction (the length's parity), the peer the frame's. */
 	if (len >= 18) {
 		s.sid = (uint16_t)(f[16] << 8 | f[17]);
-		memcpy(s.ac, f + 6, 6);
+		memcpy(s.ac, f + (len & 1 ? 0 : 6), 6);
 	}
-	k = cpe_pppoe_parse(f, len, &s, &ip_len);
+	k = cpe_pppoe_parse(f, len, &s, len & 1, &ip_len);
 	FUZZ_CHECK(k >= CPE_PPPOE_NONE && k <= CPE_PPPOE_BAD);
 	if (k != CPE_PPPOE_IPV4 && k != CPE_PPPOE_IPV6)
 		return;

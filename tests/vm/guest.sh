@@ -139,6 +139,41 @@ mount -t configfs none /sys/kernel/config
 echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6
 echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6
 
+# PPPOE=1: only the WAN over PPPoE against pppoe-server and pppd
+# (tests/cpe/cpe_pppoe_real.sh, in the chroot), then done. Its private
+# directory wants a parent nobody else may write (EAL refuses a plugin
+# under one): a tmpfs of mode 700 on the chroot's /root.
+if [ "$(param vmt_pppoe)" = 1 ]; then
+	for m in $(cat /modules/pppoe.list); do
+		insmod /modules/$m.ko || echo "[guest] insmod $m failed"
+	done
+	mount -t tmpfs -o mode=700 tmpfs /host/root
+	# Debian's pppoe-server runs the session in user mode: pppd on a
+	# pseudo-terminal.
+	mkdir -p /host/dev/pts
+	mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts /host/dev/pts
+	[ -c /host/dev/ptmx ] || ln -sf pts/ptmx /host/dev/ptmx
+	PMD=$(param vmt_pmd)
+	echo "[guest] cpe_pppoe_real starts at uptime $(up) s"
+	timeout 600 chroot /host env HOME=/root \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		bash "$ROOT/tests/cpe/cpe_pppoe_real.sh" \
+		"${PMD%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe" "$PMD" \
+		> /out/pppoe.log 2>&1
+	rc=$?
+	cat /out/pppoe.log
+	sed -n 's/^ok: \(.*\)/PASS pppoe: \1/p; s/^FAIL: \(.*\)/FAIL pppoe: \1/p' \
+		/out/pppoe.log >> "$R"
+	if [ "$rc" -eq 0 ]; then
+		result PASS pppoe-run "cpe_pppoe_real.sh exit 0"
+	else
+		result FAIL pppoe-run "cpe_pppoe_real.sh exit $rc"
+	fi
+	echo "[guest] done at uptime $(up) s"
+	echo DONE >> /out/done
+	exit 0
+fi
+
 gadget() {	# name vid pid
 	mkdir "$G/$1" || return 1
 	echo "$2" > "$G/$1/idVendor"

@@ -51,6 +51,12 @@
 #                                        gadgets (tests/vm/qos.sh): only
 #                                        that, at super speed unless
 #                                        SPEEDS says otherwise
+#   PPPOE=1 ...                          the WAN over PPPoE against real
+#                                        pppoe-server and pppd (the host's
+#                                        kernel has no PPP):
+#                                        tests/cpe/cpe_pppoe_real.sh in the
+#                                        guest with its PPP modules, one
+#                                        boot, no gadgets
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
 #   ARCH=arm64 [SPEEDS=high PMD_TESTS="ncm ecm"] ...
@@ -84,7 +90,10 @@ esac
 CPE=${CPE:-0}		# 1: the router comparison (tests/vm/cpe.sh) only
 SPEEDS_DEF="high super"
 QOS=${QOS:-0}		# 1: the shaper comparison (tests/vm/qos.sh) only
+PPPOE=${PPPOE:-0}	# 1: tests/cpe/cpe_pppoe_real.sh only
 [ "$CPE" = 1 ] || [ "$QOS" = 1 ] && SPEEDS_DEF=super
+# PPPoE uses no gadget: the bus speed does not matter, one boot.
+[ "$PPPOE" = 1 ] && SPEEDS_DEF=high
 SPEEDS=${SPEEDS:-$SPEEDS_DEF}
 KDRV=${KDRV:-1}
 ACCEL=${ACCEL:-auto}
@@ -158,6 +167,10 @@ perf_n() { echo $#; }
 # on the kernel command line, whose variables the kernel caps at 32.
 QOS_APPEND=
 [ "$QOS" = 1 ] && QOS_APPEND=" vmt_qos=1"
+# PPPOE=1: dialling, the transfers, the concentrator's restart (~3 min
+# under TCG on a busy machine).
+[ "$PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_pppoe=1"
+	BOOT_TIMEOUT=$((BOOT_TIMEOUT + 300)); }
 for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
 	 "$CPE_QOS_LOADS" "$CPE_QOS_FQ_ARGS" "$CPE_QOS_FIFO_ARGS" \
 	 "$CPE_QOS_ARGS"; do
@@ -173,6 +186,9 @@ CPE_MODULES="nf_tables nft_chain_nat nft_masq"
 # The Linux routers of QOS=1: cake, and HTB with fq_codel as its leaf
 # (each only when this kernel has it: the guest says which are missing).
 QOS_MODULES="sch_cake sch_fq_codel sch_htb"
+# PPPOE=1: pppd's and pppoe-server's kernel side (the server runs its
+# sessions in user mode: pppd on a pseudo-terminal, the async discipline).
+PPPOE_MODULES="ppp_generic pppoe ppp_async"
 
 usec() { echo "${EPOCHREALTIME/./}"; }
 T_START=$(usec)
@@ -310,7 +326,7 @@ fi
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
-STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES"
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES|$PPPOE_MODULES"
 	  cat "$VMDIR/init"
 	  echo "$BUSYBOX_VER") | sha256sum |
 	cut -c1-16)
@@ -359,6 +375,8 @@ if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	add_modules perf.list $PERF_MODULES
 	# shellcheck disable=SC2086
 	add_modules cpe.list $CPE_MODULES
+	# shellcheck disable=SC2086
+	add_modules pppoe.list $PPPOE_MODULES
 	for m in $QOS_MODULES; do
 		modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" \
 			>/dev/null 2>&1 && add_modules qos.list "$m"
