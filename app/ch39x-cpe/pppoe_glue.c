@@ -196,7 +196,7 @@ into_session(struct rte_mbuf *m, bool to_ac)
 }
 
 int
-cpe_pppoe_tx(struct rte_mbuf *m)
+cpe_pppoe_tx_slow(struct rte_mbuf *m)
 {
 	return into_session(m, true);
 }

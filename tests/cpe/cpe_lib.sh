@@ -140,6 +140,47 @@ host_v4() {
 	sleep 0.5
 }
 
+# wan_mode_refusals MODE: --wan 1=MODE (dhcp, pppoe) refused without its
+# TAP (the message naming --tap) and beside an address.
+wan_mode_refusals() {
+	local out
+	out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
+		-d "$priv/pmd.so" --vdev net_ch39x0 --vdev net_ch39x1 -- \
+		--lan 0=192.168.9.1/24 --wan "1=$1" 2>&1)
+	check 'echo "$out" | grep -q "add --tap 1=IFNAME"' "--wan 1=$1 without --tap refused, naming the fix ($(echo "$out" | grep -o -- "--wan 1=$1: .*" | head -1))"
+	out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
+		-d "$priv/pmd.so" -- --lan 0=192.168.9.1/24 --wan "1=$1" \
+		--wan 1=203.0.113.5/24 2>&1)
+	check 'echo "$out" | grep -q "one IPv4 address a port"' "--wan 1=$1 and an address refused"
+}
+
+# start_tap_wan MODE [CONFIG LINES...]: the router "main" with the LAN
+# $LAN_RT/24 on $tl, --wan 1=MODE on $tw with its TAP $pw, and the extra
+# config lines; the LAN host $LAN_H/24 routed through it, the WAN end up
+# (unaddressed), the TAP up.
+start_tap_wan() {
+	local mode=$1 l i
+	shift
+	{
+		echo "vdev net_ch39x0,wire=tap:$tl"
+		echo "vdev net_ch39x1,wire=tap:$tw"
+		echo "lan 0=$LAN_RT/24"
+		echo "wan 1=$mode"
+		echo "tap 1=$pw"
+		echo json
+		for l in "$@"; do echo "$l"; done
+	} > "$priv/cpe.conf"
+	start_router main
+	ip -n "$lan" addr add "$LAN_H/24" dev "$tl"
+	ip -n "$lan" link set "$tl" up
+	ip -n "$lan" route add default via "$LAN_RT"
+	ip -n "$wan" link set "$tw" up
+	for i in $(seq 100); do
+		ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
+		sleep 0.1
+	done
+}
+
 stop_router() {
 	local name=$1
 	kill -TERM "$pid" 2>/dev/null

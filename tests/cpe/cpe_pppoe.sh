@@ -59,41 +59,15 @@ hook_run() {
 }
 
 # --- the options ---------------------------------------------------------
-out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
-	-d "$priv/pmd.so" --vdev net_ch39x0 --vdev net_ch39x1 -- \
-	--lan 0=$LAN_RT/24 --wan 1=pppoe 2>&1)
-check 'echo "$out" | grep -q "pppd runs on the port.s TAP; allowed: add --tap 1=IFNAME"' "--wan 1=pppoe without --tap refused, naming the fix"
-out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
-	-d "$priv/pmd.so" -- --lan 0=$LAN_RT/24 --wan 1=pppoe \
-	--wan 1=203.0.113.5/24 2>&1)
-check 'echo "$out" | grep -q "one IPv4 address a port"' "--wan 1=pppoe and an address refused"
+wan_mode_refusals pppoe
 out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
 	-d "$priv/pmd.so" -- --lan 0=$LAN_RT/24 --wan 1=pppoe --tap 1=x \
 	--mtu 1=70 2>&1)
 check 'echo "$out" | grep -q "allowed values are 76..9198"' "--mtu 70 on a PPPoE port refused ($(echo "$out" | grep -o 'carries PPPoE.*' | head -1))"
 
-cat > "$priv/cpe.conf" <<CONF
-vdev net_ch39x0,wire=tap:$tl
-vdev net_ch39x1,wire=tap:$tw
-lan 0=$LAN_RT/24
-lan 0=$LAN6_RT/64
-wan 1=pppoe
-wan 1=$WAN6/64
-route ::/0,$WAN6_GW
-tap 1=$pw
-json
-CONF
-start_router main
-ip -n "$lan" addr add $LAN_H/24 dev "$tl"
+start_tap_wan pppoe "lan 0=$LAN6_RT/64" "wan 1=$WAN6/64" "route ::/0,$WAN6_GW"
 ip -n "$lan" addr add $LAN6_H/64 dev "$tl" nodad
-ip -n "$lan" link set "$tl" up
-ip -n "$lan" route add default via $LAN_RT
 ip -n "$lan" -6 route add default via $LAN6_RT
-ip -n "$wan" link set "$tw" up
-for i in $(seq 100); do
-	ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
-	sleep 0.1
-done
 check 'ip -n "$rt" link show "$pw" | grep -q "mtu 1500"' "the TAP has the link's MTU, 1500 (pppd's interface gets 1492)"
 router_mac=$(ip -n "$rt" -br link show "$pw" | awk '{print $3}')
 ac_mac=$(ip -n "$wan" -br link show "$tw" | awk '{print $3}')

@@ -54,33 +54,10 @@ dhcp_server() {
 	dq=$!
 }
 
-out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
-	-d "$priv/pmd.so" --vdev net_ch39x0 --vdev net_ch39x1 -- \
-	--lan 0=$LAN_RT/24 --wan 1=dhcp 2>&1)
-check 'echo "$out" | grep -q "add --tap 1=IFNAME"' "--wan 1=dhcp without --tap refused, naming the fix"
-out=$(timeout 60 "$cpe" --no-huge --no-pci -m 256 --no-shconf -l 0 \
-	-d "$priv/pmd.so" -- --lan 0=$LAN_RT/24 --wan 1=dhcp \
-	--wan 1=203.0.113.5/24 2>&1)
-check 'echo "$out" | grep -q "one IPv4 address a port"' "--wan 1=dhcp and an address refused"
+wan_mode_refusals dhcp
 
-cat > "$priv/cpe.conf" <<CONF
-vdev net_ch39x0,wire=tap:$tl
-vdev net_ch39x1,wire=tap:$tw
-lan 0=$LAN_RT/24
-wan 1=dhcp
-tap 1=$pw
-json
-CONF
-start_router main
-ip -n "$lan" addr add $LAN_H/24 dev "$tl"
-ip -n "$lan" link set "$tl" up
-ip -n "$lan" route add default via $LAN_RT
+start_tap_wan dhcp
 ip -n "$wan" addr add $WAN_H/24 dev "$tw"
-ip -n "$wan" link set "$tw" up
-for i in $(seq 100); do
-	ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
-	sleep 0.1
-done
 
 r=$(ctl /cpe/wan)
 check '[ "$(field "$r" mode)" = dhcp ] && [ "$(field "$r" address)" = none ]' "before a lease: mode dhcp, no address ($r)"
