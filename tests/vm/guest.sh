@@ -141,13 +141,16 @@ echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6
 
 # PPPOE=1: only the WAN over PPPoE against pppoe-server and pppd
 # (tests/cpe/cpe_pppoe_real.sh, in the chroot), then done. Its private
-# directory wants a parent nobody else may write (EAL refuses a plugin
-# under one): a tmpfs of mode 700 on the chroot's /root.
+# directory wants parents nobody else may write (EAL refuses a plugin
+# under one): the chroot's /run (a tmpfs of init's) made 755, the test's
+# directory a 700 one in it. (Not a tmpfs on /root: a checkout may live
+# there.)
 if [ "$(param vmt_pppoe)" = 1 ]; then
 	for m in $(cat /modules/pppoe.list); do
 		insmod /modules/$m.ko || echo "[guest] insmod $m failed"
 	done
-	mount -t tmpfs -o mode=700 tmpfs /host/root
+	chmod 755 /host/run
+	mkdir -m 700 /host/run/ch39x-test
 	# Debian's pppoe-server runs the session in user mode: pppd on a
 	# pseudo-terminal.
 	mkdir -p /host/dev/pts
@@ -155,7 +158,7 @@ if [ "$(param vmt_pppoe)" = 1 ]; then
 	[ -c /host/dev/ptmx ] || ln -sf pts/ptmx /host/dev/ptmx
 	PMD=$(param vmt_pmd)
 	echo "[guest] cpe_pppoe_real starts at uptime $(up) s"
-	timeout 600 chroot /host env HOME=/root \
+	timeout 600 chroot /host env XDG_RUNTIME_DIR=/run/ch39x-test \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		bash "$ROOT/tests/cpe/cpe_pppoe_real.sh" \
 		"${PMD%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe" "$PMD" \
