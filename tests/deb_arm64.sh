@@ -52,7 +52,8 @@ for p in "${pkgs[@]}"; do
 	x=$tmp/$p
 	mkdir -p "$x"
 	dpkg-deb -x "$deb" "$x"
-	(cd "$x" && find . -type f | sed 's|^\.||' | sort) > "$tmp/$p.files"
+	# Files and links alike: the amd64 side lists every non-directory.
+	(cd "$x" && find . ! -type d | sed 's|^\.||' | sort) > "$tmp/$p.files"
 	a64=$(ls "$amd/${p}_"*_amd64.deb 2>/dev/null | head -n 1 || true)
 	if [ -n "$a64" ]; then
 		dpkg-deb -c "$a64" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' |
@@ -63,6 +64,7 @@ for p in "${pkgs[@]}"; do
 	fi
 	nelf=0
 	while read -r f; do
+		[ -L "$x$f" ] && continue
 		head -c 4 "$x$f" | grep -q 'ELF' || continue
 		nelf=$((nelf + 1))
 		m=$(readelf -h "$x$f" | sed -n 's/^ *Machine: *//p')
