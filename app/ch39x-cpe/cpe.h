@@ -499,6 +499,7 @@ struct cpe_pppoe_state {
 	uint64_t rx_data, tx_data;	/* IP in and out of the session */
 	uint64_t rx_ctl;		/* PPP control, to pppd */
 	uint64_t rx_other;		/* discovery, other sessions: to pppd */
+	uint64_t rx_not_pppoe;		/* plain Ethernet, dropped */
 	uint64_t rx_bad;		/* malformed session frames, dropped */
 	uint64_t tx_no_session;		/* IP to the WAN without a session */
 	uint64_t tx_drops;		/* no headroom, or too long */

@@ -90,8 +90,17 @@ cpe_pppoe_rx(uint16_t idx, struct rte_mbuf *m)
 		cpe_pppoe.rx_ctl++;
 		cpe_punt_raw(idx, m);
 		return false;
+	case CPE_PPPOE_NONE:
+		/*
+		 * Not PPPoE: nobody's on this link. Linux's TAP must not
+		 * get it: its IPv6 link-local address would answer the WAN
+		 * past the firewall.
+		 */
+		cpe_pppoe.rx_not_pppoe++;
+		rte_pktmbuf_free(m);
+		return false;
 	default:
-		/* Discovery, other sessions, plain Ethernet: pppd's. */
+		/* Discovery, other sessions: pppd's. */
 		cpe_pppoe.rx_other++;
 		cpe_punt_raw(idx, m);
 		return false;
@@ -272,6 +281,7 @@ cpe_pppoe_tel(struct rte_tel_data *d)
 	cpe_tel_u64(d, "pppoe_tx_data", cpe_pppoe.tx_data);
 	cpe_tel_u64(d, "pppoe_rx_ctl", cpe_pppoe.rx_ctl);
 	cpe_tel_u64(d, "pppoe_rx_other", cpe_pppoe.rx_other);
+	cpe_tel_u64(d, "pppoe_rx_not_pppoe", cpe_pppoe.rx_not_pppoe);
 	cpe_tel_u64(d, "pppoe_rx_bad", cpe_pppoe.rx_bad);
 	cpe_tel_u64(d, "pppoe_tx_no_session", cpe_pppoe.tx_no_session);
 	cpe_tel_u64(d, "pppoe_tx_drops", cpe_pppoe.tx_drops);
@@ -285,11 +295,13 @@ cpe_pppoe_print(FILE *f)
 	fmt_ac(ac, sizeof(ac));
 	fprintf(f, "  pppoe: session %u concentrator %s sessions %" PRIu64
 		" rx_data %" PRIu64 " tx_data %" PRIu64 " rx_ctl %" PRIu64
-		" rx_other %" PRIu64 " rx_bad %" PRIu64 " tx_no_session %"
+		" rx_other %" PRIu64 " rx_not_pppoe %" PRIu64 " rx_bad %"
+		PRIu64 " tx_no_session %"
 		PRIu64 " tx_drops %" PRIu64 "\n",
 		cpe_pppoe.up ? cpe_pppoe.sess.sid : 0, ac, cpe_pppoe.sessions,
 		cpe_pppoe.rx_data, cpe_pppoe.tx_data, cpe_pppoe.rx_ctl,
-		cpe_pppoe.rx_other, cpe_pppoe.rx_bad, cpe_pppoe.tx_no_session,
+		cpe_pppoe.rx_other, cpe_pppoe.rx_not_pppoe, cpe_pppoe.rx_bad,
+		cpe_pppoe.tx_no_session,
 		cpe_pppoe.tx_drops);
 }
 
@@ -302,10 +314,12 @@ cpe_pppoe_json(FILE *f)
 	fprintf(f, "  \"pppoe\": {\"session_id\": %u, \"concentrator\": "
 		"\"%s\", \"sessions\": %" PRIu64 ", \"rx_data\": %" PRIu64
 		", \"tx_data\": %" PRIu64 ", \"rx_ctl\": %" PRIu64
-		", \"rx_other\": %" PRIu64 ", \"rx_bad\": %" PRIu64
+		", \"rx_other\": %" PRIu64 ", \"rx_not_pppoe\": %" PRIu64
+		", \"rx_bad\": %" PRIu64
 		", \"tx_no_session\": %" PRIu64 ", \"tx_drops\": %" PRIu64
 		"},\n", cpe_pppoe.up ? cpe_pppoe.sess.sid : 0,
 		cpe_pppoe.up ? ac : "", cpe_pppoe.sessions, cpe_pppoe.rx_data,
 		cpe_pppoe.tx_data, cpe_pppoe.rx_ctl, cpe_pppoe.rx_other,
+		cpe_pppoe.rx_not_pppoe,
 		cpe_pppoe.rx_bad, cpe_pppoe.tx_no_session, cpe_pppoe.tx_drops);
 }

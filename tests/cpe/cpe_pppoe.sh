@@ -148,6 +148,13 @@ W python3 "$ac_py" send "$tw" "$router_mac" data_other 4661 3
 for i in $(seq 50); do [ "$(count "$priv/tap.log" 'sid 4661 proto 0021')" -ge 3 ] && break; sleep 0.2; done
 check '[ "$(count "$priv/tap.log" "sid 4660 proto c021")" -ge 4 ] && [ "$(count "$priv/tap.log" "sid 4660 proto 8021")" -ge 2 ]' "LCP and IPCP to the TAP with their session headers ($(count "$priv/tap.log" 'proto c021') LCP, $(count "$priv/tap.log" 'proto 8021') IPCP)"
 check '[ "$(count "$priv/tap.log" "sid 4661 proto 0021")" -ge 3 ]' "another session's data to the TAP, not routed ($(count "$priv/tap.log" 'sid 4661'))"
+# Plain Ethernet on the PPPoE link: dropped, not Linux's (its TAP's
+# IPv6 link-local would answer the WAN past the firewall).
+n0=$(count "$priv/tap.log" 'type 0800')
+p0=$(field "$(ctl /cpe/wan)" pppoe_rx_not_pppoe)
+W python3 "$ac_py" send "$tw" "$router_mac" plain_ip 4660 5
+for i in $(seq 50); do [ "$(field "$(ctl /cpe/wan)" pppoe_rx_not_pppoe)" -ge $((p0 + 5)) ] 2>/dev/null && break; sleep 0.2; done
+check '[ "$(field "$(ctl /cpe/wan)" pppoe_rx_not_pppoe)" -ge $((p0 + 5)) ] && [ "$(count "$priv/tap.log" "type 0800")" -eq "$n0" ]' "5 plain IPv4 frames from the WAN dropped and counted, none to the TAP (rx_not_pppoe $p0 -> $(field "$(ctl /cpe/wan)" pppoe_rx_not_pppoe))"
 r0=$(field "$(ctl /cpe/wan)" pppoe_rx_bad)
 for k in bad_ver bad_code bad_len short; do
 	W python3 "$ac_py" send "$tw" "$router_mac" $k 4660 5

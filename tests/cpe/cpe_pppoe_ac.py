@@ -166,6 +166,7 @@ def send(iface, dst_mac, kind, sid, count):
                               bytes([1, 3, 0, 10, 3, 6, 100, 64, 0, 1])),
         "padt": dst + own + struct.pack("!HBBHH", 0x8863, 0x11, 0xa7, sid, 0),
         "data_other": session_frame(dst, own, sid, 0x0021, ip),
+        "plain_ip": dst + own + struct.pack("!H", 0x0800) + ip,
         "bad_ver": dst + own + struct.pack("!HBBHHH", 0x8864, 0x21, 0, sid,
                                            len(ip) + 2, 0x21) + ip,
         "bad_code": dst + own + struct.pack("!HBBHHH", 0x8864, 0x11, 9, sid,
