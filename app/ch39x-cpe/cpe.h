@@ -519,16 +519,15 @@ void cpe_pppoe_from_tap(struct rte_mbuf *m);
  * cpe_tx() of the PPPoE interface, its common case inline (a forwarded
  * IP frame in one segment, room before it, no checksum offload asked
  * for): 8 bytes of the headroom, our address moved ahead of them, the
- * concentrator's in front, the session header written whole. Every
+ * concentrator's in front, the session header (cpe_pppoe_hdr()). Every
  * other case, and pppd's frames (PPPoE already: as they are), in
  * pppoe_glue.c.
  */
 static inline int
 cpe_pppoe_tx(struct rte_mbuf *m)
 {
-	static const uint8_t sess_ver[4] = { 0x88, 0x64, 0x11, 0x00 };
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
-	uint16_t type, v;
+	uint16_t type;
 
 	memcpy(&type, f + 12, 2);
 	if (type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) &&
@@ -545,16 +544,10 @@ cpe_pppoe_tx(struct rte_mbuf *m)
 	m->pkt_len += CPE_PPPOE_OVERHEAD;
 	memcpy(f + 6, f + 14, RTE_ETHER_ADDR_LEN);
 	memcpy(f, cpe_pppoe.sess.ac, RTE_ETHER_ADDR_LEN);
-	memcpy(f + 12, sess_ver, sizeof(sess_ver));
-	v = rte_cpu_to_be_16(cpe_pppoe.sess.sid);
-	memcpy(f + 16, &v, 2);
-	/* PPPoE's length: the PPP protocol and the IP packet. */
-	v = rte_cpu_to_be_16((uint16_t)(m->pkt_len - RTE_ETHER_HDR_LEN -
-					CPE_PPPOE_HLEN));
-	memcpy(f + 18, &v, 2);
-	v = rte_cpu_to_be_16(type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ?
-			     CPE_PPP_IPV4 : CPE_PPP_IPV6);
-	memcpy(f + 20, &v, 2);
+	cpe_pppoe_hdr(f + 12, cpe_pppoe.sess.sid,
+		      type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ?
+		      CPE_PPP_IPV4 : CPE_PPP_IPV6,
+		      m->pkt_len - RTE_ETHER_HDR_LEN - CPE_PPPOE_OVERHEAD);
 	cpe_pppoe.tx_data++;
 	return 0;
 }

@@ -17,13 +17,6 @@ get16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 enum cpe_pppoe_kind
 cpe_pppoe_parse(const uint8_t *f, uint32_t len,
 		const struct cpe_pppoe_sess *s, bool to_ac, uint32_t *ip_len)
@@ -54,15 +47,4 @@ cpe_pppoe_parse(const uint8_t *f, uint32_t len,
 		return CPE_PPPOE_CTL;
 	*ip_len = (uint32_t)plen - 2;
 	return proto == CPE_PPP_IPV4 ? CPE_PPPOE_IPV4 : CPE_PPPOE_IPV6;
-}
-
-void
-cpe_pppoe_hdr(uint8_t *h, uint16_t sid, uint16_t proto, uint32_t ip_len)
-{
-	put16(h, CPE_ETH_PPPOE_SESS);
-	h[2] = 0x11;
-	h[3] = 0;
-	put16(h + 4, sid);
-	put16(h + 6, (uint16_t)(ip_len + 2));
-	put16(h + 8, proto);
 }

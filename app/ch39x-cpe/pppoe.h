@@ -66,9 +66,24 @@ enum cpe_pppoe_kind cpe_pppoe_parse(const uint8_t *f, uint32_t len,
  * The 8 bytes after the MAC addresses' 12 that carry an IP packet of
  * ip_len bytes in session sid: type 0x8864, the PPPoE header and the PPP
  * protocol (CPE_PPP_IPV4 or CPE_PPP_IPV6). h points at the Ethernet
- * type field; it gets 2 + 8 bytes. ip_len at most 65533.
+ * type field; it gets 2 + 8 bytes. ip_len at most 65533. Inline: the
+ * forwarding path's cpe_tx() writes every session header with it.
  */
-void cpe_pppoe_hdr(uint8_t *h, uint16_t sid, uint16_t proto,
-		   uint32_t ip_len);
+static inline void
+cpe_pppoe_hdr(uint8_t *h, uint16_t sid, uint16_t proto, uint32_t ip_len)
+{
+	uint16_t len = (uint16_t)(ip_len + 2);
+
+	h[0] = CPE_ETH_PPPOE_SESS >> 8;
+	h[1] = CPE_ETH_PPPOE_SESS & 0xff;
+	h[2] = 0x11;
+	h[3] = 0;
+	h[4] = (uint8_t)(sid >> 8);
+	h[5] = (uint8_t)sid;
+	h[6] = (uint8_t)(len >> 8);
+	h[7] = (uint8_t)len;
+	h[8] = (uint8_t)(proto >> 8);
+	h[9] = (uint8_t)proto;
+}
 
 #endif
