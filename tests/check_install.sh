@@ -28,7 +28,7 @@ set -euo pipefail
 
 mode=$1 build=$2 pmd_dir=$3 incdir=$4 pcdir=$5 bindir=$6 devargs_tool=$7 py=$8
 fail=0
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+. "$(dirname "$0")/check.sh"
 
 # A private directory: EAL refuses plugins below a world-writable one.
 tmp=$(mktemp -d "${XDG_RUNTIME_DIR:-$HOME}/ch39x-install.XXXXXX")

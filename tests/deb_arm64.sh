@@ -23,7 +23,7 @@ apt_debs=$top/.cache/apt-arm64/debs
 stamp=$top/.cache/sysroot-arm64/.ch39x-sysroot
 pkgs=(librte-net-ch39x librte-net-ch39x-dev ch39x-tools ch39x-cpe)
 fail=0
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+. "$(dirname "$0")/check.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -58,7 +58,7 @@ unshare -m --propagation private bash -s <<'EOS'
 set -uo pipefail
 r=$work/mnt
 fail=0
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+. "$(dirname "$0")/check.sh"
 # The tree at $r: an overlay of LOWER (colon-separated) with UPPER on top,
 # and the chroot's /proc, /sys, /dev (the few nodes it needs), /run, /tmp.
 mount_root() {	# LOWER UPPER WORKDIR

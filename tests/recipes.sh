@@ -23,7 +23,7 @@ fail=0
 # "Traffic both ways" means more than the 32-frame bursts tx_first sends
 # from each port: forwarding went on. The counts depend on the machine's
 # load, so no rate is asserted; the sleeps leave room for a loaded one.
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+. "$(dirname "$0")/check.sh"
 
 # run NAME EAL-AND-TESTPMD-ARGS...: testpmd reads the commands on stdin, one
 # a line; a line "sleep N" waits instead. The log is $priv/NAME.log.

@@ -38,7 +38,7 @@ log=$priv/testpmd.log
 	echo "dpdk-testpmd failed:"; tail -30 "$log"; exit 1; }
 
 fail=0
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+. "$(dirname "$0")/check.sh"
 
 # "stop" prints per-port forward statistics, then the accumulated ones.
 acc=$(sed -n '/Accumulated forward statistics/,/+++/p' "$log")

@@ -51,7 +51,7 @@ log=$priv/testpmd.log
 	echo "dpdk-testpmd failed:"; tail -30 "$log"; exit 1; }
 
 fail=0
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+. "$(dirname "$0")/check.sh"
 
 # One line per "show port info": port, speed, duplex, autoneg.
 mapfile -t info < <(awk '

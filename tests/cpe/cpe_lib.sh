@@ -60,7 +60,7 @@ cpe_lib_cleanup() {
 	rm -rf "$priv"
 }
 
-check() { if eval "$1"; then echo "ok: $2"; else echo "FAIL: $2"; fail=1; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/../check.sh"
 L() { timeout 30 ip netns exec "$lan" "$@"; }
 W() { timeout 30 ip netns exec "$wan" "$@"; }
 # answered OUT N: ping's output OUT shows at least N-1 of its N echo
