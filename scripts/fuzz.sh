@@ -83,7 +83,8 @@ mkdir -p "$out/obj" "$out/obj-sim"
 read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
 read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
 for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_ncm \
-	   ch39x_ecm ch39x_libusb ch39x_libusb_select ch39x_libusb_open; do
+	   ch39x_ecm ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
+	   ch39x_libusb_return; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
 		-c "$lib/$src.c" -o "$out/obj/$src.o"

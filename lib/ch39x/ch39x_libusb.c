@@ -464,7 +464,7 @@ lu_submit(struct ch39x_usb_dev *d, struct ch39x_xfer *x)
 		const struct lu_buf *b = find_buf(u, x->buf, x->len);
 
 		heap = xfer_overhead(x->len) +
-			(b == NULL || !b->devmem ? x->len : 0);
+			(b == NULL || !b->devmem || b->stale ? x->len : 0);
 		used = u->devmem_bytes + __atomic_fetch_add(&u->in_flight,
 			heap, __ATOMIC_RELAXED);
 		if (used + heap > u->limit) {
@@ -822,17 +822,43 @@ lu_close(struct ch39x_usb_dev *d)
  * open. Two uses: the Rx interrupts' wake-up descriptor, and the look
  * that spares an event round when nothing is ready (lu_ready()).
  */
+/*
+ * libusb's descriptors into the set: at open, and after a reattach, whose
+ * new context and device node have new ones (the old ones left the set
+ * as they were closed). Returns 0 or a negative errno.
+ */
 int
-lu_ready_set(struct lu_dev *u)
+lu_ready_add(struct lu_dev *u)
 {
 	const struct libusb_pollfd **pfds;
 	struct epoll_event ev;
 	int i, rc = 0;
 
+	pfds = libusb_get_pollfds(u->ctx);
+	if (pfds == NULL)
+		return -ENOMEM;
+	memset(&ev, 0, sizeof(ev));
+	for (i = 0; rc == 0 && pfds[i] != NULL; i++) {
+		ev.events = ((pfds[i]->events & POLLIN) ? EPOLLIN : 0) |
+			((pfds[i]->events & POLLOUT) ? EPOLLOUT : 0);
+		ev.data.fd = pfds[i]->fd;
+		if (epoll_ctl(u->wake_ep, EPOLL_CTL_ADD, pfds[i]->fd, &ev) != 0 &&
+		    errno != EEXIST)
+			rc = -errno;
+	}
+	libusb_free_pollfds(pfds);
+	return rc;
+}
+
+int
+lu_ready_set(struct lu_dev *u)
+{
+	struct epoll_event ev;
+	int rc = 0;
+
 	u->wake_ev = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	u->wake_ep = epoll_create1(EPOLL_CLOEXEC);
-	pfds = libusb_get_pollfds(u->ctx);
-	if (u->wake_ev < 0 || u->wake_ep < 0 || pfds == NULL) {
+	if (u->wake_ev < 0 || u->wake_ep < 0) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -841,15 +867,9 @@ lu_ready_set(struct lu_dev *u)
 	ev.data.fd = u->wake_ev;
 	if (epoll_ctl(u->wake_ep, EPOLL_CTL_ADD, u->wake_ev, &ev) != 0)
 		rc = -errno;
-	for (i = 0; rc == 0 && pfds[i] != NULL; i++) {
-		ev.events = ((pfds[i]->events & POLLIN) ? EPOLLIN : 0) |
-			((pfds[i]->events & POLLOUT) ? EPOLLOUT : 0);
-		ev.data.fd = pfds[i]->fd;
-		if (epoll_ctl(u->wake_ep, EPOLL_CTL_ADD, pfds[i]->fd, &ev) != 0)
-			rc = -errno;
-	}
+	if (rc == 0)
+		rc = lu_ready_add(u);
 out:
-	libusb_free_pollfds(pfds);
 	if (rc != 0) {
 		lu_log(u, "no ready set for libusb's descriptors (%s): every "
 		       "look is a libusb event round, and Rx interrupts are "
@@ -949,6 +969,8 @@ const struct ch39x_usb_ops lu_ops = {
 	.intr_hook = lu_intr_hook,
 	.buf_alloc = buf_alloc,
 	.buf_free = ch39x_libusb_buf_free,
+	.lookup = lu_lookup,
+	.reattach = lu_reattach,
 };
 
 bool

@@ -473,10 +473,32 @@ hand_back(struct lu_dev *u, bool keep)
 		release_all(u, true);
 }
 
+/*
+ * The endpoints' idle transfer wrappers. A libusb transfer holds a
+ * reference to the device it was last submitted to until it is submitted
+ * again or freed: freed before that device's context is (a reattach, or
+ * close), or the last reference would be dropped into a freed context.
+ */
+void
+lu_pools_free(struct lu_dev *u)
+{
+	struct lu_xfer *w;
+	int k;
+
+	for (k = 0; k < CH39X_EP_COUNT; k++) {
+		pthread_mutex_lock(&u->ep[k].lock);
+		while ((w = u->ep[k].pool) != NULL) {
+			u->ep[k].pool = w->next;
+			libusb_free_transfer(w->t);
+			free(w);
+		}
+		pthread_mutex_unlock(&u->ep[k].lock);
+	}
+}
+
 void
 lu_free(struct lu_dev *u)
 {
-	struct lu_xfer *w;
 	uint32_t n_left = 0;
 	uint32_t i;
 	int k;
@@ -492,15 +514,11 @@ lu_free(struct lu_dev *u)
 	if (n_left != 0)
 		lu_log(u, "close: %u transfer buffers not given back are left "
 		       "allocated", n_left);
-	for (k = 0; k < CH39X_EP_COUNT; k++) {
-		while ((w = u->ep[k].pool) != NULL) {
-			u->ep[k].pool = w->next;
-			libusb_free_transfer(w->t);
-			free(w);
-		}
+	lu_pools_free(u);
+	for (k = 0; k < CH39X_EP_COUNT; k++)
 		pthread_mutex_destroy(&u->ep[k].lock);
-	}
 	lu_wake_close(u);
+	lu_seen_drop(u);
 	if (u->h != NULL)
 		libusb_close(u->h);
 	if (u->ctx != NULL)
@@ -528,18 +546,117 @@ path_ok(const char *p)
 	return digit && dash;
 }
 
-struct ch39x_usb_dev *
-ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
-		  size_t errlen)
+/*
+ * Take the one device sel picks from u->ctx's bus into u, as open and a
+ * reattach do: open it, switch to the configuration of the first asked
+ * protocol it offers (vendor, NCM, ECM), read who it is, claim its
+ * interfaces. 0, or -1 and why in err; u->h may then be open, for the
+ * caller's hand_back().
+ */
+int
+lu_attach(struct lu_dev *u, const struct ch39x_libusb_sel *sel, char *err,
+	size_t errlen)
 {
-	unsigned int protos = sel->protos ? sel->protos : CH39X_LIBUSB_ANY;
+	unsigned int protos = u->protos;
 	struct libusb_config_descriptor *c = NULL;
 	struct lu_cand cand;
 	libusb_device *dev;
 	unsigned int want_proto = 0, b;
 	uint8_t want_cfg;
 	int r, k, cur = -1;
+
+	memset(&cand, 0, sizeof(cand));
+	dev = pick(u->ctx, sel, protos, &cand, err, errlen);
+	if (dev == NULL)
+		return -1;
+	for (b = 0; b < 3 && want_proto == 0; b++)
+		if (protos & cand.offers & (1u << b))
+			want_proto = 1u << b;
+	u->proto = (enum ch39x_libusb_proto)want_proto;
+	want_cfg = cand.cfg_for[proto_bit(want_proto)];
+	snprintf(u->path, sizeof(u->path), "%s", cand.path);
+	r = libusb_open(dev, &u->h);
+	if (r != 0) {
+		snprintf(err, errlen, "cannot open %04x:%04x at %s: %s%s",
+			 cand.dd.idVendor, cand.dd.idProduct, cand.path,
+			 libusb_error_name(r), r == LIBUSB_ERROR_ACCESS ?
+			 " (no permission on its node in /dev/bus/usb: run as "
+			 "root, or install the udev rule " LU_UDEV_RULE " and "
+			 "join its group; ch39x-usb status shows access)" : "");
+		libusb_unref_device(dev);
+		return -1;
+	}
+	if (libusb_get_configuration(u->h, &cur) != 0)
+		cur = -1;
+	if (cur != want_cfg) {
+		char why[64];
+		uint32_t let_go;
+
+		snprintf(why, sizeof(why), "to switch to configuration %u (%s)",
+			 want_cfg, proto_name(want_proto));
+		let_go = detach_all(u, why);
+		r = libusb_set_configuration(u->h, want_cfg);
+		libusb_unref_device(dev);
+		if (r != 0) {
+			for (k = 0; k < 32; k++)
+				if (let_go & (1u << k))
+					libusb_attach_kernel_driver(u->h, k);
+			snprintf(err, errlen, "%04x:%04x at %s: "
+				 "SET_CONFIGURATION %u (from %d) for %s: %s",
+				 cand.dd.idVendor, cand.dd.idProduct,
+				 cand.path, want_cfg, cur,
+				 proto_name(want_proto), libusb_error_name(r));
+			return -1;
+		}
+		u->switched = true;
+		u->orig_cfg = cur > 0 ? (uint8_t)cur : 0;
+		/* V1.7 sleeps 5 ms after the switch (§1). */
+		libusb_close(u->h);
+		u->h = NULL;
+		sleep_ms(5);
+		if (refind(u, cand.path, cand.dd.idVendor, cand.dd.idProduct,
+			   want_cfg, u->reenum_ms, err, errlen) != 0)
+			return -1;
+	} else {
+		libusb_unref_device(dev);
+	}
+	dev = libusb_get_device(u->h);
+	u->busdev = (uint32_t)libusb_get_bus_number(dev) << 16 |
+		libusb_get_device_address(dev);
+	u->info.vid = cand.dd.idVendor;
+	u->info.pid = cand.dd.idProduct;
+	u->info.bcd_device = cand.dd.bcdDevice;
+	u->info.config_value = want_cfg;
+	if (u->switched)
+		lu_log(u, "%s: switched from configuration %u to %u for %s%s",
+		       u->path, u->orig_cfg, want_cfg, proto_name(u->proto),
+		       u->keep ? " (kernel_driver=keep: not restored at close)" :
+		       "; restored at close");
+	u->info.speed = lu_speed(libusb_get_device_speed(dev));
+	if (cand.dd.iSerialNumber != 0 &&
+	    libusb_get_string_descriptor_ascii(u->h, cand.dd.iSerialNumber,
+		(unsigned char *)u->info.serial, sizeof(u->info.serial)) < 0)
+		u->info.serial[0] = '\0';
+	if (u->proto != CH39X_LIBUSB_VENDOR)
+		return setup_cdc(u, want_cfg, err, errlen);
+	r = libusb_get_active_config_descriptor(dev, &c);
+	if (r != 0) {
+		snprintf(err, errlen, "configuration descriptor: %s",
+			 libusb_error_name(r));
+		return -1;
+	}
+	r = setup_vendor(u, c, err, errlen);
+	libusb_free_config_descriptor(c);
+	return r;
+}
+
+struct ch39x_usb_dev *
+ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
+		  size_t errlen)
+{
+	unsigned int protos = sel->protos ? sel->protos : CH39X_LIBUSB_ANY;
 	struct lu_dev *u;
+	int r, k;
 
 	if (sel->vid == 0 && sel->pid != 0) {
 		snprintf(err, errlen, "a product ID needs a vendor ID");
@@ -563,6 +680,12 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 	u->log = sel->log;
 	u->log_arg = sel->log_arg;
 	u->keep = sel->keep_kernel_driver;
+	u->protos = protos;
+	u->reenum_ms = sel->reenum_ms ? sel->reenum_ms : CH39X_LIBUSB_REENUM_MS;
+	snprintf(u->sel_serial, sizeof(u->sel_serial), "%s",
+		 sel->serial != NULL ? sel->serial : "");
+	snprintf(u->sel_path, sizeof(u->sel_path), "%s",
+		 sel->path != NULL ? sel->path : "");
 	for (k = 0; k < CH39X_EP_COUNT; k++)
 		pthread_mutex_init(&u->ep[k].lock, NULL);
 	u->limit = usbfs_limit();
@@ -573,92 +696,21 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 		snprintf(err, errlen, "libusb_init: %s", libusb_error_name(r));
 		goto fail;
 	}
-	memset(&cand, 0, sizeof(cand));
-	dev = pick(u->ctx, sel, protos, &cand, err, errlen);
-	if (dev == NULL)
+	if (lu_attach(u, sel, err, errlen) != 0)
 		goto fail;
-	/* The first asked protocol the device offers: vendor, NCM, ECM. */
-	for (b = 0; b < 3 && want_proto == 0; b++)
-		if (protos & cand.offers & (1u << b))
-			want_proto = 1u << b;
-	u->proto = (enum ch39x_libusb_proto)want_proto;
-	want_cfg = cand.cfg_for[proto_bit(want_proto)];
-	snprintf(u->path, sizeof(u->path), "%s", cand.path);
-	r = libusb_open(dev, &u->h);
-	if (r != 0) {
-		snprintf(err, errlen, "cannot open %04x:%04x at %s: %s%s",
-			 cand.dd.idVendor, cand.dd.idProduct, cand.path,
-			 libusb_error_name(r), r == LIBUSB_ERROR_ACCESS ?
-			 " (no permission on its node in /dev/bus/usb: run as "
-			 "root, or install the udev rule " LU_UDEV_RULE " and "
-			 "join its group; ch39x-usb status shows access)" : "");
-		libusb_unref_device(dev);
-		goto fail;
+	/*
+	 * The port's place, should the device leave and return: as the
+	 * selection named it, else by the serial number it has, else at the
+	 * path it is at (ch39x_libusb_return.c).
+	 */
+	if (u->sel_serial[0] == '\0' && u->sel_path[0] == '\0') {
+		if (u->info.serial[0] != '\0')
+			snprintf(u->sel_serial, sizeof(u->sel_serial), "%s",
+				 u->info.serial);
+		else
+			snprintf(u->sel_path, sizeof(u->sel_path), "%s",
+				 u->path);
 	}
-	if (libusb_get_configuration(u->h, &cur) != 0)
-		cur = -1;
-	if (cur != want_cfg) {
-		char why[64];
-		uint32_t let_go;
-
-		snprintf(why, sizeof(why), "to switch to configuration %u (%s)",
-			 want_cfg, proto_name(want_proto));
-		let_go = detach_all(u, why);
-		r = libusb_set_configuration(u->h, want_cfg);
-		libusb_unref_device(dev);
-		if (r != 0) {
-			for (k = 0; k < 32; k++)
-				if (let_go & (1u << k))
-					libusb_attach_kernel_driver(u->h, k);
-			snprintf(err, errlen, "%04x:%04x at %s: "
-				 "SET_CONFIGURATION %u (from %d) for %s: %s",
-				 cand.dd.idVendor, cand.dd.idProduct,
-				 cand.path, want_cfg, cur,
-				 proto_name(want_proto), libusb_error_name(r));
-			goto fail;
-		}
-		u->switched = true;
-		u->orig_cfg = cur > 0 ? (uint8_t)cur : 0;
-		/* V1.7 sleeps 5 ms after the switch (§1). */
-		libusb_close(u->h);
-		u->h = NULL;
-		sleep_ms(5);
-		if (refind(u, cand.path, cand.dd.idVendor, cand.dd.idProduct,
-			   want_cfg, sel->reenum_ms ? sel->reenum_ms :
-			   CH39X_LIBUSB_REENUM_MS, err, errlen) != 0)
-			goto fail;
-	} else {
-		libusb_unref_device(dev);
-	}
-	dev = libusb_get_device(u->h);
-	u->info.vid = cand.dd.idVendor;
-	u->info.pid = cand.dd.idProduct;
-	u->info.bcd_device = cand.dd.bcdDevice;
-	u->info.config_value = want_cfg;
-	if (u->switched)
-		lu_log(u, "%s: switched from configuration %u to %u for %s%s",
-		       u->path, u->orig_cfg, want_cfg, proto_name(u->proto),
-		       u->keep ? " (kernel_driver=keep: not restored at close)" :
-		       "; restored at close");
-	u->info.speed = lu_speed(libusb_get_device_speed(dev));
-	if (cand.dd.iSerialNumber != 0 &&
-	    libusb_get_string_descriptor_ascii(u->h, cand.dd.iSerialNumber,
-		(unsigned char *)u->info.serial, sizeof(u->info.serial)) < 0)
-		u->info.serial[0] = '\0';
-	if (u->proto == CH39X_LIBUSB_VENDOR) {
-		r = libusb_get_active_config_descriptor(dev, &c);
-		if (r != 0) {
-			snprintf(err, errlen, "configuration descriptor: %s",
-				 libusb_error_name(r));
-			goto fail;
-		}
-		r = setup_vendor(u, c, err, errlen);
-		libusb_free_config_descriptor(c);
-	} else {
-		r = setup_cdc(u, want_cfg, err, errlen);
-	}
-	if (r != 0)
-		goto fail;
 	/* Failing, it logs and leaves Rx interrupts off: not fatal. */
 	(void)lu_ready_set(u);
 	return &u->base;

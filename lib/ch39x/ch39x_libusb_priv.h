@@ -76,6 +76,21 @@ struct lu_buf {
 	size_t size;		/* as asked */
 	size_t acct;		/* as counted: page-rounded for usbfs memory */
 	bool devmem;
+	/*
+	 * usbfs memory of the device node before a reattach: still mapped,
+	 * but the new node's usbfs does not know it, so the kernel copies
+	 * it per transfer as it does heap memory (devio.c find_memory_area).
+	 */
+	bool stale;
+};
+
+/* A device in the port's place on the bus, as a lookup saw it. */
+struct lu_seen {
+	char path[CH39X_LIBUSB_PATH_MAX];
+	uint32_t busdev;	/* busnum << 16 | devnum: one enumeration */
+	struct ch39x_usb_info info;
+	libusb_context *ctx;	/* a fresh context listing it, for reattach */
+	uint64_t until_ms;	/* looked at again after this (mono_ms) */
 };
 
 struct lu_dev {
@@ -101,6 +116,14 @@ struct lu_dev {
 	bool switched;
 	uint8_t orig_cfg;		/* 0: the device was unconfigured */
 	bool keep;			/* keep_kernel_driver: undo nothing */
+	/* The selection open was given, kept for the device's return. */
+	unsigned int protos;		/* never 0 */
+	unsigned int reenum_ms;
+	char sel_serial[LU_SERIAL_MAX];
+	char sel_path[CH39X_LIBUSB_PATH_MAX];
+	struct lu_seen seen;		/* lookup's last find; busdev 0: none */
+	uint32_t busdev;		/* the device taken (as lu_seen's) */
+	uint64_t reattaches;
 	struct lu_ep ep[CH39X_EP_COUNT];
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
@@ -173,6 +196,12 @@ libusb_device * pick(libusb_context *ctx, const struct ch39x_libusb_sel *sel, un
 int claim(struct lu_dev *u, uint8_t ifn, char *err, size_t errlen) LU_INTERNAL;
 void hand_back(struct lu_dev *u, bool keep) LU_INTERNAL;
 void lu_free(struct lu_dev *u) LU_INTERNAL;
+void lu_pools_free(struct lu_dev *u) LU_INTERNAL;
+int lu_attach(struct lu_dev *u, const struct ch39x_libusb_sel *sel, char *err, size_t errlen) LU_INTERNAL;
+void lu_seen_drop(struct lu_dev *u) LU_INTERNAL;
+int lu_lookup(struct ch39x_usb_dev *d, struct ch39x_usb_info *info) LU_INTERNAL;
+int lu_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen) LU_INTERNAL;
+int lu_ready_add(struct lu_dev *u) LU_INTERNAL;
 
 int lu_ready_set(struct lu_dev *u) LU_INTERNAL;
 void lu_wake_close(struct lu_dev *u) LU_INTERNAL;

@@ -35,6 +35,8 @@ enum ch39x_framing {
 	CH39X_FRAMING_NCM,		/* CDC-NCM NTBs (ch39x_ncm.h) */
 	CH39X_FRAMING_ECM,		/* CDC-ECM, a frame per transfer */
 };
+/* In a looked-up identity: the device offers none of the asked ones. */
+#define CH39X_FRAMING_NONE	0xff
 
 struct ch39x_cdc_desc;
 
@@ -189,6 +191,21 @@ struct ch39x_usb_ops {
 	uint8_t *(*buf_alloc)(struct ch39x_usb_dev *d, size_t size,
 			      enum ch39x_buf_kind *kind);
 	void (*buf_free)(struct ch39x_usb_dev *d, uint8_t *buf);
+	/*
+	 * A device's return, both NULL where the backend cannot see one.
+	 * Control thread, after the device left the bus (-ENODEV) and with
+	 * nothing in flight. lookup: whether a device is in the port's place
+	 * on the bus again (the place as the backend chose the device at
+	 * open: its serial number or its bus path) and who it says it is,
+	 * without taking it; 0 and *info (framing CH39X_FRAMING_NONE when it
+	 * offers none that was asked for), or -ENODEV. reattach: take the
+	 * device lookup saw, as open took the first one, into the same
+	 * handle: endpoints, transfer pools, buffers and the RX wake-up
+	 * descriptor stay valid. 0, or a negative errno and why in err (the
+	 * handle then stays as gone as before).
+	 */
+	int (*lookup)(struct ch39x_usb_dev *d, struct ch39x_usb_info *info);
+	int (*reattach)(struct ch39x_usb_dev *d, char *err, size_t errlen);
 };
 
 /* Every backend's device handle starts with this. */

@@ -558,6 +558,24 @@ sim_buf_free(struct ch39x_usb_dev *d, uint8_t *buf)
 	free(buf);
 }
 
+/* Back on the bus once replugged; as whom it then says (sim_set_identity). */
+static int
+sim_lookup(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
+{
+	if (ch39x_sim_unplugged(d))
+		return -ENODEV;
+	return sim_get_info(d, info);
+}
+
+/* The model's device object outlives its unplug: nothing to take again. */
+static int
+sim_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return ch39x_sim_unplugged(d) ? -ENODEV : 0;
+}
+
 static const struct ch39x_usb_ops sim_ops = {
 	.name = "sim",
 	.get_info = sim_get_info,
@@ -573,6 +591,8 @@ static const struct ch39x_usb_ops sim_ops = {
 	.rx_arm = sim_rx_arm,
 	.buf_alloc = sim_buf_alloc,
 	.buf_free = sim_buf_free,
+	.lookup = sim_lookup,
+	.reattach = sim_reattach,
 };
 
 bool

@@ -17,6 +17,10 @@
 #                                          2: the PMD switches to 2 and
 #                                          back; then ch39x-usb bind, a
 #                                          run, ch39x-usb unbind
+#   replug     the ncm gadget              reconnect=on: unplugged and
+#                                          back (tests/vm/replug.sh)
+#   cpereplug  cpe.sh's two NCM gadgets    ch39x-cpe's WAN pulled in an
+#                                          iperf3 transfer (cpe_replug.sh)
 #   twins      1209:0004 x 2 (here)        two identical ECM gadgets told
 #                                          apart by serial and path,
 #                                          driven by testpmd as an
@@ -37,6 +41,8 @@
 # usb_expect(), usb_get(), $G, $SPEED, $OUT, $ROOT, $KDRV, and has loaded
 # the USB modules.
 # §N: section N of doc/guides/nics/ch39x_protocol.rst
+
+. "/host${S%/*}/replug.sh"
 
 PMD_SO=$(param vmt_pmd)
 GBIN=$(param vmt_gadget)
@@ -840,6 +846,12 @@ pmd_run() {
 			pmd_handover ;;
 		twins)
 			pmd_twins ;;
+		replug)
+			pmd_replug ;;
+		cpereplug)
+			. "/host${S%/*}/cpe.sh"
+			. "/host${S%/*}/cpe_replug.sh"
+			cpe_replug_run ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"

@@ -28,7 +28,8 @@
 #   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
-#   PMD_TESTS="ch398 ch397 ncm ecm handover twins"  which PMD runs
+#   PMD_TESTS="ch398 ch397 ncm ecm handover twins replug cpereplug"
+#   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
 #   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
@@ -109,7 +110,8 @@ if [ "$ARCH" = arm64 ]; then
 	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
 fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug}
+REPLUG_CYCLES=${REPLUG_CYCLES:-20}
 PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
 PERF_REPS=${PERF_REPS:-3}
 PERF_SECS=${PERF_SECS:-5}
@@ -399,6 +401,7 @@ BIN=$CACHE/bin/transport_test
 SRCS=("$VMDIR/transport_test.c" "$ROOT"/lib/ch39x/ch39x_libusb.c
       "$ROOT"/lib/ch39x/ch39x_libusb_select.c
       "$ROOT"/lib/ch39x/ch39x_libusb_open.c
+      "$ROOT"/lib/ch39x/ch39x_libusb_return.c
       "$ROOT"/lib/ch39x/ch39x_cdc.c "$ROOT"/lib/ch39x/ch39x_ncm.c
       "$ROOT"/lib/ch39x/ch39x_ecm.c "$ROOT"/lib/ch39x/ch39x_vendor.c
       "$ROOT"/lib/ch39x/ch39x_net.c)
@@ -490,9 +493,10 @@ for speed in $SPEEDS; do
 		QOS_FIFO_ARGS "$CPE_QOS_FIFO_ARGS" \
 		QOS_ARGS "$CPE_QOS_ARGS" > "$RUN/qos.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
+	# The router's replug is about the router: once, at high speed.
 	pmd_tests=$PMD_TESTS
 	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
-		sed 's/ ch397 / /g')
+		sed 's/ ch397 / /g; s/ cpereplug / /g')
 	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)
@@ -510,7 +514,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \

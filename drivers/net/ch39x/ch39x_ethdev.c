@@ -812,10 +812,6 @@ ch39x_probe(struct rte_vdev_device *vdev)
 		goto fail;
 	}
 	ad->is_sim = ch39x_sim_is_sim(ad->usb);
-	if (!ad->is_sim && !ad->args.reconnect_off)
-		PMD_LOG(NOTICE, "%s: reconnect=on: the libusb backend does not "
-			"look for a returning device yet; its removal raises "
-			"RMV as with reconnect=off", name);
 	rc = ch39x_hw_init(ad);
 	if (rc != 0) {
 		PMD_LOG(ERR, "%s: device initialisation failed: %s", name,

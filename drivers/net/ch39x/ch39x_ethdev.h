@@ -329,6 +329,8 @@ struct ch39x_adapter {
 	bool resume;
 	bool rx_rearm;
 	bool refused_logged;
+	bool take_failed_logged;	/* once per return */
+	uint32_t reconnect_retry_us;	/* next look, after a failed take */
 	bool closing;
 	pthread_mutex_t rc_lock;
 	struct ch39x_usb_info id;	/* who the device was at probe */
@@ -389,6 +391,12 @@ struct ch39x_adapter {
  */
 #define CH39X_RECONNECT_MS	50
 #define CH39X_RECONNECT_QUIESCE_US 200
+/*
+ * After the device came back but could not be taken or set up (a kernel
+ * driver still binding to it, a request failing): the next try. Each try
+ * opens the device again, so not every CH39X_RECONNECT_MS.
+ */
+#define CH39X_RECONNECT_RETRY_MS 500
 
 /*
  * A burst begins: false when the device is gone (reconnect=on) and the

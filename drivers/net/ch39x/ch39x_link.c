@@ -341,14 +341,13 @@ ch39x_presence_unwatch(struct ch39x_adapter *ad)
 /* ---- reconnect (reconnect=on) ---- */
 
 /*
- * Whether the device's return is looked for: reconnect=on, and a device
- * whose return the PMD can see (the simulated adapter; a libusb adapter
- * re-enumerates as a new device the PMD does not look for yet).
+ * Whether the device's return is looked for: reconnect=on, and a
+ * transport that can see one (both the simulated adapter and libusb do).
  */
 bool
 ch39x_reconnect_on(const struct ch39x_adapter *ad)
 {
-	return !ad->args.reconnect_off && ad->is_sim;
+	return !ad->args.reconnect_off && ad->usb->ops->lookup != NULL;
 }
 
 static void reconnect_alarm(void *arg);
@@ -390,6 +389,17 @@ bursts_out(const struct ch39x_adapter *ad)
  * same chip (VID, PID, framing) with the same serial number, as the
  * devargs' selection found it at probe. why says what differs.
  */
+static const char *
+framing_name(uint8_t f)
+{
+	switch (f) {
+	case CH39X_FRAMING_VENDOR: return "the vendor function";
+	case CH39X_FRAMING_NCM: return "CDC-NCM";
+	case CH39X_FRAMING_ECM: return "CDC-ECM";
+	default: return "no function this port may drive";
+	}
+}
+
 static bool
 same_device(const struct ch39x_usb_info *was, const struct ch39x_usb_info *is,
 	    char *why, size_t len)
@@ -400,8 +410,8 @@ same_device(const struct ch39x_usb_info *was, const struct ch39x_usb_info *is,
 		return false;
 	}
 	if (was->framing != is->framing) {
-		snprintf(why, len, "it offers another function (framing %u, "
-			 "the port's was %u)", is->framing, was->framing);
+		snprintf(why, len, "it offers %s, the port drove %s",
+			 framing_name(is->framing), framing_name(was->framing));
 		return false;
 	}
 	if (strncmp(was->serial, is->serial, sizeof(was->serial)) != 0) {
@@ -462,11 +472,11 @@ reconnect_try(struct ch39x_adapter *ad)
 	uint64_t us;
 	int rc;
 
-	if (ch39x_sim_unplugged(ad->usb)) {
+	if (ad->usb->ops->lookup(ad->usb, &id) != 0) {
 		ad->refused_logged = false;
+		ad->take_failed_logged = false;
 		return false;
 	}
-	ad->usb->ops->get_info(ad->usb, &id);
 	if (!same_device(&ad->id, &id, why, sizeof(why))) {
 		/* Once per device that came: another one is news again. */
 		if (ad->refused_logged &&
@@ -483,6 +493,18 @@ reconnect_try(struct ch39x_adapter *ad)
 		ad->refused_logged = true;
 		return false;
 	}
+	/* A real device is a new one to the bus: take it into the handle. */
+	rc = ad->usb->ops->reattach(ad->usb, why, sizeof(why));
+	if (rc != 0) {
+		if (!ad->take_failed_logged)
+			PMD_LOG(WARNING, "%s: the device is back but could not "
+				"be taken (%s); the port tries again every "
+				"%u ms", dev->data->name, why,
+				CH39X_RECONNECT_RETRY_MS);
+		ad->take_failed_logged = true;
+		ad->reconnect_retry_us = CH39X_RECONNECT_RETRY_MS * 1000;
+		return false;
+	}
 	ch39x_set_gone(ad, false);
 	rc = reconnect_restore(ad);
 	if (rc != 0) {
@@ -493,6 +515,7 @@ reconnect_try(struct ch39x_adapter *ad)
 		if (ch39x_started(ad))
 			ch39x_port_stop(dev);
 		ch39x_set_gone(ad, true);
+		ad->reconnect_retry_us = CH39X_RECONNECT_RETRY_MS * 1000;
 		return false;
 	}
 	us = (rte_get_timer_cycles() - ad->gone_tsc) * 1000000 /
@@ -541,10 +564,13 @@ reconnect_alarm(void *arg)
 			ad->rx_rearm = ad->rx_armed;
 			ch39x_port_stop(dev);
 		}
+		ad->reconnect_retry_us = 0;
 		if (reconnect_try(ad)) {
 			pthread_mutex_unlock(&ad->rc_lock);
 			return;
 		}
+		if (ad->reconnect_retry_us != 0)
+			next_us = ad->reconnect_retry_us;
 	}
 	pthread_mutex_unlock(&ad->rc_lock);
 	rte_eal_alarm_set(next_us, reconnect_alarm, ad);

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# ch39x-cpe through its WAN adapter's absence on a real USB stack (issue
+# 25), run by pmd.sh as the PMD test "cpereplug": cpe.sh's two NCM
+# gadgets are the router's ports (net_ch39x, reconnect=on by default, the
+# WAN chosen by path), the LAN host runs an iperf3 TCP upload to the WAN
+# host and pings it every 0.1 s, and in the middle of the transfer the
+# WAN gadget's UDC is unbound for 2 s and bound again. Checked:
+#
+#   - the same router process forwards before and after (no restart);
+#   - the PMD logged the removal and the return, the router counted one
+#     down and one up event of its ports (the exit JSON's "hotplug");
+#   - the TCP transfer completes, and the server received data in the
+#     seconds after the return (iperf3's intervals);
+#   - the first ping reply after the bind, and the pings lost;
+#   - ch39x-cpe exits 0 on SIGTERM and cdc_ncm gets both gadgets back.
+#
+# Sourced by pmd.sh after cpe.sh (cpe_gadgets, app_up, app_stop,
+# app_exit_result, ping_through, nsx, $PL, $PW, $GW, ...).
+
+CR_SECS=16	# iperf3 -t
+CR_PULL=5	# the WAN leaves this many seconds into the transfer
+CR_AWAY=2	# and is away this long
+
+cpe_replug_run() {
+	REP=replug
+	if [ ! -x "/host$CPE_BIN" ] || [ ! -x /host/usr/bin/iperf3 ]; then
+		result FAIL cpereplug-setup "need $CPE_BIN (ninja -C build) and /usr/bin/iperf3 on the host (scripts/setup.sh --tests)"
+		return
+	fi
+	# cpe_gadgets' nftables sink
+	for m in $(cat /modules/cpe.list 2>/dev/null); do
+		insmod "/modules/$m.ko" 2>/dev/null
+	done
+	if ! cpe_gadgets; then
+		result FAIL cpereplug-gadgets "two NCM gadgets with cdc_ncm: cpel at '$PL', cpew at '$PW'"
+		return
+	fi
+	if ! app_up poll || ! ping_through; then
+		result FAIL cpereplug-start "${CPE_ERR:-no ping from the LAN host to the WAN host through ch39x-cpe}"
+		[ -n "$RTR_PID" ] && app_stop poll
+		return
+	fi
+	pid0=$RTR_PID
+	err=/out/cpe-app-$tag.err
+	srv=/out/cpereplug-srv.json
+	nsx $WAN_NS timeout $((CR_SECS + 60)) iperf3 -s -1 -J > $srv 2>&1 &
+	sp=$!
+	sleep 1
+	nsx $LAN_NS timeout $((CR_SECS + 50)) iperf3 -c $WAN_IP -t $CR_SECS \
+		-J > /out/cpereplug-cli.json 2>&1 &
+	cp=$!
+	nsx $LAN_NS /usr/bin/ping -n -q -i 0.1 -w $((CR_SECS + 5)) $WAN_IP \
+		> /tmp/cpereplug-ping.log 2>&1 &
+	pp=$!
+	sleep $CR_PULL
+	echo "" > "$G/cpew/UDC"
+	sleep $CR_AWAY
+	echo dummy_udc.5 > "$G/cpew/UDC"
+	tb=$(up)
+	t1=""
+	i=0
+	while [ $i -lt 150 ] && [ -z "$t1" ]; do
+		nsx $LAN_NS /usr/bin/ping -n -q -c 1 -W 0.2 $WAN_IP \
+			> /dev/null 2>&1 && t1=$(up)
+		i=$((i + 1))
+	done
+	wait $cp
+	crc=$?
+	wait $sp
+	wait $pp
+	pid1=$(pidof ch39x-cpe | cut -d' ' -f1)
+	back=$(grep -c "device back after" "$err")
+	gone=$(grep -c "device removed; the port waits" "$err")
+	app_stop poll
+	# After the return: bytes the server got in intervals that began
+	# CR_AWAY + 2 s after the pull or later.
+	after=$(chroot /host python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+t = float(sys.argv[1])
+print(int(sum(i["sum"]["bytes"] for i in d.get("intervals", [])
+	if i["sum"]["start"] >= t)))
+print(int(d.get("end", {}).get("sum_received", {}).get("bytes", 0)))' \
+		$((CR_PULL + CR_AWAY + 3)) < "$srv" 2>/dev/null | tr '\n' ' ')
+	pings=$(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\2 of \1/p' /tmp/cpereplug-ping.log)
+	ms=""
+	[ -n "$t1" ] && ms=$(awk -v a="$tb" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+	# the exit JSON's "hotplug": {"down": N, "up": N, ...}
+	stats=$(tr -d ' \n' < "/out/cpe-app-$tag.json" |
+		sed -n 's/.*"hotplug":{"down":\([0-9]*\),"up":\([0-9]*\).*/\1 \2/p')
+	a=${after% *}
+	a=${a%% *}
+	tot=${after#* }
+	if [ "$pid0" = "$pid1" ] && [ "$back" = 1 ] && [ "$gone" = 1 ] &&
+	   [ "$crc" = 0 ] && [ "${a:-0}" -gt 0 ] && [ -n "$ms" ] &&
+	   [ "$stats" = "1 1" ]; then
+		result PASS cpereplug-wan "WAN gadget away ${CR_AWAY} s in the middle of iperf3 -t $CR_SECS: the same ch39x-cpe (pid $pid0) forwarded on; first ping reply ${ms} ms after the bind; the server received ${a} bytes after the return (${tot% } in all); pings every 0.1 s: $pings answered; WAN down/up events: ${stats:-?}"
+	else
+		result FAIL cpereplug-wan "router pid $pid0 -> ${pid1:-none}; removal/return lines $gone/$back (1/1 expected); iperf3 client exit $crc; server bytes after the return '${a:-}' (all: ${tot:-}); first reply ${ms:-none} ms after the bind; pings $pings; WAN down/up ${stats:-?}"
+	fi
+	app_exit_result cpereplug-exit ""
+	kill $LPID $WPID 2>/dev/null
+	$IPB netns del $LAN_NS 2>/dev/null
+	$IPB netns del $WAN_NS 2>/dev/null
+}

@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# reconnect=on on a real USB stack (issue 25), run by pmd.sh as the PMD
+# test "replug": dpdk-testpmd (icmpecho) drives guest.sh's NCM gadget
+# through the libusb backend, chosen by serial number
+# (dev=1209:0001,serial=ncm-0001), and the gadget leaves the bus and
+# comes back while the guest's Linux pings the DPDK port:
+#
+#   cycles    the gadget's UDC unbound and bound again, REPLUG_CYCLES
+#             times (vmt_replug_cycles, default 20) under a ping stream:
+#             every cycle recovered without restarting testpmd, the time
+#             from the bind to the first echo reply; testpmd's open file
+#             descriptors, resident memory and mbufs in use the same
+#             after the cycles as before them
+#   moved     bound to another UDC: the device returns at another bus
+#             path, found by its serial number
+#   other     it returns in the port's place as another product (same
+#             serial, idProduct changed): refused, the refusal logged
+#             once and counted (reconnect_refused); then as itself again
+#
+# Sourced by pmd.sh (tp_start, tp_finish, tp_xstat, ping3, result, up,
+# $G, $P1, $N1, $SPEED).
+
+REPLUG_CYCLES=$(param vmt_replug_cycles)
+REPLUG_CYCLES=${REPLUG_CYCLES:-20}
+REPLUG_UDC=dummy_udc.0		# guest.sh's for the ncm gadget
+REPLUG_UDC2=dummy_udc.3		# fake398's, free during the PMD tests
+
+# The testpmd process itself (not its timeout and chroot wrappers).
+rp_pid() {
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = dpdk-testpmd ] &&
+			{ echo "${p#/proc/}"; return; }
+	done
+}
+
+# rp_mbufs: testpmd's mbufs in use (dump_mempool: size minus the common
+# pool and the lcore caches), asked on the FIFO and read from its log.
+RP_DUMPS=0
+rp_mbufs() {
+	RP_DUMPS=$((RP_DUMPS + 1))
+	echo "dump_mempool" >&3
+	i=0
+	while [ $i -lt 100 ]; do
+		n=$(grep -c '^  common_pool_count=' "$TP_LOG")
+		[ "$n" -ge "$RP_DUMPS" ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	awk '/^  size=/ { split($0, a, "="); s = a[2] }
+	     /total_cache_count=/ { split($0, a, "="); c = a[2] }
+	     /^  common_pool_count=/ { split($0, a, "="); p = a[2]; u = s - c - p }
+	     END { print u + 0 }' "$TP_LOG"
+}
+
+# rp_wait_reply IFNAME DST SECONDS: pings every 0.2 s or so until an
+# echo reply; prints the uptime when it came, nothing when none did.
+rp_wait_reply() {
+	end=$(awk -v u="$(up)" -v s="$3" 'BEGIN { print u + s }')
+	while awk -v u="$(up)" -v e="$end" 'BEGIN { exit !(u < e) }'; do
+		if chroot /host /usr/bin/ping -n -q -c 1 -W 0.2 -I "$1" "$2" \
+		    > /dev/null 2>&1; then
+			up
+			return 0
+		fi
+	done
+	return 1
+}
+
+# rp_udc UDC: the ncm gadget bound to UDC ("" unbinds it); its path once
+# enumerated is set in RP_PATH.
+rp_udc() {
+	echo "$1" > "$G/ncm/UDC" 2>/dev/null
+	RP_PATH=""
+	[ -n "$1" ] || return 0
+	i=0
+	while [ $i -lt 100 ]; do
+		RP_PATH=$(devpath 1209 0001)
+		[ -n "$RP_PATH" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# rp_log_count REGEX: lines of testpmd's log matching it.
+rp_log_count() {
+	grep -cE "$1" "$TP_LOG"
+}
+
+pmd_replug() {
+	dst=169.254.77.2
+	if ! tp_start replug "dev=1209:0001,serial=ncm-0001"; then
+		result FAIL replug-probe "$TP_ERR"
+		tp_finish
+		return 1
+	fi
+	pid=$(rp_pid)
+	if [ -z "$(rp_wait_reply "$N1" $dst 30)" ] || [ -z "$pid" ]; then
+		result FAIL replug-probe "no echo reply from the port before any replug (testpmd pid ${pid:-none})"
+		tp_finish
+		return 1
+	fi
+	fd0=$(ls "/proc/$pid/fd" | wc -l)
+	rss0=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+	mb0=$(rp_mbufs)
+	# The stream across the cycles: requests while the gadget is away
+	# find no host, those in between are answered.
+	chroot /host /usr/bin/ping -n -q -i 0.2 -w $((REPLUG_CYCLES * 30 + 60)) \
+		-I "$N1" $dst > /tmp/replug-stream.log 2>&1 &
+	spid=$!
+	ok=0
+	times=""
+	k=0
+	while [ $k -lt "$REPLUG_CYCLES" ]; do
+		k=$((k + 1))
+		rp_udc ""
+		sleep 0.3
+		rp_udc $REPLUG_UDC
+		t0=$(up)
+		t1=$(rp_wait_reply "$N1" $dst 30)
+		if [ -n "$t1" ]; then
+			ok=$((ok + 1))
+			times="$times $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')"
+		else
+			echo "[replug] cycle $k: no echo reply within 30 s of the bind"
+		fi
+	done
+	kill -INT "$spid" 2>/dev/null	# ping prints its summary
+	wait "$spid" 2>/dev/null
+	stat=$(echo $times | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 }
+		END { if (NR) printf "median %d ms, min %d, max %d", v[int((NR + 1) / 2)], v[1], v[NR] }')
+	sleep 1
+	fd1=$(ls "/proc/$pid/fd" | wc -l)
+	rss1=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+	mb1=$(rp_mbufs)
+	back=$(rp_log_count "device back after")
+	if [ "$ok" = "$REPLUG_CYCLES" ] && [ "$back" -ge "$REPLUG_CYCLES" ]; then
+		result PASS replug-cycles "$ok of $REPLUG_CYCLES UDC unbind/bind cycles recovered by the same testpmd ($back \"device back\" lines); bind to first echo reply: $stat; ping stream every 0.2 s: $(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\2 of \1/p' /tmp/replug-stream.log) answered"
+	else
+		result FAIL replug-cycles "$ok of $REPLUG_CYCLES cycles answered, $back \"device back\" lines; $stat"
+	fi
+	# A leak per cycle would show REPLUG_CYCLES times over; the caches
+	# and the Rx side may hold a burst's worth more or less.
+	if [ "$fd1" = "$fd0" ] && [ "$mb1" -le $((mb0 + 32)) ] &&
+	   [ "$rss1" -le $((rss0 + 2048)) ]; then
+		result PASS replug-leaks "after $REPLUG_CYCLES cycles: open files $fd0 -> $fd1, mbufs in use $mb0 -> $mb1, resident $rss0 -> $rss1 kB"
+	else
+		result FAIL replug-leaks "after $REPLUG_CYCLES cycles: open files $fd0 -> $fd1, mbufs in use $mb0 -> $mb1, resident $rss0 -> $rss1 kB"
+	fi
+
+	# Back at another bus path: found by the serial number.
+	p0=$RP_PATH
+	rp_udc ""
+	sleep 0.3
+	rp_udc $REPLUG_UDC2
+	p1=$RP_PATH
+	if [ -n "$p1" ] && [ "$p1" != "$p0" ] &&
+	   [ -n "$(rp_wait_reply "$N1" $dst 30)" ]; then
+		result PASS replug-moved "the gadget left $p0 and came back at $p1: the port found it by serial and answers"
+	else
+		result FAIL replug-moved "left ${p0:-?}, back at ${p1:-nowhere}: no echo reply"
+	fi
+
+	# In the port's place as another product: refused until it is itself.
+	rp_udc ""
+	echo 0x0005 > "$G/ncm/idProduct"
+	echo $REPLUG_UDC > "$G/ncm/UDC"
+	ref=0
+	i=0
+	while [ $i -lt 100 ]; do
+		ref=$(rp_log_count "not the port's, refused: it is 1209:0005")
+		[ "$ref" -ge 1 ] && break
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sleep 2		# 40 more looks at it: still one line
+	ref=$(rp_log_count "not the port's, refused")
+	rp_udc ""
+	echo 0x0001 > "$G/ncm/idProduct"
+	rp_udc $REPLUG_UDC
+	t=$(rp_wait_reply "$N1" $dst 30)
+	tp_finish
+	refused=$(tp_xstat reconnect_refused)
+	recon=$(tp_xstat reconnects)
+	if [ "$ref" = 1 ] && [ "$refused" = 1 ] && [ -n "$t" ]; then
+		result PASS replug-other "back as 1209:0005 with its serial: refused, logged once ($(grep -m 1 -o "not the port's, refused: .*" "$TP_LOG")), reconnect_refused $refused; then as itself: answers again"
+	else
+		result FAIL replug-other "refusal lines $ref (expected 1), reconnect_refused ${refused:-?} (expected 1), echo reply after its return: ${t:-none}"
+	fi
+	if [ "$recon" -ge $((REPLUG_CYCLES + 2)) ]; then
+		result PASS replug-xstats "reconnects $recon (cycles + moved + other), reconnect_last_us $(tp_xstat reconnect_last_us)"
+	else
+		result FAIL replug-xstats "reconnects ${recon:-?}, expected at least $((REPLUG_CYCLES + 2))"
+	fi
+	# The later tests find the gadget where guest.sh put it.
+	P1=$(devpath 1209 0001)
+}
