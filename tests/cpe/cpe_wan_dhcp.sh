@@ -11,16 +11,18 @@
 # Checks: no address before the lease (LAN traffic to the WAN refused and
 # counted); the lease's address, prefix and gateway in /cpe/wan; a LAN
 # host reaches the WAN host through NAT from the leased address; the DNS
-# servers written for dnsmasq; a renewal moves nothing; an address change
-# (the server's pool moved, the old lease refused) flushes NAT (counted)
-# and traffic leaves from the new address; a release takes the address
+# servers written for dnsmasq; a renewal moves nothing (an iperf3 TCP
+# transfer through NAT goes on across it); an address change (the
+# server's pool moved, the old lease refused) flushes NAT (counted), and
+# a ping stream across it leaves from the new address; a release takes
+# the address
 # away; bad /cpe/wan/set values and --wan PORT=dhcp without --tap refused.
 #
 # Usage: cpe_wan_dhcp.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cpe_lib.sh"
-cpe_lib_init cpe_wan_dhcp "$@" dnsmasq busybox
+cpe_lib_init cpe_wan_dhcp "$@" dnsmasq busybox tshark
 ctl_py=$here/../../usertools/ch39x-cpe-ctl
 hook=$here/../../usertools/ch39x-cpe-udhcpc
 LAN_RT=192.168.73.1 LAN_H=192.168.73.2 WAN_H=203.0.113.1
@@ -110,19 +112,53 @@ v=$(lan_udp); wait "$wp"
 check '[ "$v" = ok ] && [ "$(cat "$priv/peer")" = 203.0.113.100 ]' "LAN -> WAN through NAT from the leased address ($v, peer $(cat "$priv/peer"))"
 check 'L ping -c 2 -i 0.3 -W 5 $WAN_H >/dev/null' "ping through NAT"
 
-# A renewal of the same lease moves nothing.
+# A renewal of the same lease moves nothing, in the middle of a TCP
+# transfer through NAT, which goes on (iperf3's per-second intervals
+# after the renewal carry data).
+W timeout 60 iperf3 -s -1 -B $WAN_H -p 5275 -J > "$priv/iperf_s.json" 2>&1 &
+isp=$!
+for i in $(seq 50); do W ss -ltn 2>/dev/null | grep -q ":5275 " && break; sleep 0.1; done
+timeout 60 ip netns exec "$lan" iperf3 -c $WAN_H -p 5275 -t 6 -b 20M \
+	--connect-timeout 5000 > "$priv/iperf_c.log" 2>&1 &
+icl=$!
+sleep 2
 kill -USR1 "$(udhcpc_pid)"
 for i in $(seq 60); do [ "$(field "$(ctl /cpe/wan)" renewals)" -ge 1 ] 2>/dev/null && break; sleep 0.5; done
 r=$(ctl /cpe/wan)
+wait "$icl"; irc=$?
+wait "$isp"
+# bytes the server received in the intervals from 4 s on (after the renewal)
+late=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(int(sum(i["sum"]["bytes"] for i in d.get("intervals", []) if i["sum"]["start"] >= 4)))' \
+	"$priv/iperf_s.json" 2>/dev/null)
 check '[ "$(field "$r" renewals)" -ge 1 ] && [ "$(field "$r" sets)" = 1 ] && [ "$(field "$r" nat_flushed)" = 0 ]' "a renewal: counted, the address and NAT kept ($r)"
+check '[ "$irc" = 0 ] && [ "${late:-0}" -gt 0 ]' "a TCP transfer through NAT goes on across the renewal (iperf3 exit $irc, ${late:-0} bytes after it)"
 
-# The pool moves: the old address is refused, a new lease comes.
+# The pool moves: the old address is refused, a new lease comes; a ping
+# stream through NAT across the change is answered again from the new
+# address (its NAT session made afresh after the flush).
+# (-c, not -w: with a deadline iputils ping quits at its first error,
+# the router's unreachable while it has no address)
+ip netns exec "$lan" timeout 60 ping -n -i 0.1 -c 400 $WAN_H > "$priv/ping_change.log" 2>&1 &
+pst=$!
+sleep 1
 dhcp_server 203.0.113.101
 sleep 0.5
 kill -USR1 "$(udhcpc_pid)"
 check 'wait_wan 203.0.113.101/24' "an address change reaches the router (203.0.113.101/24)"
 r=$(ctl /cpe/wan)
 check '[ "$(field "$r" nat_flushed)" -ge 1 ]' "the old address's NAT sessions flushed ($(field "$r" nat_flushed))"
+# The WAN host sees the echo requests come from the new address.
+W timeout 20 tshark -n -l -i "$tw" -c 3 \
+	-f "icmp[icmptype] == icmp-echo and src host 203.0.113.101" \
+	> "$priv/ping_src.log" 2>/dev/null
+sleep 1
+kill -INT "$pst" 2>/dev/null; wait "$pst"
+pr=$(sed -n 's/.*transmitted, \([0-9]*\) received.*/\1/p' "$priv/ping_change.log")
+check '[ "$(grep -c "Echo (ping) request" "$priv/ping_src.log")" -ge 3 ] && [ "${pr:-0}" -ge 10 ]' \
+	"a ping stream across the change: requests leave from 203.0.113.101 afterwards ($(grep -c "Echo (ping) request" "$priv/ping_src.log") seen), ${pr:-0} replies in all"
 rm -f "$priv/udp.ready"; wan_udp & wp=$!
 for i in $(seq 100); do [ -e "$priv/udp.ready" ] && break; sleep 0.1; done
 v=$(lan_udp); wait "$wp"

@@ -152,6 +152,14 @@ perf_n() { echo $#; }
 	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * (40 + $(perf_n $PERF_SIZES) *
 	4 * (PERF_SECS + 3)) + PERF_APP * 300 + PERF_PROFILE *
 	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * $(perf_n $PERF_SIZES) * 4 * 40))
+# The replug test: a cycle takes 1-5 s under TCG (10 s allowed), plus the
+# router's replug (about a minute).
+case " $PMD_TESTS " in
+*" replug "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + REPLUG_CYCLES * 10)) ;;
+esac
+case " $PMD_TESTS " in
+*" cpereplug "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + 120)) ;;
+esac
 # A router round: its start and stop, then the idle window, the rates, the
 # TCP maximum and the UDP flood, each about CPE_SECS + 25 s under TCG.
 # shellcheck disable=SC2086
