@@ -19,7 +19,9 @@
 # (ping, iperf3 TCP) through the router's fast path (flow-cache hits, the
 # session's data counters), MSS 1452; the router's Linux (pppd's ppp0)
 # reaches the server too: its frames leave by the TAP and the replies,
-# for the router's address, go up to it in the session; LCP echoes
+# for the router's address, go up to it in the session; nmap from the
+# ISP's side finds no open port of the session's address though the
+# router's Linux listens (the firewall's drops counted); LCP echoes
 # (1 s) answered all along; the concentrator killed: pppd sees the
 # session go (LCP echo failures or PADT), ip-down clears the router, the
 # server restarted: pppd re-dials, a new session id reaches the router
@@ -34,7 +36,7 @@ if [ "$(id -u)" -eq 0 ] && [ ! -e /proc/net/pppoe ]; then
 	exit 77
 fi
 . "$here/cpe_lib.sh"
-cpe_lib_init cpe_pppoe_real "$@" pppd pppoe-server unshare
+cpe_lib_init cpe_pppoe_real "$@" pppd pppoe-server unshare nmap
 ctl_py=$here/../../usertools/ch39x-cpe-ctl
 hook=$here/../../usertools/ch39x-cpe-pppoe
 LAN_RT=192.168.75.1 LAN_H=192.168.75.2
@@ -168,6 +170,27 @@ ppp_if=$(ip -n "$rt" -br link show type ppp | awk '{print $1; exit}')
 out=$(ip netns exec "$rt" timeout 30 ping -c 3 -i 0.3 -W 5 -I "$ppp_if" $AC_IP 2>&1)
 check 'answered "$out" 3' "the router's Linux (pppd's $ppp_if) reaches the concentrator: replies go up in the session ($(echo "$out" | grep -o '[0-9]* received'))"
 check 'ip -n "$rt" link show "$ppp_if" | grep -q "mtu 1492"' "pppd's interface has MTU 1492 ($(ip -n "$rt" link show "$ppp_if" | grep -o 'mtu [0-9]*'))"
+# The Internet's view of the session's address: nmap from the ISP's side
+# finds nothing open, though the router's Linux listens on every address
+# (TCP 2222, UDP 5353): the firewall drops what is new from the WAN to
+# the router (fw_drop_wan_to_router, not a missing path).
+ip netns exec "$rt" timeout 300 python3 -c '
+import socket, time
+t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+t.bind(("0.0.0.0", 2222)); t.listen(8)
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("0.0.0.0", 5353))
+time.sleep(280)' &
+bg_pids="$bg_pids $!"
+sleep 1
+addr=$(field "$(ctl /cpe/wan)" address)
+addr=${addr%/*}
+d0=$(field "$(ctl /cpe/stats)" fw_drop_wan_to_router)
+scan=$(timeout 300 ip netns exec "$wan" nmap -n -Pn --max-retries 1 \
+	--host-timeout 120s -sS -sU -p T:22,80,2222,8443,U:53,5353 "$addr" -oG - 2>&1)
+open=$(echo "$scan" | grep -o '[0-9]*/open/[a-z]*' | paste -sd, -)
+d1=$(field "$(ctl /cpe/stats)" fw_drop_wan_to_router)
+check '[ -z "$open" ] && echo "$scan" | grep -q "Ports:" && [ "$((d1 - d0))" -ge 6 ]' \
+	"nmap -sS -sU from the ISP's side of the session: no port of $addr open (router listens on TCP 2222, UDP 5353; fw_drop_wan_to_router $d0 -> $d1)"
 r=$(ctl /cpe/wan)
 check '[ "$(field "$r" pppoe_rx_ctl)" -ge 3 ] && [ "$(field "$r" pppoe_rx_data)" -ge 100 ] && [ "$(field "$r" pppoe_tx_data)" -ge 100 ]' "LCP echoes to pppd, data both ways in the fast path (rx_ctl $(field "$r" pppoe_rx_ctl), rx_data $(field "$r" pppoe_rx_data), tx_data $(field "$r" pppoe_tx_data))"
 sid1=$(field "$r" pppoe_session_id)
