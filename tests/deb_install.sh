@@ -53,12 +53,13 @@ cp "$top/usertools/70-ch39x-usb.rules" "$work/rule.expected"
 
 # Everything below runs in a private mount namespace: the overlay and the
 # chroot's /proc, /sys and /dev vanish with it, whatever happens.
-export base work
+check_sh=$(cd "$(dirname "$0")" && pwd)/check.sh
+export base work check_sh
 unshare -m --propagation private bash -s <<'EOS'
 set -uo pipefail
 r=$work/mnt
 fail=0
-. "$(dirname "$0")/check.sh"
+. "$check_sh"
 # The tree at $r: an overlay of LOWER (colon-separated) with UPPER on top,
 # and the chroot's /proc, /sys, /dev (the few nodes it needs), /run, /tmp.
 mount_root() {	# LOWER UPPER WORKDIR
