@@ -372,13 +372,7 @@ list_subnets(struct rte_tel_data *a)
 static int
 port_of6(const struct ctl_addr *a)
 {
-	uint8_t nh[16];
-	uint16_t out;
-
-	if (cpe_route6_lookup(a->v6, &out, nh) != 0 ||
-	    memcmp(nh, a->v6, 16) != 0 || cpe_ip6_is_mine(out, a->v6))
-		return -1;
-	return out;
+	return cpe_ip6_gw_port(a->v6);
 }
 
 static void
@@ -386,17 +380,13 @@ list_subnets6(struct rte_tel_data *a)
 {
 	const struct cpe_ip6 *p;
 	char buf[CTL_PFX6_LEN];
-	uint8_t pfx[16], j, k;
+	uint8_t pfx[16], j;
 	uint16_t i;
 
 	for (i = 0; a != NULL && i < cpe.nb_ports; i++) {
 		for (j = 0; j < cpe.ports[i].nb_ip6; j++) {
 			p = &cpe.ports[i].ip6[j];
-			for (k = 0; k < 16; k++)
-				pfx[k] = k * 8 >= p->plen ? 0 :
-					k * 8 + 8 <= p->plen ? p->a[k] :
-					p->a[k] & (uint8_t)(0xff <<
-						(8 - (p->plen - k * 8)));
+			cpe_ip6_prefix_of(pfx, p->a, p->plen);
 			fmt_prefix6(buf, sizeof(buf), pfx, p->plen);
 			rte_tel_data_add_array_string(a, buf);
 		}
@@ -649,8 +639,10 @@ static const struct ctl_family family4 = {
 
 static const struct ctl_family family6 = {
 	.addr_len = INET6_ADDRSTRLEN,
-	.gw_off = "is on no port's IPv6 prefix (or is the router)",
-	.addr_off = "is on no port's IPv6 prefix (or is the router)",
+	.gw_off = "is on no port's IPv6 prefix (or is the router); "
+		  "link-local ones are the WAN's",
+	.addr_off = "is on no port's IPv6 prefix (or is the router); "
+		    "link-local ones are the WAN's",
 	.fmt = fmt_addr6,
 	.port_of = port_of6,
 	.subnets = list_subnets6,
@@ -879,6 +871,7 @@ stats(struct rte_tel_data *d)
 	cpe_tel_u64(d, "rx", rx);
 	cpe_tel_u64(d, "tx", tx);
 	cpe_tel_u64(d, "fast_hits", s->fast_hits);
+	cpe_tel_u64(d, "fast_hits6", s->v6.fast_hits);
 	cpe_tel_u64(d, "fast_misses", s->fast_misses);
 	cpe_tel_u64(d, "fast_stale", s->fast_stale);
 	cpe_tel_u64(d, "flow_invalidated", s->flow_invalidated);
@@ -1280,5 +1273,7 @@ cpe_ctl_init(void)
 		rc = cpe_fw_ctl_init();
 	if (rc == 0)
 		rc = cpe_wan_ctl_init();
+	if (rc == 0)
+		rc = cpe_wan6_ctl_init();
 	return rc;
 }
