@@ -9,7 +9,7 @@
  * delegated a prefix and hands it over,
  *
  *   /cpe/wan/prefix6,PREFIX/LEN,PREFERRED,VALID   delegated (or renewed)
- *   /cpe/wan/prefix6/clear                        withdrawn
+ *   /cpe/wan/prefix6/clear[,PREFIX/LEN]           withdrawn (that one)
  *
  * and the router splits it: --lan PORT=pd[:ID] gets /64 number ID with
  * the router's address ::1 in it (the reply lists them for the hook,
@@ -332,11 +332,10 @@ cpe_wan6_json(FILE *f)
 
 /* --- telemetry: parsed on its thread, run on the forwarding lcore ----- */
 
+/* Under RTE_TEL_MAX_STRING_LEN, as telemetry's strings must be. */
 static const char *const prefix6_allowed =
-	"PREFIX/LEN,PREFERRED,VALID: the delegated IPv6 prefix (global "
-	"unicast, 2000::/3, LEN 1..64) and its lifetimes in seconds (PREFERRED <= "
-	"VALID, VALID >= 1, 4294967295: infinite), e.g. "
-	"2001:db8:100::/56,3600,7200";
+	"PREFIX/LEN,PREFERRED,VALID: LEN 1..64 of 2000::/3, lifetimes in s, "
+	"PREFERRED <= VALID, e.g. 2001:db8:100::/56,3600,7200";
 
 struct deleg {
 	struct cpe_ip6 pfx;
@@ -372,13 +371,21 @@ set(const void *arg, struct rte_tel_data *d)
 	cpe_wan_tel(d);
 }
 
+/*
+ * A named prefix is withdrawn only while it is the current one: dhclient
+ * reports the old prefix expired (lifetimes 0 in the server's reply)
+ * after the new one is bound.
+ */
 static void
 clear(const void *arg, struct rte_tel_data *d)
 {
-	RTE_SET_USED(arg);
-	if (w6.on)
+	const struct deleg *g = arg;
+
+	if (w6.on && (g->pfx.plen == 0 || (w6.pfx.plen == g->pfx.plen &&
+	    memcmp(w6.pfx.a, g->pfx.a, 16) == 0))) {
 		w6.clears++;
-	pd_withdraw();
+		pd_withdraw();
+	}
 	cpe_wan_tel(d);
 }
 
@@ -399,52 +406,65 @@ parse_life(const char *s, uint32_t *v)
 	return 0;
 }
 
+/* PREFIX/LEN (LEN 1..64, in 2000::/3) into p, host bits cleared. */
+static int
+parse_pfx(char *s, struct cpe_ip6 *p)
+{
+	char *slash = strchr(s, '/'), *end;
+	unsigned long len;
+
+	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
+		return -EINVAL;
+	*slash = '\0';
+	len = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || len < 1 || len > 64 ||
+	    inet_pton(AF_INET6, s, p->a) != 1 || (p->a[0] & 0xe0) != 0x20)
+		return -EINVAL;
+	p->plen = (uint8_t)len;
+	cpe_ip6_prefix_of(p->a, p->a, p->plen);
+	return 0;
+}
+
 /* /cpe/wan/prefix6,PREFIX/LEN,PREFERRED,VALID */
 static int
 tel_prefix6(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct deleg g = { 0 };
-	char buf[96], *f[3], *slash, *end;
-	unsigned long len;
+	char buf[96], *f[3];
 
-	if (cpe_ctl_split(params, buf, sizeof(buf), f, 3) != 3)
-		return cpe_ctl_bad(d, cmd, params, prefix6_allowed);
-	slash = strchr(f[0], '/');
-	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
-		return cpe_ctl_bad(d, cmd, params, prefix6_allowed);
-	*slash = '\0';
-	len = strtoul(slash + 1, &end, 10);
-	if (*end != '\0' || len < 1 || len > 64 ||
-	    inet_pton(AF_INET6, f[0], g.pfx.a) != 1 ||
-	    (g.pfx.a[0] & 0xe0) != 0x20 ||
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 3) != 3 ||
+	    parse_pfx(f[0], &g.pfx) != 0 ||
 	    parse_life(f[1], &g.preferred) != 0 ||
 	    parse_life(f[2], &g.valid) != 0 || g.valid == 0 ||
 	    g.preferred > g.valid)
 		return cpe_ctl_bad(d, cmd, params, prefix6_allowed);
-	g.pfx.plen = (uint8_t)len;
-	cpe_ip6_prefix_of(g.pfx.a, g.pfx.a, g.pfx.plen);
 	return cpe_ctl_call(set, &g, sizeof(g), d);
 }
 
-/* /cpe/wan/prefix6/clear: no parameters. */
+/* /cpe/wan/prefix6/clear[,PREFIX/LEN] */
 static int
 tel_clear(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	if (params != NULL && params[0] != '\0')
-		return cpe_ctl_bad(d, cmd, params, "no parameters");
-	return cpe_ctl_call(clear, NULL, 0, d);
+	struct deleg g = { 0 };
+	char buf[64], *f[1];
+
+	if (params != NULL && params[0] != '\0' &&
+	    (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
+	     parse_pfx(f[0], &g.pfx) != 0))
+		return cpe_ctl_bad(d, cmd, params, "nothing (the current "
+				   "prefix) or PREFIX/LEN, only while current");
+	return cpe_ctl_call(clear, &g, sizeof(g), d);
 }
 
 int
 cpe_wan6_ctl_init(void)
 {
 	static const struct cpe_ctl_cmd cmds[] = {
-		{ "/cpe/wan/prefix6", tel_prefix6, "The IPv6 prefix the "
-		  "WAN's DHCPv6 client was delegated, split into the "
-		  "--lan PORT=pd ports' /64s. Parameters: "
+		{ "/cpe/wan/prefix6", tel_prefix6, "The WAN's delegated "
+		  "IPv6 prefix, a /64 to each --lan PORT=pd. Parameters: "
 		  "PREFIX/LEN,PREFERRED,VALID" },
 		{ "/cpe/wan/prefix6/clear", tel_clear, "The delegated IPv6 "
-		  "prefix withdrawn (released, expired). No parameters" },
+		  "prefix withdrawn. Parameters: none or PREFIX/LEN" },
 	};
 
 	return cpe_ctl_register(cmds, RTE_DIM(cmds));
