@@ -593,20 +593,20 @@ static void
 test_close_prefix(void)
 {
 	const char *old = "2001:db8:100::10", *new = "2001:db8:200::10";
+	const char *src[] = { old, old, new, lan4 };
+	const char *dst[] = { wan6, wan6, wan6, wan4 };
 	uint8_t b[256], pfx[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x01, 0x00 };
-	uint32_t n;
+	uint32_t n, i;
 
 	setup(4096);
 	fw.unlink = count_unlink;
 	unlinked = 0;
-	n = tcp(b, old, wan6, 40001, 443, SYN);
-	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
-	n = udp(b, old, wan6, 40002, 53);
-	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
-	n = udp(b, new, wan6, 40003, 53);
-	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
-	n = udp(b, lan4, wan4, 40004, 53);
-	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	/* TCP and UDP from the old prefix, UDP from the new and IPv4. */
+	for (i = 0; i < 4; i++) {
+		n = i == 0 ? tcp(b, src[i], dst[i], 40001, 443, SYN) :
+			udp(b, src[i], dst[i], (uint16_t)(40001 + i), 53);
+		CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	}
 	CHECK_EQ(fw.in_use, 4);
 	/* The /56 around the old hosts, IPv4's ::ffff: neither. */
 	CHECK_EQ(cpe_fw_close_prefix(&fw, pfx, 56), 2);
