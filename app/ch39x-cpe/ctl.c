@@ -372,6 +372,16 @@ list_subnets(struct rte_tel_data *a)
 static int
 port_of6(const struct ctl_addr *a)
 {
+	/* Neighbours: link-local ones are the link's own business. */
+	if (a->v6[0] == 0xfe && (a->v6[1] & 0xc0) == 0x80)
+		return -1;
+	return cpe_ip6_gw_port(a->v6);
+}
+
+/* A gateway: also a link-local one, the WAN's router. */
+static int
+gw_port6(const struct ctl_addr *a)
+{
 	return cpe_ip6_gw_port(a->v6);
 }
 
@@ -604,6 +614,7 @@ struct ctl_family {
 	const char *addr_off;		/* why a neighbour is on no port */
 	void (*fmt)(char *buf, size_t cap, const struct ctl_addr *a);
 	int (*port_of)(const struct ctl_addr *a);
+	int (*gw_port)(const struct ctl_addr *a);	/* a route's */
 	void (*subnets)(struct rte_tel_data *a);
 	/* 0 if the prefix has a route, *connected if without gateway */
 	int (*route_get)(const struct ctl_addr *dst, uint8_t plen,
@@ -627,6 +638,7 @@ static const struct ctl_family family4 = {
 		    "network/broadcast address)",
 	.fmt = fmt_addr4,
 	.port_of = port_of,
+	.gw_port = port_of,
 	.subnets = list_subnets,
 	.route_get = route_get4,
 	.route_add = route_add4,
@@ -641,10 +653,10 @@ static const struct ctl_family family6 = {
 	.addr_len = INET6_ADDRSTRLEN,
 	.gw_off = "is on no port's IPv6 prefix (or is the router); "
 		  "link-local ones are the WAN's",
-	.addr_off = "is on no port's IPv6 prefix (or is the router); "
-		    "link-local ones are the WAN's",
+	.addr_off = "is on no port's IPv6 prefix (or is the router)",
 	.fmt = fmt_addr6,
 	.port_of = port_of6,
+	.gw_port = gw_port6,
 	.subnets = list_subnets6,
 	.route_get = route_get6,
 	.route_add = route_add6,
@@ -682,7 +694,7 @@ route_add(const struct ctl_family *f, const struct ctl_cmd *c,
 
 	fmt_pfx(f, p, sizeof(p), &c->dst, c->plen);
 	f->fmt(gw, f->addr_len, &c->gw);
-	port = f->port_of(&c->gw);
+	port = f->gw_port(&c->gw);
 	if (port < 0) {
 		snprintf(err, sizeof(err), "gateway %s %s", gw, f->gw_off);
 		f->subnets(error_with_list(d, err));
