@@ -113,6 +113,8 @@ struct cpe_port_cfg {
 	uint32_t mtu;			/* --mtu PORT=N; 0: the global one */
 	struct cpe_ip6 ip6[CPE_MAX_IP6];	/* IPv6 prefixes, --lan/--wan */
 	uint8_t nb_ip6;
+	bool pd;			/* --lan PORT=pd: a delegated /64 */
+	uint32_t pd_id;			/* its number in the delegation */
 };
 
 struct cpe_route_cfg {
@@ -282,6 +284,7 @@ struct cpe_port {			/* a router interface */
 	uint8_t ll6[16];
 	struct cpe_ip6 ip6[CPE_MAX_IP6];
 	uint8_t nb_ip6;
+	bool pd6;			/* ip6[nb_ip6 - 1] is delegated */
 	struct rte_mbuf *txq[CPE_TXQ];
 	uint32_t txlen[CPE_TXQ];
 	uint16_t nb_tx;
@@ -447,12 +450,23 @@ void cpe_nd6_walk(void (*fn)(const uint8_t *a, uint16_t idx,
 			     const struct rte_ether_addr *mac,
 			     const char *state, void *arg), void *arg);
 void cpe_nd6_resume(uint16_t k, uint64_t shift);
+/*
+ * A router advertisement m (RFC 4861 6.1.2: hop limit 255, a link-local
+ * source, code 0, its checksum): 0 and its router lifetime (s), or -1.
+ */
+int cpe_nd6_ra_check(const struct rte_mbuf *m, uint16_t *lifetime);
 
 /* fwd6.c */
 int cpe_ip6_setup(void);		/* after the ports: addresses, routes */
 void cpe_ip6_input(uint16_t in, struct rte_mbuf *m);
 bool cpe_ip6_is_mine(uint16_t in, const uint8_t *a);
 void cpe_ip6_fmt(char *buf, size_t size, const uint8_t *a);
+/* a/plen's prefix (host bits cleared) into pfx. */
+void cpe_ip6_prefix_of(uint8_t *pfx, const uint8_t *a, uint8_t plen);
+/* The port a gateway is on (link-local: the WAN), or -1. */
+int cpe_ip6_gw_port(const uint8_t *gw);
+/* Port idx's delegated /64 address a (NULL: none), its route, groups. */
+int cpe_ip6_port_pd(uint16_t idx, const uint8_t *a);
 
 /* flow6.c: the IPv6 flow cache (fast path) */
 int cpe_flow6_init(void);
@@ -562,6 +576,19 @@ void cpe_pppoe_json(FILE *f);
 /* wan.c: the WAN's IPv4 address at run time (--wan PORT=dhcp|pppoe). */
 void cpe_wan_print(FILE *f);
 void cpe_wan_json(FILE *f);
+void cpe_wan_tel(struct rte_tel_data *d);	/* /cpe/wan's reply */
+
+/*
+ * wan6.c: the WAN's IPv6 at run time: the prefix a DHCPv6 client is
+ * delegated (/cpe/wan/prefix6) split into the --lan PORT=pd ports' /64s,
+ * and the default route from the ISP's router advertisements.
+ */
+void cpe_wan6_ra(const struct rte_mbuf *m);	/* an RA on the WAN */
+void cpe_wan6_age(void);			/* lifetimes, 4 Hz */
+void cpe_wan6_tel(struct rte_tel_data *d);	/* into /cpe/wan's dict */
+void cpe_wan6_print(FILE *f);
+void cpe_wan6_json(FILE *f);			/* inside "wan" */
+int cpe_wan6_ctl_init(void);
 
 /* frag_glue.c: fragments followed by datagram, DF-clear IPv4 cut, MSS. */
 int cpe_frag_setup(void);

@@ -372,13 +372,17 @@ list_subnets(struct rte_tel_data *a)
 static int
 port_of6(const struct ctl_addr *a)
 {
-	uint8_t nh[16];
-	uint16_t out;
-
-	if (cpe_route6_lookup(a->v6, &out, nh) != 0 ||
-	    memcmp(nh, a->v6, 16) != 0 || cpe_ip6_is_mine(out, a->v6))
+	/* Neighbours: link-local ones are the link's own business. */
+	if (a->v6[0] == 0xfe && (a->v6[1] & 0xc0) == 0x80)
 		return -1;
-	return out;
+	return cpe_ip6_gw_port(a->v6);
+}
+
+/* A gateway: also a link-local one, the WAN's router. */
+static int
+gw_port6(const struct ctl_addr *a)
+{
+	return cpe_ip6_gw_port(a->v6);
 }
 
 static void
@@ -386,17 +390,13 @@ list_subnets6(struct rte_tel_data *a)
 {
 	const struct cpe_ip6 *p;
 	char buf[CTL_PFX6_LEN];
-	uint8_t pfx[16], j, k;
+	uint8_t pfx[16], j;
 	uint16_t i;
 
 	for (i = 0; a != NULL && i < cpe.nb_ports; i++) {
 		for (j = 0; j < cpe.ports[i].nb_ip6; j++) {
 			p = &cpe.ports[i].ip6[j];
-			for (k = 0; k < 16; k++)
-				pfx[k] = k * 8 >= p->plen ? 0 :
-					k * 8 + 8 <= p->plen ? p->a[k] :
-					p->a[k] & (uint8_t)(0xff <<
-						(8 - (p->plen - k * 8)));
+			cpe_ip6_prefix_of(pfx, p->a, p->plen);
 			fmt_prefix6(buf, sizeof(buf), pfx, p->plen);
 			rte_tel_data_add_array_string(a, buf);
 		}
@@ -614,6 +614,7 @@ struct ctl_family {
 	const char *addr_off;		/* why a neighbour is on no port */
 	void (*fmt)(char *buf, size_t cap, const struct ctl_addr *a);
 	int (*port_of)(const struct ctl_addr *a);
+	int (*gw_port)(const struct ctl_addr *a);	/* a route's */
 	void (*subnets)(struct rte_tel_data *a);
 	/* 0 if the prefix has a route, *connected if without gateway */
 	int (*route_get)(const struct ctl_addr *dst, uint8_t plen,
@@ -637,6 +638,7 @@ static const struct ctl_family family4 = {
 		    "network/broadcast address)",
 	.fmt = fmt_addr4,
 	.port_of = port_of,
+	.gw_port = port_of,
 	.subnets = list_subnets,
 	.route_get = route_get4,
 	.route_add = route_add4,
@@ -649,10 +651,12 @@ static const struct ctl_family family4 = {
 
 static const struct ctl_family family6 = {
 	.addr_len = INET6_ADDRSTRLEN,
-	.gw_off = "is on no port's IPv6 prefix (or is the router)",
+	.gw_off = "is on no port's IPv6 prefix (or is the router); "
+		  "link-local ones are the WAN's",
 	.addr_off = "is on no port's IPv6 prefix (or is the router)",
 	.fmt = fmt_addr6,
 	.port_of = port_of6,
+	.gw_port = gw_port6,
 	.subnets = list_subnets6,
 	.route_get = route_get6,
 	.route_add = route_add6,
@@ -690,7 +694,7 @@ route_add(const struct ctl_family *f, const struct ctl_cmd *c,
 
 	fmt_pfx(f, p, sizeof(p), &c->dst, c->plen);
 	f->fmt(gw, f->addr_len, &c->gw);
-	port = f->port_of(&c->gw);
+	port = f->gw_port(&c->gw);
 	if (port < 0) {
 		snprintf(err, sizeof(err), "gateway %s %s", gw, f->gw_off);
 		f->subnets(error_with_list(d, err));
@@ -879,6 +883,7 @@ stats(struct rte_tel_data *d)
 	cpe_tel_u64(d, "rx", rx);
 	cpe_tel_u64(d, "tx", tx);
 	cpe_tel_u64(d, "fast_hits", s->fast_hits);
+	cpe_tel_u64(d, "fast_hits6", s->v6.fast_hits);
 	cpe_tel_u64(d, "fast_misses", s->fast_misses);
 	cpe_tel_u64(d, "fast_stale", s->fast_stale);
 	cpe_tel_u64(d, "flow_invalidated", s->flow_invalidated);
@@ -1280,5 +1285,7 @@ cpe_ctl_init(void)
 		rc = cpe_fw_ctl_init();
 	if (rc == 0)
 		rc = cpe_wan_ctl_init();
+	if (rc == 0)
+		rc = cpe_wan6_ctl_init();
 	return rc;
 }

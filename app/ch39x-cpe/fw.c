@@ -408,17 +408,6 @@ echo_rate_ok(struct cpe_fw *fw, uint64_t now)
 	return true;
 }
 
-static bool
-in_prefix(const uint8_t *a, const uint8_t *p, uint8_t plen)
-{
-	uint8_t full = plen / 8, rest = plen % 8;
-
-	if (memcmp(a, p, full) != 0)
-		return false;
-	return rest == 0 ||
-		((a[full] ^ p[full]) & (uint8_t)(0xff << (8 - rest))) == 0;
-}
-
 static struct cpe_fw_rule *
 rule_match(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool pinhole)
 {
@@ -433,7 +422,7 @@ rule_match(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool pinhole)
 		    p->t.dport < r->lo || p->t.dport > r->hi)
 			continue;
 		if (pinhole && (r->v6 != p->t.v6 ||
-				!in_prefix(p->t.dst, r->addr, r->plen)))
+				!cpe_in_prefix(p->t.dst, r->addr, r->plen)))
 			continue;
 		return r;
 	}
@@ -834,6 +823,25 @@ cpe_fw_close_rule(struct cpe_fw *fw, uint32_t id)
 	/* One pass over the table: a deletion is rare, not per packet. */
 	for (i = 0; i <= fw->mask; i++) {
 		if (fw->ct[i].used && fw->ct[i].rule == id) {
+			slot_free(fw, i);
+			n++;
+		}
+	}
+	return n;
+}
+
+uint32_t
+cpe_fw_close_prefix(struct cpe_fw *fw, const uint8_t *pfx, uint8_t plen)
+{
+	const struct cpe_fw_ct *c;
+	uint32_t i, n = 0;
+
+	if (fw->ct == NULL)
+		return 0;
+	for (i = 0; i <= fw->mask; i++) {
+		c = &fw->ct[i];
+		if (c->used && c->k.v6 && (cpe_in_prefix(c->k.src, pfx, plen) ||
+					   cpe_in_prefix(c->k.dst, pfx, plen))) {
 			slot_free(fw, i);
 			n++;
 		}

@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A packet as the firewall sees it; IPv4 addresses as ::ffff:a.b.c.d. */
 struct cpe_fw_tuple {
@@ -145,6 +146,18 @@ struct cpe_fw {
 	void (*unlink)(uint32_t idx, const struct cpe_fw_ct *c);
 };
 
+/* Whether address a (16 bytes) is in prefix p/plen (plen 0..128). */
+static inline bool
+cpe_in_prefix(const uint8_t *a, const uint8_t *p, uint8_t plen)
+{
+	uint8_t full = plen / 8, rest = plen % 8;
+
+	if (memcmp(a, p, full) != 0)
+		return false;
+	return rest == 0 ||
+		((a[full] ^ p[full]) & (uint8_t)(0xff << (8 - rest))) == 0;
+}
+
 /* Parses an IP packet (from its first byte); -1: not IPv4/IPv6 or short. */
 int cpe_fw_parse(const uint8_t *l3, uint32_t len, struct cpe_fw_pkt *p);
 int cpe_fw_init(struct cpe_fw *fw, struct cpe_fw_cfg *cfg, uint64_t hz,
@@ -190,5 +203,11 @@ const char *cpe_fw_forward_parse(const char *val, struct cpe_fw_forward *f);
 int cpe_fw_forward_add(struct cpe_fw_cfg *cfg, const struct cpe_fw_forward *f);
 int cpe_fw_rule_del(struct cpe_fw_cfg *cfg, uint32_t id);
 uint32_t cpe_fw_close_rule(struct cpe_fw *fw, uint32_t id);
+/*
+ * The IPv6 connections from or to pfx/plen closed (a delegated prefix
+ * withdrawn: its hosts' states are stale): how many.
+ */
+uint32_t cpe_fw_close_prefix(struct cpe_fw *fw, const uint8_t *pfx,
+			     uint8_t plen);
 
 #endif

@@ -34,6 +34,7 @@
 #define ICMP6_ECHO_REQUEST	128
 #define ICMP6_ECHO_REPLY	129
 #define ICMP6_RS		133
+#define ICMP6_RA		134
 #define ND_NS			135
 #define ND_NA			136
 /* Errors: a token bucket, RFC 4443 2.4 (f). */
@@ -49,15 +50,14 @@ is_link_local(const uint8_t *a)
 	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
 }
 
-static bool
-in_prefix(const uint8_t *a, const struct cpe_ip6 *p)
+void
+cpe_ip6_prefix_of(uint8_t *pfx, const uint8_t *a, uint8_t plen)
 {
-	uint8_t full = p->plen / 8, rest = p->plen % 8;
+	uint8_t k;
 
-	if (memcmp(a, p->a, full) != 0)
-		return false;
-	return rest == 0 ||
-		((a[full] ^ p->a[full]) & (uint8_t)(0xff << (8 - rest))) == 0;
+	for (k = 0; k < 16; k++)
+		pfx[k] = k * 8 >= plen ? 0 : k * 8 + 8 <= plen ? a[k] :
+			a[k] & (uint8_t)(0xff << (8 - (plen - k * 8)));
 }
 
 void
@@ -130,19 +130,29 @@ send_local(struct rte_mbuf *m, uint16_t in)
 		cpe_tx(out, m);
 }
 
-/* Our source towards dst: a global address of port in, else its LL. */
+/*
+ * Our source towards dst: a global address of port in, else another
+ * port's (a WAN without a prefix of its own, RFC 7084's unnumbered
+ * model: the delegated LAN's), else in's link-local.
+ */
 static const uint8_t *
 source_for(uint16_t in, const uint8_t *dst)
 {
 	const struct cpe_port *p = &cpe.ports[in];
+	uint16_t j;
 	uint8_t i;
 
-	if (is_link_local(dst) || p->nb_ip6 == 0)
+	if (is_link_local(dst))
 		return p->ll6;
 	for (i = 0; i < p->nb_ip6; i++)
-		if (in_prefix(dst, &p->ip6[i]))
+		if (cpe_in_prefix(dst, p->ip6[i].a, p->ip6[i].plen))
 			return p->ip6[i].a;
-	return p->ip6[0].a;
+	if (p->nb_ip6 != 0)
+		return p->ip6[0].a;
+	for (j = 0; j < cpe.nb_ports; j++)
+		if (cpe.ports[j].nb_ip6 != 0)
+			return cpe.ports[j].ip6[0].a;
+	return p->ll6;
 }
 
 static bool
@@ -249,9 +259,15 @@ local_input(uint16_t in, struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 		return;
 	}
 	if (ic[0] != ICMP6_ECHO_REQUEST || IP6_DST(ip)[0] == 0xff) {
-		/* Router solicitations: the control plane's to answer. */
+		/*
+		 * Router solicitations: the control plane's to answer. The
+		 * ISP's advertisements teach the WAN's default route here
+		 * (wan6.c) and Linux's on the TAP.
+		 */
 		if (ic[0] == ICMP6_RS)
 			cpe.st.v6.rs_punted++;
+		else if (ic[0] == ICMP6_RA && in == cpe.wan)
+			cpe_wan6_ra(m);
 		cpe.st.v6.punted++;
 		cpe_punt(in, m);
 		return;
@@ -462,8 +478,8 @@ setup_routes(void)
 {
 	const struct cpe_opts *o = cpe.o;
 	char pb[INET6_ADDRSTRLEN], gb[INET6_ADDRSTRLEN];
-	uint8_t nh[16], pfx[16];
-	uint16_t i, j, out;
+	uint8_t pfx[16];
+	uint16_t i, j;
 	int rc;
 
 	rc = cpe_route6_init();
@@ -475,15 +491,8 @@ setup_routes(void)
 	for (i = 0; i < cpe.nb_ports; i++) {
 		for (j = 0; j < cpe.ports[i].nb_ip6; j++) {
 			const struct cpe_ip6 *a = &cpe.ports[i].ip6[j];
-			uint8_t k;
 
-			memcpy(pfx, a->a, 16);
-			for (k = 0; k < 16; k++)
-				if (k * 8 >= a->plen)
-					pfx[k] = 0;
-				else if (k * 8 + 8 > a->plen)
-					pfx[k] &= (uint8_t)(0xff <<
-						(8 - (a->plen - k * 8)));
+			cpe_ip6_prefix_of(pfx, a->a, a->plen);
 			rc = cpe_route6_add(pfx, a->plen, NULL, i);
 			if (rc != 0) {
 				fprintf(stderr, "ch39x-cpe: port %u: cannot "
@@ -496,17 +505,19 @@ setup_routes(void)
 	for (i = 0; i < o->nb_routes6; i++) {
 		const struct cpe_route6_cfg *r = &o->routes6[i];
 
-		if (cpe_route6_lookup(r->gw, &out, nh) != 0 ||
-		    memcmp(nh, r->gw, 16) != 0) {
+		rc = cpe_ip6_gw_port(r->gw);
+		if (rc < 0) {
 			cpe_ip6_fmt(pb, sizeof(pb), r->prefix.a);
 			cpe_ip6_fmt(gb, sizeof(gb), r->gw);
 			fprintf(stderr, "ch39x-cpe: --route %s/%u,%s: the "
 				"gateway is on no port's prefix; allowed "
 				"gateways are addresses of the --lan/--wan "
-				"IPv6 prefixes\n", pb, r->prefix.plen, gb);
+				"IPv6 prefixes, or link-local ones (on the "
+				"WAN)\n", pb, r->prefix.plen, gb);
 			return -EINVAL;
 		}
-		rc = cpe_route6_add(r->prefix.a, r->prefix.plen, r->gw, out);
+		rc = cpe_route6_add(r->prefix.a, r->prefix.plen, r->gw,
+				    (uint16_t)rc);
 		if (rc != 0) {
 			fprintf(stderr, "ch39x-cpe: --route: cannot add IPv6 "
 				"route %u of %u: %s\n", i + 1, o->nb_routes6,
@@ -530,7 +541,8 @@ cpe_ip6_setup(void)
 		p->nb_ip6 = o->ports[i].nb_ip6;
 		memcpy(p->ip6, o->ports[i].ip6, sizeof(p->ip6));
 		link_local(&p->mac, p->ll6);
-		if (p->nb_ip6)
+		/* A LAN waiting for its delegated prefix routes IPv6 too. */
+		if (p->nb_ip6 || o->ports[i].pd)
 			v6_on = true;
 	}
 	if (!v6_on)
@@ -546,5 +558,64 @@ cpe_ip6_setup(void)
 		fprintf(stderr, "ch39x-cpe: --flow-entries %u: cannot create "
 			"the IPv6 flow cache: %s; give EAL more memory (-m)\n",
 			o->flow_entries, rte_strerror(-rc));
+	return rc;
+}
+
+/*
+ * The port a gateway is reached by, or -1: the one whose prefix holds it
+ * (a connected route: the next hop is the gateway itself, and not the
+ * router), or for a link-local gateway the WAN (the ISP's router as its
+ * advertisements name it; a LAN's routers are the LAN's own business).
+ */
+int
+cpe_ip6_gw_port(const uint8_t *gw)
+{
+	uint8_t nh[16];
+	uint16_t out;
+
+	if (is_link_local(gw))
+		return cpe.wan >= 0 && !cpe_ip6_is_mine(cpe.wan, gw) ?
+			cpe.wan : -1;
+	if (cpe_route6_lookup(gw, &out, nh) != 0 || memcmp(nh, gw, 16) != 0 ||
+	    cpe_ip6_is_mine(out, gw))
+		return -1;
+	return out;
+}
+
+/*
+ * Port idx's address from a delegated prefix (a, a /64; NULL: none any
+ * more), replacing the one it had: the address is the last of the port's
+ * (static ones first), with its connected route and its solicited-node
+ * group. On the forwarding lcore (wan6.c, a telemetry command).
+ */
+int
+cpe_ip6_port_pd(uint16_t idx, const uint8_t *a)
+{
+	struct cpe_port *p = &cpe.ports[idx];
+	struct cpe_ip6 *e;
+	uint8_t pfx[16];
+	int rc = 0;
+
+	if (p->pd6) {
+		e = &p->ip6[p->nb_ip6 - 1];
+		cpe_ip6_prefix_of(pfx, e->a, e->plen);
+		cpe_route6_del(pfx, e->plen);
+		p->nb_ip6--;
+		p->pd6 = false;
+	}
+	if (a != NULL && p->nb_ip6 < CPE_MAX_IP6) {
+		e = &p->ip6[p->nb_ip6];
+		memcpy(e->a, a, 16);
+		e->plen = 64;
+		cpe_ip6_prefix_of(pfx, a, 64);
+		rc = cpe_route6_add(pfx, 64, NULL, idx);
+		if (rc == 0) {
+			p->nb_ip6++;
+			p->pd6 = true;
+		}
+	} else if (a != NULL) {
+		rc = -ENOSPC;
+	}
+	join_groups(p->id);
 	return rc;
 }

@@ -185,6 +185,7 @@ forward(void)
 			if ((t0 / (cpe.hz / 4)) != (last_hk / (cpe.hz / 4))) {
 				cpe_neigh_age();
 				cpe_nd6_age();
+				cpe_wan6_age();
 			}
 			last_hk = t0;
 		}

@@ -306,6 +306,24 @@ validate(struct rte_mbuf *m, struct rte_ipv6_hdr *ip, uint8_t **icp,
 	return 0;
 }
 
+int
+cpe_nd6_ra_check(const struct rte_mbuf *m, uint16_t *lifetime)
+{
+	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	uint32_t len = rte_be_to_cpu_16(ip->payload_len);
+	const uint8_t *ic = (const uint8_t *)(ip + 1);
+
+	/* 16 bytes of message; only the first segment is read. */
+	if (ip->hop_limits != 255 || ip->proto != IPPROTO_ICMPV6 ||
+	    len < 16 || rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN +
+	    sizeof(*ip) + len || ic[1] != 0 || IP6_SRC(ip)[0] != 0xfe ||
+	    (IP6_SRC(ip)[1] & 0xc0) != 0x80 || !cksum_ok(ip, ic, len))
+		return -1;
+	*lifetime = rte_be_to_cpu_16(cpe_get16(ic + 6));
+	return 0;
+}
+
 static void
 ns_input(uint16_t in, struct rte_mbuf *m)
 {

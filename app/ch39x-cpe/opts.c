@@ -76,6 +76,10 @@ cpe_usage(FILE *f, const char *prog)
 "                        or IPv6 prefix (e.g. 0=fd00:1::1/64); repeat for\n"
 "                        more LAN ports, or with the same PORT for more\n"
 "                        addresses (one IPv4, up to 4 IPv6 a port)\n"
+"  --lan PORT=pd[:ID]    the port's IPv6 prefix: /64 number ID (default:\n"
+"                        0, 1, ... in the order given) of the prefix the\n"
+"                        WAN's DHCPv6 client is delegated, router address\n"
+"                        ::1 (/cpe/wan/prefix6; needs the port's --tap)\n"
 "  --wan PORT=ADDR/LEN   the WAN port; NAPT translates LAN sources to ADDR;\n"
 "                        repeatable as --lan (IPv6 is routed, not NATed)\n"
 "  --wan PORT=dhcp       its IPv4 address from a DHCP lease at run time: a\n"
@@ -359,8 +363,8 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 {
 	struct cpe_port_cfg key, *p = NULL;
 	struct cpe_ip6 a6;
-	bool dhcp, pppoe;
-	uint32_t ip;
+	bool dhcp, pppoe, pd;
+	uint32_t ip, pd_id = UINT16_MAX + 1u;
 	uint8_t plen;
 	char buf[80], *eq;
 	uint16_t i;
@@ -372,11 +376,13 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 		"IPv6 address with a prefix length 1..128, e.g. "
 		"1=203.0.113.2/24, 1.100=203.0.113.2/24, 1=dhcp, 1.7=pppoe or "
 		"1=2001:db8:1::2/64" :
-		"PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with "
-		"an 802.1Q VLAN id 1..4094, ADDR/LEN a "
+		"PORT=ADDR/LEN or PORT=pd[:ID], PORT a DPDK port id 0..1023 "
+		"or PORT.VLAN with an 802.1Q VLAN id 1..4094, ADDR/LEN a "
 		"unicast IPv4 address with a prefix length 1..30 or a global "
-		"IPv6 address with a prefix length 1..128, e.g. "
-		"0=192.168.1.1/24, 0.10=192.168.10.1/24 or 0=fd00:1::1/64";
+		"IPv6 address with a prefix length 1..128, pd a /64 of the "
+		"delegated IPv6 prefix (ID its number 0..65535), e.g. "
+		"0=192.168.1.1/24, 0.10=192.168.10.1/24, 0=fd00:1::1/64 or "
+		"0=pd:1";
 
 	if (strlen(val) >= sizeof(buf))
 		return bad(name, val, allowed);
@@ -390,8 +396,14 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 		return bad(name, val, allowed);
 	dhcp = wan && strcmp(eq + 1, "dhcp") == 0;
 	pppoe = wan && strcmp(eq + 1, "pppoe") == 0;
+	pd = !wan && strncmp(eq + 1, "pd", 2) == 0;
 	if (dhcp || pppoe) {
 		/* The address comes from a lease at run time (wan.c). */
+	} else if (pd) {
+		/* pd: the next free number (check_pd()); pd:ID that one. */
+		if (eq[3] != '\0' && (eq[3] != ':' ||
+				      parse_u32(eq + 4, 0, UINT16_MAX, &pd_id)))
+			return bad(name, val, allowed);
 	} else if (strchr(eq + 1, ':') != NULL) {
 		if (parse_prefix6(eq + 1, &a6) != 0 || a6.plen < 1 ||
 		    !ip6_global_unicast(a6.a))
@@ -426,6 +438,11 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 				   "ADDR/LEN, dhcp or pppoe, not two");
 		p->dhcp = dhcp;
 		p->pppoe = pppoe;
+	} else if (pd) {
+		if (p->pd)
+			return bad(name, val, "one pd a port");
+		p->pd = true;
+		p->pd_id = pd_id;
 	} else if (strchr(eq + 1, ':') != NULL) {
 		if (p->nb_ip6 == CPE_MAX_IP6)
 			return bad(name, val, "at most 4 IPv6 prefixes a port");
@@ -468,7 +485,8 @@ opt_route6(struct cpe_opts *o, const char *name, const char *val,
 {
 	const char *allowed = "PREFIX/LEN,GATEWAY with an IPv6 prefix "
 		"(LEN 0..128, ::/0 the default route) and a global unicast "
-		"IPv6 gateway, e.g. ::/0,2001:db8:1::1";
+		"IPv6 gateway or a link-local one (the WAN's router), e.g. "
+		"::/0,2001:db8:1::1 or ::/0,fe80::1";
 	struct cpe_route6_cfg *r;
 	uint8_t i, bits;
 
@@ -477,7 +495,8 @@ opt_route6(struct cpe_opts *o, const char *name, const char *val,
 	r = &o->routes6[o->nb_routes6];
 	if (parse_prefix6(pfx, &r->prefix) != 0 ||
 	    inet_pton(AF_INET6, gw, r->gw) != 1 ||
-	    !ip6_global_unicast(r->gw))
+	    (!ip6_global_unicast(r->gw) &&
+	     !(r->gw[0] == 0xfe && (r->gw[1] & 0xc0) == 0x80)))
 		return bad(name, val, allowed);
 	for (i = 0; i < 16; i++) {
 		bits = r->prefix.plen > i * 8 ?
@@ -920,6 +939,68 @@ check_taps(const struct cpe_opts *o)
 	return 0;
 }
 
+/*
+ * --lan PORT=pd: the numbers (pd alone takes the next one not given
+ * explicitly, in the order of the ports), each once; a TAP on the LAN
+ * (dnsmasq's advertisements) and on the WAN (the DHCPv6 client); room
+ * for the delegated address beside the static ones.
+ */
+static int
+check_pd(struct cpe_opts *o)
+{
+	struct cpe_port_cfg *p, *q;
+	uint32_t next = 0;
+	uint16_t i, j;
+	int wan = -1;
+
+	for (i = 0; i < o->nb_ports; i++)
+		if (o->ports[i].wan)
+			wan = i;
+	for (i = 0; i < o->nb_ports; i++) {
+		p = &o->ports[i];
+		if (!p->pd)
+			continue;
+		while (p->pd_id > UINT16_MAX) {
+			for (j = 0; j < o->nb_ports; j++)
+				if (o->ports[j].pd && o->ports[j].pd_id == next)
+					break;
+			if (j == o->nb_ports)
+				p->pd_id = next;
+			next++;
+		}
+		for (j = 0; j < i; j++) {
+			q = &o->ports[j];
+			if (q->pd && q->pd_id == p->pd_id) {
+				fprintf(stderr, PROG ": --lan %u=pd:%u: /64 "
+					"number %u given to port %u already; "
+					"allowed: a number per port, 0..65535\n",
+					p->id, p->pd_id, p->pd_id, q->id);
+				return -EINVAL;
+			}
+		}
+		if (!has_tap(o, p)) {
+			fprintf(stderr, PROG ": --lan %u=pd: the LAN's router "
+				"advertisements come from its TAP; allowed: "
+				"add --tap %u=IFNAME\n", p->id, p->id);
+			return -EINVAL;
+		}
+		if (wan >= 0 && !has_tap(o, &o->ports[wan])) {
+			fprintf(stderr, PROG ": --lan %u=pd: the DHCPv6 client "
+				"runs on the WAN's TAP; allowed: add --tap "
+				"%u=IFNAME\n", p->id, o->ports[wan].id);
+			return -EINVAL;
+		}
+		if (p->nb_ip6 == CPE_MAX_IP6) {
+			fprintf(stderr, PROG ": --lan %u=pd: the delegated "
+				"prefix is one of the port's %u IPv6 prefixes; "
+				"allowed: at most %u static ones beside pd\n",
+				p->id, CPE_MAX_IP6, CPE_MAX_IP6 - 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Checks across options, once all are in. */
 static int
 check(struct cpe_opts *o)
@@ -964,7 +1045,7 @@ check(struct cpe_opts *o)
 	for (i = 0; i < o->nb_ports; i++) {
 		uint32_t mtu = o->ports[i].mtu ? o->ports[i].mtu : o->mtu;
 
-		if (o->ports[i].nb_ip6 && mtu < 1280) {
+		if ((o->ports[i].nb_ip6 || o->ports[i].pd) && mtu < 1280) {
 			fprintf(stderr, PROG ": --mtu %u: port %u has IPv6 "
 				"prefixes; allowed values are 1280..9198 for "
 				"an IPv6 port (RFC 8200 5)\n", mtu,
@@ -1000,7 +1081,7 @@ check(struct cpe_opts *o)
 			return -EINVAL;
 		}
 	}
-	if (check_taps(o) != 0)
+	if (check_taps(o) != 0 || check_pd(o) != 0)
 		return -EINVAL;
 	if (lan == 0 || wan == 0) {
 		fprintf(stderr, PROG ": %s: the router needs one --wan "

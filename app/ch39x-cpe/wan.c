@@ -12,6 +12,7 @@
  *                                   the concentrator's MAC) and IPCP's
  *                                   addresses (usertools/ch39x-cpe-pppoe)
  *   /cpe/wan/clear                  the lease or the session gone
+ *   (IPv6: wan6.c's /cpe/wan/prefix6, shown in /cpe/wan too)
  *
  * With --wan PORT=dhcp the router
  * starts without one: a DHCP client on the WAN's TAP (Linux, the control
@@ -150,8 +151,8 @@ uptime_s(void)
 	return w.since ? (rte_rdtsc() - w.since) / cpe.hz : 0;
 }
 
-static void
-wan_tel(struct rte_tel_data *d)
+void
+cpe_wan_tel(struct rte_tel_data *d)
 {
 	const struct cpe_port *p;
 	char a[24], g[16];
@@ -179,6 +180,7 @@ wan_tel(struct rte_tel_data *d)
 	cpe_tel_u64(d, "no_addr_drops", cpe.st.wan_no_addr);
 	if (cpe.o->ports[cpe.wan].pppoe)
 		cpe_pppoe_tel(d);
+	cpe_wan6_tel(d);
 }
 
 void
@@ -196,6 +198,7 @@ cpe_wan_print(FILE *f)
 		w.clears, w.nat_flushed, cpe.st.wan_no_addr);
 	if (cpe.wan >= 0 && cpe.o->ports[cpe.wan].pppoe)
 		cpe_pppoe_print(f);
+	cpe_wan6_print(f);
 }
 
 void
@@ -210,10 +213,12 @@ cpe_wan_json(FILE *f)
 		"\"prefix_len\": %u, \"gateway\": \"%s\", \"uptime_s\": %"
 		PRIu64 ", \"sets\": %" PRIu64 ", \"renewals\": %" PRIu64
 		", \"clears\": %" PRIu64 ", \"nat_flushed\": %" PRIu64
-		", \"no_addr_drops\": %" PRIu64 "},\n", wan_mode(),
+		", \"no_addr_drops\": %" PRIu64 ", ", wan_mode(),
 		ip ? a : "", cpe.wan >= 0 ? cpe.o->ports[cpe.wan].plen : 0,
 		w.gw ? g : "", uptime_s(), w.sets, w.renewals, w.clears,
 		w.nat_flushed, cpe.st.wan_no_addr);
+	cpe_wan6_json(f);
+	fprintf(f, "},\n");
 	if (cpe.wan >= 0 && cpe.o->ports[cpe.wan].pppoe)
 		cpe_pppoe_json(f);
 }
@@ -233,7 +238,7 @@ static void
 show(const void *arg, struct rte_tel_data *d)
 {
 	RTE_SET_USED(arg);
-	wan_tel(d);
+	cpe_wan_tel(d);
 }
 
 static void
@@ -254,7 +259,7 @@ set(const void *arg, struct rte_tel_data *d)
 		cpe_ctl_error(d, "/cpe/wan/set: refused", err);
 		return;
 	}
-	wan_tel(d);
+	cpe_wan_tel(d);
 }
 
 struct session {
@@ -279,7 +284,7 @@ set_pppoe(const void *arg, struct rte_tel_data *d)
 		return;
 	}
 	cpe_pppoe_up(ss->sid, ss->ac);
-	wan_tel(d);
+	cpe_wan_tel(d);
 }
 
 static void
@@ -287,7 +292,7 @@ clear(const void *arg, struct rte_tel_data *d)
 {
 	RTE_SET_USED(arg);
 	wan_clear4();
-	wan_tel(d);
+	cpe_wan_tel(d);
 }
 
 /* /cpe/wan and /cpe/wan/clear: no parameters. */

@@ -36,7 +36,7 @@ expect "--wan 2=1.2.3.4/24: allowed values are one --wan port only" -- $ok --wan
 expect "--lan 1=1.2.3.4/24: allowed values are a port not already given" -- $ok --lan 1=1.2.3.4/24
 expect "--mtu 99999: allowed values are 68..9198" -- $ok --mtu 99999
 # 802.1Q sub-interfaces: PORT.VLAN, VLAN 1..4094, one per (port, VLAN).
-expect "--lan 0.0=10.0.0.1/24: allowed values are PORT=ADDR/LEN, PORT a DPDK port id 0..1023 or PORT.VLAN with an 802.1Q VLAN id 1..4094" -- $ok --lan 0.0=10.0.0.1/24
+expect "--lan 0.0=10.0.0.1/24: allowed values are PORT=ADDR/LEN or PORT=pd[:ID], PORT a DPDK port id 0..1023 or PORT.VLAN with an 802.1Q VLAN id 1..4094" -- $ok --lan 0.0=10.0.0.1/24
 expect "--lan 0.4095=10.0.0.1/24: allowed values are PORT=ADDR/LEN" -- $ok --lan 0.4095=10.0.0.1/24
 expect "--wan 1.x=10.0.0.1/24: allowed values are PORT=ADDR/LEN" -- --lan 0=10.1.0.1/24 --wan 1.x=10.0.0.1/24
 expect "--lan 0.10=10.2.0.1/24: allowed values are one IPv4 address a port" -- $ok --lan 0.10=10.1.0.1/24 --lan 0.10=10.2.0.1/24
@@ -68,7 +68,17 @@ expect "--lan 0=10.9.9.1/24: allowed values are one IPv4 address a port" -- $ok 
 expect "--lan 1=fd00::1/64: allowed values are a port not already given to --wan" -- $ok --lan 1=fd00::1/64
 expect "--lan 0=fd00:5::1/64: allowed values are at most 4 IPv6 prefixes" -- $ok --lan 0=fd00:1::1/64 --lan 0=fd00:2::1/64 --lan 0=fd00:3::1/64 --lan 0=fd00:4::1/64 --lan 0=fd00:5::1/64
 expect "--route 2001:db8::1/32,2001:db8:1::1: allowed values are a prefix without host bits" -- $ok --route 2001:db8::1/32,2001:db8:1::1
-expect "--route ::/0,fe80::1: allowed values are PREFIX/LEN,GATEWAY with an IPv6 prefix" -- $ok --route ::/0,fe80::1
+expect "--route ::/0,ff02::1: allowed values are PREFIX/LEN,GATEWAY with an IPv6 prefix" -- $ok --route ::/0,ff02::1
+# A /64 of the delegated prefix (--lan PORT=pd[:ID]): its TAPs, its ids.
+pd="--lan 0=192.168.1.1/24 --wan 1=dhcp --tap 0=pl0 --tap 1=pw0"
+expect "--lan 0=pdx: allowed values are PORT=ADDR/LEN or PORT=pd[:ID]" -- $pd --lan 0=pdx
+expect "--lan 0=pd:65536: allowed values are PORT=ADDR/LEN or PORT=pd[:ID]" -- $pd --lan 0=pd:65536
+expect "--wan 1=pd: allowed values are PORT=ADDR/LEN, PORT=dhcp or PORT=pppoe" -- $pd --wan 1=pd
+expect "--lan 0=pd:2: allowed values are one pd a port" -- $pd --lan 0=pd --lan 0=pd:2
+expect "--lan 2=pd: the LAN's router advertisements come from its TAP; allowed: add --tap 2=IFNAME" -- $pd --lan 0=pd --lan 2=pd
+expect "--lan 0=pd: the DHCPv6 client runs on the WAN's TAP; allowed: add --tap 1=IFNAME" -- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 --tap 0=pl0 --lan 0=pd
+expect "--lan 2=pd:3: /64 number 3 given to port 0 already" -- $pd --tap 2=pl2 --lan 0=pd:3 --lan 2=pd:3
+expect "--lan 0=pd: the delegated prefix is one of the port's 4 IPv6 prefixes; allowed: at most 3 static ones beside pd" -- $pd --lan 0=fd00:1::1/64 --lan 0=fd00:2::1/64 --lan 0=fd00:3::1/64 --lan 0=fd00:4::1/64 --lan 0=pd
 expect "--route default,2001:db8::1: allowed values are PREFIX/LEN,GATEWAY with an IPv6" -- $ok --route default,2001:db8::1
 expect "--route ::/0,203.0.113.1: allowed values are PREFIX/LEN,GATEWAY with an IPv6" -- $ok --route ::/0,203.0.113.1
 expect "--mtu 1=20: allowed values are N (68..9198, every port) or PORT=N" -- $ok --mtu 1=20

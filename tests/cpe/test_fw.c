@@ -584,6 +584,42 @@ test_rule_changes(void)
 	fw.unlink = NULL;
 }
 
+/*
+ * A delegated prefix withdrawn: the IPv6 connections from or to it
+ * closed (their flow-cache links too), none else; the old source is a
+ * stranger afterwards (a reply to it finds no state).
+ */
+static void
+test_close_prefix(void)
+{
+	const char *old = "2001:db8:100::10", *new = "2001:db8:200::10";
+	const char *src[] = { old, old, new, lan4 };
+	const char *dst[] = { wan6, wan6, wan6, wan4 };
+	uint8_t b[256], pfx[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x01, 0x00 };
+	uint32_t n, i;
+
+	setup(4096);
+	fw.unlink = count_unlink;
+	unlinked = 0;
+	/* TCP and UDP from the old prefix, UDP from the new and IPv4. */
+	for (i = 0; i < 4; i++) {
+		n = i == 0 ? tcp(b, src[i], dst[i], 40001, 443, SYN) :
+			udp(b, src[i], dst[i], (uint16_t)(40001 + i), 53);
+		CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	}
+	CHECK_EQ(fw.in_use, 4);
+	/* The /56 around the old hosts, IPv4's ::ffff: neither. */
+	CHECK_EQ(cpe_fw_close_prefix(&fw, pfx, 56), 2);
+	CHECK_EQ(fw.in_use, 2);
+	CHECK_EQ(unlinked, 2);
+	CHECK_EQ(cpe_fw_close_prefix(&fw, pfx, 56), 0);
+	n = udp(b, wan6, old, 53, 40002);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+	n = udp(b, wan6, new, 53, 40003);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	fw.unlink = NULL;
+}
+
 /* --fw-forward's parser and table: forms, ranges, overlaps, the limit. */
 static void
 test_forward_parse(void)
@@ -661,6 +697,7 @@ main(void)
 	test_parse();
 	test_truncated();
 	test_rule_changes();
+	test_close_prefix();
 	test_forward_parse();
 	cpe_fw_free(&fw);
 	printf("test_fw: %u passed, %u failed\n", n_pass, n_fail);

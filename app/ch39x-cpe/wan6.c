@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * The WAN's IPv6 at run time, RFC 7084's WAN side without a static
+ * address or prefix: a DHCPv6 client on the WAN's TAP (Linux, the control
+ * plane: usertools/ch39x-cpe-dhclient6 under ISC dhclient -6 -P) is
+ * delegated a prefix and hands it over,
+ *
+ *   /cpe/wan/prefix6,PREFIX/LEN,PREFERRED,VALID   delegated (or renewed)
+ *   /cpe/wan/prefix6/clear[,PREFIX/LEN]           withdrawn (that one)
+ *
+ * and the router splits it: --lan PORT=pd[:ID] gets /64 number ID with
+ * the router's address ::1 in it (the reply lists them for the hook,
+ * which puts them on the LAN TAPs for dnsmasq's advertisements), its
+ * connected route and solicited-node group. A different prefix replaces
+ * the old one: the old /64s and routes go first, then the firewall's
+ * states from or to the old prefix (its hosts' connections cannot go on:
+ * the ISP routes it elsewhere now); the route changes bump the flow
+ * cache's generation; the LAN source check follows the routes by itself
+ * (a source in the old prefix routes to the WAN now: spoof_lan). The
+ * valid lifetime runs out here too, should the client die.
+ *
+ * The default route: DHCPv6 has none, the ISP's router advertisements
+ * give it (RFC 8415 1.2). An RA on the WAN with a router lifetime makes
+ * its link-local source the gateway of ::/0 for that long (the last
+ * advertising router: a CPE's WAN link has one); lifetime 0 withdraws
+ * it. Only when some LAN is pd and no static ::/0 route was given. All
+ * of it runs on the forwarding lcore (RAs in the slow path, commands from
+ * ctl.c's mailbox): no locking.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ip.h>
+#include <rte_telemetry.h>
+
+#include "cpe.h"
+
+#define LIFE_INFINITE	UINT32_MAX	/* RFC 8415 7.7 */
+
+static struct {
+	bool on;
+	struct cpe_ip6 pfx;		/* the delegation, host bits clear */
+	uint32_t preferred, valid;	/* s, as the server gave them */
+	uint64_t since;			/* TSC of the last set or renewal */
+	uint64_t sets, renewals, changes, clears, expired;
+	uint64_t fw_closed;		/* states of withdrawn prefixes */
+	uint64_t unserved;		/* pd LANs a delegation had no /64 for */
+	bool gw_on;			/* ::/0 from an RA */
+	uint8_t gw[16];
+	uint64_t gw_until;		/* TSC */
+	uint64_t ra_rcvd, ra_bad, ra_routers, ra_expired;
+} w6;
+
+static const uint8_t zero6[16];
+
+static bool
+any_pd(void)
+{
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (cpe.o->ports[i].pd)
+			return true;
+	return false;
+}
+
+/* RAs teach ::/0 when prefixes are delegated and no static one is set. */
+static bool
+ra_learns(void)
+{
+	uint16_t i;
+
+	for (i = 0; i < cpe.o->nb_routes6; i++)
+		if (cpe.o->routes6[i].prefix.plen == 0)
+			return false;
+	return any_pd();
+}
+
+/*
+ * The router's address in /64 number id of delegation d (::1), false
+ * when d has no such /64 (a /60 has 16: ids 0..15).
+ */
+static bool
+lan_addr(const struct cpe_ip6 *d, uint32_t id, uint8_t *a)
+{
+	uint64_t hi;
+
+	if (d->plen == 64 ? id != 0 : (uint64_t)id >> (64 - d->plen) != 0)
+		return false;
+	memcpy(&hi, d->a, 8);
+	hi = rte_cpu_to_be_64(rte_be_to_cpu_64(hi) | id);
+	memset(a, 0, 16);
+	memcpy(a, &hi, 8);
+	a[15] = 1;
+	return true;
+}
+
+/* The delegation's /64s onto the pd LANs. */
+static void
+pd_apply(void)
+{
+	uint8_t a[16];
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++) {
+		if (!cpe.o->ports[i].pd)
+			continue;
+		if (!lan_addr(&w6.pfx, cpe.o->ports[i].pd_id, a) ||
+		    cpe_ip6_port_pd(i, a) != 0)
+			w6.unserved++;
+	}
+}
+
+/* The /64s gone from the LANs, the prefix's tracked connections too. */
+static void
+pd_withdraw(void)
+{
+	uint16_t i;
+
+	if (!w6.on)
+		return;
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (cpe.o->ports[i].pd)
+			cpe_ip6_port_pd(i, NULL);
+	if (cpe_fw_on)
+		w6.fw_closed += cpe_fw_close_prefix(&cpe_fw, w6.pfx.a,
+						    w6.pfx.plen);
+	w6.on = false;
+}
+
+static void
+gw_drop(void)
+{
+	if (!w6.gw_on)
+		return;
+	cpe_route6_del(zero6, 0);
+	w6.gw_on = false;
+}
+
+void
+cpe_wan6_ra(const struct rte_mbuf *m)
+{
+	const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv6_hdr *, RTE_ETHER_HDR_LEN);
+	uint16_t life;
+
+	if (!ra_learns())
+		return;
+	if (cpe_nd6_ra_check(m, &life) != 0) {
+		w6.ra_bad++;
+		return;
+	}
+	w6.ra_rcvd++;
+	if (life == 0) {
+		if (w6.gw_on && memcmp(w6.gw, IP6_SRC(ip), 16) == 0)
+			gw_drop();
+		return;
+	}
+	/* The same router again only extends: no route change, no flush. */
+	if (!w6.gw_on || memcmp(w6.gw, IP6_SRC(ip), 16) != 0) {
+		if (cpe_route6_add(zero6, 0, IP6_SRC(ip),
+				   (uint16_t)cpe.wan) != 0)
+			return;
+		memcpy(w6.gw, IP6_SRC(ip), 16);
+		w6.gw_on = true;
+		w6.ra_routers++;
+	}
+	w6.gw_until = cpe.now + (uint64_t)life * cpe.hz;
+}
+
+static uint64_t
+age_s(void)
+{
+	return w6.on ? (rte_rdtsc() - w6.since) / cpe.hz : 0;
+}
+
+void
+cpe_wan6_age(void)
+{
+	if (w6.gw_on && cpe.now >= w6.gw_until) {
+		gw_drop();
+		w6.ra_expired++;
+	}
+	if (w6.on && w6.valid != LIFE_INFINITE && age_s() >= w6.valid) {
+		pd_withdraw();
+		w6.expired++;
+	}
+}
+
+/* "TAP=ADDR/64" of pd LAN port idx into b, false when it has none. */
+static bool
+lan_text(uint16_t idx, char *b, size_t n)
+{
+	const struct cpe_port *p = &cpe.ports[idx];
+	const char *tap = "?";
+	char a[INET6_ADDRSTRLEN];
+	uint16_t j;
+
+	if (!p->pd6)
+		return false;
+	for (j = 0; j < cpe.o->nb_taps; j++)
+		if (cpe.o->taps[j].port == p->id &&
+		    cpe.o->taps[j].vlan == p->vlan)
+			tap = cpe.o->taps[j].name;
+	cpe_ip6_fmt(a, sizeof(a), p->ip6[p->nb_ip6 - 1].a);
+	snprintf(b, n, "%s=%s/64", tap, a);
+	return true;
+}
+
+static void
+pfx_text(char *b, size_t n)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (!w6.on) {
+		snprintf(b, n, "none");
+		return;
+	}
+	cpe_ip6_fmt(a, sizeof(a), w6.pfx.a);
+	snprintf(b, n, "%s/%u", a, w6.pfx.plen);
+}
+
+static void
+gw_text(char *b, size_t n)
+{
+	if (w6.gw_on)
+		cpe_ip6_fmt(b, n, w6.gw);
+	else
+		snprintf(b, n, "none");
+}
+
+static uint64_t
+gw_life_s(void)
+{
+	uint64_t now = rte_rdtsc();
+
+	return w6.gw_on && w6.gw_until > now ? (w6.gw_until - now) / cpe.hz :
+		0;
+}
+
+/* The counters, by name, for the three outputs alike. */
+#define W6_PD_COUNTERS(X) \
+	X(sets) X(renewals) X(changes) X(clears) X(expired) X(fw_closed) \
+	X(unserved)
+#define W6_RA_COUNTERS(X) \
+	X(ra_rcvd) X(ra_bad) X(ra_routers) X(ra_expired)
+
+void
+cpe_wan6_tel(struct rte_tel_data *d)
+{
+	struct rte_tel_data *lan = rte_tel_data_alloc();
+	char b[RTE_TEL_MAX_STRING_LEN];
+	uint16_t i;
+
+	pfx_text(b, sizeof(b));
+	rte_tel_data_add_dict_string(d, "prefix6", b);
+	cpe_tel_u64(d, "prefix6_preferred_s", w6.on ? w6.preferred : 0);
+	cpe_tel_u64(d, "prefix6_valid_s", w6.on ? w6.valid : 0);
+	cpe_tel_u64(d, "prefix6_age_s", age_s());
+	if (lan != NULL) {
+		rte_tel_data_start_array(lan, RTE_TEL_STRING_VAL);
+		for (i = 0; i < cpe.nb_ports; i++)
+			if (lan_text(i, b, sizeof(b)))
+				rte_tel_data_add_array_string(lan, b);
+		if (rte_tel_data_add_dict_container(d, "lan6", lan, 0) != 0)
+			rte_tel_data_free(lan);
+	}
+	gw_text(b, sizeof(b));
+	rte_tel_data_add_dict_string(d, "gateway6", b);
+	cpe_tel_u64(d, "gateway6_lifetime_s", gw_life_s());
+#define X(n) cpe_tel_u64(d, "prefix6_" #n, w6.n);
+	W6_PD_COUNTERS(X)
+#undef X
+#define X(n) cpe_tel_u64(d, #n, w6.n);
+	W6_RA_COUNTERS(X)
+#undef X
+}
+
+void
+cpe_wan6_print(FILE *f)
+{
+	char p[64], g[INET6_ADDRSTRLEN];
+
+	if (!any_pd())
+		return;
+	pfx_text(p, sizeof(p));
+	gw_text(g, sizeof(g));
+	fprintf(f, "  wan6: prefix %s age %" PRIu64 " s gateway %s", p,
+		age_s(), g);
+#define X(n) fprintf(f, " " #n " %" PRIu64, w6.n);
+	W6_PD_COUNTERS(X) W6_RA_COUNTERS(X)
+#undef X
+	fprintf(f, "\n");
+}
+
+void
+cpe_wan6_json(FILE *f)
+{
+	char b[RTE_TEL_MAX_STRING_LEN];
+	uint16_t i;
+	bool first = true;
+
+	pfx_text(b, sizeof(b));
+	fprintf(f, "\"ipv6\": {\"prefix\": \"%s\", \"preferred_s\": %u, "
+		"\"valid_s\": %u, \"age_s\": %" PRIu64 ", \"lan\": [", b,
+		w6.on ? w6.preferred : 0, w6.on ? w6.valid : 0, age_s());
+	for (i = 0; i < cpe.nb_ports; i++) {
+		if (!lan_text(i, b, sizeof(b)))
+			continue;
+		fprintf(f, "%s\"%s\"", first ? "" : ", ", b);
+		first = false;
+	}
+	gw_text(b, sizeof(b));
+	fprintf(f, "], \"gateway\": \"%s\", \"gateway_lifetime_s\": %" PRIu64,
+		b, gw_life_s());
+#define X(n) fprintf(f, ", \"" #n "\": %" PRIu64, w6.n);
+	W6_PD_COUNTERS(X) W6_RA_COUNTERS(X)
+#undef X
+	fprintf(f, "}");
+}
+
+/* --- telemetry: parsed on its thread, run on the forwarding lcore ----- */
+
+/* Under RTE_TEL_MAX_STRING_LEN, as telemetry's strings must be. */
+static const char *const prefix6_allowed =
+	"PREFIX/LEN,PREFERRED,VALID: LEN 1..64 of 2000::/3, lifetimes in s, "
+	"PREFERRED <= VALID, e.g. 2001:db8:100::/56,3600,7200";
+
+struct deleg {
+	struct cpe_ip6 pfx;
+	uint32_t preferred, valid;
+};
+
+static void
+set(const void *arg, struct rte_tel_data *d)
+{
+	const struct deleg *g = arg;
+
+	if (!any_pd()) {
+		cpe_ctl_error(d, "/cpe/wan/prefix6: refused", "no LAN takes "
+			      "a delegated prefix: --lan PORT=pd[:ID]");
+		return;
+	}
+	if (w6.on && w6.pfx.plen == g->pfx.plen &&
+	    memcmp(w6.pfx.a, g->pfx.a, 16) == 0) {
+		w6.renewals++;
+	} else {
+		if (w6.on) {
+			pd_withdraw();
+			w6.changes++;
+		}
+		w6.pfx = g->pfx;
+		w6.on = true;
+		w6.sets++;
+		pd_apply();
+	}
+	w6.preferred = g->preferred;
+	w6.valid = g->valid;
+	w6.since = rte_rdtsc();
+	cpe_wan_tel(d);
+}
+
+/*
+ * A named prefix is withdrawn only while it is the current one: dhclient
+ * reports the old prefix expired (lifetimes 0 in the server's reply)
+ * after the new one is bound.
+ */
+static void
+clear(const void *arg, struct rte_tel_data *d)
+{
+	const struct deleg *g = arg;
+
+	if (w6.on && (g->pfx.plen == 0 || (w6.pfx.plen == g->pfx.plen &&
+	    memcmp(w6.pfx.a, g->pfx.a, 16) == 0))) {
+		w6.clears++;
+		pd_withdraw();
+	}
+	cpe_wan_tel(d);
+}
+
+/* A lifetime in seconds, 0..2^32-1. */
+static int
+parse_life(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || x > UINT32_MAX)
+		return -EINVAL;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* PREFIX/LEN (LEN 1..64, in 2000::/3) into p, host bits cleared. */
+static int
+parse_pfx(char *s, struct cpe_ip6 *p)
+{
+	char *slash = strchr(s, '/'), *end;
+	unsigned long len;
+
+	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
+		return -EINVAL;
+	*slash = '\0';
+	len = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || len < 1 || len > 64 ||
+	    inet_pton(AF_INET6, s, p->a) != 1 || (p->a[0] & 0xe0) != 0x20)
+		return -EINVAL;
+	p->plen = (uint8_t)len;
+	cpe_ip6_prefix_of(p->a, p->a, p->plen);
+	return 0;
+}
+
+/* /cpe/wan/prefix6,PREFIX/LEN,PREFERRED,VALID */
+static int
+tel_prefix6(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct deleg g = { 0 };
+	char buf[96], *f[3];
+
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 3) != 3 ||
+	    parse_pfx(f[0], &g.pfx) != 0 ||
+	    parse_life(f[1], &g.preferred) != 0 ||
+	    parse_life(f[2], &g.valid) != 0 || g.valid == 0 ||
+	    g.preferred > g.valid)
+		return cpe_ctl_bad(d, cmd, params, prefix6_allowed);
+	return cpe_ctl_call(set, &g, sizeof(g), d);
+}
+
+/* /cpe/wan/prefix6/clear[,PREFIX/LEN] */
+static int
+tel_clear(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct deleg g = { 0 };
+	char buf[64], *f[1];
+
+	if (params != NULL && params[0] != '\0' &&
+	    (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
+	     parse_pfx(f[0], &g.pfx) != 0))
+		return cpe_ctl_bad(d, cmd, params, "nothing (the current "
+				   "prefix) or PREFIX/LEN, only while current");
+	return cpe_ctl_call(clear, &g, sizeof(g), d);
+}
+
+int
+cpe_wan6_ctl_init(void)
+{
+	static const struct cpe_ctl_cmd cmds[] = {
+		{ "/cpe/wan/prefix6", tel_prefix6, "The WAN's delegated "
+		  "IPv6 prefix, a /64 to each --lan PORT=pd. Parameters: "
+		  "PREFIX/LEN,PREFERRED,VALID" },
+		{ "/cpe/wan/prefix6/clear", tel_clear, "The delegated IPv6 "
+		  "prefix withdrawn. Parameters: none or PREFIX/LEN" },
+	};
+
+	return cpe_ctl_register(cmds, RTE_DIM(cmds));
+}
