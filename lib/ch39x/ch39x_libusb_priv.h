@@ -123,6 +123,7 @@ struct lu_dev {
 	char sel_path[CH39X_LIBUSB_PATH_MAX];
 	struct lu_seen seen;		/* lookup's last find; busdev 0: none */
 	uint32_t busdev;		/* the device taken (as lu_seen's) */
+	uint64_t lookup_since_ms;	/* the first lookup since; 0: none */
 	uint64_t reattaches;
 	struct lu_ep ep[CH39X_EP_COUNT];
 	void (*log)(void *arg, const char *msg);

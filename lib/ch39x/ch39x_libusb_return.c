@@ -33,6 +33,13 @@
 
 /* How long a device that offers nothing of ours is not looked at again. */
 #define LU_FOREIGN_RECHECK_MS 1000
+/*
+ * How long the gone enumeration's own sysfs entry is taken for a leftover:
+ * a disconnected device's entry goes within milliseconds; one that stays
+ * longer with its number is the same device made usable again in place
+ * (authorized 0 then 1, a port reset by another program), to be taken.
+ */
+#define LU_LINGER_MS 1000
 
 /* One USB device as sysfs lists it. */
 struct lu_sysdev {
@@ -86,10 +93,11 @@ read_dev(const char *name, struct lu_sysdev *d)
 
 /*
  * The device in the port's place: the one with this serial number (any
- * path) when serial is set, else the one at path; never the enumeration
- * gone (its entry lingers a moment after its requests fail; a returning
- * device is numbered anew). Interfaces ("1-2:1.0") and root hubs
- * ("usb1") are not devices of a place. 0 or -ENODEV.
+ * path) when serial is set, else the one at path; not the enumeration
+ * gone (busnum << 16 | devnum; 0: none), whose entry lingers a moment
+ * after its requests fail (a returning device is numbered anew).
+ * Interfaces ("1-2:1.0") and root hubs ("usb1") are not devices of a
+ * place. 0 or -ENODEV.
  */
 static int
 sys_find(const char *serial, const char *path, uint32_t gone,
@@ -182,7 +190,11 @@ lu_lookup(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 	struct lu_dev *u = to_lu(d);
 	struct lu_sysdev sd;
 
-	if (sys_find(u->sel_serial, u->sel_path, u->busdev, &sd) != 0) {
+	if (u->lookup_since_ms == 0)
+		u->lookup_since_ms = mono_ms();
+	if (sys_find(u->sel_serial, u->sel_path,
+		     mono_ms() < u->lookup_since_ms + LU_LINGER_MS ?
+		     u->busdev : 0, &sd) != 0) {
 		lu_seen_drop(u);
 		return -ENODEV;
 	}
@@ -253,6 +265,7 @@ lu_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen)
 	sel.path = u->seen.path;
 	/* Taken or not, the next look starts afresh. */
 	u->seen.busdev = 0;
+	u->lookup_since_ms = 0;
 	/* Present: a failed take gives the kernel its drivers back. */
 	__atomic_store_n(&u->gone, false, __ATOMIC_RELAXED);
 	if (lu_attach(u, &sel, err, errlen) != 0) {

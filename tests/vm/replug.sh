@@ -18,6 +18,10 @@
 #   other     it returns in the port's place as another product (same
 #             serial, idProduct changed): refused, the refusal logged
 #             once and counted (reconnect_refused); then as itself again
+#   authorized  sysfs authorized 0 then 1: the same device number, its
+#             interfaces gone and back: taken again
+#   reset     a port reset by another program (USBDEVFS_RESET on its
+#             node): likewise
 #
 # Sourced by pmd.sh (tp_start, tp_finish, tp_xstat, ping3, result, up,
 # $G, $P1, $N1, $SPEED).
@@ -128,7 +132,10 @@ pmd_replug() {
 		t1=$(rp_wait_reply "$N1" $dst 30)
 		if [ -n "$t1" ]; then
 			ok=$((ok + 1))
-			times="$times $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')"
+			ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+			times="$times $ms"
+			# a slow one: what the link and the neighbour said then
+			[ "$ms" -gt 3000 ] && echo "[replug] cycle $k: first reply after $ms ms; $N1 carrier $(cat /sys/class/net/$N1/carrier 2>/dev/null) rx $(nstat "$N1" rx_packets) tx $(nstat "$N1" tx_packets); $(chroot /host /usr/sbin/ip neigh show dev "$N1" | tr '\n' ' ')"
 		else
 			echo "[replug] cycle $k: no echo reply within 30 s of the bind"
 		fi
@@ -187,6 +194,22 @@ pmd_replug() {
 	echo 0x0001 > "$G/ncm/idProduct"
 	rp_udc $REPLUG_UDC
 	t=$(rp_wait_reply "$N1" $dst 30)
+	# Deauthorized and authorized again: the same device number.
+	pa=$(devpath 1209 0001)
+	b0=$(rp_log_count "device back after")
+	echo 0 > "/sys/bus/usb/devices/$pa/authorized"
+	sleep 0.3
+	echo 1 > "/sys/bus/usb/devices/$pa/authorized"
+	ta=$(rp_wait_reply "$N1" $dst 30)
+	b1=$(rp_log_count "device back after")
+	# A port reset by another program (USBDEVFS_RESET): same number too.
+	pa=$(devpath 1209 0001)
+	node=$(printf "/dev/bus/usb/%03d/%03d" "$(cat /sys/bus/usb/devices/$pa/busnum)" "$(cat /sys/bus/usb/devices/$pa/devnum)")
+	chroot /host python3 -c 'import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+fcntl.ioctl(fd, 0x5514, 0)' "$node" > /tmp/replug-reset.log 2>&1
+	tr=$(rp_wait_reply "$N1" $dst 30)
+	b2=$(rp_log_count "device back after")
 	tp_finish
 	refused=$(tp_xstat reconnect_refused)
 	recon=$(tp_xstat reconnects)
@@ -195,10 +218,20 @@ pmd_replug() {
 	else
 		result FAIL replug-other "refusal lines $ref (expected 1), reconnect_refused ${refused:-?} (expected 1), echo reply after its return: ${t:-none}"
 	fi
-	if [ "$recon" -ge $((REPLUG_CYCLES + 2)) ]; then
-		result PASS replug-xstats "reconnects $recon (cycles + moved + other), reconnect_last_us $(tp_xstat reconnect_last_us)"
+	if [ -n "$ta" ] && [ "$b1" = $((b0 + 1)) ]; then
+		result PASS replug-authorized "authorized 0 then 1 at $pa (the same device number): the port took it again and answers"
 	else
-		result FAIL replug-xstats "reconnects ${recon:-?}, expected at least $((REPLUG_CYCLES + 2))"
+		result FAIL replug-authorized "authorized 0 then 1 at $pa: echo reply ${ta:-none}, device back lines $b0 -> $b1"
+	fi
+	if [ -n "$tr" ] && [ "$b2" = $((b1 + 1)) ]; then
+		result PASS replug-reset "USBDEVFS_RESET on $node by another program (the same device number): the port took it again and answers"
+	else
+		result FAIL replug-reset "USBDEVFS_RESET on $node: $(cat /tmp/replug-reset.log) echo reply ${tr:-none}, device back lines $b1 -> $b2"
+	fi
+	if [ "$recon" -ge $((REPLUG_CYCLES + 4)) ]; then
+		result PASS replug-xstats "reconnects $recon (cycles + moved + other + authorized + reset), reconnect_last_us $(tp_xstat reconnect_last_us)"
+	else
+		result FAIL replug-xstats "reconnects ${recon:-?}, expected at least $((REPLUG_CYCLES + 4))"
 	fi
 	# The later tests find the gadget where guest.sh put it.
 	P1=$(devpath 1209 0001)
