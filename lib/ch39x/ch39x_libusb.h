@@ -202,5 +202,13 @@ int ch39x_libusb_parse_vid_pid(const char *s, uint16_t *vid, uint16_t *pid);
  * with '+'; returns 0 with the mask, or -1.
  */
 int ch39x_libusb_parse_protos(const char *s, unsigned int *mask);
+/*
+ * A serial number as sysfs has it (UTF-8) made as libusb's
+ * libusb_get_string_descriptor_ascii() reads it from the device, which
+ * puts a '?' for each UTF-16 unit beyond ASCII ("??" for a character
+ * beyond the BMP): in place, never longer. So a device's serial from
+ * sysfs compares with the one read at open (a device's return).
+ */
+void ch39x_libusb_serial_ascii(char *s);
 
 #endif /* CH39X_LIBUSB_H */

@@ -70,6 +70,33 @@ read_attr(const char *dev, const char *attr, char *buf, size_t len)
 	return ok;
 }
 
+void
+ch39x_libusb_serial_ascii(char *s)
+{
+	const unsigned char *r = (const unsigned char *)s;
+	bool pair = false;	/* a 4-byte sequence: its second '?' due */
+	char *w = s;
+
+	unsigned char c;
+
+	/*
+	 * Never more written than read: w stays at or behind r, and each
+	 * byte is read before its place may be written.
+	 */
+	for (; (c = *r) != '\0'; r++) {
+		if (c < 0x80) {
+			*w++ = (char)c;
+		} else if (c >= 0xC0) {
+			*w++ = '?';
+			pair = c >= 0xF0;
+		} else if (pair) {
+			*w++ = '?';
+			pair = false;
+		}
+	}
+	*w = '\0';
+}
+
 static bool
 read_dev(const char *name, struct lu_sysdev *d)
 {
@@ -88,6 +115,7 @@ read_dev(const char *name, struct lu_sysdev *d)
 		(uint32_t)(strtoul(n, NULL, 10) & 0xFFFF);
 	if (!read_attr(name, "serial", d->serial, sizeof(d->serial)))
 		d->serial[0] = '\0';
+	ch39x_libusb_serial_ascii(d->serial);
 	return true;
 }
 
