@@ -848,6 +848,9 @@ pmd_run() {
 			pmd_twins ;;
 		replug)
 			pmd_replug ;;
+		many)
+			. "/host${S%/*}/many.sh"
+			pmd_many ;;
 		cpereplug)
 			. "/host${S%/*}/cpe.sh"
 			. "/host${S%/*}/cpe_replug.sh"

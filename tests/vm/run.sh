@@ -112,6 +112,8 @@ fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
 PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug}
 REPLUG_CYCLES=${REPLUG_CYCLES:-20}
+MANY_N=${MANY_N:-2 8}	# PMD test "many": adapters per testpmd (tests/vm/many.sh)
+MANY_SECS=${MANY_SECS:-5}
 PERF=${PERF:-0}		# 1: the throughput comparison (tests/vm/perf.sh)
 PERF_REPS=${PERF_REPS:-3}
 PERF_SECS=${PERF_SECS:-5}
@@ -522,7 +524,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
