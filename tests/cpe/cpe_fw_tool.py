@@ -156,7 +156,10 @@ def craft(kind, iface, dmac, args):
         l3 = IPv6(src=src, dst=dst) if ":" in dst else IP(src=src, dst=dst)
         p = Ether(dst=dmac) / l3 / TCP(sport=40999, dport=int(dport),
                                        flags="A", seq=1000, ack=2000)
-        a = srp1(p, iface=iface, timeout=4)
+        # retry: scapy may open its receive socket only after a fast
+        # answer came (seen once in CI: the control run's RST missed);
+        # unanswered, the ACK goes again, twice at most
+        a = srp1(p, iface=iface, timeout=4, retry=2)
         return 0 if a is not None and TCP in a and a[TCP].flags & 4 else 1
     if kind == "udp":            # udp SRC DST DPORT MARKER (spoof, bogon)
         src, dst, dport, marker = args
