@@ -9,8 +9,9 @@
 #
 #   cycles    the gadget's UDC unbound and bound again, REPLUG_CYCLES
 #             times (vmt_replug_cycles, default 20) under a ping stream:
-#             every cycle recovered without restarting testpmd, the time
-#             from the bind to the first echo reply; testpmd's open file
+#             every cycle recovered without restarting testpmd; the times
+#             from the device's enumeration to the PMD's "device back"
+#             and to the first echo reply; testpmd's open file
 #             descriptors, resident memory and mbufs in use the same
 #             after the cycles as before them
 #   moved     bound to another UDC: the device returns at another bus
@@ -88,6 +89,12 @@ rp_udc() {
 	return 1
 }
 
+# rp_dist MS...: median, p90, min, max and how many within 1 s
+rp_dist() {
+	echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1; if ($1 <= 1000) w++ }
+		END { if (NR) printf "median %d ms, p90 %d, min %d, max %d; %d of %d within 1 s", v[int((NR + 1) / 2)], v[int((NR * 9 + 9) / 10)], v[1], v[NR], w, NR }'
+}
+
 # rp_log_count REGEX: lines of testpmd's log matching it.
 rp_log_count() {
 	grep -cE "$1" "$TP_LOG"
@@ -122,13 +129,25 @@ pmd_replug() {
 	spid=$!
 	ok=0
 	times=""
+	rtimes=""
 	k=0
 	while [ $k -lt "$REPLUG_CYCLES" ]; do
 		k=$((k + 1))
 		rp_udc ""
 		sleep 0.3
+		nb=$(rp_log_count "device back after")
 		rp_udc $REPLUG_UDC
 		t0=$(up)
+		# t0: enumerated (rp_udc waits for it); the PMD's part ends
+		# with its "device back" line
+		w=0
+		while [ "$(rp_log_count "device back after")" -le "$nb" ] &&
+		      [ $w -lt 300 ]; do
+			sleep 0.05
+			w=$((w + 1))
+		done
+		tr0=$(up)
+		rtimes="$rtimes $(awk -v a="$t0" -v b="$tr0" 'BEGIN { printf "%d", (b - a) * 1000 }')"
 		t1=$(rp_wait_reply "$N1" $dst 30)
 		if [ -n "$t1" ]; then
 			ok=$((ok + 1))
@@ -142,15 +161,15 @@ pmd_replug() {
 	done
 	kill -INT "$spid" 2>/dev/null	# ping prints its summary
 	wait "$spid" 2>/dev/null
-	stat=$(echo $times | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1; if ($1 <= 1000) w++ }
-		END { if (NR) printf "median %d ms, p90 %d, min %d, max %d; %d of %d within 1 s", v[int((NR + 1) / 2)], v[int((NR * 9 + 9) / 10)], v[1], v[NR], w, NR }')
+	stat=$(rp_dist $times)
+	rstat=$(rp_dist $rtimes)
 	sleep 1
 	fd1=$(ls "/proc/$pid/fd" | wc -l)
 	rss1=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
 	mb1=$(rp_mbufs)
 	back=$(rp_log_count "device back after")
 	if [ "$ok" = "$REPLUG_CYCLES" ] && [ "$back" -ge "$REPLUG_CYCLES" ]; then
-		result PASS replug-cycles "$ok of $REPLUG_CYCLES UDC unbind/bind cycles recovered by the same testpmd ($back \"device back\" lines); bind to first echo reply: $stat; ping stream every 0.2 s: $(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\2 of \1/p' /tmp/replug-stream.log) answered"
+		result PASS replug-cycles "$ok of $REPLUG_CYCLES UDC unbind/bind cycles recovered by the same testpmd ($back \"device back\" lines); from its enumeration to the PMD's restored port: $rstat; to the first echo reply: $stat; ping stream every 0.2 s: $(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\2 of \1/p' /tmp/replug-stream.log) answered"
 	else
 		result FAIL replug-cycles "$ok of $REPLUG_CYCLES cycles answered, $back \"device back\" lines; $stat"
 	fi
