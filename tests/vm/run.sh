@@ -157,7 +157,7 @@ perf_n() { echo $#; }
 # The replug test: a cycle takes 1-5 s under TCG (10 s allowed), plus the
 # router's replug (about a minute).
 case " $PMD_TESTS " in
-*" replug "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + REPLUG_CYCLES * 10)) ;;
+*" replug "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + REPLUG_CYCLES * 10 + 120)) ;;
 esac
 case " $PMD_TESTS " in
 *" cpereplug "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + 120)) ;;
