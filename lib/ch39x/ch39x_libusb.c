@@ -353,15 +353,35 @@ ch39x_libusb_buf_free(struct ch39x_usb_dev *d, uint8_t *buf)
 
 /* ---- transport ops ---- */
 
+/* The first asked protocol a device offers: vendor, NCM, ECM; 0: none. */
+unsigned int
+lu_first_proto(unsigned int asked, unsigned int offers)
+{
+	unsigned int b;
+
+	for (b = 0; b < 3; b++)
+		if (asked & offers & (1u << b))
+			return 1u << b;
+	return 0;
+}
+
+/* How frames travel for a protocol bit (0: CH39X_FRAMING_NONE). */
+uint8_t
+lu_framing(unsigned int proto)
+{
+	return proto == CH39X_LIBUSB_VENDOR ? CH39X_FRAMING_VENDOR :
+		proto == CH39X_LIBUSB_NCM ? CH39X_FRAMING_NCM :
+		proto == CH39X_LIBUSB_ECM ? CH39X_FRAMING_ECM :
+		CH39X_FRAMING_NONE;
+}
+
 static int
 lu_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 {
 	struct lu_dev *u = to_lu(d);
 
 	*info = u->info;
-	info->framing = u->proto == CH39X_LIBUSB_NCM ? CH39X_FRAMING_NCM :
-		u->proto == CH39X_LIBUSB_ECM ? CH39X_FRAMING_ECM :
-		CH39X_FRAMING_VENDOR;
+	info->framing = lu_framing(u->proto);
 	return 0;
 }
 

@@ -561,7 +561,7 @@ lu_attach(struct lu_dev *u, const struct ch39x_libusb_sel *sel, char *err,
 	struct libusb_config_descriptor *c = NULL;
 	struct lu_cand cand;
 	libusb_device *dev;
-	unsigned int want_proto = 0, b;
+	unsigned int want_proto;
 	uint8_t want_cfg;
 	int r, k, cur = -1;
 
@@ -569,9 +569,7 @@ lu_attach(struct lu_dev *u, const struct ch39x_libusb_sel *sel, char *err,
 	dev = pick(u->ctx, sel, protos, &cand, err, errlen);
 	if (dev == NULL)
 		return -1;
-	for (b = 0; b < 3 && want_proto == 0; b++)
-		if (protos & cand.offers & (1u << b))
-			want_proto = 1u << b;
+	want_proto = lu_first_proto(protos, cand.offers);
 	u->proto = (enum ch39x_libusb_proto)want_proto;
 	want_cfg = cand.cfg_for[proto_bit(want_proto)];
 	snprintf(u->path, sizeof(u->path), "%s", cand.path);

@@ -203,6 +203,8 @@ void lu_seen_drop(struct lu_dev *u) LU_INTERNAL;
 int lu_lookup(struct ch39x_usb_dev *d, struct ch39x_usb_info *info) LU_INTERNAL;
 int lu_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen) LU_INTERNAL;
 int lu_ready_add(struct lu_dev *u) LU_INTERNAL;
+unsigned int lu_first_proto(unsigned int asked, unsigned int offers) LU_INTERNAL;
+uint8_t lu_framing(unsigned int proto) LU_INTERNAL;
 
 int lu_ready_set(struct lu_dev *u) LU_INTERNAL;
 void lu_wake_close(struct lu_dev *u) LU_INTERNAL;

@@ -160,21 +160,6 @@ lu_seen_drop(struct lu_dev *u)
 	memset(&u->seen, 0, sizeof(u->seen));
 }
 
-/* The framing open would choose among what the device offers. */
-static uint8_t
-framing_of(unsigned int asked, unsigned int offers)
-{
-	unsigned int m = asked & offers;
-
-	if (m & CH39X_LIBUSB_VENDOR)
-		return CH39X_FRAMING_VENDOR;
-	if (m & CH39X_LIBUSB_NCM)
-		return CH39X_FRAMING_NCM;
-	if (m & CH39X_LIBUSB_ECM)
-		return CH39X_FRAMING_ECM;
-	return CH39X_FRAMING_NONE;
-}
-
 /*
  * Who the device in the place is: from sysfs, and what it offers from a
  * fresh context's listing (kept for reattach). A device that offers
@@ -205,7 +190,7 @@ see(struct lu_dev *u, const struct lu_sysdev *sd)
 			   sizeof(err));
 	}
 	if (dev != NULL) {
-		id->framing = framing_of(u->protos, cand.offers);
+		id->framing = lu_framing(lu_first_proto(u->protos, cand.offers));
 		libusb_unref_device(dev);
 	}
 	u->seen.until_ms = id->framing == CH39X_FRAMING_NONE ?
