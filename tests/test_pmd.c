@@ -2287,20 +2287,50 @@ tc_reconnect_started(void)
 	      "promiscuous mode not restored");
 }
 
-/* Unplugged while stopped, back while stopped, then started. */
+/*
+ * Unplugged while stopped, back while stopped, then started. How the
+ * stopped port learnt of both, by its xstats: presence=events from the
+ * bus's events alone (the removal and the return: two at least, no
+ * GET_STATUS ever), presence=poll from the presence alarm's requests.
+ */
 static void
-tc_reconnect_stopped(void)
+reconnect_stopped(bool events)
 {
 	uint16_t a = tc.port[0], b = tc.port[1];
+	uint64_t polls;
 
 	CHECK(wait_link(b, 1), "link");
 	CHECK(rte_eth_dev_stop(b) == 0, "stop");
+	polls = xstat(b, "presence_polls");
 	reconnect_gone(b, false, "stopped");
 	CHECK(rte_pmd_ch39x_sim_replug(b, RTE_PMD_CH39X_REPLUG_SAME) == 0,
 	      "replug");
 	reconnect_back(b, 1, false, "stopped");
+	if (events) {
+		CHECK(xstat(b, "presence_polls") == 0, "%" PRIu64 " GET_STATUS "
+		      "asked with presence=events", xstat(b, "presence_polls"));
+		CHECK(xstat(b, "bus_events") >= 2, "%" PRIu64 " bus events, "
+		      "not 2 or more", xstat(b, "bus_events"));
+	} else {
+		CHECK(xstat(b, "presence_polls") > polls, "no GET_STATUS asked "
+		      "with presence=poll");
+		CHECK(xstat(b, "bus_events") == 0, "%" PRIu64 " bus events "
+		      "with presence=poll", xstat(b, "bus_events"));
+	}
 	CHECK(rte_eth_dev_start(b) == 0, "start after return");
 	CHECK(wait_link(b, 1) && flows(a, b), "no traffic after start");
+}
+
+static void
+tc_reconnect_stopped(void)
+{
+	reconnect_stopped(true);
+}
+
+static void
+tc_reconnect_stopped_poll(void)
+{
+	reconnect_stopped(false);
 }
 
 /*
@@ -2909,6 +2939,8 @@ static const struct unit_test_case pmd_cases[] = {
 	     tc_reconnect_started, NULL),
 	CASE("reconnect_stopped", setup_pair_quiet, teardown_ports,
 	     tc_reconnect_stopped, NULL),
+	CASE("reconnect_stopped_poll", setup_pair_quiet, teardown_ports,
+	     tc_reconnect_stopped_poll, "presence=poll"),
 	CASE("reconnect_before_start", setup_one, teardown_ports,
 	     tc_reconnect_before_start, "sim=ch398,wire=loop"),
 	CASE("reconnect_back_stopped", setup_pair_quiet, teardown_ports,

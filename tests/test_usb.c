@@ -6,7 +6,8 @@
  * Unit tests for the libusb backend's pure helpers (lib/ch39x), without a
  * device: the devargs' VID:PID and protocol parsers, and the serial
  * number as libusb reads it, which a device's return compares with
- * sysfs's (ch39x_libusb_return.c).
+ * sysfs's (ch39x_libusb_return.c), and the kernel's device events as the
+ * bus watch reads them (ch39x_uevent.c).
  */
 
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "ch39x_libusb.h"
+#include "ch39x_uevent.h"
 
 #include "check.h"
 
@@ -76,12 +78,112 @@ test_serial_ascii(void)
 	}
 }
 
+/* A message as the kernel sends it: strings joined by NULs, one at the end. */
+static size_t
+msg(uint8_t *buf, size_t cap, const char *const *parts, size_t n, bool end)
+{
+	size_t len = 0, i, k;
+
+	for (i = 0; i < n; i++) {
+		k = strlen(parts[i]);
+		if (len + k + 1 > cap)
+			break;
+		memcpy(buf + len, parts[i], k);
+		len += k;
+		buf[len++] = '\0';
+	}
+	return end ? len : len - 1;
+}
+
+#define DEV "/devices/platform/dummy_hcd.0/usb1/1-1"
+
+static void
+test_uevent(void)
+{
+	static const char *const removal[] = {
+		"remove@" DEV, "ACTION=remove", "DEVPATH=" DEV,
+		"SUBSYSTEM=usb", "DEVNAME=bus/usb/001/002",
+		"DEVTYPE=usb_device", "BUSNUM=001", "DEVNUM=002", "SEQNUM=7",
+	};
+	static const char *const unbind[] = {
+		"unbind@" DEV "/1-1:1.0", "ACTION=unbind",
+		"DEVPATH=" DEV "/1-1:1.0", "SUBSYSTEM=usb",
+		"DEVTYPE=usb_interface", "INTERFACE=2/13/0",
+	};
+	static const char *const net[] = {
+		"add@/devices/virtual/net/v0", "ACTION=add",
+		"DEVPATH=/devices/virtual/net/v0", "SUBSYSTEM=net",
+		"BUSNUM=001", "DEVNUM=002",
+	};
+	static const char *const bad_num[] = {
+		"add@" DEV, "ACTION=add", "DEVPATH=" DEV, "SUBSYSTEM=usb",
+		"DEVTYPE=usb_device", "BUSNUM=1x", "DEVNUM=999999",
+	};
+	static const char *const no_path[] = {
+		"add@" DEV, "ACTION=add", "SUBSYSTEM=usb",
+	};
+	static const char *const long_name[] = {
+		"add@/x", "ACTION=change", "DEVPATH=/devices/"
+		"0123456789012345678901234567890123456789"
+		"0123456789012345678901234567890123456789",
+		"SUBSYSTEM=usb",
+	};
+	struct ch39x_uevent ev;
+	uint8_t b[512];
+	size_t n;
+
+	n = msg(b, sizeof(b), removal, 9, true);
+	CHECK_EQ(ch39x_uevent_parse(b, n, &ev), 0);
+	CHECK_EQ(ev.action, CH39X_UEVENT_REMOVE);
+	CHECK_EQ(ev.kind, CH39X_UEVENT_USB_DEVICE);
+	CHECK(strcmp(ev.name, "1-1") == 0);
+	CHECK_EQ(ev.busdev, 1u << 16 | 2u);
+	/* The same without its last NUL, and cut before DEVNUM's digits. */
+	CHECK_EQ(ch39x_uevent_parse(b, n - 1, &ev), 0);
+	CHECK_EQ(ev.busdev, 1u << 16 | 2u);
+	n = msg(b, sizeof(b), removal, 8, true);
+	CHECK_EQ(ch39x_uevent_parse(b, n - 4, &ev), 0);
+	CHECK_EQ(ev.busdev, 0u);
+	/* Every truncation parses or is refused, never read past. */
+	for (; n > 0; n--)
+		(void)ch39x_uevent_parse(b, n - 1, &ev);
+
+	n = msg(b, sizeof(b), unbind, 6, true);
+	CHECK_EQ(ch39x_uevent_parse(b, n, &ev), 0);
+	CHECK_EQ(ev.action, CH39X_UEVENT_UNBIND);
+	CHECK_EQ(ev.kind, CH39X_UEVENT_USB_INTERFACE);
+	CHECK(strcmp(ev.name, "1-1:1.0") == 0);
+	CHECK_EQ(ev.busdev, 0u);
+
+	n = msg(b, sizeof(b), net, 6, true);
+	CHECK_EQ(ch39x_uevent_parse(b, n, &ev), 0);
+	CHECK_EQ(ev.kind, CH39X_UEVENT_NOT_USB);
+	CHECK_EQ(ev.busdev, 0u);		/* not a USB device's */
+
+	n = msg(b, sizeof(b), bad_num, 7, true);
+	CHECK_EQ(ch39x_uevent_parse(b, n, &ev), 0);
+	CHECK_EQ(ev.action, CH39X_UEVENT_ADD);
+	CHECK_EQ(ev.busdev, 0u);
+
+	n = msg(b, sizeof(b), no_path, 3, true);
+	CHECK_EQ(ch39x_uevent_parse(b, n, &ev), -1);
+	n = msg(b, sizeof(b), long_name, 4, true);
+	CHECK_EQ(ch39x_uevent_parse(b, n, &ev), 0);
+	CHECK_EQ(ev.action, CH39X_UEVENT_OTHER);
+	CHECK(ev.name[0] == '\0');		/* too long: no name */
+	/* libudev's re-sent events (group 2) have no '@' header. */
+	memcpy(b, "libudev\0\xfe\xed", 10);
+	CHECK_EQ(ch39x_uevent_parse(b, 10, &ev), -1);
+	CHECK_EQ(ch39x_uevent_parse(b, 0, &ev), -1);
+}
+
 int
 main(void)
 {
 	test_vid_pid();
 	test_protos();
 	test_serial_ascii();
+	test_uevent();
 	printf("test_usb: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

@@ -991,6 +991,8 @@ const struct ch39x_usb_ops lu_ops = {
 	.buf_free = ch39x_libusb_buf_free,
 	.lookup = lu_lookup,
 	.reattach = lu_reattach,
+	.bus_fd = lu_bus_fd,
+	.bus_read = lu_bus_read,
 };
 
 bool

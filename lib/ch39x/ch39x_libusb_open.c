@@ -518,6 +518,7 @@ lu_free(struct lu_dev *u)
 	for (k = 0; k < CH39X_EP_COUNT; k++)
 		pthread_mutex_destroy(&u->ep[k].lock);
 	lu_wake_close(u);
+	lu_bus_close(u);
 	lu_seen_drop(u);
 	if (u->h != NULL)
 		libusb_close(u->h);
@@ -689,6 +690,7 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 	u->limit = usbfs_limit();
 	u->wake_ep = -1;
 	u->wake_ev = -1;
+	u->bus_fd = -1;
 	r = libusb_init(&u->ctx);
 	if (r != 0) {
 		snprintf(err, errlen, "libusb_init: %s", libusb_error_name(r));

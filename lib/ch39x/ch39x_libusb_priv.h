@@ -125,6 +125,8 @@ struct lu_dev {
 	uint32_t busdev;		/* the device taken (as lu_seen's) */
 	uint64_t lookup_since_ms;	/* the first lookup since; 0: none */
 	uint64_t reattaches;
+	/* The kernel's uevents (ch39x_libusb_bus.c), or -1. */
+	int bus_fd;
 	struct lu_ep ep[CH39X_EP_COUNT];
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
@@ -157,6 +159,15 @@ struct lu_dev {
 	void (*intr_fn)(void *arg);
 	void *intr_arg;
 	struct lu_buf bufs[LU_MAX_BUFS];
+};
+
+/* One USB device as sysfs lists it. */
+struct lu_sysdev {
+	char name[CH39X_LIBUSB_PATH_MAX];	/* "1-2.4", as dev_path() */
+	uint32_t busdev;
+	uint16_t vid;
+	uint16_t pid;
+	char serial[LU_SERIAL_MAX];
 };
 
 /* What one device on the bus offers, for matching and for the error list. */
@@ -203,6 +214,11 @@ void lu_seen_drop(struct lu_dev *u) LU_INTERNAL;
 int lu_lookup(struct ch39x_usb_dev *d, struct ch39x_usb_info *info) LU_INTERNAL;
 int lu_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen) LU_INTERNAL;
 int lu_ready_add(struct lu_dev *u) LU_INTERNAL;
+bool lu_read_attr(const char *dev, const char *attr, char *buf, size_t len) LU_INTERNAL;
+bool lu_read_sysdev(const char *name, struct lu_sysdev *d) LU_INTERNAL;
+int lu_bus_fd(struct ch39x_usb_dev *d, char *err, size_t errlen) LU_INTERNAL;
+unsigned int lu_bus_read(struct ch39x_usb_dev *d) LU_INTERNAL;
+void lu_bus_close(struct lu_dev *u) LU_INTERNAL;
 unsigned int lu_first_proto(unsigned int asked, unsigned int offers) LU_INTERNAL;
 uint8_t lu_framing(unsigned int proto) LU_INTERNAL;
 

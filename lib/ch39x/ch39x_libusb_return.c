@@ -41,18 +41,9 @@
  */
 #define LU_LINGER_MS 1000
 
-/* One USB device as sysfs lists it. */
-struct lu_sysdev {
-	char name[CH39X_LIBUSB_PATH_MAX];	/* "1-2.4", as dev_path() */
-	uint32_t busdev;
-	uint16_t vid;
-	uint16_t pid;
-	char serial[LU_SERIAL_MAX];
-};
-
 /* One attribute of a device's sysfs directory, without its newline. */
-static bool
-read_attr(const char *dev, const char *attr, char *buf, size_t len)
+bool
+lu_read_attr(const char *dev, const char *attr, char *buf, size_t len)
 {
 	char p[PATH_MAX];
 	FILE *f;
@@ -97,23 +88,23 @@ ch39x_libusb_serial_ascii(char *s)
 	*w = '\0';
 }
 
-static bool
-read_dev(const char *name, struct lu_sysdev *d)
+bool
+lu_read_sysdev(const char *name, struct lu_sysdev *d)
 {
 	char v[16], p[16], b[16], n[16];
 
 	if (strlen(name) >= sizeof(d->name) ||
-	    !read_attr(name, "idVendor", v, sizeof(v)) ||
-	    !read_attr(name, "idProduct", p, sizeof(p)) ||
-	    !read_attr(name, "busnum", b, sizeof(b)) ||
-	    !read_attr(name, "devnum", n, sizeof(n)))
+	    !lu_read_attr(name, "idVendor", v, sizeof(v)) ||
+	    !lu_read_attr(name, "idProduct", p, sizeof(p)) ||
+	    !lu_read_attr(name, "busnum", b, sizeof(b)) ||
+	    !lu_read_attr(name, "devnum", n, sizeof(n)))
 		return false;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->vid = (uint16_t)strtoul(v, NULL, 16);
 	d->pid = (uint16_t)strtoul(p, NULL, 16);
 	d->busdev = (uint32_t)strtoul(b, NULL, 10) << 16 |
 		(uint32_t)(strtoul(n, NULL, 10) & 0xFFFF);
-	if (!read_attr(name, "serial", d->serial, sizeof(d->serial)))
+	if (!lu_read_attr(name, "serial", d->serial, sizeof(d->serial)))
 		d->serial[0] = '\0';
 	ch39x_libusb_serial_ascii(d->serial);
 	return true;
@@ -136,7 +127,7 @@ sys_find(const char *serial, const char *path, uint32_t gone,
 	int rc = -ENODEV;
 
 	if (serial[0] == '\0')
-		return read_dev(path, out) && out->busdev != gone ? 0 : -ENODEV;
+		return lu_read_sysdev(path, out) && out->busdev != gone ? 0 : -ENODEV;
 	dir = opendir(LU_SYSFS_USB);
 	if (dir == NULL)
 		return -ENODEV;
@@ -144,7 +135,7 @@ sys_find(const char *serial, const char *path, uint32_t gone,
 		if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
 		    strchr(e->d_name, ':') != NULL)
 			continue;
-		if (read_dev(e->d_name, out) && out->busdev != gone &&
+		if (lu_read_sysdev(e->d_name, out) && out->busdev != gone &&
 		    strcmp(out->serial, serial) == 0)
 			rc = 0;
 	}

@@ -206,7 +206,25 @@ struct ch39x_usb_ops {
 	 */
 	int (*lookup)(struct ch39x_usb_dev *d, struct ch39x_usb_info *info);
 	int (*reattach)(struct ch39x_usb_dev *d, char *err, size_t errlen);
+	/*
+	 * The bus's news, both NULL where the backend has none (the PMD then
+	 * asks a port's device whether it is there, with a request, while
+	 * nothing else would notice its removal). Control thread. bus_fd: a
+	 * descriptor that is readable (level) while news waits, the
+	 * backend's (closed at close); or a negative errno, and why in err.
+	 * bus_read: takes what waits, as CH39X_BUS_* bits.
+	 */
+	int (*bus_fd)(struct ch39x_usb_dev *d, char *err, size_t errlen);
+	unsigned int (*bus_read)(struct ch39x_usb_dev *d);
 };
+
+/* bus_read's news. */
+/* The handle's device left the bus, or is no longer the handle's. */
+#define CH39X_BUS_GONE		(1u << 0)
+/* A device arrived or changed: one in the port's place may be back. */
+#define CH39X_BUS_ARRIVED	(1u << 1)
+/* News was lost (a full socket buffer): look for yourself. */
+#define CH39X_BUS_LOST		(1u << 2)
 
 /* Every backend's device handle starts with this. */
 struct ch39x_usb_dev {

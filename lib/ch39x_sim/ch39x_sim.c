@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 
 #include "ch39x_sim_priv.h"
 
@@ -449,12 +451,26 @@ ch39x_sim_fail_ctrl(struct ch39x_usb_dev *d, uint32_t count)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* News for the bus's watcher: the bits, then the descriptor's signal. */
+static void
+sim_bus_news(struct sim_dev *s, uint32_t news)
+{
+	uint64_t one = 1;
+	int fd = __atomic_load_n(&s->bus_fd, __ATOMIC_ACQUIRE);
+
+	__atomic_fetch_or(&s->bus_news, news, __ATOMIC_SEQ_CST);
+	if (fd >= 0 && write(fd, &one, sizeof(one)) < 0) {
+		/* Full (2^64 - 2 signals unread): readable anyway. */
+	}
+}
+
 void
 ch39x_sim_unplug(struct ch39x_usb_dev *d)
 {
 	struct sim_dev *s = to_sim(d);
 
 	__atomic_store_n(&s->unplugged, true, __ATOMIC_RELEASE);
+	sim_bus_news(s, CH39X_BUS_GONE);
 	/* The far end of the cable loses its link partner. */
 	pthread_mutex_lock(&s->lock);
 	s->cable_at_unplug = s->cable_at_unplug || s->cable;
@@ -519,6 +535,7 @@ ch39x_sim_replug(struct ch39x_usb_dev *d, enum ch39x_sim_replug how)
 	__atomic_store_n(&s->unplugged, false, __ATOMIC_RELEASE);
 	sim_update_up(s);
 	pthread_mutex_unlock(&s->lock);
+	sim_bus_news(s, CH39X_BUS_ARRIVED);
 	return 0;
 }
 
@@ -531,6 +548,8 @@ sim_close(struct ch39x_usb_dev *d)
 		return;
 	sim_wake_close(s);
 	sim_wire_close(s);
+	if (s->bus_fd >= 0)
+		close(s->bus_fd);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -576,6 +595,39 @@ sim_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen)
 	return ch39x_sim_unplugged(d) ? -ENODEV : 0;
 }
 
+/*
+ * The bus's news, as a host with device events has it: the unplug and the
+ * replug signal an eventfd (not the GET_STATUS a real port asks without).
+ */
+static int
+sim_bus_fd(struct ch39x_usb_dev *d, char *err, size_t errlen)
+{
+	struct sim_dev *s = to_sim(d);
+	int fd;
+
+	if (s->bus_fd >= 0)
+		return s->bus_fd;
+	fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "eventfd: %s", strerror(errno));
+		return -errno;
+	}
+	__atomic_store_n(&s->bus_fd, fd, __ATOMIC_RELEASE);
+	return fd;
+}
+
+static unsigned int
+sim_bus_read(struct ch39x_usb_dev *d)
+{
+	struct sim_dev *s = to_sim(d);
+	uint64_t n;
+
+	if (s->bus_fd >= 0 && read(s->bus_fd, &n, sizeof(n)) < 0) {
+		/* EAGAIN: the bits below may still hold news. */
+	}
+	return __atomic_exchange_n(&s->bus_news, 0, __ATOMIC_SEQ_CST);
+}
+
 static const struct ch39x_usb_ops sim_ops = {
 	.name = "sim",
 	.get_info = sim_get_info,
@@ -593,6 +645,8 @@ static const struct ch39x_usb_ops sim_ops = {
 	.buf_free = sim_buf_free,
 	.lookup = sim_lookup,
 	.reattach = sim_reattach,
+	.bus_fd = sim_bus_fd,
+	.bus_read = sim_bus_read,
 };
 
 bool
@@ -667,6 +721,7 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 		&sim_cdc_model;
 	s->base.ctrl_delay_us = 0;
 	s->tap_fd = -1;
+	s->bus_fd = -1;
 	s->wake_ep = -1;
 	s->wake_ev = -1;
 	s->cfg = *cfg;

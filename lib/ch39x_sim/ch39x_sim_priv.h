@@ -244,6 +244,9 @@ struct sim_dev {
 	bool halted[CH39X_EP_COUNT];
 	bool unplugged;
 	bool cable_at_unplug;		/* the cable as it was, for the replug */
+	/* The bus's news (bus_fd, bus_read): an eventfd or -1, and its bits. */
+	int bus_fd;
+	uint32_t bus_news;
 	uint8_t factory_mac[6];		/* what a power-on restores */
 	/* Identity it enumerates with (replug as another device). */
 	uint16_t id_pid;

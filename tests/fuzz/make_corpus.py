@@ -911,6 +911,39 @@ def devargs_seeds():
     return {k: v.encode() for k, v in s.items()}
 
 
+def uevent(head, *keys, end=True):
+    """A kernel uevent: "ACTION@DEVPATH", then KEY=VALUE strings."""
+    msg = b"\0".join([head.encode()] + [k.encode() for k in keys])
+    return msg + (b"\0" if end else b"")
+
+
+def uevent_seeds():
+    dev = "/devices/platform/dummy_hcd.0/usb1/1-1"
+    return {
+        "usb_remove": uevent("remove@" + dev, "ACTION=remove",
+                             "DEVPATH=" + dev, "SUBSYSTEM=usb",
+                             "DEVNAME=bus/usb/001/002",
+                             "DEVTYPE=usb_device", "PRODUCT=1209/1/510",
+                             "TYPE=239/2/1", "BUSNUM=001", "DEVNUM=002",
+                             "SEQNUM=2011"),
+        "usb_add": uevent("add@" + dev, "ACTION=add", "DEVPATH=" + dev,
+                          "SUBSYSTEM=usb", "DEVTYPE=usb_device",
+                          "BUSNUM=001", "DEVNUM=003", "SEQNUM=2020"),
+        "if_unbind": uevent("unbind@" + dev + "/1-1:1.0", "ACTION=unbind",
+                            "DEVPATH=" + dev + "/1-1:1.0", "SUBSYSTEM=usb",
+                            "DEVTYPE=usb_interface",
+                            "INTERFACE=2/13/0", "SEQNUM=2030"),
+        "net_add": uevent("add@/devices/virtual/net/veth0", "ACTION=add",
+                          "DEVPATH=/devices/virtual/net/veth0",
+                          "SUBSYSTEM=net", "INTERFACE=veth0", "IFINDEX=9"),
+        "unterminated": uevent("remove@" + dev, "ACTION=remove",
+                               "DEVPATH=" + dev, "SUBSYSTEM=usb",
+                               "BUSNUM=1", "DEVNUM=65535", end=False),
+        "libudev": b"libudev\0\xfe\xed\xca\xfe" + bytes(32),
+        "empty": b"",
+    }
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -925,6 +958,7 @@ def main():
         "fuzz_cdc": cdc_seeds(),
         "fuzz_ecm": ecm_seeds(),
         "fuzz_devargs": devargs_seeds(),
+        "fuzz_uevent": uevent_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():

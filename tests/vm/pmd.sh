@@ -18,7 +18,10 @@
 #                                          back; then ch39x-usb bind, a
 #                                          run, ch39x-usb unbind
 #   replug     the ncm gadget              reconnect=on: unplugged and
-#                                          back (tests/vm/replug.sh)
+#                                          back (tests/vm/replug.sh); the
+#                                          ECM and vendor runs end with
+#                                          RP_SHORT such cycles
+#                                          (rp_cycles)
 #   cpereplug  cpe.sh's two NCM gadgets    ch39x-cpe's WAN pulled in an
 #                                          iperf3 transfer (cpe_replug.sh)
 #   twins      1209:0004 x 2 (here)        two identical ECM gadgets told
@@ -312,7 +315,8 @@ ffs_gadget() {
 		echo "[pmd] gadget program: $(cat /out/gadget-$SPEED-$gname.log)"
 		return 1
 	fi
-	echo "dummy_udc.$UDC_NEXT" > "$G/$gname/UDC" || return 1
+	FFS_UDC=dummy_udc.$UDC_NEXT
+	echo "$FFS_UDC" > "$G/$gname/UDC" || return 1
 	UDC_NEXT=$((UDC_NEXT + 1))
 	i=0
 	FFS_PATH=""
@@ -431,6 +435,9 @@ pmd_ffs() {
 	else
 		result FAIL "$name-protocol" "vendor requests $(gstat ctrl_vendor) (non-vendor $(gstat ctrl_nonvendor), OUT refused $(gstat ctrl_out_refused)); bad records $(gstat model_tx_bad_records), unterminated $(gstat model_tx_unterminated), model errors $(gstat model_errors), interrupt events $(gstat intr_events)"
 	fi
+	# reconnect=on on the vendor function, the place given by path=
+	rp_cycles "$name" "${vdev#net_ch39x0,}" "$1" "$FFS_UDC" 1a86 "${2#0x}" \
+		"$tap" "$net.2"
 	ffs_gadget_stop "$1"
 }
 
@@ -841,6 +848,9 @@ pmd_run() {
 				fi
 			fi
 			ip link set "$N2" mtu 1500
+			# reconnect=on on ECM, the place given by path=
+			rp_cycles ecm "dev=1209:0002,path=$P2" ecm dummy_udc.1 \
+				1209 0002 "$N2" 169.254.78.2
 			kdrv_back ecm "$P2" "$N2" 169.254.78 cdc_ether 1 ;;
 		handover)
 			pmd_handover ;;

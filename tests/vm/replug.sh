@@ -23,6 +23,12 @@
 #             interfaces gone and back: taken again
 #   reset     a port reset by another program (USBDEVFS_RESET on its
 #             node): likewise
+#   stopped   the port stopped: the gadget unbound and bound again, then
+#             deauthorized and authorized again; each removal and return
+#             seen by the kernel's device events (presence=events): the
+#             PMD's lines come, and no GET_STATUS request was asked
+#             (xstat presence_polls 0, bus_events counted); started
+#             again, it answers
 #
 # Sourced by pmd.sh (tp_start, tp_finish, tp_xstat, ping3, result, up,
 # $G, $P1, $N1, $SPEED).
@@ -95,9 +101,118 @@ rp_dist() {
 		END { if (NR) printf "median %d ms, p90 %d, min %d, max %d; %d of %d within 1 s", v[int((NR + 1) / 2)], v[int((NR * 9 + 9) / 10)], v[1], v[NR], w, NR }'
 }
 
+# rp_flow: the two directions' counters now, as "pmd_rx pmd_tx if_tx
+# if_rx": testpmd's port statistics (asked on the FIFO, the last answer
+# read back) and the guest netdev's. Which of them stands still while
+# nothing is answered says where frames stop.
+RP_STATS=0
+rp_flow() {
+	RP_STATS=$((RP_STATS + 1))
+	echo "show port stats 0" >&3
+	i=0
+	while [ "$(grep -c 'NIC statistics for port 0' "$TP_LOG")" -lt "$RP_STATS" ] &&
+	      [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.2
+	awk '/NIC statistics for port 0/ { r = ""; t = "" }
+	     { for (i = 1; i < NF; i++) { if ($i == "RX-packets:") r = $(i + 1);
+	       if ($i == "TX-packets:") t = $(i + 1) } }
+	     END { printf "%s %s", r, t }' "$TP_LOG"
+	echo " $(nstat "$N1" tx_packets) $(nstat "$N1" rx_packets)"
+}
+
 # rp_log_count REGEX: lines of testpmd's log matching it.
 rp_log_count() {
 	grep -cE "$1" "$TP_LOG"
+}
+
+# rp_wait_log REGEX N SECONDS: until N lines match (bounded); 0 when they do.
+rp_wait_log() {
+	i=0
+	while [ "$(rp_log_count "$1")" -lt "$2" ] && [ $i -lt $(($3 * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(rp_log_count "$1")" -ge "$2" ]
+}
+
+# rp_stopped DST: the stopped port's removals and returns, by the bus's
+# events (the unbind/bind and authorized 0/1); sets RS_OK and RS_WHY.
+rp_stopped() {
+	gone_re="device removed; the port waits"
+	back_re="device back after .* set up \(stopped\)"
+	echo "stop" >&3
+	echo "port stop 0" >&3
+	rp_wait_log "Stopping ports" 1 10
+	sleep 1
+	g=$(rp_log_count "$gone_re")
+	b=$(rp_log_count "$back_re")
+	RS_OK=0
+	RS_WHY=""
+	rp_udc ""
+	rp_wait_log "$gone_re" $((g + 1)) 10 || RS_WHY="unbind not seen;"
+	sleep 0.3
+	rp_udc $REPLUG_UDC
+	rp_wait_log "$back_re" $((b + 1)) 30 || RS_WHY="$RS_WHY bind not seen;"
+	# Deauthorized: the device stays, its interfaces go; GET_STATUS
+	# would still be answered, only the events and sysfs tell.
+	pa=$(devpath 1209 0001)
+	echo 0 > "/sys/bus/usb/devices/$pa/authorized"
+	rp_wait_log "$gone_re" $((g + 2)) 10 ||
+		RS_WHY="$RS_WHY authorized 0 not seen;"
+	echo 1 > "/sys/bus/usb/devices/$pa/authorized"
+	rp_wait_log "$back_re" $((b + 2)) 30 ||
+		RS_WHY="$RS_WHY authorized 1 not taken;"
+	echo "port start 0" >&3
+	echo "start" >&3
+	RS_T=$(rp_wait_reply "$N1" "$1" 30)
+	[ -n "$RS_T" ] || RS_WHY="$RS_WHY no echo reply after the start;"
+	[ -z "$RS_WHY" ] && RS_OK=1
+}
+
+# rp_cycles NAME DEVARGS GADGET UDC VID PID IFNAME DST: a testpmd of its
+# own on one more gadget (ECM, the vendor models), whose UDC is unbound
+# and bound again RP_SHORT times; each return recovered (the PMD's line)
+# and answering, without restarting testpmd.
+RP_SHORT=3
+rp_cycles() {
+	tpt=$TP_TIMEOUT
+	TP_TIMEOUT=$((RP_SHORT * 60 + 120))
+	tp_start "$1-replug" "$2"
+	rc=$?
+	TP_TIMEOUT=$tpt
+	if [ $rc != 0 ]; then
+		result FAIL "$1-replug" "$TP_ERR"
+		tp_finish
+		return 1
+	fi
+	ok=0
+	why=""
+	[ -n "$(rp_wait_reply "$7" "$8" 30)" ] || why="no echo reply before;"
+	k=0
+	while [ -z "$why" ] && [ $k -lt $RP_SHORT ]; do
+		k=$((k + 1))
+		nb=$(rp_log_count "device back after")
+		echo "" > "$G/$3/UDC"
+		rp_wait_log "device removed; the port waits" "$k" 10 ||
+			why="cycle $k: removal not seen;"
+		sleep 0.3
+		echo "$4" > "$G/$3/UDC"
+		rp_wait_log "device back after" $((nb + 1)) 30 ||
+			why="$why cycle $k: not back;"
+		[ -n "$(rp_wait_reply "$7" "$8" 30)" ] ||
+			why="$why cycle $k: no echo reply;"
+		[ -z "$why" ] && ok=$((ok + 1))
+	done
+	p=$(devpath "$5" "$6")
+	tp_finish
+	if [ "$ok" = "$RP_SHORT" ] && [ "$(tp_xstat reconnects)" = "$RP_SHORT" ]; then
+		result PASS "$1-replug" "$ok of $RP_SHORT UDC unbind/bind cycles recovered by the same testpmd ($2, back at ${p:-?}): reconnects $(tp_xstat reconnects), $(grep -o 'device back after [0-9]* ms' "$TP_LOG" | sed 's/device back after //' | tr '\n' ' ')"
+	else
+		result FAIL "$1-replug" "$ok of $RP_SHORT cycles recovered; $why reconnects $(tp_xstat reconnects)"
+	fi
 }
 
 pmd_replug() {
@@ -155,7 +270,10 @@ pmd_replug() {
 			# 26-30 s after the PMD is back: the guest's ARP entry
 			# for the port stays INCOMPLETE. Not explained yet (the
 			# PMD or the gadget's f_ncm): waited for, counted, said.
-			echo "[replug] cycle $k: no reply in 10 s, the PMD back: $(rp_log_count "device back after") lines; $N1: $(chroot /host /usr/sbin/ip neigh show dev "$N1" | tr '\n' ' ') carrier $(cat /sys/class/net/$N1/carrier 2>/dev/null)"
+			f0=$(rp_flow)
+			sleep 2
+			f1=$(rp_flow)
+			echo "[replug] cycle $k: no reply in 10 s, the PMD back: $(rp_log_count "device back after") lines; $N1: $(chroot /host /usr/sbin/ip neigh show dev "$N1" | tr '\n' ' ') carrier $(cat /sys/class/net/$N1/carrier 2>/dev/null); testpmd rx tx, $N1 tx rx: $f0 -> 2 s -> $f1"
 			kicks=$((kicks + 1))
 			t1=$(rp_wait_reply "$N1" $dst 40)
 		fi
@@ -239,6 +357,7 @@ fd = os.open(sys.argv[1], os.O_WRONLY)
 fcntl.ioctl(fd, 0x5514, 0)' "$node" > /tmp/replug-reset.log 2>&1
 	tr=$(rp_wait_reply "$N1" $dst 30)
 	b2=$(rp_log_count "device back after")
+	rp_stopped $dst
 	tp_finish
 	refused=$(tp_xstat reconnect_refused)
 	recon=$(tp_xstat reconnects)
@@ -257,10 +376,17 @@ fcntl.ioctl(fd, 0x5514, 0)' "$node" > /tmp/replug-reset.log 2>&1
 	else
 		result FAIL replug-reset "USBDEVFS_RESET on $node: $(cat /tmp/replug-reset.log) echo reply ${tr:-none}, device back lines $b1 -> $b2"
 	fi
-	if [ "$recon" -ge $((REPLUG_CYCLES + 4)) ]; then
-		result PASS replug-xstats "reconnects $recon (cycles + moved + other + authorized + reset), reconnect_last_us $(tp_xstat reconnect_last_us)"
+	polls=$(tp_xstat presence_polls)
+	bev=$(tp_xstat bus_events)
+	if [ "$RS_OK" = 1 ] && [ "$polls" = 0 ] && [ "$bev" -ge 4 ]; then
+		result PASS replug-stopped "port stopped: unbind/bind and authorized 0/1 each seen by the kernel's device events (\"device removed\" and \"set up (stopped)\" lines), started again it answers; presence_polls $polls, bus_events $bev"
 	else
-		result FAIL replug-xstats "reconnects ${recon:-?}, expected at least $((REPLUG_CYCLES + 4))"
+		result FAIL replug-stopped "${RS_WHY:-} presence_polls ${polls:-?} (expected 0), bus_events ${bev:-?} (expected 4 or more)"
+	fi
+	if [ "$recon" -ge $((REPLUG_CYCLES + 6)) ]; then
+		result PASS replug-xstats "reconnects $recon (cycles + moved + other + authorized + reset + stopped twice), reconnect_last_us $(tp_xstat reconnect_last_us)"
+	else
+		result FAIL replug-xstats "reconnects ${recon:-?}, expected at least $((REPLUG_CYCLES + 6))"
 	fi
 	# The later tests find the gadget where guest.sh put it.
 	P1=$(devpath 1209 0001)

@@ -72,6 +72,13 @@ arg_ncm_tx_ndp(const struct ch39x_devarg *d, const char *v,
 
 /* auto|sw: true for sw. */
 static int
+arg_presence(const struct ch39x_devarg *d, const char *v,
+	     struct ch39x_args *a)
+{
+	return arg_bool(d, v, a, "events", "poll");
+}
+
+static int
 arg_auto_sw(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 {
 	return arg_bool(d, v, a, "auto", "sw");

@@ -45,6 +45,7 @@ struct ch39x_args {
 	bool kernel_driver_keep;	/* kernel_driver=keep */
 	bool ncm_ndp_end;		/* ncm_tx_ndp=end */
 	bool reconnect_off;		/* reconnect=off */
+	bool presence_poll;		/* presence=poll */
 };
 
 /*
@@ -227,7 +228,17 @@ struct ch39x_args {
 	  "bus the link goes down (LSC, no RMV), TX frames are dropped and " \
 	  "counted, and when the same adapter returns it is re-opened, set " \
 	  "up as the application left it and restarted (link up, LSC). " \
-	  "`off`: RMV, and the port is dead until removed and probed again.")
+	  "`off`: RMV, and the port is dead until removed and probed again.") SEP \
+	X(presence, presence_poll, arg_presence, 0, 0, 0, \
+	  "events|poll", \
+	  "events, poll", \
+	  "`events`", \
+	  "How the PMD learns that the adapter left the bus (and, with " \
+	  "`reconnect=on`, that one came back). `events`: from the kernel's " \
+	  "device events, at once in every port state; where the process " \
+	  "gets none (a container with its own user namespace) the PMD says " \
+	  "so and polls. `poll`: while the port is not started, a GET_STATUS " \
+	  "request every 100 ms (while started, the transfers see it).")
 
 /* Flags of a row. */
 #define CH39X_DA_SIM		(1u << 0) /* the simulated adapter only */

@@ -425,6 +425,7 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 	ch39x_dev_stop(dev);
 	/* After the stop, which sets it again. */
 	ch39x_presence_unwatch(ad);
+	ch39x_bus_unwatch(ad);
 	ch39x_rx_queue_release(dev, 0);
 	ch39x_tx_queue_release(dev, 0);
 	if (ad->usb != NULL) {
@@ -840,6 +841,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->tx_pkt_burst = ch39x_ops(ad)->tx_burst;
 	dev->tx_pkt_prepare = ch39x_tx_prepare;
 	rte_eth_dev_probing_finish(dev);
+	ch39x_bus_watch(ad);		/* first: the alarm is its fallback */
 	ch39x_presence_watch(ad);
 	PMD_LOG(INFO, "%s: %s at %s speed, %s, MAC " RTE_ETHER_ADDR_PRT_FMT,
 		name, ad->framing == CH39X_FRAMING_VENDOR ?

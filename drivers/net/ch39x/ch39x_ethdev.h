@@ -339,6 +339,13 @@ struct ch39x_adapter {
 	uint64_t reconnects;		/* returns the port recovered from */
 	uint64_t reconnect_last_us;	/* gone to restored, the last time */
 	uint64_t reconnect_refused;	/* returns as another device */
+	/*
+	 * presence=events: the transport's bus descriptor, watched by EAL's
+	 * interrupt thread (ch39x_link.c); NULL: the presence alarm asks.
+	 */
+	struct rte_intr_handle *bus_intr;
+	uint64_t bus_events;		/* news read from it */
+	uint64_t presence_polls;	/* GET_STATUS asked (presence alarm) */
 	bool is_sim;			/* the simulated adapter */
 	bool pause_off;			/* flow_ctrl_set mode none */
 	/* rte_eth_dev_set_ptypes(RTE_PTYPE_UNKNOWN): no packet type parse */
@@ -390,6 +397,11 @@ struct ch39x_adapter {
  * long it waits for a burst in progress to leave before it looks again.
  */
 #define CH39X_RECONNECT_MS	50
+/*
+ * The same with the bus's events (presence=events), which start a look at
+ * once when a device arrives: the periodic one is a safety net only.
+ */
+#define CH39X_RECONNECT_EVENTS_MS 1000
 #define CH39X_RECONNECT_QUIESCE_US 200
 /*
  * After the device came back but could not be taken or set up (a kernel
@@ -545,6 +557,8 @@ void ch39x_intr_alarm_fast(struct ch39x_adapter *ad);
 void ch39x_intr_alarm_start(struct ch39x_adapter *ad);
 void ch39x_intr_alarm_stop(struct ch39x_adapter *ad);
 void ch39x_presence_watch(struct ch39x_adapter *ad);
+void ch39x_bus_watch(struct ch39x_adapter *ad);
+void ch39x_bus_unwatch(struct ch39x_adapter *ad);
 void ch39x_presence_unwatch(struct ch39x_adapter *ad);
 void ch39x_reconnect_cancel(struct ch39x_adapter *ad);
 bool ch39x_reconnect_on(const struct ch39x_adapter *ad);

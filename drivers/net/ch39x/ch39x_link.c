@@ -141,6 +141,7 @@ device_present(struct ch39x_adapter *ad)
 	uint8_t st[2];
 	int rc;
 
+	ad->presence_polls++;
 	if (ad->is_sim)
 		return !ch39x_sim_unplugged(ad->usb);
 	if (pthread_mutex_trylock(&ad->ctrl_lock) != 0)
@@ -320,12 +321,17 @@ ch39x_intr_alarm_stop(struct ch39x_adapter *ad)
 	ad->alarm_slow = false;
 }
 
-/* Removal while not started is this alarm's (one chain: cancel first). */
+/*
+ * Removal while not started is this alarm's (one chain: cancel first),
+ * unless the bus's events tell (ch39x_bus_watch()).
+ */
 void
 ch39x_presence_watch(struct ch39x_adapter *ad)
 {
 	rte_eal_alarm_cancel(presence_alarm, ad);
-	rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm, ad);
+	if (ad->bus_intr == NULL)
+		rte_eal_alarm_set(CH39X_PRESENCE_MS * 1000, presence_alarm,
+				  ad);
 }
 
 /*
@@ -336,6 +342,106 @@ void
 ch39x_presence_unwatch(struct ch39x_adapter *ad)
 {
 	rte_eal_alarm_cancel(presence_alarm, ad);
+}
+
+/* ---- the bus's events (presence=events) ---- */
+
+static void reconnect_kick(struct ch39x_adapter *ad);
+
+/*
+ * EAL's interrupt thread, the transport's bus descriptor readable: a
+ * device arrived (the port's may be back: look now, not at the next
+ * round) or the port's device left (in any port state; the interrupt
+ * endpoint and the bursts may not have noticed yet).
+ */
+static void
+bus_event(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+	unsigned int news = ad->usb->ops->bus_read(ad->usb);
+
+	if (news == 0)
+		return;
+	ad->bus_events++;
+	if ((news & CH39X_BUS_ARRIVED) &&
+	    __atomic_load_n(&ad->absent, __ATOMIC_ACQUIRE))
+		reconnect_kick(ad);
+	if (news & CH39X_BUS_GONE) {
+		ch39x_set_gone(ad, true);
+		ch39x_rmv_notify(ad);		/* last: may close the port */
+	}
+}
+
+/*
+ * Probe (primary process): the bus's events instead of the presence
+ * alarm's requests, where the transport has them and presence=events.
+ * Without them the alarm asks, and the log says why once.
+ */
+void
+ch39x_bus_watch(struct ch39x_adapter *ad)
+{
+	const struct ch39x_usb_ops *ops = ad->usb->ops;
+	const char *name = ad->dev->data->name;
+	struct rte_intr_handle *ih;
+	char why[256] = "";
+	int fd;
+
+	if (ad->args.presence_poll || ops->bus_fd == NULL)
+		return;
+	fd = ops->bus_fd(ad->usb, why, sizeof(why));
+	ih = fd < 0 ? NULL :
+		rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (ih != NULL && (rte_intr_fd_set(ih, fd) != 0 ||
+	    rte_intr_type_set(ih, RTE_INTR_HANDLE_EXT) != 0 ||
+	    rte_intr_callback_register(ih, bus_event, ad) != 0)) {
+		snprintf(why, sizeof(why), "EAL would not watch its "
+			 "descriptor");
+		rte_intr_instance_free(ih);
+		ih = NULL;
+	} else if (fd >= 0 && ih == NULL) {
+		snprintf(why, sizeof(why), "out of memory");
+	}
+	if (ih == NULL) {
+		PMD_LOG(NOTICE, "%s: no device events (%s): the device is "
+			"asked every %u ms whether it is there while the port "
+			"is not started (presence=poll)", name, why,
+			CH39X_PRESENCE_MS);
+		return;
+	}
+	ad->bus_intr = ih;
+}
+
+static void
+bus_intr_free(struct rte_intr_handle *ih, void *arg)
+{
+	(void)arg;
+	rte_intr_instance_free(ih);
+}
+
+/*
+ * Close: no bus_event() running or to come after this, except the one
+ * this is called from (an RMV callback that closes the port), whose
+ * source EAL removes once it returns.
+ */
+void
+ch39x_bus_unwatch(struct ch39x_adapter *ad)
+{
+	struct rte_intr_handle *ih = ad->bus_intr;
+	int rc;
+
+	if (ih == NULL)
+		return;
+	ad->bus_intr = NULL;
+	if (rte_thread_is_intr()) {
+		rc = rte_intr_callback_unregister(ih, bus_event, ad);
+		if (rc == -EAGAIN &&
+		    rte_intr_callback_unregister_pending(ih, bus_event, ad,
+							 bus_intr_free) == 0)
+			return;
+	} else {
+		rte_intr_callback_unregister_sync(ih, bus_event, ad);
+	}
+	rte_intr_instance_free(ih);
 }
 
 /* ---- reconnect (reconnect=on) ---- */
@@ -547,7 +653,8 @@ reconnect_alarm(void *arg)
 {
 	struct ch39x_adapter *ad = arg;
 	struct rte_eth_dev *dev = ad->dev;
-	uint64_t next_us = CH39X_RECONNECT_MS * 1000;
+	uint64_t next_us = (ad->bus_intr != NULL ? CH39X_RECONNECT_EVENTS_MS :
+			    CH39X_RECONNECT_MS) * 1000;
 
 	if (__atomic_load_n(&ad->closing, __ATOMIC_ACQUIRE))
 		return;
@@ -574,6 +681,17 @@ reconnect_alarm(void *arg)
 	}
 	pthread_mutex_unlock(&ad->rc_lock);
 	rte_eal_alarm_set(next_us, reconnect_alarm, ad);
+}
+
+/*
+ * A device arrived while the port waits (EAL's interrupt thread, as the
+ * alarm): the next look now, if one is due at all (none while closing).
+ */
+static void
+reconnect_kick(struct ch39x_adapter *ad)
+{
+	if (rte_eal_alarm_cancel(reconnect_alarm, ad) > 0)
+		rte_eal_alarm_set(1, reconnect_alarm, ad);
 }
 
 /* close: no reconnect alarm pending or running after this. */

@@ -132,6 +132,8 @@ static const struct ch39x_xs_def xs_defs[] = {
 	XS("reconnects", XS_AD, struct ch39x_adapter, reconnects),
 	XS("reconnect_last_us", XS_AD, struct ch39x_adapter, reconnect_last_us),
 	XS("reconnect_refused", XS_AD, struct ch39x_adapter, reconnect_refused),
+	XS("bus_events", XS_AD, struct ch39x_adapter, bus_events),
+	XS("presence_polls", XS_AD, struct ch39x_adapter, presence_polls),
 	XS("tx_device_gone_drops", XS_TX, struct ch39x_tx_counters, absent),
 	{ "rx_framing_bytes", CH39X_XS_CALC, 0 },
 	{ "tx_framing_bytes", CH39X_XS_CALC, 1 },
