@@ -7,13 +7,25 @@
  * device: the devargs' VID:PID and protocol parsers, and the serial
  * number as libusb reads it, which a device's return compares with
  * sysfs's (ch39x_libusb_return.c), and the kernel's device events as the
- * bus watch reads them (ch39x_uevent.c).
+ * bus watch reads them (ch39x_uevent.c) and where they reach
+ * (ch39x_libusb_uevents_reach(), against the kernel's own delivery).
  */
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
 
 #include "ch39x_libusb.h"
 #include "ch39x_uevent.h"
@@ -177,6 +189,122 @@ test_uevent(void)
 	CHECK_EQ(ch39x_uevent_parse(b, 0, &ev), -1);
 }
 
+/* An untagged device (as a USB device is): its "change" goes to all. */
+#define UEV_DEV "/sys/devices/virtual/mem/full/uevent"
+
+static int
+uevent_socket(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+			NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Whether the change event of UEV_DEV arrives within ms (bounded). */
+static bool
+got_change(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct ch39x_uevent ev;
+	uint8_t buf[4096];
+	ssize_t n;
+	int k;
+
+	for (k = 0; k < 256 && poll(&p, 1, ms) == 1; k++) {
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n > 0 && ch39x_uevent_parse(buf, (size_t)n, &ev) == 0 &&
+		    ev.action == CH39X_UEVENT_OTHER &&
+		    strcmp(ev.name, "full") == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool
+trigger(void)
+{
+	int fd = open(UEV_DEV, O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && write(fd, "change", 6) == 6;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/*
+ * A child in new namespaces (flags): 0 when what it receives agrees with
+ * ch39x_libusb_uevents_reach() and is want, 1 when not, 77 when the
+ * namespaces cannot be made here.
+ */
+static int
+child_sees(int flags, bool want)
+{
+	int ready[2], go[2], st = 0, fd;
+	char c = 0;
+	bool got;
+	pid_t pid;
+
+	if (pipe(ready) != 0 || pipe(go) != 0)
+		return 77;
+	pid = fork();
+	if (pid == 0) {
+		if (unshare(flags) != 0)
+			_exit(77);
+		fd = uevent_socket();
+		if (fd < 0 || write(ready[1], "r", 1) != 1 ||
+		    read(go[0], &c, 1) != 1)
+			_exit(77);
+		/* Waiting for what should not come: 1 s is plenty. */
+		got = got_change(fd, want ? 5000 : 1000);
+		_exit(got == want && got == ch39x_libusb_uevents_reach() ?
+		      0 : 1);
+	}
+	if (pid < 0 || read(ready[0], &c, 1) != 1 || !trigger() ||
+	    write(go[1], "g", 1) != 1)
+		st = -1;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	return st < 0 ? 1 : WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+static void
+test_uevents_reach(void)
+{
+	int fd, r;
+
+	fd = uevent_socket();
+	if (geteuid() != 0 || fd < 0 || access(UEV_DEV, W_OK) != 0) {
+		printf("test_usb: uevent delivery not checked (needs root)\n");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* Here: what arrives is what the function says. */
+	CHECK(trigger());
+	CHECK_EQ(got_change(fd, 5000), ch39x_libusb_uevents_reach());
+	close(fd);
+	/* Another user namespace owning another network namespace: none. */
+	r = child_sees(CLONE_NEWUSER | CLONE_NEWNET, false);
+	if (r != 77)
+		CHECK_EQ(r, 0);
+	/* Another user namespace in this network namespace: they come. */
+	r = child_sees(CLONE_NEWUSER, true);
+	if (r != 77)
+		CHECK_EQ(r, 0);
+	if (r == 77)
+		printf("test_usb: no user namespaces here: not checked\n");
+}
+
 int
 main(void)
 {
@@ -184,6 +312,7 @@ main(void)
 	test_protos();
 	test_serial_ascii();
 	test_uevent();
+	test_uevents_reach();
 	printf("test_usb: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

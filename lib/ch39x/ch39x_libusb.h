@@ -211,4 +211,11 @@ int ch39x_libusb_parse_protos(const char *s, unsigned int *mask);
  */
 void ch39x_libusb_serial_ascii(char *s);
 
+/*
+ * Whether the kernel's USB device events reach this process: its network
+ * namespace is one the first user namespace owns (not a rootless
+ * container's). Without them the PMD polls for removal (presence=).
+ */
+bool ch39x_libusb_uevents_reach(void);
+
 #endif /* CH39X_LIBUSB_H */

@@ -12,8 +12,8 @@
  * callbacks never come. The kernel sends the same events itself to
  * netlink group 1 (NETLINK_KOBJECT_UEVENT, readable without privileges),
  * which is what udevd and a libusb built without udev listen to. The
- * kernel sends them only to network namespaces of the first user
- * namespace: a process in another (a rootless container) gets none, and
+ * kernel sends them only to network namespaces the first user namespace
+ * owns: a process in another (a rootless container) gets none, and
  * bus_fd says so, so that the PMD asks the device instead.
  *
  * A message is input this library did not write: the parser
@@ -21,18 +21,23 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/netlink.h>
+#include <linux/nsfs.h>
 
 #include "ch39x_libusb_priv.h"
 #include "ch39x_uevent.h"
 
-/* /proc/self/ns/user of the first user namespace (PROC_USER_INIT_INO). */
+/* The first user namespace's inode number (PROC_USER_INIT_INO), fixed. */
+#define LU_INIT_USERNS_INO	0xEFFFFFFDu
 #define LU_INIT_USERNS		"user:[4026531837]"
 /* A kernel uevent is at most UEVENT_BUFFER_SIZE (2048) bytes. */
 #define LU_UEVENT_MAX		4096
@@ -41,7 +46,7 @@
 /* A hub with many devices sends hundreds at once: room for them. */
 #define LU_UEVENT_RCVBUF	(1 << 20)
 
-/* Whether the kernel sends this process its device events. */
+/* The process's own user namespace is the first one. */
 static bool
 first_user_ns(void)
 {
@@ -55,6 +60,36 @@ first_user_ns(void)
 	return strcmp(link, LU_INIT_USERNS) == 0;
 }
 
+/*
+ * The kernel sends a USB device's events to the network namespaces that
+ * the first user namespace owns (kobject_uevent.c), so what counts is the
+ * owner of this process's network namespace.
+ */
+bool
+ch39x_libusb_uevents_reach(void)
+{
+	struct stat st;
+	int ns, owner, e;
+	bool first;
+
+	ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (ns < 0)
+		return first_user_ns();
+	owner = ioctl(ns, NS_GET_USERNS);
+	e = errno;
+	close(ns);
+	if (owner < 0)
+		/*
+		 * EPERM: owned by a user namespace above this process's
+		 * (unshare -U without -n), the first one as a rule. Else a
+		 * kernel before 4.9: the process's own tells what it can.
+		 */
+		return e == EPERM || first_user_ns();
+	first = fstat(owner, &st) == 0 && st.st_ino == LU_INIT_USERNS_INO;
+	close(owner);
+	return first;
+}
+
 int
 lu_bus_fd(struct ch39x_usb_dev *d, char *err, size_t errlen)
 {
@@ -64,10 +99,11 @@ lu_bus_fd(struct ch39x_usb_dev *d, char *err, size_t errlen)
 
 	if (u->bus_fd >= 0)
 		return u->bus_fd;
-	if (!first_user_ns()) {
-		snprintf(err, errlen, "the process is not in the first user "
-			 "namespace (a container?), whose processes alone get "
-			 "the kernel's device events");
+	if (!ch39x_libusb_uevents_reach()) {
+		snprintf(err, errlen, "the process's network namespace belongs "
+			 "to another user namespace than the first (a rootless "
+			 "container?), and the kernel sends device events only "
+			 "to those of the first");
 		return -ENOTSUP;
 	}
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
