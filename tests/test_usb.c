@@ -20,12 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/netlink.h>
+#include <linux/nsfs.h>
 
 #include "ch39x_libusb.h"
 #include "ch39x_uevent.h"
@@ -238,8 +240,36 @@ trigger(void)
 }
 
 /*
- * A child in new namespaces (flags): 0 when what it receives agrees with
- * ch39x_libusb_uevents_reach() and is want, 1 when not, 77 when the
+ * Whether the kernel answers NS_GET_USERNS here (4.9 and later; not under
+ * an emulator that does not know the ioctl). Without it the function can
+ * only err on the safe side: never say events come that do not.
+ */
+static bool
+ns_ioctl_works(void)
+{
+	int ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	int r = ns < 0 ? -1 : ioctl(ns, NS_GET_USERNS);
+	bool works = r >= 0 || errno == EPERM;
+
+	if (r >= 0)
+		close(r);
+	if (ns >= 0)
+		close(ns);
+	return works;
+}
+
+/* What arrived (got) against what ch39x_libusb_uevents_reach() says. */
+static bool
+reach_agrees(bool got)
+{
+	bool reach = ch39x_libusb_uevents_reach();
+
+	return ns_ioctl_works() ? reach == got : !reach || got;
+}
+
+/*
+ * A child in new namespaces (flags): 0 when what it receives is want and
+ * agrees with ch39x_libusb_uevents_reach(), 1 when not, 77 when the
  * namespaces cannot be made here.
  */
 static int
@@ -262,8 +292,7 @@ child_sees(int flags, bool want)
 			_exit(77);
 		/* Waiting for what should not come: 1 s is plenty. */
 		got = got_change(fd, want ? 5000 : 1000);
-		_exit(got == want && got == ch39x_libusb_uevents_reach() ?
-		      0 : 1);
+		_exit(got == want && reach_agrees(got) ? 0 : 1);
 	}
 	if (pid < 0 || read(ready[0], &c, 1) != 1 || !trigger() ||
 	    write(go[1], "g", 1) != 1)
@@ -291,7 +320,7 @@ test_uevents_reach(void)
 	}
 	/* Here: what arrives is what the function says. */
 	CHECK(trigger());
-	CHECK_EQ(got_change(fd, 5000), ch39x_libusb_uevents_reach());
+	CHECK(reach_agrees(got_change(fd, 5000)));
 	close(fd);
 	/* Another user namespace owning another network namespace: none. */
 	r = child_sees(CLONE_NEWUSER | CLONE_NEWNET, false);
