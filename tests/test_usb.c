@@ -284,6 +284,8 @@ child_sees(int flags, bool want)
 		return 77;
 	pid = fork();
 	if (pid == 0) {
+		close(ready[0]);
+		close(go[1]);
 		if (unshare(flags) != 0)
 			_exit(77);
 		fd = uevent_socket();
@@ -294,15 +296,16 @@ child_sees(int flags, bool want)
 		got = got_change(fd, want ? 5000 : 1000);
 		_exit(got == want && reach_agrees(got) ? 0 : 1);
 	}
+	/* The child's ends closed here: its exit is an end of file. */
+	close(ready[1]);
+	close(go[0]);
 	if (pid < 0 || read(ready[0], &c, 1) != 1 || !trigger() ||
 	    write(go[1], "g", 1) != 1)
 		st = -1;
+	close(ready[0]);
+	close(go[1]);
 	if (pid > 0)
 		waitpid(pid, &st, 0);
-	close(ready[0]);
-	close(ready[1]);
-	close(go[0]);
-	close(go[1]);
 	return st < 0 ? 1 : WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
