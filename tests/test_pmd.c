@@ -1148,6 +1148,17 @@ unplug_not_started(uint16_t p, uint16_t peer, const char *tag)
 	      rmv_count[p]);
 	CHECK(rte_eth_link_get_nowait(p, &l) == 0 &&
 	      l.link_status == RTE_ETH_LINK_DOWN, "%s: link up when gone", tag);
+	/* Who saw it: the bus's event, or (presence=poll) the alarm. */
+	if (tc.c->data != NULL && strstr(tc.c->data, "presence=poll"))
+		CHECK(xstat(p, "presence_polls") > 0 &&
+		      xstat(p, "bus_events") == 0, "%s: polls %" PRIu64
+		      ", bus events %" PRIu64 " with presence=poll", tag,
+		      xstat(p, "presence_polls"), xstat(p, "bus_events"));
+	else
+		CHECK(xstat(p, "presence_polls") == 0 &&
+		      xstat(p, "bus_events") >= 1, "%s: polls %" PRIu64
+		      ", bus events %" PRIu64 " with presence=events", tag,
+		      xstat(p, "presence_polls"), xstat(p, "bus_events"));
 	if (peer != RTE_MAX_ETHPORTS)
 		CHECK(wait_link(peer, 0), "%s: peer kept its link", tag);
 	rc = port_up(p, 0, 0);
@@ -2928,8 +2939,9 @@ static const struct unit_test_case pmd_cases[] = {
 	     tc_tx_error_frames, NULL),
 	CASE("unplug_before_start", setup_one, teardown_ports,
 	     tc_unplug_before_start, "sim=ch398,wire=loop,reconnect=off"),
+	/* RMV from the bus's event (before start), the alarm's (stopped). */
 	CASE("unplug_stopped", setup_pair_quiet, teardown_ports,
-	     tc_unplug_stopped, "reconnect=off"),
+	     tc_unplug_stopped, "reconnect=off,presence=poll"),
 	CASE("ctrl_fail", setup_pair_quiet, teardown_ports, tc_ctrl_fail, NULL),
 	CASE("link_flap_load", setup_pair_quiet, teardown_ports,
 	     tc_link_flap_load, NULL),

@@ -324,12 +324,11 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	unsigned int n = xs_count(ad), i, j, k, at = 0;
 	struct ch39x_xs_table t[3];
 	const struct ch39x_xs_def *d;
+	bool queues = ad->rxq != NULL && ad->txq != NULL;
 	const void *base;
 
 	if (xs == NULL || size < n)
 		return (int)n;
-	if (ad->rxq == NULL || ad->txq == NULL)
-		return -EINVAL;
 	/* The device model lives in the primary: secondaries see a copy. */
 	if (ad->is_sim && rte_eal_process_type() == RTE_PROC_PRIMARY)
 		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
@@ -339,6 +338,15 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	for (j = 0; j < t[i].n; j++, at++) {
 		d = &t[i].d[j];
 		xs[at].id = at;
+		/*
+		 * Before the queues are set up their counters are 0: the
+		 * port's own (removal, reconnects) count from probe on.
+		 */
+		if (!queues && d->src != CH39X_XS_AD &&
+		    d->src != CH39X_XS_SIM) {
+			xs[at].value = 0;
+			continue;
+		}
 		switch (d->src) {
 		case CH39X_XS_RX: base = &ad->rxq->c; break;
 		case CH39X_XS_PARSER: base = &ad->rxq->parser.stats; break;
