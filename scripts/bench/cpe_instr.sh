@@ -143,10 +143,11 @@ done
 
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$top" diff --quiet HEAD -- app 2>/dev/null || rev=$rev+changes
-python3 - "$priv" "$out" "$short" "$long" "${TOP:-12}" "$rev" <<'PY'
+when="$(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$priv" "$out" "$short" "$long" "${TOP:-12}" "$rev" "$when" <<'PY'
 import collections, json, re, sys
 
-priv, out, short, long_, top, rev = sys.argv[1:7]
+priv, out, short, long_, top, rev, when = sys.argv[1:8]
 top = int(top)
 
 
@@ -270,7 +271,8 @@ with open(f"{out}/cpe_instr.txt", "w") as f:
     f.write(f"ch39x-cpe git {rev}; the router's instructions per packet "
             f"(flow: cpe_flow_input; pmd_tx: the PMD's TX bursts less the "
             f"device model's part), per packet of the difference of "
-            f"runs of {short} s and {long_} s (or 2x, 4x): fast-path hits\n\n")
+            f"runs of {short} s and {long_} s (or 2x, 4x): fast-path hits; "
+            f"{when}\n\n")
     f.write(open(f"{out}/cpe_instr.csv").read().replace(",", " "))
     f.write(f"\npppoe/plain instructions per packet: {ratio:.3f} "
             f"(packets per instruction, pppoe/plain: {1 / ratio:.3f})\n")
