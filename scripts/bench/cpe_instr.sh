@@ -61,6 +61,7 @@ bench_priv cpe-instr
 bench_copy_pmd
 id=$$
 ns=ci_$id
+# shellcheck disable=SC2016 # expanded at exit
 bench_at_exit 'ip netns del "$ns" 2>/dev/null || true'
 ip netns add "$ns"
 ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
