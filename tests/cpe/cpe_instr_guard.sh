@@ -17,7 +17,7 @@ max=${MAX:-1.11}
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if ! CPE=$1 PMD_SO=$2 SHORT=1 LONG=3 bash "$top/scripts/bench/cpe_instr.sh" "$out" \
+if ! CPE=$1 PMD_SO=$2 bash "$top/scripts/bench/cpe_instr.sh" "$out" \
 	> "$out/log" 2>&1; then
 	grep -v '^==' "$out/log" | tail -20
 	echo "FAIL: scripts/bench/cpe_instr.sh did not finish"
