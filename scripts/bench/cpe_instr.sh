@@ -64,6 +64,9 @@ id=$$
 ns=ci_$id
 # shellcheck disable=SC2016 # expanded at exit
 bench_at_exit 'ip netns del "$ns" 2>/dev/null || true'
+# EAL's run-time directories of the runs (their telemetry sockets).
+# shellcheck disable=SC2016 # expanded at exit
+bench_at_exit 'rm -rf "${XDG_RUNTIME_DIR:-/var/run}/dpdk/ci_${id}_"*'
 ip netns add "$ns"
 ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 	net.ipv6.conf.default.disable_ipv6=1
