@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent"
+all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -31,7 +31,8 @@ esac
 
 # Largest input per harness: room for jumbo records split over transfers,
 # TSO super-frames, whole bulk OUT aggregates and NTBs, configuration
-# descriptors, and pcap paths of 255 characters in devargs.
+# descriptors, pcap paths of 255 characters in devargs, and the router's
+# command parameters (up to 95 characters) with room past that bound.
 max_len() {
 	case $1 in
 	vendor_rx) echo 20000 ;;
@@ -44,6 +45,7 @@ max_len() {
 	devargs) echo 1024 ;;
 	ecm) echo 265 ;;
 	event) echo 64 ;;
+	cpe_prefix6) echo 128 ;;
 	ncm_params) echo 64 ;;
 	*) echo 4096 ;;
 	esac
@@ -121,6 +123,9 @@ for h in "${harnesses[@]}"; do
 		extra_cflags=(-I"$top/app/ch39x-cpe")
 		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c"
 			    "$top/app/ch39x-cpe/pppoe.c")
+	elif [ "$h" = cpe_prefix6 ]; then
+		extra_cflags=(-I"$top/app/ch39x-cpe")
+		extra_objs=("$top/app/ch39x-cpe/pd6.c")
 	fi
 	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
 		-fsanitize=fuzzer,address,undefined \

@@ -509,6 +509,7 @@ void cpe_fw_tel(struct rte_tel_data *d);
 struct cpe_pppoe_state {
 	bool up;			/* a session to carry */
 	struct cpe_pppoe_sess sess;
+	uint8_t tmpl[CPE_PPPOE_TMPL_LEN];	/* its frames' header */
 	uint64_t sessions;		/* sessions learned */
 	uint64_t rx_data, tx_data;	/* IP in and out of the session */
 	uint64_t rx_ctl;		/* PPP control, to pppd */
@@ -533,36 +534,42 @@ void cpe_pppoe_from_tap(struct rte_mbuf *m);
  * cpe_tx() of the PPPoE interface, its common case inline (a forwarded
  * IP frame in one segment, room before it, no checksum offload asked
  * for): 8 bytes of the headroom, our address moved ahead of them, the
- * concentrator's in front, the session header (cpe_pppoe_hdr()). Every
+ * concentrator's in front, the session header (cpe_pppoe_hdr_tmpl(): the
+ * session's constant bytes made when it came up, copied). Every
  * other case, and pppd's frames (PPPoE already: as they are), in
  * pppoe_glue.c.
  */
+static __rte_always_inline int
+cpe_pppoe_encap(struct rte_mbuf *m, uint8_t *f, uint16_t proto)
+{
+	uint32_t ip_len = m->pkt_len - RTE_ETHER_HDR_LEN;
+
+	if (unlikely(!cpe_pppoe.up || m->nb_segs != 1 ||
+		     rte_pktmbuf_headroom(m) < CPE_PPPOE_OVERHEAD ||
+		     (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM) ||
+		     ip_len > 65533))
+		return cpe_pppoe_tx_slow(m);
+	f -= CPE_PPPOE_OVERHEAD;
+	m->data_off -= CPE_PPPOE_OVERHEAD;
+	m->data_len += CPE_PPPOE_OVERHEAD;
+	m->pkt_len += CPE_PPPOE_OVERHEAD;
+	cpe_pppoe_hdr_tmpl(f, cpe_pppoe.tmpl, f + 14, proto, ip_len);
+	cpe_pppoe.tx_data++;
+	return 0;
+}
+
 static inline int
 cpe_pppoe_tx(struct rte_mbuf *m)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint16_t type;
 
+	/* One copy of the encapsulation per protocol, its PPP one constant. */
 	memcpy(&type, f + 12, 2);
-	if (type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) &&
-	    type != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
-		return 0;
-	if (unlikely(!cpe_pppoe.up || m->nb_segs != 1 ||
-		     rte_pktmbuf_headroom(m) < CPE_PPPOE_OVERHEAD ||
-		     (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM) ||
-		     m->pkt_len > RTE_ETHER_HDR_LEN + 65533))
-		return cpe_pppoe_tx_slow(m);
-	f -= CPE_PPPOE_OVERHEAD;
-	m->data_off -= CPE_PPPOE_OVERHEAD;
-	m->data_len += CPE_PPPOE_OVERHEAD;
-	m->pkt_len += CPE_PPPOE_OVERHEAD;
-	memcpy(f + 6, f + 14, RTE_ETHER_ADDR_LEN);
-	memcpy(f, cpe_pppoe.sess.ac, RTE_ETHER_ADDR_LEN);
-	cpe_pppoe_hdr(f + 12, cpe_pppoe.sess.sid,
-		      type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ?
-		      CPE_PPP_IPV4 : CPE_PPP_IPV6,
-		      m->pkt_len - RTE_ETHER_HDR_LEN - CPE_PPPOE_OVERHEAD);
-	cpe_pppoe.tx_data++;
+	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return cpe_pppoe_encap(m, f, CPE_PPP_IPV4);
+	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6))
+		return cpe_pppoe_encap(m, f, CPE_PPP_IPV6);
 	return 0;
 }
 /* The next hop on the PPPoE interface (no ARP/ND): 0, or -1 (freed). */

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define CPE_ETH_PPPOE_DISC	0x8863
 #define CPE_ETH_PPPOE_SESS	0x8864
@@ -84,6 +85,58 @@ cpe_pppoe_hdr(uint8_t *h, uint16_t sid, uint16_t proto, uint32_t ip_len)
 	h[7] = (uint8_t)len;
 	h[8] = (uint8_t)(proto >> 8);
 	h[9] = (uint8_t)proto;
+}
+
+/* cpe_pppoe_tmpl()'s length. */
+#define CPE_PPPOE_TMPL_LEN	18
+
+/*
+ * The bytes of a session frame's header that the session decides: the
+ * concentrator's MAC, 6 bytes for the source (written over per frame),
+ * type 0x8864, ver/type, code and the session id. Made once when the
+ * session comes up, so that the forwarding path copies them in two moves
+ * (cpe_pppoe_hdr_tmpl()) rather than writing each per frame.
+ */
+static inline void
+cpe_pppoe_tmpl(uint8_t t[CPE_PPPOE_TMPL_LEN], const uint8_t ac[6],
+	       uint16_t sid)
+{
+	memcpy(t, ac, 6);
+	memset(t + 6, 0, 6);
+	t[12] = CPE_ETH_PPPOE_SESS >> 8;
+	t[13] = CPE_ETH_PPPOE_SESS & 0xff;
+	t[14] = 0x11;
+	t[15] = 0;
+	t[16] = (uint8_t)(sid >> 8);
+	t[17] = (uint8_t)sid;
+}
+
+/*
+ * The 22 bytes before an IP packet of ip_len bytes in the session of
+ * template t (cpe_pppoe_tmpl()), at h: the concentrator's MAC, src (6
+ * bytes, which may lie inside those 22: read first), then
+ * cpe_pppoe_hdr()'s 10 bytes. proto is CPE_PPP_IPV4 or CPE_PPP_IPV6 (any
+ * other is written as IPv6's: the caller has told the two apart).
+ */
+static inline void
+cpe_pppoe_hdr_tmpl(uint8_t *h, const uint8_t t[CPE_PPPOE_TMPL_LEN],
+		   const uint8_t *src, uint16_t proto, uint32_t ip_len)
+{
+	static const uint8_t ppp_ipv4[2] = { 0x00, CPE_PPP_IPV4 };
+	static const uint8_t ppp_ipv6[2] = { 0x00, CPE_PPP_IPV6 };
+	uint16_t len = (uint16_t)(ip_len + 2), s2;
+	uint32_t s4;
+
+	/* The source in two words (an array would be kept on the stack). */
+	memcpy(&s4, src, 4);
+	memcpy(&s2, src + 4, 2);
+	memcpy(h, t, 16);
+	memcpy(h + 6, &s4, 4);
+	memcpy(h + 10, &s2, 2);
+	memcpy(h + 16, t + 16, 2);
+	h[18] = (uint8_t)(len >> 8);
+	h[19] = (uint8_t)len;
+	memcpy(h + 20, proto == CPE_PPP_IPV4 ? ppp_ipv4 : ppp_ipv6, 2);
 }
 
 #endif

@@ -237,6 +237,7 @@ cpe_pppoe_up(uint16_t sid, const uint8_t ac[6])
 		return;
 	cpe_pppoe.sess.sid = sid;
 	memcpy(cpe_pppoe.sess.ac, ac, 6);
+	cpe_pppoe_tmpl(cpe_pppoe.tmpl, ac, sid);
 	cpe_pppoe.up = true;
 	cpe_pppoe.sessions++;
 	/* Cached flows hold the old concentrator's MAC. */

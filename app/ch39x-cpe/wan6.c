@@ -31,10 +31,8 @@
  * ctl.c's mailbox): no locking.
  */
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <arpa/inet.h>
@@ -45,6 +43,7 @@
 #include <rte_telemetry.h>
 
 #include "cpe.h"
+#include "pd6.h"
 
 #define LIFE_INFINITE	UINT32_MAX	/* RFC 8415 7.7 */
 
@@ -389,40 +388,14 @@ clear(const void *arg, struct rte_tel_data *d)
 	cpe_wan_tel(d);
 }
 
-/* A lifetime in seconds, 0..2^32-1. */
-static int
-parse_life(const char *s, uint32_t *v)
+/* Parsed parameters (pd6.c) as the forwarding lcore's delegation. */
+static void
+deleg_of(const struct cpe_pd6 *p, struct deleg *g)
 {
-	unsigned long long x;
-	char *end;
-
-	if (s[0] < '0' || s[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || x > UINT32_MAX)
-		return -EINVAL;
-	*v = (uint32_t)x;
-	return 0;
-}
-
-/* PREFIX/LEN (LEN 1..64, in 2000::/3) into p, host bits cleared. */
-static int
-parse_pfx(char *s, struct cpe_ip6 *p)
-{
-	char *slash = strchr(s, '/'), *end;
-	unsigned long len;
-
-	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
-		return -EINVAL;
-	*slash = '\0';
-	len = strtoul(slash + 1, &end, 10);
-	if (*end != '\0' || len < 1 || len > 64 ||
-	    inet_pton(AF_INET6, s, p->a) != 1 || (p->a[0] & 0xe0) != 0x20)
-		return -EINVAL;
-	p->plen = (uint8_t)len;
-	cpe_ip6_prefix_of(p->a, p->a, p->plen);
-	return 0;
+	memcpy(g->pfx.a, p->a, sizeof(g->pfx.a));
+	g->pfx.plen = p->plen;
+	g->preferred = p->preferred;
+	g->valid = p->valid;
 }
 
 /* /cpe/wan/prefix6,PREFIX/LEN,PREFERRED,VALID */
@@ -430,14 +403,11 @@ static int
 tel_prefix6(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct deleg g = { 0 };
-	char buf[96], *f[3];
+	struct cpe_pd6 p;
 
-	if (cpe_ctl_split(params, buf, sizeof(buf), f, 3) != 3 ||
-	    parse_pfx(f[0], &g.pfx) != 0 ||
-	    parse_life(f[1], &g.preferred) != 0 ||
-	    parse_life(f[2], &g.valid) != 0 || g.valid == 0 ||
-	    g.preferred > g.valid)
+	if (cpe_pd6_parse(params, &p) != 0)
 		return cpe_ctl_bad(d, cmd, params, prefix6_allowed);
+	deleg_of(&p, &g);
 	return cpe_ctl_call(set, &g, sizeof(g), d);
 }
 
@@ -446,13 +416,12 @@ static int
 tel_clear(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct deleg g = { 0 };
-	char buf[64], *f[1];
+	struct cpe_pd6 p;
 
-	if (params != NULL && params[0] != '\0' &&
-	    (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
-	     parse_pfx(f[0], &g.pfx) != 0))
+	if (cpe_pd6_parse_clear(params, &p) != 0)
 		return cpe_ctl_bad(d, cmd, params, "nothing (the current "
 				   "prefix) or PREFIX/LEN, only while current");
+	deleg_of(&p, &g);
 	return cpe_ctl_call(clear, &g, sizeof(g), d);
 }
 

@@ -174,12 +174,55 @@ test_hdr(void)
 	CHECK_EQ(ip_len, 40);
 }
 
+/*
+ * The forwarding path's header from the session's template: the same
+ * bytes as the concentrator's MAC, the source and cpe_pppoe_hdr()'s,
+ * with the source read from inside the header written (as cpe_tx() has
+ * it: 8 bytes into the headroom, the source 14 bytes after the start).
+ */
+static void
+test_hdr_tmpl(void)
+{
+	static const uint16_t sids[] = { 0x0001, 0x1234, 0xff00, 0xffff };
+	static const uint32_t lens[] = { 0, 20, 46, 255, 256, 1492, 65533 };
+	static const uint16_t protos[] = { CPE_PPP_IPV4, CPE_PPP_IPV6 };
+	static const uint8_t ac[6] = { AC }, src[6] = { DST };
+	uint8_t t[CPE_PPPOE_TMPL_LEN], want[24], f[24];
+	unsigned int diff = 0;
+	size_t i, j, k;
+
+	cpe_pppoe_tmpl(t, ac, 0x1234);
+	CHECK_MEM(t, ((const uint8_t[]){ AC, 0, 0, 0, 0, 0, 0, 0x88, 0x64,
+					 0x11, 0x00, 0x12, 0x34 }), 18);
+	for (i = 0; i < sizeof(sids) / sizeof(sids[0]); i++) {
+		cpe_pppoe_tmpl(t, ac, sids[i]);
+		for (j = 0; j < sizeof(lens) / sizeof(lens[0]); j++) {
+			for (k = 0; k < 2; k++) {
+				memset(want, 0xee, sizeof(want));
+				memcpy(want, ac, 6);
+				memcpy(want + 6, src, 6);
+				cpe_pppoe_hdr(want + 12, sids[i], protos[k],
+					      lens[j]);
+				/* The frame 8 bytes in: its source at 14. */
+				memset(f, 0xee, sizeof(f));
+				memset(f + 8, 0x55, 6);
+				memcpy(f + 14, src, 6);
+				cpe_pppoe_hdr_tmpl(f, t, f + 14, protos[k],
+						   lens[j]);
+				diff += memcmp(f, want, sizeof(f)) != 0;
+			}
+		}
+	}
+	CHECK_EQ(diff, 0);
+}
+
 int
 main(void)
 {
 	test_kinds();
 	test_truncated();
 	test_hdr();
+	test_hdr_tmpl();
 	printf("test_pppoe: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }

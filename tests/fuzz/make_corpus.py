@@ -944,6 +944,43 @@ def uevent_seeds():
     }
 
 
+# ---- the router's /cpe/wan/prefix6 parameters ----
+
+def cpe_prefix6_seeds():
+    # As usertools/ch39x-cpe-dhclient6 writes them, each check's
+    # refusal, and the length bounds (95 characters, 63 for clear).
+    s = {
+        "deleg_56": "2001:db8:100::/56,3600,7200",
+        "deleg_60_host_bits": "2001:db8:1:2ff::1/60,0,1",
+        "deleg_64_infinite": "2001:db8::/64,4294967295,4294967295",
+        "deleg_3": "3fff:ffff::/3,1,2",
+        "deleg_dotted": "2001:db8::10.0.0.1/64,1,2",
+        "clear_prefix": "2001:db8:100::/56",
+        "two_fields": "2001:db8::/56,1",
+        "four_fields": "2001:db8::/56,1,2,3",
+        "empty_field": "2001:db8::/56,,1,2",
+        "trailing_comma": "2001:db8::/56,1,2,",
+        "no_len": "2001:db8::,1,2",
+        "bad_len": "2001:db8::/56x,1,2",
+        "len_0": "2001:db8::/0,1,2",
+        "len_65": "2001:db8::/65,1,2",
+        "len_huge": "2001:db8::/99999999999999999999999,1,2",
+        "ipv4": "10.0.0.0/8,1,2",
+        "link_local": "fe80::/64,1,2",
+        "ula": "fd00::/48,1,2",
+        "life_sign": "2001:db8::/56,+1,2",
+        "life_2_32": "2001:db8::/56,1,4294967296",
+        "life_order": "2001:db8::/56,7201,7200",
+        "valid_0": "2001:db8::/56,0,0",
+        "longest": "2001:db8::/56,3600," + "0" * 72 + "7200",
+        "too_long": "2001:db8::/56,3600," + "0" * 73 + "7200",
+        "clear_longest": "2001:db8::/" + "0" * 50 + "48",
+        "clear_too_long": "2001:db8::/" + "0" * 51 + "48",
+        "empty": "",
+    }
+    return {k: v.encode() for k, v in s.items()}
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -959,6 +996,7 @@ def main():
         "fuzz_ecm": ecm_seeds(),
         "fuzz_devargs": devargs_seeds(),
         "fuzz_uevent": uevent_seeds(),
+        "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():

@@ -302,6 +302,18 @@ if [ "$(param vmt_cpe)" = 1 ]; then
 	exit 0
 fi
 
+# CPE_PPPOE=1: only the PPPoE WAN comparison (tests/vm/cpe_pppoe.sh, on
+# cpe.sh's gadgets), then done.
+if [ "$(param vmt_cpe_pppoe)" = 1 ]; then
+	. "/host${S%/*}/pmd.sh"
+	. "/host${S%/*}/cpe.sh"
+	. "/host${S%/*}/cpe_pppoe.sh"
+	cpe_pppoe_run
+	echo "[guest] done at uptime $(up) s"
+	echo DONE >> /out/done
+	exit 0
+fi
+
 # QOS=1: only the shaper comparison (tests/vm/qos.sh, on cpe.sh's
 # topology), then done.
 if [ "$(param vmt_qos)" = 1 ]; then

@@ -58,6 +58,12 @@
 #                                        tests/cpe/cpe_pppoe_real.sh in the
 #                                        guest with its PPP modules, one
 #                                        boot, no gadgets
+#   CPE_PPPOE=1 [CPE_REPS=3 CPE_SECS=5] ...  a UDP flood through ch39x-cpe
+#                                        with a plain and with a PPPoE WAN
+#                                        and through Linux over pppd's
+#                                        kernel PPPoE, pppoe-server as the
+#                                        concentrator (tests/vm/
+#                                        cpe_pppoe.sh): only that
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
 #   ARCH=arm64 [SPEEDS=high PMD_TESTS="ncm ecm"] ...
@@ -92,7 +98,10 @@ CPE=${CPE:-0}		# 1: the router comparison (tests/vm/cpe.sh) only
 SPEEDS_DEF="high super"
 QOS=${QOS:-0}		# 1: the shaper comparison (tests/vm/qos.sh) only
 PPPOE=${PPPOE:-0}	# 1: tests/cpe/cpe_pppoe_real.sh only
-[ "$CPE" = 1 ] || [ "$QOS" = 1 ] && SPEEDS_DEF=super
+# 1: ch39x-cpe with a plain and a PPPoE WAN against Linux over pppd's
+# kernel PPPoE, a UDP flood (tests/vm/cpe_pppoe.sh) only
+CPE_PPPOE=${CPE_PPPOE:-0}
+[ "$CPE" = 1 ] || [ "$QOS" = 1 ] || [ "$CPE_PPPOE" = 1 ] && SPEEDS_DEF=super
 # PPPoE uses no gadget: the bus speed does not matter, one boot.
 [ "$PPPOE" = 1 ] && SPEEDS_DEF=high
 SPEEDS=${SPEEDS:-$SPEEDS_DEF}
@@ -183,6 +192,10 @@ QOS_APPEND=
 # under TCG on a busy machine).
 [ "$PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_pppoe=1"
 	BOOT_TIMEOUT=$((BOOT_TIMEOUT + 300)); }
+# CPE_PPPOE=1: three routers dialling and flooded CPE_REPS times.
+[ "$CPE_PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_cpe_pppoe=1"
+	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * 3 * (120 + CPE_SECS)))
+	VM_MEM=1536; }
 for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
 	 "$CPE_QOS_LOADS" "$CPE_QOS_FQ_ARGS" "$CPE_QOS_FIFO_ARGS" \
 	 "$CPE_QOS_ARGS"; do
