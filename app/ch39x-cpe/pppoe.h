@@ -86,4 +86,15 @@ cpe_pppoe_hdr(uint8_t *h, uint16_t sid, uint16_t proto, uint32_t ip_len)
 	h[9] = (uint8_t)proto;
 }
 
+/*
+ * Whether IPv6 destination dst (16 bytes) of a packet that came in our
+ * session is the router's though none of its addresses: a link-local
+ * unicast one (fe80::/10). IPv6CP (RFC 5072) gives pppd's interface its
+ * link-local address from an interface identifier the two ends agree
+ * on, which the router never learns; a PPP link has two ends, so such a
+ * destination can only be this one (DHCPv6's replies to pppd's address,
+ * the concentrator's echo requests). Multicast is decided elsewhere.
+ */
+bool cpe_pppoe_ll_is_ours(const uint8_t *dst);
+
 #endif
