@@ -37,7 +37,8 @@
 # ipv6-up and ipv6-down too, which starts dhcpcd -6 on pppd's interface
 # with usertools/ch39x-cpe-dhclient6 (ISC's dhcpd and dhclient, which
 # cpe_dhcpv6_pd.sh uses, refuse interfaces without a MAC address),
-# and dnsmasq advertises the LAN's /64 (--lan 0=pd). Checks: IPv6CP gave
+# and dnsmasq advertises the LAN's /64 (--lan 0=pd) and leases the LAN
+# host its IPv4 address (busybox udhcpc). Checks: the DHCP lease; IPv6CP gave
 # pppd's interface its link-local address; the delegated prefix and the
 # default route via the concentrator's link-local (its RA in the
 # session) in /cpe/wan, the LAN's /64 on its TAP; the LAN host's SLAAC
@@ -55,7 +56,7 @@ if [ "$(id -u)" -eq 0 ] && [ ! -e /proc/net/pppoe ]; then
 fi
 . "$here/cpe_lib.sh"
 cpe_lib_init cpe_pppoe_real "$@" pppd pppoe-server unshare nmap \
-	kea-dhcp6 dhcpcd dnsmasq
+	kea-dhcp6 dhcpcd dnsmasq busybox
 ctl_py=$here/../../usertools/ch39x-cpe-ctl
 hook=$here/../../usertools/ch39x-cpe-pppoe
 LAN_RT=192.168.75.1 LAN_H=192.168.75.2
@@ -207,15 +208,38 @@ for n in "$rt" "$lan" "$wan"; do
 done
 ip netns exec "$lan" sysctl -qw "net.ipv6.conf.$tl.accept_ra=2"
 W ip -6 addr add $SERVER6/128 dev lo
-# The LAN's advertisements: dnsmasq on the LAN TAP, the prefix from the
-# address ch39x-cpe-dhclient6 puts there.
+# The LAN's DHCP and advertisements: dnsmasq on the LAN TAP, the IPv6
+# prefix from the address ch39x-cpe-dhclient6 puts there.
 ip -n "$rt" link set "$pl" up
-ip netns exec "$rt" timeout 540 dnsmasq --no-daemon --port=0 \
+ip netns exec "$rt" timeout 540 dnsmasq --no-daemon --port=0 --user=root \
 	--interface="$pl" --bind-interfaces --enable-ra \
+	--dhcp-range=192.168.75.100,192.168.75.150,255.255.255.0,10m \
+	--dhcp-authoritative \
 	--dhcp-range=::,constructor:"$pl",ra-only,64 --ra-param="$pl",3 \
 	--dhcp-leasefile="$priv/dnsmasq_lan.leases" \
 	> "$priv/dnsmasq_lan.log" 2>&1 &
 dl=$!
+# The LAN host by DHCP (busybox udhcpc) instead of its static address.
+cat > "$priv/udhcpc.sh" <<SH
+#!/bin/sh
+case "\$1" in
+bound|renew)
+	ip -4 addr flush dev "\$interface"
+	ip addr add "\$ip/\$subnet" dev "\$interface"
+	ip route replace default via "\$router" dev "\$interface"
+	echo "\$ip \$router" > "$priv/lease"
+	;;
+esac
+exit 0
+SH
+chmod 700 "$priv/udhcpc.sh"
+ip -n "$lan" -4 addr flush dev "$tl"
+sleep 1
+L busybox udhcpc -i "$tl" -f -q -n -t 8 -T 3 -s "$priv/udhcpc.sh" \
+	> "$priv/udhcpc.out" 2>&1
+read -r h_ip h_router < "$priv/lease" 2>/dev/null
+check 'case "${h_ip:-}" in 192.168.75.1[0-4][0-9]|192.168.75.150) true ;; *) false ;; esac && [ "${h_router:-}" = $LAN_RT ]' "DHCP: the LAN host leased ${h_ip:-nothing} (router ${h_router:-none}) from dnsmasq on the LAN TAP"
+LAN_H=${h_ip:-$LAN_H}
 
 # --- wrong credentials first: a clear failure, no session -------------------
 server_start
