@@ -44,10 +44,12 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # (tests/cpe/cpe_pppoe_real.sh, in the VM: this host's kernel has no PPP);
 # isc-dhcp-server (dhcpd -6) delegates the ISP's prefixes to the router's
 # DHCPv6 client, isc-dhcp-client's dhclient -6 -P (tests/cpe/
-# cpe_dhcpv6_pd.sh).
+# cpe_dhcpv6_pd.sh); over a PPPoE session, whose interface has no MAC
+# address for ISC's to take, kea-dhcp6-server and dhcpcd-base's dhcpcd
+# (cpe_pppoe_real.sh).
 test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static
 	nftables nmap hping3 python3-scapy ppp pppoe isc-dhcp-server
-	isc-dhcp-client)
+	isc-dhcp-client kea-dhcp6-server dhcpcd-base)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 # The Debian packages (scripts/deb.sh): dpkg-buildpackage's build-essential
 # and debhelper, lintian; debootstrap makes the clean Debian 12 tree the

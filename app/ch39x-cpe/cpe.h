@@ -592,6 +592,7 @@ void cpe_wan_tel(struct rte_tel_data *d);	/* /cpe/wan's reply */
  */
 void cpe_wan6_ra(const struct rte_mbuf *m);	/* an RA on the WAN */
 void cpe_wan6_age(void);			/* lifetimes, 4 Hz */
+void cpe_wan6_session_down(void);		/* PPPoE: what it taught */
 void cpe_wan6_tel(struct rte_tel_data *d);	/* into /cpe/wan's dict */
 void cpe_wan6_print(FILE *f);
 void cpe_wan6_json(FILE *f);			/* inside "wan" */

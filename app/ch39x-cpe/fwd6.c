@@ -90,8 +90,9 @@ is_local(uint16_t in, const uint8_t *a)
 
 	if (cpe_ip6_is_mine(in, a))
 		return true;
+	/* In a PPPoE session: pppd's IPv6CP address (pppoe.h). */
 	if (is_link_local(a))
-		return false;
+		return cpe.ports[in].pppoe && cpe_pppoe_ll_is_ours(a);
 	for (i = 0; i < cpe.nb_ports; i++)
 		if (i != in && cpe_ip6_is_mine(i, a))
 			return true;

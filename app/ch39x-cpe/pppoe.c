@@ -48,3 +48,9 @@ cpe_pppoe_parse(const uint8_t *f, uint32_t len,
 	*ip_len = (uint32_t)plen - 2;
 	return proto == CPE_PPP_IPV4 ? CPE_PPPOE_IPV4 : CPE_PPPOE_IPV6;
 }
+
+bool
+cpe_pppoe_ll_is_ours(const uint8_t *dst)
+{
+	return dst[0] == 0xfe && (dst[1] & 0xc0) == 0x80;
+}

@@ -139,4 +139,15 @@ cpe_pppoe_hdr_tmpl(uint8_t *h, const uint8_t t[CPE_PPPOE_TMPL_LEN],
 	memcpy(h + 20, proto == CPE_PPP_IPV4 ? ppp_ipv4 : ppp_ipv6, 2);
 }
 
+/*
+ * Whether IPv6 destination dst (16 bytes) of a packet that came in our
+ * session is the router's though none of its addresses: a link-local
+ * unicast one (fe80::/10). IPv6CP (RFC 5072) gives pppd's interface its
+ * link-local address from an interface identifier the two ends agree
+ * on, which the router never learns; a PPP link has two ends, so such a
+ * destination can only be this one (DHCPv6's replies to pppd's address,
+ * the concentrator's echo requests). Multicast is decided elsewhere.
+ */
+bool cpe_pppoe_ll_is_ours(const uint8_t *dst);
+
 #endif

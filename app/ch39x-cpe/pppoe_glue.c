@@ -251,6 +251,7 @@ cpe_pppoe_down(void)
 		return;
 	cpe_pppoe.up = false;
 	cpe_pppoe.sess.sid = 0;
+	cpe_wan6_session_down();
 	cpe.gen++;
 }
 

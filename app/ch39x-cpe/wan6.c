@@ -53,6 +53,7 @@ static struct {
 	uint32_t preferred, valid;	/* s, as the server gave them */
 	uint64_t since;			/* TSC of the last set or renewal */
 	uint64_t sets, renewals, changes, clears, expired;
+	uint64_t session_ends;		/* withdrawn with a PPPoE session */
 	uint64_t fw_closed;		/* states of withdrawn prefixes */
 	uint64_t unserved;		/* pd LANs a delegation had no /64 for */
 	bool gw_on;			/* ::/0 from an RA */
@@ -178,6 +179,24 @@ cpe_wan6_ra(const struct rte_mbuf *m)
 	w6.gw_until = cpe.now + (uint64_t)life * cpe.hz;
 }
 
+/*
+ * The PPPoE session ended (pppd's ip-down, /cpe/wan/clear): the IPv6
+ * learnt over it goes too. The default route's next hop was the
+ * concentrator's link-local address in that session, and the ISP routes
+ * the delegation to the session: neither holds in the next one, whose
+ * RA and DHCPv6 exchange teach them again (ch39x-cpe-pppoe's ipv6-up
+ * starts the client on pppd's interface).
+ */
+void
+cpe_wan6_session_down(void)
+{
+	gw_drop();
+	if (w6.on) {
+		pd_withdraw();
+		w6.session_ends++;
+	}
+}
+
 static uint64_t
 age_s(void)
 {
@@ -251,7 +270,7 @@ gw_life_s(void)
 /* The counters, by name, for the three outputs alike. */
 #define W6_PD_COUNTERS(X) \
 	X(sets) X(renewals) X(changes) X(clears) X(expired) X(fw_closed) \
-	X(unserved)
+	X(unserved) X(session_ends)
 #define W6_RA_COUNTERS(X) \
 	X(ra_rcvd) X(ra_bad) X(ra_routers) X(ra_expired)
 

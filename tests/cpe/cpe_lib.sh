@@ -105,11 +105,13 @@ tel() {
 
 # start_router NAME [extra options]: ch39x-cpe in the router netns with
 # $priv/cpe.conf, its TAPs moved to the hosts once they exist (left down
-# and unaddressed: host_v4 or the test configures them).
+# and unaddressed: host_v4 or the test configures them). It lives 250 s
+# at most, or cpe_router_secs (a longer test's).
 start_router() {
 	local name=$1 i
 	shift
-	ip netns exec "$rt" timeout 250 "$cpe" --no-huge --no-pci -m 512 \
+	ip netns exec "$rt" timeout "${cpe_router_secs:-250}" "$cpe" \
+		--no-huge --no-pci -m 512 \
 		--file-prefix "cpe_${id}_$name" -l 0 -d "$priv/pmd.so" \
 		-- --config "$priv/cpe.conf" "$@" \
 		> "$priv/$name.json" 2> "$priv/$name.err" &

@@ -20,7 +20,9 @@
 # the flow cache's hits, the session's data counters); TCP MSS clamped to
 # 1452 both ways; a DF packet over 1492 answered with fragmentation
 # needed (MTU 1492); the router's own address answers pings in the
-# session; what pppd's socket writes on the TAP leaves in the session and
+# session, so do link-local addresses (pppd's IPv6CP one, unknown to the
+# router) and DHCPv6 replies to one go up to the TAP in the session;
+# what pppd's socket writes on the TAP leaves in the session and
 # the replies to the router's Linux come up to the TAP in it; LCP and IPCP frames and other sessions' frames to the TAP
 # with their headers; malformed session frames counted and dropped; the
 # session's end (ip-down) cuts the LAN off, a re-dial with another
@@ -112,6 +114,24 @@ out=$(L ping -6 -c 3 -i 0.3 -W 5 $SERVER6 2>&1)
 check 'answered "$out" 3' "LAN -> ISP server over IPv6 in the session ($(echo "$out" | grep -o '[0-9]* received'))"
 out=$(W ping -c 2 -i 0.3 -W 5 $PPP_LOCAL 2>&1)
 check 'answered "$out" 2' "the router's session address answers pings ($(echo "$out" | grep -o '[0-9]* received'))"
+# Link-local destinations in the session are the router's: pppd's
+# interface has IPv6CP's address, which the router never learns. An echo
+# request to one is answered; a DHCPv6 reply (UDP 547 -> 546 from the
+# concentrator's link-local) goes up to the TAP in the session, for
+# pppd's interface and the DHCPv6 client on it.
+W ip -6 addr add fe80::1/64 dev "$tun" nodad
+out=$(W ping -6 -c 2 -i 0.3 -W 5 "fe80::2%$tun" 2>&1)
+check 'answered "$out" 2' "an echo request to a link-local address in the session answered ($(echo "$out" | grep -o '[0-9]* received'))"
+n0=$(count "$priv/tap.log" 'sid 4660 proto 0057 udp6 546')
+W python3 -c "
+import socket, time
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+k = socket.if_nametoindex('$tun')
+s.bind(('fe80::1', 547, 0, k))
+for i in range(3):
+	s.sendto(b'\x07' + bytes(40), ('fe80::2', 546, 0, k)); time.sleep(0.2)"
+for i in $(seq 50); do [ "$(count "$priv/tap.log" 'sid 4660 proto 0057 udp6 546')" -ge $((n0 + 3)) ] && break; sleep 0.2; done
+check '[ "$(count "$priv/tap.log" "sid 4660 proto 0057 udp6 546")" -ge $((n0 + 3)) ]' "DHCPv6 replies to a link-local address in the session go up to the TAP in it ($(( $(count "$priv/tap.log" 'sid 4660 proto 0057 udp6 546') - n0 )) of 3)"
 
 # What pppd's kernel socket writes on the TAP (the router's own traffic,
 # here an echo request to the concentrator's address): out in the

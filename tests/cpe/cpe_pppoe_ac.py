@@ -28,7 +28,8 @@ run in the QEMU guest: tests/cpe/cpe_pppoe_real.sh.)
   sniff IFACE LOG SECS
       What a TAP shows: one line per frame (ethertype, and for PPPoE
       session frames the session id and the PPP protocol in hex, and the
-      ICMP type of an IPv4 ICMP packet in it; for TCP SYNs, the MSS) until
+      ICMP type of an IPv4 ICMP packet in it or the destination port of
+      an IPv6 UDP one (without extension headers); for TCP SYNs, the MSS) until
       SECS, or SIGTERM.
 """
 import fcntl
@@ -205,6 +206,8 @@ def sniff(iface, log_path, secs):
             line += " sid %d proto %04x" % (fsid, proto)
             if proto == 0x0021 and len(f) >= 43 and f[31] == 1:
                 line += " icmp %d" % f[22 + (f[22] & 15) * 4]
+            elif proto == 0x0057 and len(f) >= 66 and f[28] == 17:
+                line += " udp6 %d" % struct.unpack("!H", f[64:66])[0]
         elif et == 0x0800:
             mss = tcp_syn_mss(f[14:])
             if mss is not None:

@@ -214,6 +214,33 @@ test_hdr_tmpl(void)
 		}
 	}
 	CHECK_EQ(diff, 0);
+
+/* Which link-local destinations in the session are the router's. */
+static void
+test_ll_ours(void)
+{
+	static const struct {
+		uint8_t a[16];
+		bool ours;
+	} c[] = {
+		/* IPv6CP's: any interface identifier (RFC 5072 4.1). */
+		{ { 0xfe, 0x80, [15] = 1 }, true },
+		{ { 0xfe, 0x80, [8] = 0x9c, 0x21, 0x5e, 0xaa, 0x01, 0x02,
+		    0x03, 0x04 }, true },
+		/* The whole of fe80::/10. */
+		{ { 0xfe, 0xbf, [15] = 1 }, true },
+		/* Not link-local: site-local, multicast, global, ::. */
+		{ { 0xfe, 0xc0, [15] = 1 }, false },
+		{ { 0xfe, 0x7f, [15] = 1 }, false },
+		{ { 0xff, 0x02, [15] = 1 }, false },
+		{ { 0xff, 0x02, [11] = 1, 0xff, 0, 0, 1 }, false },
+		{ { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, false },
+		{ { 0 }, false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		CHECK_EQ(cpe_pppoe_ll_is_ours(c[i].a), c[i].ours);
 }
 
 int
@@ -223,6 +250,7 @@ main(void)
 	test_truncated();
 	test_hdr();
 	test_hdr_tmpl();
+	test_ll_ours();
 	printf("test_pppoe: %u passed, %u failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;
 }
