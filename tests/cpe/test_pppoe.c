@@ -214,6 +214,7 @@ test_hdr_tmpl(void)
 		}
 	}
 	CHECK_EQ(diff, 0);
+}
 
 /* Which link-local destinations in the session are the router's. */
 static void
