@@ -154,6 +154,11 @@ for b in ch39x-usb ch39x-perf ch39x-cpe; do
 done
 check 'inr dpkg-query -W -f="\${Conffiles}" ch39x-cpe | grep -q "^ /etc/ch39x-cpe.conf "' \
 	"/etc/ch39x-cpe.conf is a conffile of ch39x-cpe"
+# The WAN's clients the router's hooks drive (usertools/: DHCPv4,
+# PPPoE, DHCPv6-PD over Ethernet and over PPP) and the LAN's dnsmasq.
+sg=$(inr dpkg-query -W -f='${Suggests}' ch39x-cpe)
+check '[ "$sg" = "dnsmasq, ppp, isc-dhcp-client, dhcpcd-base" ]' \
+	"ch39x-cpe suggests the control plane's programs: $sg"
 unit=$r/lib/systemd/system/ch39x-cpe.service
 check 'grep -q "^ExecStart=/usr/bin/ch39x-cpe .*--config /etc/ch39x-cpe.conf" "$unit"' \
 	"ch39x-cpe.service runs ch39x-cpe --config /etc/ch39x-cpe.conf"

@@ -54,12 +54,14 @@ until_ok() {
 pfx_is() { [ "$(field "$(ctl /cpe/wan)" prefix6)" = "$1" ]; }
 
 # dhcpd6 POOL: the ISP's DHCPv6 server delegating POOL::/56 (one prefix),
-# short lifetimes so that the client renews every 5 s.
+# short lifetimes so that the client renews every 5 s. Preferred for 30 s:
+# with 10 a busy machine's late renewal let the LAN host's address go
+# deprecated before the check saw it.
 dhcpd6() {
 	[ -n "$dq" ] && { kill "$dq" 2>/dev/null; wait "$dq" 2>/dev/null; }
 	cat > "$priv/dhcpd6.conf" <<CONF
 default-lease-time 60;
-preferred-lifetime 10;
+preferred-lifetime 30;
 max-lease-time 60;
 option dhcp-renewal-time 5;
 option dhcp-rebinding-time 8;
