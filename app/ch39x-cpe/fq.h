@@ -12,7 +12,9 @@
  * (RFC 8289) on every queue, which marks ECN-capable packets or drops
  * from the head once the queue's delay stayed above the target for an
  * interval. When the class's packet memory is full, packets go from the
- * head of the queue holding the most bytes.
+ * head of the queue holding the most bytes (the lowest-numbered of those
+ * that hold as many), found through each block of flows' maximum rather
+ * than by reading every flow's count (fq.c, fattest()).
  *
  * Pure code over opaque packets: no DPDK, no clock. Times are ticks of
  * whatever clock the caller passes (qos.c: the TSC; the unit test,
@@ -38,9 +40,15 @@ struct cpe_fq_params {
 	bool ecn;		/* mark ECT packets instead of dropping */
 };
 
-/* The caller's packets: drop frees one, mark sets CE (false: not ECT). */
+/*
+ * The caller's packets: drop frees one, mark sets CE (false: not ECT).
+ * drop_bulk (optional) frees the n packets an overflow took, oldest
+ * first, in one call: they were queued long ago and are cold in the
+ * cache, which the caller can fetch all at once (NULL: drop each).
+ */
 struct cpe_fq_ops {
 	void (*drop)(void *pkt, void *ctx);
+	void (*drop_bulk)(void **pkts, uint32_t n, void *ctx);
 	bool (*mark)(void *pkt, void *ctx);
 	void *ctx;
 };
@@ -91,6 +99,17 @@ struct cpe_fq {
 	/* Each flow's bytes, apart: the overflow's scan reads 4 bytes a
 	 * flow in a row instead of chasing the flows (Linux's backlogs[]). */
 	uint32_t *bytes;
+	/*
+	 * The flows in blocks of 2^bshift (about the square root of their
+	 * number): bmax[] holds each block's most bytes, raised as a flow
+	 * grows; a flow at its block's maximum that shrinks sets the
+	 * block's bit in stale[], and the overflow recounts such blocks
+	 * before it reads bmax[]. So bmax[] never falls below a flow's
+	 * bytes, and is exact once recounted.
+	 */
+	uint32_t *bmax;
+	uint64_t *stale;	/* bitmap of blocks */
+	uint32_t bshift, blocks;
 	struct cpe_fq_ent *ent;
 	uint32_t free;		/* first free entry */
 	uint32_t held;		/* packets in all flows */

@@ -92,6 +92,27 @@ fq_drop(void *pkt, void *ctx __rte_unused)
 	rte_pktmbuf_free(pkt);
 }
 
+/*
+ * What an overflow took from the fattest flow's head: mbufs queued long
+ * ago, out of the cache. Both of each one's lines (the free reads the
+ * reference count and the next segment) are asked for at once, so that
+ * the misses overlap instead of coming one free after another, and the
+ * mbufs go back to their pool in one call.
+ */
+static void
+fq_drop_bulk(void **pkts, uint32_t n, void *ctx __rte_unused)
+{
+	struct rte_mbuf *m[CPE_FQ_DROP_BATCH];
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		m[i] = pkts[i];
+		rte_prefetch0(m[i]);
+		rte_prefetch0(RTE_PTR_ADD(m[i], RTE_CACHE_LINE_SIZE));
+	}
+	rte_pktmbuf_free_bulk(m, n);
+}
+
 static bool
 fq_mark(void *pkt, void *ctx __rte_unused)
 {
@@ -115,7 +136,9 @@ fq_init(struct cpe_fq *q, const struct cpe_qos_cfg *c)
 		.mtu = cpe.o->mtu + RTE_ETHER_HDR_LEN,
 		.ecn = c->ecn,
 	};
-	const struct cpe_fq_ops ops = { .drop = fq_drop, .mark = fq_mark };
+	const struct cpe_fq_ops ops = {
+		.drop = fq_drop, .drop_bulk = fq_drop_bulk, .mark = fq_mark,
+	};
 
 	return cpe_fq_init(q, &p, &ops);
 }
