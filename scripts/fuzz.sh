@@ -125,7 +125,8 @@ for h in "${harnesses[@]}"; do
 			    "$top/app/ch39x-cpe/pppoe.c")
 	elif [ "$h" = cpe_prefix6 ]; then
 		extra_cflags=(-I"$top/app/ch39x-cpe")
-		extra_objs=("$top/app/ch39x-cpe/pd6.c")
+		extra_objs=("$top/app/ch39x-cpe/pd6.c"
+			    "$top/app/ch39x-cpe/fields.c")
 	fi
 	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
 		-fsanitize=fuzzer,address,undefined \

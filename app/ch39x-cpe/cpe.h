@@ -27,6 +27,7 @@
 #include <rte_telemetry.h>
 #include <rte_version.h>
 
+#include "fields.h"
 #include "fw.h"
 #include "frag.h"
 #include "pppoe.h"
@@ -664,7 +665,8 @@ void cpe_ctl_poll(void);
  * copy of arg (at most CPE_CTL_ARG_MAX bytes) to the forwarding lcore,
  * which calls fn(arg, d) between two bursts: cpe_ctl_call waits for it.
  * cpe_ctl_bad: a bad request's reply; cpe_ctl_error: a refused one's (on
- * the lcore); cpe_ctl_split: params at commas into exactly n fields.
+ * the lcore); cpe_ctl_split (fields.h): params at commas into exactly n
+ * fields.
  */
 #define CPE_CTL_ARG_MAX		128
 typedef void (*cpe_ctl_fn)(const void *arg, struct rte_tel_data *d);
@@ -680,7 +682,6 @@ int cpe_ctl_bad(struct rte_tel_data *d, const char *cmd, const char *params,
 		const char *allowed);
 void cpe_ctl_error(struct rte_tel_data *d, const char *err,
 		   const char *allowed);
-int cpe_ctl_split(const char *params, char *buf, size_t cap, char **f, int n);
 /* fw_ctl.c: /cpe/fw/add, /cpe/fw/del, /cpe/fw/rules; wan.c: /cpe/wan... */
 int cpe_fw_ctl_init(void);
 int cpe_wan_ctl_init(void);

@@ -261,29 +261,6 @@ parse_prefix(const char *s, struct ctl_addr *a, uint8_t *plen)
 	return 0;
 }
 
-/* Splits params at commas into at most n fields; the count, -1: none. */
-int
-cpe_ctl_split(const char *params, char *buf, size_t cap, char **f, int n)
-{
-	char *save = NULL, *t;
-	int i = 0;
-
-	if (params == NULL || params[0] == '\0' || strlen(params) >= cap)
-		return -1;
-	strcpy(buf, params);
-	/* Exactly n fields: "a,,b" or a trailing comma are errors. */
-	if (strstr(buf, ",,") != NULL || buf[0] == ',' ||
-	    buf[strlen(buf) - 1] == ',')
-		return -1;
-	for (t = strtok_r(buf, ",", &save); t != NULL;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (i == n)
-			return -1;
-		f[i++] = t;
-	}
-	return i;
-}
-
 /* --- the mailbox ------------------------------------------------------ */
 
 static uint64_t

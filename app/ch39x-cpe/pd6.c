@@ -4,9 +4,8 @@
 
 /*
  * The delegated-prefix commands' parameters (pd6.h). The fields are split
- * as ctl.c's cpe_ctl_split() splits every command's: exactly the fields
- * expected, no empty one; this file keeps its own copy so that it links
- * without DPDK (the fuzzer, the unit test).
+ * as every command's (fields.c): exactly the fields expected, no empty
+ * one; neither file needs DPDK (the fuzzer, the unit test).
  */
 
 #include <errno.h>
@@ -15,36 +14,8 @@
 
 #include <arpa/inet.h>
 
+#include "fields.h"
 #include "pd6.h"
-
-/*
- * params split at commas into buf (cap bytes) and f[0..n-1]: the number
- * of fields, or -1 when empty, too long, with an empty field, or more than
- * n fields.
- */
-static int
-split(const char *params, char *buf, size_t cap, char **f, int n)
-{
-	char *save = NULL, *t;
-	size_t len;
-	int i = 0;
-
-	if (params == NULL || params[0] == '\0')
-		return -1;
-	len = strlen(params);
-	if (len >= cap)
-		return -1;
-	memcpy(buf, params, len + 1);
-	if (strstr(buf, ",,") != NULL || buf[0] == ',' || buf[len - 1] == ',')
-		return -1;
-	for (t = strtok_r(buf, ",", &save); t != NULL;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (i == n)
-			return -1;
-		f[i++] = t;
-	}
-	return i;
-}
 
 /* A lifetime in seconds, 0..2^32-1, decimal digits only. */
 static int
@@ -106,7 +77,7 @@ cpe_pd6_parse(const char *params, struct cpe_pd6 *g)
 	int rc;
 
 	memset(g, 0, sizeof(*g));
-	if (split(params, buf, sizeof(buf), f, 3) != 3)
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 3) != 3)
 		return -CPE_PD6_FIELDS;
 	rc = parse_pfx(f[0], g);
 	if (rc == 0)
@@ -129,7 +100,7 @@ cpe_pd6_parse_clear(const char *params, struct cpe_pd6 *g)
 	memset(g, 0, sizeof(*g));
 	if (params == NULL || params[0] == '\0')
 		return 0;
-	if (split(params, buf, sizeof(buf), f, 1) != 1)
+	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1)
 		return -CPE_PD6_FIELDS;
 	rc = parse_pfx(f[0], g);
 	if (rc != 0)
