@@ -5,8 +5,8 @@
 # The WAN over PPPoE against the servers an ISP runs (doc/guides/cpe.rst
 # "WAN by PPPoE"): pppoe-server (Debian's pppoe package; built without
 # kernel mode, so the session runs through its pppoe process) with
-# pppd as the access concentrator in the WAN namespace (CHAP, an address
-# pool, DNS), and in the router's namespace pppd with its rp-pppoe plugin
+# pppd as the access concentrator in the WAN namespace (CHAP, then PAP
+# after its restart, an address pool, DNS), and in the router's namespace pppd with its rp-pppoe plugin
 # on ch39x-cpe's WAN TAP, usertools/ch39x-cpe-pppoe as its ip-up and
 # ip-down scripts. Needs a kernel with PPP and PPPoE (ppp_generic, pppox,
 # pppoe): this host's has none and loads no modules, so it runs in the
@@ -24,8 +24,8 @@
 # router's Linux listens (the firewall's drops counted); LCP echoes
 # (1 s) answered all along; the concentrator killed: pppd sees the
 # session go (LCP echo failures or PADT), ip-down clears the router, the
-# server restarted: pppd re-dials, a new session id reaches the router
-# and traffic resumes; wrong credentials: pppd fails with its
+# server restarted, now requiring PAP: pppd re-dials with PAP, a new
+# session id reaches the router and traffic resumes; wrong credentials: pppd fails with its
 # authentication status (19) and the router keeps no session.
 #
 # IPv6 over the session (doc/guides/cpe.rst "IPv6 over the PPPoE
@@ -93,7 +93,10 @@ done
 echo '"cpe" * "s3cret" *' > "$priv/srv/chap-secrets"
 cp "$priv/srv/chap-secrets" "$priv/cli/chap-secrets"
 echo '"cpe" * "wrong" *' > "$priv/bad/chap-secrets"
-chmod 600 "$priv"/*/chap-secrets
+# PAP for the dial after the concentrator's restart (below).
+echo '"cpe" * "s3cret" *' > "$priv/srv/pap-secrets"
+cp "$priv/srv/pap-secrets" "$priv/cli/pap-secrets"
+chmod 600 "$priv"/*/chap-secrets "$priv"/*/pap-secrets
 cat > "$priv/srv/pppoe-server-options" <<OPT
 require-chap
 lcp-echo-interval 1
@@ -429,9 +432,12 @@ if [ $v6 = 1 ]; then
 	out=$(L ping -6 -c 1 -W 2 $SERVER6 2>&1)
 	check 'echo "$out" | grep -q "100% packet loss\|nreachable"' "without the session no IPv6 way out either"
 fi
+# The ISP comes back asking for PAP instead of CHAP: the re-dial uses it.
+sed -i 's/^require-chap$/require-pap/' "$priv/srv/pppoe-server-options"
 t1=$SECONDS
 server_start
 check 'wait_wan 90 has_session' "the server restarted: pppd re-dials, ip-up hands the new session over ($((SECONDS - t1)) s after the restart, $((SECONDS - t0)) s after the kill)"
+check 'grep -q "PAP peer authentication succeeded for cpe" "$priv/srv-pppd.log"' "the re-dial authenticated with PAP, which the restarted concentrator required ($(grep -o "PAP peer authentication succeeded.*" "$priv/srv-pppd.log" | tail -1))"
 r=$(ctl /cpe/wan)
 check '[ "$(field "$r" pppoe_sessions)" -ge 2 ]' "a second session counted (id $sid1 -> $(field "$r" pppoe_session_id), sessions $(field "$r" pppoe_sessions))"
 out=$(L ping -c 3 -i 0.3 -W 5 $SERVER 2>&1)
