@@ -195,7 +195,7 @@ check '[ "$(seen_macs)" = "$mac2 $mac1 " ] && [ "$(after $mac1)" -ge 10 ]' \
 rcvd=$(received)
 check '[ "${rcvd:-0}" -ge 57 ]' "at most 3 of 60 pings lost (received ${rcvd:-0})"
 s2=$(tel /cpe/stats)
-check '[ "$(inv "$s2")" -gt "$(inv "$s1")" ]' "cached flows invalidated by the neighbour change"
+check '[ "$(inv "$s2")" -gt "$(inv "$s1")" ]' "cached flows invalidated by the neighbour change (stale+evicted+invalidated $(inv "$s1") -> $(inv "$s2"); fast hits $(num fast_hits "$s1") -> $(num fast_hits "$s2"), misses $(num fast_misses "$s1") -> $(num fast_misses "$s2"))"
 out=$(tel /cpe/neighs /cpe/neigh/del,$GW2 /cpe/neighs)
 check 'echo "$out" | sed -n 1p | grep -q "\"$GW2 lladdr $mac1 port 1 static\""' "/cpe/neighs: $GW2 static $mac1"
 check 'echo "$out" | sed -n 2p | grep -q "\"deleted\": \"$GW2\""' "/cpe/neigh/del,$GW2"
