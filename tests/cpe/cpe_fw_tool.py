@@ -149,18 +149,27 @@ def craft(kind, iface, dmac, args):
     that would show the packet passed came back (ack: a RST), else 0
     after sending (the verdict is the receiver's sniff)."""
     from scapy.all import (Ether, IP, IPv6, TCP, UDP, ICMP, ICMPv6DestUnreach,
-                           Raw, sendp, srp1, conf)
+                           Raw, sendp, conf, AsyncSniffer)
     conf.verb = 0
     if kind == "ack":            # ack SRC DST DPORT: a TCP ACK, no state
         src, dst, dport = args
         l3 = IPv6(src=src, dst=dst) if ":" in dst else IP(src=src, dst=dst)
         p = Ether(dst=dmac) / l3 / TCP(sport=40999, dport=int(dport),
                                        flags="A", seq=1000, ack=2000)
-        # retry: scapy may open its receive socket only after a fast
-        # answer came (seen once in CI: the control run's RST missed);
-        # unanswered, the ACK goes again, twice at most
-        a = srp1(p, iface=iface, timeout=4, retry=2)
-        return 0 if a is not None and TCP in a and a[TCP].flags & 4 else 1
+        # The receiver is open before the ACK goes (srp1 could open its
+        # socket only after a fast answer came: seen once in CI, the
+        # control run's RST missed), so one ACK and one 4 s wait decide.
+        ready = threading.Event()
+        sn = AsyncSniffer(iface=iface, count=1, timeout=4,
+                          started_callback=ready.set,
+                          lfilter=lambda a: TCP in a and
+                          a[TCP].dport == 40999 and a[TCP].flags & 4)
+        sn.start()
+        if not ready.wait(10):
+            return 2
+        sendp(p, iface=iface)
+        sn.join()
+        return 0 if sn.results else 1
     if kind == "udp":            # udp SRC DST DPORT MARKER (spoof, bogon)
         src, dst, dport, marker = args
         l3 = IPv6(src=src, dst=dst) if ":" in dst else IP(src=src, dst=dst)
