@@ -19,27 +19,6 @@ if ! PMD_SO=$1 CONFIGS="ch39x net_null" FRAMES=64 SHORT=1 LONG=3 TOP=10 \
 	echo "FAIL: scripts/bench/pmd_instr.sh did not finish"
 	exit 1
 fi
-python3 - "$out/pmd_instr.csv" "$max" "$out/pmd_instr.txt" <<'PY'
-import csv, sys
-
-path, limit, txt = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-rows = {r["config"]: r for r in csv.DictReader(open(path))}
-ok = True
-for c in ("ch39x", "net_null"):
-    r = rows.get(c)
-    if r is None or int(r["packets"]) <= 0 or float(r["own"]) <= 0:
-        print("FAIL: no instruction count for %s" % c)
-        ok = False
-if ok:
-    own, null = float(rows["ch39x"]["own"]), float(rows["net_null"]["own"])
-    ratio = own / null
-    line = ("the PMD's own instructions per 64-byte packet: %.1f, net_null's "
-            "%.1f: %.2fx (at most %.2fx)" % (own, null, ratio, limit))
-    if ratio <= limit:
-        print("ok: " + line)
-    else:
-        ok = False
-        print("FAIL: " + line)
-        print(open(txt).read())
-sys.exit(0 if ok else 1)
-PY
+python3 "$top/tests/instr_ratio.py" "$out/pmd_instr.csv" "$out/pmd_instr.txt" \
+	own ch39x net_null "$max" \
+	"the PMD's own instructions per 64-byte packet (ch39x) against net_null's"

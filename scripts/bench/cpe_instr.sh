@@ -169,61 +169,14 @@ done
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$top" diff --quiet HEAD -- app 2>/dev/null || rev=$rev+changes
 when="$(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+PYTHONPATH=$top/scripts/bench \
 python3 - "$priv" "$out" "$short" "$long" "${TOP:-12}" "$rev" "$when" <<'PY'
-import collections, json, re, sys
+import collections, json, sys
+
+from callgrind import parse
 
 priv, out, short, long_, top, rev, when = sys.argv[1:8]
 top = int(top)
-
-
-def parse(path):
-    """Inclusive costs of the call arcs of a callgrind profile, by
-    (object, function) of caller and callee (name compression
-    understood), and the source file of each function."""
-    names = {"ob": {}, "fl": {}, "fn": {}}
-    space = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl",
-             "cfi": "fl", "cfl": "fl", "fn": "fn", "cfn": "fn"}
-    arcs = collections.Counter()
-    ncalls = collections.Counter()
-    fnfile = {}
-    ob = fl = fn = cob = cfn = None
-    calls = None
-    for line in open(path, errors="replace"):
-        line = line.rstrip("\n")
-        m = re.match(r"^(ob|cob|fl|fi|fe|cfi|cfl|fn|cfn)=(.*)$", line)
-        if m:
-            key, val = m.groups()
-            mm = re.match(r"^\((\d+)\)(?: (.*))?$", val)
-            tab = names[space[key]]
-            if mm:
-                if mm.group(2) is not None:
-                    tab[mm.group(1)] = mm.group(2)
-                val = tab.get(mm.group(1), "?")
-            if key == "ob":
-                ob = val
-            elif key == "fl":
-                fl = val
-            elif key == "fn":
-                fn = val
-                fnfile.setdefault(fn, fl)
-            elif key == "cob":
-                cob = val
-            elif key == "cfn":
-                cfn = val
-            continue
-        if line.startswith("calls="):
-            calls = int(line.split("=")[1].split()[0])
-            continue
-        if calls is None or not line or not (line[0].isdigit() or
-                                             line[0] in "+-*"):
-            continue
-        parts = line.split()
-        k = ((ob, fn), (cob or ob, cfn))
-        arcs[k] += int(parts[1]) if len(parts) > 1 else 0
-        ncalls[k] += calls
-        calls = None
-        cob = cfn = None
-    return arcs, ncalls, fnfile
 
 
 def app(ob):
@@ -246,7 +199,7 @@ def work(arcs, fnfile):
             if caller[1] == "cpe_tx":
                 inner += c
         if caller[1] == "ch39x_tx_burst_vendor" and \
-           "ch39x_sim" in (fnfile.get(callee[1]) or ""):
+           "ch39x_sim" in (fnfile.get(callee) or ""):
             model += c
     return flow - slow, txb - inner - model
 
@@ -266,7 +219,7 @@ def run(tag):
     rx, sent = j["ports"][0]["rx"], j["ports"][1]["tx"]
     if sent < rx - 64:
         sys.exit(f"cpe_instr: {tag}: {rx} packets received, {sent} sent")
-    arcs, _, files = parse(f"{priv}/{tag}.out-01")
+    _, arcs, files = parse(f"{priv}/{tag}.out-01")
     return (rx, sent, j["fast"]["hits"], work(arcs, files),
             children(arcs, "cpe_flow_input"))
 

@@ -151,64 +151,16 @@ dirty=
 if git -C "$top" status --porcelain -- drivers lib 2>/dev/null | grep -q .; then
 	dirty=+changes
 fi
+PYTHONPATH=$top/scripts/bench \
 python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" \
 	"$frames" "$configs" <<'PY'
-import collections, re, sys
+import collections, sys
+
+from callgrind import parse
 
 priv, out, short, long_, top, rev = sys.argv[1:7]
 frames, configs = sys.argv[7].split(), sys.argv[8].split()
 top = int(top)
-
-
-def parse(path):
-    """Self counts per (object, function) and inclusive counts of call
-    arcs, from a callgrind profile (name compression understood)."""
-    names = {"ob": {}, "fl": {}, "fn": {}}
-    space = {"ob": "ob", "cob": "ob", "fl": "fl", "fi": "fl", "fe": "fl",
-             "cfi": "fl", "cfl": "fl", "fn": "fn", "cfn": "fn"}
-    selfc = collections.Counter()
-    arcs = collections.Counter()
-    fnfile = {}
-    ob = fl = fn = None
-    cob = cfn = None
-    in_call = False
-    for line in open(path, errors="replace"):
-        line = line.rstrip("\n")
-        m = re.match(r"^(ob|cob|fl|fi|fe|cfi|cfl|fn|cfn)=(.*)$", line)
-        if m:
-            key, val = m.groups()
-            mm = re.match(r"^\((\d+)\)(?: (.*))?$", val)
-            tab = names[space[key]]
-            if mm:
-                if mm.group(2) is not None:
-                    tab[mm.group(1)] = mm.group(2)
-                val = tab.get(mm.group(1), "?")
-            if key == "ob":
-                ob = val
-            elif key == "fl":
-                fl = val
-            elif key == "fn":
-                fn = val
-                fnfile.setdefault((ob, fn), fl)
-            elif key == "cob":
-                cob = val
-            elif key == "cfn":
-                cfn = val
-            continue
-        if line.startswith("calls="):
-            in_call = True
-            continue
-        if not line or not (line[0].isdigit() or line[0] in "+-*"):
-            continue
-        parts = line.split()
-        cost = int(parts[1]) if len(parts) > 1 else 0
-        if in_call:
-            arcs[(ob, fn), (cob or ob, cfn)] += cost
-            in_call = False
-            cob = cfn = None
-        else:
-            selfc[(ob, fn)] += cost
-    return selfc, arcs, fnfile
 
 
 def parse_fwd(tag):

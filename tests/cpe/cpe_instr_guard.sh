@@ -23,26 +23,6 @@ if ! CPE=$1 PMD_SO=$2 bash "$top/scripts/bench/cpe_instr.sh" "$out" \
 	echo "FAIL: scripts/bench/cpe_instr.sh did not finish"
 	exit 1
 fi
-python3 - "$out/cpe_instr.csv" "$max" "$out/cpe_instr.txt" <<'PY'
-import csv, sys
-
-path, limit, txt = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-rows = {r["config"]: r for r in csv.DictReader(open(path))}
-ok = True
-for c in ("plain", "pppoe"):
-    r = rows.get(c)
-    if r is None or int(r["packets"]) <= 0 or float(r["total"]) <= 0:
-        print("FAIL: no instruction count for %s" % c)
-        ok = False
-if ok:
-    q, p = float(rows["pppoe"]["total"]), float(rows["plain"]["total"])
-    line = ("instructions per packet with a PPPoE WAN: %.1f, a plain one: "
-            "%.1f: %.3fx (at most %.2fx)" % (q, p, q / p, limit))
-    if q / p <= limit:
-        print("ok: " + line)
-    else:
-        ok = False
-        print("FAIL: " + line)
-        print(open(txt).read())
-sys.exit(0 if ok else 1)
-PY
+python3 "$top/tests/instr_ratio.py" "$out/cpe_instr.csv" "$out/cpe_instr.txt" \
+	total pppoe plain "$max" \
+	"instructions per packet, a PPPoE WAN (pppoe) against a plain one (plain)"
