@@ -46,10 +46,16 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # DHCPv6 client, isc-dhcp-client's dhclient -6 -P (tests/cpe/
 # cpe_dhcpv6_pd.sh); over a PPPoE session, whose interface has no MAC
 # address for ISC's to take, kea-dhcp6-server and dhcpcd-base's dhcpcd
-# (cpe_pppoe_real.sh).
+# (cpe_pppoe_real.sh). The steps of scripts/test.sh after its main pass
+# need clang's libFuzzer (scripts/fuzz.sh), valgrind (the instruction
+# guards) and the arm64 cross tools (scripts/sysroot-arm64.sh); they are
+# installed here, before those steps run side by side and would race for
+# apt's lock.
 test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static
 	nftables nmap hping3 python3-scapy ppp pppoe isc-dhcp-server
-	isc-dhcp-client kea-dhcp6-server dhcpcd-base)
+	isc-dhcp-client kea-dhcp6-server dhcpcd-base
+	clang libclang-rt-14-dev valgrind
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user-static)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 # The Debian packages (scripts/deb.sh): dpkg-buildpackage's build-essential
 # and debhelper, lintian; debootstrap makes the clean Debian 12 tree the

@@ -12,6 +12,10 @@
 # The Debian packages too (scripts/deb.sh for amd64 and arm64,
 # tests/deb_install.sh, tests/deb_arm64.sh), as one more step; DEB=0: not.
 #
+# The guests run beside the main pass, the arm64 suites and the packages
+# beside the sanitizer pass (see "two stages" below); each step says how
+# long it took ("test.sh: ... took N s").
+#
 # scripts/test.sh --under-load (or STRESS=N scripts/test.sh): instead, every
 # meson suite RUNS times (default 5) with N busy processes beside them
 # (default: one per CPU), see scripts/under_load.sh.
@@ -20,8 +24,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${BUILDDIR:-$top/build}
 asandir=${ASAN_BUILDDIR:-$top/build-asan}
 
-# The test suites' tools too; build.sh then installs only what is missing.
-bash "$top/scripts/setup.sh" --tests >/dev/null ||
+# The test suites' tools too (and the package tools, with DEB=1): all
+# that apt must install comes now, before steps run side by side; build.sh
+# then installs only what is missing.
+setup_args=(--tests)
+[ "${DEB:-1}" = 1 ] && setup_args+=(--deb)
+bash "$top/scripts/setup.sh" "${setup_args[@]}" >/dev/null ||
 	{ echo "0 passed, 1 failed"; exit 1; }
 
 under_load=0
@@ -36,7 +44,73 @@ if [ "$under_load" -eq 1 ]; then
 	exec bash "$top/scripts/under_load.sh" "$@"
 fi
 rc=0
+t0=$SECONDS
+# took WHAT: how long the step took, for the CI log (the 45-minute budget).
+took() { echo "test.sh: $1 took $((SECONDS - t0)) s"; t0=$SECONDS; }
+
+# The run is two stages of two steps side by side: a step that mostly
+# waits (for packets, timers, Linux peers: the meson passes) beside one
+# that mostly computes (the guests' TCG, the cross and package builds).
+# Every suite is built to pass on a busy machine, and CI's are busy
+# anyway. A background step's output follows when it ends; its verdict
+# is a file of "NAME 1|0" lines.
+bg_log=$(mktemp) bg_status=$(mktemp)
+trap 'rm -f "$bg_log" "$bg_status"' EXIT
+# bg_wait PID WHAT: the background step's end, its output and verdicts.
+bg_wait() {
+	wait "$1" || rc=1
+	cat "$bg_log"
+	: > "$bg_log"
+	took "$2 (the rest of them)"
+}
+bg_ok() { awk -v n="$1" '$1 == n {v = $2} END {print v + 0}' "$bg_status"; }
+
+# Stage 1, in the background: the libusb transport on a real Linux USB
+# stack: NCM and ECM gadgets in a QEMU guest (tests/vm/run.sh), at high
+# speed and SuperSpeed; then the router's PPPoE WAN against pppoe-server
+# and pppd in a guest of its own (PPPOE=1: this host's kernel has no PPP;
+# about 4 minutes).
+(
+	if bash "$top/tests/vm/run.sh" && PPPOE=1 bash "$top/tests/vm/run.sh"; then
+		echo "vm 1"
+	else
+		echo "vm 0"
+	fi >> "$bg_status"
+) > "$bg_log" 2>&1 &
+bg_pid=$!
 meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1
+took "the main pass"
+bg_wait "$bg_pid" "the guests"
+vm_ok=$(bg_ok vm)
+[ "$vm_ok" = 1 ] || rc=1
+
+# Stage 2, in the background: the arm64 cross build's suites under
+# qemu-aarch64 (scripts/test-arm64.sh, about 8 minutes with the sysroot
+# cached, 12 without; CH39X_ARM64=0 leaves them out; their tests are
+# counted like the others), then the Debian packages (DEB=0 leaves them
+# out; about 9 to 13 minutes on a fresh clone, 2 to 3 with the caches of
+# .cache/deb-root and .cache/deb-deps): built for amd64 and arm64,
+# installed into a clean Debian 12 tree, arm64 checked. The packages
+# come second: the arm64 one uses the sysroot the cross build makes.
+(
+	if [ "${CH39X_ARM64:-1}" = 1 ]; then
+		if bash "$top/scripts/test-arm64.sh"; then
+			echo "arm64 1"
+		else
+			echo "arm64 0"
+		fi >> "$bg_status"
+	fi
+	if [ "${DEB:-1}" = 1 ]; then
+		if bash "$top/scripts/deb.sh" && bash "$top/tests/deb_install.sh" &&
+		   bash "$top/scripts/deb.sh" --arch arm64 &&
+		   bash "$top/tests/deb_arm64.sh"; then
+			echo "deb 1"
+		else
+			echo "deb 0"
+		fi >> "$bg_status"
+	fi
+) > "$bg_log" 2>&1 &
+bg_pid=$!
 
 # External programs (dpdk-testpmd) cannot load an ASan-built plugin, so the
 # sanitizer pass covers the suites whose programs we build ourselves.
@@ -74,6 +148,9 @@ for v in ${LTS_VERSIONS:-24.11 25.11}; do
 	fi
 done
 
+logdirs=("$builddir" "$asandir" "${lts_dirs[@]}")
+took "the sanitizer pass and the LTS builds"
+
 # A short fuzzing budget per parser (the long runs are in doc/).
 fuzz_ok=0
 if bash "$top/scripts/fuzz.sh" "${FUZZ_SECONDS:-5}"; then
@@ -81,40 +158,17 @@ if bash "$top/scripts/fuzz.sh" "${FUZZ_SECONDS:-5}"; then
 else
 	rc=1
 fi
+took "fuzzing"
 
-# The libusb transport on a real Linux USB stack: NCM and ECM gadgets in a
-# QEMU guest (tests/vm/run.sh), at high speed and SuperSpeed; then the
-# router's PPPoE WAN against pppoe-server and pppd in a guest of its own
-# (PPPOE=1: this host's kernel has no PPP; about 2 minutes).
-vm_ok=0
-if bash "$top/tests/vm/run.sh" && PPPOE=1 bash "$top/tests/vm/run.sh"; then
-	vm_ok=1
-else
-	rc=1
-fi
-
-# The arm64 cross build's suites under qemu-aarch64 (scripts/test-arm64.sh,
-# about 8 minutes with the sysroot cached, 12 without; CH39X_ARM64=0 leaves
-# them out); their tests are counted like the others.
-logdirs=("$builddir" "$asandir" "${lts_dirs[@]}")
+bg_wait "$bg_pid" "the arm64 suites and the Debian packages"
 if [ "${CH39X_ARM64:-1}" = 1 ]; then
-	bash "$top/scripts/test-arm64.sh" || rc=1
 	logdirs+=("${ARM64_BUILDDIR:-$top/build-arm64}")
+	[ "$(bg_ok arm64)" = 1 ] || rc=1
 fi
-
-# The Debian packages (DEB=0 leaves them out; about 9 to 13 minutes on a
-# fresh clone, 2 to 3 with the caches of .cache/deb-root and
-# .cache/deb-deps): built for amd64 and arm64, installed into a clean
-# Debian 12 tree, arm64 checked.
 deb_ok=1
 if [ "${DEB:-1}" = 1 ]; then
-	if bash "$top/scripts/deb.sh" && bash "$top/tests/deb_install.sh" &&
-	   bash "$top/scripts/deb.sh" --arch arm64 && bash "$top/tests/deb_arm64.sh"; then
-		deb_ok=1
-	else
-		deb_ok=0
-		rc=1
-	fi
+	deb_ok=$(bg_ok deb)
+	[ "$deb_ok" = 1 ] || rc=1
 fi
 
 read -r ok bad < <(python3 "$top/scripts/testlog_count.py" "${logdirs[@]}")
