@@ -32,6 +32,9 @@
 #                          LAN and WAN ports cabled (wire=pair, names from
 #                          ID) to the ports of --bench-gen 2,3,256,64 on a
 #                          second lcore, busy polling
+#   bench_cpe_gen_pppoe TAP  set the array pargs to cpe_gen's arguments
+#                          with the WAN a PPPoE session (--wan 1=pppoe, no
+#                          route or neighbour) on the TAP named TAP
 
 # The names are read by the scripts that source this.
 # shellcheck disable=SC2034
@@ -98,6 +101,21 @@ bench_cpe_gen() {
 		--route default,203.0.113.1
 		--neigh 203.0.113.1,02:00:00:00:00:99
 		--bench-gen 2,3,256,64 --json --idle poll)
+}
+
+bench_cpe_gen_pppoe() {
+	local a skip=0
+	# shellcheck disable=SC2034
+	pargs=()
+	for a in "${cpe_gen[@]}"; do
+		if [ $skip = 1 ]; then skip=0; continue; fi
+		case $a in
+		--route|--neigh) skip=1; continue ;;
+		1=203.0.113.2/24) a=1=pppoe ;;
+		esac
+		pargs+=("$a")
+	done
+	pargs+=(--tap "1=$1")
 }
 
 bench_eal() {

@@ -104,17 +104,7 @@ fi
 # (medians), their ratio, then exit.
 if [ "${PPPOE:-0}" = 1 ]; then
 	ctl=$top/usertools/ch39x-cpe-ctl
-	pargs=()
-	skip=0
-	for a in "${cpe_gen[@]}"; do
-		if [ $skip = 1 ]; then skip=0; continue; fi
-		case $a in
-		--route|--neigh) skip=1; continue ;;
-		1=203.0.113.2/24) a=1=pppoe ;;
-		esac
-		pargs+=("$a")
-	done
-	pargs+=(--tap "1=cbp$id")
+	bench_cpe_gen_pppoe "cbp$id"
 	pppoe_run() {
 		local p i
 		: > "$priv/ctl.log"

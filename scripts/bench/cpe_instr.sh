@@ -72,18 +72,8 @@ ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 	net.ipv6.conf.default.disable_ipv6=1
 bench_cpe_gen "$id"
 
-# cpe_bench.sh's PPPoE arguments: no route or neighbour, the WAN pppoe.
-pargs=()
-skip=0
-for a in "${cpe_gen[@]}"; do
-	if [ $skip = 1 ]; then skip=0; continue; fi
-	case $a in
-	--route|--neigh) skip=1; continue ;;
-	1=203.0.113.2/24) a=1=pppoe ;;
-	esac
-	pargs+=("$a")
-done
-pargs+=(--tap "1=cip$id")
+# cpe_bench.sh's PPPoE arguments (bench_lib.sh).
+bench_cpe_gen_pppoe "cip$id"
 
 jget() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
