@@ -263,14 +263,24 @@ app_up() {
 	ia="--idle ${1%%.*}"
 	[ "${1%%.*}" != "$1" ] && ia="$ia --idle-spin ${1#*.}"
 	# Long enough for the round; stopped by SIGTERM before.
-	lim=$((200 + ($(echo $CPE_RATES | wc -w) + 3) * (CPE_SECS + 40)))
 	# shellcheck disable=SC2086
+	app_launch $((200 + ($(echo $CPE_RATES | wc -w) + 3) * (CPE_SECS + 40))) \
+		"ch39x-cpe -l 1 ${ia:-(busy polling)} $CPE_ARGS on net_ch39x0 $PL, net_ch39x1 $PW" \
+		--lan 0=$RT_LAN/24 --wan 1=$RT_WAN/24 $ia $CPE_ARGS --json
+}
+
+# app_launch LIM DESC ARG...: ch39x-cpe (its run APP_N, output tag) on the
+# two gadgets' host-side functions with the router's options ARG..., for
+# LIM s at most; until it forwards (else CPE_ERR and 1). RTR_PID its pid,
+# RTR_DESC DESC (app_up, and cpe_pppoe.sh's app_up_pppoe).
+app_launch() {
+	lim=$1 RTR_DESC=$2
+	shift 2
 	timeout "$lim" chroot /host "$CPE_BIN" -l 1 --no-huge --no-pci \
 		-m 256 --file-prefix "cpe_vm$APP_N" \
 		-d "$PRIV/librte_net_ch39x.so" \
 		--vdev "net_ch39x0,dev=1209:0005,path=$PL" \
-		--vdev "net_ch39x1,dev=1209:0006,path=$PW" -- \
-		--lan 0=$RT_LAN/24 --wan 1=$RT_WAN/24 $ia $CPE_ARGS --json \
+		--vdev "net_ch39x1,dev=1209:0006,path=$PW" -- "$@" \
 		> "/out/cpe-app-$tag.json" 2> "/out/cpe-app-$tag.err" &
 	APP_JOB=$!
 	i=0
@@ -288,7 +298,6 @@ app_up() {
 		return 1
 	fi
 	RTR_PID=$(pidof ch39x-cpe | cut -d' ' -f1)
-	RTR_DESC="ch39x-cpe -l 1 ${ia:-(busy polling)} $CPE_ARGS on net_ch39x0 $PL, net_ch39x1 $PW"
 	# Taking the devices resets the gadgets' links.
 	wait_carrier $LAN_NS "$GL" && wait_carrier $WAN_NS "$GW"
 	return 0

@@ -181,35 +181,11 @@ app_pppoe_up() {
 app_up_pppoe() {
 	APP_N=$((APP_N + 1))
 	tag=$REP-pppoe
-	lim=$((200 + 4 * (CPE_SECS + 40)))
 	# shellcheck disable=SC2086
-	timeout "$lim" chroot /host "$CPE_BIN" -l 1 --no-huge --no-pci \
-		-m 256 --file-prefix "cpe_vm$APP_N" \
-		-d "$PRIV/librte_net_ch39x.so" \
-		--vdev "net_ch39x0,dev=1209:0005,path=$PL" \
-		--vdev "net_ch39x1,dev=1209:0006,path=$PW" -- \
+	app_launch $((200 + 4 * (CPE_SECS + 40))) \
+		"ch39x-cpe -l 1 --idle poll on net_ch39x0 $PL, net_ch39x1 $PW" \
 		--lan 0=$RT_LAN/24 --wan 1=pppoe --tap 1=$PP_TAP --idle poll \
-		$CPE_ARGS --json \
-		> "/out/cpe-app-$tag.json" 2> "/out/cpe-app-$tag.err" &
-	APP_JOB=$!
-	i=0
-	while [ $i -lt 600 ]; do
-		grep -q "forwarding on 2 ports" "/out/cpe-app-$tag.err" \
-			2>/dev/null && break
-		kill -0 $APP_JOB 2>/dev/null || break
-		sleep 0.25
-		i=$((i + 1))
-	done
-	if ! grep -q "forwarding on 2 ports" "/out/cpe-app-$tag.err"; then
-		CPE_ERR="ch39x-cpe did not start: $(grep -v '^EAL: Detected' "/out/cpe-app-$tag.err" | tail -n 4 | tr '\n' ' ')"
-		kill $APP_JOB 2>/dev/null
-		wait $APP_JOB 2>/dev/null
-		return 1
-	fi
-	RTR_PID=$(pidof ch39x-cpe | cut -d' ' -f1)
-	RTR_DESC="ch39x-cpe -l 1 --idle poll on net_ch39x0 $PL, net_ch39x1 $PW"
-	wait_carrier $LAN_NS "$GL" && wait_carrier $WAN_NS "$GW"
-	return 0
+		$CPE_ARGS --json
 }
 
 # pp_round NAME: one router through the flood
