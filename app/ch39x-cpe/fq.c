@@ -28,10 +28,7 @@
  *   roots of the flows instead of all (1024 flows: ~100 reads, not 1024).
  *   Under a flood that search comes every few arrivals.
  *
- * A flow's packets wait in a chain of chunks of CPE_FQ_CHUNK (fq.h),
- * taken from one array with a free list: no allocation per packet, and
- * an overflow reads a few lines of the fattest flow's head chunks, not
- * one link after another.
+ * Entries live in one array with a free list: no allocation per packet.
  */
 
 #include <errno.h>
@@ -78,26 +75,22 @@ cpe_fq_init(struct cpe_fq *q, const struct cpe_fq_params *p,
 	/* A multiplication per packet instead of a 64-bit division. */
 	q->us_mult = (1ULL << 32) / p->ticks_per_us;
 	q->flow = calloc(p->flows, sizeof(q->flow[0]));
-	q->nchunks = p->limit / CPE_FQ_CHUNK + 1 +
-		2 * (p->flows < p->limit ? p->flows : p->limit);
-	/* Not cleared: a chunk is written before it is read. */
-	if (posix_memalign((void **)&q->chunk, 64,
-			   (size_t)q->nchunks * sizeof(q->chunk[0])) != 0)
-		q->chunk = NULL;
+	q->ent = calloc(p->limit, sizeof(q->ent[0]));
 	q->bshift = block_shift(p->flows);
 	q->blocks = ((p->flows - 1) >> q->bshift) + 1;
 	q->bytes = calloc(p->flows, sizeof(q->bytes[0]));
 	q->bmax = calloc(q->blocks, sizeof(q->bmax[0]));
 	q->stale = calloc(stale_words(q), sizeof(q->stale[0]));
-	if (q->flow == NULL || q->bytes == NULL || q->chunk == NULL ||
+	if (q->flow == NULL || q->bytes == NULL || q->ent == NULL ||
 	    q->bmax == NULL || q->stale == NULL) {
 		cpe_fq_free(q);
 		return -ENOMEM;
 	}
 	for (i = 0; i < p->flows; i++)
 		q->flow[i].head = q->flow[i].tail = CPE_FQ_NIL;
-	q->cfree = CPE_FQ_NIL;
-	q->cfresh = 0;
+	for (i = 0; i < p->limit; i++)
+		q->ent[i].next = i + 1 < p->limit ? i + 1 : CPE_FQ_NIL;
+	q->free = 0;
 	q->newl.head = q->newl.tail = CPE_FQ_NIL;
 	q->oldl.head = q->oldl.tail = CPE_FQ_NIL;
 	return 0;
@@ -129,68 +122,41 @@ bytes_sub(struct cpe_fq *q, uint32_t fi, uint32_t len)
 	q->bytes[fi] -= len;
 }
 
-static uint32_t
-chunk_get(struct cpe_fq *q)
+/* The head packet of flow f out of its queue (f not empty). */
+static struct cpe_fq_ent *
+flow_pop(struct cpe_fq *q, struct cpe_fq_flow *f)
 {
-	uint32_t c = q->cfree;
+	uint32_t i = f->head;
+	struct cpe_fq_ent *e = &q->ent[i];
 
-	if (c == CPE_FQ_NIL)
-		return q->cfresh++;	/* below nchunks: see fq.h */
-	q->cfree = q->chunk[c].next;
-	return c;
-}
-
-static inline void
-chunk_put(struct cpe_fq *q, uint32_t c)
-{
-	q->chunk[c].next = q->cfree;
-	q->cfree = c;
-}
-
-/* The head packet of flow f out of its queue into e (f not empty). */
-static void
-flow_pop(struct cpe_fq *q, struct cpe_fq_flow *f, struct cpe_fq_ent *e)
-{
-	struct cpe_fq_chunk *k = &q->chunk[f->head];
-	uint32_t c = f->head;
-
-	e->pkt = k->s[f->hs].pkt;
-	e->t = k->s[f->hs].t;
-	e->len = k->len[f->hs];
+	f->head = e->next;
+	if (f->head == CPE_FQ_NIL)
+		f->tail = CPE_FQ_NIL;
 	f->n--;
-	if (f->n == 0) {
-		chunk_put(q, c);
-		f->head = f->tail = CPE_FQ_NIL;
-	} else if (++f->hs == CPE_FQ_CHUNK) {
-		f->head = k->next;
-		f->hs = 0;
-		chunk_put(q, c);
-	}
 	bytes_sub(q, (uint32_t)(f - q->flow), e->len);
 	q->held--;
 	q->backlog -= e->len;
+	e->next = q->free;
+	q->free = i;
+	return e;
 }
 
 void
 cpe_fq_free(struct cpe_fq *q)
 {
-	struct cpe_fq_ent e;
 	uint32_t i;
 
-	for (i = 0; q->flow != NULL && q->chunk != NULL && i < q->p.flows;
-	     i++)
-		while (q->flow[i].n) {
-			flow_pop(q, &q->flow[i], &e);
-			q->ops.drop(e.pkt, q->ops.ctx);
-		}
+	for (i = 0; q->flow != NULL && q->ent != NULL && i < q->p.flows; i++)
+		while (q->flow[i].n)
+			q->ops.drop(flow_pop(q, &q->flow[i])->pkt, q->ops.ctx);
 	free(q->flow);
 	free(q->bytes);
-	free(q->chunk);
+	free(q->ent);
 	free(q->bmax);
 	free(q->stale);
 	q->flow = NULL;
 	q->bytes = NULL;
-	q->chunk = NULL;
+	q->ent = NULL;
 	q->bmax = NULL;
 	q->stale = NULL;
 }
@@ -277,50 +243,36 @@ fattest(struct cpe_fq *q)
 
 /*
  * Memory full: packets from the head of the flow holding most bytes,
- * until it holds half or CPE_FQ_DROP_BATCH went. They are read from the
- * head chunks, which go back to the free list as they empty; the
- * counters change once; the packets are freed in one call when the
- * caller can (they are cold: drop_bulk fetches them together).
+ * until it holds half or CPE_FQ_DROP_BATCH went. The dropped entries
+ * are a chain from the flow's head: they go to the free list at once
+ * and the counters change once; the packets are freed in one call when
+ * the caller can (they are cold: drop_bulk fetches them together).
  */
 static void
 drop_fattest(struct cpe_fq *q)
 {
 	void *gone[CPE_FQ_DROP_BATCH];
-	uint32_t fi = fattest(q), bytes, goal, n = 0, c, s, next, i;
+	uint32_t fi = fattest(q), bytes, goal, n = 0, at, last, i;
 	struct cpe_fq_flow *fat = &q->flow[fi];
-	struct cpe_fq_chunk *k;
+	const struct cpe_fq_ent *e;
 
 	if (fat->n == 0)
 		return;
 	bytes = q->bytes[fi];
 	goal = bytes / 2;
-	c = fat->head;
-	s = fat->hs;
-	k = &q->chunk[c];
-	for (;;) {
-		gone[n++] = k->s[s].pkt;
-		bytes -= k->len[s];
-		s++;
-		if (n == fat->n)
-			break;
-		if (s == CPE_FQ_CHUNK) {
-			next = k->next;
-			chunk_put(q, c);
-			c = next;
-			k = &q->chunk[c];
-			s = 0;
-		}
-		if (bytes <= goal || n == CPE_FQ_DROP_BATCH)
-			break;
-	}
-	if (n == fat->n) {
-		/* Emptied: c is its tail, the last chunk. */
-		chunk_put(q, c);
-		fat->head = fat->tail = CPE_FQ_NIL;
-	} else {
-		fat->head = c;
-		fat->hs = (uint8_t)s;
-	}
+	at = fat->head;
+	do {
+		e = &q->ent[at];
+		gone[n++] = e->pkt;
+		bytes -= e->len;
+		last = at;
+		at = e->next;
+	} while (at != CPE_FQ_NIL && bytes > goal && n < CPE_FQ_DROP_BATCH);
+	q->ent[last].next = q->free;
+	q->free = fat->head;
+	fat->head = at;
+	if (at == CPE_FQ_NIL)
+		fat->tail = CPE_FQ_NIL;
 	fat->n -= n;
 	q->held -= n;
 	q->backlog -= q->bytes[fi] - bytes;
@@ -339,37 +291,32 @@ cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len, uint32_t hash,
 	       uint64_t now)
 {
 	/* hash * flows / 2^32: a multiplication, not a division. */
-	uint32_t fi = (uint32_t)(((uint64_t)hash * q->p.flows) >> 32), c;
+	uint32_t fi = (uint32_t)(((uint64_t)hash * q->p.flows) >> 32), ei;
 	struct cpe_fq_flow *f = &q->flow[fi];
-	struct cpe_fq_chunk *k;
+	struct cpe_fq_ent *e;
 
-	if (q->held == q->p.limit) {
+	if (q->free == CPE_FQ_NIL) {
 		drop_fattest(q);
 		/* Nothing went (every packet held is of 0 bytes): this
-		 * one does, rather than exceed the limit. */
-		if (q->held == q->p.limit) {
+		 * one does, rather than take an entry there is not. */
+		if (q->free == CPE_FQ_NIL) {
 			q->ops.drop(pkt, q->ops.ctx);
 			q->st.overlimit_drops++;
 			return;
 		}
 	}
-	if (f->n == 0 || f->ts == CPE_FQ_CHUNK) {
-		c = chunk_get(q);
-		q->chunk[c].next = CPE_FQ_NIL;
-		if (f->n == 0) {
-			f->head = c;
-			f->hs = 0;
-		} else {
-			q->chunk[f->tail].next = c;
-		}
-		f->tail = c;
-		f->ts = 0;
-	}
-	k = &q->chunk[f->tail];
-	k->len[f->ts] = len;
-	k->s[f->ts].pkt = pkt;
-	k->s[f->ts].t = now;
-	f->ts++;
+	ei = q->free;
+	e = &q->ent[ei];
+	q->free = e->next;
+	e->pkt = pkt;
+	e->t = now;
+	e->len = len;
+	e->next = CPE_FQ_NIL;
+	if (f->tail == CPE_FQ_NIL)
+		f->head = ei;
+	else
+		q->ent[f->tail].next = ei;
+	f->tail = ei;
 	f->n++;
 	bytes_add(q, fi, len);
 	q->held++;
@@ -411,14 +358,10 @@ should_drop(struct cpe_fq *q, struct cpe_fq_codel *cd,
 	return now >= cd->first_above;
 }
 
-/* Flow f's head packet into buf, or NULL: f is empty. */
 static struct cpe_fq_ent *
-head_pop(struct cpe_fq *q, struct cpe_fq_flow *f, struct cpe_fq_ent *buf)
+head_pop(struct cpe_fq *q, struct cpe_fq_flow *f)
 {
-	if (f->n == 0)
-		return NULL;
-	flow_pop(q, f, buf);
-	return buf;
+	return f->n ? flow_pop(q, f) : NULL;
 }
 
 /* Mark e (true) or drop it (false), as CoDel's signal to its sender. */
@@ -435,13 +378,12 @@ signal(struct cpe_fq *q, const struct cpe_fq_ent *e)
 	return false;
 }
 
-/* RFC 8289's dequeue on flow f: the packet to send (in buf), or NULL. */
+/* RFC 8289's dequeue on flow f: the packet to send, or NULL. */
 static struct cpe_fq_ent *
-codel_dequeue(struct cpe_fq *q, struct cpe_fq_flow *f, uint64_t now,
-	      struct cpe_fq_ent *buf)
+codel_dequeue(struct cpe_fq *q, struct cpe_fq_flow *f, uint64_t now)
 {
 	struct cpe_fq_codel *cd = &f->cd;
-	struct cpe_fq_ent *e = head_pop(q, f, buf);
+	struct cpe_fq_ent *e = head_pop(q, f);
 	bool drop = should_drop(q, cd, e, now);
 	uint32_t delta;
 
@@ -461,7 +403,7 @@ codel_dequeue(struct cpe_fq *q, struct cpe_fq_flow *f, uint64_t now,
 					q->p.interval, cd->count);
 				return e;
 			}
-			e = head_pop(q, f, buf);
+			e = head_pop(q, f);
 			if (!should_drop(q, cd, e, now))
 				cd->dropping = false;
 			else
@@ -472,7 +414,7 @@ codel_dequeue(struct cpe_fq *q, struct cpe_fq_flow *f, uint64_t now,
 	}
 	if (drop) {
 		if (!signal(q, e)) {
-			e = head_pop(q, f, buf);
+			e = head_pop(q, f);
 			(void)should_drop(q, cd, e, now);
 		}
 		cd->dropping = true;
@@ -499,7 +441,7 @@ cpe_fq_dequeue(struct cpe_fq *q, uint64_t now, uint32_t *len)
 {
 	struct cpe_fq_list *l;
 	struct cpe_fq_flow *f;
-	struct cpe_fq_ent *e, buf;
+	struct cpe_fq_ent *e;
 	uint32_t fi, rounds = q->rounds;
 
 	/* Each turn either sends, or moves or retires a flow: bounded. */
@@ -520,7 +462,7 @@ cpe_fq_dequeue(struct cpe_fq *q, uint64_t now, uint32_t *len)
 			f->cd.dropping = false;
 			e = NULL;
 		} else {
-			e = codel_dequeue(q, f, now, &buf);
+			e = codel_dequeue(q, f, now);
 		}
 		if (e == NULL) {
 			/* Empty: a new flow goes on to the old list, so

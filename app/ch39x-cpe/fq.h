@@ -62,30 +62,11 @@ struct cpe_fq_stats {
 	uint64_t hist[CPE_FQ_HIST]; /* sojourn of what left, see fq.c */
 };
 
-/* A packet taken from a flow's head (fq.c keeps them in chunks). */
 struct cpe_fq_ent {
 	void *pkt;
 	uint64_t t;		/* enqueue time */
 	uint32_t len;
-};
-
-/*
- * CPE_FQ_CHUNK packets of one flow in arrival order; a flow's queue is
- * a chain of chunks. Why not a list of packets: an overflow takes up
- * to 64 packets from a flow's head, which were queued thousands of
- * packets ago and are out of the cache; in a list each one's link is a
- * miss that the next must wait for, in a chunk the lengths (which the
- * drop reads to stop at half the bytes) share a line and the packets
- * four to a line, at addresses known without reading anything.
- */
-#define CPE_FQ_CHUNK	8
-struct cpe_fq_chunk {
-	uint32_t next;		/* the flow's next chunk, or the free list */
-	uint32_t len[CPE_FQ_CHUNK];
-	struct {
-		void *pkt;
-		uint64_t t;	/* enqueue time */
-	} s[CPE_FQ_CHUNK] __attribute__((aligned(64)));
+	uint32_t next;		/* in its flow, or in the free list */
 };
 
 /* CoDel's state of one flow queue (RFC 8289 section 5). */
@@ -97,12 +78,10 @@ struct cpe_fq_codel {
 };
 
 struct cpe_fq_flow {
-	uint32_t head, tail;	/* chunks; CPE_FQ_NIL when empty */
+	uint32_t head, tail;	/* entries; CPE_FQ_NIL when empty */
 	uint32_t n;		/* packets; bytes are in cpe_fq.bytes[] */
 	int32_t deficit;
 	uint32_t next;		/* in the new or old list */
-	uint8_t hs;		/* the head chunk's first packet */
-	uint8_t ts;		/* the tail chunk's packets */
 	uint8_t list;		/* FQ_NONE, FQ_NEW or FQ_OLD */
 	struct cpe_fq_codel cd;
 };
@@ -131,14 +110,8 @@ struct cpe_fq {
 	uint32_t *bmax;
 	uint64_t *stale;	/* bitmap of blocks */
 	uint32_t bshift, blocks;
-	/*
-	 * limit / CPE_FQ_CHUNK chunks and two for each flow that can hold
-	 * a packet (a head and a tail chunk partly used): enough for any
-	 * spread of limit packets. Taken from the free list, else the
-	 * first never used (fresh): what no flow reached stays untouched.
-	 */
-	struct cpe_fq_chunk *chunk;
-	uint32_t nchunks, cfree, cfresh;
+	struct cpe_fq_ent *ent;
+	uint32_t free;		/* first free entry */
 	uint32_t held;		/* packets in all flows */
 	uint64_t backlog;	/* bytes in all flows */
 	struct cpe_fq_list newl, oldl;
