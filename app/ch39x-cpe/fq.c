@@ -291,7 +291,7 @@ cpe_fq_enqueue(struct cpe_fq *q, void *pkt, uint32_t len, uint32_t hash,
 	       uint64_t now)
 {
 	/* hash * flows / 2^32: a multiplication, not a division. */
-	uint32_t fi = (uint32_t)(((uint64_t)hash * q->p.flows) >> 32), ei;
+	uint32_t fi = cpe_fq_flow_of(q, hash), ei;
 	struct cpe_fq_flow *f = &q->flow[fi];
 	struct cpe_fq_ent *e;
 

@@ -48,6 +48,15 @@
 #include "fq.h"
 
 #define BUCKET_US	2000	/* bucket depth in time at the rate */
+#define PEND_MAX	(2 * CPE_BURST)	/* flow queues: arrivals batched */
+#define PEND_AHEAD	4	/* tail entries fetched this far ahead */
+
+/* An arrival for the flow queues, classified and hashed (fq_pend()). */
+struct qos_pend {
+	struct rte_mbuf *m;
+	uint32_t hash;
+	uint8_t cls;
+};
 
 struct qos_class {
 	struct rte_mbuf **q;	/* FIFO: ring of cap packets */
@@ -73,10 +82,14 @@ static struct {
 	uint64_t deq_cycles;	/* TSC cycles in cpe_qos_dequeue() */
 	bool fq;		/* flow queues, else a FIFO per class */
 	uint32_t seed;		/* of the flow hash: not guessable outside */
+	uint32_t npend;		/* in pend[], not yet in their classes */
+	struct qos_pend pend[PEND_MAX];
 	struct qos_class c[CPE_QOS_MAX_CLASSES];
 } qos;
 
 bool cpe_qos_on;
+
+static void fq_drain(void);
 
 uint32_t
 cpe_qos_mbufs(void)
@@ -189,6 +202,8 @@ cpe_qos_close(void)
 	struct qos_class *k;
 	uint32_t i;
 
+	if (qos.npend)
+		fq_drain();
 	cpe_qos_on = false;
 	for (i = 0; i < CPE_QOS_MAX_CLASSES; i++) {
 		k = &qos.c[i];
@@ -255,14 +270,10 @@ bypass(struct rte_mbuf *m)
 }
 
 static void
-fq_enqueue(struct rte_mbuf *m)
+fq_enqueue(struct qos_class *k, struct rte_mbuf *m, uint32_t hash)
 {
-	struct qos_class *k;
-	uint32_t hash, before;
+	uint32_t before;
 
-	k = &qos.c[cpe_qos_inspect(&qos.map,
-		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
-		tag_pcp(m), qos.seed, &hash)];
 	k->enq++;
 	before = k->fq.held;
 	/* The loop's TSC, read once per round: a few us early at most. */
@@ -274,15 +285,62 @@ fq_enqueue(struct rte_mbuf *m)
 		k->qmax = k->n;
 }
 
+/*
+ * The batched arrivals into their flow queues, in order. Under a flood
+ * each one's flow record and tail entry were last touched hundreds of
+ * packets ago: the records were asked for as the packets came
+ * (fq_pend()), the tail entries are asked for PEND_AHEAD packets ahead
+ * here, so that the misses overlap instead of each enqueue waiting for
+ * its own.
+ */
+static void
+fq_drain(void)
+{
+	const struct qos_pend *a;
+	uint32_t i, n = qos.npend;
+
+	for (i = 0; i < n; i++) {
+		if (i + PEND_AHEAD < n) {
+			a = &qos.pend[i + PEND_AHEAD];
+			cpe_fq_prefetch_tail(&qos.c[a->cls].fq, a->hash);
+		}
+		a = &qos.pend[i];
+		fq_enqueue(&qos.c[a->cls], a->m, a->hash);
+	}
+	qos.npend = 0;
+}
+
+/*
+ * An arrival for the flow queues waits in pend[] until this loop's
+ * dequeue (or PEND_MAX of them): classified now, while its header is in
+ * the cache, queued in order then. Nothing but this thread's dequeue
+ * looks at the queues in between, so no packet is treated otherwise
+ * than if it had been queued at once; one that could pass the queues
+ * (bypass()) does so only when none waits here, as when none was held.
+ */
+static void
+fq_pend(struct rte_mbuf *m)
+{
+	struct qos_pend *a = &qos.pend[qos.npend++];
+
+	a->m = m;
+	a->cls = cpe_qos_inspect(&qos.map,
+		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+		tag_pcp(m), qos.seed, &a->hash);
+	cpe_fq_prefetch_flow(&qos.c[a->cls].fq, a->hash);
+	if (qos.npend == PEND_MAX)
+		fq_drain();
+}
+
 void
 cpe_qos_enqueue(struct rte_mbuf *m)
 {
 	struct qos_class *k;
 
-	if (bypass(m))
+	if (qos.npend == 0 && bypass(m))
 		return;
 	if (qos.fq) {
-		fq_enqueue(m);
+		fq_pend(m);
 		return;
 	}
 	k = &qos.c[cpe_qos_classify(&qos.map,
@@ -375,8 +433,11 @@ cpe_qos_dequeue(void)
 {
 	struct cpe_port *p = &cpe.ports[cpe.wan];
 	uint64_t now = rte_rdtsc();
-	bool work = qos.held != 0;
+	bool work;
 
+	if (qos.npend)
+		fq_drain();
+	work = qos.held != 0;
 	refill(now);
 	/* The port's TX queue full (PMD back-pressure): the rest waits. */
 	if (qos.fq)
@@ -393,12 +454,15 @@ cpe_qos_dequeue(void)
 bool
 cpe_qos_pending(void)
 {
-	return qos.held != 0;
+	return qos.held != 0 || qos.npend != 0;
 }
 
 uint64_t
 cpe_qos_next_tsc(void)
 {
+	/* Arrivals not yet queued (sent after this loop's dequeue): now. */
+	if (qos.npend)
+		return 0;
 	if (qos.held == 0)
 		return UINT64_MAX;
 	if (qos.tokens >= 0)
