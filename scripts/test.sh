@@ -71,11 +71,9 @@ bg_ok() { awk -v n="$1" '$1 == n {v = $2} END {print v + 0}' "$bg_status"; }
 # and pppd in a guest of its own (PPPOE=1: this host's kernel has no PPP;
 # about 4 minutes).
 (
-	if bash "$top/tests/vm/run.sh" && PPPOE=1 bash "$top/tests/vm/run.sh"; then
-		echo "vm 1"
-	else
-		echo "vm 0"
-	fi >> "$bg_status"
+	st=0
+	bash "$top/tests/vm/run.sh" && PPPOE=1 bash "$top/tests/vm/run.sh" && st=1
+	echo "vm $st" >> "$bg_status"
 ) > "$bg_log" 2>&1 &
 bg_pid=$!
 meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1
@@ -94,20 +92,16 @@ vm_ok=$(bg_ok vm)
 # come second: the arm64 one uses the sysroot the cross build makes.
 (
 	if [ "${CH39X_ARM64:-1}" = 1 ]; then
-		if bash "$top/scripts/test-arm64.sh"; then
-			echo "arm64 1"
-		else
-			echo "arm64 0"
-		fi >> "$bg_status"
+		st=0
+		bash "$top/scripts/test-arm64.sh" && st=1
+		echo "arm64 $st" >> "$bg_status"
 	fi
 	if [ "${DEB:-1}" = 1 ]; then
-		if bash "$top/scripts/deb.sh" && bash "$top/tests/deb_install.sh" &&
-		   bash "$top/scripts/deb.sh" --arch arm64 &&
-		   bash "$top/tests/deb_arm64.sh"; then
-			echo "deb 1"
-		else
-			echo "deb 0"
-		fi >> "$bg_status"
+		st=0
+		bash "$top/scripts/deb.sh" && bash "$top/tests/deb_install.sh" &&
+			bash "$top/scripts/deb.sh" --arch arm64 &&
+			bash "$top/tests/deb_arm64.sh" && st=1
+		echo "deb $st" >> "$bg_status"
 	fi
 ) > "$bg_log" 2>&1 &
 bg_pid=$!

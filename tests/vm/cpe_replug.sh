@@ -60,12 +60,25 @@ cpe_replug_run() {
 	echo dummy_udc.5 > "$G/cpew/UDC"
 	tb=$(up)
 	t1=""
+	held=""
 	i=0
 	while [ $i -lt 150 ] && [ -z "$t1" ]; do
 		nsx $LAN_NS /usr/bin/ping -n -q -c 1 -W 0.2 $WAN_IP \
 			> /dev/null 2>&1 && t1=$(up)
+		# No reply 3 s after the bind: the WAN host's frames (its ARP
+		# for the router) may sit in a half-filled NTB of the gadget's
+		# f_ncm, whose flush timer fired while it was unbound (Linux
+		# 6.1; the NIC guide's replug section): 40 frames of a local
+		# EtherType on its netdev fill it; noted in the result.
+		if [ -z "$t1" ] && [ -z "$held" ] &&
+		   awk -v a="$tb" -v b="$(up)" 'BEGIN { exit !(b - a > 3) }'; then
+			held=$(awk -v a="$tb" -v b="$(up)" 'BEGIN { printf "%d", (b - a) * 1000 }')
+			rp_fill "$GW" 40 $WAN_NS
+		fi
 		i=$((i + 1))
 	done
+	hnote=""
+	[ -n "$held" ] && hnote=" (none in the first ${held} ms: 40 frames written to the WAN host's $GW then, for f_ncm's held NTB)"
 	wait $cp
 	crc=$?
 	wait $sp
@@ -96,9 +109,9 @@ print(int(d.get("end", {}).get("sum_received", {}).get("bytes", 0)))' \
 	if [ "$pid0" = "$pid1" ] && [ "$back" = 1 ] && [ "$gone" = 1 ] &&
 	   [ "$crc" = 0 ] && [ "${a:-0}" -gt 0 ] && [ -n "$ms" ] &&
 	   [ "$stats" = "1 1" ]; then
-		result PASS cpereplug-wan "WAN gadget away ${CR_AWAY} s in the middle of iperf3 -t $CR_SECS: the same ch39x-cpe (pid $pid0) forwarded on; first ping reply ${ms} ms after the bind; the server received ${a} bytes after the return (${tot% } in all); pings every 0.1 s: $pings answered; WAN down/up events: ${stats:-?}"
+		result PASS cpereplug-wan "WAN gadget away ${CR_AWAY} s in the middle of iperf3 -t $CR_SECS: the same ch39x-cpe (pid $pid0) forwarded on; first ping reply ${ms} ms after the bind$hnote; the server received ${a} bytes after the return (${tot% } in all); pings every 0.1 s: $pings answered; WAN down/up events: ${stats:-?}"
 	else
-		result FAIL cpereplug-wan "router pid $pid0 -> ${pid1:-none}; removal/return lines $gone/$back (1/1 expected); iperf3 client exit $crc; server bytes after the return '${a:-}' (all: ${tot:-}); first reply ${ms:-none} ms after the bind; pings $pings; WAN down/up ${stats:-?}"
+		result FAIL cpereplug-wan "router pid $pid0 -> ${pid1:-none}; removal/return lines $gone/$back (1/1 expected); iperf3 client exit $crc; server bytes after the return '${a:-}' (all: ${tot:-}); first reply ${ms:-none} ms after the bind$hnote; pings $pings; WAN down/up ${stats:-?}"
 	fi
 	app_exit_result cpereplug-exit ""
 	kill $LPID $WPID 2>/dev/null

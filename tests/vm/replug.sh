@@ -123,15 +123,24 @@ rp_flow() {
 	echo " $(nstat "$N1" tx_packets) $(nstat "$N1" rx_packets)"
 }
 
-# rp_fill IFNAME N: N frames of a local EtherType (0x88b5, which testpmd's
-# icmpecho drops) written to IFNAME, to fill a held NTB.
-rp_fill() {
-	chroot /host python3 -c 'import socket, sys
+# rp_fill IFNAME N [NETNS]: N frames of a local EtherType (0x88b5, which
+# testpmd's icmpecho drops) written to IFNAME (in NETNS), to fill a held
+# NTB (cpe_replug.sh too).
+RP_FILL_PY='import socket, sys
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((sys.argv[1], 0))
 f = b"\xff" * 6 + bytes.fromhex(sys.argv[3].replace(":", "")) + b"\x88\xb5" + bytes(46)
 for i in range(int(sys.argv[2])):
-	s.send(f)' "$1" "$2" "$(cat "/sys/class/net/$1/address")" 2>&1
+	s.send(f)'
+rp_fill() {
+	if [ -n "${3:-}" ]; then
+		chroot /host /usr/sbin/ip netns exec "$3" python3 -c "$RP_FILL_PY" \
+			"$1" "$2" "$(chroot /host /usr/sbin/ip netns exec "$3" \
+			cat "/sys/class/net/$1/address")" 2>&1
+	else
+		chroot /host python3 -c "$RP_FILL_PY" "$1" "$2" \
+			"$(cat "/sys/class/net/$1/address")" 2>&1
+	fi
 }
 
 # rp_log_count REGEX: lines of testpmd's log matching it.
