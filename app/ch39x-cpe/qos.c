@@ -504,8 +504,8 @@ cpe_qos_json(FILE *f)
 		cpe_qos_on ? qos.sh.rate : 0, qos.overhead,
 		cpe_qos_on ? mode_name() : "off", qos.cap, qos.held,
 		qos.sh.stalls, ms_of(qos.sh.stall_ticks),
-		ms_of(qos.sh.lost_ticks), ms_of(qos.sh.empty_ticks), qos.tx_full,
-		qos.deq_cycles);
+		ms_of(qos.sh.lost_ticks), ms_of(qos.sh.empty_ticks),
+		qos.tx_full, qos.deq_cycles);
 	if (cpe_qos_on) {
 		fig_of(&g, -1);
 		fprintf(f, ", \"total\": {");

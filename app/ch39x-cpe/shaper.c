@@ -4,15 +4,28 @@
 
 /* The WAN scheduler's token bucket (shaper.h). */
 
+#include <stdint.h>
+
 #include "shaper.h"
 
 void
 cpe_shaper_init(struct cpe_shaper *s, uint64_t rate, uint64_t hz,
 		uint64_t depth, uint64_t catchup)
 {
+	/* Bucket units that leave headroom for a refill and a packet. */
+	uint64_t max;
+
 	*s = (struct cpe_shaper){ .rate = rate ? rate : 1, .cost = 8 * hz };
+	if (s->cost == 0)
+		s->cost = 8;
+	max = (uint64_t)INT64_MAX / 4 / s->cost;
 	if (catchup < depth)
 		catchup = depth;
+	/* 1 s at 10 Gbit/s with a 3 GHz TSC would overflow: bounded. */
+	if (depth > max)
+		depth = max;
+	if (catchup > max)
+		catchup = max;
 	s->depth = (int64_t)(depth * s->cost);
 	s->catchup = (int64_t)(catchup * s->cost);
 	s->tokens = s->depth;

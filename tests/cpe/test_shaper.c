@@ -178,6 +178,23 @@ case_next(void)
 	CHECK(s.tokens == 0);
 }
 
+/* 1 s of catch-up at 10 Gbit/s on a 3 GHz TSC: no overflow, bounded. */
+static void
+case_large(void)
+{
+	cpe_shaper_init(&s, 10000000000ULL, 3000000000ULL, 2500000,
+			1250000000ULL);
+	CHECK(s.catchup > 0 && s.catchup >= s.depth && s.tokens == s.depth);
+	cpe_shaper_refill(&s, 1);
+	cpe_shaper_held(&s, true);
+	cpe_shaper_pay(&s, 1514);
+	/* A stall of 10 s: the bucket at its bound, positive. */
+	cpe_shaper_refill(&s, 30000000001ULL);
+	CHECK(s.tokens == s.catchup);
+	CHECK(cpe_shaper_open(&s));
+	CHECK(s.lost_ticks > 0);
+}
+
 static uint32_t rnd_state = 12345;
 
 static uint32_t
@@ -262,6 +279,7 @@ static const struct {
 	{ "empty_after_burst", case_empty_after_burst },
 	{ "no_catchup", case_no_catchup },
 	{ "next", case_next },
+	{ "large", case_large },
 	{ "random", case_random },
 };
 
