@@ -51,6 +51,7 @@ static const struct opt_def opt_defs[] = {
 	{ "qos-queue", REQ }, { "qos-map", REQ }, { "qos-pcp-map", REQ },
 	{ "qos-fq", REQ }, { "qos-target", REQ }, { "qos-interval", REQ },
 	{ "qos-ecn", REQ }, { "qos-flows", REQ }, { "qos-quantum", REQ },
+	{ "qos-catchup", REQ },
 };
 
 void
@@ -179,6 +180,9 @@ cpe_usage(FILE *f, const char *prog)
 "                        packets by class, strict priority; default: off\n"
 "  --wan-overhead B      bytes the shaper adds to each frame, 0..256\n"
 "                        (default 24: preamble, FCS, inter-frame gap)\n"
+"  --qos-catchup T       the most of a stall of the forwarding loop, with\n"
+"                        packets waiting, that the shaper makes up after\n"
+"                        it in one burst, 0..1s (default 20ms)\n"
 "  --qos-classes N       classes, 1..8 (default 4), 0 the highest\n"
 "  --qos-fq on|off       in each class, flow queues with CoDel (FQ-CoDel,\n"
 "                        RFC 8290; default on) or one FIFO (off)\n"

@@ -24,15 +24,17 @@
  * between the classes stays: a class is served only when the ones above
  * it are empty, and the DSCP/PCP marks keep the meaning they had.
  *
- * Tokens are counted in bits times TSC cycles per second, so that a
- * refill is one multiplication (elapsed cycles x rate in bit/s) and a
- * packet costs (length + overhead) x 8 x hz: integers, no rounding drift.
- * The bucket holds 2 ms at the rate, at least two full frames: enough to
- * ride out a loop the scheduler preempted, small enough that what it
- * releases at once does not queue downstream. A packet may leave when
- * the bucket is not negative; its cost can take the bucket below zero,
- * which the next packets then wait for, so the rate holds on average
- * without the head of the queue having to fit.
+ * The shaper is a token bucket (shaper.c): 2 ms at the rate, at least
+ * two full frames, when nothing waits: small enough that what it
+ * releases at once does not queue downstream. While packets wait, the
+ * time the loop did not run (its thread preempted, a sleep that overran)
+ * is credited to them up to --qos-catchup (20 ms) at the rate, so that a
+ * loop that runs late makes the time up instead of losing it to the rate;
+ * the long-term rate holds, a burst after a stall is at most that long
+ * (shaper.h). In the QEMU guest of doc/guides/cpe.rst the loop, packets
+ * waiting, did not run for 5 to 7 ms at a time on average (its vCPU
+ * preempted, or busy with the guest kernel's USB transfers), and without
+ * the catch-up the uplink lost that time: 30 to 60 % of 20 Mbit/s.
  */
 
 #include <inttypes.h>
@@ -46,6 +48,7 @@
 
 #include "cpe.h"
 #include "fq.h"
+#include "shaper.h"
 
 #define BUCKET_US	2000	/* bucket depth in time at the rate */
 #define PEND_MAX	(2 * CPE_BURST)	/* flow queues: arrivals batched */
@@ -69,15 +72,8 @@ struct qos_class {
 static struct {
 	struct cpe_qos_map map;
 	uint32_t nb, cap, overhead;
-	uint64_t rate;		/* bits/s */
-	uint64_t cost;		/* bucket units per byte: 8 * hz */
-	int64_t tokens;		/* bits x hz */
-	int64_t depth;
-	uint64_t last;		/* TSC of the last refill */
-	uint64_t max_gap;	/* cycles that fill an empty bucket */
+	struct cpe_shaper sh;	/* TSC ticks */
 	uint32_t held;		/* packets in all classes */
-	uint64_t stalls;	/* refills that overflowed with packets held */
-	uint64_t stall_cycles;	/* the time those lost, beyond the bucket */
 	uint64_t tx_full;	/* dequeues the port's full TX queue cut */
 	uint64_t deq_cycles;	/* TSC cycles in cpe_qos_dequeue() */
 	bool fq;		/* flow queues, else a FIFO per class */
@@ -160,7 +156,7 @@ int
 cpe_qos_init(void)
 {
 	const struct cpe_qos_cfg *c = &cpe.o->qos;
-	uint64_t frame, burst;
+	uint64_t frame, burst, catchup;
 	uint32_t i;
 
 	if (c->rate == 0 || cpe.wan < 0)
@@ -170,16 +166,13 @@ cpe_qos_init(void)
 	qos.nb = c->classes;
 	qos.cap = c->queue;
 	qos.overhead = c->overhead;
-	qos.rate = c->rate;
-	qos.cost = 8 * cpe.hz;
 	frame = cpe.o->mtu + RTE_ETHER_HDR_LEN + 8 + qos.overhead;
 	burst = c->rate / 8 * BUCKET_US / 1000000;
 	if (burst < 2 * frame)
 		burst = 2 * frame;
-	qos.depth = (int64_t)(burst * qos.cost);
-	qos.tokens = qos.depth;
-	qos.max_gap = (uint64_t)qos.depth / qos.rate + 1;
-	qos.last = 0;	/* the first dequeue starts the clock */
+	catchup = c->rate / 8 * c->catchup_us / 1000000;
+	/* The first dequeue starts the clock. */
+	cpe_shaper_init(&qos.sh, c->rate, cpe.hz, burst, catchup);
 	qos.fq = c->fq;
 	qos.seed = (uint32_t)rte_rand();
 	for (i = 0; i < qos.nb; i++) {
@@ -231,7 +224,7 @@ send(struct cpe_port *p, struct qos_class *k, struct rte_mbuf *m)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
-	qos.tokens -= (int64_t)((len + qos.overhead) * qos.cost);
+	cpe_shaper_pay(&qos.sh, len + qos.overhead);
 	k->sent++;
 	k->bytes += len;
 	p->txlen[p->nb_tx] = len;
@@ -256,7 +249,7 @@ bypass(struct rte_mbuf *m)
 	struct cpe_port *p = &cpe.ports[cpe.wan];
 	struct qos_class *k;
 
-	if (qos.held != 0 || qos.tokens < 0 || p->nb_tx >= CPE_TXQ)
+	if (qos.held != 0 || !cpe_shaper_open(&qos.sh) || p->nb_tx >= CPE_TXQ)
 		return false;
 	k = &qos.c[cpe_qos_classify(&qos.map,
 		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
@@ -360,33 +353,6 @@ cpe_qos_enqueue(struct rte_mbuf *m)
 		k->qmax = k->n;
 }
 
-static void
-refill(uint64_t now)
-{
-	uint64_t gap;
-
-	if (unlikely(qos.last == 0))
-		qos.last = now;
-	gap = now - qos.last;
-	if (gap > qos.max_gap) {
-		/*
-		 * The loop did not run for longer than the bucket lasts (the
-		 * thread was preempted): with packets waiting, the uplink
-		 * idled and that time is lost to them. Counted, to tell a
-		 * rate below --wan-rate from a shaper that runs slow.
-		 */
-		if (qos.held) {
-			qos.stalls++;
-			qos.stall_cycles += gap - qos.max_gap;
-		}
-		gap = qos.max_gap;
-	}
-	qos.last = now;
-	qos.tokens += (int64_t)(gap * qos.rate);
-	if (qos.tokens > qos.depth)
-		qos.tokens = qos.depth;
-}
-
 /* Strict priority over FIFO classes: the head of the highest non-empty. */
 static void
 dequeue_fifo(struct cpe_port *p)
@@ -394,7 +360,7 @@ dequeue_fifo(struct cpe_port *p)
 	struct qos_class *k;
 	struct rte_mbuf *m;
 
-	while (qos.held && qos.tokens >= 0 && p->nb_tx < CPE_TXQ) {
+	while (qos.held && cpe_shaper_open(&qos.sh) && p->nb_tx < CPE_TXQ) {
 		for (k = qos.c; k->n == 0; k++)
 			;
 		m = k->q[k->head];
@@ -413,7 +379,7 @@ dequeue_fq(struct cpe_port *p, uint64_t now)
 	struct rte_mbuf *m;
 	uint32_t len, gone;
 
-	while (qos.held && qos.tokens >= 0 && p->nb_tx < CPE_TXQ) {
+	while (qos.held && cpe_shaper_open(&qos.sh) && p->nb_tx < CPE_TXQ) {
 		while (k->n == 0)
 			k++;
 		m = cpe_fq_dequeue(&k->fq, now, &len);
@@ -438,14 +404,16 @@ cpe_qos_dequeue(void)
 	if (qos.npend)
 		fq_drain();
 	work = qos.held != 0;
-	refill(now);
+	cpe_shaper_refill(&qos.sh, now);
 	/* The port's TX queue full (PMD back-pressure): the rest waits. */
 	if (qos.fq)
 		dequeue_fq(p, now);
 	else
 		dequeue_fifo(p);
-	if (qos.held && qos.tokens >= 0)
+	if (qos.held && cpe_shaper_open(&qos.sh))
 		qos.tx_full++;
+	/* What is left waits until the next dequeue. */
+	cpe_shaper_held(&qos.sh, qos.held != 0);
 	/* What the dequeue side costs when it has work (once a loop). */
 	if (work)
 		qos.deq_cycles += rte_rdtsc() - now;
@@ -465,16 +433,13 @@ cpe_qos_next_tsc(void)
 		return 0;
 	if (qos.held == 0)
 		return UINT64_MAX;
-	if (qos.tokens >= 0)
-		return qos.last;
-	/* Bucket back at zero: -tokens / rate cycles after the refill. */
-	return qos.last + ((uint64_t)-qos.tokens + qos.rate - 1) / qos.rate;
+	return cpe_shaper_next(&qos.sh);
 }
 
 static double
-stall_ms(void)
+ms_of(uint64_t ticks)
 {
-	return cpe.hz ? (double)qos.stall_cycles * 1e3 / (double)cpe.hz : 0;
+	return cpe.hz ? (double)ticks * 1e3 / (double)cpe.hz : 0;
 }
 
 /* What the statistics show of a class, or of all (class -1). */
@@ -574,9 +539,11 @@ cpe_qos_print(FILE *f)
 	if (!cpe_qos_on)
 		return;
 	fprintf(f, "  qos wan: rate %" PRIu64 " bit/s overhead %u B %s queue %u "
-		"packets/class held %u stalls %" PRIu64 " (%.1f ms) tx_full %"
-		PRIu64 "\n", qos.rate, qos.overhead, mode_name(), qos.cap,
-		qos.held, qos.stalls, stall_ms(), qos.tx_full);
+		"packets/class held %u stalls %" PRIu64 " (%.1f ms, lost %.1f "
+		"ms) empty %.1f ms tx_full %" PRIu64 "\n", qos.sh.rate,
+		qos.overhead, mode_name(), qos.cap, qos.held, qos.sh.stalls,
+		ms_of(qos.sh.stall_ticks), ms_of(qos.sh.lost_ticks),
+		ms_of(qos.sh.empty_ticks), qos.tx_full);
 	for (i = 0; i < qos.nb; i++) {
 		fig_of(&g, (int)i);
 		fprintf(f, "    class %u: ", i);
@@ -595,11 +562,14 @@ cpe_qos_json(FILE *f)
 
 	fprintf(f, "  \"qos\": {\"rate_bps\": %" PRIu64 ", \"overhead\": %u, "
 		"\"mode\": \"%s\", \"queue\": %u, \"held\": %u, "
-		"\"stalls\": %" PRIu64 ", \"stall_ms\": %.1f, \"tx_full\": %"
-		PRIu64 ", \"dequeue_cycles\": %" PRIu64,
-		cpe_qos_on ? qos.rate : 0, qos.overhead,
+		"\"stalls\": %" PRIu64 ", \"stall_ms\": %.1f, \"lost_ms\": "
+		"%.1f, \"empty_ms\": %.1f, \"tx_full\": %" PRIu64
+		", \"dequeue_cycles\": %" PRIu64,
+		cpe_qos_on ? qos.sh.rate : 0, qos.overhead,
 		cpe_qos_on ? mode_name() : "off", qos.cap, qos.held,
-		qos.stalls, stall_ms(), qos.tx_full, qos.deq_cycles);
+		qos.sh.stalls, ms_of(qos.sh.stall_ticks),
+		ms_of(qos.sh.lost_ticks), ms_of(qos.sh.empty_ticks),
+		qos.tx_full, qos.deq_cycles);
 	if (cpe_qos_on) {
 		fig_of(&g, -1);
 		fprintf(f, ", \"total\": {");

@@ -36,6 +36,12 @@
 #define CPE_QOS_DEF_FLOWS	1024
 #define CPE_QOS_MAX_FLOWS	65536
 #define CPE_QOS_DEF_QUANTUM	1514
+/*
+ * The most of a stall of the forwarding loop (packets waiting) that the
+ * shaper makes up after it, in time at the rate (shaper.h).
+ */
+#define CPE_QOS_DEF_CATCHUP_US	20000
+#define CPE_QOS_MAX_CATCHUP_US	1000000
 
 /* What the options set (opts.c calls cpe_qos_opt()). */
 struct cpe_qos_cfg {
@@ -43,6 +49,7 @@ struct cpe_qos_cfg {
 	uint32_t classes;
 	uint32_t queue;			/* packets per class; 0: default */
 	uint32_t overhead;		/* bytes per frame besides pkt_len */
+	uint32_t catchup_us;		/* a stall made up, at most */
 	bool fq;			/* flow queues + CoDel per class */
 	bool ecn;			/* CoDel marks ECT packets */
 	uint32_t target_us, interval_us;

@@ -38,6 +38,7 @@ cpe_qos_cfg_defaults(struct cpe_qos_cfg *c)
 	memset(c, 0, sizeof(*c));
 	c->classes = CPE_QOS_DEF_CLASSES;
 	c->overhead = CPE_QOS_DEF_OVERHEAD;
+	c->catchup_us = CPE_QOS_DEF_CATCHUP_US;
 	c->fq = true;
 	c->ecn = true;
 	c->target_us = CPE_QOS_DEF_TARGET_US;
@@ -200,7 +201,7 @@ parse_map(const char *val, bool pcp, int8_t *map)
 static const char *const opt_names[] = {
 	"wan-rate", "wan-overhead", "qos-classes", "qos-queue", "qos-map",
 	"qos-pcp-map", "qos-fq", "qos-target", "qos-interval", "qos-ecn",
-	"qos-flows", "qos-quantum",
+	"qos-flows", "qos-quantum", "qos-catchup",
 };
 
 bool
@@ -253,6 +254,11 @@ cpe_qos_opt(struct cpe_qos_cfg *c, const char *name, const char *val)
 		if (parse_time(val, 1000, 10000000, &c->interval_us) != 0)
 			return "a time 1ms..10s with unit us, ms or s, "
 				"e.g. 100ms";
+	} else if (strcmp(name, "qos-catchup") == 0) {
+		if (parse_time(val, 0, CPE_QOS_MAX_CATCHUP_US,
+			       &c->catchup_us) != 0)
+			return "a time 0us..1s with unit us, ms or s, "
+				"e.g. 20ms (0: none)";
 	} else if (strcmp(name, "qos-flows") == 0) {
 		if (parse_uint(val, 1, CPE_QOS_MAX_FLOWS, &v) != 0)
 			return "1..65536 (flow queues per class)";

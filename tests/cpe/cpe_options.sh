@@ -102,6 +102,8 @@ expect "--qos-fq yes: allowed values are on (flow queues" -- $ok --wan-rate 20M 
 expect "--qos-target 5: allowed values are a time 100us..1s" -- $ok --wan-rate 20M --qos-target 5
 expect "--qos-target 200000us: not below --qos-interval 100000us" -- $ok --wan-rate 20M --qos-target 200ms
 expect "--qos-flows: an option of the flow queues; allowed with --qos-fq on" -- $ok --wan-rate 20M --qos-fq off --qos-flows 64
+expect "--qos-catchup 2s: allowed values are a time 0us..1s" -- $ok --wan-rate 20M --qos-catchup 2s
+expect "--qos-catchup: the WAN scheduler runs only under its shaper; allowed with --wan-rate" -- $ok --qos-catchup 5ms
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"

@@ -554,6 +554,17 @@ test_fq_options(void)
 	CHECK(!c.ecn);
 	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) == 0);
 	CHECK(cpe_qos_is_opt("qos-fq") && cpe_qos_is_opt("qos-quantum"));
+	/* The shaper's catch-up: a time, 0 (none) to 1 s. */
+	CHECK_EQ(c.catchup_us, CPE_QOS_DEF_CATCHUP_US);
+	CHECK(cpe_qos_is_opt("qos-catchup"));
+	CHECK(cpe_qos_opt(&c, "qos-catchup", "0us") == NULL);
+	CHECK_EQ(c.catchup_us, 0);
+	CHECK(cpe_qos_opt(&c, "qos-catchup", "50ms") == NULL);
+	CHECK_EQ(c.catchup_us, 50000);
+	CHECK(cpe_qos_opt(&c, "qos-catchup", "20") != NULL);	/* no unit */
+	CHECK(cpe_qos_opt(&c, "qos-catchup", "2s") != NULL);
+	CHECK_EQ(c.catchup_us, 50000);
+	CHECK(cpe_qos_cfg_check(&c, msg, sizeof(msg)) == 0);
 	/* Without the shaper: the first flow-queue option named. */
 	cpe_qos_cfg_defaults(&c);
 	CHECK(cpe_qos_opt(&c, "qos-ecn", "off") == NULL);
