@@ -69,6 +69,32 @@ check_mem_at(const char *file, int line, const char *what,
 #define CHECK_MEM(g, w, n) check_mem_at(__FILE__, __LINE__, #g, \
 	(const uint8_t *)(g), (const uint8_t *)(w), (n))
 
+/* A named case of a test program (DPDK's unit_test_suite, in small). */
+struct check_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+/*
+ * The cases in order, each one's verdict ("NAME: ok" or "NAME: FAILED"),
+ * then "SUITE: N passed, M failed"; main()'s exit status.
+ */
+static inline int
+check_run(const char *suite, const struct check_case *c, size_t n)
+{
+	unsigned int before;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		before = n_fail;
+		c[i].fn();
+		printf("%s: %s\n", c[i].name,
+		       n_fail == before ? "ok" : "FAILED");
+	}
+	printf("%s: %u passed, %u failed\n", suite, n_pass, n_fail);
+	return n_fail ? 1 : 0;
+}
+
 /*
  * A byte pattern that differs across records and across 256-byte steps,
  * for frames whose bytes a test checks after a round trip.

@@ -823,10 +823,7 @@ case_sojourn(void)
 	cpe_fq_free(&q);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
+static const struct check_case cases[] = {
 	{ "drr", case_drr },
 	{ "sparse", case_sparse },
 	{ "codel_schedule", case_codel_schedule },
@@ -846,14 +843,5 @@ static const struct {
 int
 main(void)
 {
-	unsigned int i, before;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		before = n_fail;
-		cases[i].fn();
-		printf("%s: %s\n", cases[i].name,
-		       n_fail == before ? "ok" : "FAILED");
-	}
-	printf("test_fq: %u passed, %u failed\n", n_pass, n_fail);
-	return n_fail ? 1 : 0;
+	return check_run("test_fq", cases, sizeof(cases) / sizeof(cases[0]));
 }

@@ -267,10 +267,7 @@ case_random(void)
 	random_schedule(60000, false);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
+static const struct check_case cases[] = {
 	{ "depth", case_depth },
 	{ "rate", case_rate },
 	{ "stall_made_up", case_stall_made_up },
@@ -286,14 +283,5 @@ static const struct {
 int
 main(void)
 {
-	unsigned int i, before;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		before = n_fail;
-		cases[i].fn();
-		printf("%s: %s\n", cases[i].name,
-		       n_fail == before ? "ok" : "FAILED");
-	}
-	printf("test_shaper: %u passed, %u failed\n", n_pass, n_fail);
-	return n_fail ? 1 : 0;
+	return check_run("test_shaper", cases, sizeof(cases) / sizeof(cases[0]));
 }
