@@ -12,9 +12,9 @@
 # The Debian packages too (scripts/deb.sh for amd64 and arm64,
 # tests/deb_install.sh, tests/deb_arm64.sh), as one more step; DEB=0: not.
 #
-# The guests and the amd64 packages run beside the main pass, the arm64
-# suites and packages beside the sanitizer pass (see "two stages" below);
-# each step says how long it took ("test.sh: ... took N s").
+# The guests run beside the main pass, the arm64 suites and the packages
+# beside the sanitizer pass (see "two stages" below); each step says how
+# long it took ("test.sh: ... took N s").
 #
 # scripts/test.sh --under-load (or STRESS=N scripts/test.sh): instead, every
 # meson suite RUNS times (default 5) with N busy processes beside them
@@ -73,34 +73,27 @@ bg_ok() {
 # stack: NCM and ECM gadgets in a QEMU guest (tests/vm/run.sh), at high
 # speed and SuperSpeed; then the router's PPPoE WAN against pppoe-server
 # and pppd in a guest of its own (PPPOE=1: this host's kernel has no PPP;
-# about 4 minutes). Then the amd64 Debian packages (DEB=0 leaves them
-# out; scripts/deb.sh, about 4 minutes with the caches of .cache/deb-root
-# and .cache/deb-deps, more on a fresh clone), installed into a clean
-# Debian 12 tree (tests/deb_install.sh).
+# about 4 minutes).
 (
 	st=0
 	bash "$top/tests/vm/run.sh" && PPPOE=1 bash "$top/tests/vm/run.sh" && st=1
 	echo "vm $st" >> "$bg_status"
-	if [ "${DEB:-1}" = 1 ]; then
-		st=0
-		bash "$top/scripts/deb.sh" && bash "$top/tests/deb_install.sh" &&
-			st=1
-		echo "deb $st" >> "$bg_status"
-	fi
 ) > "$bg_log" 2>&1 &
 bg_pid=$!
 meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1
 took "the main pass"
-bg_wait "$bg_pid" "the guests and the amd64 packages"
+bg_wait "$bg_pid" "the guests"
 vm_ok=$(bg_ok vm)
 [ "$vm_ok" = 1 ] || rc=1
 
 # Stage 2, in the background: the arm64 cross build's suites under
 # qemu-aarch64 (scripts/test-arm64.sh, about 8 minutes with the sysroot
 # cached, 12 without; CH39X_ARM64=0 leaves them out; their tests are
-# counted like the others), then the arm64 Debian packages, cross-built
-# and checked (tests/deb_arm64.sh, against the amd64 ones of stage 1):
-# second, because they use the sysroot the cross build makes.
+# counted like the others), then the Debian packages (DEB=0 leaves them
+# out; about 9 to 13 minutes on a fresh clone, 2 to 3 with the caches of
+# .cache/deb-root and .cache/deb-deps): built for amd64 and arm64,
+# installed into a clean Debian 12 tree, arm64 checked. The packages
+# come second: the arm64 one uses the sysroot the cross build makes.
 (
 	if [ "${CH39X_ARM64:-1}" = 1 ]; then
 		st=0
@@ -109,7 +102,8 @@ vm_ok=$(bg_ok vm)
 	fi
 	if [ "${DEB:-1}" = 1 ]; then
 		st=0
-		bash "$top/scripts/deb.sh" --arch arm64 &&
+		bash "$top/scripts/deb.sh" && bash "$top/tests/deb_install.sh" &&
+			bash "$top/scripts/deb.sh" --arch arm64 &&
 			bash "$top/tests/deb_arm64.sh" && st=1
 		echo "deb $st" >> "$bg_status"
 	fi
@@ -164,7 +158,7 @@ else
 fi
 took "fuzzing"
 
-bg_wait "$bg_pid" "the arm64 suites and the arm64 packages"
+bg_wait "$bg_pid" "the arm64 suites and the Debian packages"
 if [ "${CH39X_ARM64:-1}" = 1 ]; then
 	logdirs+=("${ARM64_BUILDDIR:-$top/build-arm64}")
 	[ "$(bg_ok arm64)" = 1 ] || rc=1
