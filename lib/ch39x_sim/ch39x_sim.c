@@ -586,12 +586,22 @@ sim_lookup(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 	return sim_get_info(d, info);
 }
 
-/* The model's device object outlives its unplug: nothing to take again. */
+/*
+ * The model's device object outlives its unplug: nothing to take again.
+ * A removal the watcher has not read yet was the device's before this
+ * return: dropped, not reported after it (a host's removal event names
+ * the old device number, which the libusb backend no longer matches by
+ * then). Cleared before the look, so that an unplug after it stays news.
+ */
 static int
 sim_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen)
 {
+	struct sim_dev *s = to_sim(d);
+
 	(void)err;
 	(void)errlen;
+	__atomic_fetch_and(&s->bus_news, ~(uint32_t)CH39X_BUS_GONE,
+			   __ATOMIC_SEQ_CST);
 	return ch39x_sim_unplugged(d) ? -ENODEV : 0;
 }
 
