@@ -236,7 +236,7 @@ else
 	ip netns exec "$rt" timeout 300 dnsmasq --keep-in-foreground --no-resolv --no-hosts --user=root \
 		--interface="$pl" --bind-interfaces --enable-ra \
 		--dhcp-range=::,constructor:"$pl",ra-only,64,10m \
-		--ra-param="$pl",3 --pid-file="$priv/dnsmasq6.pid" \
+		"$(lan_ra "$pl")" --pid-file="$priv/dnsmasq6.pid" \
 		--log-facility="$priv/dnsmasq6.log" 2> "$priv/dnsmasq6.err" &
 	dnsmasq_pid=$!
 	# Usable once duplicate address detection is over (not tentative).

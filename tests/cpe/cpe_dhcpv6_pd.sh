@@ -104,7 +104,7 @@ dhcpd6 2001:db8:100
 # address the hook puts there.
 ip netns exec "$rt" timeout 300 dnsmasq --no-daemon --port=0 \
 	--interface="$pl" --bind-interfaces --enable-ra \
-	--dhcp-range=::,constructor:"$pl",ra-only,64 --ra-param="$pl",3 \
+	--dhcp-range=::,constructor:"$pl",ra-only,64 "$(lan_ra "$pl")" \
 	> "$priv/dnsmasq_lan.log" 2>&1 &
 dl=$!
 sleep 0.5

@@ -86,6 +86,13 @@ ok_drop() { if "$@" >/dev/null 2>&1; then echo pass; else echo drop; fi; }
 # (30 s deadline), its JSON reply; field JSON KEY: one key of a reply.
 ctl() { timeout 30 "$here/../../usertools/ch39x-cpe-ctl" -p "cpe_${id}_main" "$@" 2>&1; }
 field() { echo "$1" | python3 -c "import json,sys; print(json.load(sys.stdin).get('$2', ''))" 2>/dev/null; }
+# lan_ra TAP: dnsmasq's --ra-param for the LAN TAP: an RA every 4 s with
+# a router lifetime of 1800 s (OpenWrt odhcpd's default). Without the
+# lifetime dnsmasq advertises three intervals, 12 s, but in the first
+# 60 s of a new prefix it sends every 5 to 20 s (radv.c, new_timeout()):
+# the LAN host's default route lapses between two RAs ("Network is
+# unreachable" for up to 8 s) right when a test starts using it.
+lan_ra() { echo "--ra-param=$1,4,1800"; }
 # jq-free JSON reads: json FILE EXPR (python expression on j).
 json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 

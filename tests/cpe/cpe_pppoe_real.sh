@@ -218,10 +218,29 @@ ip netns exec "$rt" timeout 540 dnsmasq --no-daemon --port=0 --user=root \
 	--interface="$pl" --bind-interfaces --enable-ra \
 	--dhcp-range=192.168.75.100,192.168.75.150,255.255.255.0,10m \
 	--dhcp-authoritative \
-	--dhcp-range=::,constructor:"$pl",ra-only,64 --ra-param="$pl",3 \
+	--dhcp-range=::,constructor:"$pl",ra-only,64 "$(lan_ra "$pl")" \
 	--dhcp-leasefile="$priv/dnsmasq_lan.leases" \
 	> "$priv/dnsmasq_lan.log" 2>&1 &
 dl=$!
+# The router advertisements the LAN host hears, a line each (uptime,
+# source, router lifetime, prefixes): what its default route was made
+# of, printed when an IPv6 check fails.
+ip netns exec "$lan" timeout 540 python3 -u -c '
+import socket, struct, time
+s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
+s.setsockopt(socket.IPPROTO_ICMPV6, 1, struct.pack("8I", *([0xffffffff] * 4 + [0xffffffff ^ (1 << 6)] + [0xffffffff] * 3)))
+while True:
+	d, a = s.recvfrom(2048)
+	if d[0] != 134:
+		continue
+	o, pf = 16, []
+	while o + 8 <= len(d) and d[o + 1]:
+		if d[o] == 3 and o + 32 <= len(d):
+			pf.append("%s/%d valid %d pref %d" % (socket.inet_ntop(socket.AF_INET6, d[o + 16:o + 32]), d[o + 2], *struct.unpack("!II", d[o + 4:o + 12])))
+		o += 8 * d[o + 1]
+	print("%.1f %s lifetime %d %s" % (time.clock_gettime(time.CLOCK_BOOTTIME), a[0], struct.unpack("!H", d[6:8])[0], "; ".join(pf)))
+' > "$priv/lan_ra.log" 2>&1 &
+bg_pids="$bg_pids $!"
 # The LAN host by DHCP (busybox udhcpc) instead of its static address.
 cat > "$priv/udhcpc.sh" <<SH
 #!/bin/sh
@@ -366,6 +385,9 @@ show_logs6() {
 		echo "--- $f ---"; tail -n 12 "$priv/$f" 2>/dev/null
 	done
 	ip -n "$rt" -6 addr; ip -n "$wan" -6 addr show dev "$srv_if"
+	echo "--- the LAN host: addresses, routes, the last advertisements heard (uptime now $(cut -d' ' -f1 /proc/uptime)) ---"
+	ip -n "$lan" -6 addr show dev "$tl"; ip -n "$lan" -6 route
+	tail -n 8 "$priv/lan_ra.log"
 	ctl /cpe/wan
 }
 # c6 COND MSG: check's verdict, and on failure the IPv6 logs and false.
@@ -398,12 +420,13 @@ ipv6_learnt() {
 v6=0
 if ipv6_learnt "first session"; then
 	v6=1
-	# The LAN host's default route comes with a later RA than its
-	# address may (seen: "Network is unreachable" at load 7): a way out
-	# first, waited for, then the three.
+	# The LAN host's default route may come with a later RA than its
+	# address: a way out first, waited for, then the three. (The
+	# "Network is unreachable" seen here before was the route lapsing
+	# between RAs: lan_ra in cpe_lib.sh.)
 	until_ok 30 eval 'answered "$(L ping -6 -c 1 -W 2 $SERVER6 2>&1)" 1'
 	out=$(L ping -6 -c 3 -i 0.3 -W 5 $SERVER6 2>&1)
-	check 'answered "$out" 3' "ping6 from $h6 to the ISP's server $SERVER6 through the session ($(echo "$out" | grep -o '[0-9]* received' || echo "$out" | tail -1))"
+	c6 'answered "$out" 3' "ping6 from $h6 to the ISP's server $SERVER6 through the session ($(echo "$out" | grep -o '[0-9]* received' || echo "$out" | tail -1))"
 	r=$(ctl /cpe/wan)
 	rx0=$(field "$r" pppoe_rx_data) tx0=$(field "$r" pppoe_tx_data)
 	h0=$(field "$(ctl /cpe/stats)" fast_hits6)
@@ -415,11 +438,11 @@ if ipv6_learnt "first session"; then
 	rh=$(json "$priv/iperf6_s.json" 'j["start"]["connected"][0]["remote_host"]')
 	rx=$(json "$priv/iperf6_s.json" 'int(j["end"]["sum_received"]["bytes"])')
 	mbps=$(json "$priv/iperf6_c.json" 'int(j["end"]["sum_received"]["bits_per_second"]/1e6)')
-	check '[ "$rh" = "$h6" ] && [ "${rx:-0}" -gt 1000000 ]' "iperf3 -6 TCP from $rh through the session: ${rx:-0} bytes (${mbps:-?} Mbit/s)"
+	c6 '[ "$rh" = "$h6" ] && [ "${rx:-0}" -gt 1000000 ]' "iperf3 -6 TCP from $rh through the session: ${rx:-0} bytes (${mbps:-?} Mbit/s$(json "$priv/iperf6_c.json" '"; client: " + j["error"]' 2>/dev/null))"
 	r=$(ctl /cpe/wan)
 	drx=$(( $(field "$r" pppoe_rx_data) - rx0 )) dtx=$(( $(field "$r" pppoe_tx_data) - tx0 ))
 	dh=$(( $(field "$(ctl /cpe/stats)" fast_hits6) - h0 ))
-	check '[ $drx -gt 300 ] && [ $dtx -gt 300 ] && [ $dh -gt 300 ]' "the IPv6 transfer in the session's fast path: rx_data +$drx, tx_data +$dtx, IPv6 flow-cache hits +$dh"
+	c6 '[ $drx -gt 300 ] && [ $dtx -gt 300 ] && [ $dh -gt 300 ]' "the IPv6 transfer in the session's fast path: rx_data +$drx, tx_data +$dtx, IPv6 flow-cache hits +$dh"
 fi
 
 # --- the concentrator goes and comes back ------------------------------------
