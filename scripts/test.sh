@@ -56,12 +56,16 @@ took() { echo "test.sh: $1 took $((SECONDS - t0)) s"; t0=$SECONDS; }
 # is a file of "NAME 1|0" lines.
 bg_log=$(mktemp) bg_status=$(mktemp)
 trap 'rm -f "$bg_log" "$bg_status"' EXIT
-# bg_wait PID WHAT: the background step's end, its output and verdicts.
+# bg_took WHAT START: inside a background step, how long WHAT took since
+# START (a $SECONDS), printed with the step's output.
+bg_took() { echo "test.sh: $1 took $((SECONDS - $2)) s (in the background)"; }
+# bg_wait PID WHAT: the background step's end, its output and verdicts;
+# "waiting for WHAT" is the time it ran on after the foreground step.
 bg_wait() {
 	wait "$1" || rc=1
 	cat "$bg_log"
 	: > "$bg_log"
-	took "$2 (the rest of them)"
+	took "waiting for $2"
 }
 # bg_ok NAME: 1 when every verdict line of NAME says 1 (and one does).
 bg_ok() {
@@ -75,9 +79,10 @@ bg_ok() {
 # and pppd in a guest of its own (PPPOE=1: this host's kernel has no PPP;
 # about 4 minutes).
 (
-	st=0
+	st=0 s=$SECONDS
 	bash "$top/tests/vm/run.sh" && PPPOE=1 bash "$top/tests/vm/run.sh" && st=1
 	echo "vm $st" >> "$bg_status"
+	bg_took "the guests" "$s"
 ) > "$bg_log" 2>&1 &
 bg_pid=$!
 meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1
@@ -96,16 +101,18 @@ vm_ok=$(bg_ok vm)
 # come second: the arm64 one uses the sysroot the cross build makes.
 (
 	if [ "${CH39X_ARM64:-1}" = 1 ]; then
-		st=0
+		st=0 s=$SECONDS
 		bash "$top/scripts/test-arm64.sh" && st=1
 		echo "arm64 $st" >> "$bg_status"
+		bg_took "the arm64 suites" "$s"
 	fi
 	if [ "${DEB:-1}" = 1 ]; then
-		st=0
+		st=0 s=$SECONDS
 		bash "$top/scripts/deb.sh" && bash "$top/tests/deb_install.sh" &&
 			bash "$top/scripts/deb.sh" --arch arm64 &&
 			bash "$top/tests/deb_arm64.sh" && st=1
 		echo "deb $st" >> "$bg_status"
+		bg_took "the Debian packages" "$s"
 	fi
 ) > "$bg_log" 2>&1 &
 bg_pid=$!
