@@ -35,6 +35,11 @@
 #   bench_cpe_gen_pppoe TAP  set the array pargs to cpe_gen's arguments
 #                          with the WAN a PPPoE session (--wan 1=pppoe, no
 #                          route or neighbour) on the TAP named TAP
+#
+# BENCH_HUGE=1 (bench_cpe_gen): the router's memory in 2 MB hugepages, as
+# on a CPE, instead of --no-huge's 4 KB pages (whose TLB misses weigh on
+# whatever touches cold mbufs): hugetlbfs mounted on $priv/huge and
+# vm.nr_hugepages raised to at least 600, both undone at exit. Root only.
 
 # The names are read by the scripts that source this.
 # shellcheck disable=SC2034
@@ -90,9 +95,30 @@ bench_copy_pmd() {
 	cp "$so" "$priv/pmd.so"
 }
 
+# _bench_huge: the hugepage mount and pages of BENCH_HUGE=1 (not in a
+# subshell: it registers their undoing); sets mem to the EAL options.
+_bench_huge() {
+	local pages
+
+	pages=$(cat /proc/sys/vm/nr_hugepages)
+	mkdir -p "$priv/huge"
+	mount -t hugetlbfs -o pagesize=2M nodev "$priv/huge" ||
+		{ echo "bench: BENCH_HUGE=1: cannot mount hugetlbfs (root?)" >&2; return 1; }
+	bench_at_exit "umount '$priv/huge'; echo $pages > /proc/sys/vm/nr_hugepages"
+	[ "$pages" -ge 600 ] || echo 600 > /proc/sys/vm/nr_hugepages
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 600 ] ||
+		{ echo "bench: BENCH_HUGE=1: the machine gave $(cat /proc/sys/vm/nr_hugepages) of 600 hugepages" >&2; return 1; }
+	mem="--huge-dir $priv/huge"
+}
+
 bench_cpe_gen() {
-	# shellcheck disable=SC2034
-	cpe_gen=(--no-huge --no-pci -m 1024 -l 0,1 -d "$priv/pmd.so"
+	local mem=--no-huge
+
+	if [ "${BENCH_HUGE:-0}" = 1 ]; then
+		_bench_huge || exit 1
+	fi
+	# shellcheck disable=SC2034,SC2206 # mem: one or two words
+	cpe_gen=($mem --no-pci -m 1024 -l 0,1 -d "$priv/pmd.so"
 		--vdev "net_ch39x0,wire=pair:l$1,sim_rate=unlimited"
 		--vdev "net_ch39x1,wire=pair:w$1,sim_rate=unlimited"
 		--vdev "net_ch39x2,wire=pair:l$1,sim_rate=unlimited"

@@ -12,6 +12,9 @@
 #               rate is above what the generator sends, so every packet
 #               goes in and out of the queues and none is dropped
 #   fq_10G      --wan-rate 10G (flow queues with CoDel, the default)
+#   fifo_1500M  --wan-rate 1500M: a modest overload: the shaper passes
+#   fq_1500M    most of what the generator sends (2.1 Mpps of its 64-byte
+#               frames) and drops the rest, as an uplink a little too slow
 #   fifo_200M   --wan-rate 200M --qos-fq off: the shaper limits; most
 #               packets find the class full (tail drop)
 #   fq_200M     --wan-rate 200M: most packets are dropped from the
@@ -33,6 +36,8 @@
 # minimum, besides the median; on a shared machine read the minimums.
 #
 # Writes OUT/qos_cost.csv (every run) and OUT/qos_cost.txt (medians).
+# BENCH_HUGE=1: the router's memory in 2 MB hugepages (bench_lib.sh);
+# CPE, PMD_SO: ch39x-cpe and the PMD (default the build's).
 # Usage: scripts/bench/qos_cost.sh [SECONDS] [RUNS] [OUT]
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
@@ -40,7 +45,7 @@ set -euo pipefail
 secs=${1:-4}
 runs=${2:-5}
 out=${3:-$top/doc/perf}
-cpe=$build/app/ch39x-cpe/ch39x-cpe
+cpe=${CPE:-$build/app/ch39x-cpe/ch39x-cpe}
 bench_build "$cpe" "$so"
 mkdir -p "$out"
 bench_priv qos-cost
@@ -52,10 +57,12 @@ declare -A cfg=(
 	[none]=""
 	[fifo_10G]="--wan-rate 10G --qos-fq off --qos-queue 4096"
 	[fq_10G]="--wan-rate 10G --qos-queue 4096"
+	[fifo_1500M]="--wan-rate 1500M --qos-fq off --qos-queue 4096"
+	[fq_1500M]="--wan-rate 1500M --qos-queue 4096"
 	[fifo_200M]="--wan-rate 200M --qos-fq off --qos-queue 4096"
 	[fq_200M]="--wan-rate 200M --qos-queue 4096"
 )
-order=(none fifo_10G fq_10G fifo_200M fq_200M)
+order=(none fifo_10G fq_10G fifo_1500M fq_1500M fifo_200M fq_200M)
 
 one() {
 	local tag=$1 run=$2
@@ -85,9 +92,11 @@ for r in $(seq "$runs"); do
 	done
 done
 
-python3 - "$out/qos_cost.csv" "$secs" "$runs" > "$out/qos_cost.txt" <<'PY'
+python3 - "$out/qos_cost.csv" "$secs" "$runs" "${order[*]}" > "$out/qos_cost.txt" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+configs = sys.argv[4].split()
+rates = [c[3:] for c in configs if c.startswith("fq_")]
 def col(c, k):
     return [float(r[k]) for r in rows if r["config"] == c]
 print("qos_cost.sh %s s x %s runs: TSC cycles per packet, minimum | median" % (sys.argv[2], sys.argv[3]))
@@ -96,15 +105,15 @@ sched = {}
 for pick, name in ((min, "minimum"), (statistics.median, "median")):
     base = pick(col("none", "app_cycles_per_pkt"))
     sched[name] = {}
-    for c in ("fifo_10G", "fq_10G", "fifo_200M", "fq_200M"):
+    for c in configs[1:]:
         sched[name][c] = pick(col(c, "app_cycles_per_pkt")) - base + pick(col(c, "dequeue_cycles_per_pkt"))
-for c in ("none", "fifo_10G", "fq_10G", "fifo_200M", "fq_200M"):
+for c in configs:
     a, d = col(c, "app_cycles_per_pkt"), col(c, "dequeue_cycles_per_pkt")
     sc = (sched["minimum"].get(c, 0.0), sched["median"].get(c, 0.0))
     print("%-10s %8.1f | %7.1f %8.1f | %7.1f %8.1f | %7.1f %12.0f %10.0f" % (
           c, min(a), statistics.median(a), min(d), statistics.median(d), sc[0], sc[1],
           statistics.median(col(c, "wan_tx_pps")), statistics.median(col(c, "sched_drops"))))
-for rate in ("10G", "200M"):
+for rate in rates:
     for name in ("minimum", "median"):
         fi, fq = sched[name]["fifo_" + rate], sched[name]["fq_" + rate]
         print("%s (%s): scheduler cycles per packet fifo %.1f, fq %.1f: fq / fifo %s" %
