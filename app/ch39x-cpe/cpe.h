@@ -322,6 +322,12 @@ struct cpe {
 	uint64_t hz;
 	uint64_t now;			/* TSC, once per loop */
 	uint32_t gen;			/* bumped when routes/neighbours change */
+	/*
+	 * The packets in hand came in on the WAN and the downlink is shaped
+	 * (--down-rate): cpe_tx() hands those for a LAN port to qos.c. Set
+	 * by the loop per input burst, so that no path has to pass it on.
+	 */
+	bool down_in;
 	struct cpe_stats st;
 };
 
@@ -689,6 +695,8 @@ int cpe_wan_ctl_init(void);
 /*
  * qos.c: the WAN scheduler, on when --wan-rate is given. cpe_tx() hands
  * it the WAN's packets, cpe_tx_flush() lets out what the shaper allows.
+ * With --down-rate, a second instance does the same for what came in on
+ * the WAN (cpe.down_in) and leaves by a LAN port (idx).
  *
  * A loop that sleeps when idle must not sleep through held packets:
  * while cpe_qos_pending() is true, cpe_tx_flush() must run again no later
@@ -697,10 +705,12 @@ int cpe_wan_ctl_init(void);
  * held). A full TX queue of the port (PMD back-pressure) is not in it.
  */
 extern bool cpe_qos_on;
+extern bool cpe_qos_down_on;
 uint32_t cpe_qos_mbufs(void);
 int cpe_qos_init(void);
 void cpe_qos_close(void);
 void cpe_qos_enqueue(struct rte_mbuf *m);
+void cpe_qos_down_enqueue(uint16_t idx, struct rte_mbuf *m);
 void cpe_qos_dequeue(void);
 bool cpe_qos_pending(void);
 uint64_t cpe_qos_next_tsc(void);

@@ -129,6 +129,7 @@ forward(void)
 				cpe.st.port[i].rx_bytes +=
 					rte_pktmbuf_pkt_len(pkts[j]);
 			t1 = rte_rdtsc();
+			cpe.down_in = cpe_qos_down_on && i == cpe.wan;
 			if (o->flow_cache) {
 				cpe_flow_input(i, pkts, n);
 			} else {
@@ -138,6 +139,8 @@ forward(void)
 			/* The router's own work, without the PMD's bursts. */
 			cpe.st.app_cycles += rte_rdtsc() - t1;
 		}
+		/* Linux's frames (TAP) and timers' are the router's own. */
+		cpe.down_in = false;
 		cpe_tap_poll();
 		cpe_tx_flush();
 		cpe.st.loops++;

@@ -47,8 +47,9 @@ static const struct opt_def opt_defs[] = {
 	{ "firewall", REQ }, { "fw-open", REQ }, { "fw-pinhole", REQ },
 	{ "fw-states", REQ }, { "fw-forward", REQ }, { "frag-max", REQ },
 	{ "frag-timeout", REQ },
-	{ "wan-rate", REQ }, { "wan-overhead", REQ }, { "qos-classes", REQ },
-	{ "qos-queue", REQ }, { "qos-map", REQ }, { "qos-pcp-map", REQ },
+	{ "wan-rate", REQ }, { "down-rate", REQ }, { "wan-overhead", REQ },
+	{ "qos-classes", REQ }, { "qos-queue", REQ }, { "qos-map", REQ },
+	{ "qos-pcp-map", REQ },
 	{ "qos-fq", REQ }, { "qos-target", REQ }, { "qos-interval", REQ },
 	{ "qos-ecn", REQ }, { "qos-flows", REQ }, { "qos-quantum", REQ },
 	{ "qos-catchup", REQ },
@@ -178,6 +179,10 @@ cpe_usage(FILE *f, const char *prog)
 "  --wan-rate RATE       shape the WAN uplink to RATE bits/s (64k..10G,\n"
 "                        suffixes k, M, G, e.g. 20M) and schedule its\n"
 "                        packets by class, strict priority; default: off\n"
+"  --down-rate RATE      shape the downlink, what came in on the WAN and\n"
+"                        leaves by a LAN port, to RATE (as --wan-rate; a\n"
+"                        little below the line's rate) with the same\n"
+"                        scheduler and --qos-* options; default: off\n"
 "  --wan-overhead B      bytes the shaper adds to each frame, 0..256\n"
 "                        (default 24: preamble, FCS, inter-frame gap)\n"
 "  --qos-catchup T       the most of a stall of the forwarding loop, with\n"

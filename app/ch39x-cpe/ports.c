@@ -290,6 +290,11 @@ cpe_tx(uint16_t idx, struct rte_mbuf *m)
 		cpe_qos_enqueue(m);
 		return;
 	}
+	/* And the downlink's: from the WAN to a LAN port (--down-rate). */
+	if (unlikely(cpe.down_in) && !p->wan) {
+		cpe_qos_down_enqueue(idx, m);
+		return;
+	}
 	if (p->nb_tx == CPE_TXQ) {
 		flush_port(p, &cpe.st.port[idx]);
 		if (p->nb_tx == CPE_TXQ) {
@@ -310,7 +315,7 @@ cpe_tx_flush(void)
 {
 	uint16_t i;
 
-	if (unlikely(cpe_qos_on))
+	if (unlikely(cpe_qos_on || cpe_qos_down_on))
 		cpe_qos_dequeue();
 	for (i = 0; i < cpe.nb_ports; i++) {
 		if (!cpe.ports[i].nb_tx)

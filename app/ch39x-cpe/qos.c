@@ -35,6 +35,19 @@
  * waiting, did not run for 5 to 7 ms at a time on average (its vCPU
  * preempted, or busy with the guest kernel's USB transfers), and without
  * the catch-up the uplink lost that time: 30 to 60 % of 20 Mbit/s.
+ *
+ * The downlink (--down-rate) is a second instance of the same scheduler,
+ * with the same classes, queues and options, on the same lcore: what
+ * came in on the WAN and leaves by a LAN port waits in it and leaves a
+ * little below the line's rate, so that the downloads' queue forms here
+ * (where the flow queues keep a sparse flow apart from it) and not in the
+ * ISP's equipment or in the LAN port's TX path (the PMD, USB), where the
+ * replies to a LAN host's ping wait behind it; cake's ingress mode does
+ * the same. One instance for all the LAN ports, not one per port: the
+ * rate is the WAN line's, which all of them share. So each packet keeps
+ * the interface it leaves by (in the mbuf's hash.usr, a tag DPDK leaves
+ * to the application and which nothing reads after routing), and a
+ * dequeue that fills one of the instance's ports' TX queue ends there.
  */
 
 #include <inttypes.h>
@@ -66,33 +79,42 @@ struct qos_class {
 	uint32_t head, n;	/* n: packets held, in either mode */
 	uint64_t enq, sent, drops, bytes, qmax;
 	uint64_t bypassed;	/* sent without waiting (bypass()) */
-	struct cpe_fq fq;	/* flow queues (qos.fq) */
+	struct cpe_fq fq;	/* flow queues (qos_sched.fq) */
 };
 
-static struct {
+/* One scheduler: the uplink's (WAN egress) or the downlink's. */
+struct qos_sched {
 	struct cpe_qos_map map;
 	uint32_t nb, cap, overhead;
 	struct cpe_shaper sh;	/* TSC ticks */
 	uint32_t held;		/* packets in all classes */
 	uint64_t tx_full;	/* dequeues the port's full TX queue cut */
-	uint64_t deq_cycles;	/* TSC cycles in cpe_qos_dequeue() */
+	uint64_t deq_cycles;	/* TSC cycles in sched_dequeue() */
+	bool on;
 	bool fq;		/* flow queues, else a FIFO per class */
+	bool stop;		/* an output port's TX queue full: no more */
 	uint32_t seed;		/* of the flow hash: not guessable outside */
 	uint32_t npend;		/* in pend[], not yet in their classes */
+	uint16_t nb_out;	/* the interfaces it sends by */
+	uint16_t out[CPE_MAX_PORTS];
 	struct qos_pend pend[PEND_MAX];
 	struct qos_class c[CPE_QOS_MAX_CLASSES];
-} qos;
+};
+
+static struct qos_sched up, down;
 
 bool cpe_qos_on;
+bool cpe_qos_down_on;
 
-static void fq_drain(void);
+static void fq_drain(struct qos_sched *s);
 
 uint32_t
 cpe_qos_mbufs(void)
 {
 	const struct cpe_qos_cfg *c = &cpe.o->qos;
 
-	return c->rate ? c->classes * c->queue : 0;
+	return ((c->rate ? 1 : 0) + (c->down_rate ? 1 : 0)) * c->classes *
+		c->queue;
 }
 
 static void
@@ -152,64 +174,118 @@ fq_init(struct cpe_fq *q, const struct cpe_qos_cfg *c)
 	return cpe_fq_init(q, &p, &ops);
 }
 
-int
-cpe_qos_init(void)
+/*
+ * The interfaces an instance sends by: the WAN for the uplink, every
+ * other one for the downlink (a dequeue stops when one of them is full).
+ */
+static void
+sched_ports(struct qos_sched *s, bool wan)
+{
+	uint16_t i;
+
+	for (i = 0; i < cpe.nb_ports; i++)
+		if (cpe.ports[i].wan == wan)
+			s->out[s->nb_out++] = i;
+}
+
+static int
+sched_init(struct qos_sched *s, uint64_t rate, uint32_t overhead, bool wan)
 {
 	const struct cpe_qos_cfg *c = &cpe.o->qos;
 	uint64_t frame, burst, catchup;
 	uint32_t i;
 
-	if (c->rate == 0 || cpe.wan < 0)
-		return 0;
-	memset(&qos, 0, sizeof(qos));
-	cpe_qos_map_build(c, &qos.map);
-	qos.nb = c->classes;
-	qos.cap = c->queue;
-	qos.overhead = c->overhead;
-	frame = cpe.o->mtu + RTE_ETHER_HDR_LEN + 8 + qos.overhead;
-	burst = c->rate / 8 * BUCKET_US / 1000000;
+	memset(s, 0, sizeof(*s));
+	cpe_qos_map_build(c, &s->map);
+	s->nb = c->classes;
+	s->cap = c->queue;
+	s->overhead = overhead;
+	frame = cpe.o->mtu + RTE_ETHER_HDR_LEN + 8 + s->overhead;
+	burst = rate / 8 * BUCKET_US / 1000000;
 	if (burst < 2 * frame)
 		burst = 2 * frame;
-	catchup = c->rate / 8 * c->catchup_us / 1000000;
+	catchup = rate / 8 * c->catchup_us / 1000000;
 	/* The first dequeue starts the clock. */
-	cpe_shaper_init(&qos.sh, c->rate, cpe.hz, burst, catchup);
-	qos.fq = c->fq;
-	qos.seed = (uint32_t)rte_rand();
-	for (i = 0; i < qos.nb; i++) {
-		if (qos.fq ? fq_init(&qos.c[i].fq, c) != 0 :
-		    (qos.c[i].q = calloc(qos.cap, sizeof(qos.c[i].q[0]))) ==
+	cpe_shaper_init(&s->sh, rate, cpe.hz, burst, catchup);
+	s->fq = c->fq;
+	s->seed = (uint32_t)rte_rand();
+	sched_ports(s, wan);
+	for (i = 0; i < s->nb; i++) {
+		if (s->fq ? fq_init(&s->c[i].fq, c) != 0 :
+		    (s->c[i].q = calloc(s->cap, sizeof(s->c[i].q[0]))) ==
 		    NULL) {
 			fprintf(stderr, "ch39x-cpe: --qos-queue %u: no memory "
-				"for %u classes\n", qos.cap, qos.nb);
-			cpe_qos_close();
+				"for %u classes\n", s->cap, s->nb);
 			return -ENOMEM;
 		}
 	}
-	cpe_qos_on = true;
+	s->on = true;
 	return 0;
 }
 
-void
-cpe_qos_close(void)
+/*
+ * The downlink's frames were measured on the WAN with the PPPoE session
+ * header, which they no longer have on the LAN side: it is added back to
+ * the overhead, as the uplink counts it (ports.c encapsulates first).
+ */
+static uint32_t
+down_overhead(void)
+{
+	return cpe.o->qos.overhead +
+		(cpe.ports[cpe.wan].pppoe ? CPE_PPPOE_OVERHEAD : 0);
+}
+
+int
+cpe_qos_init(void)
+{
+	const struct cpe_qos_cfg *c = &cpe.o->qos;
+	int rc = 0;
+
+	if (cpe.wan < 0)
+		return 0;
+	if (c->rate != 0)
+		rc = sched_init(&up, c->rate, c->overhead, true);
+	if (rc == 0 && c->down_rate != 0)
+		rc = sched_init(&down, c->down_rate, down_overhead(), false);
+	if (rc != 0) {
+		cpe_qos_close();
+		return rc;
+	}
+	cpe_qos_on = up.on;
+	cpe_qos_down_on = down.on;
+	return 0;
+}
+
+static void
+sched_close(struct qos_sched *s)
 {
 	struct qos_class *k;
 	uint32_t i;
 
-	if (qos.npend)
-		fq_drain();
-	cpe_qos_on = false;
+	if (s->npend)
+		fq_drain(s);
+	s->on = false;
 	for (i = 0; i < CPE_QOS_MAX_CLASSES; i++) {
-		k = &qos.c[i];
+		k = &s->c[i];
 		cpe_fq_free(&k->fq);
 		while (k->q != NULL && k->n) {
 			rte_pktmbuf_free(k->q[k->head]);
-			k->head = (k->head + 1) % qos.cap;
+			k->head = (k->head + 1) % s->cap;
 			k->n--;
 		}
 		free(k->q);
 		k->q = NULL;
 	}
-	qos.held = 0;
+	s->held = 0;
+}
+
+void
+cpe_qos_close(void)
+{
+	cpe_qos_on = false;
+	cpe_qos_down_on = false;
+	sched_close(&up);
+	sched_close(&down);
 }
 
 static int
@@ -218,20 +294,28 @@ tag_pcp(const struct rte_mbuf *m)
 	return m->ol_flags & RTE_MBUF_F_TX_VLAN ? m->vlan_tci >> 13 : -1;
 }
 
-/* A packet into the port's TX queue, paid for from the bucket. */
+/*
+ * A packet into its port's TX queue, paid for from the bucket. The port
+ * is the one cpe_tx() was given (enqueue()); one it fills ends the
+ * dequeue, so that no port's queue overflows and the rest waits here.
+ */
 static inline void
-send(struct cpe_port *p, struct qos_class *k, struct rte_mbuf *m)
+send(struct qos_sched *s, struct qos_class *k, struct rte_mbuf *m)
 {
+	uint16_t idx = (uint16_t)m->hash.usr;
+	struct cpe_port *p = &cpe.ports[idx];
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
-	cpe_shaper_pay(&qos.sh, len + qos.overhead);
+	cpe_shaper_pay(&s->sh, len + s->overhead);
 	k->sent++;
 	k->bytes += len;
+	if (p->nb_tx + 1 >= CPE_TXQ)
+		s->stop = true;
 	p->txlen[p->nb_tx] = len;
 	/* Tagged on the way out, as cpe_tx() does for unshaped ports: the
 	 * classes saw the untagged frame (bytes counted without the tag).
 	 */
-	if (p->vlan && cpe_vlan_tag(cpe.wan, m) != 0)
+	if (p->vlan && cpe_vlan_tag(idx, m) != 0)
 		return;
 	p->txq[p->nb_tx++] = m;
 }
@@ -244,26 +328,27 @@ send(struct cpe_port *p, struct qos_class *k, struct rte_mbuf *m)
  * wait; a router below its rate has none. False: it must queue.
  */
 static bool
-bypass(struct rte_mbuf *m)
+bypass(struct qos_sched *s, uint16_t idx, struct rte_mbuf *m)
 {
-	struct cpe_port *p = &cpe.ports[cpe.wan];
 	struct qos_class *k;
 
-	if (qos.held != 0 || !cpe_shaper_open(&qos.sh) || p->nb_tx >= CPE_TXQ)
+	if (s->held != 0 || !cpe_shaper_open(&s->sh) ||
+	    cpe.ports[idx].nb_tx >= CPE_TXQ)
 		return false;
-	k = &qos.c[cpe_qos_classify(&qos.map,
+	k = &s->c[cpe_qos_classify(&s->map,
 		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
 		tag_pcp(m))];
 	k->enq++;
 	k->bypassed++;
-	if (qos.fq)
+	if (s->fq)
 		k->fq.st.hist[0]++;
-	send(p, k, m);
+	send(s, k, m);
 	return true;
 }
 
 static void
-fq_enqueue(struct qos_class *k, struct rte_mbuf *m, uint32_t hash)
+fq_enqueue(struct qos_sched *s, struct qos_class *k, struct rte_mbuf *m,
+	   uint32_t hash)
 {
 	uint32_t before;
 
@@ -273,7 +358,7 @@ fq_enqueue(struct qos_class *k, struct rte_mbuf *m, uint32_t hash)
 	cpe_fq_enqueue(&k->fq, m, rte_pktmbuf_pkt_len(m), hash, cpe.now);
 	/* One in, and what overflow took out of the fattest flow. */
 	k->n = k->fq.held;
-	qos.held = qos.held + k->fq.held - before;
+	s->held = s->held + k->fq.held - before;
 	if (k->n > k->qmax)
 		k->qmax = k->n;
 }
@@ -287,20 +372,20 @@ fq_enqueue(struct qos_class *k, struct rte_mbuf *m, uint32_t hash)
  * its own.
  */
 static void
-fq_drain(void)
+fq_drain(struct qos_sched *s)
 {
 	const struct qos_pend *a;
-	uint32_t i, n = qos.npend;
+	uint32_t i, n = s->npend;
 
 	for (i = 0; i < n; i++) {
 		if (i + PEND_AHEAD < n) {
-			a = &qos.pend[i + PEND_AHEAD];
-			cpe_fq_prefetch_tail(&qos.c[a->cls].fq, a->hash);
+			a = &s->pend[i + PEND_AHEAD];
+			cpe_fq_prefetch_tail(&s->c[a->cls].fq, a->hash);
 		}
-		a = &qos.pend[i];
-		fq_enqueue(&qos.c[a->cls], a->m, a->hash);
+		a = &s->pend[i];
+		fq_enqueue(s, &s->c[a->cls], a->m, a->hash);
 	}
-	qos.npend = 0;
+	s->npend = 0;
 }
 
 /*
@@ -312,128 +397,174 @@ fq_drain(void)
  * (bypass()) does so only when none waits here, as when none was held.
  */
 static void
-fq_pend(struct rte_mbuf *m)
+fq_pend(struct qos_sched *s, struct rte_mbuf *m)
 {
-	struct qos_pend *a = &qos.pend[qos.npend++];
+	struct qos_pend *a = &s->pend[s->npend++];
 
 	a->m = m;
-	a->cls = cpe_qos_inspect(&qos.map,
+	a->cls = cpe_qos_inspect(&s->map,
 		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
-		tag_pcp(m), qos.seed, &a->hash);
-	cpe_fq_prefetch_flow(&qos.c[a->cls].fq, a->hash);
-	if (qos.npend == PEND_MAX)
-		fq_drain();
+		tag_pcp(m), s->seed, &a->hash);
+	cpe_fq_prefetch_flow(&s->c[a->cls].fq, a->hash);
+	if (s->npend == PEND_MAX)
+		fq_drain(s);
 }
 
-void
-cpe_qos_enqueue(struct rte_mbuf *m)
+static void
+fifo_enqueue(struct qos_sched *s, struct rte_mbuf *m)
 {
 	struct qos_class *k;
 
-	if (qos.npend == 0 && bypass(m))
-		return;
-	if (qos.fq) {
-		fq_pend(m);
-		return;
-	}
-	k = &qos.c[cpe_qos_classify(&qos.map,
+	k = &s->c[cpe_qos_classify(&s->map,
 		rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
 		tag_pcp(m))];
 	k->enq++;
-	if (k->n == qos.cap) {
+	if (k->n == s->cap) {
 		/* Tail drop: the queue's oldest keep their place. */
 		k->drops++;
 		rte_pktmbuf_free(m);
 		return;
 	}
-	k->q[(k->head + k->n) % qos.cap] = m;
+	k->q[(k->head + k->n) % s->cap] = m;
 	k->n++;
-	qos.held++;
+	s->held++;
 	if (k->n > k->qmax)
 		k->qmax = k->n;
 }
 
+/* A packet for interface idx; the mbuf keeps idx until send(). */
+static inline void
+enqueue(struct qos_sched *s, uint16_t idx, struct rte_mbuf *m)
+{
+	m->hash.usr = idx;
+	if (s->npend == 0 && bypass(s, idx, m))
+		return;
+	if (s->fq)
+		fq_pend(s, m);
+	else
+		fifo_enqueue(s, m);
+}
+
+void
+cpe_qos_enqueue(struct rte_mbuf *m)
+{
+	enqueue(&up, (uint16_t)cpe.wan, m);
+}
+
+void
+cpe_qos_down_enqueue(uint16_t idx, struct rte_mbuf *m)
+{
+	enqueue(&down, idx, m);
+}
+
 /* Strict priority over FIFO classes: the head of the highest non-empty. */
 static void
-dequeue_fifo(struct cpe_port *p)
+dequeue_fifo(struct qos_sched *s)
 {
 	struct qos_class *k;
 	struct rte_mbuf *m;
 
-	while (qos.held && cpe_shaper_open(&qos.sh) && p->nb_tx < CPE_TXQ) {
-		for (k = qos.c; k->n == 0; k++)
+	while (s->held && cpe_shaper_open(&s->sh) && !s->stop) {
+		for (k = s->c; k->n == 0; k++)
 			;
 		m = k->q[k->head];
-		k->head = (k->head + 1) % qos.cap;
+		k->head = (k->head + 1) % s->cap;
 		k->n--;
-		qos.held--;
-		send(p, k, m);
+		s->held--;
+		send(s, k, m);
 	}
 }
 
 /* The same over flow-queue classes; CoDel may drop all a class holds. */
 static void
-dequeue_fq(struct cpe_port *p, uint64_t now)
+dequeue_fq(struct qos_sched *s, uint64_t now)
 {
-	struct qos_class *k = qos.c;
+	struct qos_class *k = s->c;
 	struct rte_mbuf *m;
 	uint32_t len, gone;
 
-	while (qos.held && cpe_shaper_open(&qos.sh) && p->nb_tx < CPE_TXQ) {
+	while (s->held && cpe_shaper_open(&s->sh) && !s->stop) {
 		while (k->n == 0)
 			k++;
 		m = cpe_fq_dequeue(&k->fq, now, &len);
 		/* Sent or dropped, what left is accounted here. */
 		gone = k->n - k->fq.held;
-		qos.held -= gone;
+		s->held -= gone;
 		k->n = k->fq.held;
 		if (m != NULL)
-			send(p, k, m);
+			send(s, k, m);
 		else if (gone == 0)
 			break;	/* its round ended: the next flush goes on */
 	}
 }
 
-void
-cpe_qos_dequeue(void)
+/* One of the instance's ports has a full TX queue (PMD back-pressure). */
+static bool
+ports_full(const struct qos_sched *s)
 {
-	struct cpe_port *p = &cpe.ports[cpe.wan];
+	uint16_t i;
+
+	for (i = 0; i < s->nb_out; i++)
+		if (cpe.ports[s->out[i]].nb_tx >= CPE_TXQ)
+			return true;
+	return false;
+}
+
+static void
+sched_dequeue(struct qos_sched *s)
+{
 	uint64_t now = rte_rdtsc();
 	bool work;
 
-	if (qos.npend)
-		fq_drain();
-	work = qos.held != 0;
-	cpe_shaper_refill(&qos.sh, now);
-	/* The port's TX queue full (PMD back-pressure): the rest waits. */
-	if (qos.fq)
-		dequeue_fq(p, now);
+	if (s->npend)
+		fq_drain(s);
+	work = s->held != 0;
+	cpe_shaper_refill(&s->sh, now);
+	/* A port's TX queue full (PMD back-pressure): the rest waits. */
+	s->stop = work && ports_full(s);
+	if (s->fq)
+		dequeue_fq(s, now);
 	else
-		dequeue_fifo(p);
-	if (qos.held && cpe_shaper_open(&qos.sh))
-		qos.tx_full++;
+		dequeue_fifo(s);
+	if (s->held && cpe_shaper_open(&s->sh))
+		s->tx_full++;
 	/* What is left waits until the next dequeue. */
-	cpe_shaper_held(&qos.sh, qos.held != 0);
+	cpe_shaper_held(&s->sh, s->held != 0);
 	/* What the dequeue side costs when it has work (once a loop). */
 	if (work)
-		qos.deq_cycles += rte_rdtsc() - now;
+		s->deq_cycles += rte_rdtsc() - now;
+}
+
+void
+cpe_qos_dequeue(void)
+{
+	if (up.on)
+		sched_dequeue(&up);
+	if (down.on)
+		sched_dequeue(&down);
 }
 
 bool
 cpe_qos_pending(void)
 {
-	return qos.held != 0 || qos.npend != 0;
+	return (up.held | up.npend | down.held | down.npend) != 0;
+}
+
+static uint64_t
+sched_next_tsc(const struct qos_sched *s)
+{
+	/* Arrivals not yet queued (sent after this loop's dequeue): now. */
+	if (s->npend)
+		return 0;
+	if (s->held == 0)
+		return UINT64_MAX;
+	return cpe_shaper_next(&s->sh);
 }
 
 uint64_t
 cpe_qos_next_tsc(void)
 {
-	/* Arrivals not yet queued (sent after this loop's dequeue): now. */
-	if (qos.npend)
-		return 0;
-	if (qos.held == 0)
-		return UINT64_MAX;
-	return cpe_shaper_next(&qos.sh);
+	return RTE_MIN(sched_next_tsc(&up), sched_next_tsc(&down));
 }
 
 static double
@@ -451,7 +582,8 @@ struct qos_fig {
 };
 
 static void
-fig_add(struct qos_fig *g, const struct qos_class *k)
+fig_add(struct qos_fig *g, const struct qos_sched *s,
+	const struct qos_class *k)
 {
 	const struct cpe_fq_stats *st = &k->fq.st;
 	unsigned int b;
@@ -461,7 +593,7 @@ fig_add(struct qos_fig *g, const struct qos_class *k)
 	g->bypassed += k->bypassed;
 	g->bytes += k->bytes;
 	g->qmax = RTE_MAX(g->qmax, k->qmax);
-	if (!qos.fq) {
+	if (!s->fq) {
 		g->drops += k->drops;
 		return;
 	}
@@ -477,23 +609,23 @@ fig_add(struct qos_fig *g, const struct qos_class *k)
 }
 
 static void
-fig_of(struct qos_fig *g, int cls)
+fig_of(struct qos_fig *g, const struct qos_sched *s, int cls)
 {
 	uint32_t i;
 
 	memset(g, 0, sizeof(*g));
-	for (i = 0; i < qos.nb; i++)
+	for (i = 0; i < s->nb; i++)
 		if (cls < 0 || (uint32_t)cls == i)
-			fig_add(g, &qos.c[i]);
+			fig_add(g, s, &s->c[i]);
 }
 
 static void
-fig_print(FILE *f, const struct qos_fig *g)
+fig_print(FILE *f, const struct qos_sched *s, const struct qos_fig *g)
 {
 	fprintf(f, "enqueued %" PRIu64 " sent %" PRIu64 " bypassed %" PRIu64
 		" dropped %" PRIu64 " bytes %" PRIu64 " queue_max %" PRIu64,
 		g->enq, g->sent, g->bypassed, g->drops, g->bytes, g->qmax);
-	if (qos.fq)
+	if (s->fq)
 		fprintf(f, " flows sparse %u bulk %u new %" PRIu64 " codel_drops %"
 			PRIu64 " ecn_marks %" PRIu64 " overlimit_drops %" PRIu64
 			" delay_us p50 %" PRIu64 " p90 %" PRIu64 " p99 %" PRIu64,
@@ -505,13 +637,13 @@ fig_print(FILE *f, const struct qos_fig *g)
 }
 
 static void
-fig_json(FILE *f, const struct qos_fig *g)
+fig_json(FILE *f, const struct qos_sched *s, const struct qos_fig *g)
 {
 	fprintf(f, "\"enqueued\": %" PRIu64 ", \"sent\": %" PRIu64
 		", \"bypassed\": %" PRIu64 ", \"dropped\": %" PRIu64
 		", \"bytes\": %" PRIu64 ", \"queue_max\": %" PRIu64, g->enq,
 		g->sent, g->bypassed, g->drops, g->bytes, g->qmax);
-	if (qos.fq)
+	if (s->fq)
 		fprintf(f, ", \"flows_sparse\": %u, \"flows_bulk\": %u"
 			", \"new_flows\": %" PRIu64 ", \"codel_drops\": %"
 			PRIu64 ", \"ecn_marks\": %" PRIu64
@@ -525,63 +657,78 @@ fig_json(FILE *f, const struct qos_fig *g)
 }
 
 static const char *
-mode_name(void)
+mode_name(const struct qos_sched *s)
 {
-	return qos.fq ? "fq_codel" : "fifo";
+	return s->fq ? "fq_codel" : "fifo";
+}
+
+static void
+sched_print(FILE *f, const struct qos_sched *s, const char *name)
+{
+	struct qos_fig g;
+	uint32_t i;
+
+	if (!s->on)
+		return;
+	fprintf(f, "  qos %s: rate %" PRIu64 " bit/s overhead %u B %s queue %u "
+		"packets/class held %u stalls %" PRIu64 " (%.1f ms, lost %.1f "
+		"ms) empty %.1f ms tx_full %" PRIu64 "\n", name, s->sh.rate,
+		s->overhead, mode_name(s), s->cap, s->held, s->sh.stalls,
+		ms_of(s->sh.stall_ticks), ms_of(s->sh.lost_ticks),
+		ms_of(s->sh.empty_ticks), s->tx_full);
+	for (i = 0; i < s->nb; i++) {
+		fig_of(&g, s, (int)i);
+		fprintf(f, "    class %u: ", i);
+		fig_print(f, s, &g);
+	}
+	fig_of(&g, s, -1);
+	fprintf(f, "    total: ");
+	fig_print(f, s, &g);
 }
 
 void
 cpe_qos_print(FILE *f)
 {
+	sched_print(f, &up, "wan");
+	sched_print(f, &down, "down");
+}
+
+/* "key": {...}, the same figures for either instance (off: rate 0). */
+static void
+sched_json(FILE *f, const struct qos_sched *s, const char *key)
+{
 	struct qos_fig g;
 	uint32_t i;
 
-	if (!cpe_qos_on)
-		return;
-	fprintf(f, "  qos wan: rate %" PRIu64 " bit/s overhead %u B %s queue %u "
-		"packets/class held %u stalls %" PRIu64 " (%.1f ms, lost %.1f "
-		"ms) empty %.1f ms tx_full %" PRIu64 "\n", qos.sh.rate,
-		qos.overhead, mode_name(), qos.cap, qos.held, qos.sh.stalls,
-		ms_of(qos.sh.stall_ticks), ms_of(qos.sh.lost_ticks),
-		ms_of(qos.sh.empty_ticks), qos.tx_full);
-	for (i = 0; i < qos.nb; i++) {
-		fig_of(&g, (int)i);
-		fprintf(f, "    class %u: ", i);
-		fig_print(f, &g);
+	fprintf(f, "  \"%s\": {\"rate_bps\": %" PRIu64 ", \"overhead\": %u, "
+		"\"mode\": \"%s\", \"queue\": %u, \"held\": %u, "
+		"\"stalls\": %" PRIu64 ", \"stall_ms\": %.1f, \"lost_ms\": "
+		"%.1f, \"empty_ms\": %.1f, \"tx_full\": %" PRIu64
+		", \"dequeue_cycles\": %" PRIu64, key,
+		s->on ? s->sh.rate : 0, s->overhead,
+		s->on ? mode_name(s) : "off", s->cap, s->held,
+		s->sh.stalls, ms_of(s->sh.stall_ticks),
+		ms_of(s->sh.lost_ticks), ms_of(s->sh.empty_ticks),
+		s->tx_full, s->deq_cycles);
+	if (s->on) {
+		fig_of(&g, s, -1);
+		fprintf(f, ", \"total\": {");
+		fig_json(f, s, &g);
+		fprintf(f, "}");
 	}
-	fig_of(&g, -1);
-	fprintf(f, "    total: ");
-	fig_print(f, &g);
+	fprintf(f, ", \"classes\": [");
+	for (i = 0; s->on && i < s->nb; i++) {
+		fig_of(&g, s, (int)i);
+		fprintf(f, "%s\n    {\"class\": %u, ", i ? "," : "", i);
+		fig_json(f, s, &g);
+		fprintf(f, "}");
+	}
+	fprintf(f, "%s]},\n", s->on && s->nb ? "\n  " : "");
 }
 
 void
 cpe_qos_json(FILE *f)
 {
-	struct qos_fig g;
-	uint32_t i;
-
-	fprintf(f, "  \"qos\": {\"rate_bps\": %" PRIu64 ", \"overhead\": %u, "
-		"\"mode\": \"%s\", \"queue\": %u, \"held\": %u, "
-		"\"stalls\": %" PRIu64 ", \"stall_ms\": %.1f, \"lost_ms\": "
-		"%.1f, \"empty_ms\": %.1f, \"tx_full\": %" PRIu64
-		", \"dequeue_cycles\": %" PRIu64,
-		cpe_qos_on ? qos.sh.rate : 0, qos.overhead,
-		cpe_qos_on ? mode_name() : "off", qos.cap, qos.held,
-		qos.sh.stalls, ms_of(qos.sh.stall_ticks),
-		ms_of(qos.sh.lost_ticks), ms_of(qos.sh.empty_ticks),
-		qos.tx_full, qos.deq_cycles);
-	if (cpe_qos_on) {
-		fig_of(&g, -1);
-		fprintf(f, ", \"total\": {");
-		fig_json(f, &g);
-		fprintf(f, "}");
-	}
-	fprintf(f, ", \"classes\": [");
-	for (i = 0; cpe_qos_on && i < qos.nb; i++) {
-		fig_of(&g, (int)i);
-		fprintf(f, "%s\n    {\"class\": %u, ", i ? "," : "", i);
-		fig_json(f, &g);
-		fprintf(f, "}");
-	}
-	fprintf(f, "%s]},\n", cpe_qos_on && qos.nb ? "\n  " : "");
+	sched_json(f, &up, "qos");
+	sched_json(f, &down, "qos_down");
 }

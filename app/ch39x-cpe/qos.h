@@ -46,6 +46,7 @@
 /* What the options set (opts.c calls cpe_qos_opt()). */
 struct cpe_qos_cfg {
 	uint64_t rate;			/* WAN shaper, bits/s; 0: off */
+	uint64_t down_rate;		/* downlink (to the LAN), 0: off */
 	uint32_t classes;
 	uint32_t queue;			/* packets per class; 0: default */
 	uint32_t overhead;		/* bytes per frame besides pkt_len */

@@ -199,7 +199,7 @@ parse_map(const char *val, bool pcp, int8_t *map)
 }
 
 static const char *const opt_names[] = {
-	"wan-rate", "wan-overhead", "qos-classes", "qos-queue", "qos-map",
+	"wan-rate", "down-rate", "wan-overhead", "qos-classes", "qos-queue", "qos-map",
 	"qos-pcp-map", "qos-fq", "qos-target", "qos-interval", "qos-ecn",
 	"qos-flows", "qos-quantum", "qos-catchup",
 };
@@ -222,6 +222,11 @@ cpe_qos_opt(struct cpe_qos_cfg *c, const char *name, const char *val)
 
 	if (strcmp(name, "wan-rate") == 0) {
 		if (parse_rate(val, &c->rate) != 0)
+			return RATE_ALLOWED;
+		return NULL;
+	}
+	if (strcmp(name, "down-rate") == 0) {
+		if (parse_rate(val, &c->down_rate) != 0)
 			return RATE_ALLOWED;
 		return NULL;
 	}
@@ -304,10 +309,12 @@ cpe_qos_cfg_check(struct cpe_qos_cfg *c, char *msg, size_t size)
 	const char *fq_opt;
 	unsigned int i;
 
-	if (c->rate == 0 && c->set_without_rate != NULL) {
+	if (c->rate == 0 && c->down_rate == 0 &&
+	    c->set_without_rate != NULL) {
 		snprintf(msg, size, "--%s: the WAN scheduler runs only under "
-			 "its shaper; allowed with --wan-rate RATE (%s)",
-			 c->set_without_rate, RATE_ALLOWED);
+			 "its shaper; allowed with --wan-rate RATE or "
+			 "--down-rate RATE (%s)", c->set_without_rate,
+			 RATE_ALLOWED);
 		return -EINVAL;
 	}
 	fq_opt = c->fq ? NULL : fq_only_set(c);
