@@ -28,7 +28,8 @@ expect() {
 ok="--lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24"
 rc=0; "$cpe" -- --help > "$priv/out" || rc=$?
 if [ $rc -eq 0 ] && grep -q -- "--no-flow-cache" "$priv/out" &&
-   grep -q -- "--no-vlan-offload" "$priv/out" && grep -q "PORT.VLAN" "$priv/out"; then
+   grep -q -- "--no-vlan-offload" "$priv/out" && grep -q "PORT.VLAN" "$priv/out" &&
+   grep -q -- "--down-rate RATE" "$priv/out"; then
 	echo "ok: --help"; else echo "FAIL: --help (exit $rc)"; fail=1; fi
 expect "--lan 0=192.168.1.1/33: allowed values are PORT=ADDR/LEN" -- --lan 0=192.168.1.1/33 --wan 1=1.2.3.4/24
 expect "--wan: the router needs one --wan" -- --lan 0=10.0.0.1/24
@@ -104,6 +105,13 @@ expect "--qos-target 200000us: not below --qos-interval 100000us" -- $ok --wan-r
 expect "--qos-flows: an option of the flow queues; allowed with --qos-fq on" -- $ok --wan-rate 20M --qos-fq off --qos-flows 64
 expect "--qos-catchup 2s: allowed values are a time 0us..1s" -- $ok --wan-rate 20M --qos-catchup 2s
 expect "--qos-catchup: the WAN scheduler runs only under its shaper; allowed with --wan-rate" -- $ok --qos-catchup 5ms
+# The downlink's shaper: the same rates; the --qos-* options go with it
+# alone too (the error below comes after they were taken).
+expect "--down-rate 5G5: allowed values are a rate in bits/s, 64k..10G" -- $ok --down-rate 5G5
+expect "--down-rate 11G: allowed values are a rate in bits/s, 64k..10G" -- $ok --down-rate 11G
+expect "--down-rate : allowed values are a rate in bits/s" -- $ok --down-rate ""
+expect "allowed with --wan-rate RATE or --down-rate RATE" -- $ok --qos-fq off
+expect "--qos-map 46=3: class beyond --qos-classes 2; allowed classes are 0..1" -- $ok --down-rate 60M --qos-classes 2 --qos-map ef=3
 printf 'lan 0=10.0.0.1/24\nwan 1=10.1.0.1/24\nroute 10.0.0.0/8,x\n' > "$priv/c1"
 expect "$priv/c1:3: --route 10.0.0.0/8,x: allowed values" -- --config "$priv/c1"
 printf 'lan 0=10.0.0.1/24\nspeed 9\n' > "$priv/c2"

@@ -24,6 +24,18 @@
 # 4. The control: the same load with --qos-classes 1 --qos-fq off (one
 #    FIFO under the same shaper): EF pings now queue like best effort, so
 #    the priority, not the shaper alone, is what kept them fast in 3.
+# 5. The downlink (--down-rate $RATE alone, flow queues), the LAN host's
+#    TCP asking for ECN: iperf3 -R (4 streams WAN -> LAN, 14 s) is held
+#    to the rate: its goodput between 80 % (less the router's stalls not
+#    made up) and 101 % of what $RATE carries of TCP payload (1448 of
+#    every 1538 bytes the shaper counts); an unmarked ping from the LAN
+#    host meanwhile keeps its median near idle (below idle + 15 ms: its
+#    replies are a sparse flow of the downlink's queues, not behind the
+#    downloads in the LAN port's TX path). The exit JSON: "qos" off,
+#    "qos_down" at the rate in fq_codel mode, CoDel marked (ECN), its
+#    bytes at least the downloads' goodput and at most what the rate
+#    allows over the router's run, enqueued = sent + dropped + held, and
+#    nearly all the LAN port's packets went through it.
 #
 # Usage: cpe_qos.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root.
@@ -211,5 +223,77 @@ echo "numbers: one class (FIFO) under iperf3: EF median $ef1 ms ($n_ef1/30), BE 
 check '[ "$n_ef1" -ge 15 ] && fgt "$ef1" "$idle + 5" && fgt "$ef1" "$ef * 2"' \
 	"--qos-classes 1 --qos-fq off: EF pings queue with the bulk traffic (median $ef1 ms vs $ef ms with priority)"
 stop_router fifo
+
+# --- the downlink: --down-rate, flow queues ----------------------------
+# load_down: iperf3 -R (WAN -> LAN) for 14 s, 4 streams; after 4 s, 30
+# unmarked pings at 0.25 s.
+load_down() {
+	ip netns exec "$wan" timeout 40 iperf3 -s -1 -J -B $WAN_H \
+		> "$priv/srv_down.json" 2>&1 &
+	local sp=$! i
+	for i in $(seq 50); do
+		ip netns exec "$wan" ss -ltn 2>/dev/null | grep -q ":5201 " && break
+		sleep 0.1
+	done
+	ip netns exec "$lan" timeout 40 iperf3 -c $WAN_H -R -P 4 -t 14 -J \
+		> "$priv/cli_down.json" 2>&1 &
+	iperf_pid=$!
+	sleep 4
+	ip netns exec "$lan" timeout 30 ping -c 30 -i 0.25 -W 3 $WAN_H \
+		> "$priv/be_down.txt" 2>&1 &
+	ping_pids=$!
+	wait $ping_pids
+	ping_pids=
+	wait $iperf_pid
+	iperf_pid=
+	wait $sp
+}
+
+ip netns del "$lan"; ip netns del "$wan"
+ip netns add "$lan"; ip netns add "$wan"
+sed -i '/^wan-rate /d' "$priv/cpe.conf"
+start_router down --down-rate $RATE
+host_v4 $LAN_RT $LAN_H $WAN_H
+# ECN for the downloads: the LAN host opens their connections and asks.
+ip netns exec "$lan" sysctl -qw net.ipv4.tcp_ecn=1
+L ping -c 1 -W 3 $LAN_RT >/dev/null 2>&1
+W ping -c 1 -W 3 $WAN_RT >/dev/null 2>&1
+load_down
+dmbps=$(json "$priv/cli_down.json" 'int(j["end"]["sum_received"]["bits_per_second"])')
+dbytes=$(json "$priv/cli_down.json" 'int(j["end"]["sum_received"]["bytes"])')
+read -r bd n_bd < <(rtt "$priv/be_down.txt")
+echo "numbers: --down-rate $RATE, under iperf3 -R (${dmbps:-?} bit/s): unmarked ping median $bd ms ($n_bd/30), idle $idle ms"
+stop_router down
+j=$priv/down.json
+echo "  downlink: $(json "$j" '"; ".join("%s %s" % (k, j["qos_down"]["total"][k]) for k in ("sent", "bypassed", "dropped", "new_flows", "codel_drops", "ecn_marks", "overlimit_drops", "delay_us"))'); stalls $(json "$j" '"%d, %.1f ms, lost %.1f ms" % (j["qos_down"]["stalls"], j["qos_down"]["stall_ms"], j["qos_down"]["lost_ms"])')"
+# TCP payload the rate carries: 1448 bytes (timestamps on) of a 1514-byte
+# frame plus the 24 bytes of --wan-overhead the shaper adds. 1 % above it
+# is allowed: a burst after a stall (--qos-catchup, 20 ms at the rate)
+# can end inside iperf3's window that its start was not in.
+ceil=$((RATE_BPS * 1448 / 1538))
+lost_s=$(json "$j" 'j["qos_down"]["lost_ms"] / 1000')
+dfloor=$(python3 -c "print(int($ceil * 0.8 * max(0.0, 1 - ${lost_s:-0} / 14)))")
+check '[ -n "$dmbps" ] && fgt "$dmbps" "$dfloor" && fgt "$ceil * 1.01" "$dmbps"' \
+	"downlink: iperf3 -R held to the rate: ${dmbps:-none} bit/s between $dfloor (80 % of the goodput ceiling $ceil less ${lost_s:-?} s of stalls not made up) and 101 % of it"
+check '[ "$n_bd" -ge 20 ] && fgt "$idle + 15" "$bd"' \
+	"downlink: the unmarked ping's replies are a sparse flow: median $bd ms < idle $idle ms + 15 ms ($n_bd/30 answered)"
+dmode=$(json "$j" 'j["qos_down"]["mode"]')
+drate=$(json "$j" 'j["qos_down"]["rate_bps"]')
+umode=$(json "$j" 'j["qos"]["mode"]')
+check '[ "$dmode" = fq_codel ] && [ "$drate" = "$RATE_BPS" ] && [ "$umode" = off ]' \
+	"JSON: qos_down mode ${dmode:-none} rate_bps ${drate:-none}; qos (uplink) ${umode:-none}"
+dmarks=$(json "$j" 'j["qos_down"]["total"]["ecn_marks"]')
+dp50=$(json "$j" 'j["qos_down"]["classes"][2]["delay_us"]["p50"]')
+check '[ "${dmarks:-0}" -gt 0 ] && [ -n "$dp50" ] && [ "$dp50" -lt 100000 ]' \
+	"downlink: CoDel marked (ECN) ${dmarks:-none} times; best-effort delay median ${dp50:-none} us < 100 ms"
+dsent=$(json "$j" 'j["qos_down"]["total"]["bytes"]')
+dmax=$(json "$j" 'int(j["elapsed_s"] * j["qos_down"]["rate_bps"] / 8 + 2 * j["qos_down"]["rate_bps"] / 8 * 0.02)')
+check '[ -n "$dsent" ] && [ -n "$dbytes" ] && fgt "$dsent" "$dbytes" && fgt "$dmax" "$dsent"' \
+	"downlink: the scheduler sent ${dsent:-none} bytes: more than the downloads' ${dbytes:-none}, less than the rate allows over the run ($dmax)"
+dleft=$(json "$j" 'j["qos_down"]["total"]["enqueued"] - j["qos_down"]["total"]["sent"] - j["qos_down"]["total"]["dropped"] - j["qos_down"]["held"]')
+dpk=$(json "$j" 'j["qos_down"]["total"]["sent"]')
+lan_tx=$(json "$j" 'j["ports"][0]["tx"]')
+check '[ "${dleft:-1}" = 0 ] && [ -n "$lan_tx" ] && [ "$dpk" -le "$lan_tx" ] && fgt "$dpk" "$lan_tx * 0.95"' \
+	"downlink: enqueued = sent + dropped + held (${dleft:-?} left over); ${dpk:-none} of the LAN port's ${lan_tx:-none} packets went through it (the rest: the router's own)"
 
 cpe_lib_done
