@@ -9,7 +9,9 @@
 # WAN egress (and only that) to CPE_QOS_RATE (20M):
 #
 #   fq    ch39x-cpe --wan-rate RATE CPE_QOS_ARGS CPE_QOS_FQ_ARGS
-#         (flow queueing; default "--qos-fq on")
+#         --down-rate CPE_QOS_DOWN_RATE (flow queueing, default
+#         "--qos-fq on"; its downlink shaped too, default 60M, a little
+#         below what the guest's path carries: "" for none)
 #   fifo  ch39x-cpe --wan-rate RATE CPE_QOS_ARGS CPE_QOS_FIFO_ARGS
 #         (today's FIFO per class; default "--qos-fq off")
 #   cake  Linux (cpe.sh's router: cdc_ncm netdevs in cpe_rt, nftables
@@ -23,7 +25,8 @@
 #   l1    4 TCP uploads (iperf3 -P 4, LAN -> WAN host) and the sparse
 #         flow: an unmarked ping every 20 ms LAN -> WAN host
 #   l2    l1 plus 4 TCP downloads (a second iperf3 server, -R -P 4);
-#         downloads are not shaped (no router shapes its ingress)
+#         downloads are shaped only by router fq's --down-rate (the
+#         Linux routers shape their WAN egress only)
 # iperf3 and ping are pinned to vCPU 0 (the ping SCHED_FIFO: its own wait
 # for the vCPU is not the router's latency), ch39x-cpe's lcore is vCPU 1.
 #
@@ -61,6 +64,7 @@ QOS_LOADS=${QOS_LOADS:-idle l1 l2}
 QOS_FQ_ARGS=${QOS_FQ_ARGS---qos-fq on}
 QOS_FIFO_ARGS=${QOS_FIFO_ARGS---qos-fq off}
 QOS_ARGS=${QOS_ARGS:-}
+QOS_DOWN_RATE=${QOS_DOWN_RATE-60M}
 QOS_WARM=3
 QOS_IDLE_SECS=5
 QOS_CSV=/out/qos.csv
@@ -163,7 +167,7 @@ qos_app_up() {
 
 qos_app_down() {
 	app_stop "$1"
-	qos_log "rep $REP $1: ch39x-cpe's qos statistics: $($QOS_PY app "$OUT/qos-app-$tag.json" 2>&1 | cut -c1-1500)"
+	qos_log "rep $REP $1: ch39x-cpe's qos statistics: $($QOS_PY app "$OUT/qos-app-$tag.json" 2>&1 | cut -c1-3000)"
 	app_exit_result "qos-$1-exit-$REP" " (statistics in qos-app-$tag.json)"
 }
 
@@ -335,7 +339,8 @@ qos_round() {
 	CPE_ERR=""
 	case $1 in
 	fq)	# shellcheck disable=SC2086
-		qos_app_up fq $QOS_ARGS $QOS_FQ_ARGS ;;
+		qos_app_up fq $QOS_ARGS $QOS_FQ_ARGS \
+			${QOS_DOWN_RATE:+--down-rate $QOS_DOWN_RATE} ;;
 	fifo)	# shellcheck disable=SC2086
 		qos_app_up fifo $QOS_ARGS $QOS_FIFO_ARGS ;;
 	cake|htb) qos_linux_up "$1" ;;
@@ -372,7 +377,7 @@ qos_round() {
 }
 
 qos_run() {
-	echo "[guest] qos starts at uptime $(up) s: reps $QOS_REPS, ${QOS_SECS} s windows, WAN shaped to $QOS_RATE, routers $QOS_ROUTERS, loads $QOS_LOADS; fq: $QOS_ARGS $QOS_FQ_ARGS; fifo: $QOS_ARGS $QOS_FIFO_ARGS"
+	echo "[guest] qos starts at uptime $(up) s: reps $QOS_REPS, ${QOS_SECS} s windows, WAN shaped to $QOS_RATE, routers $QOS_ROUTERS, loads $QOS_LOADS; fq: $QOS_ARGS $QOS_FQ_ARGS ${QOS_DOWN_RATE:+--down-rate $QOS_DOWN_RATE}; fifo: $QOS_ARGS $QOS_FIFO_ARGS"
 	pmd_prepare || return
 	for m in $(cat /modules/cpe.list 2>/dev/null); do
 		insmod "/modules/$m.ko" 2>/dev/null ||
@@ -399,6 +404,7 @@ qos_run() {
 		REP=$((REP + 1))
 	done
 	$QOS_PY summary "$OUT/qos.csv" "$QOS_BPS" "$QOS_ROUTERS" "$QOS_LOADS" \
+		"${QOS_DOWN_RATE:-off}" \
 		> /out/qos-summary.txt 2>&1
 	while read -r l; do qos_log "$l"; done < /out/qos-summary.txt
 	kill $LPID $WPID 2>/dev/null

@@ -14,8 +14,9 @@
                                 in Mbit/s ("- - -" when there is none);
                                 Jain's index (sum x)^2 / (n sum x^2)
   qos_stats.py app FILE         one line of ch39x-cpe's exit JSON: its qos
-                                section's scalars and each class's
-  qos_stats.py summary CSV RATE_BPS ROUTERS LOADS
+                                section's scalars and each class's (and
+                                its qos_down section's, when on)
+  qos_stats.py summary CSV RATE_BPS ROUTERS LOADS [DOWN]
                                 medians (min-max) per router and load
 """
 
@@ -90,6 +91,14 @@ def app(path):
     q = j.get("qos")
     if not isinstance(q, dict):
         return "no qos section"
+    s = app_sched(q)
+    d = j.get("qos_down")
+    if isinstance(d, dict) and d.get("mode") != "off":
+        s += " || downlink (qos_down): " + app_sched(d)
+    return s
+
+
+def app_sched(q):
     out = []
     for k, v in q.items():
         if isinstance(v, (int, float, str, bool)):
@@ -101,7 +110,7 @@ def app(path):
     return "; ".join(out)
 
 
-def summary(path, rate_bps, routers, loads):
+def summary(path, rate_bps, routers, loads, down="off"):
     import csv
     rows = list(csv.DictReader(open(path)))
     cols = [("rtt_p50", "RTT p50 ms"), ("rtt_p90", "p90 ms"),
@@ -110,10 +119,11 @@ def summary(path, rate_bps, routers, loads):
             ("down_mbps", "down Mbit/s"), ("jain_down", "Jain down"),
             ("cpu_router", "router CPU %"), ("cpu_cpe_proc", "ch39x-cpe %")]
     print("# medians (min-max) over the reps; WAN egress shaped to %.1f "
-          "Mbit/s (only that direction); RTT of the unmarked 20 ms ping "
+          "Mbit/s; downlink shaped only by router fq's --down-rate (%s); "
+          "RTT of the unmarked 20 ms ping "
           "LAN -> WAN host; up/down: the receivers' goodput over the ping's "
           "window; CPU in %% of one vCPU (router = guest busy - generators)"
-          % (rate_bps / 1e6))
+          % (rate_bps / 1e6, down))
     for load in loads:
         for r in routers:
             sel = [x for x in rows if x["router"] == r and x["load"] == load]
@@ -147,7 +157,8 @@ def main(a):
     elif len(a) >= 2 and a[0] == "app":
         print(app(a[1]))
     elif len(a) >= 5 and a[0] == "summary":
-        summary(a[1], float(a[2]), a[3].split(), a[4].split())
+        summary(a[1], float(a[2]), a[3].split(), a[4].split(),
+                a[5] if len(a) >= 6 else "off")
     else:
         sys.exit(__doc__)
 

@@ -44,7 +44,7 @@
 #   QOS=1 [CPE_QOS_REPS=3 CPE_QOS_SECS=12 CPE_QOS_RATE=20M
 #   CPE_QOS_ROUTERS="fq fifo cake htb" CPE_QOS_LOADS="idle l1 l2"
 #   CPE_QOS_FQ_ARGS="--qos-fq on" CPE_QOS_FIFO_ARGS="--qos-fq off"
-#   CPE_QOS_ARGS=] ...                   latency under load through a
+#   CPE_QOS_DOWN_RATE=60M CPE_QOS_ARGS=] ...                   latency under load through a
 #                                        shaped WAN: ch39x-cpe (flow
 #                                        queueing, FIFO classes) against
 #                                        Linux with cake and with HTB +
@@ -154,6 +154,9 @@ CPE_QOS_LOADS=${CPE_QOS_LOADS:-idle l1 l2}
 CPE_QOS_FQ_ARGS=${CPE_QOS_FQ_ARGS---qos-fq on}
 CPE_QOS_FIFO_ARGS=${CPE_QOS_FIFO_ARGS---qos-fq off}
 CPE_QOS_ARGS=${CPE_QOS_ARGS:-}
+# router fq's downlink shaper (--down-rate; "" for none): a little below
+# the 95-138 Mbit/s the guest's path carries to the LAN unshaped
+CPE_QOS_DOWN_RATE=${CPE_QOS_DOWN_RATE-60M}
 VM_MEM=1024
 # A comparison round takes about 25 s per driver and frame size under TCG
 # (two gadgets, two directions), plus a testpmd start per PMD.
@@ -198,7 +201,7 @@ QOS_APPEND=
 	VM_MEM=1536; }
 for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
 	 "$CPE_QOS_LOADS" "$CPE_QOS_FQ_ARGS" "$CPE_QOS_FIFO_ARGS" \
-	 "$CPE_QOS_ARGS"; do
+	 "$CPE_QOS_ARGS" "$CPE_QOS_DOWN_RATE"; do
 	case $v in *"'"*|*\\*) echo "CPE_QOS_*: no quotes or backslashes ($v)"; exit 2 ;; esac
 done
 
@@ -515,7 +518,8 @@ for speed in $SPEEDS; do
 		QOS_ROUTERS "$CPE_QOS_ROUTERS" QOS_LOADS "$CPE_QOS_LOADS" \
 		QOS_FQ_ARGS "$CPE_QOS_FQ_ARGS" \
 		QOS_FIFO_ARGS "$CPE_QOS_FIFO_ARGS" \
-		QOS_ARGS "$CPE_QOS_ARGS" > "$RUN/qos.conf"
+		QOS_ARGS "$CPE_QOS_ARGS" \
+		QOS_DOWN_RATE "$CPE_QOS_DOWN_RATE" > "$RUN/qos.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
 	# The replugs (the PMD's, the router's) do not depend on the bus's
 	# speed: once, at high speed, for CI's time.
