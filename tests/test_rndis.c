@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ch39x_cdc.h"
 #include "ch39x_rndis.h"
 #include "ch39x_vendor.h"
 #include "check.h"
@@ -39,6 +40,73 @@ test_ident(void)
 	CHECK(!ch39x_rndis_is_control(0x02, 0x02, 0x01));
 	CHECK(!ch39x_rndis_is_control(0x02, 0x06, 0x00));
 	CHECK(!ch39x_rndis_is_control(0xE0, 0x01, 0x01));	/* Bluetooth */
+}
+
+/*
+ * ACM + RNDIS as a composite gadget has them (interfaces 0-1 an AT port,
+ * 2-3 f_rndis with IAD, Header, Call Management, ACM, Union).
+ */
+static const uint8_t acm_rndis[] = {
+	9, 2, 141, 0, 4, 1, 0, 0xC0, 1,
+	8, 0x0B, 0, 2, 2, 2, 1, 0,
+	9, 4, 0, 0, 1, 2, 2, 1, 0,
+	5, 0x24, 0, 0x10, 1, 5, 0x24, 1, 0, 1, 4, 0x24, 2, 2, 5, 0x24, 6, 0, 1,
+	7, 5, 0x84, 3, 10, 0, 9,
+	9, 4, 1, 0, 2, 0x0A, 0, 0, 0,
+	7, 5, 0x85, 2, 0, 2, 0, 7, 5, 0x06, 2, 0, 2, 0,
+	8, 0x0B, 2, 2, 2, 2, 0xFF, 0,
+	9, 4, 2, 0, 1, 2, 2, 0xFF, 0,
+	5, 0x24, 0, 0x10, 1, 5, 0x24, 1, 0, 3, 4, 0x24, 2, 0, 5, 0x24, 6, 2, 3,
+	7, 5, 0x81, 3, 8, 0, 9,
+	9, 4, 3, 0, 2, 0x0A, 0, 0, 0,
+	7, 5, 0x82, 2, 0, 2, 0, 7, 5, 0x03, 2, 0, 2, 0,
+};
+
+/* The function found by its descriptors (§17.1). */
+static void
+test_descs(void)
+{
+	uint8_t b[sizeof(acm_rndis)];
+	struct ch39x_cdc_desc d;
+
+	CHECK_EQ(sizeof(acm_rndis), 141);
+	CHECK_EQ(ch39x_cdc_parse_config(acm_rndis, sizeof(acm_rndis),
+					CH39X_CDC_WANT_RNDIS, &d), 0);
+	CHECK_EQ(d.errors, 0);
+	CHECK(d.have_comm);
+	CHECK_EQ(d.comm_if, 2);		/* not the ACM port */
+	CHECK_EQ(d.intr_ep, 0x81);
+	CHECK_EQ(d.intr_maxp, 8);
+	CHECK_EQ(d.data_if, 3);
+	CHECK_EQ(d.flags, CH39X_CDC_F_DATA_FROM_UNION);
+	CHECK(d.have_data_eps);
+	CHECK_EQ(d.data_alt, 0);
+	CHECK_EQ(d.bulk_in, 0x82);
+	CHECK_EQ(d.bulk_out, 0x03);
+	CHECK_EQ(d.bulk_in_maxp, 512);
+	CHECK(ch39x_cdc_usable(&d));
+	/* NCM/ECM asked for: nothing here. */
+	CHECK_EQ(ch39x_cdc_parse_config(acm_rndis, sizeof(acm_rndis), 0, &d),
+		 0);
+	CHECK(!d.have_comm);
+	/* A Union naming interface 9: the next interface instead. */
+	memcpy(b, acm_rndis, sizeof(b));
+	b[110] = 9;
+	CHECK_EQ(ch39x_cdc_parse_config(b, sizeof(b), CH39X_CDC_WANT_RNDIS,
+					&d), 0);
+	CHECK_EQ(d.flags, CH39X_CDC_F_DATA_NEXT);
+	CHECK_EQ(d.data_if, 3);
+	CHECK(ch39x_cdc_usable(&d));
+	/* Android's class triple. */
+	b[110] = 3;
+	b[88] = 0xE0;
+	b[89] = 0x01;
+	b[90] = 0x03;
+	CHECK_EQ(ch39x_cdc_parse_config(b, sizeof(b), CH39X_CDC_WANT_RNDIS,
+					&d), 0);
+	CHECK_EQ(d.comm_class, 0xE0);
+	CHECK_EQ(d.comm_if, 2);
+	CHECK(ch39x_cdc_usable(&d));
 }
 
 /* Requests, as rndis_host sends them (generic_rndis_bind). */
@@ -604,6 +672,7 @@ main(void)
 {
 	static const struct check_case cases[] = {
 		{ "ident", test_ident },
+		{ "descs", test_descs },
 		{ "build_requests", test_build_requests },
 		{ "init_c", test_init_c },
 		{ "query_c", test_query_c },

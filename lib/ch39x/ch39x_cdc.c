@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ch39x_cdc.h"
+#include "ch39x_rndis.h"
 #include "ch39x_vendor.h"	/* ch39x_get_le16() and friends, inline only */
 
 #define USB_DT_CONFIG_LEN	9
@@ -19,12 +20,17 @@
 
 /* ---- Configuration descriptor walker ---- */
 
+/* Whether an interface (class, subclass, protocol) is the one asked for. */
 static bool
-subclass_wanted(uint8_t sub, uint8_t want)
+comm_wanted(const uint8_t *p, uint8_t want)
 {
+	if (want == CH39X_CDC_WANT_RNDIS)
+		return ch39x_rndis_is_control(p[5], p[6], p[7]);
+	if (p[5] != CH39X_CDC_CLASS_COMM)
+		return false;
 	if (want != 0)
-		return sub == want;
-	return sub == CH39X_CDC_SUBCLASS_NCM || sub == CH39X_CDC_SUBCLASS_ECM;
+		return p[6] == want;
+	return p[6] == CH39X_CDC_SUBCLASS_NCM || p[6] == CH39X_CDC_SUBCLASS_ECM;
 }
 
 static void
@@ -126,13 +132,12 @@ walk_comm(const uint8_t *blob, uint32_t end, uint8_t subclass,
 				short_desc(d);
 				break;
 			}
-			if (d->have_comm || p[3] != 0 ||
-			    p[5] != CH39X_CDC_CLASS_COMM ||
-			    !subclass_wanted(p[6], subclass))
+			if (d->have_comm || p[3] != 0 || !comm_wanted(p, subclass))
 				break;
 			in_comm = true;
 			d->have_comm = true;
 			d->comm_if = p[2];
+			d->comm_class = p[5];
 			d->comm_subclass = p[6];
 			d->comm_protocol = p[7];
 			*iad_two = have_iad && iad_count == 2 &&
@@ -267,12 +272,23 @@ ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 	}
 	if (d->have_data)
 		walk_data(blob, end, d);
+	if (subclass == CH39X_CDC_WANT_RNDIS && d->have_comm &&
+	    !d->have_data_eps) {
+		/* generic_rndis_bind's fallback: the next interface. */
+		d->have_data = true;
+		d->data_if = (uint8_t)(d->comm_if + 1);
+		d->flags = CH39X_CDC_F_DATA_NEXT;
+		walk_data(blob, end, d);
+	}
 	return (d->errors & CH39X_CDC_E_MALFORMED) ? -1 : 0;
 }
 
 bool
 ch39x_cdc_usable(const struct ch39x_cdc_desc *d)
 {
+	if (d->have_comm && ch39x_rndis_is_control(d->comm_class,
+			d->comm_subclass, d->comm_protocol))
+		return d->have_data_eps;
 	if (!d->have_comm || !d->have_data_eps || !d->have_ether)
 		return false;
 	if (d->comm_subclass == CH39X_CDC_SUBCLASS_NCM && !d->have_ncm)

@@ -30,6 +30,13 @@
 #define CH39X_CDC_SUBCLASS_NCM		0x0D
 #define CH39X_CDC_SUBCLASS_MBIM		0x0E
 #define CH39X_CDC_NCM_PROTO_NTB		0x01	/* NCM data if */
+/*
+ * Not a subclass: what ch39x_cdc_parse_config() is asked for to find an
+ * RNDIS control interface (ch39x_rndis_is_control(): 02/02/FF or
+ * E0/01/03), which has no Ethernet functional descriptor and whose data
+ * interface has its bulk endpoints at alt setting 0 (§17.1).
+ */
+#define CH39X_CDC_WANT_RNDIS		0xFF
 
 /* Standard descriptor types. */
 #define CH39X_USB_DT_CONFIG		0x02
@@ -110,11 +117,18 @@
  */
 #define CH39X_CDC_F_DATA_FROM_UNION (1u << 0)
 #define CH39X_CDC_F_DATA_FROM_IAD   (1u << 1)
+/*
+ * RNDIS: no usable Union (none, or one naming an interface that is not a
+ * data interface, as some Android phones have): the interface after the
+ * control one, as Linux usbnet_generic_cdc_bind hard-wires 0 and 1.
+ */
+#define CH39X_CDC_F_DATA_NEXT	    (1u << 2)
 
 struct ch39x_cdc_desc {
 	/* Communication interface (alt 0) and its interrupt IN endpoint. */
 	bool have_comm;
 	uint8_t comm_if;
+	uint8_t comm_class;		/* 0x02, or 0xE0 (wireless RNDIS) */
 	uint8_t comm_subclass;
 	uint8_t comm_protocol;
 	uint8_t intr_ep;		/* 0 when none */
@@ -174,7 +188,8 @@ int ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
  * Whether the walked function has what a driver needs, as Linux binds:
  * the communication interface, a data alt setting with both bulk
  * endpoints, the Ethernet functional descriptor, and for NCM the NCM
- * functional descriptor (cdc_ncm_bind_common).
+ * functional descriptor (cdc_ncm_bind_common). RNDIS needs no functional
+ * descriptor (Linux generic_rndis_bind asks the device instead).
  */
 bool ch39x_cdc_usable(const struct ch39x_cdc_desc *d);
 

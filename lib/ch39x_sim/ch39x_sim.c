@@ -84,7 +84,7 @@ sim_get_info(struct ch39x_usb_dev *d, struct ch39x_usb_info *info)
 	info->framing = s->id_framing;
 	if (s->cfg.framing != CH39X_FRAMING_VENDOR) {
 		info->config_value = SIM_CDC_CONFIG;
-		info->maxp[CH39X_EP_INTR_IN] = CH39X_SIM_CDC_INTR_MAXP;
+		info->maxp[CH39X_EP_INTR_IN] = s->cdc.intr_maxp;
 	}
 	snprintf(info->serial, sizeof(info->serial), "%s", s->id_serial);
 	return 0;
@@ -485,6 +485,16 @@ ch39x_sim_unplugged(struct ch39x_usb_dev *d)
 	return __atomic_load_n(&to_sim(d)->unplugged, __ATOMIC_ACQUIRE);
 }
 
+/* The USB function's power-on state: CDC-NCM/ECM or RNDIS descriptors. */
+static void
+sim_function_init(struct sim_dev *s)
+{
+	if (s->cfg.framing == CH39X_FRAMING_RNDIS)
+		sim_rndis_init(s);
+	else if (s->cfg.framing != CH39X_FRAMING_VENDOR)
+		sim_cdc_init(s);
+}
+
 /* Who the device says it is on the bus: its own identity, or another's. */
 static void
 sim_set_identity(struct sim_dev *s, enum ch39x_sim_replug how)
@@ -517,8 +527,7 @@ ch39x_sim_replug(struct ch39x_usb_dev *d, enum ch39x_sim_replug how)
 	s->hash_hi = 0;
 	s->hash_lo = 0;
 	sim_vendor_init(s);
-	if (s->cfg.framing != CH39X_FRAMING_VENDOR)
-		sim_cdc_init(s);
+	sim_function_init(s);
 	for (ep = 0; ep < CH39X_EP_COUNT; ep++) {
 		__atomic_store_n(&s->fault_left[ep], 0, __ATOMIC_RELEASE);
 		s->halted[ep] = false;
@@ -548,6 +557,7 @@ sim_close(struct ch39x_usb_dev *d)
 		return;
 	sim_wake_close(s);
 	sim_wire_close(s);
+	sim_rndis_free(s);
 	if (s->bus_fd >= 0)
 		close(s->bus_fd);
 	pthread_mutex_destroy(&s->lock);
@@ -728,6 +738,7 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	}
 	s->base.ops = &sim_ops;
 	s->model = cfg->framing == CH39X_FRAMING_VENDOR ? &sim_vendor_model :
+		cfg->framing == CH39X_FRAMING_RNDIS ? &sim_rndis_model :
 		&sim_cdc_model;
 	s->base.ctrl_delay_us = 0;
 	s->tap_fd = -1;
@@ -751,8 +762,11 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	sim_set_identity(s, CH39X_SIM_REPLUG_SAME);
 	sim_vendor_init(s);
 	s->cable = true;
-	if (cfg->framing != CH39X_FRAMING_VENDOR)
-		sim_cdc_init(s);
+	if (cfg->framing == CH39X_FRAMING_RNDIS && sim_rndis_alloc(s) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	sim_function_init(s);
 	if (sim_wire_open(s, err, errlen) != 0)
 		goto fail;
 	/* The PHY negotiates with the far end as soon as it is cabled. */

@@ -64,18 +64,24 @@ struct ch39x_sim_config {
 	/*
 	 * The USB function: the chip's vendor mode (default), or the chip
 	 * posing as a standard CDC-NCM or CDC-ECM adapter (a CH398 in its
-	 * NCM configuration, or any NCM/ECM NIC) with the fields below.
+	 * NCM configuration, or any NCM/ECM NIC) or as an RNDIS function
+	 * (a phone's tethering, an LTE dongle) with the fields below.
 	 */
 	enum ch39x_framing framing;
 	uint16_t cdc_max_segment;	/* wMaxSegmentSize; 0: 1514 */
 	uint32_t ncm_out_max;		/* dwNtbOutMaxSize; 0: 16384 */
-	uint32_t ncm_quirks;		/* CH39X_SIM_NCM_* */
+	uint32_t ncm_quirks;		/* CH39X_SIM_NCM_*, CH39X_SIM_RNDIS_* */
 };
 
 /* Quirks of the simulated NCM adapter, as real ones have them. */
 #define CH39X_SIM_NCM_NDP_END	(1u << 0)	/* IN NTBs: NDP after the data */
 #define CH39X_SIM_NCM_NTB32_ONLY (1u << 1)	/* formats: NTB32 alone */
 #define CH39X_SIM_NCM_NO_MAX_DGRAM (1u << 2)	/* no Get/SetMaxDatagramSize */
+/* Quirks of the simulated RNDIS function (§19). */
+/* Linux f_rndis's data path: one packet per transfer, 1580 bytes. */
+#define CH39X_SIM_RNDIS_SINGLE	(1u << 8)
+/* Android tethering's class triple E0/01/03, not f_rndis's 02/02/FF. */
+#define CH39X_SIM_RNDIS_WIRELESS (1u << 9)
 /* The simulated CDC adapters' interrupt endpoint and MAC string index. */
 #define CH39X_SIM_CDC_INTR_MAXP	16
 #define CH39X_SIM_CDC_MAC_STRING 4
@@ -128,6 +134,9 @@ struct ch39x_sim_counters {
 	uint64_t tx_wire_dropped;	/* the far end (TAP) refused it */
 	uint64_t tx_oversize;		/* CDC: longer than the device takes */
 	uint64_t cdc_notifications;	/* CDC: notifications sent */
+	uint64_t rndis_responses;	/* RNDIS: responses the host took */
+	uint64_t rndis_resp_dropped;	/* RNDIS: queue full, or babble */
+	uint64_t rndis_bad_msgs;	/* RNDIS: commands it could not parse */
 	uint64_t events_sent;
 	uint64_t ctrl_requests;
 	uint64_t ctrl_stalls;

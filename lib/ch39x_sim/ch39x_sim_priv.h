@@ -18,9 +18,12 @@
  *   ch39x_sim_phy.c     the PHY: MII registers, the MMD and extended
  *                       windows, autonegotiation between the cable's ends;
  *   ch39x_sim_cdc.c     the chip (or any NIC) as a CDC-NCM/ECM function:
- *                       class requests, descriptors, NTBs, notifications.
- * The USB function (vendor, NCM or ECM) is chosen at open as a struct
- * sim_model, so that the core does not branch on the framing per frame.
+ *                       class requests, descriptors, NTBs, notifications;
+ *   ch39x_sim_rndis.c   an RNDIS function: encapsulated control messages,
+ *                       indications, data messages.
+ * The USB function (vendor, NCM, ECM or RNDIS) is chosen at open as a
+ * struct sim_model, so that the core does not branch on the framing per
+ * frame.
  */
 
 #include <pthread.h>
@@ -124,6 +127,7 @@ struct sim_phy_adv {
 /* ---- pairs: two adapters cabled together by name ---- */
 
 struct sim_dev;
+struct sim_rndis;
 
 struct sim_pair {
 	struct sim_pair *next;
@@ -276,6 +280,7 @@ struct sim_dev {
 	bool conn_pending;		/* CONNECTION(1) follows SPEED_CHANGE */
 	struct ch39x_ncm_tx ntx;	/* builds bulk IN NTBs */
 	struct ch39x_ncm_rx nrx;	/* parses bulk OUT NTBs */
+	struct sim_rndis *rndis;	/* RNDIS function's state, or NULL */
 
 	/*
 	 * Cycles spent inside the transport ops, per endpoint: each
@@ -396,6 +401,7 @@ link_speed(const struct sim_dev *s)
 
 extern const struct sim_model sim_vendor_model SIM_INTERNAL;
 extern const struct sim_model sim_cdc_model SIM_INTERNAL;
+extern const struct sim_model sim_rndis_model SIM_INTERNAL;
 
 /* ch39x_sim.c: the core. */
 void sim_in_done(struct sim_dev *s, struct ch39x_xfer *x, uint64_t now)
@@ -437,6 +443,11 @@ void sim_cdc_init(struct sim_dev *s) SIM_INTERNAL;
 int sim_get_cdc(struct ch39x_usb_dev *d, struct ch39x_cdc_desc *cdc)
 	SIM_INTERNAL;
 int sim_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt) SIM_INTERNAL;
+
+/* ch39x_sim_rndis.c: the RNDIS function (its state allocated at open). */
+int sim_rndis_alloc(struct sim_dev *s) SIM_INTERNAL;
+void sim_rndis_free(struct sim_dev *s) SIM_INTERNAL;
+void sim_rndis_init(struct sim_dev *s) SIM_INTERNAL;
 
 /* ch39x_sim_wake.c: RX wake-ups (the transport ops rx_wake_fd, rx_arm). */
 void sim_wake_pushed(struct sim_ring *r) SIM_INTERNAL;

@@ -10,7 +10,8 @@
  * Byte 0 bits 0-1 choose the mode.
  *
  * 0, descriptors: byte 1 chooses the subclass asked for (0: either, 1:
- *    NCM, 2: ECM, else byte 1 itself); the rest is the configuration blob.
+ *    NCM, 2: ECM, else byte 1 itself; 0xFF: an RNDIS control interface);
+ *    the rest is the configuration blob.
  *    Everything reported must come from a descriptor of the walked chain,
  *    inside the blob, and the same blob must give the same result.
  * 1, MAC string: the rest is the string descriptor.
@@ -91,11 +92,17 @@ walk_chain(const uint8_t *b, uint32_t len, struct chain *c, uint32_t *errors)
 		*errors |= CH39X_CDC_E_MALFORMED;
 }
 
+/* An interface descriptor p of the kind asked for; 0xFF: RNDIS (§17.1). */
 static bool
-subclass_ok(uint8_t sub, uint8_t want)
+comm_ok(const uint8_t *p, uint8_t want)
 {
-	return want ? sub == want : (sub == CH39X_CDC_SUBCLASS_NCM ||
-				     sub == CH39X_CDC_SUBCLASS_ECM);
+	if (want == CH39X_CDC_WANT_RNDIS)
+		return (p[5] == 0x02 && p[6] == 0x02 && p[7] == 0xFF) ||
+		       (p[5] == 0xE0 && p[6] == 0x01 && p[7] == 0x03);
+	if (p[5] != CH39X_CDC_CLASS_COMM)
+		return false;
+	return want ? p[6] == want : (p[6] == CH39X_CDC_SUBCLASS_NCM ||
+				      p[6] == CH39X_CDC_SUBCLASS_ECM);
 }
 
 /* Index in the chain of the communication interface the walker must pick. */
@@ -108,7 +115,7 @@ find_comm(const uint8_t *b, const struct chain *c, uint8_t want)
 		const uint8_t *p = b + c->off[i];
 
 		if (p[1] == CH39X_USB_DT_INTERFACE && p[0] >= 9 && p[3] == 0 &&
-		    p[5] == CH39X_CDC_CLASS_COMM && subclass_ok(p[6], want))
+		    comm_ok(p, want))
 			return (int)i;
 	}
 	return -1;
@@ -215,8 +222,8 @@ run_config(const uint8_t *data, size_t size)
 		goto data;
 	}
 	p = b + c->off[ci];
-	FUZZ_CHECK(d.comm_if == p[2] && d.comm_subclass == p[6] &&
-		   d.comm_protocol == p[7]);
+	FUZZ_CHECK(d.comm_if == p[2] && d.comm_class == p[5] &&
+		   d.comm_subclass == p[6] && d.comm_protocol == p[7]);
 	from = (uint32_t)ci + 1;
 	to = next_if(b, c, (uint32_t)ci);
 	/* Everything found belongs to it: between it and the next one. */
@@ -265,16 +272,28 @@ run_config(const uint8_t *data, size_t size)
 	}
 
 data:
-	/* Where the data interface number came from. */
-	FUZZ_CHECK(((d.flags & CH39X_CDC_F_DATA_FROM_UNION) != 0) ==
-		   d.have_union);
-	if (d.flags & CH39X_CDC_F_DATA_FROM_IAD)
-		FUZZ_CHECK(!d.have_union && d.have_comm &&
+	/*
+	 * Where the data interface number came from. RNDIS: the next
+	 * interface when the Union or IAD gave none with bulk endpoints.
+	 */
+	if (d.flags & CH39X_CDC_F_DATA_NEXT) {
+		FUZZ_CHECK(d.flags == CH39X_CDC_F_DATA_NEXT);
+		FUZZ_CHECK(want == CH39X_CDC_WANT_RNDIS && d.have_comm &&
+			   d.have_data &&
 			   d.data_if == (uint8_t)(d.comm_if + 1));
-	FUZZ_CHECK(d.have_data == (d.have_union ||
-				   (d.flags & CH39X_CDC_F_DATA_FROM_IAD)));
-	if (d.have_union)
-		FUZZ_CHECK(d.data_if == d.union_slave);
+	} else {
+		FUZZ_CHECK(((d.flags & CH39X_CDC_F_DATA_FROM_UNION) != 0) ==
+			   d.have_union);
+		if (d.flags & CH39X_CDC_F_DATA_FROM_IAD)
+			FUZZ_CHECK(!d.have_union && d.have_comm &&
+				   d.data_if == (uint8_t)(d.comm_if + 1));
+		FUZZ_CHECK(d.have_data == (d.have_union ||
+					   (d.flags & CH39X_CDC_F_DATA_FROM_IAD)));
+		if (d.have_union)
+			FUZZ_CHECK(d.data_if == d.union_slave);
+		if (want == CH39X_CDC_WANT_RNDIS && d.have_comm)
+			FUZZ_CHECK(d.have_data_eps);
+	}
 	if (!d.have_data)
 		FUZZ_CHECK(!d.have_data_eps);
 	if (d.have_data_eps) {
@@ -299,9 +318,13 @@ data:
 		FUZZ_CHECK(found);
 	}
 
-	FUZZ_CHECK(ch39x_cdc_usable(&d) ==
-		   (d.have_comm && d.have_data_eps && d.have_ether &&
-		    (d.comm_subclass != CH39X_CDC_SUBCLASS_NCM || d.have_ncm)));
+	if (want == CH39X_CDC_WANT_RNDIS && d.have_comm)
+		FUZZ_CHECK(ch39x_cdc_usable(&d) == d.have_data_eps);
+	else
+		FUZZ_CHECK(ch39x_cdc_usable(&d) ==
+			   (d.have_comm && d.have_data_eps && d.have_ether &&
+			    (d.comm_subclass != CH39X_CDC_SUBCLASS_NCM ||
+			     d.have_ncm)));
 	/* What ECM makes of it. */
 	r = ch39x_ecm_cfg_init(&ec, &d, data[0] & 4);
 	FUZZ_CHECK(r == (d.have_data_eps && d.bulk_in_maxp &&

@@ -716,6 +716,31 @@ def f_ecm(first=0, maxp=512, ep_base=0x84):
             ep((ep_base + 1) | 0x80, 2, maxp) + ep(ep_base + 2, 2, maxp))
 
 
+def f_rndis(first=0, maxp=512, cls=(2, 2, 0xFF), union=True, fds=True):
+    """The Linux 6.1 f_rndis function: IAD, control interface
+    (Communications/ACM/vendor by default; Android's E0/01/03) with Header,
+    Call Management, ACM and Union descriptors and an 8-byte interrupt
+    endpoint, data interface with the bulk pair at alt setting 0."""
+    f = b""
+    if fds:
+        f = (fd_header() + bytes([5, 0x24, 1, 0, first + 1]) +
+             bytes([4, 0x24, 2, 0]) +
+             (fd_union(first, first + 1) if union is True else
+              fd_union(first, union) if union else b""))
+    return (iad(first, 2, cls[1]) + intf(first, 0, 1, *cls) + f +
+            ep(0x81, 3, 8, 9) + intf(first + 1, 0, 2, 0x0A, 0, 0) +
+            ep(0x82, 2, maxp) + ep(0x03, 2, maxp))
+
+
+def f_acm(first=0):
+    """A CDC-ACM serial function (AT commands): not RNDIS."""
+    return (iad(first, 2, 2) + intf(first, 0, 1, 2, 2, 1) + fd_header() +
+            bytes([5, 0x24, 1, 0, first + 1]) + bytes([4, 0x24, 2, 2]) +
+            fd_union(first, first + 1) + ep(0x84, 3, 10, 9) +
+            intf(first + 1, 0, 2, 0x0A, 0, 0) + ep(0x85, 2, 512) +
+            ep(0x06, 2, 512))
+
+
 def mac_string(text="021A86539701", blen=26):
     return bytes([blen, 3]) + text.encode("utf-16-le")
 
@@ -778,6 +803,19 @@ def cdc_seeds():
     s["cfg_ecm_want_ncm"] = b"\0\1" + config_desc(f_ecm())
     s["cfg_mbim_want_raw_0e"] = b"\0\x0e" + config_desc(f_ncm())
     s["cfg_empty"] = b"\0\0"
+    # RNDIS (byte 1 0xFF): f_rndis, Android's class, a FunctionFS-style
+    # function without functional descriptors, a Union naming a missing
+    # interface (some Android phones), and ACM + RNDIS (the ACM port
+    # must not be taken).
+    s["cfg_rndis_gadget"] = b"\0\xff" + config_desc(f_rndis())
+    s["cfg_rndis_android"] = b"\0\xff" + config_desc(
+        f_rndis(cls=(0xE0, 1, 3)))
+    s["cfg_rndis_no_fds"] = b"\0\xff" + config_desc(
+        f_rndis(cls=(0xE0, 1, 3), fds=False))
+    s["cfg_rndis_bad_union"] = b"\0\xff" + config_desc(f_rndis(union=5))
+    s["cfg_acm_rndis"] = b"\0\xff" + config_desc(f_acm() + f_rndis(2),
+                                                  n_if=4)
+    s["cfg_acm_only_want_rndis"] = b"\0\xff" + config_desc(f_acm())
     s["mac_ok"] = b"\1" + mac_string()
     s["mac_lower"] = b"\1" + mac_string("0a1b2c3d4e5f")
     s["mac_bad_digit"] = b"\1" + mac_string("0a1b2c3d4e5g")
@@ -981,6 +1019,101 @@ def cpe_prefix6_seeds():
     return {k: v.encode() for k, v in s.items()}
 
 
+# ---- RNDIS (fuzz_rndis; §17, §18) ----
+
+RNDIS_PACKET = 1
+
+
+def rndis_hdr(rx_max_pkts=0, zlp=False, align=0, max_frame=1514,
+              max_xfer=1580, maxp=512, tx_max_pkts=1):
+    b0 = (rx_max_pkts & 0xF) | (0x10 if zlp else 0) | ((align & 7) << 5)
+    return struct.pack("<BHHHB", b0, max_frame, max_xfer // 4, maxp,
+                       tx_max_pkts)
+
+
+def rndis_xfers(*xfers):
+    return b"".join(struct.pack("<H", len(x)) + x for x in xfers)
+
+
+def rndis_pkt(frame, doff=36, dlen=None, mlen=None, oob=0, pad=0):
+    """A REMOTE_NDIS_PACKET_MSG as f_rndis writes it (rndis_add_hdr)."""
+    body = frame + bytes(pad)
+    hdr = struct.pack("<11I", RNDIS_PACKET,
+                      44 + len(body) if mlen is None else mlen, doff,
+                      len(frame) if dlen is None else dlen, 0, oob, 0, 0,
+                      0, 0, 0)
+    return hdr + body
+
+
+def rndis_ctrl(mtype, *words, buf=b""):
+    return struct.pack("<II", mtype, 8 + 4 * len(words) + len(buf)) + \
+        struct.pack("<%dI" % len(words), *words) + buf
+
+
+def rndis_seeds():
+    s = {}
+    h = rndis_hdr()
+    f60 = udp4(18)
+    f1514 = tcp4(1460)
+    # What the Linux gadget sends: one message per transfer, a pad byte
+    # after a maxpacket multiple (u_ether).
+    s["gadget_1514_pad"] = h + rndis_xfers(rndis_pkt(f1514) + b"\0")
+    s["gadget_min"] = h + rndis_xfers(rndis_pkt(f60), rndis_pkt(udp6(40)))
+    # The simulated adapter's batches: 16 KiB, aligned to 8.
+    batch = b""
+    for i in range(10):
+        m = rndis_pkt(tcp4(1460, seed=i))
+        m += bytes((-len(m)) % 8)
+        m = m[:4] + struct.pack("<I", len(m)) + m[8:]
+        batch += m
+    s["sim_batch_16k"] = rndis_hdr(align=3, max_xfer=16384, maxp=1024,
+                                   tx_max_pkts=10) + rndis_xfers(batch)
+    s["batch_3_gap"] = rndis_hdr(align=2, max_xfer=4096, tx_max_pkts=3) + \
+        rndis_xfers(rndis_pkt(f60, pad=4, mlen=44 + len(f60) + 4) +
+                    rndis_pkt(tcp6(100), doff=44,
+                              mlen=44 + 8 + len(tcp6(100)),
+                              pad=0)[:44] + bytes(8) + tcp6(100) +
+                    rndis_pkt(udp4(1000)))
+    # Control messages a device answers (f_rndis's values).
+    s["ctrl_init_c"] = h + rndis_xfers(rndis_ctrl(
+        0x80000002, 7, 0, 1, 0, 1, 0, 1, 1580, 0, 0, 0))
+    s["ctrl_query_c_mac"] = h + rndis_xfers(rndis_ctrl(
+        0x80000004, 3, 0, 6, 16, buf=bytes.fromhex("021a86539701")))
+    s["ctrl_query_c_speed"] = h + rndis_xfers(rndis_ctrl(
+        0x80000004, 4, 0, 4, 16, buf=struct.pack("<I", 4259840)))
+    s["ctrl_set_c"] = h + rndis_xfers(rndis_ctrl(0x80000005, 5, 0))
+    s["ctrl_keepalive_dev"] = h + rndis_xfers(rndis_ctrl(8, 0x55))
+    s["ctrl_indicate_connect"] = h + rndis_xfers(
+        rndis_ctrl(7, 0x4001000B, 0, 0), rndis_ctrl(7, 0x4001000C, 0, 0))
+    s["ctrl_reset_c"] = h + rndis_xfers(rndis_ctrl(0x80000006, 0, 1))
+    # Malformed (named bad_*: tests/vm replays them from a device).
+    s["bad_data_past_msg"] = h + rndis_xfers(
+        rndis_pkt(f60, dlen=len(f60) + 1) + rndis_pkt(f60))
+    s["bad_doff_wraps"] = h + rndis_xfers(
+        rndis_pkt(f60, doff=0xFFFFFFF8) + rndis_pkt(f60))
+    s["bad_mlen_past_xfer"] = h + rndis_xfers(
+        rndis_pkt(f60, mlen=44 + len(f60) + 1))
+    s["bad_mlen_short"] = h + rndis_xfers(rndis_pkt(f60, mlen=43),
+                                          rndis_pkt(f60, mlen=0))
+    s["bad_ctrl_in_data"] = h + rndis_xfers(
+        rndis_pkt(f60) + rndis_ctrl(7, 0x4001000B, 0, 0) + rndis_pkt(f60))
+    s["bad_tail_garbage"] = h + rndis_xfers(rndis_pkt(f60) + b"\1\2\3")
+    s["bad_runt"] = h + rndis_xfers(rndis_pkt(f60[:13]) + rndis_pkt(f60))
+    s["bad_oversize"] = h + rndis_xfers(rndis_pkt(tcp4(1461)))
+    s["bad_zero_tail_long"] = h + rndis_xfers(rndis_pkt(f60) + bytes(100))
+    s["bad_oob"] = h + rndis_xfers(rndis_pkt(f60, oob=8))
+    s["bad_too_many"] = rndis_hdr(rx_max_pkts=1) + rndis_xfers(
+        rndis_pkt(f60) + rndis_pkt(f60))
+    s["bad_query_c_past"] = h + rndis_xfers(rndis_ctrl(
+        0x80000004, 3, 0, 7, 16, buf=bytes(6)))
+    s["bad_init_c_short"] = h + rndis_xfers(rndis_ctrl(
+        0x80000002, 7, 0, 1, 0, 1, 0, 1))
+    s["bad_indicate_past"] = h + rndis_xfers(rndis_ctrl(
+        7, 0x40010013, 4, 0xFFFFFFF8, buf=bytes(4)))
+    s["bad_short_xfers"] = h + rndis_xfers(b"", b"\1", bytes(7), b"\1" * 43)
+    return s
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -994,6 +1127,7 @@ def main():
         "fuzz_ncm_params": ncm_params_seeds(),
         "fuzz_cdc": cdc_seeds(),
         "fuzz_ecm": ecm_seeds(),
+        "fuzz_rndis": rndis_seeds(),
         "fuzz_devargs": devargs_seeds(),
         "fuzz_uevent": uevent_seeds(),
         "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
