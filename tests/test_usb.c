@@ -64,7 +64,12 @@ test_protos(void)
 	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_ANY);
 	CHECK_EQ(ch39x_libusb_parse_protos("ncm+", &m), -1);
 	CHECK_EQ(ch39x_libusb_parse_protos("", &m), -1);
-	CHECK_EQ(ch39x_libusb_parse_protos("rndis", &m), -1);
+	CHECK_EQ(ch39x_libusb_parse_protos("rndis", &m), 0);
+	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_RNDIS);
+	CHECK_EQ(ch39x_libusb_parse_protos("ncm+rndis", &m), 0);
+	CHECK_EQ(m, (unsigned int)(CH39X_LIBUSB_NCM | CH39X_LIBUSB_RNDIS));
+	CHECK(!(CH39X_LIBUSB_CDC & CH39X_LIBUSB_RNDIS));
+	CHECK_EQ(ch39x_libusb_parse_protos("mbim", &m), -1);
 }
 
 static void

@@ -113,6 +113,7 @@ proto_name(unsigned int p)
 	case CH39X_LIBUSB_VENDOR: return "vendor";
 	case CH39X_LIBUSB_NCM: return "ncm";
 	case CH39X_LIBUSB_ECM: return "ecm";
+	case CH39X_LIBUSB_RNDIS: return "rndis";
 	default: return "?";
 	}
 }
@@ -359,7 +360,7 @@ lu_first_proto(unsigned int asked, unsigned int offers)
 {
 	unsigned int b;
 
-	for (b = 0; b < 3; b++)
+	for (b = 0; b < CH39X_LIBUSB_PROTOS; b++)
 		if (asked & offers & (1u << b))
 			return 1u << b;
 	return 0;
@@ -372,6 +373,7 @@ lu_framing(unsigned int proto)
 	return proto == CH39X_LIBUSB_VENDOR ? CH39X_FRAMING_VENDOR :
 		proto == CH39X_LIBUSB_NCM ? CH39X_FRAMING_NCM :
 		proto == CH39X_LIBUSB_ECM ? CH39X_FRAMING_ECM :
+		proto == CH39X_LIBUSB_RNDIS ? CH39X_FRAMING_RNDIS :
 		CH39X_FRAMING_NONE;
 }
 
@@ -1029,6 +1031,9 @@ ch39x_libusb_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt)
 	/* 1 stands for the alt setting with the bulk endpoints. */
 	if (alt > 1)
 		return -EINVAL;
+	/* RNDIS has one alt setting, the bulk pair in it: nothing to do. */
+	if (u->proto == CH39X_LIBUSB_RNDIS)
+		return 0;
 	if (alt == 1)
 		alt = u->cdc.data_alt;
 	if (ep_busy(&u->ep[CH39X_EP_BULK_IN]) ||

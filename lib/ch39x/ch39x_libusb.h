@@ -55,9 +55,19 @@ enum ch39x_libusb_proto {
 	CH39X_LIBUSB_VENDOR = 1u << 0,	/* CH39x vendor mode, VID 0x1A86 */
 	CH39X_LIBUSB_NCM = 1u << 1,	/* comm 0x02/0x0D + data 0x0A */
 	CH39X_LIBUSB_ECM = 1u << 2,	/* comm 0x02/0x06 + data 0x0A */
+	/* control 0x02/0x02/0xFF or 0xE0/0x01/0x03 + data 0x0A (§17.1) */
+	CH39X_LIBUSB_RNDIS = 1u << 3,
 };
+/* How many protocol bits there are. */
+#define CH39X_LIBUSB_PROTOS 4
 #define CH39X_LIBUSB_CDC (CH39X_LIBUSB_NCM | CH39X_LIBUSB_ECM)
+/*
+ * "any" (proto=auto): vendor, NCM, ECM. RNDIS is opened only when asked
+ * for by name until the PMD has its device type.
+ */
 #define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC)
+/* Every protocol bit, named or by "any". */
+#define CH39X_LIBUSB_ALL ((1u << CH39X_LIBUSB_PROTOS) - 1)
 
 /* Default bound on the wait for a device after a configuration switch. */
 #define CH39X_LIBUSB_REENUM_MS	5000
@@ -198,8 +208,8 @@ int ch39x_libusb_mem_check(struct ch39x_usb_dev *d, uint64_t extra,
  */
 int ch39x_libusb_parse_vid_pid(const char *s, uint16_t *vid, uint16_t *pid);
 /*
- * "vendor", "ncm", "ecm", "cdc" (NCM or ECM) or "any", or several joined
- * with '+'; returns 0 with the mask, or -1.
+ * "vendor", "ncm", "ecm", "rndis", "cdc" (NCM or ECM) or "any", or
+ * several joined with '+'; returns 0 with the mask, or -1.
  */
 int ch39x_libusb_parse_protos(const char *s, unsigned int *mask);
 /*

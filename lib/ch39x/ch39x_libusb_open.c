@@ -331,6 +331,7 @@ static int
 setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 {
 	uint8_t sub = u->proto == CH39X_LIBUSB_NCM ? CH39X_CDC_SUBCLASS_NCM :
+		u->proto == CH39X_LIBUSB_RNDIS ? CH39X_CDC_WANT_RNDIS :
 		CH39X_CDC_SUBCLASS_ECM;
 	struct ch39x_cdc_desc *d = &u->cdc;
 	uint32_t len = 0;
@@ -348,7 +349,8 @@ setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 			 d->have_comm ? "" : " no communication interface",
 			 d->have_data_eps ? "" : " no data alt setting with "
 			 "bulk IN and OUT",
-			 d->have_ether ? "" : " no Ethernet descriptor",
+			 d->have_ether || sub == CH39X_CDC_WANT_RNDIS ? "" :
+			 " no Ethernet descriptor",
 			 sub == CH39X_CDC_SUBCLASS_NCM && !d->have_ncm ?
 			 " no NCM descriptor" : "", d->errors);
 		return -1;
@@ -367,6 +369,17 @@ setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 	if (claim(u, d->comm_if, err, errlen) != 0 ||
 	    claim(u, d->data_if, err, errlen) != 0)
 		return -1;
+	/*
+	 * RNDIS: the bulk pair is at alt 0, there from the start, and no
+	 * SET_INTERFACE (some devices refuse it: Linux rndis_host has
+	 * FLAG_NO_SETINT); the PMD resets the function with messages.
+	 */
+	if (u->proto == CH39X_LIBUSB_RNDIS) {
+		u->data_alt = 0;
+		u->ep[CH39X_EP_BULK_IN].addr = u->bulk_in;
+		u->ep[CH39X_EP_BULK_OUT].addr = u->bulk_out;
+		return 0;
+	}
 	/*
 	 * Start from a reset function whatever a previous owner left: alt 0
 	 * is where NCM takes SET_NTB_FORMAT (cdc_ncm_bind_common does the
@@ -661,7 +674,7 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 		snprintf(err, errlen, "a product ID needs a vendor ID");
 		return NULL;
 	}
-	if (protos & ~(unsigned int)CH39X_LIBUSB_ANY) {
+	if (protos & ~(unsigned int)CH39X_LIBUSB_ALL) {
 		snprintf(err, errlen, "unknown protocol bits 0x%x", protos);
 		return NULL;
 	}

@@ -177,7 +177,7 @@ see(struct lu_dev *u, const struct lu_sysdev *sd)
 		u->seen.ctx = NULL;
 	} else {
 		memset(&cand, 0, sizeof(cand));
-		dev = pick(u->seen.ctx, &sel, CH39X_LIBUSB_ANY, &cand, err,
+		dev = pick(u->seen.ctx, &sel, CH39X_LIBUSB_ALL, &cand, err,
 			   sizeof(err));
 	}
 	if (dev != NULL) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "ch39x_libusb_priv.h"
+#include "ch39x_rndis.h"
 
 /* ---- selection ---- */
 
@@ -29,7 +30,8 @@
 int
 proto_bit(unsigned int p)
 {
-	return p == CH39X_LIBUSB_VENDOR ? 0 : p == CH39X_LIBUSB_NCM ? 1 : 2;
+	return p == CH39X_LIBUSB_VENDOR ? 0 : p == CH39X_LIBUSB_NCM ? 1 :
+		p == CH39X_LIBUSB_ECM ? 2 : 3;
 }
 
 void
@@ -46,11 +48,11 @@ dev_path(libusb_device *dev, char *buf, size_t len)
 					i == 0 ? '-' : '.', ports[i]);
 }
 
-/* NCM and ECM functions of one configuration, from the parsed tree. */
+/* NCM, ECM and RNDIS functions of one configuration, from the tree. */
 static unsigned int
 cdc_offers(const struct libusb_config_descriptor *c)
 {
-	bool ncm = false, ecm = false, data = false;
+	bool ncm = false, ecm = false, rndis = false, data = false;
 	const struct libusb_interface_descriptor *a;
 	int i, j;
 
@@ -63,13 +65,18 @@ cdc_offers(const struct libusb_config_descriptor *c)
 			if (a->bInterfaceClass == CH39X_CDC_CLASS_COMM &&
 			    a->bInterfaceSubClass == CH39X_CDC_SUBCLASS_ECM)
 				ecm = true;
+			if (ch39x_rndis_is_control(a->bInterfaceClass,
+						   a->bInterfaceSubClass,
+						   a->bInterfaceProtocol))
+				rndis = true;
 			if (a->bInterfaceClass == CH39X_CDC_CLASS_DATA)
 				data = true;
 		}
 	}
 	if (!data)
 		return 0;
-	return (ncm ? CH39X_LIBUSB_NCM : 0) | (ecm ? CH39X_LIBUSB_ECM : 0);
+	return (ncm ? CH39X_LIBUSB_NCM : 0) | (ecm ? CH39X_LIBUSB_ECM : 0) |
+		(rndis ? CH39X_LIBUSB_RNDIS : 0);
 }
 
 /* The vendor configuration of a CH39x part (§1), 0 for others. */
@@ -103,7 +110,7 @@ classify(struct lu_cand *c)
 		m = cdc_offers(cfg);
 		if (vcfg != 0 && cfg->bConfigurationValue == vcfg)
 			m |= CH39X_LIBUSB_VENDOR;
-		for (b = 0; b < 3; b++) {
+		for (b = 0; b < CH39X_LIBUSB_PROTOS; b++) {
 			if (!(m & (1u << b)))
 				continue;
 			/* Several configurations: the active one wins. */
@@ -119,7 +126,8 @@ classify(struct lu_cand *c)
 				cfg->bConfigurationValue == c->active ?
 				"*" : "");
 		if (m != 0) {
-			for (b = 0; b < 3 && off < sizeof(c->classes); b++)
+			for (b = 0; b < CH39X_LIBUSB_PROTOS &&
+			     off < sizeof(c->classes); b++)
 				if (m & (1u << b))
 					off += (size_t)snprintf(c->classes +
 						off, sizeof(c->classes) - off,
@@ -223,7 +231,8 @@ sel_text(const struct ch39x_libusb_sel *sel, unsigned int protos, char *buf,
 					sel->path);
 	if (protos == CH39X_LIBUSB_ANY && off < len)
 		snprintf(buf + off, len - off, "class=any");
-	for (b = 0; b < 3 && off < len && protos != CH39X_LIBUSB_ANY; b++)
+	for (b = 0; b < CH39X_LIBUSB_PROTOS && off < len &&
+	     protos != CH39X_LIBUSB_ANY; b++)
 		if (protos & (1u << b))
 			off += (size_t)snprintf(buf + off, len - off, "%s%s",
 				(protos & ((1u << b) - 1)) ? "+" : "class=",
@@ -371,6 +380,7 @@ ch39x_libusb_parse_protos(const char *s, unsigned int *mask)
 		{ "vendor", CH39X_LIBUSB_VENDOR },
 		{ "ncm", CH39X_LIBUSB_NCM },
 		{ "ecm", CH39X_LIBUSB_ECM },
+		{ "rndis", CH39X_LIBUSB_RNDIS },
 		{ "cdc", CH39X_LIBUSB_CDC },
 		{ "any", CH39X_LIBUSB_ANY },
 	};

@@ -149,7 +149,8 @@ struct ch39x_usb_ops {
 	 * devices: select the data interface's alt setting, 1 (the one with
 	 * the bulk endpoints: data flows) or 0 (the function is reset, the
 	 * bulk endpoints vanish). Returns 0 or a negative errno; -ENOTSUP
-	 * for vendor framing.
+	 * for vendor framing. RNDIS: a no-op returning 0 (one alt setting,
+	 * the bulk pair in it; its reset is a message, §17.1).
 	 */
 	int (*set_data_alt)(struct ch39x_usb_dev *d, uint8_t alt);
 	/*

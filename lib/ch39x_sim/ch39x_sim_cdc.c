@@ -424,11 +424,11 @@ sim_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt)
 		return -ENOTSUP;
 	if (__atomic_load_n(&s->unplugged, __ATOMIC_ACQUIRE))
 		return -ENODEV;
-	/* RNDIS: one alt setting, the bulk pair in it (§17.1). */
-	if (s->cfg.framing == CH39X_FRAMING_RNDIS)
-		return alt == 0 ? 0 : -EINVAL;
 	if (alt > 1)
 		return -EINVAL;
+	/* RNDIS: one alt setting, the bulk pair in it (§17.1): nothing. */
+	if (s->cfg.framing == CH39X_FRAMING_RNDIS)
+		return 0;
 	if (s->pend_head[CH39X_EP_BULK_IN] || s->pend_head[CH39X_EP_BULK_OUT])
 		return -EBUSY;
 	pthread_mutex_lock(&s->lock);
