@@ -471,6 +471,13 @@ rndis_rx_fill(struct sim_dev *s, uint64_t now)
 		if (e.len == 0)
 			return;
 		x->actual = e.len;
+		/*
+		 * A packet multiple that fills the host's MaxTransferSize
+		 * needs no ZLP (the host's transfer is full); a shorter one
+		 * got a pad byte. x->zlp tells a bus (tests/vm's FunctionFS
+		 * program) which to send.
+		 */
+		x->zlp = e.zlp && e.len < r->host_max_xfer;
 		sim_in_done(s, x, now);
 	}
 }

@@ -32,8 +32,18 @@
  * guest's kernel, so that the guest's own ping reaches the host-side PMD
  * over real USB.
  *
+ * With --function rndis it serves the model's RNDIS function instead
+ * (§19), as Android's class triple (E0/01/03, which needs no functional
+ * descriptor: FunctionFS refuses those): interface 0 with the interrupt
+ * endpoint, interface 1 with the bulk pair, in an IAD. Class requests to
+ * interface 0 (SEND_ENCAPSULATED_COMMAND, GET_ENCAPSULATED_RESPONSE) go to
+ * the model; a transfer ends with a short packet or a ZLP only. Linux's
+ * rndis_host binds to it (it hard-wires interfaces 0 and 1 when there is
+ * no Union), which checks the model against the real host driver.
+ *
  * Usage: ch39x_gadget --ffs DIR --pid 0x5397|0x5398 --speed high|super
- *          --tap IFNAME [--mac XX:..] [--stats FILE] [--ready FILE]
+ *          --tap IFNAME [--function vendor|rndis] [--mac XX:..]
+ *          [--stats FILE] [--ready FILE]
  * SIGUSR1 writes the counters to the stats file; SIGTERM writes them and
  * exits.
  */
@@ -55,6 +65,7 @@
 #include <linux/usb/ch9.h>
 #include <linux/usb/functionfs.h>
 
+#include "ch39x_rndis.h"
 #include "ch39x_sim.h"
 #include "ch39x_usb.h"
 #include "ch39x_vendor.h"
@@ -97,6 +108,7 @@ struct counters {
 
 static struct counters cnt;
 static struct ch39x_usb_dev *model;
+static bool rndis;		/* --function rndis */
 static struct ch39x_profile prof;
 static int ep0 = -1;
 static int epf[EPF_COUNT] = { -1, -1, -1 };
@@ -204,12 +216,126 @@ ep_descs(struct usb_endpoint_descriptor_no_audio *e, uint16_t bulk_maxp,
 	e[EPF_INTR].bInterval = intr_interval;
 }
 
+/*
+ * The RNDIS function: IAD, interface 0 (E0/01/03) with the interrupt IN
+ * endpoint (8 bytes), interface 1 (0A/00/00) with bulk IN and OUT.
+ * FunctionFS names the endpoint files in this order: ep1 interrupt, ep2
+ * bulk IN, ep3 bulk OUT.
+ */
+struct rndis_fs_hs {
+	struct usb_interface_assoc_descriptor iad;
+	struct usb_interface_descriptor ctrl;
+	struct usb_endpoint_descriptor_no_audio intr;
+	struct usb_interface_descriptor data;
+	struct usb_endpoint_descriptor_no_audio in;
+	struct usb_endpoint_descriptor_no_audio out;
+} __attribute__((packed));
+
+struct rndis_ss {
+	struct usb_interface_assoc_descriptor iad;
+	struct usb_interface_descriptor ctrl;
+	struct ep_ss intr;
+	struct usb_interface_descriptor data;
+	struct ep_ss in;
+	struct ep_ss out;
+} __attribute__((packed));
+
+struct rndis_descs {
+	struct usb_functionfs_descs_head_v2 head;
+	uint32_t fs_count;
+	uint32_t hs_count;
+	uint32_t ss_count;
+	struct rndis_fs_hs fs;
+	struct rndis_fs_hs hs;
+	struct rndis_ss ss;
+} __attribute__((packed));
+
+static void
+rndis_ep(struct usb_endpoint_descriptor_no_audio *e, uint8_t addr,
+	 uint8_t type, uint16_t maxp, uint8_t interval)
+{
+	e->bLength = sizeof(*e);
+	e->bDescriptorType = USB_DT_ENDPOINT;
+	e->bEndpointAddress = addr;
+	e->bmAttributes = type;
+	e->wMaxPacketSize = htole16(maxp);
+	e->bInterval = interval;
+}
+
+static void
+rndis_intfs(struct usb_interface_assoc_descriptor *iad,
+	    struct usb_interface_descriptor *c,
+	    struct usb_interface_descriptor *d)
+{
+	iad->bLength = sizeof(*iad);
+	iad->bDescriptorType = USB_DT_INTERFACE_ASSOCIATION;
+	iad->bFirstInterface = 0;
+	iad->bInterfaceCount = 2;
+	iad->bFunctionClass = 0xE0;
+	iad->bFunctionSubClass = 0x01;
+	iad->bFunctionProtocol = 0x03;
+	c->bLength = sizeof(*c);
+	c->bDescriptorType = USB_DT_INTERFACE;
+	c->bInterfaceNumber = 0;
+	c->bNumEndpoints = 1;
+	c->bInterfaceClass = 0xE0;
+	c->bInterfaceSubClass = 0x01;
+	c->bInterfaceProtocol = 0x03;
+	c->iInterface = 1;
+	d->bLength = sizeof(*d);
+	d->bDescriptorType = USB_DT_INTERFACE;
+	d->bInterfaceNumber = 1;
+	d->bNumEndpoints = 2;
+	d->bInterfaceClass = 0x0A;
+}
+
+static int
+write_rndis_descriptors(void)
+{
+	struct rndis_descs d;
+
+	memset(&d, 0, sizeof(d));
+	d.head.magic = htole32(FUNCTIONFS_DESCRIPTORS_MAGIC_V2);
+	d.head.length = htole32(sizeof(d));
+	d.head.flags = htole32(FUNCTIONFS_HAS_FS_DESC | FUNCTIONFS_HAS_HS_DESC |
+			       FUNCTIONFS_HAS_SS_DESC);
+	d.fs_count = htole32(6);
+	d.hs_count = htole32(6);
+	d.ss_count = htole32(9);
+	rndis_intfs(&d.fs.iad, &d.fs.ctrl, &d.fs.data);
+	rndis_intfs(&d.hs.iad, &d.hs.ctrl, &d.hs.data);
+	rndis_intfs(&d.ss.iad, &d.ss.ctrl, &d.ss.data);
+	rndis_ep(&d.fs.intr, 3 | USB_DIR_IN, USB_ENDPOINT_XFER_INT, 8, 16);
+	rndis_ep(&d.fs.in, 1 | USB_DIR_IN, USB_ENDPOINT_XFER_BULK, 64, 0);
+	rndis_ep(&d.fs.out, 2 | USB_DIR_OUT, USB_ENDPOINT_XFER_BULK, 64, 0);
+	rndis_ep(&d.hs.intr, 3 | USB_DIR_IN, USB_ENDPOINT_XFER_INT, 8, 8);
+	rndis_ep(&d.hs.in, 1 | USB_DIR_IN, USB_ENDPOINT_XFER_BULK, 512, 0);
+	rndis_ep(&d.hs.out, 2 | USB_DIR_OUT, USB_ENDPOINT_XFER_BULK, 512, 0);
+	rndis_ep(&d.ss.intr.ep, 3 | USB_DIR_IN, USB_ENDPOINT_XFER_INT, 8, 8);
+	rndis_ep(&d.ss.in.ep, 1 | USB_DIR_IN, USB_ENDPOINT_XFER_BULK, 1024, 0);
+	rndis_ep(&d.ss.out.ep, 2 | USB_DIR_OUT, USB_ENDPOINT_XFER_BULK, 1024,
+		 0);
+	d.ss.intr.comp.bLength = USB_DT_SS_EP_COMP_SIZE;
+	d.ss.intr.comp.bDescriptorType = USB_DT_SS_ENDPOINT_COMP;
+	d.ss.intr.comp.wBytesPerInterval = htole16(8);
+	d.ss.in.comp = d.ss.intr.comp;
+	d.ss.in.comp.wBytesPerInterval = 0;
+	d.ss.out.comp = d.ss.in.comp;
+	if (write(ep0, &d, sizeof(d)) != (ssize_t)sizeof(d)) {
+		logmsg("writing RNDIS descriptors: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+write_strings(void);
+
 static int
 write_descriptors(void)
 {
 	struct usb_endpoint_descriptor_no_audio tmp[EPF_COUNT];
 	struct descs d;
-	struct strs s;
 	unsigned int i;
 
 	memset(&d, 0, sizeof(d));
@@ -238,6 +364,14 @@ write_descriptors(void)
 		logmsg("writing descriptors: %s", strerror(errno));
 		return -1;
 	}
+	return write_strings();
+}
+
+static int
+write_strings(void)
+{
+	struct strs s;
+
 	memset(&s, 0, sizeof(s));
 	s.head.magic = htole32(FUNCTIONFS_STRINGS_MAGIC);
 	s.head.length = htole32(sizeof(s));
@@ -302,12 +436,17 @@ write_stats(void)
 		"model_events_sent=%" PRIu64 "\n"
 		"model_ctrl_requests=%" PRIu64 "\n"
 		"model_ctrl_stalls=%" PRIu64 "\n"
+		"model_rndis_responses=%" PRIu64 "\n"
+		"model_rndis_resp_dropped=%" PRIu64 "\n"
+		"model_rndis_bad_msgs=%" PRIu64 "\n"
 		"model_link=%d\n",
 		mc.wire_rx_frames, mc.rx_filtered, mc.rx_oversize,
 		mc.rx_overflow, mc.rx_delivered, mc.tx_frames,
 		mc.tx_bad_records, mc.tx_unterminated, mc.tx_ls_seen,
 		mc.tx_zlp_seen, mc.tx_wire_dropped, mc.events_sent,
-		mc.ctrl_requests, mc.ctrl_stalls, ch39x_sim_link(model));
+		mc.ctrl_requests, mc.ctrl_stalls, mc.rndis_responses,
+		mc.rndis_resp_dropped, mc.rndis_bad_msgs,
+		ch39x_sim_link(model));
 	fclose(f);
 	rename(tmp, stats_path);
 	pthread_mutex_unlock(&stats_lock);
@@ -355,8 +494,8 @@ ep0_setup(const struct usb_ctrlrequest *c)
 	int rc;
 
 	CNT_ADD(ctrl_setups, 1);
-	if ((c->bRequestType & USB_TYPE_MASK) != USB_TYPE_VENDOR ||
-	    len > sizeof(buf)) {
+	if ((c->bRequestType & USB_TYPE_MASK) !=
+	    (rndis ? USB_TYPE_CLASS : USB_TYPE_VENDOR) || len > sizeof(buf)) {
 		CNT_ADD(ctrl_nonvendor, 1);
 		ep0_stall(c);
 		return;
@@ -490,7 +629,7 @@ out_thread(void *arg)
 				CNT_ADD(out_short_end, 1);
 			out_submit(buf, len, n == 0);
 			len = 0;
-		} else if (out_ends_on_record(buf, len)) {
+		} else if (!rndis && out_ends_on_record(buf, len)) {
 			CNT_ADD(out_record_end, 1);
 			out_submit(buf, len, false);
 			len = 0;
@@ -547,8 +686,14 @@ in_thread(void *arg)
 		n = model->ops->poll(model, CH39X_EP_BULK_IN, done, IN_XFERS);
 		for (i = 0; i < n; i++) {
 			x = done[i];
+			/*
+			 * RNDIS: the model pads a packet multiple and says
+			 * when a ZLP must follow (x->zlp), as it knows the
+			 * host's MaxTransferSize.
+			 */
 			if (x->status == CH39X_XFER_OK && x->actual > 0)
 				in_write(epf[EPF_IN], x->buf, x->actual,
+					 rndis ? x->zlp :
 					 x->actual < x->len &&
 					 x->actual % prof.bulk_maxp == 0);
 			else if (x->status != CH39X_XFER_OK)
@@ -579,7 +724,7 @@ intr_thread(void *arg)
 	memset(&x, 0, sizeof(x));
 	x.ep = CH39X_EP_INTR_IN;
 	x.buf = buf;
-	x.len = prof.intr_len;
+	x.len = rndis ? CH39X_RNDIS_NOTIFY_LEN : prof.intr_len;
 	if (model->ops->submit(model, &x) != 0) {
 		logmsg("interrupt IN: cannot start");
 		exit(2);
@@ -628,8 +773,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: ch39x_gadget --ffs DIR --pid 0x5397|0x5398 "
-		"--speed high|super --tap IFNAME [--mac MAC] [--stats FILE] "
-		"[--ready FILE]\n");
+		"--speed high|super --tap IFNAME [--function vendor|rndis] "
+		"[--mac MAC] [--stats FILE] [--ready FILE]\n");
 	exit(2);
 }
 
@@ -637,6 +782,10 @@ int
 main(int argc, char **argv)
 {
 	static const char *const ep_names[EPF_COUNT] = { "ep1", "ep2", "ep3" };
+	/* RNDIS: the interrupt endpoint comes first (interface 0). */
+	static const char *const rndis_ep_names[EPF_COUNT] = {
+		[EPF_IN] = "ep2", [EPF_OUT] = "ep3", [EPF_INTR] = "ep1",
+	};
 	struct usb_functionfs_event ev[4];
 	struct ch39x_sim_config cfg;
 	const char *ffs = NULL, *tap = NULL, *ready = NULL;
@@ -664,6 +813,12 @@ main(int argc, char **argv)
 				CH39X_SPEED_HIGH;
 		else if (strcmp(argv[k], "--tap") == 0)
 			tap = argv[k + 1];
+		else if (strcmp(argv[k], "--function") == 0) {
+			if (strcmp(argv[k + 1], "rndis") == 0)
+				rndis = true;
+			else if (strcmp(argv[k + 1], "vendor") != 0)
+				usage();
+		}
 		else if (strcmp(argv[k], "--mac") == 0) {
 			if (parse_mac(argv[k + 1], cfg.mac) != 0)
 				usage();
@@ -682,6 +837,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	cfg.wire = CH39X_WIRE_TAP;
+	if (rndis) {
+		cfg.framing = CH39X_FRAMING_RNDIS;
+		cfg.ncm_quirks = CH39X_SIM_RNDIS_WIRELESS;
+	}
 	snprintf(cfg.tap_name, sizeof(cfg.tap_name), "%s", tap);
 	/* The real bus sets the pace; the model adds no timing of its own. */
 	cfg.line_rate = false;
@@ -705,10 +864,12 @@ main(int argc, char **argv)
 		logmsg("%s: %s", path, strerror(errno));
 		return 2;
 	}
-	if (write_descriptors() != 0)
+	if ((rndis ? write_rndis_descriptors() != 0 || write_strings() != 0 :
+	     write_descriptors() != 0))
 		return 2;
 	for (i = 0; i < EPF_COUNT; i++) {
-		snprintf(path, sizeof(path), "%s/%s", ffs, ep_names[i]);
+		snprintf(path, sizeof(path), "%s/%s", ffs,
+			 rndis ? rndis_ep_names[i] : ep_names[i]);
 		epf[i] = open(path, O_RDWR);
 		if (epf[i] < 0) {
 			logmsg("%s: %s", path, strerror(errno));
@@ -723,7 +884,8 @@ main(int argc, char **argv)
 		}
 	}
 	logmsg("%s model (pid 0x%04x, %s speed, bulk maxp %u, intr %u bytes) "
-	       "on %s, cable tap:%s", ch39x_chip_name(cfg.pid), cfg.pid,
+	       "on %s, cable tap:%s", rndis ? "RNDIS" :
+	       ch39x_chip_name(cfg.pid), cfg.pid,
 	       cfg.speed == CH39X_SPEED_SUPER ? "super" : "high",
 	       prof.bulk_maxp, prof.intr_len, ffs, tap);
 

@@ -128,9 +128,9 @@ SS=0
 [ "$SPEED" = super ] && SS=1
 for m in $(cat /modules/usb.list); do
 	case $m in
-	# 8 UDCs: 0..3 here, 4..7 for pmd.sh (the FunctionFS CH398 and
-	# CH397, two identical ECM gadgets).
-	dummy_hcd) insmod /modules/$m.ko num=8 is_super_speed=$SS ;;
+	# 10 UDCs: 0..3 here, 4..9 for pmd.sh (the FunctionFS CH398 and
+	# CH397, two identical ECM gadgets, the FunctionFS RNDIS model).
+	dummy_hcd) insmod /modules/$m.ko num=10 is_super_speed=$SS ;;
 	*) insmod /modules/$m.ko ;;
 	esac || echo "[guest] insmod $m failed"
 done

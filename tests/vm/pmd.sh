@@ -283,7 +283,8 @@ UDC_NEXT=4			# dummy_udc.0..3 belong to guest.sh
 
 # ffs_gadget NAME PID CONFIG TAP MAXSPEED: a configfs gadget with one
 # FunctionFS function, its program started and the gadget bound. Sets
-# FFS_PID (the program), FFS_PATH (USB path), FFS_STATS.
+# FFS_PID (the program), FFS_PATH (USB path), FFS_STATS. FFS_ARGS: more
+# arguments for the program (rndis.sh: --function rndis).
 ffs_gadget() {
 	gname=$1
 	gpid=$2
@@ -302,7 +303,7 @@ ffs_gadget() {
 	rm -f "$GS/$gname.ready"
 	chroot /host "$GBIN" --ffs "/run/ch39x-gadget/$gname" --pid "$gpid" \
 		--speed "$gspeed" --tap "$gtap" --stats "$FFS_STATS" \
-		--ready "/run/ch39x-gadget/$gname.ready" \
+		--ready "/run/ch39x-gadget/$gname.ready" $FFS_ARGS \
 		> "/out/gadget-$SPEED-$gname.log" 2>&1 &
 	FFS_PID=$!
 	i=0
@@ -865,6 +866,9 @@ pmd_run() {
 			. "/host${S%/*}/cpe.sh"
 			. "/host${S%/*}/cpe_replug.sh"
 			cpe_replug_run ;;
+		rndismodel)
+			. "/host${S%/*}/rndis.sh"
+			rndis_model_run ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"

@@ -28,7 +28,8 @@
 #   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
-#   PMD_TESTS="ch398 ch397 ncm ecm handover twins replug cpereplug"
+#   PMD_TESTS="ch398 ch397 ncm ecm handover twins replug cpereplug
+#   rndismodel"
 #   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
@@ -119,7 +120,7 @@ if [ "$ARCH" = arm64 ]; then
 	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
 fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug rndismodel}
 REPLUG_CYCLES=${REPLUG_CYCLES:-20}
 MANY_N=${MANY_N:-2 8}	# PMD test "many": adapters per testpmd (tests/vm/many.sh)
 MANY_SECS=${MANY_SECS:-5}
@@ -206,8 +207,8 @@ for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
 done
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
-USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
-HOSTDRV_MODULES="cdc_ether cdc_ncm"
+USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun usb_f_rndis"
+HOSTDRV_MODULES="cdc_ether cdc_ncm rndis_host"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
 CPE_MODULES="nf_tables nft_chain_nat nft_masq"

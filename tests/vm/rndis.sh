@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# RNDIS in the guest, sourced by pmd.sh (busybox sh).
+#
+# rndismodel: the model's truth. The simulated adapter's RNDIS function
+# (lib/ch39x_sim/ch39x_sim_rndis.c), served over FunctionFS by
+# tests/vm/ch39x_gadget.c --function rndis as Android's class triple
+# (E0/01/03: FunctionFS takes no CDC functional descriptor, and Linux
+# hard-wires interfaces 0 and 1 for an RNDIS function without a Union), is
+# taken by Linux's own rndis_host. Through the kernel's netdev: pings of
+# every payload size 0..1472 (tests/vm/ping_sweep.py: each reply checked
+# byte for byte; the sizes around 512-byte multiples of message length are
+# where a transfer needs its pad byte), iperf3 both ways, then the
+# counters of both ends: the host's netdev without errors, the model with
+# no command it could not parse, no bad data message, every response
+# taken; the netdev's address is the model's permanent address.
+# The model's cable is a TAP interface moved into a network namespace, so
+# that the traffic crosses USB between two stacks of one kernel.
+#
+# Uses pmd.sh's ffs_gadget, gstat, and guest.sh's result(), $SPEED, $G.
+# §N: section N of doc/guides/nics/ch39x_protocol.rst
+
+RN_NS=rnfar
+RN_TAP=tapRn
+RN_MAC=02:1a:86:00:39:5e
+RN_NET=169.254.86
+
+rn_nsx() {	# command in the far namespace (from the host root)
+	chroot /host /usr/sbin/ip netns exec $RN_NS "$@"
+}
+
+# The netdev rndis_host made on interface 0 of the device at $1, or "".
+rn_netdev() {
+	for n in /sys/bus/usb/devices/"$1":*.0/net/*; do
+		[ -e "$n" ] || continue
+		d=$(readlink "${n%/net/*}/driver")
+		[ "${d##*/}" = rndis_host ] && basename "$n"
+	done
+}
+
+rndis_model_run() {
+	gmax=high-speed
+	[ "$SPEED" = super ] && gmax=super-speed
+	grep -q '^rndis_host ' /proc/modules ||
+		for m in usbnet cdc_ether rndis_host; do
+			grep -q "^$m " /proc/modules ||
+				insmod "/modules/$m.ko" 2>/dev/null
+		done
+	if ! FFS_ARGS="--function rndis --mac $RN_MAC" \
+	     ffs_gadget rndis 0x0039 1 $RN_TAP $gmax; then
+		result FAIL rndis-model-bind "the FunctionFS RNDIS gadget did not start (/out/gadget-$SPEED-rndis.log)"
+		return
+	fi
+	i=0
+	rn=""
+	while [ -z "$rn" ] && [ $i -lt 100 ]; do
+		rn=$(rn_netdev "$FFS_PATH")
+		[ -n "$rn" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -z "$rn" ]; then
+		result FAIL rndis-model-bind "no rndis_host netdev on $FFS_PATH:1.0 after 10 s (interfaces: $(ls -d /sys/bus/usb/devices/"$FFS_PATH":* 2>/dev/null | tr '\n' ' '))"
+		ffs_gadget_stop rndis
+		return
+	fi
+	addr=$(cat "/sys/class/net/$rn/address")
+	if [ "$addr" = "$RN_MAC" ]; then
+		result PASS rndis-model-bind "rndis_host bound $FFS_PATH:1.0 as $rn with the model's permanent address $addr"
+	else
+		result FAIL rndis-model-bind "rndis_host's $rn has $addr, the model's permanent address is $RN_MAC"
+	fi
+	chroot /host /usr/sbin/ip netns add $RN_NS
+	ip link set $RN_TAP netns $RN_NS
+	rn_nsx /usr/sbin/ip link set lo up
+	rn_nsx /usr/sbin/ip addr add $RN_NET.1/24 dev $RN_TAP
+	rn_nsx /usr/sbin/ip link set $RN_TAP up
+	ip addr add $RN_NET.2/24 dev "$rn"
+	ip link set "$rn" up
+
+	o=$(chroot /host python3 "$ROOT/tests/vm/ping_sweep.py" "$rn" \
+		$RN_NET.1 0 1472 8 240 2>&1)
+	case $o in
+	*"replied 1473, wrong 0, missing 0"*)
+		result PASS rndis-model-ping "$o (rndis_host <-> the model over $SPEED-speed USB)" ;;
+	*)	result FAIL rndis-model-ping "${o:-ping_sweep.py printed nothing}" ;;
+	esac
+
+	# iperf3 both ways, 3 s each, the server beyond the model.
+	rn_nsx /usr/bin/iperf3 -s -D -1 -B $RN_NET.1 > /dev/null 2>&1
+	sleep 0.5
+	up=$(chroot /host /usr/bin/iperf3 -c $RN_NET.1 -t 3 -f m 2>&1 |
+		sed -n 's/.* \([0-9.]*\) Mbits\/sec.*receiver.*/\1/p' | tail -n 1)
+	rn_nsx /usr/bin/iperf3 -s -D -1 -B $RN_NET.1 > /dev/null 2>&1
+	sleep 0.5
+	down=$(chroot /host /usr/bin/iperf3 -c $RN_NET.1 -t 3 -R -f m 2>&1 |
+		sed -n 's/.* \([0-9.]*\) Mbits\/sec.*receiver.*/\1/p' | tail -n 1)
+	if [ -n "$up" ] && [ -n "$down" ] &&
+	   [ "${up%.*}${down%.*}" != 00 ] && [ "${up%%.*}" -ge 1 ] &&
+	   [ "${down%%.*}" -ge 1 ]; then
+		result PASS rndis-model-iperf3 "TCP through rndis_host and the model: host -> model $up Mbit/s, model -> host $down Mbit/s (3 s each)"
+	else
+		result FAIL rndis-model-iperf3 "host -> model '${up:-none}' Mbit/s, model -> host '${down:-none}' Mbit/s"
+	fi
+
+	kill -USR1 "$FFS_PID" 2>/dev/null
+	sleep 0.5
+	s=/sys/class/net/$rn/statistics
+	rxe=$(cat $s/rx_errors) rxf=$(cat $s/rx_frame_errors)
+	txe=$(cat $s/tx_errors) rxp=$(cat $s/rx_packets)
+	bad=$(gstat model_rndis_bad_msgs)
+	resp=$(gstat model_rndis_responses)
+	drop=$(gstat model_rndis_resp_dropped)
+	tbad=$(gstat model_tx_bad_records)
+	tok=$(gstat model_tx_frames)
+	if [ "$rxe" = 0 ] && [ "$rxf" = 0 ] && [ "$txe" = 0 ] &&
+	   [ "$bad" = 0 ] && [ "$tbad" = 0 ] && [ "${resp:-0}" -ge 4 ] &&
+	   [ "$drop" = 0 ] && [ "${tok:-0}" -ge 1473 ]; then
+		result PASS rndis-model-counters "host $rn: rx_packets $rxp, rx_errors 0, rx_frame_errors 0, tx_errors 0; model: $resp responses taken, none dropped, 0 unparsable commands, $tok frames from bulk OUT, 0 bad data messages"
+	else
+		result FAIL rndis-model-counters "host $rn: rx_errors $rxe, rx_frame_errors $rxf, tx_errors $txe; model: responses ${resp:-?} (dropped ${drop:-?}), unparsable commands ${bad:-?}, bulk OUT frames ${tok:-?}, bad data messages ${tbad:-?}"
+	fi
+	ffs_gadget_stop rndis
+	chroot /host /usr/sbin/ip netns del $RN_NS 2>/dev/null
+}
