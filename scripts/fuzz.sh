@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm rndis devargs cpe_ip uevent cpe_prefix6"
+all="vendor_rx event net tso sim_out sim_cdc sim_rndis ncm_rx ncm_params cdc ecm rndis devargs cpe_ip uevent cpe_prefix6"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -38,6 +38,7 @@ max_len() {
 	vendor_rx) echo 20000 ;;
 	sim_out) echo 20000 ;;
 	sim_cdc) echo 20000 ;;
+	sim_rndis) echo 20000 ;;
 	ncm_rx) echo 20000 ;;
 	tso) echo 12000 ;;
 	net) echo 9300 ;;

@@ -1114,6 +1114,38 @@ def rndis_seeds():
     return s
 
 
+def sim_rndis_seeds():
+    """fuzz_sim_rndis: byte 0 bit 0 the single quirk, bit 1 a command."""
+    s = {}
+    f60 = udp4(18)
+    s["cmd_init"] = b"\2" + rndis_ctrl(2, 9, 1, 0, 4096)
+    s["cmd_query_mac"] = b"\2" + rndis_ctrl(4, 10, 0x01010101, 48, 20, 0,
+                                            buf=bytes(48))
+    s["cmd_query_list"] = b"\2" + rndis_ctrl(4, 11, 0x00010101, 0, 0, 0)
+    s["cmd_set_filter"] = b"\2" + rndis_ctrl(5, 12, 0x0001010E, 4, 20, 0,
+                                             buf=struct.pack("<I", 0x2D))
+    s["cmd_set_list"] = b"\2" + rndis_ctrl(5, 13, 0x01010103, 12, 20, 0,
+                                           buf=bytes.fromhex(
+                                               "01005e000001333300000001"))
+    s["cmd_keepalive"] = b"\2" + rndis_ctrl(8, 14)
+    s["cmd_reset"] = b"\2" + rndis_ctrl(6, 0)
+    s["cmd_halt"] = b"\2" + rndis_ctrl(3, 15)
+    s["cmd_bad_buffer"] = b"\2" + rndis_ctrl(5, 16, 0x0001010E, 8, 20, 0,
+                                             buf=bytes(4))
+    s["cmd_completion"] = b"\2" + rndis_ctrl(0x80000005, 17, 0)
+    s["cmd_short"] = b"\2\5\0\0\0"
+    s["out_one"] = b"\0" + rndis_pkt(f60)
+    s["out_three_single"] = b"\1" + rndis_pkt(f60) + rndis_pkt(f60) + \
+        rndis_pkt(tcp4(1460))
+    s["out_batch_pad"] = b"\0" + rndis_pkt(f60, pad=4, mlen=44 +
+                                           len(f60) + 4) + \
+        rndis_pkt(tcp6(100)) + b"\0"
+    s["out_jumbo"] = b"\0" + rndis_pkt(tcp4(8960))
+    s["out_bad_mlen"] = b"\0" + rndis_pkt(f60, mlen=43) + rndis_pkt(f60)
+    s["out_bad_data"] = b"\0" + rndis_pkt(f60, dlen=999) + rndis_pkt(f60)
+    return s
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -1128,6 +1160,7 @@ def main():
         "fuzz_cdc": cdc_seeds(),
         "fuzz_ecm": ecm_seeds(),
         "fuzz_rndis": rndis_seeds(),
+        "fuzz_sim_rndis": sim_rndis_seeds(),
         "fuzz_devargs": devargs_seeds(),
         "fuzz_uevent": uevent_seeds(),
         "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
