@@ -69,7 +69,7 @@ test_protos(void)
 	CHECK_EQ(ch39x_libusb_parse_protos("ncm+rndis", &m), 0);
 	CHECK_EQ(m, (unsigned int)(CH39X_LIBUSB_NCM | CH39X_LIBUSB_RNDIS));
 	CHECK(!(CH39X_LIBUSB_CDC & CH39X_LIBUSB_RNDIS));
-	CHECK_EQ(ch39x_libusb_parse_protos("mbim", &m), -1);
+	CHECK_EQ(ch39x_libusb_parse_protos("rndis+x", &m), -1);
 }
 
 static void

@@ -832,6 +832,12 @@ main(int argc, char **argv)
 	if (k != argc || ffs == NULL || tap == NULL ||
 	    strlen(tap) >= sizeof(cfg.tap_name))
 		usage();
+	/*
+	 * RNDIS: --pid is the gadget's (configfs) product ID; the model is
+	 * a CH398's, for its bus timing and buffer sizes.
+	 */
+	if (rndis)
+		cfg.pid = CH39X_PID_CH398;
 	if (ch39x_profile_init(&prof, cfg.pid, cfg.speed) != 0) {
 		logmsg("no profile for pid 0x%04x at that speed", cfg.pid);
 		return 2;

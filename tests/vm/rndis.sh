@@ -105,6 +105,9 @@ rndis_model_run() {
 
 	kill -USR1 "$FFS_PID" 2>/dev/null
 	sleep 0.5
+	cp "/host$FFS_STATS" "/out/gadget-$SPEED-rndis.stats" 2>/dev/null
+	{ ip -s link show "$rn"; rn_nsx /usr/sbin/ip -s addr; } \
+		> "/out/rndis-$SPEED-links.txt" 2>&1
 	s=/sys/class/net/$rn/statistics
 	rxe=$(cat $s/rx_errors) rxf=$(cat $s/rx_frame_errors)
 	txe=$(cat $s/tx_errors) rxp=$(cat $s/rx_packets)
@@ -118,7 +121,7 @@ rndis_model_run() {
 	   [ "$drop" = 0 ] && [ "${tok:-0}" -ge 1473 ]; then
 		result PASS rndis-model-counters "host $rn: rx_packets $rxp, rx_errors 0, rx_frame_errors 0, tx_errors 0; model: $resp responses taken, none dropped, 0 unparsable commands, $tok frames from bulk OUT, 0 bad data messages"
 	else
-		result FAIL rndis-model-counters "host $rn: rx_errors $rxe, rx_frame_errors $rxf, tx_errors $txe; model: responses ${resp:-?} (dropped ${drop:-?}), unparsable commands ${bad:-?}, bulk OUT frames ${tok:-?}, bad data messages ${tbad:-?}"
+		result FAIL rndis-model-counters "host $rn: rx_packets $rxp, rx_errors $rxe, rx_frame_errors $rxf, tx_errors $txe; model: responses ${resp:-?} (dropped ${drop:-?}), unparsable commands ${bad:-?}, bulk OUT frames ${tok:-?}, bad data messages ${tbad:-?}, from the cable $(gstat model_wire_rx_frames) (filtered $(gstat model_rx_filtered)), into bulk IN $(gstat model_rx_delivered); gadget: IN transfers $(gstat in_xfers), IN errors $(gstat in_errors), model errors $(gstat model_errors)"
 	fi
 	ffs_gadget_stop rndis
 	chroot /host /usr/sbin/ip netns del $RN_NS 2>/dev/null

@@ -1612,7 +1612,9 @@ test_selection(void)
 			ch39x_libusb_parse_protos("vendor", &m) == 0 &&
 			m == CH39X_LIBUSB_VENDOR &&
 			ch39x_libusb_parse_protos("ncm+", &m) != 0 &&
-			ch39x_libusb_parse_protos("rndis", &m) != 0;
+			ch39x_libusb_parse_protos("rndis", &m) == 0 &&
+			m == CH39X_LIBUSB_RNDIS &&
+			ch39x_libusb_parse_protos("ncm+x", &m) != 0;
 
 		result(ok, "parse-helpers", "vid:pid and protocol strings");
 	}
