@@ -230,6 +230,11 @@ rn_data_setup(struct sim_dev *s)
 	tc.max_pkts = r->max_pkts;
 	tc.align_factor = rn_single(s) ? 0 : RN_ALIGN_FACTOR;
 	tc.maxp = s->prof.bulk_maxp;
+	/*
+	 * A ZLP after a packet multiple, as u_ether sends on a controller
+	 * that can (Linux rndis_host counts a pad byte as a bad message).
+	 */
+	tc.zlp = true;
 	ch39x_rndis_tx_init(&r->tx, &tc);
 	memset(&rc, 0, sizeof(rc));
 	rc.max_frame = s->cdc.max_segment;
@@ -472,10 +477,9 @@ rndis_rx_fill(struct sim_dev *s, uint64_t now)
 			return;
 		x->actual = e.len;
 		/*
-		 * A packet multiple that fills the host's MaxTransferSize
-		 * needs no ZLP (the host's transfer is full); a shorter one
-		 * got a pad byte. x->zlp tells a bus (tests/vm's FunctionFS
-		 * program) which to send.
+		 * A packet multiple ends with a ZLP, unless it fills the
+		 * host's MaxTransferSize (the host's transfer is then full).
+		 * x->zlp tells a bus (tests/vm's FunctionFS program).
 		 */
 		x->zlp = e.zlp && e.len < r->host_max_xfer;
 		sim_in_done(s, x, now);

@@ -606,6 +606,30 @@ out_thread(void *arg)
 
 	(void)arg;
 	for (;;) {
+		/*
+		 * RNDIS: a transfer ends with a short packet or a ZLP only,
+		 * which ends a FunctionFS read too: one read per transfer.
+		 */
+		if (rndis) {
+			n = read(epf[EPF_OUT], buf, sizeof(buf));
+			if (n < 0) {
+				if (errno != EINTR)
+					CNT_ADD(out_errors, 1);
+				pause_us(20000);
+				continue;
+			}
+			CNT_ADD(out_bytes, (uint64_t)n);
+			if (n == 0) {
+				CNT_ADD(out_stray_zlp, 1);
+				continue;
+			}
+			if (n % maxp == 0)
+				CNT_ADD(out_zlp_end, 1);
+			else
+				CNT_ADD(out_short_end, 1);
+			out_submit(buf, (uint32_t)n, n % maxp == 0);
+			continue;
+		}
 		n = read(epf[EPF_OUT], buf + len, maxp);
 		if (n < 0) {
 			/* Disabled (reset, unconfigured): the transfer is lost. */

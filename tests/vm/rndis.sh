@@ -71,13 +71,20 @@ rndis_model_run() {
 		result FAIL rndis-model-bind "rndis_host's $rn has $addr, the model's permanent address is $RN_MAC"
 	fi
 	chroot /host /usr/sbin/ip netns add $RN_NS
-	ip link set $RN_TAP netns $RN_NS
+	chroot /host /usr/sbin/ip link set $RN_TAP netns $RN_NS
 	rn_nsx /usr/sbin/ip link set lo up
 	rn_nsx /usr/sbin/ip addr add $RN_NET.1/24 dev $RN_TAP
 	rn_nsx /usr/sbin/ip link set $RN_TAP up
 	ip addr add $RN_NET.2/24 dev "$rn"
 	ip link set "$rn" up
 
+	# A first reply within 10 s, else nothing more to try.
+	if ! chroot /host /usr/bin/ping -n -q -c 1 -w 10 -I "$rn" \
+	     $RN_NET.1 > /dev/null 2>&1; then
+		result FAIL rndis-model-ping "no reply to a first ping in 10 s"
+		rn_counters "$rn"
+		return
+	fi
 	o=$(chroot /host python3 "$ROOT/tests/vm/ping_sweep.py" "$rn" \
 		$RN_NET.1 0 1472 8 240 2>&1)
 	case $o in
@@ -103,6 +110,12 @@ rndis_model_run() {
 		result FAIL rndis-model-iperf3 "host -> model '${up:-none}' Mbit/s, model -> host '${down:-none}' Mbit/s"
 	fi
 
+	rn_counters "$rn"
+}
+
+# Both ends' counters after the traffic, then the gadget and namespace go.
+rn_counters() {
+	rn=$1
 	kill -USR1 "$FFS_PID" 2>/dev/null
 	sleep 0.5
 	cp "/host$FFS_STATS" "/out/gadget-$SPEED-rndis.stats" 2>/dev/null
