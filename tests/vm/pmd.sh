@@ -869,6 +869,9 @@ pmd_run() {
 		rndismodel)
 			. "/host${S%/*}/rndis.sh"
 			rndis_model_run ;;
+		frndis)
+			. "/host${S%/*}/rndis.sh"
+			rndis_frndis_run ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"

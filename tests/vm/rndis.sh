@@ -139,3 +139,173 @@ rn_counters() {
 	ffs_gadget_stop rndis
 	chroot /host /usr/sbin/ip netns del $RN_NS 2>/dev/null
 }
+
+# ---- frndis: the PMD against Linux's f_rndis gadget ----
+#
+# f_rndis (usb_f_rndis, 1209:0006) on its own UDC; its netdev (usbN) is
+# the far end, in the root namespace at $RF_NET.1. dpdk-testpmd drives
+# the device with proto=rndis:
+# - icmpecho: pings of every payload size 0..1472 from the gadget's
+#   netdev (ping_sweep.py, every reply checked byte for byte);
+# - the packet filter from the gadget's side: f_rndis's carrier is on
+#   while the PMD has a filter set (it starts the data with a non-zero
+#   one); with promiscuous off and one multicast group, frames the gadget
+#   sends to the port's address, to the group and to broadcast arrive, to
+#   another unicast address and another group are dropped by the PMD
+#   (f_rndis passes everything) and counted in rx_rndis_filtered; with
+#   promiscuous on, all arrive;
+# - iperf3 both ways: testpmd forwards (io) between the RNDIS port and an
+#   af_packet port on a veth pair whose far end, in a namespace, runs the
+#   iperf3 server.
+
+RF_G=frndis
+RF_NET=169.254.87
+RF_MAC=02:1a:86:00:87:02		# the host's address f_rndis gives
+RF_DEV=02:1a:86:00:87:01		# the gadget's own
+
+rf_gadget() {
+	gadget $RF_G 0x1209 0x0006 || return 1
+	gfunc $RF_G rndis.$RF_G $RF_DEV $RF_MAC || return 1
+	config $RF_G c.1 rndis.$RF_G || return 1
+	echo "dummy_udc.$UDC_NEXT" > "$G/$RF_G/UDC" || return 1
+	UDC_NEXT=$((UDC_NEXT + 1))
+	i=0
+	RF_PATH=""
+	while [ -z "$RF_PATH" ] && [ $i -lt 100 ]; do
+		RF_PATH=$(devpath 1209 0006)
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$RF_PATH" ] || return 1
+	RF_IF=$(netdev $RF_G rndis.$RF_G $RF_NET.1/24)
+	[ -n "$RF_IF" ]
+}
+
+# Frames from the gadget's netdev to five destinations, N each (python3
+# in the chroot: a raw socket).
+rf_send() {	# N
+	chroot /host python3 - "$RF_IF" "$1" <<'PY'
+import socket, sys
+ifname, n = sys.argv[1], int(sys.argv[2])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((ifname, 0))
+src = s.getsockname()[4]
+for dst in ("02:1a:86:00:87:02", "02:1a:86:00:87:99",
+            "01:00:5e:00:00:fb", "01:00:5e:00:00:fc",
+            "ff:ff:ff:ff:ff:ff"):
+    d = bytes.fromhex(dst.replace(":", ""))
+    for i in range(n):
+        s.send(d + src + b"\x88\xb5" + bytes([i]) * 60)
+PY
+}
+
+rf_filter() {
+	if ! tp_start frndis-filter "dev=1209:0006,path=$RF_PATH,proto=rndis" \
+	     --forward-mode=rxonly; then
+		result FAIL frndis-filter "testpmd: $TP_ERR"
+		tp_finish
+		return
+	fi
+	i=0
+	while [ "$(cat /sys/class/net/$RF_IF/carrier 2>/dev/null)" != 1 ] &&
+	      [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	car=$(cat /sys/class/net/$RF_IF/carrier 2>/dev/null)
+	echo "set promisc 0 off" >&3
+	echo "mcast_addr add 0 01:00:5e:00:00:fb" >&3
+	sleep 1
+	rf_send 10
+	sleep 2
+	echo "show port stats 0" >&3
+	echo "show port xstats 0" >&3
+	sleep 1
+	rx1=$(tp_stat RX-packets)
+	f1=$(tp_xstat rx_rndis_filtered)
+	echo "set promisc 0 on" >&3
+	sleep 1
+	rf_send 10
+	sleep 2
+	tp_finish
+	rx2=$(tp_stat RX-packets)
+	f2=$(tp_xstat rx_rndis_filtered)
+	if [ "$car" = 1 ] && [ "$rx1" = 30 ] && [ "$f1" = 20 ] &&
+	   [ "$((rx2 - rx1))" = 50 ] && [ "$f2" = "$f1" ]; then
+		result PASS frndis-filter "f_rndis's carrier on with the PMD's filter set; promiscuous off with one group: 30 of 50 frames from the gadget taken (own address, the group, broadcast), 20 dropped and counted (rx_rndis_filtered $f1); promiscuous on: 50 of 50"
+	else
+		result FAIL frndis-filter "carrier ${car:-?}; promiscuous off: $rx1 taken (want 30), $f1 filtered (want 20); on: $((rx2 - rx1)) taken (want 50), filtered $f2"
+	fi
+}
+
+rf_iperf() {
+	ns=rfiperf
+	chroot /host /usr/sbin/ip netns add $ns
+	chroot /host /usr/sbin/ip link add rfv0 type veth peer name rfv1
+	chroot /host /usr/sbin/ip link set rfv1 netns $ns
+	ip link set rfv0 up
+	chroot /host /usr/sbin/ip netns exec $ns /usr/sbin/ip addr add \
+		$RF_NET.2/24 dev rfv1
+	chroot /host /usr/sbin/ip netns exec $ns /usr/sbin/ip link set rfv1 up
+	# pmd_prepare left EAL one plugin; net_af_packet's is loaded by name.
+	afp=$(ls /host/run/dpdk-pmds-all/librte_net_af_packet.so.[0-9]* |
+		head -n 1 | sed 's,^/host,,')
+	TP_EAL="-d $afp --vdev net_af_packet0,iface=rfv0"
+	if ! tp_start frndis-iperf "dev=1209:0006,path=$RF_PATH,proto=rndis" \
+	     --forward-mode=io; then
+		result FAIL frndis-iperf3 "testpmd: $TP_ERR"
+	else
+		echo "set promisc all on" >&3
+		chroot /host /usr/sbin/ip netns exec $ns /usr/bin/iperf3 -s -D \
+			-1 -B $RF_NET.2 > /dev/null 2>&1
+		sleep 0.5
+		up=$(chroot /host /usr/bin/iperf3 -c $RF_NET.2 -B $RF_NET.1 \
+			-t 3 -f m 2>&1 |
+			sed -n 's/.* \([0-9.]*\) Mbits\/sec.*receiver.*/\1/p')
+		chroot /host /usr/sbin/ip netns exec $ns /usr/bin/iperf3 -s -D \
+			-1 -B $RF_NET.2 > /dev/null 2>&1
+		sleep 0.5
+		down=$(chroot /host /usr/bin/iperf3 -c $RF_NET.2 -B $RF_NET.1 \
+			-t 3 -R -f m 2>&1 |
+			sed -n 's/.* \([0-9.]*\) Mbits\/sec.*receiver.*/\1/p')
+		# Port 0 is af_packet's: the RNDIS port's counters are 1's.
+		echo "show port xstats 1" >&3
+		sleep 1
+		tp_finish
+		bad=$(tp_xstat rx_rndis_bad_lengths)
+		if [ -n "$up" ] && [ -n "$down" ] && [ "${up%%.*}" -ge 1 ] &&
+		   [ "${down%%.*}" -ge 1 ] && [ "$bad" = 0 ]; then
+			result PASS frndis-iperf3 "TCP through f_rndis and the PMD (testpmd io to af_packet): gadget -> PMD $up Mbit/s, PMD -> gadget $down Mbit/s (3 s each)"
+		else
+			result FAIL frndis-iperf3 "gadget -> PMD '${up:-none}' Mbit/s, PMD -> gadget '${down:-none}' Mbit/s, bad lengths $bad"
+		fi
+	fi
+	# shellcheck disable=SC2034 # tp_start (pmd.sh) reads it
+	TP_EAL=""
+	ip link del rfv0 2>/dev/null
+	chroot /host /usr/sbin/ip netns del $ns 2>/dev/null
+}
+
+rndis_frndis_run() {
+	if ! rf_gadget; then
+		result FAIL frndis-gadget "f_rndis gadget did not come up"
+		return
+	fi
+	if tp_start frndis "dev=1209:0006,path=$RF_PATH,proto=rndis"; then
+		result PASS frndis-probe "testpmd icmpecho on f_rndis at $RF_PATH"
+		o=$(chroot /host python3 "$ROOT/tests/vm/ping_sweep.py" \
+			"$RF_IF" $RF_NET.2 0 1472 8 240 2>&1)
+		tp_finish
+		case $o in
+		*"replied 1473, wrong 0, missing 0"*)
+			result PASS frndis-ping "$o (f_rndis <-> the PMD, testpmd icmpecho; RX errors $(tp_stat RX-errors), rx_rndis_pad_bytes $(tp_xstat rx_rndis_pad_bytes))" ;;
+		*)	result FAIL frndis-ping "${o:-ping_sweep.py printed nothing}; testpmd rx $(tp_stat RX-packets) tx $(tp_stat TX-packets) errors $(tp_stat RX-errors)" ;;
+		esac
+	else
+		result FAIL frndis-probe "$TP_ERR"
+		tp_finish
+	fi
+	rf_filter
+	rf_iperf
+	echo "" > "$G/$RF_G/UDC" 2>/dev/null
+}
