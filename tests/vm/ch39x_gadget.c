@@ -49,6 +49,7 @@
  */
 
 #include <endian.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -113,6 +114,16 @@ static struct ch39x_profile prof;
 static int ep0 = -1;
 static int epf[EPF_COUNT] = { -1, -1, -1 };
 static const char *stats_path;
+/*
+ * --replay DIR (RNDIS): the malformed cases of the fuzz corpus (files
+ * bad_* of tests/fuzz/corpus/fuzz_rndis, the harness's layout: 8 bytes
+ * of settings, then transfers as LE 16-bit length and bytes) sent on bulk
+ * IN before the model's first transfer; what a host's parser must make of
+ * them is counted here with the codec (replay_*).
+ */
+static const char *replay_dir;
+static uint64_t replay_xfers, replay_bad, replay_frames;
+static bool replay_done;
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define CNT_ADD(f, v) __atomic_add_fetch(&cnt.f, (v), __ATOMIC_RELAXED)
@@ -439,14 +450,20 @@ write_stats(void)
 		"model_rndis_responses=%" PRIu64 "\n"
 		"model_rndis_resp_dropped=%" PRIu64 "\n"
 		"model_rndis_bad_msgs=%" PRIu64 "\n"
-		"model_link=%d\n",
+		"model_link=%d\n"
+		"replay_done=%d\n"
+		"replay_xfers=%" PRIu64 "\n"
+		"replay_bad=%" PRIu64 "\n"
+		"replay_frames=%" PRIu64 "\n",
 		mc.wire_rx_frames, mc.rx_filtered, mc.rx_oversize,
 		mc.rx_overflow, mc.rx_delivered, mc.tx_frames,
 		mc.tx_bad_records, mc.tx_unterminated, mc.tx_ls_seen,
 		mc.tx_zlp_seen, mc.tx_wire_dropped, mc.events_sent,
 		mc.ctrl_requests, mc.ctrl_stalls, mc.rndis_responses,
 		mc.rndis_resp_dropped, mc.rndis_bad_msgs,
-		ch39x_sim_link(model));
+		ch39x_sim_link(model), __atomic_load_n(&replay_done,
+						       __ATOMIC_RELAXED),
+		replay_xfers, replay_bad, replay_frames);
 	fclose(f);
 	rename(tmp, stats_path);
 	pthread_mutex_unlock(&stats_lock);
@@ -687,6 +704,78 @@ in_write(int fd, const uint8_t *buf, uint32_t len, bool zlp)
 	}
 }
 
+static int
+name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int
+bad_case(const struct dirent *d)
+{
+	return strncmp(d->d_name, "bad_", 4) == 0;
+}
+
+/* One corpus file's transfers onto bulk IN, and what a host must count. */
+static void
+replay_file(const char *path, struct ch39x_rndis_rx *rx)
+{
+	static uint8_t f[65536];
+	struct ch39x_rndis_frame fr;
+	uint64_t bad0 = ch39x_rndis_rx_bad(&rx->stats);
+	size_t n, off = 8;
+	uint32_t len;
+	FILE *fp;
+
+	fp = fopen(path, "rb");
+	if (fp == NULL)
+		return;
+	n = fread(f, 1, sizeof(f), fp);
+	fclose(fp);
+	while (off < n) {
+		len = n - off >= 2 ? (uint32_t)f[off] | (uint32_t)f[off + 1] << 8
+			: 0;
+		off += n - off >= 2 ? 2 : n - off;
+		if (len > n - off)
+			len = (uint32_t)(n - off);
+		ch39x_rndis_rx_begin(rx, f + off, len);
+		while (ch39x_rndis_rx_next(rx, &fr) == 1)
+			replay_frames++;
+		/* An empty transfer is a ZLP of its own. */
+		in_write(epf[EPF_IN], f + off, len,
+			 len != 0 && len % prof.bulk_maxp == 0);
+		replay_xfers++;
+		off += len;
+	}
+	replay_bad += ch39x_rndis_rx_bad(&rx->stats) - bad0;
+}
+
+static void
+replay(void)
+{
+	struct ch39x_rndis_rx_cfg c = { .max_frame = 9018 };
+	struct ch39x_rndis_rx rx;
+	struct dirent **names;
+	char path[512];
+	int n, i;
+
+	ch39x_rndis_rx_init(&rx, &c);
+	n = scandir(replay_dir, &names, bad_case, name_cmp);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", replay_dir,
+			 names[i]->d_name);
+		replay_file(path, &rx);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	logmsg("replayed %d corpus files: %" PRIu64 " transfers, %" PRIu64
+	       " bad messages, %" PRIu64 " frames", n, replay_xfers, replay_bad,
+	       replay_frames);
+	__atomic_store_n(&replay_done, true, __ATOMIC_RELEASE);
+	write_stats();
+}
+
 static void *
 in_thread(void *arg)
 {
@@ -715,6 +804,10 @@ in_thread(void *arg)
 			 * when a ZLP must follow (x->zlp), as it knows the
 			 * host's MaxTransferSize.
 			 */
+			/* The host takes data now: the replay goes first. */
+			if (replay_dir != NULL && !replay_done &&
+			    x->status == CH39X_XFER_OK && x->actual > 0)
+				replay();
 			if (x->status == CH39X_XFER_OK && x->actual > 0)
 				in_write(epf[EPF_IN], x->buf, x->actual,
 					 rndis ? x->zlp :
@@ -798,7 +891,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: ch39x_gadget --ffs DIR --pid 0x5397|0x5398 "
 		"--speed high|super --tap IFNAME [--function vendor|rndis] "
-		"[--mac MAC] [--stats FILE] [--ready FILE]\n");
+		"[--mac MAC] [--stats FILE] [--ready FILE] [--replay DIR]\n");
 	exit(2);
 }
 
@@ -848,6 +941,8 @@ main(int argc, char **argv)
 				usage();
 		} else if (strcmp(argv[k], "--stats") == 0)
 			stats_path = argv[k + 1];
+		else if (strcmp(argv[k], "--replay") == 0)
+			replay_dir = argv[k + 1];
 		else if (strcmp(argv[k], "--ready") == 0)
 			ready = argv[k + 1];
 		else

@@ -872,6 +872,9 @@ pmd_run() {
 		frndis)
 			. "/host${S%/*}/rndis.sh"
 			rndis_frndis_run ;;
+		rndisreplay)
+			. "/host${S%/*}/rndis.sh"
+			rndis_replay_run ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"
