@@ -12,6 +12,10 @@
 #       |  == NCM gadget cpew (1209:0006) == gadget netdev (f_ncm)
 #   cpe_wan: server 203.0.113.2/24, no route to the LAN
 #
+# With CPE_WAN=rndis (run.sh) the WAN gadget is Linux's f_rndis instead:
+# Linux routes over rndis_host's netdev, ch39x-cpe takes it with
+# proto=rndis (issue 42, item 5: an RNDIS WAN against an NCM one).
+#
 # and the router is in turn
 #
 #   linux      the kernel's cdc_ncm netdevs in a namespace cpe_rt,
@@ -72,6 +76,13 @@ CPE_PROFILE=$(param vmt_cpe_profile)
 CPE_SAT=$(param vmt_cpe_sat)
 CPE_SAT=${CPE_SAT:-1}
 CPE_ARGS=$(param vmt_cpe_args | tr ',' ' ')
+# The WAN gadget's function: ncm (f_ncm, cdc_ncm) or rndis (f_rndis,
+# rndis_host; the PMD with proto=rndis).
+CPE_WAN=$(param vmt_cpe_wan)
+CPE_WAN=${CPE_WAN:-ncm}
+WAN_KDRV=cdc_ncm
+WAN_DEVARGS=""
+[ "$CPE_WAN" = rndis ] && { WAN_KDRV=rndis_host; WAN_DEVARGS=",proto=rndis"; }
 CPE_BIN=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
 CSV=/out/cpe.csv
 LAN_NS=cpe_lan
@@ -169,12 +180,12 @@ cpe_gadgets() {
 	gfunc cpel ncm.0 02:00:00:00:0a:01 02:00:00:00:0a:02
 	config cpel c.1 ncm.0
 	gadget cpew 0x1209 0x0006 || return 1
-	gfunc cpew ncm.0 02:00:00:00:0b:01 02:00:00:00:0b:02
-	config cpew c.1 ncm.0
+	gfunc cpew "$CPE_WAN.0" 02:00:00:00:0b:01 02:00:00:00:0b:02
+	config cpew c.1 "$CPE_WAN.0"
 	echo dummy_udc.4 > "$G/cpel/UDC" || return 1
 	echo dummy_udc.5 > "$G/cpew/UDC" || return 1
 	GL=$(cat "$G/cpel/functions/ncm.0/ifname")
-	GW=$(cat "$G/cpew/functions/ncm.0/ifname")
+	GW=$(cat "$G/cpew/functions/$CPE_WAN.0/ifname")
 	ns_new $LAN_NS && ns_new $WAN_NS || return 1
 	$IPB link set "$GL" netns $LAN_NS || return 1
 	$IPB link set "$GW" netns $WAN_NS || return 1
@@ -208,7 +219,7 @@ APP_JOB=""
 APP_N=0
 
 linux_up() {
-	wait_kdrv || { CPE_ERR="no cdc_ncm netdevs on $PL and $PW"; return 1; }
+	wait_kdrv || { CPE_ERR="no cdc_ncm/$WAN_KDRV netdevs on $PL and $PW"; return 1; }
 	ns_new $RT_NS || { CPE_ERR="netns $RT_NS"; return 1; }
 	$IPB link set "$KL" netns $RT_NS && $IPB link set "$KW" netns $RT_NS ||
 		{ CPE_ERR="cannot move $KL $KW"; return 1; }
@@ -223,7 +234,7 @@ linux_up() {
 		nsx $RT_NS /usr/sbin/nft -f - ||
 		{ CPE_ERR="nft masquerade on $KW failed"; return 1; }
 	RTR_PID=""
-	RTR_DESC="cdc_ncm $KL (LAN) and $KW (WAN), ip_forward=1, nft masquerade"
+	RTR_DESC="cdc_ncm $KL (LAN) and $WAN_KDRV $KW (WAN), ip_forward=1, nft masquerade"
 	return 0
 }
 
@@ -280,7 +291,7 @@ app_launch() {
 		-m 256 --file-prefix "cpe_vm$APP_N" \
 		-d "$PRIV/librte_net_ch39x.so" \
 		--vdev "net_ch39x0,dev=1209:0005,path=$PL" \
-		--vdev "net_ch39x1,dev=1209:0006,path=$PW" -- "$@" \
+		--vdev "net_ch39x1,dev=1209:0006,path=$PW$WAN_DEVARGS" -- "$@" \
 		> "/out/cpe-app-$tag.json" 2> "/out/cpe-app-$tag.err" &
 	APP_JOB=$!
 	i=0
@@ -322,9 +333,9 @@ app_stop() {
 # both gadgets, one PASS or FAIL line (MORE: after "SIGTERM").
 app_exit_result() {
 	if [ $arc = 0 ] && wait_kdrv; then
-		result PASS "$1" "ch39x-cpe exited 0 on SIGTERM$2; cdc_ncm bound again ($KL on $PL, $KW on $PW)"
+		result PASS "$1" "ch39x-cpe exited 0 on SIGTERM$2; cdc_ncm and $WAN_KDRV bound again ($KL on $PL, $KW on $PW)"
 	else
-		result FAIL "$1" "ch39x-cpe exit $arc; cdc_ncm netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
+		result FAIL "$1" "ch39x-cpe exit $arc; kernel netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
 	fi
 }
 
@@ -706,10 +717,10 @@ cpe_run() {
 		return
 	fi
 	if ! cpe_gadgets; then
-		result FAIL cpe-gadgets "two NCM gadgets with cdc_ncm: cpel at '$PL' ($GL, cdc_ncm '$KL'), cpew at '$PW' ($GW, cdc_ncm '$KW')"
+		result FAIL cpe-gadgets "the LAN (NCM) and WAN ($CPE_WAN) gadgets with their kernel drivers: cpel at '$PL' ($GL, cdc_ncm '$KL'), cpew at '$PW' ($GW, $WAN_KDRV '$KW')"
 		return
 	fi
-	result PASS cpe-gadgets "NCM gadgets cpel at $PL (LAN host $GL in $LAN_NS, cdc_ncm $KL) and cpew at $PW (WAN host $GW in $WAN_NS, cdc_ncm $KW), $(cat /sys/bus/usb/devices/$PL/speed) Mb/s"
+	result PASS cpe-gadgets "gadgets cpel (NCM) at $PL (LAN host $GL in $LAN_NS, cdc_ncm $KL) and cpew ($CPE_WAN) at $PW (WAN host $GW in $WAN_NS, $WAN_KDRV $KW), $(cat /sys/bus/usb/devices/$PL/speed) Mb/s"
 	echo "rep,router,load,pps,mbps,offered_pps,cpu_busy,cpu0,cpu1,cpu_gen,cpu_cpe_proc,cpu_router,secs,hostload" > $CSV
 	REP=1
 	while [ $REP -le "$CPE_REPS" ]; do

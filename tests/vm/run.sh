@@ -38,8 +38,10 @@
 #   PERF_DEVS="ncm ecm" PERF_PROFILE=0] ...
 #                                        throughput comparison (perf.sh)
 #   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
-#   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0 CPE_SAT=1] ...      ch39x-cpe against the Linux router on
-#                                        two NCM gadgets (tests/vm/cpe.sh):
+#   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0 CPE_SAT=1 CPE_WAN=ncm|rndis]
+#   ...                                  ch39x-cpe against the Linux router on
+#                                        two NCM gadgets, or an RNDIS WAN
+#                                        (tests/vm/cpe.sh):
 #                                        only that, at super speed unless
 #                                        SPEEDS says otherwise
 #   QOS=1 [CPE_QOS_REPS=3 CPE_QOS_SECS=12 CPE_QOS_RATE=20M
@@ -145,6 +147,10 @@ CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
 CPE_STRACE=${CPE_STRACE:-0}	# 1: ch39x-cpe's system calls while idle
 CPE_PROFILE=${CPE_PROFILE:-0}	# 1: where each router's CPU goes (perf)
 CPE_SAT=${CPE_SAT:-1}		# 0: fixed rates only (no TCP max, no UDP flood)
+# rndis: the WAN gadget is f_rndis (rndis_host for Linux, proto=rndis for
+# ch39x-cpe) instead of f_ncm
+CPE_WAN=${CPE_WAN:-ncm}
+case $CPE_WAN in ncm|rndis) ;; *) echo "CPE_WAN=$CPE_WAN: ncm or rndis"; exit 2 ;; esac
 # QOS=1: the ch39x-cpe options of router fq and fifo (unset: the
 # defaults; set to "" for none) and of both (CPE_QOS_ARGS)
 CPE_QOS_REPS=${CPE_QOS_REPS:-3}
@@ -545,7 +551,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT vmt_cpe_wan=${CPE_WAN:-ncm}${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
