@@ -213,7 +213,7 @@ for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
 done
 
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
-USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun usb_f_rndis"
+USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun usb_f_rndis veth"
 HOSTDRV_MODULES="cdc_ether cdc_ncm rndis_host"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
