@@ -171,6 +171,21 @@ int ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 			   struct ch39x_cdc_desc *d);
 
 /*
+ * The walker's inverse, a device's side: the configuration descriptor of
+ * the CDC-NCM/ECM function d describes, as the simulated adapter sends it.
+ * An IAD over the two interfaces; the communication interface (class,
+ * subclass and protocol of d) with the Header, Union, Ethernet and, with
+ * have_ncm, NCM functional descriptors and its interrupt IN endpoint; the
+ * data interface's alt 0 without endpoints and alt d->data_alt with the
+ * bulk pair (data_alt 0: the pair at alt 0, no other alt). super adds the
+ * SuperSpeed endpoint companions. Returns wTotalLength, or 0 when cap is
+ * too small.
+ */
+uint32_t ch39x_cdc_build_config(const struct ch39x_cdc_desc *d,
+				uint8_t cfg_value, bool super, uint8_t *buf,
+				uint32_t cap);
+
+/*
  * Whether the walked function has what a driver needs, as Linux binds:
  * the communication interface, a data alt setting with both bulk
  * endpoints, the Ethernet functional descriptor, and for NCM the NCM

@@ -429,7 +429,8 @@ SRCS=("$VMDIR/transport_test.c" "$ROOT"/lib/ch39x/ch39x_libusb.c
       "$ROOT"/lib/ch39x/ch39x_libusb_open.c
       "$ROOT"/lib/ch39x/ch39x_libusb_return.c
       "$ROOT"/lib/ch39x/ch39x_libusb_bus.c "$ROOT"/lib/ch39x/ch39x_uevent.c
-      "$ROOT"/lib/ch39x/ch39x_cdc.c "$ROOT"/lib/ch39x/ch39x_ncm.c
+      "$ROOT"/lib/ch39x/ch39x_cdc.c "$ROOT"/lib/ch39x/ch39x_usbdesc.c
+      "$ROOT"/lib/ch39x/ch39x_ncm.c
       "$ROOT"/lib/ch39x/ch39x_ecm.c "$ROOT"/lib/ch39x/ch39x_vendor.c
       "$ROOT"/lib/ch39x/ch39x_net.c)
 CFLAGS=(-O2)
