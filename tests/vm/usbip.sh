@@ -60,49 +60,76 @@ uip_field() {	# TAG FIELD(1 busid, 3 devargs, n: the line's number)
 
 # uip_stat BUSID KEY: from the server's last counters (uip_stats first)
 uip_stat() {
-	v=$(sed -n "s/^$1\\.$2=//p" "/host$UIP_STATS" 2>/dev/null | tail -n 1)
-	echo "${v:-0}"
+	us_v=$(sed -n "s/^$1\\.$2=//p" "/host$UIP_STATS" 2>/dev/null | tail -n 1)
+	echo "${us_v:-0}"
 }
+
+# (The helpers' variables have names of their own: sh has no locals, and a
+# caller's loop counter must survive them.)
 
 # uip_stats: the server writes its counters (SIGUSR1); waits for them
 uip_stats() {
 	rm -f "/host$UIP_STATS"
 	kill -USR1 "$UIP_PID" 2>/dev/null
-	i=0
-	while [ ! -f "/host$UIP_STATS" ] && [ $i -lt 50 ]; do
+	uc_i=0
+	while [ ! -f "/host$UIP_STATS" ] && [ $uc_i -lt 50 ]; do
 		sleep 0.1
-		i=$((i + 1))
+		uc_i=$((uc_i + 1))
 	done
 	cp "/host$UIP_STATS" "/out/usbip-stats.txt" 2>/dev/null
 }
 
 # uip_port BUSID: "PORT LOCAL_BUSID" of the vhci port the device is on
 # (vhci's status lists each port's devid, busnum << 16 | devnum, and the
-# server numbers its devices 1, 2, ... in UIP_DEVS' order)
+# server numbers its devices 1, 2, ... in UIP_DEVS' order). The port's
+# leading zeros go before it is a number: busybox awk reads them as octal.
 uip_port() {
-	n=$(echo "$UIP_DEVS" | awk -F: -v b="$1" '$1 == b { print NR }')
-	devid=$(printf '%08x' $((65536 + n)))
-	awk -v d="$devid" '$5 == d && $7 != "0-0" { print $2 + 0, $7 }' \
+	up_n=$(echo "$UIP_DEVS" | awk -F: -v b="$1" '$1 == b { print NR }')
+	up_id=$(printf '%08x' $((65536 + up_n)))
+	awk -v d="$up_id" '$5 == d && $7 != "0-0" { p = $2;
+		sub(/^0+/, "", p); print p + 0, $7 }' \
 		"$VHCI/status" "$VHCI"/status.* 2>/dev/null | head -n 1
+}
+
+# uip_attach BUSID: usbip attach, then the device on the guest's bus
+# (bounded). One at a time: the tool lists the used ports' devices, and
+# one still enumerating makes it fail ("open vhci_driver"); tried again.
+uip_attach() {
+	ua_t=0
+	while [ $ua_t -lt 3 ]; do
+		UIP_ERR=$(chroot /host /usr/sbin/usbip --tcp-port $UIP_PORT \
+			attach -r 127.0.0.1 -b "$1" 2>&1 | grep -v 'info: using port')
+		ua_i=0
+		while [ $ua_i -lt 100 ]; do
+			ua_lb=$(uip_port "$1" | cut -d' ' -f2)
+			[ -n "$ua_lb" ] &&
+				[ -e "/sys/bus/usb/devices/$ua_lb/idVendor" ] &&
+				return 0
+			sleep 0.1
+			ua_i=$((ua_i + 1))
+		done
+		ua_t=$((ua_t + 1))
+	done
+	return 1
 }
 
 # uip_bound TAG DRIVER: the driver bound to interface 0 of the device
 # with a netdev (bounded); sets UIP_PATH, UIP_NET
 uip_bound() {
-	b=$(uip_field "$1" 1)
-	i=0
+	ub_b=$(uip_field "$1" 1)
+	ub_i=0
 	UIP_PATH=""
 	UIP_NET=""
-	while [ $i -lt 150 ]; do
-		UIP_PATH=$(uip_port "$b" | cut -d' ' -f2)
-		d=/sys/bus/usb/devices/$UIP_PATH:1.0
-		if [ -n "$UIP_PATH" ] && [ -e "$d/driver" ] &&
-		   [ "$(basename "$(readlink "$d/driver")")" = "$2" ]; then
-			UIP_NET=$(ls "$d/net" 2>/dev/null | head -n 1)
+	while [ $ub_i -lt 150 ]; do
+		UIP_PATH=$(uip_port "$ub_b" | cut -d' ' -f2)
+		ub_d=/sys/bus/usb/devices/$UIP_PATH:1.0
+		if [ -n "$UIP_PATH" ] && [ -e "$ub_d/driver" ] &&
+		   [ "$(basename "$(readlink "$ub_d/driver")")" = "$2" ]; then
+			UIP_NET=$(ls "$ub_d/net" 2>/dev/null | head -n 1)
 			[ -n "$UIP_NET" ] && return 0
 		fi
 		sleep 0.2
-		i=$((i + 1))
+		ub_i=$((ub_i + 1))
 	done
 	return 1
 }
@@ -110,20 +137,20 @@ uip_bound() {
 # uip_link TAG: the kernel's netdev up with 10.99.N.1, the model's TAP in
 # namespace uipTAG with 10.99.N.2, carrier (bounded)
 uip_link() {
-	n=$(uip_field "$1" n)
-	ns=uip$1
-	ns_new "$ns" || return 1
-	$IPB link set "uip$1" netns "$ns" || return 1
-	$IPB -n "$ns" addr add "10.99.$n.2/24" dev "uip$1"
-	$IPB -n "$ns" link set "uip$1" up
-	$IPB addr add "10.99.$n.1/24" dev "$UIP_NET"
+	ul_n=$(uip_field "$1" n)
+	ul_ns=uip$1
+	ns_new "$ul_ns" || return 1
+	$IPB link set "uip$1" netns "$ul_ns" || return 1
+	$IPB -n "$ul_ns" addr add "10.99.$ul_n.2/24" dev "uip$1"
+	$IPB -n "$ul_ns" link set "uip$1" up
+	$IPB addr add "10.99.$ul_n.1/24" dev "$UIP_NET"
 	$IPB link set "$UIP_NET" up
-	i=0
-	while [ $i -lt 100 ]; do
+	ul_i=0
+	while [ $ul_i -lt 100 ]; do
 		[ "$(cat "/sys/class/net/$UIP_NET/carrier" 2>/dev/null)" = 1 ] &&
 			return 0
 		sleep 0.1
-		i=$((i + 1))
+		ul_i=$((ul_i + 1))
 	done
 	return 1
 }
@@ -131,12 +158,12 @@ uip_link() {
 # uip_sweep TAG LO HI [STEP]: ping_sweep.py from the kernel's netdev to
 # the far host; sets UIP_SWEEP (its line); returns its status
 uip_sweep() {
-	n=$(uip_field "$1" n)
+	uw_n=$(uip_field "$1" n)
 	# The first one resolves the far host's address.
 	chroot /host /usr/bin/ping -n -q -c 1 -w 10 -I "$UIP_NET" \
-		"10.99.$n.2" > /dev/null 2>&1
+		"10.99.$uw_n.2" > /dev/null 2>&1
 	UIP_SWEEP=$(timeout 240 chroot /host python3 \
-		"$ROOT/tests/vm/ping_sweep.py" "$UIP_NET" "10.99.$n.2" \
+		"$ROOT/tests/vm/ping_sweep.py" "$UIP_NET" "10.99.$uw_n.2" \
 		"$2" "$3" --step "${4:-1}" 2>&1)
 }
 
@@ -144,36 +171,47 @@ uip_sweep() {
 # each; sets UIP_IPERF ("up X Mbit/s, down Y Mbit/s") and returns 0 when
 # both moved data and ended cleanly
 uip_iperf() {
-	n=$(uip_field "$1" n)
-	ns=uip$1
-	ok=0
+	ui_n=$(uip_field "$1" n)
+	ui_ok=0
 	UIP_IPERF=""
-	for dir in up down; do
-		j=/out/usbip-iperf-$1-$dir.json
-		nsx "$ns" timeout $((UIP_IPERF_SECS + 60)) iperf3 -s -1 \
-			> /dev/null 2>&1 &
-		sp=$!
-		sleep 1
-		r=""
-		[ $dir = down ] && r=-R
+	for ui_dir in up down; do
+		ui_j=usbip-iperf-$1-$ui_dir.json
+		nsx "uip$1" timeout $((UIP_IPERF_SECS + 60)) iperf3 -s -1 -J \
+			> "/out/usbip-iperf-$1-$ui_dir-srv.json" 2>&1 &
+		ui_sp=$!
+		ui_i=0
+		while [ $ui_i -lt 50 ] && ! nsx "uip$1" ss -Hltn 'sport = :5201' |
+			grep -q LISTEN; do
+			sleep 0.2
+			ui_i=$((ui_i + 1))
+		done
+		ui_r=""
+		[ $ui_dir = down ] && ui_r=-R
 		timeout $((UIP_IPERF_SECS + 50)) chroot /host iperf3 \
-			-c "10.99.$n.2" -B "10.99.$n.1" -t $UIP_IPERF_SECS $r \
-			-J > "$j" 2>&1
-		rc=$?
-		wait $sp 2>/dev/null
-		bps=$(chroot /host python3 -c '
+			-c "10.99.$ui_n.2" -B "10.99.$ui_n.1" -t $UIP_IPERF_SECS \
+			$ui_r -J > "/out/$ui_j" 2>&1
+		ui_rc=$?
+		# The server ends with the test; a lost goodbye is not waited out.
+		ui_i=0
+		while kill -0 $ui_sp 2>/dev/null && [ $ui_i -lt 25 ]; do
+			sleep 0.2
+			ui_i=$((ui_i + 1))
+		done
+		kill $ui_sp 2>/dev/null
+		wait $ui_sp 2>/dev/null
+		ui_bps=$(chroot /host python3 -c '
 import json, sys
 try:
     e = json.load(open(sys.argv[1]))["end"]["sum_received"]
     print("%.1f %d" % (e["bits_per_second"] / 1e6, e["bytes"]))
 except Exception:
-    print("- 0")' "$OUT/usbip-iperf-$1-$dir.json")
-		UIP_IPERF="$UIP_IPERF$dir ${bps% *} Mbit/s (${bps#* } bytes), "
-		[ $rc -eq 0 ] && [ "${bps#* }" -gt 0 ] 2>/dev/null &&
-			ok=$((ok + 1))
+    print("- 0")' "$OUT/$ui_j")
+		UIP_IPERF="$UIP_IPERF$ui_dir ${ui_bps% *} Mbit/s (${ui_bps#* } bytes), "
+		[ $ui_rc -eq 0 ] && [ "${ui_bps#* }" -gt 0 ] 2>/dev/null &&
+			ui_ok=$((ui_ok + 1))
 	done
 	UIP_IPERF=${UIP_IPERF%, }
-	[ $ok -eq 2 ]
+	[ $ui_ok -eq 2 ]
 }
 
 # uip_mac TAG: the address the model was made with (its serial and MAC
@@ -347,11 +385,10 @@ usbip_run() {
 	fi
 	t0=$(up)
 	for l2 in $UIP_DEVS; do
-		o=$(chroot /host /usr/sbin/usbip --tcp-port $UIP_PORT attach \
-			-r 127.0.0.1 -b "${l2%%:*}" 2>&1) ||
-			echo "[usbip] attach ${l2%%:*}: $o"
+		uip_attach "${l2%%:*}" || echo "[usbip] attach ${l2%%:*}: $UIP_ERR"
 	done
 	echo "[usbip] attached at uptime $(up) s ($(echo "$t0 $(up)" | awk '{ printf "%.1f", $2 - $1 }') s)"
+	cat "$VHCI/status" > /out/usbip-vhci-status.txt
 	uip_traffic ncm cdc_ncm 0 1472 1 iperf
 	nq=$UIP_NET
 	uip_traffic ecm cdc_ether 0 1472 1 iperf
@@ -360,12 +397,12 @@ usbip_run() {
 	uip_quirk_maxdg
 	uip_quirk_ntb32
 	# Every port given back; the server sees each client go.
-	uip_stats
 	for l2 in $UIP_DEVS; do
 		p=$(uip_port "${l2%%:*}" | cut -d' ' -f1)
-		[ -n "$p" ] && chroot /host /usr/sbin/usbip detach -p "$p" \
-			> /dev/null 2>&1
+		[ -n "$p" ] && timeout 30 chroot /host /usr/sbin/usbip detach \
+			-p "$p" > /dev/null 2>&1
 	done
+	# Ports in use still name the device they hold (local_busid).
 	i=0
 	while [ $i -lt 50 ]; do
 		uip_stats
@@ -373,11 +410,13 @@ usbip_run() {
 		for l2 in $UIP_DEVS; do
 			att=$((att + $(uip_stat "${l2%%:*}" attached)))
 		done
-		[ $att = 0 ] && break
+		left=$(awk 'FNR > 1 && $7 != "0-0"' "$VHCI/status" \
+			"$VHCI"/status.* 2>/dev/null | wc -l)
+		[ $att = 0 ] && [ "$left" = 0 ] && break
 		sleep 0.2
 		i=$((i + 1))
 	done
-	left=$(awk '$3 != "004" && NR > 1' "$VHCI/status" "$VHCI"/status.* 2>/dev/null | wc -l)
+	cat "$VHCI/status" > /out/usbip-vhci-status-end.txt
 	if [ $att = 0 ] && [ "$left" = 0 ] && [ ! -e "/sys/class/net/$nq" ]; then
 		result PASS usbip-detach "usbip detach: every port free again, the server saw each client go ($(uip_stat 1-1 detaches) detach of 1-1), $nq gone"
 	else
