@@ -166,6 +166,27 @@ test_descriptors(void)
 	CHECK_EQ(cdc.comm_class, 0x02);
 	CHECK_EQ(cdc.data_alt, 0);
 	CHECK(!cdc.have_ether);
+	/* Its configuration descriptor walks to the same function. */
+	{
+		static uint8_t b[512];
+		struct ch39x_cdc_desc w;
+		int n;
+
+		n = d->ops->control(d, 0x80, 0x06, 0x0200, 0, b, sizeof(b),
+				    500);
+		CHECK(n > 9);
+		CHECK_EQ(ch39x_cdc_parse_config(b, (uint32_t)n,
+						CH39X_CDC_WANT_RNDIS, &w), 0);
+		CHECK_EQ(w.errors, 0);
+		CHECK(ch39x_cdc_usable(&w));
+		CHECK(w.comm_if == cdc.comm_if && w.data_if == cdc.data_if &&
+		      w.comm_class == cdc.comm_class &&
+		      w.comm_protocol == cdc.comm_protocol);
+		CHECK(w.intr_ep == cdc.intr_ep && w.intr_maxp == 8 &&
+		      w.bulk_in == cdc.bulk_in && w.bulk_out == cdc.bulk_out &&
+		      w.bulk_in_maxp == cdc.bulk_in_maxp && w.data_alt == 0);
+		CHECK_EQ(w.flags, CH39X_CDC_F_DATA_FROM_UNION);
+	}
 	/* One alt setting, the bulk pair in it: both are no-ops. */
 	CHECK_EQ(d->ops->set_data_alt(d, 0), 0);
 	CHECK_EQ(d->ops->set_data_alt(d, 1), 0);

@@ -20,6 +20,7 @@
 #include "ch39x_net.h"
 #include "ch39x_rndis.h"
 #include "ch39x_sim_priv.h"
+#include "ch39x_usbdesc.h"
 
 /* Responses waiting for GET_ENCAPSULATED_RESPONSE (f_rndis: a list). */
 #define RN_RESP_SLOTS	8
@@ -627,6 +628,55 @@ sim_rndis_free(struct sim_dev *s)
 	s->rndis = NULL;
 }
 
+/*
+ * The configuration descriptor, as f_rndis's (§18): an IAD, the control
+ * interface with Header (CDC 1.10), Call Management (no capabilities,
+ * data interface 1), ACM (bmCapabilities 0: Linux refuses an RNDIS
+ * function with ACM capabilities) and Union, the interrupt endpoint; the
+ * data interface with the bulk pair at alt setting 0.
+ */
+static uint32_t
+rndis_config_desc(struct sim_dev *s, uint8_t *buf, uint32_t cap)
+{
+	const struct ch39x_cdc_desc *c = &s->cdc;
+	bool super = s->prof.speed == CH39X_SPEED_SUPER;
+	struct ch39x_usb_cfg_builder b;
+	const uint8_t hdr[] = { 5, CH39X_USB_DT_CS_INTERFACE, 0x00, 0x10, 0x01 };
+	const uint8_t cm[] = { 5, CH39X_USB_DT_CS_INTERFACE, 0x01, 0x00,
+			       c->data_if };
+	const uint8_t acm[] = { 4, CH39X_USB_DT_CS_INTERFACE, 0x02, 0x00 };
+	const uint8_t un[] = { 5, CH39X_USB_DT_CS_INTERFACE, 0x06, c->comm_if,
+			       c->data_if };
+
+	ch39x_usb_cfg_begin(&b, buf, cap, super, SIM_CDC_CONFIG,
+			    super ? 896 : 500);
+	ch39x_usb_cfg_iad(&b, c->comm_if, 2, c->comm_class, c->comm_subclass,
+			  c->comm_protocol);
+	ch39x_usb_cfg_interface(&b, c->comm_if, 0, 1, c->comm_class,
+				c->comm_subclass, c->comm_protocol);
+	ch39x_usb_cfg_raw(&b, hdr, sizeof(hdr));
+	ch39x_usb_cfg_raw(&b, cm, sizeof(cm));
+	ch39x_usb_cfg_raw(&b, acm, sizeof(acm));
+	ch39x_usb_cfg_raw(&b, un, sizeof(un));
+	ch39x_usb_cfg_endpoint(&b, c->intr_ep, CH39X_USB_EP_INTR, c->intr_maxp,
+			       c->intr_interval);
+	ch39x_usb_cfg_interface(&b, c->data_if, 0, 2, CH39X_CDC_CLASS_DATA, 0,
+				0);
+	ch39x_usb_cfg_endpoint(&b, c->bulk_in, CH39X_USB_EP_BULK,
+			       c->bulk_in_maxp, 0);
+	ch39x_usb_cfg_endpoint(&b, c->bulk_out, CH39X_USB_EP_BULK,
+			       c->bulk_out_maxp, 0);
+	return ch39x_usb_cfg_end(&b);
+}
+
+static const char *
+rndis_name(const struct sim_dev *s)
+{
+	(void)s;
+	return "RNDIS";
+}
+
+/* ASSUMPTION (§19): the device descriptor of a configfs gadget (IADs). */
 const struct sim_model sim_rndis_model = {
 	.control = rndis_control,
 	.rx_accept = rndis_rx_accept,
@@ -634,4 +684,9 @@ const struct sim_model sim_rndis_model = {
 	.rx_fill = rndis_rx_fill,
 	.tx_parse = rndis_tx_parse,
 	.intr_fill = rndis_intr_fill,
+	.config_desc = rndis_config_desc,
+	.dev_class = 0xEF,
+	.dev_subclass = 0x02,
+	.dev_protocol = 0x01,
+	.name = rndis_name,
 };

@@ -86,9 +86,9 @@ rndis_model_run() {
 		return
 	fi
 	o=$(chroot /host python3 "$ROOT/tests/vm/ping_sweep.py" "$rn" \
-		$RN_NET.1 0 1472 8 240 2>&1)
+		$RN_NET.1 0 1472 --window 8 --deadline 240 2>&1)
 	case $o in
-	*"replied 1473, wrong 0, missing 0"*)
+	*"1473 answered intact, 0 lost, 0 corrupted"*)
 		result PASS rndis-model-ping "$o (rndis_host <-> the model over $SPEED-speed USB)" ;;
 	*)	result FAIL rndis-model-ping "${o:-ping_sweep.py printed nothing}" ;;
 	esac
@@ -302,10 +302,10 @@ rndis_frndis_run() {
 	if tp_start frndis "dev=1209:0006,path=$RF_PATH,proto=rndis"; then
 		result PASS frndis-probe "testpmd icmpecho on f_rndis at $RF_PATH"
 		o=$(chroot /host python3 "$ROOT/tests/vm/ping_sweep.py" \
-			"$RF_IF" $RF_NET.2 0 1472 8 240 2>&1)
+			"$RF_IF" $RF_NET.2 0 1472 --window 8 --deadline 240 2>&1)
 		tp_finish
 		case $o in
-		*"replied 1473, wrong 0, missing 0"*)
+		*"1473 answered intact, 0 lost, 0 corrupted"*)
 			result PASS frndis-ping "$o (f_rndis <-> the PMD, testpmd icmpecho; RX errors $(tp_stat RX-errors), rx_rndis_pad_bytes $(tp_xstat rx_rndis_pad_bytes))" ;;
 		*)	result FAIL frndis-ping "${o:-ping_sweep.py printed nothing}; testpmd rx $(tp_stat RX-packets) tx $(tp_stat TX-packets) errors $(tp_stat RX-errors)" ;;
 		esac
