@@ -228,19 +228,13 @@ cdc_rx_fill(struct sim_dev *s, uint64_t now)
 	struct ch39x_ncm_tx_end e;
 	enum ch39x_ncm_fit fit;
 	struct ch39x_xfer *x;
-	uint32_t len;
 
 	while ((x = s->pend_head[CH39X_EP_BULK_IN]) != NULL) {
 		if (s->cfg.line_rate &&
 		    __atomic_load_n(s->in_free, __ATOMIC_RELAXED) > now)
 			return;
-		if (!s->frame_held) {
-			len = sim_frame_take(s, s->frame);
-			if (len == 0)
-				return;
-			s->held_len = len;
-			s->frame_held = true;
-		}
+		if (!sim_hold_frame(s))
+			return;
 		if (!is_ncm(s)) {
 			if (x->len < s->held_len) {
 				memcpy(x->buf, s->frame, x->len);
@@ -262,10 +256,7 @@ cdc_rx_fill(struct sim_dev *s, uint64_t now)
 		 * size the host set; a smaller buffer would take babble.
 		 */
 		if (x->len < s->ntb_in_size) {
-			x->actual = x->len;
-			memset(x->buf, 0, x->len);
-			q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
-			complete(s, x, CH39X_XFER_OVERFLOW);
+			sim_in_babble(s, x);
 			continue;
 		}
 		ch39x_ncm_tx_begin(&s->ntx, x->buf);
@@ -282,11 +273,7 @@ cdc_rx_fill(struct sim_dev *s, uint64_t now)
 				SIM_ADD(s->cnt.rx_delivered, 1);
 			}
 			s->frame_held = false;
-			len = sim_frame_take(s, s->frame);
-			if (len != 0) {
-				s->held_len = len;
-				s->frame_held = true;
-			}
+			sim_hold_frame(s);
 		}
 		e = ch39x_ncm_tx_finish(&s->ntx);
 		if (e.len == 0)

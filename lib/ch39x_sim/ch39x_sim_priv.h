@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -433,6 +434,35 @@ uint64_t sim_usb_ns(const struct sim_dev *s, uint32_t bytes) SIM_INTERNAL;
 uint64_t sim_bus_reserve(uint64_t *free_ns, uint64_t now, uint64_t dur)
 	SIM_INTERNAL;
 void sim_out_timing(struct sim_dev *s, struct ch39x_xfer *x) SIM_INTERNAL;
+
+/*
+ * The CDC and RNDIS models' next frame from the cable, held in s->frame
+ * until a bulk IN transfer takes it: whether one is held.
+ */
+static inline bool
+sim_hold_frame(struct sim_dev *s)
+{
+	uint32_t len;
+
+	if (s->frame_held)
+		return true;
+	len = sim_frame_take(s, s->frame);
+	if (len == 0)
+		return false;
+	s->held_len = len;
+	s->frame_held = true;
+	return true;
+}
+
+/* A bulk IN buffer shorter than what the device sends takes babble. */
+static inline void
+sim_in_babble(struct sim_dev *s, struct ch39x_xfer *x)
+{
+	x->actual = x->len;
+	memset(x->buf, 0, x->len);
+	q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
+	complete(s, x, CH39X_XFER_OVERFLOW);
+}
 
 /* ch39x_sim_vendor.c: the registers and the PHY at power-up. */
 void sim_vendor_init(struct sim_dev *s) SIM_INTERNAL;

@@ -428,7 +428,6 @@ rndis_rx_fill(struct sim_dev *s, uint64_t now)
 	struct ch39x_rndis_tx_end e;
 	enum ch39x_rndis_fit fit;
 	struct ch39x_xfer *x;
-	uint32_t len;
 
 	if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != RN_DATA)
 		return;
@@ -436,21 +435,11 @@ rndis_rx_fill(struct sim_dev *s, uint64_t now)
 		if (s->cfg.line_rate &&
 		    __atomic_load_n(s->in_free, __ATOMIC_RELAXED) > now)
 			return;
-		if (!s->frame_held) {
-			len = sim_frame_take(s, s->frame);
-			if (len == 0)
-				return;
-			s->held_len = len;
-			s->frame_held = true;
-		}
-		/* The host said it takes host_max_xfer: a smaller buffer
-		 * would take babble.
-		 */
+		if (!sim_hold_frame(s))
+			return;
+		/* The host said it takes host_max_xfer. */
 		if (x->len < ch39x_rndis_tx_buf_size(&r->tx)) {
-			x->actual = x->len;
-			memset(x->buf, 0, x->len);
-			q_pop(&s->pend_head[x->ep], &s->pend_tail[x->ep]);
-			complete(s, x, CH39X_XFER_OVERFLOW);
+			sim_in_babble(s, x);
 			continue;
 		}
 		ch39x_rndis_tx_begin(&r->tx, x->buf);
@@ -467,11 +456,7 @@ rndis_rx_fill(struct sim_dev *s, uint64_t now)
 				SIM_ADD(s->cnt.rx_delivered, 1);
 			}
 			s->frame_held = false;
-			len = sim_frame_take(s, s->frame);
-			if (len != 0) {
-				s->held_len = len;
-				s->frame_held = true;
-			}
+			sim_hold_frame(s);
 		}
 		e = ch39x_rndis_tx_finish(&r->tx);
 		if (e.len == 0)
