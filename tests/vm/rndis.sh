@@ -251,6 +251,11 @@ rf_iperf() {
 	chroot /host /usr/sbin/ip link set rfv1 netns $nb
 	chroot /host /usr/sbin/ip -n $nb addr add $RF_NET.2/24 dev rfv1
 	chroot /host /usr/sbin/ip -n $nb link set rfv1 up
+	# af_packet takes what the veth hands it as is: no checksum left to
+	# the hardware, no segments bigger than a frame.
+	chroot /host /usr/sbin/ip netns exec $nb /usr/sbin/ethtool -K rfv1 \
+		tx off tso off gso off > /dev/null 2>&1
+	chroot /host /usr/sbin/ethtool -K rfv0 rx off gro off > /dev/null 2>&1
 	ip link set rfv0 up
 	# pmd_prepare left EAL one plugin; net_af_packet's is loaded by name.
 	afp=$(ls /host/run/dpdk-pmds-all/librte_net_af_packet.so.[0-9]* |

@@ -272,6 +272,8 @@ else
 	dpkg-query -W -f='${Status}' busybox-static 2>/dev/null |
 		grep -q 'ok installed' || need+=(busybox-static)
 	command -v gcc >/dev/null || need+=(gcc)
+	# rndis.sh: offloads off on a veth that af_packet reads
+	command -v ethtool >/dev/null || need+=(ethtool)
 	pkg-config --exists libusb-1.0 2>/dev/null || need+=(libusb-1.0-0-dev)
 	pkg-config --exists libpcap 2>/dev/null || need+=(libpcap-dev)
 	# The PMD tests ping with iputils (busybox ping has no -M do).
