@@ -875,6 +875,9 @@ pmd_run() {
 		rndisreplay)
 			. "/host${S%/*}/rndis.sh"
 			rndis_replay_run ;;
+		acmrndis)
+			. "/host${S%/*}/rndis.sh"
+			rndis_acm_run ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"

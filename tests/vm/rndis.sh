@@ -379,3 +379,81 @@ rndis_replay_run() {
 	ffs_gadget_stop rndisr
 	chroot /host /usr/sbin/ip netns del $RR_NS 2>/dev/null
 }
+
+# ---- acmrndis: a modem's shape, ACM + RNDIS in one configuration ----
+#
+# A composite gadget (1209:0007): an ACM serial function (usb_f_acm,
+# interfaces 0-1) then f_rndis (2-3). The PMD takes the RNDIS function's
+# interfaces only (proto=rndis): the host's cdc_acm keeps interface 0 and
+# its ttyACM, which answers through the gadget's ttyGS while testpmd
+# answers pings of the RNDIS netdev at the same time.
+
+RA_G=acmrndis
+RA_NET=169.254.89
+
+rndis_acm_run() {
+	gadget $RA_G 0x1209 0x0007 || { result FAIL acm-rndis "gadget"; return; }
+	mkdir "$G/$RA_G/functions/acm.$RA_G" || { result FAIL acm-rndis "no usb_f_acm"; return; }
+	gfunc $RA_G rndis.$RA_G 02:1a:86:00:89:01 02:1a:86:00:89:02
+	config $RA_G c.1 acm.$RA_G rndis.$RA_G
+	echo "dummy_udc.$UDC_NEXT" > "$G/$RA_G/UDC" || { result FAIL acm-rndis "UDC"; return; }
+	UDC_NEXT=$((UDC_NEXT + 1))
+	i=0
+	RA_PATH=""
+	while [ -z "$RA_PATH" ] && [ $i -lt 100 ]; do
+		RA_PATH=$(devpath 1209 0007)
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ra_if=$(netdev $RA_G rndis.$RA_G $RA_NET.1/24)
+	gs=/dev/ttyGS$(cat "$G/$RA_G/functions/acm.$RA_G/port_num")
+	i=0
+	acm=""
+	while [ -z "$acm" ] && [ $i -lt 100 ]; do
+		acm=$(ls /sys/bus/usb/devices/"$RA_PATH":1.0/tty 2>/dev/null |
+			head -n 1)
+		[ -n "$acm" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -z "$RA_PATH" ] || [ -z "$acm" ] || [ -z "$ra_if" ]; then
+		result FAIL acm-rndis "composite gadget at '$RA_PATH': ttyACM '$acm', RNDIS netdev '$ra_if'"
+		echo "" > "$G/$RA_G/UDC" 2>/dev/null
+		return
+	fi
+	if ! tp_start acm-rndis "dev=1209:0007,path=$RA_PATH,proto=rndis"; then
+		result FAIL acm-rndis "testpmd: $TP_ERR"
+		tp_finish
+		echo "" > "$G/$RA_G/UDC" 2>/dev/null
+		return
+	fi
+	d0=$(basename "$(readlink /sys/bus/usb/devices/"$RA_PATH":1.0/driver)")
+	d2=$(basename "$(readlink /sys/bus/usb/devices/"$RA_PATH":1.2/driver 2>/dev/null)" 2>/dev/null)
+	# The serial line while the PMD forwards: the gadget's side echoes
+	# what the host writes on ttyACM.
+	stty -F "$gs" raw -echo 2>/dev/null
+	stty -F "/dev/$acm" raw -echo 2>/dev/null
+	head -c 6 "$gs" > /tmp/gs.in &
+	gp=$!
+	chroot /host /usr/bin/ping -n -q -c 20 -i 0.2 -w 30 -I "$ra_if" \
+		$RA_NET.2 > /tmp/ra.ping 2>&1 &
+	pp=$!
+	sleep 1
+	printf 'AT+X\r\n' > "/dev/$acm"
+	i=0
+	while kill -0 $gp 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill $gp 2>/dev/null
+	wait $pp
+	o=$(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p' /tmp/ra.ping)
+	tp_finish
+	line=$(tr -d '\r\n' < /tmp/gs.in 2>/dev/null)
+	if [ "$d0" = cdc_acm ] && [ "$d2" != rndis_host ] &&
+	   [ "$line" = "AT+X" ] && [ "${o#* }" -ge 20 ]; then
+		result PASS acm-rndis "ACM + RNDIS composite at $RA_PATH: the PMD took the RNDIS interfaces only (interface 0: $d0, $acm), testpmd answered ${o#* } of ${o% *} pings of $ra_if while $acm carried 'AT+X' to the gadget's ttyGS"
+	else
+		result FAIL acm-rndis "interface 0 driver '$d0' (cdc_acm wanted), interface 2 '$d2'; serial line got '$line' (AT+X wanted); pings ${o:-none} (sent received)"
+	fi
+	echo "" > "$G/$RA_G/UDC" 2>/dev/null
+}

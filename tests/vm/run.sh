@@ -222,8 +222,8 @@ done
 # by the kernel's cdc_ncm/cdc_ether (tests/vm/usbip.sh); amd64 only.
 [ "$ARCH" = arm64 ] && SPEEDS_DEF="high super"
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
-USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun usb_f_rndis veth"
-HOSTDRV_MODULES="cdc_ether cdc_ncm rndis_host"
+USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun usb_f_rndis veth usb_f_acm"
+HOSTDRV_MODULES="cdc_ether cdc_ncm rndis_host cdc_acm"
 USBIP_MODULES="vhci-hcd"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
