@@ -30,11 +30,17 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include "ch39x_adapter.h"
 #include "ch39x_devargs.h"
 #include "ch39x_ethdev.h"
+#include "ch39x_info.h"
 #include "ch39x_libusb.h"
+#include "ch39x_link.h"
 #include "ch39x_logs.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
 #include "ch39x_xfer_buf.h"
+#include "ch39x_xstats.h"
 #include "rte_pmd_ch39x.h"
 
 RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);

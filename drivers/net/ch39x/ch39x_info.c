@@ -18,8 +18,12 @@
 
 #include <ethdev_driver.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
+#include "ch39x_info.h"
 #include "ch39x_logs.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
+#include "ch39x_xstats.h"
 
 /* The RX transfer size a queue set up at this MTU gets. */
 static uint32_t

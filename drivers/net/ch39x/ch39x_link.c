@@ -24,8 +24,12 @@
 #include <rte_alarm.h>
 #include <rte_cycles.h>
 
+#include "ch39x_adapter.h"
 #include "ch39x_ethdev.h"
+#include "ch39x_link.h"
 #include "ch39x_logs.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
 
 /*
  * One control request on the default pipe: every request of every device

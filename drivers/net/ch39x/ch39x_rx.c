@@ -18,9 +18,10 @@
 #include <rte_ring.h>
 #include <rte_net.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
 #include "ch39x_logs.h"
 #include "ch39x_net.h"
+#include "ch39x_rx.h"
 #include "ch39x_tso.h"
 #include "ch39x_xfer_buf.h"
 
