@@ -5,8 +5,8 @@
 /* §N: section N of doc/guides/nics/ch39x_protocol.rst */
 
 /*
- * net_ch39x: probe, the ethdev ops every device type shares and the
- * simulated adapter's API; the link and the device's presence (control
+ * net_ch39x: probe, the ethdev ops every device type shares; the
+ * simulated adapter's API is in ch39x_sim_api.c; the link and the device's presence (control
  * requests, interrupt endpoint, removal) are in ch39x_link.c. What differs by
  * device type is behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
  * ch39x_cdc_ctrl.c (CDC-NCM, CDC-ECM); the bursts are in ch39x_rx.c and
@@ -41,7 +41,6 @@
 #include "ch39x_tx.h"
 #include "ch39x_xfer_buf.h"
 #include "ch39x_xstats.h"
-#include "rte_pmd_ch39x.h"
 
 RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 
@@ -894,89 +893,14 @@ ch39x_dev_reset(struct rte_eth_dev *dev)
 }
 
 
-/* The simulated device behind a ch39x port, or NULL. */
-static struct ch39x_usb_dev *
-sim_of(uint16_t port_id, int *rc)
+/*
+ * A port of this driver in this process, primary (a secondary's ports
+ * have the other ops table, and no device).
+ */
+bool
+ch39x_eth_dev_is_ours(const struct rte_eth_dev *dev)
 {
-	struct rte_eth_dev *dev;
-	struct ch39x_adapter *ad;
-
-	*rc = -ENODEV;
-	if (!rte_eth_dev_is_valid_port(port_id))
-		return NULL;
-	dev = &rte_eth_devices[port_id];
-	*rc = -ENOTSUP;
-	if (dev->dev_ops != &ch39x_eth_ops)
-		return NULL;
-	ad = dev->data->dev_private;
-	if (!ch39x_sim_is_sim(ad->usb))
-		return NULL;
-	*rc = 0;
-	return ad->usb;
-}
-
-int
-rte_pmd_ch39x_sim_fault(uint16_t port_id, enum rte_pmd_ch39x_ep ep,
-			enum rte_pmd_ch39x_fault fault, uint32_t count)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u == NULL)
-		return rc;
-	return ch39x_sim_fault(u, (enum ch39x_ep)ep,
-			       (enum ch39x_sim_fault)fault, count) == 0 ?
-		0 : -EINVAL;
-}
-
-int
-rte_pmd_ch39x_sim_set_cable(uint16_t port_id, int plugged)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u != NULL)
-		ch39x_sim_set_cable(u, plugged != 0);
-	return rc;
-}
-
-int
-rte_pmd_ch39x_sim_fail_ctrl(uint16_t port_id, uint32_t count)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u != NULL)
-		ch39x_sim_fail_ctrl(u, count);
-	return rc;
-}
-
-int
-rte_pmd_ch39x_sim_unplug(uint16_t port_id)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u != NULL)
-		ch39x_sim_unplug(u);
-	return rc;
-}
-
-int
-rte_pmd_ch39x_sim_replug(uint16_t port_id, enum rte_pmd_ch39x_replug how)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u == NULL)
-		return rc;
-	return ch39x_sim_replug(u, (enum ch39x_sim_replug)how) == 0 ?
-		0 : -EINVAL;
+	return dev->dev_ops == &ch39x_eth_ops;
 }
 
 static struct rte_vdev_driver ch39x_vdev_drv = {
