@@ -7,7 +7,8 @@
 /*
  * net_ch39x: probe, the ethdev ops every device type shares; the
  * simulated adapter's API is in ch39x_sim_api.c; the link and the device's presence (control
- * requests, interrupt endpoint, removal) are in ch39x_link.c. What differs by
+ * requests, interrupt endpoint, removal) are in ch39x_link.c, the Rx
+ * interrupts in ch39x_rx_intr.c. What differs by
  * device type is behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
  * ch39x_cdc_ctrl.c (CDC-NCM, CDC-ECM); the bursts are in ch39x_rx.c and
  * ch39x_tx.c, what the port reports in ch39x_info.c,
@@ -37,9 +38,9 @@
 #include "ch39x_libusb.h"
 #include "ch39x_link.h"
 #include "ch39x_logs.h"
+#include "ch39x_rx_intr.h"
 #include "ch39x_rx.h"
 #include "ch39x_tx.h"
-#include "ch39x_xfer_buf.h"
 #include "ch39x_xstats.h"
 
 RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
@@ -71,103 +72,6 @@ ch39x_dev_configure(struct rte_eth_dev *dev)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static int
-rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
-{
-	struct ch39x_adapter *ad = dev->data->dev_private;
-	uint16_t room = (uint16_t)(rte_pktmbuf_data_room_size(q->mp) -
-				   RTE_PKTMBUF_HEADROOM);
-
-	uint64_t ol = dev->data->dev_conf.rxmode.offloads;
-
-	q->scatter = (ol & RTE_ETH_RX_OFFLOAD_SCATTER) ||
-		dev->data->scattered_rx;
-	q->vlan_strip = (ol & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
-	/* Stripped by the device where it can, else by the copy. */
-	q->sw_vlan_strip = q->vlan_strip &&
-		!(ad->caps & CH39X_CAP_VLAN_STRIP);
-	q->sw_csum = ad->args.rx_csum_sw &&
-		(ol & RTE_ETH_RX_OFFLOAD_CHECKSUM) != 0;
-	q->max_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
-	q->data_room = room;
-	if (q->max_frame > room && !q->scatter) {
-		PMD_LOG(ERR, "%s: MTU %u makes frames of up to %u bytes, more "
-			"than the %u-byte mbuf data room; enable "
-			"RTE_ETH_RX_OFFLOAD_SCATTER (testpmd --enable-scatter) "
-			"or use larger mbufs", dev->data->name,
-			dev->data->mtu, q->max_frame, room);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * Rx interrupts: the transport's RX wake-up descriptor as the queue's
- * event fd. EXT: EAL only waits on it; the backend clears it at disarm.
- */
-static int
-rx_intr_setup(struct rte_eth_dev *dev)
-{
-	struct ch39x_adapter *ad = dev->data->dev_private;
-	struct rte_intr_handle *h = dev->intr_handle;
-	struct ch39x_usb_dev *u = ad->usb;
-	int fd;
-
-	if (!dev->data->dev_conf.intr_conf.rxq)
-		return 0;
-	fd = u->ops->rx_wake_fd != NULL ? u->ops->rx_wake_fd(u) : -ENOTSUP;
-	if (fd < 0) {
-		PMD_LOG(ERR, "%s: Rx interrupts: the %s backend cannot wake "
-			"a thread (%s); leave intr_conf.rxq off", dev->data->name,
-			u->ops->name, strerror(-fd));
-		return fd;
-	}
-	rte_intr_vec_list_free(h);
-	if (rte_intr_type_set(h, RTE_INTR_HANDLE_EXT) != 0 ||
-	    rte_intr_efds_index_set(h, 0, fd) != 0 ||
-	    rte_intr_nb_efd_set(h, 1) != 0 ||
-	    rte_intr_max_intr_set(h, 2) != 0 ||
-	    rte_intr_vec_list_alloc(h, "ch39x_intr_vec", 1) != 0 ||
-	    rte_intr_vec_list_index_set(h, 0, RTE_INTR_VEC_RXTX_OFFSET) != 0)
-		return -ENOMEM;
-	return 0;
-}
-
-/* Arm or disarm the queue's wake-up (the one RX queue: qid is 0). */
-int
-ch39x_rx_arm(struct rte_eth_dev *dev, bool on)
-{
-	struct ch39x_adapter *ad = dev->data->dev_private;
-
-	if (ad->usb->ops->rx_arm == NULL)
-		return -ENOTSUP;
-	/* The device is gone: armed again when it is back. */
-	if (ch39x_deferred(ad)) {
-		ad->rx_rearm = on;
-		return 0;
-	}
-	ad->usb->ops->rx_arm(ad->usb, on);
-	__atomic_store_n(&ad->rx_armed, on, __ATOMIC_SEQ_CST);
-	/* Woken: maybe by the interrupt endpoint (ch39x_link.c). */
-	if (!on && !ad->intr_hooked)
-		ch39x_intr_alarm_fast(ad);
-	return 0;
-}
-
-static int
-ch39x_rx_queue_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
-{
-	RTE_SET_USED(qid);
-	return ch39x_rx_arm(dev, true);
-}
-
-static int
-ch39x_rx_queue_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
-{
-	RTE_SET_USED(qid);
-	return ch39x_rx_arm(dev, false);
 }
 
 /* rte_eth_conf.link_speeds into the device, or refused. */
@@ -203,9 +107,9 @@ ch39x_port_start(struct rte_eth_dev *dev)
 			dev->data->name);
 		return -EINVAL;
 	}
-	rc = rxq_bind(dev, ad->rxq);
+	rc = ch39x_rxq_bind(dev, ad->rxq);
 	if (rc == 0)
-		rc = rx_intr_setup(dev);
+		rc = ch39x_rx_intr_setup(dev);
 	if (rc != 0)
 		return rc;
 	/* The MTU grew since the RX queue was set up: larger transfers. */
@@ -354,53 +258,12 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 }
 
 static void
-rxq_free(struct ch39x_rxq *q)
-{
-	if (q == NULL)
-		return;
-	if (q->lent) {
-		/*
-		 * The application still holds mbufs that point into transfer
-		 * buffers: leaking them is safe, freeing them is not.
-		 */
-		PMD_LOG(ERR, "port %u: %u RX transfers still lent to mbufs "
-			"the application holds; their memory is not freed",
-			q->port_id, q->lent);
-		return;
-	}
-	rte_ring_free(q->returned);
-	rte_free(q->shinfo);
-	/* Transport buffers, one per transfer, when there is no block. */
-	if (q->bufs == NULL)
-		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
-	rte_free(q->xfers);
-	rte_free(q->bufs);
-	rte_free(q);
-}
-
-static void
-txq_free(struct ch39x_txq *q)
-{
-	if (q == NULL)
-		return;
-	if (q->bufs == NULL)
-		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
-	rte_free(q->xfers);
-	rte_free(q->free);
-	rte_free(q->frames);
-	rte_free(q->bufs);
-	rte_free(q->scratch);
-	rte_free(q->ncm);
-	rte_free(q);
-}
-
-static void
 ch39x_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	(void)qid;
-	rxq_free(ad->rxq);
+	ch39x_rxq_free(ad->rxq);
 	ad->rxq = NULL;
 	if (dev->data->rx_queues != NULL)
 		dev->data->rx_queues[0] = NULL;
@@ -412,7 +275,7 @@ ch39x_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	(void)qid;
-	txq_free(ad->txq);
+	ch39x_txq_free(ad->txq);
 	ad->txq = NULL;
 	if (dev->data->tx_queues != NULL)
 		dev->data->tx_queues[0] = NULL;
@@ -437,9 +300,7 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 		ad->usb->ops->close(ad->usb);
 		ad->usb = NULL;
 	}
-	rte_intr_vec_list_free(dev->intr_handle);
-	rte_intr_instance_free(dev->intr_handle);
-	dev->intr_handle = NULL;
+	ch39x_rx_intr_uninit(dev);
 	pthread_mutex_destroy(&ad->ctrl_lock);
 	pthread_mutex_destroy(&ad->rc_lock);
 	/* The ethdev layer frees dev_private and the MAC address array. */
@@ -472,9 +333,9 @@ ch39x_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 							      dev->data->mtu);
 	rc = ch39x_rxq_alloc(ad, q, nb_desc);
 	if (rc == 0)
-		rc = rxq_bind(dev, q);
+		rc = ch39x_rxq_bind(dev, q);
 	if (rc != 0) {
-		rxq_free(q);
+		ch39x_rxq_free(q);
 		return rc;
 	}
 	ad->rxq = q;
@@ -505,7 +366,7 @@ ch39x_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
 	rc = ch39x_txq_alloc(ad, q, nb_desc);
 	if (rc != 0) {
-		txq_free(q);
+		ch39x_txq_free(q);
 		return rc;
 	}
 	ad->txq = q;
@@ -835,12 +696,9 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->data->mtu = RTE_ETHER_MTU;
 	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV |
 		RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
-	/* Rx interrupts: filled at start when the application asks. */
-	dev->intr_handle = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (dev->intr_handle == NULL) {
-		rc = -ENOMEM;
+	rc = ch39x_rx_intr_init(dev);
+	if (rc != 0)
 		goto fail;
-	}
 	dev->dev_ops = &ch39x_eth_ops;
 	dev->rx_pkt_burst = ch39x_ops(ad)->rx_burst;
 	dev->tx_pkt_burst = ch39x_ops(ad)->tx_burst;

@@ -18,7 +18,6 @@ int ch39x_program_rx_mode(struct ch39x_adapter *ad);
 int ch39x_port_start(struct rte_eth_dev *dev);
 int ch39x_port_stop(struct rte_eth_dev *dev);
 int ch39x_hw_init(struct ch39x_adapter *ad);
-int ch39x_rx_arm(struct rte_eth_dev *dev, bool on);
 bool ch39x_eth_dev_is_ours(const struct rte_eth_dev *dev);
 
 #endif /* CH39X_ETHDEV_H */

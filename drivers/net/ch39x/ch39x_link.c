@@ -29,6 +29,7 @@
 #include "ch39x_link.h"
 #include "ch39x_logs.h"
 #include "ch39x_rx.h"
+#include "ch39x_rx_intr.h"
 #include "ch39x_tx.h"
 
 /*

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <ethdev_driver.h>
 #include <rte_mbuf.h>
 
 #include "ch39x_dev_ops.h"
@@ -105,6 +106,8 @@ void ch39x_rx_parsed_ncm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_ecm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
 int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 		    uint16_t nb_desc);
+int ch39x_rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q);
+void ch39x_rxq_free(struct ch39x_rxq *q);
 int ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size);
 void ch39x_rxq_stop(struct ch39x_rxq *q);
 int ch39x_rxq_start(struct ch39x_rxq *q);

@@ -82,6 +82,22 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 }
 
 void
+ch39x_txq_free(struct ch39x_txq *q)
+{
+	if (q == NULL)
+		return;
+	if (q->bufs == NULL)
+		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
+	rte_free(q->xfers);
+	rte_free(q->free);
+	rte_free(q->frames);
+	rte_free(q->bufs);
+	rte_free(q->scratch);
+	rte_free(q->ncm);
+	rte_free(q);
+}
+
+void
 ch39x_txq_start(struct ch39x_txq *q)
 {
 	uint16_t i;

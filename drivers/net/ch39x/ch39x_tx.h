@@ -86,6 +86,7 @@ uint16_t ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 		    uint16_t nb_desc);
+void ch39x_txq_free(struct ch39x_txq *q);
 void ch39x_txq_stop(struct ch39x_txq *q);
 void ch39x_txq_start(struct ch39x_txq *q);
 
