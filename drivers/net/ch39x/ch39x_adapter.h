@@ -67,7 +67,7 @@ struct ch39x_adapter {
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
 	/*
-	 * reconnect=on (ch39x_link.c): the device is gone and the port waits
+	 * reconnect=on (ch39x_reconnect.c): the device is gone and the port waits
 	 * for it. The bursts drop while absent is set (the control thread
 	 * sets and clears it, seq_cst against each queue's busy flag);
 	 * resume restarts the port when the device is back, rx_rearm arms
@@ -90,7 +90,7 @@ struct ch39x_adapter {
 	uint64_t reconnect_refused;	/* returns as another device */
 	/*
 	 * presence=events: the transport's bus descriptor, watched by EAL's
-	 * interrupt thread (ch39x_link.c); NULL: the presence alarm asks.
+	 * interrupt thread (ch39x_presence.c); NULL: the presence alarm asks.
 	 */
 	struct rte_intr_handle *bus_intr;
 	uint64_t bus_events;		/* news read from it */

@@ -18,7 +18,7 @@
 #include <rte_malloc.h>
 
 #include "ch39x_adapter.h"
-#include "ch39x_ethdev.h"
+#include "ch39x_ctrl.h"
 #include "ch39x_link.h"
 #include "ch39x_logs.h"
 #include "ch39x_rx.h"

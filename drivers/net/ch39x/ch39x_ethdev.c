@@ -5,10 +5,12 @@
 /* §N: section N of doc/guides/nics/ch39x_protocol.rst */
 
 /*
- * net_ch39x: probe, the ethdev ops every device type shares; the
- * simulated adapter's API is in ch39x_sim_api.c; the link and the device's presence (control
- * requests, interrupt endpoint, removal) are in ch39x_link.c, the Rx
- * interrupts in ch39x_rx_intr.c. What differs by
+ * net_ch39x: probe, the ethdev ops every device type shares, the port's
+ * start and stop. Beside it: control requests (ch39x_ctrl.c), the link
+ * (ch39x_link.c), the interrupt endpoint (ch39x_intr.c), the device's
+ * presence and removal (ch39x_presence.c), reconnect=on
+ * (ch39x_reconnect.c), Rx interrupts (ch39x_rx_intr.c) and the simulated
+ * adapter's API (ch39x_sim_api.c). What differs by
  * device type is behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
  * ch39x_cdc_ctrl.c (CDC-NCM, CDC-ECM); the bursts are in ch39x_rx.c and
  * ch39x_tx.c, what the port reports in ch39x_info.c,
@@ -32,12 +34,16 @@
 #include <rte_random.h>
 
 #include "ch39x_adapter.h"
+#include "ch39x_ctrl.h"
 #include "ch39x_devargs.h"
 #include "ch39x_ethdev.h"
 #include "ch39x_info.h"
+#include "ch39x_intr.h"
 #include "ch39x_libusb.h"
 #include "ch39x_link.h"
 #include "ch39x_logs.h"
+#include "ch39x_presence.h"
+#include "ch39x_reconnect.h"
 #include "ch39x_rx_intr.h"
 #include "ch39x_rx.h"
 #include "ch39x_tx.h"
@@ -45,18 +51,6 @@
 
 RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 
-
-int
-ch39x_program_rx_mode(struct ch39x_adapter *ad)
-{
-	const struct rte_eth_dev_data *data = ad->dev->data;
-
-	/* The device is gone: the state is written when it is back. */
-	if (ch39x_deferred(ad))
-		return 0;
-
-	return ch39x_ops(ad)->rx_mode(ad, data->promiscuous, data->all_multicast);
-}
 
 /* ---- ethdev ops ---- */
 
@@ -159,24 +153,11 @@ ch39x_port_start(struct rte_eth_dev *dev)
 		ch39x_rxq_stop(ad->rxq);
 		return rc;
 	}
-	if (u->ops->intr_hook != NULL) {
-		u->ops->intr_hook(u, ch39x_intr_reaped, ad);
-		ad->intr_hooked = true;
-	}
-	/* ch397_open: the interrupt transfer goes first, carrier off. */
-	ad->intr_xfer.ep = CH39X_EP_INTR_IN;
-	ad->intr_xfer.buf = ad->intr_buf;
-	ad->intr_xfer.len = ad->info.maxp[CH39X_EP_INTR_IN];
-	if (ad->intr_xfer.len == 0 || ad->intr_xfer.len > sizeof(ad->intr_buf))
-		ad->intr_xfer.len = sizeof(ad->intr_buf);
-	rc = u->ops->submit(u, &ad->intr_xfer);
+	rc = ch39x_intr_submit(ad);
 	if (rc != 0) {
 		ch39x_rxq_stop(ad->rxq);
 		return rc;
 	}
-	ad->rx_armed = false;
-	ad->alarm_slow = false;
-	ad->intr_news = false;
 	ch39x_set_started(ad, true);
 	/* One burst function per framing: no per-frame branch on it. */
 	dev->rx_pkt_burst = ops->rx_burst;
@@ -198,18 +179,11 @@ int
 ch39x_port_stop(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
-	struct ch39x_xfer *x;
-	uint64_t deadline;
 
 	if (!ch39x_started(ad))
 		return 0;
 	ch39x_set_started(ad, false);
-	ch39x_intr_alarm_stop(ad);
-	/* A real backend hands cancelled transfers back at a later poll. */
-	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
-	deadline = rte_get_timer_cycles() + rte_get_timer_hz();
-	while (ad->intr_xfer.in_flight && rte_get_timer_cycles() < deadline)
-		ad->usb->ops->poll(ad->usb, CH39X_EP_INTR_IN, &x, 1);
+	ch39x_intr_stop(ad);
 	ch39x_rxq_stop(ad->rxq);
 	ch39x_txq_stop(ad->txq);
 	ch39x_set_link(ad, false, 0);
@@ -593,15 +567,6 @@ probe_secondary(struct rte_vdev_device *vdev)
 }
 
 /* ---- probe ---- */
-
-int
-ch39x_hw_init(struct ch39x_adapter *ad)
-{
-	/* The device type, from what the transport says the function is. */
-	ad->usb->ops->get_info(ad->usb, &ad->info);
-	ad->framing = (enum ch39x_framing)ad->info.framing;
-	return ch39x_ops(ad)->init(ad);
-}
 
 static void
 libusb_log(void *arg, const char *msg)

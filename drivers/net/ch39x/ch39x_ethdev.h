@@ -5,7 +5,7 @@
 #ifndef CH39X_ETHDEV_H
 #define CH39X_ETHDEV_H
 
-/* ch39x_ethdev.c: what the device types share. */
+/* ch39x_ethdev.c: what the port offers the files beside it. */
 
 #include <stdbool.h>
 
@@ -13,11 +13,9 @@
 
 #include "ch39x_adapter.h"
 
-int ch39x_program_rx_mode(struct ch39x_adapter *ad);
-/* Start and stop without the reconnect lock (ch39x_link.c holds it). */
+/* Start and stop without the reconnect lock (ch39x_reconnect.c holds it). */
 int ch39x_port_start(struct rte_eth_dev *dev);
 int ch39x_port_stop(struct rte_eth_dev *dev);
-int ch39x_hw_init(struct ch39x_adapter *ad);
 bool ch39x_eth_dev_is_ours(const struct rte_eth_dev *dev);
 
 #endif /* CH39X_ETHDEV_H */

@@ -26,7 +26,7 @@
  * A burst begins: false when the device is gone (reconnect=on) and the
  * burst must not touch it. The store of busy and the load of absent are
  * ordered by a full fence, as the control thread's store of absent and
- * its load of busy are (ch39x_link.c): one of them sees the other.
+ * its load of busy are (ch39x_reconnect.c): one of them sees the other.
  */
 static __rte_always_inline bool
 ch39x_burst_enter(bool *busy, const struct ch39x_adapter *ad)

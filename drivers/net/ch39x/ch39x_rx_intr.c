@@ -6,7 +6,7 @@
  * net_ch39x: Rx interrupts (rte_eth_dev_rx_intr_enable, intr_conf.rxq).
  * The transport's RX wake-up descriptor is the queue's event fd; arming
  * it is the transport's rx_arm. While armed, the interrupt endpoint's
- * alarm looks only seldom (ch39x_link.c): a disarm brings its short
+ * alarm looks only seldom (ch39x_intr.c): a disarm brings its short
  * period back. The application's thread, control or RX lcore.
  */
 
@@ -16,7 +16,7 @@
 #include <ethdev_driver.h>
 
 #include "ch39x_adapter.h"
-#include "ch39x_link.h"
+#include "ch39x_intr.h"
 #include "ch39x_logs.h"
 #include "ch39x_rx_intr.h"
 
@@ -86,7 +86,7 @@ ch39x_rx_arm(struct rte_eth_dev *dev, bool on)
 	}
 	ad->usb->ops->rx_arm(ad->usb, on);
 	__atomic_store_n(&ad->rx_armed, on, __ATOMIC_SEQ_CST);
-	/* Woken: maybe by the interrupt endpoint (ch39x_link.c). */
+	/* Woken: maybe by the interrupt endpoint (ch39x_intr.c). */
 	if (!on && !ad->intr_hooked)
 		ch39x_intr_alarm_fast(ad);
 	return 0;
