@@ -29,6 +29,7 @@
 
 #define CH39X_MAX_MC_ADDRS	64
 
+struct ch39x_port_ops;
 struct ch39x_rxq;
 struct ch39x_txq;
 
@@ -82,6 +83,8 @@ struct ch39x_adapter {
 	uint32_t reconnect_retry_us;	/* next look, after a failed take */
 	bool closing;
 	pthread_mutex_t rc_lock;
+	/* The port's ops the reconnect calls (primary only, like usb). */
+	const struct ch39x_port_ops *port_ops;
 	struct ch39x_usb_info id;	/* who the device was at probe */
 	struct ch39x_usb_info refused_id; /* the last device refused */
 	uint64_t gone_tsc;		/* when it left */

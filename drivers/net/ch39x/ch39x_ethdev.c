@@ -85,7 +85,11 @@ link_config(struct rte_eth_dev *dev)
 	return -EINVAL;
 }
 
-int
+/*
+ * Start and stop without the reconnect lock: dev_start and dev_stop take
+ * it; the reconnect alarm holds it and calls these through ch39x_port_ops.
+ */
+static int
 ch39x_port_start(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
@@ -175,7 +179,7 @@ ch39x_port_start(struct rte_eth_dev *dev)
 	return 0;
 }
 
-int
+static int
 ch39x_port_stop(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
@@ -548,6 +552,14 @@ static const struct eth_dev_ops ch39x_eth_ops_secondary = {
 	.eth_dev_priv_dump = ch39x_priv_dump,
 };
 
+/* For the reconnect alarm (ch39x_reconnect.c), which sits below these. */
+static const struct ch39x_port_ops ch39x_port_ops = {
+	.start = ch39x_port_start,
+	.stop = ch39x_port_stop,
+	.rx_arm = ch39x_rx_arm,
+	.watch = ch39x_presence_watch,
+};
+
 static int
 probe_secondary(struct rte_vdev_device *vdev)
 {
@@ -626,6 +638,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	ad = dev->data->dev_private;
 	ad->dev = dev;
 	ad->args = args;
+	ad->port_ops = &ch39x_port_ops;
 	pthread_mutex_init(&ad->ctrl_lock, NULL);
 	{
 		pthread_mutexattr_t ma;

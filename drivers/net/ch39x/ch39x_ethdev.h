@@ -13,9 +13,6 @@
 
 #include "ch39x_adapter.h"
 
-/* Start and stop without the reconnect lock (ch39x_reconnect.c holds it). */
-int ch39x_port_start(struct rte_eth_dev *dev);
-int ch39x_port_stop(struct rte_eth_dev *dev);
 bool ch39x_eth_dev_is_ours(const struct rte_eth_dev *dev);
 
 #endif /* CH39X_ETHDEV_H */

@@ -9,6 +9,9 @@
  * tells of an arrival); the same device is programmed as the
  * application left the port and a started port restarted. EAL's
  * interrupt thread, under rc_lock, which start, stop and close take.
+ * What it does to the port (start, stop, the Rx interrupt, the presence
+ * watch) goes through the port's ops (ad->port_ops, ch39x_ethdev.c's):
+ * this file sits below them and names none.
  */
 
 #include <errno.h>
@@ -24,13 +27,10 @@
 
 #include "ch39x_adapter.h"
 #include "ch39x_ctrl.h"
-#include "ch39x_ethdev.h"
 #include "ch39x_link.h"
 #include "ch39x_logs.h"
-#include "ch39x_presence.h"
 #include "ch39x_reconnect.h"
 #include "ch39x_rx.h"
-#include "ch39x_rx_intr.h"
 #include "ch39x_tx.h"
 
 /*
@@ -167,9 +167,9 @@ reconnect_restore(struct ch39x_adapter *ad)
 		rc = ch39x_program_rx_mode(ad);
 	if (rc != 0 || !ad->resume)
 		return rc;
-	rc = ch39x_port_start(dev);
+	rc = ad->port_ops->start(dev);
 	if (rc == 0 && ad->rx_rearm)
-		rc = ch39x_rx_arm(dev, true);
+		rc = ad->port_ops->rx_arm(dev, true);
 	return rc;
 }
 
@@ -224,7 +224,7 @@ reconnect_try(struct ch39x_adapter *ad)
 			"up again (%s); the port keeps waiting",
 			dev->data->name, strerror(-rc));
 		if (ch39x_started(ad))
-			ch39x_port_stop(dev);
+			ad->port_ops->stop(dev);
 		ch39x_set_gone(ad, true);
 		ad->reconnect_retry_us = CH39X_RECONNECT_RETRY_MS * 1000;
 		return false;
@@ -234,7 +234,7 @@ reconnect_try(struct ch39x_adapter *ad)
 	ad->reconnect_last_us = us;
 	ad->reconnects++;
 	if (!ch39x_started(ad))
-		ch39x_presence_watch(ad);
+		ad->port_ops->watch(ad);
 	__atomic_store_n(&ad->absent, false, __ATOMIC_SEQ_CST);
 	/*
 	 * The restart learnt the link without an event (as any start does);
@@ -274,7 +274,7 @@ reconnect_alarm(void *arg)
 		if (ch39x_started(ad)) {
 			ad->resume = true;
 			ad->rx_rearm = ad->rx_armed;
-			ch39x_port_stop(dev);
+			ad->port_ops->stop(dev);
 		}
 		ad->reconnect_retry_us = 0;
 		if (reconnect_try(ad)) {

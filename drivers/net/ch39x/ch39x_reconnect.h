@@ -9,7 +9,25 @@
 
 #include <stdbool.h>
 
+#include <ethdev_driver.h>
+
 #include "ch39x_adapter.h"
+
+/*
+ * What the reconnect does to the port, set at probe by ch39x_ethdev.c
+ * (ad->port_ops): its start and stop and what else is above this file,
+ * reached through the table, never by name. EAL's interrupt thread,
+ * rc_lock held.
+ */
+struct ch39x_port_ops {
+	/* Start and stop without the reconnect lock (the caller holds it). */
+	int (*start)(struct rte_eth_dev *dev);
+	int (*stop)(struct rte_eth_dev *dev);
+	/* The Rx interrupt armed again, as the application left it. */
+	int (*rx_arm)(struct rte_eth_dev *dev, bool on);
+	/* The device is back and the port stopped: removal watched again. */
+	void (*watch)(struct ch39x_adapter *ad);
+};
 
 bool ch39x_reconnect_on(const struct ch39x_adapter *ad);
 /* The device is gone: the port waits for it (once per absence). */
