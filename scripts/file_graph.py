@@ -325,10 +325,17 @@ class Graph:
         width = max(len(m) for m in self.modules) + 2
         out = []
         for m in sorted(self.modules, key=lambda m: (-lv[m], m)):
-            uses = ' '.join(sorted(self.use[m]))
-            out.append(('   %s%s%s' % (str(lv[m]).ljust(3), m.ljust(width),
-                                       ('-> ' + uses) if uses else '')
-                        ).rstrip())
+            line = '   %s%s' % (str(lv[m]).ljust(3), m.ljust(width))
+            lead = len(line) + 3
+            if self.use[m]:
+                line += '->'
+            # Wrapped at 79 columns, continued under the first name.
+            for u in sorted(self.use[m]):
+                if len(line) + 1 + len(u) > 79 and len(line) > lead:
+                    out.append(line)
+                    line = ' ' * (lead - 1)
+                line += ' ' + u
+            out.append(line.rstrip())
         return out
 
 
