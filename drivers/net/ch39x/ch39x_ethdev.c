@@ -10,11 +10,11 @@
  * (ch39x_link.c), the interrupt endpoint (ch39x_intr.c), the device's
  * presence and removal (ch39x_presence.c), reconnect=on
  * (ch39x_reconnect.c), Rx interrupts (ch39x_rx_intr.c) and the simulated
- * adapter's API (ch39x_sim_api.c). What differs by
- * device type is behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
+ * adapter's API (ch39x_sim_api.c). What differs by device type is
+ * behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
  * ch39x_cdc_ctrl.c (CDC-NCM, CDC-ECM); the bursts are in ch39x_rx.c and
- * ch39x_tx.c, what the port reports in ch39x_info.c,
- * statistics in ch39x_xstats.c, the devargs in ch39x_devargs.c.
+ * ch39x_tx.c, what the port reports in ch39x_info.c, statistics in
+ * ch39x_xstats.c, the devargs in ch39x_devargs.c.
  */
 
 #include <errno.h>
