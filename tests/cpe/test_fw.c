@@ -124,7 +124,10 @@ static uint64_t now;
 static void
 setup(uint32_t states)
 {
-	struct cpe_fw_timeouts to = { 7440, 120, 10, 120, 30 };
+	struct cpe_fw_timeouts to = {
+		.tcp_est = 7440, .tcp_trans = 120, .tcp_close = 10,
+		.udp = 120, .icmp = 30, .tcp_syn = 30, .udp_unreplied = 30,
+	};
 
 	cpe_fw_free(&fw);
 	memset(&cfg, 0, sizeof(cfg));
@@ -198,11 +201,21 @@ test_tcp(const char *lan, const char *wan)
 	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
 	CHECK_EQ(fw.st.expired, 1);
 	CHECK_EQ(fw.in_use, 0);
-	/* A SYN waiting for its SYN+ACK: 120 s (handshake timeout). */
+	/* A SYN waiting for its SYN+ACK: 30 s (--tcp-syn-timeout). */
 	n = tcp(b, lan, wan, 40001, 80, SYN);
 	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
-	now += 121 * (uint64_t)HZ;
+	now += 29 * (uint64_t)HZ;
 	n = tcp(b, wan, lan, 80, 40001, SYN | ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	/* SYN_RECV (answered, no ACK yet): 30 s too. */
+	now += 31 * (uint64_t)HZ;
+	n = tcp(b, lan, wan, 40001, 80, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	CHECK_EQ(fw.st.created, 3);	/* picked up again, as established */
+	n = tcp(b, lan, wan, 40003, 80, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	now += 31 * (uint64_t)HZ;
+	n = tcp(b, wan, lan, 80, 40003, SYN | ACK);
 	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
 	/* Both FINs close: 10 s. */
 	n = tcp(b, lan, wan, 40002, 80, SYN);

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * SYN-flood protection's pure part (guard.h): token buckets, the
+ * admission of new WAN connections and the slow path's budget. No DPDK.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard.h"
+
+void
+cpe_tb_init(struct cpe_tb *b, uint32_t rate, uint32_t burst, uint64_t hz,
+	    uint64_t now)
+{
+	b->per = hz / (rate ? rate : 1);
+	if (b->per == 0)
+		b->per = 1;
+	b->cap = b->per * (burst ? burst : 1);
+	b->credit = b->cap;
+	b->last = now;
+}
+
+bool
+cpe_tb_take(struct cpe_tb *b, uint64_t now)
+{
+	/* A clock that went back (another lcore's TSC) adds nothing. */
+	if (now > b->last) {
+		b->credit += now - b->last;
+		if (b->credit > b->cap)
+			b->credit = b->cap;
+		b->last = now;
+	}
+	if (b->credit < b->per)
+		return false;
+	b->credit -= b->per;
+	return true;
+}
+
+int
+cpe_guard_init(struct cpe_guard *g, const struct cpe_guard_cfg *cfg,
+	       uint64_t hz, uint64_t now)
+{
+	memset(g, 0, sizeof(*g));
+	g->cfg = *cfg;
+	g->ms_ticks = hz / 1000 ? hz / 1000 : 1;
+	cpe_tb_init(&g->tcp, cfg->rate, cfg->burst, hz, now);
+	cpe_tb_init(&g->udp, cfg->rate, cfg->burst, hz, now);
+	cpe_tb_init(&g->retry, cfg->rate, cfg->burst, hz, now);
+	/* A tenth of a second's worth in one go. */
+	cpe_tb_init(&g->budget, cfg->budget,
+		    cfg->budget / 10 ? cfg->budget / 10 : 1, hz, now);
+	if (!cfg->on)
+		return 0;
+	g->seen = calloc(CPE_GUARD_SEEN, sizeof(*g->seen));
+	return g->seen == NULL ? -1 : 0;
+}
+
+void
+cpe_guard_free(struct cpe_guard *g)
+{
+	free(g->seen);
+	g->seen = NULL;
+}
+
+/* FNV-1a over the bytes, then a final mix (the low bits pick a slot). */
+uint64_t
+cpe_guard_hash(const void *key, size_t len)
+{
+	const uint8_t *p = key;
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static struct cpe_guard_seen *
+slot_of(struct cpe_guard *g, uint64_t h)
+{
+	return &g->seen[h & (CPE_GUARD_SEEN - 1)];
+}
+
+static uint32_t
+tag_of(uint64_t h)
+{
+	return (uint32_t)(h >> 32) | 1u;
+}
+
+/* Whether h is a SYN dropped 0.25 to 30 s before ms. */
+static bool
+seen_match(const struct cpe_guard_seen *s, uint64_t h, uint32_t ms)
+{
+	uint32_t age = ms - s->ms;
+
+	return s->tag == tag_of(h) && age >= CPE_GUARD_RETRY_MIN_MS &&
+		age <= CPE_GUARD_RETRY_MAX_MS;
+}
+
+/* h dropped at ms: remembered (the first drop's time kept: a burst of
+ * copies is no retransmission). */
+static void
+seen_note(struct cpe_guard_seen *s, uint64_t h, uint32_t ms)
+{
+	if (s->tag != tag_of(h)) {
+		s->tag = tag_of(h);
+		s->ms = ms;
+	}
+}
+
+static uint32_t
+ms_of(const struct cpe_guard *g, uint64_t now)
+{
+	return (uint32_t)(now / g->ms_ticks);
+}
+
+enum cpe_guard_verdict
+cpe_guard_admit(struct cpe_guard *g, uint8_t proto, const void *key,
+		size_t len, uint64_t now)
+{
+	struct cpe_guard_seen *s;
+	uint64_t h;
+	uint32_t ms;
+
+	if (!g->cfg.on)
+		return CPE_GUARD_ADMIT;
+	if (cpe_tb_take(proto == 6 ? &g->tcp : &g->udp, now)) {
+		g->st.admitted++;
+		return CPE_GUARD_ADMIT;
+	}
+	if (proto != 6) {
+		g->st.limited_udp++;
+		return CPE_GUARD_DROP;
+	}
+	h = cpe_guard_hash(key, len);
+	s = slot_of(g, h);
+	ms = ms_of(g, now);
+	/* One retransmission gets in (the slot cleared), not every copy. */
+	if (seen_match(s, h, ms) && cpe_tb_take(&g->retry, now)) {
+		s->tag = 0;
+		g->st.retried++;
+		return CPE_GUARD_RETRY;
+	}
+	seen_note(s, h, ms);
+	g->st.limited_tcp++;
+	return CPE_GUARD_DROP;
+}
+
+bool
+cpe_guard_budget(struct cpe_guard *g, const void *key, size_t len,
+		 uint64_t now)
+{
+	struct cpe_guard_seen *s;
+	uint64_t h;
+	uint32_t ms;
+
+	if (!g->cfg.on || g->cfg.budget == 0 || cpe_tb_take(&g->budget, now))
+		return true;
+	h = cpe_guard_hash(key, len);
+	s = slot_of(g, h);
+	ms = ms_of(g, now);
+	/* A retransmission goes on to the admission, which decides. */
+	if (seen_match(s, h, ms))
+		return true;
+	seen_note(s, h, ms);
+	g->st.budget_drops++;
+	return false;
+}
