@@ -298,7 +298,7 @@ class_of(const struct cpe_fw_ct *c)
 	bool assured = c->k.proto == 6 ? c->tcp == T_EST || c->tcp == T_FIN :
 		c->seen_reply;
 
-	return cpe_ev_class(c->rule != 0, assured);
+	return cpe_ev_class(c->from_wan, assured);
 }
 
 /* A slot for k (from the WAN: from_wan, evict.h), or -1: refused. */
@@ -338,6 +338,7 @@ create(struct cpe_fw *fw, const struct cpe_fw_tuple *k, uint64_t now,
 	c = &fw->ct[victim];
 	c->k = *k;
 	c->used = true;
+	c->from_wan = from_wan;
 	c->last = now;
 	c->flow[0] = c->flow[1] = -1;
 	fw->in_use++;

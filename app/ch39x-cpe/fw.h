@@ -134,6 +134,7 @@ struct cpe_fw_ct {
 	uint32_t rule;			/* id of the rule that let it in; 0 */
 	bool used;
 	bool seen_reply;
+	bool from_wan;			/* opened by the WAN (a rule) */
 };
 
 struct cpe_fw_stats {
