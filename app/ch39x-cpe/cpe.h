@@ -528,7 +528,8 @@ void cpe_fw_tel(struct rte_tel_data *d);
 /*
  * SYN-flood protection (guard.h) in the router (fw_glue.c): cpe_guard_syn_ok
  * is the slow path's budget of TCP SYNs from the WAN (false: drop m now);
- * cpe_guard_new whether m, a new connection from the WAN, may make state
+ * cpe_guard_new whether m, a new IPv4 connection from the WAN to a forward
+ * (nat.c), may make state
  * (false: drop it; counted by the guard).
  */
 extern struct cpe_guard cpe_guard;

@@ -172,6 +172,20 @@ parse_ports(struct cpe_fw_tuple *t, const uint8_t *l4, uint32_t len,
 }
 
 int
+cpe_fw_tuple_of(const uint8_t *l3, uint32_t len, struct cpe_fw_tuple *t)
+{
+	const uint8_t *l4;
+	uint32_t l4_len;
+	uint8_t hop, type;
+	bool frag;
+
+	if (parse_ip(l3, len, t, &hop, &frag, &l4, &l4_len) != 0)
+		return -1;
+	parse_ports(t, l4, l4_len, &type);
+	return 0;
+}
+
+int
 cpe_fw_parse(const uint8_t *l3, uint32_t len, struct cpe_fw_pkt *p)
 {
 	const uint8_t *l4, *q4;

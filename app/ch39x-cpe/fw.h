@@ -175,6 +175,8 @@ cpe_in_prefix(const uint8_t *a, const uint8_t *p, uint8_t plen)
 
 /* Parses an IP packet (from its first byte); -1: not IPv4/IPv6 or short. */
 int cpe_fw_parse(const uint8_t *l3, uint32_t len, struct cpe_fw_pkt *p);
+/* Only its tuple (as cpe_fw_parse's p->t): the guard's key, cheaper. */
+int cpe_fw_tuple_of(const uint8_t *l3, uint32_t len, struct cpe_fw_tuple *t);
 int cpe_fw_init(struct cpe_fw *fw, struct cpe_fw_cfg *cfg, uint64_t hz,
 		const struct cpe_fw_timeouts *to, uint64_t now);
 void cpe_fw_free(struct cpe_fw *fw);

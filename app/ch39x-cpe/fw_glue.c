@@ -243,26 +243,40 @@ is_syn(const struct rte_mbuf *m)
 		RTE_TCP_ACK_FLAG | RTE_TCP_RST_FLAG)) == RTE_TCP_SYN_FLAG;
 }
 
+/* m's tuple as the firewall's (guard.h: the key both stages agree on). */
+static int
+tuple_of(const struct rte_mbuf *m, struct cpe_fw_tuple *t)
+{
+	return cpe_fw_tuple_of(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						       RTE_ETHER_HDR_LEN),
+			       rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN, t);
+}
+
 bool
 cpe_guard_syn_ok(const struct rte_mbuf *m)
 {
-	struct cpe_fw_pkt p;
+	struct cpe_fw_tuple t;
 
-	if (!cpe_guard.cfg.on || cpe_guard.cfg.budget == 0 || !is_syn(m) ||
-	    parse(m, &p) != 0)
+	if (!is_syn(m) || cpe_guard_budget_take(&cpe_guard, cpe.now) ||
+	    tuple_of(m, &t) != 0)
 		return true;
-	return cpe_guard_budget(&cpe_guard, &p.t, sizeof(p.t), cpe.now);
+	return cpe_guard_budget_over(&cpe_guard, &t, sizeof(t), cpe.now);
 }
 
 bool
 cpe_guard_new(const struct rte_mbuf *m)
 {
-	struct cpe_fw_pkt p;
+	struct cpe_fw_tuple t;
 
-	if (!cpe_guard.cfg.on || parse(m, &p) != 0)
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	/* IPv4: nat.c's forwards (the firewall's own call is in fw.c). */
+	if (cpe_guard_admit_take(&cpe_guard, ip->next_proto_id, cpe.now) ||
+	    tuple_of(m, &t) != 0)
 		return true;
-	return cpe_guard_admit(&cpe_guard, p.t.proto, &p.t, sizeof(p.t),
-			       cpe.now) != CPE_GUARD_DROP;
+	return cpe_guard_admit_over(&cpe_guard, t.proto, &t, sizeof(t),
+				    cpe.now) != CPE_GUARD_DROP;
 }
 
 void

@@ -66,20 +66,26 @@ cpe_guard_free(struct cpe_guard *g)
 	g->seen = NULL;
 }
 
-/* FNV-1a over the bytes, then a final mix (the low bits pick a slot). */
+/* 8 bytes a round (a multiply and a shift), then a final mix: the low
+ * bits pick a slot, the high half is the tag. */
 uint64_t
 cpe_guard_hash(const void *key, size_t len)
 {
 	const uint8_t *p = key;
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
 
-	for (i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, p, len);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
 	}
 	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
+	h *= 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 33;
 	return h;
 }
@@ -123,20 +129,23 @@ ms_of(const struct cpe_guard *g, uint64_t now)
 	return (uint32_t)(now / g->ms_ticks);
 }
 
+bool
+cpe_guard_admit_take(struct cpe_guard *g, uint8_t proto, uint64_t now)
+{
+	if (g->cfg.on && !cpe_tb_take(proto == 6 ? &g->tcp : &g->udp, now))
+		return false;
+	g->st.admitted += g->cfg.on;
+	return true;
+}
+
 enum cpe_guard_verdict
-cpe_guard_admit(struct cpe_guard *g, uint8_t proto, const void *key,
-		size_t len, uint64_t now)
+cpe_guard_admit_over(struct cpe_guard *g, uint8_t proto, const void *key,
+		     size_t len, uint64_t now)
 {
 	struct cpe_guard_seen *s;
 	uint64_t h;
 	uint32_t ms;
 
-	if (!g->cfg.on)
-		return CPE_GUARD_ADMIT;
-	if (cpe_tb_take(proto == 6 ? &g->tcp : &g->udp, now)) {
-		g->st.admitted++;
-		return CPE_GUARD_ADMIT;
-	}
 	if (proto != 6) {
 		g->st.limited_udp++;
 		return CPE_GUARD_DROP;
@@ -155,23 +164,41 @@ cpe_guard_admit(struct cpe_guard *g, uint8_t proto, const void *key,
 	return CPE_GUARD_DROP;
 }
 
-bool
-cpe_guard_budget(struct cpe_guard *g, const void *key, size_t len,
-		 uint64_t now)
+enum cpe_guard_verdict
+cpe_guard_admit(struct cpe_guard *g, uint8_t proto, const void *key,
+		size_t len, uint64_t now)
 {
-	struct cpe_guard_seen *s;
-	uint64_t h;
-	uint32_t ms;
+	return cpe_guard_admit_take(g, proto, now) ? CPE_GUARD_ADMIT :
+		cpe_guard_admit_over(g, proto, key, len, now);
+}
 
-	if (!g->cfg.on || g->cfg.budget == 0 || cpe_tb_take(&g->budget, now))
-		return true;
-	h = cpe_guard_hash(key, len);
-	s = slot_of(g, h);
-	ms = ms_of(g, now);
+bool
+cpe_guard_budget_take(struct cpe_guard *g, uint64_t now)
+{
+	return !g->cfg.on || g->cfg.budget == 0 ||
+		cpe_tb_take(&g->budget, now);
+}
+
+bool
+cpe_guard_budget_over(struct cpe_guard *g, const void *key, size_t len,
+		      uint64_t now)
+{
+	uint64_t h = cpe_guard_hash(key, len);
+	struct cpe_guard_seen *s = slot_of(g, h);
+	uint32_t ms = ms_of(g, now);
+
 	/* A retransmission goes on to the admission, which decides. */
 	if (seen_match(s, h, ms))
 		return true;
 	seen_note(s, h, ms);
 	g->st.budget_drops++;
 	return false;
+}
+
+bool
+cpe_guard_budget(struct cpe_guard *g, const void *key, size_t len,
+		 uint64_t now)
+{
+	return cpe_guard_budget_take(g, now) ||
+		cpe_guard_budget_over(g, key, len, now);
 }

@@ -106,5 +106,17 @@ enum cpe_guard_verdict cpe_guard_admit(struct cpe_guard *g, uint8_t proto,
  * it (false: drop it now, counted). */
 bool cpe_guard_budget(struct cpe_guard *g, const void *key, size_t len,
 		      uint64_t now);
+/*
+ * The two halves of each, for a caller whose key costs something to
+ * make (fw_glue.c builds it from the packet): the token (true: go on),
+ * and only without one, the decision that needs the key.
+ */
+bool cpe_guard_admit_take(struct cpe_guard *g, uint8_t proto, uint64_t now);
+enum cpe_guard_verdict cpe_guard_admit_over(struct cpe_guard *g,
+					    uint8_t proto, const void *key,
+					    size_t len, uint64_t now);
+bool cpe_guard_budget_take(struct cpe_guard *g, uint64_t now);
+bool cpe_guard_budget_over(struct cpe_guard *g, const void *key, size_t len,
+			   uint64_t now);
 
 #endif

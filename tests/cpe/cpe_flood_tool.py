@@ -7,10 +7,11 @@
 #       "tcpk" listener, a message every 50 ms, the wall-clock time of
 #       each answer a line of LOG (LOG.ready once connected); ends after
 #       SECS or when the connection fails
-#   tries HOST PORT N GAP WAIT OUT   N connections, one started every GAP
-#       seconds (they overlap), each "connect, send, read pong" within
-#       WAIT seconds (the kernel's SYN retransmissions included): the
-#       number that worked into OUT, and each one's time and verdict
+#   tries N GAP WAIT OUT HOST PORT [HOST PORT...]   N connections, one
+#       started every GAP seconds (they overlap), to the targets in turn,
+#       each "connect, send, read pong" within WAIT seconds (the kernel's
+#       SYN retransmissions included): the number that worked into OUT,
+#       and each one's time and verdict
 #   flood6 IFACE DSTMAC DST PROTO DPORT SECS   an IPv6 flood from random
 #       sources of 2001:db8:f000::/36 (never the LAN's): TCP SYNs or UDP
 #       datagrams to DST's DPORT, as fast as one core sends them for
@@ -64,11 +65,12 @@ def stream(host, port, secs, log):
     return 0
 
 
-def tries(host, port, n, gap, wait, out):
-    fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+def tries(n, gap, wait, out, targets):
     res = [None] * int(n)
 
     def one(i):
+        host, port = targets[2 * (i % (len(targets) // 2)):][:2]
+        fam = socket.AF_INET6 if ":" in host else socket.AF_INET
         t0 = time.time()
         s = socket.socket(fam, socket.SOCK_STREAM)
         s.settimeout(float(wait))
@@ -118,9 +120,11 @@ def flood6(iface, dmac, dst, proto, dport, secs):
     nh = 6 if proto == "tcp" else 17
     frames = []
     rnd = random.Random(os.getpid())
-    # A pool of frames (random sources and ports, checksums right), sent
-    # round and round: building one costs more than sending it.
-    for _ in range(8192):
+    # A pool of frames (random sources and ports, checksums right), and
+    # each one's source bytes 12..15 changed at every send so that the
+    # sum stays (a + b constant in one's complement): no tuple repeats,
+    # as none of hping3's --rand-source does, at a send's cost.
+    for _ in range(1024):
         src = bytes([0x20, 0x01, 0x0d, 0xb8, 0xf0 | rnd.randrange(16)]) + \
             rnd.randbytes(11)
         sp = rnd.randrange(1024, 65536)
@@ -130,23 +134,26 @@ def flood6(iface, dmac, dst, proto, dport, secs):
                              64240, 0, 0)
         else:
             l4 = struct.pack("!HHHH", sp, int(dport), 8 + 16, 0) + \
-                b"flood6 datagram"[:16].ljust(16, b".")
+                b"flood6 datagram".ljust(16, b".")
         ph = src + d + struct.pack("!IxxxB", len(l4), nh)
         c = csum(ph + l4)
         off = 16 if nh == 6 else 6
         l4 = l4[:off] + struct.pack("!H", c) + l4[off + 2:]
         ip = struct.pack("!IHBB", 6 << 28, len(l4), nh, 64) + src + d
-        frames.append(eth + ip + l4)
+        a, b = struct.unpack("!HH", src[12:16])
+        frames.append((bytearray(eth + ip + l4), (a + b) % 0xffff))
+    at = 14 + 8 + 12            # the source's bytes 12..15
     end = time.time() + float(secs)
     n = 0
     while time.time() < end:
-        for f in frames[:256]:
+        for f, total in frames:
+            a = rnd.getrandbits(16) % 0xffff
+            f[at:at + 4] = struct.pack("!HH", a, (total - a) % 0xffff)
             try:
                 s.send(f)
                 n += 1
             except OSError:
                 pass
-        frames = frames[256:] + frames[:256]
     print(n)
     return 0
 
@@ -173,7 +180,7 @@ def main():
     if cmd == "stream":
         return stream(*a[:4])
     if cmd == "tries":
-        return tries(*a[:6])
+        return tries(a[0], a[1], a[2], a[3], a[4:])
     if cmd == "flood6":
         return flood6(*a[:6])
     if cmd == "window":

@@ -614,6 +614,22 @@ test_synflood(void)
 		lan_conn(lan6, wan6, 6, (uint16_t)(30000 + i));
 	/* Answers to the LAN's are not new connections either. */
 	CHECK_EQ(g.st.admitted + g.st.retried, (uint64_t)ok + ok_in + 1);
+	/* The guard's key from the raw packet (the budget's, fw_glue.c) is
+	 * the firewall's tuple (the admission's): the same SYN to both. */
+	{
+		struct cpe_fw_tuple t;
+		struct cpe_fw_pkt p;
+
+		n = tcp(b, wan6, lan6, 41000, 443, SYN);
+		CHECK_EQ(cpe_fw_tuple_of(b, n, &t), 0);
+		CHECK_EQ(cpe_fw_parse(b, n, &p), 0);
+		CHECK(memcmp(&t, &p.t, sizeof(t)) == 0);
+		n = udp(b, wan4, lan4, 53, 5000);
+		CHECK_EQ(cpe_fw_tuple_of(b, n, &t), 0);
+		CHECK_EQ(cpe_fw_parse(b, n, &p), 0);
+		CHECK(memcmp(&t, &p.t, sizeof(t)) == 0);
+		CHECK_EQ(cpe_fw_tuple_of(b, 10, &t), -1);
+	}
 	fw.guard = NULL;
 	cpe_guard_free(&g);
 }
