@@ -18,7 +18,8 @@
  *   (--synflood-rate, --synflood-burst; OpenWrt fw4's synflood_protect
  *   is 25 a second, bursts of 50) before any state or NAT session is
  *   made; without one it is dropped. A TCP SYN dropped so is remembered
- *   (a 64-bit hash of its tuple, by slot); the same SYN again 0.25 to 30
+ *   (a 64-bit hash of its tuple, in a set of 4 slots); the same SYN again
+ *   0.25 to 30
  *   s later is a client's retransmission (RFC 6298's first RTO is 1 s),
  *   which a random-source flood never sends: it takes a token of a
  *   second bucket of the same size, so a real client gets in during a
@@ -54,7 +55,8 @@ struct cpe_guard_cfg {
 #define CPE_GUARD_DEF_RATE	25	/* as fw4's synflood_rate */
 #define CPE_GUARD_DEF_BURST	50	/* as fw4's synflood_burst */
 #define CPE_GUARD_DEF_BUDGET	10000
-#define CPE_GUARD_SEEN		65536	/* SYNs remembered (slots) */
+#define CPE_GUARD_SEEN		262144	/* SYNs remembered (slots, 2 MB) */
+#define CPE_GUARD_WAYS		4	/* slots a set */
 #define CPE_GUARD_RETRY_MIN_MS	250
 #define CPE_GUARD_RETRY_MAX_MS	30000
 

@@ -8,7 +8,7 @@
  * catch-up; the admission of new WAN connections (burst, then the rate,
  * per protocol; a random-source flood held to it); a retransmitted SYN's
  * second chance (after 0.25 s, before 30 s, once, its own bucket; none
- * for UDP); the slow path's SYN budget (drops counted, a retransmission
+ * for UDP; remembered through a flood's writes); the slow path's SYN budget (drops counted, a retransmission
  * let through to the admission); and protection off.
  */
 
@@ -177,6 +177,34 @@ test_retry(void)
 	cpe_guard_free(&g);
 }
 
+/*
+ * The memory of dropped SYNs under a flood: 100 clients' SYNs dropped,
+ * then 50000 SYNs a second of a random-source flood for 1 s (each one
+ * remembered too), then the clients' retransmissions: the flood's
+ * writes do not push them out (sets of 4: nearly all are found; one
+ * slot each would keep 83 % of them).
+ */
+static void
+test_memory(void)
+{
+	struct cpe_guard_cfg c = { .on = true, .rate = 1000, .burst = 1000 };
+	struct cpe_guard g = { 0 };
+	uint64_t now = 10 * (uint64_t)HZ, t;
+	uint32_t i, in = 0;
+
+	CHECK_EQ(cpe_guard_init(&g, &c, HZ, now), 0);
+	for (i = 0; i < 2000; i++)
+		admit(&g, 6, flood_id++, now);
+	for (i = 0; i < 100; i++)
+		CHECK_EQ(admit(&g, 6, 50000000 + i, now), CPE_GUARD_DROP);
+	for (t = now; t < now + HZ; t += 20)
+		admit(&g, 6, flood_id++, t);
+	for (i = 0; i < 100; i++)
+		in += admit(&g, 6, 50000000 + i, now + HZ) == CPE_GUARD_RETRY;
+	CHECK(in >= 97);
+	cpe_guard_free(&g);
+}
+
 static void
 test_budget(void)
 {
@@ -263,6 +291,7 @@ main(void)
 	test_tb();
 	test_admit();
 	test_retry();
+	test_memory();
 	test_budget();
 	test_off();
 	test_hash();
