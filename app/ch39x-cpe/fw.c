@@ -15,10 +15,11 @@
  * an assured one, it is refused): the table is bounded whatever the WAN
  * sends, and what the WAN sends never takes a working connection's
  * place. A connection from the WAN is made only when the guard admits
- * it (guard.h: --synflood-rate). The key is the originator's tuple; a packet is looked up as
- * is (orig direction) and reversed (reply). TCP follows the handshake
- * and the closing (RST, both FINs) for its timeouts, as nat.c's sessions
- * do and with the same --tcp-*-timeout values.
+ * it (guard.h: --synflood-rate). The key is the originator's tuple; a
+ * packet is looked up as is (orig direction) and reversed (reply). TCP
+ * follows the handshake and the closing (RST, both FINs) for its
+ * timeouts, as nat.c's sessions do and with the same --tcp-*-timeout
+ * values.
  */
 
 #include <arpa/inet.h>

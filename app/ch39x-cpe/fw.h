@@ -60,7 +60,7 @@ enum cpe_fw_reason {
 	CPE_FW_DROP_SPOOF_WAN,		/* WAN source in a LAN prefix */
 	CPE_FW_DROP_SPOOF_LAN,		/* LAN source outside LAN prefixes */
 	CPE_FW_DROP_FRAG,		/* WAN fragment without state */
-	CPE_FW_DROP_SYNFLOOD,		/* new from the WAN over the limit */
+	CPE_FW_DROP_SYNFLOOD,		/* new from the WAN, over the limit */
 	CPE_FW_DROP_FULL,		/* new from the WAN, table full */
 	CPE_FW_NB_REASONS
 };

@@ -312,7 +312,8 @@ cpe_evict_print(FILE *f, const uint64_t *v, bool json)
 
 	fprintf(f, json ? ", \"evicted_by_class\": {" : "");
 	for (c = 0; c < CPE_EV_NB; c++)
-		fprintf(f, json ? "%s\"%s\": %" PRIu64 : "%s evicted_%s %" PRIu64,
+		fprintf(f, json ? "%s\"%s\": %" PRIu64 :
+			"%s evicted_%s %" PRIu64,
 			json && c ? ", " : "", cpe_ev_class_name(c), v[c]);
 	fprintf(f, json ? "}" : "");
 }

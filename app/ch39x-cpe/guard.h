@@ -55,7 +55,7 @@ struct cpe_guard_cfg {
 #define CPE_GUARD_DEF_RATE	25	/* as fw4's synflood_rate */
 #define CPE_GUARD_DEF_BURST	50	/* as fw4's synflood_burst */
 #define CPE_GUARD_DEF_BUDGET	10000
-#define CPE_GUARD_SEEN		262144	/* SYNs remembered (slots, 2 MB) */
+#define CPE_GUARD_SEEN		262144	/* SYNs remembered: 2 MB */
 #define CPE_GUARD_WAYS		4	/* slots a set */
 #define CPE_GUARD_RETRY_MIN_MS	250
 #define CPE_GUARD_RETRY_MAX_MS	30000

@@ -8,8 +8,9 @@
  * catch-up; the admission of new WAN connections (burst, then the rate,
  * per protocol; a random-source flood held to it); a retransmitted SYN's
  * second chance (after 0.25 s, before 30 s, once, its own bucket; none
- * for UDP; remembered through a flood's writes); the slow path's SYN budget (drops counted, a retransmission
- * let through to the admission); and protection off.
+ * for UDP; remembered through a flood's writes); the slow path's SYN
+ * budget (drops counted, a retransmission let through to the
+ * admission); and protection off.
  */
 
 #include <stdbool.h>
