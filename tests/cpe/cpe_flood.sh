@@ -54,6 +54,7 @@
 # flood), ROUTERS ("cpe lx"), FLOOD_SECS (every flood's length). About
 # 2.5 minutes (5 on a load of 16). The longer variant:
 #   FLOODS="quiet syn_fwd mixed early" FLOOD_SECS=30 tests/cpe/cpe_flood.sh ...
+# FLOOD_DEBUG=1: ch39x-cpe's port counters (rx, rx_missed, ...) at exit.
 set -uo pipefail
 . "$(dirname "$0")/cpe_lib.sh"
 cpe_lib_init cpe_flood "$@" hping3 nft iperf3
