@@ -463,12 +463,11 @@ cpe_fw_tel(struct rte_tel_data *d)
 			 cpe_fw_reason_name(r));
 		cpe_tel_u64(d, name, cpe_fw.st.drops[r]);
 	}
+	/* A rule's limited count: /cpe/fw/rules (a telemetry dict holds 256
+	 * entries: 64 rules, 32 forwards and the rest fill most of it). */
 	for (r = 0; r < cpe.o->fw.nb_rules; r++) {
 		snprintf(name, sizeof(name), "fw_rule_%u_hits",
 			 cpe.o->fw.rules[r].id);
 		cpe_tel_u64(d, name, cpe.o->fw.rules[r].hits);
-		snprintf(name, sizeof(name), "fw_rule_%u_limited",
-			 cpe.o->fw.rules[r].id);
-		cpe_tel_u64(d, name, cpe.o->fw.rules[r].limited);
 	}
 }

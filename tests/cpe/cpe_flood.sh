@@ -367,11 +367,11 @@ tj() { json "$priv/tel_$1.json" "$2"; }
 if [ -e "$priv/tel_main.json" ]; then
 	[[ " $floods " == *" syn_fwd "* ]] && check '[ "$(tj main "j[\"fw_forward_1_limited\"]")" -gt 0 ]' "syn_fwd: the forward's limited counter ($(tj main "j['fw_forward_1_limited']"))"
 	if [[ " $floods " == *" mixed "* ]]; then
-		check '[ "$(tj main "j[\"fw_rule_1_limited\"]")" -gt 0 ]' "mixed: fw-open tcp/2222's limited counter ($(tj main "j['fw_rule_1_limited']"))"
+		check '[ "$(json "$priv/main.json" "j[\"firewall\"][\"rules\"][0][\"limited\"]")" -gt 0 ]' "mixed: fw-open tcp/2222's limited counter ($(json "$priv/main.json" "j['firewall']['rules'][0]['limited']"))"
 		check '[ "$(tj main "j[\"fw_forward_2_limited\"]")" -gt 0 ]' "mixed: the forward udp/5000's limited counter ($(tj main "j['fw_forward_2_limited']"))"
 		check '[ "$(tj main "j[\"synflood_limited_udp\"]")" -gt 0 ]' "mixed: UDP over the limit ($(tj main "j['synflood_limited_udp']"))"
 		check '[ "$(tj main "j[\"fw_drop_wan_to_router\"]")" -gt 0 ]' "mixed: the closed ports' drops ($(tj main "j['fw_drop_wan_to_router']"))"
-		check '[ "$(tj main "j[\"fw_rule_3_limited\"]")" -gt 0 ]' "mixed: the pinhole's limited counter ($(tj main "j['fw_rule_3_limited']"))"
+		check '[ "$(json "$priv/main.json" "j[\"firewall\"][\"rules\"][2][\"limited\"]")" -gt 0 ]' "mixed: the pinhole's limited counter ($(json "$priv/main.json" "j['firewall']['rules'][2]['limited']"))"
 	fi
 	check '[ "$(tj main "j[\"synflood_limited_tcp\"] + j[\"synflood_budget_drops\"]")" -gt 0 ]' "the guard's drops ($(tj main "j['synflood_limited_tcp'], j['synflood_budget_drops'], j['synflood_retried']"))"
 fi

@@ -296,7 +296,7 @@ check '[ "$v" = pass ]' "a connection to the opened tcp/2223 ($v)"
 v=$(ok_drop Wn $PY "$tool" client tcp $WAN_RT 2223 rt1)
 check '[ "$v" = pass ]' "a second connection to tcp/2223 ($v)"
 r=$(T /cpe/fw/rules)
-check 'has "$r" "j[\"count\"] == 3 and j[\"rules\"][2].startswith(\"3 fw-open tcp/2223 hits \") and int(j[\"rules\"][2].split()[-1]) >= 2"' \
+check 'has "$r" "j[\"count\"] == 3 and j[\"rules\"][2].startswith(\"3 fw-open tcp/2223 hits \") and int(j[\"rules\"][2].split()[4]) >= 2 and j[\"rules\"][2].split()[5] == \"limited\""' \
 	"/cpe/fw/rules: rule 3 with at least 2 hits ($r)"
 r=$(T /cpe/fw/del,3)
 check 'has "$r" "j[\"deleted\"] == 3 and j[\"closed\"] >= 1"' "/cpe/fw/del,3 closes its connections ($r)"
