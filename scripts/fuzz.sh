@@ -125,6 +125,7 @@ for h in "${harnesses[@]}"; do
 		# The router's pure parsers, instrumented with the harness.
 		extra_cflags=(-I"$top/app/ch39x-cpe")
 		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c"
+			    "$top/app/ch39x-cpe/guard.c"
 			    "$top/app/ch39x-cpe/pppoe.c")
 	elif [ "$h" = cpe_prefix6 ]; then
 		extra_cflags=(-I"$top/app/ch39x-cpe")
