@@ -9,7 +9,10 @@ The keys come from the table itself (ch39x-devargs --keys, built from
 drivers/net/ch39x/ch39x_devargs.h). README.md's "Device arguments" table
 must be the one `ch39x-devargs --markdown` prints; the NIC guide's
 "Runtime configuration" section must describe every key in a bullet
-("- ``key`` ...") and no other. Exit 1 naming what is missing or extra.
+("- ``key`` ...") and no other, and each bullet must name every word its
+key takes (the literal alternatives of `ch39x-devargs --params`, e.g.
+``rndis`` of sim=ch397|ch398|ncm|ecm|rndis) as ``word``. Exit 1 naming
+what is missing or extra.
 """
 
 import difflib
@@ -78,7 +81,30 @@ def check_readme(path, tool, keys):
     return ok
 
 
-def check_guide(path, keys):
+def words(syntax):
+    """The literal values of a key's syntax: "auto|sw" -> auto, sw; the
+    placeholders (<1-256>, pair:<name>) and "[+...]" are no word."""
+    syntax = syntax.replace('[+...]', '')
+    return [w for w in syntax.split('|') if re.fullmatch(r'[a-z0-9_]+', w)]
+
+
+def bullets(sec):
+    """Each "- ``key``" bullet's text, up to the next line that is not
+    indented (the next bullet, a paragraph)."""
+    out, key = {}, None
+    for line in sec:
+        m = re.match(r'- ``([a-z0-9_]+)``', line)
+        if m:
+            key = m.group(1)
+            out[key] = line
+        elif key is not None and line.startswith('  '):
+            out[key] += ' ' + line.strip()
+        else:
+            key = None
+    return out
+
+
+def check_guide(path, keys, params):
     with open(path, encoding='utf-8') as f:
         sec = section(f.read(), r'Runtime configuration\s*$',
                       lambda line, nxt: re.fullmatch(r'-{3,}|={3,}|~{3,}',
@@ -90,7 +116,17 @@ def check_guide(path, keys):
     # The section's own underline comes first.
     listed = [m.group(1) for m in
               (re.match(r'- ``([a-z0-9_]+)``', line) for line in sec) if m]
-    return compare('%s (Runtime configuration)' % path, listed, keys)
+    ok = compare('%s (Runtime configuration)' % path, listed, keys)
+    text = bullets(sec)
+    for key, syntax in params.items():
+        miss = [w for w in words(syntax)
+                if key in text and '``%s``' % w not in text[key]]
+        if miss:
+            print('%s: the bullet of ``%s`` does not name %s (it takes %s)'
+                  % (path, key, ', '.join('``%s``' % w for w in miss),
+                     syntax))
+            ok = False
+    return ok
 
 
 def main():
@@ -105,8 +141,13 @@ def main():
     if not keys:
         print('%s --keys printed no keys' % ' '.join(tool))
         return 1
+    # "key=syntax key=syntax ..."; a syntax may hold spaces.
+    params = dict(kv.split('=', 1) for kv in re.split(
+        r' (?=[a-z0-9_]+=)', subprocess.run(
+            tool + ['--params'], check=True, capture_output=True,
+            text=True).stdout.strip()))
     ok = check_readme(readme, tool, keys)
-    ok = check_guide(guide, keys) and ok
+    ok = check_guide(guide, keys, params) and ok
     if ok:
         print('README.md and the NIC guide describe the %d devargs' %
               len(keys))

@@ -62,6 +62,8 @@ test_protos(void)
 	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_CDC);
 	CHECK_EQ(ch39x_libusb_parse_protos("any", &m), 0);
 	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_ANY);
+	/* proto=auto drives RNDIS too, after vendor, NCM and ECM. */
+	CHECK(CH39X_LIBUSB_ANY & CH39X_LIBUSB_RNDIS);
 	CHECK_EQ(ch39x_libusb_parse_protos("ncm+", &m), -1);
 	CHECK_EQ(ch39x_libusb_parse_protos("", &m), -1);
 	CHECK_EQ(ch39x_libusb_parse_protos("rndis", &m), 0);

@@ -354,7 +354,10 @@ ch39x_libusb_buf_free(struct ch39x_usb_dev *d, uint8_t *buf)
 
 /* ---- transport ops ---- */
 
-/* The first asked protocol a device offers: vendor, NCM, ECM; 0: none. */
+/*
+ * The first asked protocol a device offers, in bit order: vendor, NCM,
+ * ECM, RNDIS; 0: none.
+ */
 unsigned int
 lu_first_proto(unsigned int asked, unsigned int offers)
 {

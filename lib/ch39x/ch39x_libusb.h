@@ -62,10 +62,11 @@ enum ch39x_libusb_proto {
 #define CH39X_LIBUSB_PROTOS 4
 #define CH39X_LIBUSB_CDC (CH39X_LIBUSB_NCM | CH39X_LIBUSB_ECM)
 /*
- * "any" (proto=auto): vendor, NCM, ECM. RNDIS is opened only when asked
- * for by name until the PMD has its device type.
+ * "any" (proto=auto): vendor, NCM, ECM, RNDIS; the lowest bit a device
+ * offers is the one driven (a modem's NCM before its RNDIS).
  */
-#define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC)
+#define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC | \
+			  CH39X_LIBUSB_RNDIS)
 /* Every protocol bit, named or by "any". */
 #define CH39X_LIBUSB_ALL ((1u << CH39X_LIBUSB_PROTOS) - 1)
 

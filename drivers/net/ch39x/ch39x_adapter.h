@@ -23,6 +23,7 @@
 #include "ch39x_devargs.h"
 #include "ch39x_ecm.h"
 #include "ch39x_ncm.h"
+#include "ch39x_rndis.h"
 #include "ch39x_sim.h"
 #include "ch39x_usb.h"
 #include "ch39x_vendor.h"
@@ -31,6 +32,41 @@
 
 struct ch39x_port_ops;
 struct ch39x_rxq;
+
+/* What the RNDIS control channel saw (ch39x_rndis_ctrl.c; xstats). */
+struct ch39x_rndis_ctrl_stats {
+	uint64_t responses;		/* answers read and parsed */
+	uint64_t bad_responses;		/* answers that did not parse */
+	uint64_t indications;		/* INDICATE_STATUS */
+	uint64_t dev_keepalives;	/* the device's KEEPALIVE, answered */
+	uint64_t stale;			/* completions of no waiting request */
+	uint64_t failed;		/* completions with a failure status */
+	uint64_t timeouts;		/* requests never completed */
+	uint64_t notifications;		/* RESPONSE_AVAILABLE */
+	uint64_t bad_notifications;	/* other interrupt transfers */
+	uint64_t keepalives;		/* our KEEPALIVE, sent when idle */
+	uint64_t resets;		/* RESET after a failed keepalive */
+};
+
+/* An RNDIS device: what INITIALIZE and the queries said (§17). */
+struct ch39x_rndis_dev {
+	uint32_t req_id;		/* the last RequestId used */
+	uint32_t major;
+	uint32_t minor;
+	uint32_t max_pkts;		/* MaxPacketsPerTransfer */
+	uint32_t max_xfer;		/* MaxTransferSize */
+	uint32_t align_factor;		/* PacketAlignmentFactor */
+	uint32_t max_list;		/* OID_802_3_MAXIMUM_LIST_SIZE */
+	uint32_t filter;		/* what the device was told */
+	uint32_t sw_filter;		/* what the RX burst applies */
+	uint32_t speed;			/* Mbit/s, 0: unknown */
+	bool link;
+	bool speed_query;		/* ask GEN_LINK_SPEED again */
+	uint64_t last_ctrl_tsc;		/* the last exchange, for keepalives */
+	struct ch39x_rndis_tx tx_tpl;	/* TX builder as configured */
+	struct ch39x_rndis_ctrl_stats st;
+	uint8_t resp[CH39X_RNDIS_RESP_MAX];	/* last: not reset at init */
+};
 struct ch39x_txq;
 
 struct ch39x_adapter {
@@ -140,6 +176,7 @@ struct ch39x_adapter {
 	bool cdc_link;
 	uint32_t cdc_speed;		/* Mbit/s, from SPEED_CHANGE */
 	uint64_t cdc_notifications;
+	struct ch39x_rndis_dev rndis;	/* RNDIS devices */
 };
 
 /*
@@ -193,6 +230,8 @@ ch39x_ops(const struct ch39x_adapter *ad)
 		return &ch39x_ncm_ops;
 	case CH39X_FRAMING_ECM:
 		return &ch39x_ecm_ops;
+	case CH39X_FRAMING_RNDIS:
+		return &ch39x_rndis_ops;
 	default:
 		return &ch39x_vendor_ops;
 	}

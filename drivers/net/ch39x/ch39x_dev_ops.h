@@ -6,8 +6,8 @@
 #define CH39X_DEV_OPS_H
 
 /*
- * The device type's ops (vendor CH397/CH398, CDC-NCM, CDC-ECM) and the
- * capability flags its init sets: what differs by device type, behind
+ * The device type's ops (vendor CH397/CH398, CDC-NCM, CDC-ECM, RNDIS) and
+ * the capability flags its init sets: what differs by device type, behind
  * ch39x_ops() (ch39x_adapter.h).
  */
 
@@ -44,7 +44,8 @@ struct ch39x_rx_parsed {
 };
 
 /*
- * One device type: the vendor protocol (CH397, CH398), CDC-NCM or CDC-ECM.
+ * One device type: the vendor protocol (CH397, CH398), CDC-NCM, CDC-ECM or
+ * RNDIS.
  * Chosen once at probe from what the transport says the function is, in
  * the manner of Linux r8152's rtl_ops and usbnet's driver_info. Control
  * ops run on the control thread with no lock held unless said; the burst
@@ -77,8 +78,17 @@ struct ch39x_dev_ops {
 	 * at dev_start; NULL: the device only autonegotiates.
 	 */
 	int (*link_config)(struct ch39x_adapter *ad, uint32_t link_speeds);
-	/* A completed interrupt IN transfer (any status but cancelled). */
+	/*
+	 * A completed interrupt IN transfer (any status but cancelled), on
+	 * EAL's interrupt thread (the interrupt alarm, ch39x_intr.c).
+	 */
 	void (*notify)(struct ch39x_adapter *ad, const struct ch39x_xfer *x);
+	/*
+	 * EAL's alarm thread, after each look at the interrupt endpoint of a
+	 * started port: the device type's periodic duty (RNDIS: keepalive);
+	 * NULL: none.
+	 */
+	void (*tick)(struct ch39x_adapter *ad);
 	int (*fw_version)(struct ch39x_adapter *ad, char *fw, size_t size);
 	/* The longest frame one TX record carries. */
 	uint32_t (*tx_max_frame)(const struct ch39x_adapter *ad);
@@ -99,5 +109,6 @@ struct ch39x_dev_ops {
 extern const struct ch39x_dev_ops ch39x_vendor_ops;
 extern const struct ch39x_dev_ops ch39x_ncm_ops;
 extern const struct ch39x_dev_ops ch39x_ecm_ops;
+extern const struct ch39x_dev_ops ch39x_rndis_ops;
 
 #endif /* CH39X_DEV_OPS_H */

@@ -42,6 +42,8 @@ arg_sim(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 		a->sim.framing = CH39X_FRAMING_NCM;
 	else if (strcmp(v, "ecm") == 0)
 		a->sim.framing = CH39X_FRAMING_ECM;
+	else if (strcmp(v, "rndis") == 0)
+		a->sim.framing = CH39X_FRAMING_RNDIS;
 	else
 		return -EINVAL;
 	return 0;
@@ -92,6 +94,9 @@ arg_sim_rate(const struct ch39x_devarg *d, const char *v,
 }
 
 /* ndp_end, ntb32_only, no_max_datagram, joined with '+'. */
+/* The quirks of sim=rndis, the rest are sim=ncm's. */
+#define RNDIS_QUIRKS (CH39X_SIM_RNDIS_SINGLE | CH39X_SIM_RNDIS_WIRELESS)
+
 static int
 arg_sim_quirks(const struct ch39x_devarg *d, const char *v,
 	       struct ch39x_args *a)
@@ -103,6 +108,8 @@ arg_sim_quirks(const struct ch39x_devarg *d, const char *v,
 		{ "ndp_end", CH39X_SIM_NCM_NDP_END },
 		{ "ntb32_only", CH39X_SIM_NCM_NTB32_ONLY },
 		{ "no_max_datagram", CH39X_SIM_NCM_NO_MAX_DGRAM },
+		{ "rndis_single", CH39X_SIM_RNDIS_SINGLE },
+		{ "rndis_wireless", CH39X_SIM_RNDIS_WIRELESS },
 	};
 	uint32_t *mask = &a->sim.ncm_quirks;
 	const char *p = v;
@@ -343,7 +350,7 @@ arg_proto(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 	}
 	/* ch39x_libusb_parse_protos takes more (cdc, any, a+b) than we offer. */
 	if (strcmp(v, "vendor") != 0 && strcmp(v, "ncm") != 0 &&
-	    strcmp(v, "ecm") != 0)
+	    strcmp(v, "ecm") != 0 && strcmp(v, "rndis") != 0)
 		return -EINVAL;
 	return ch39x_libusb_parse_protos(v, &a->protos) == 0 ? 0 : -EINVAL;
 }
@@ -550,16 +557,20 @@ defaults:
 	if (a->sim.speed == 0)
 		a->sim.speed = a->sim.pid == CH39X_PID_CH398 ?
 			CH39X_SPEED_SUPER : CH39X_SPEED_HIGH;
-	if (a->sim.framing != CH39X_FRAMING_NCM &&
-	    (a->sim.ncm_quirks || a->sim.ncm_out_max)) {
-		PMD_LOG(ERR, "%s and %s describe the simulated NCM adapter; "
-			"they need sim=ncm", ch39x_devargs[CH39X_DA_sim_quirks].key,
+	if ((a->sim.framing != CH39X_FRAMING_NCM &&
+	     ((a->sim.ncm_quirks & ~RNDIS_QUIRKS) || a->sim.ncm_out_max)) ||
+	    (a->sim.framing != CH39X_FRAMING_RNDIS &&
+	     (a->sim.ncm_quirks & RNDIS_QUIRKS))) {
+		PMD_LOG(ERR, "%s describes the simulated NCM adapter (ndp_end, "
+			"ntb32_only, no_max_datagram; with %s: sim=ncm) or "
+			"the RNDIS one (rndis_single, rndis_wireless: "
+			"sim=rndis)", ch39x_devargs[CH39X_DA_sim_quirks].key,
 			ch39x_devargs[CH39X_DA_sim_ntb_out_max].key);
 		return -EINVAL;
 	}
 	if (a->sim.framing == CH39X_FRAMING_VENDOR && a->sim.cdc_max_segment) {
 		PMD_LOG(ERR, "%s describes a simulated CDC adapter; it needs "
-			"sim=ncm or sim=ecm",
+			"sim=ncm, sim=ecm or sim=rndis",
 			ch39x_devargs[CH39X_DA_sim_max_segment].key);
 		return -EINVAL;
 	}

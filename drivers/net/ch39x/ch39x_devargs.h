@@ -77,11 +77,12 @@ struct ch39x_args {
  */
 #define CH39X_DEVARGS(X, SEP) \
 	X(sim, sim.pid, arg_sim, 0, 0, CH39X_DA_SIM, \
-	  "ch397|ch398|ncm|ecm", \
-	  "ch397, ch398, ncm, ecm", \
+	  "ch397|ch398|ncm|ecm|rndis", \
+	  "ch397, ch398, ncm, ecm, rndis", \
 	  "`ch398`", \
 	  "Which chip the simulated adapter is; `ncm`/`ecm`: a CH398 posing " \
-	  "as a standard CDC-NCM or CDC-ECM adapter.") SEP \
+	  "as a standard CDC-NCM or CDC-ECM adapter; `rndis`: an RNDIS " \
+	  "function (a phone's USB tethering, an LTE dongle).") SEP \
 	X(usb_speed, sim.speed, arg_speed, 0, 0, CH39X_DA_SIM, \
 	  "full|high|super", \
 	  "full, high, super", \
@@ -190,11 +191,13 @@ struct ch39x_args {
 	  "any", \
 	  "Real adapter: its physical USB port.") SEP \
 	X(proto, protos, arg_proto, 0, 0, CH39X_DA_NEEDS_REAL, \
-	  "auto|vendor|ncm|ecm", \
-	  "auto, vendor, ncm, ecm", \
+	  "auto|vendor|ncm|ecm|rndis", \
+	  "auto, vendor, ncm, ecm, rndis", \
 	  "`auto`", \
 	  "Real adapter: which USB function to drive (`auto`: vendor mode " \
-	  "for CH39x IDs, else NCM, else ECM).") SEP \
+	  "for CH39x IDs, else NCM, else ECM, else RNDIS); the choice " \
+	  "where a device offers several, e.g. a modem's NCM and RNDIS " \
+	  "configurations.") SEP \
 	X(function, function, arg_function, 0, 31, \
 	  CH39X_DA_NEEDS_REAL | CH39X_DA_DECIMAL, \
 	  "<0-31>", \
@@ -222,10 +225,15 @@ struct ch39x_args {
 	  "`front`", \
 	  "Where NCM TX puts each NTB's NDP (`end`: a modem quirk).") SEP \
 	X(sim_quirks, sim.ncm_quirks, arg_sim_quirks, 0, 0, CH39X_DA_SIM, \
-	  "ndp_end|ntb32_only|no_max_datagram[+...]", \
-	  "ndp_end, ntb32_only, no_max_datagram, or several joined with '+'", \
+	  "ndp_end|ntb32_only|no_max_datagram|rndis_single|rndis_wireless" \
+	  "[+...]", \
+	  "ndp_end, ntb32_only, no_max_datagram (sim=ncm), rndis_single, " \
+	  "rndis_wireless (sim=rndis), or several joined with '+'", \
 	  "none", \
-	  "`sim=ncm`: quirks of real NCM adapters.") SEP \
+	  "Quirks of real adapters. `sim=ncm`: NDP at the end, NTB32 " \
+	  "only, no max-datagram requests. `sim=rndis`: `rndis_single` " \
+	  "one message per transfer of at most 1580 bytes (Linux f_rndis), " \
+	  "`rndis_wireless` Android's class triple E0/01/03.") SEP \
 	X(sim_ntb_out_max, sim.ncm_out_max, arg_uint, CH39X_NCM_NTB_MIN_SIZE, \
 	  65535, CH39X_DA_SIM | CH39X_DA_DECIMAL, \
 	  "<2048-65535>", \
@@ -237,8 +245,8 @@ struct ch39x_args {
 	  "<1514-9216>", \
 	  "decimal integers 1514..9216", \
 	  "1514", \
-	  "`sim=ncm` or `sim=ecm`: the model's wMaxSegmentSize (9014 for " \
-	  "jumbo).") SEP \
+	  "`sim=ncm`, `sim=ecm` or `sim=rndis`: the model's wMaxSegmentSize " \
+	  "(9014 for jumbo).") SEP \
 	X(reconnect, reconnect_off, arg_on_off, 0, 0, 0, \
 	  "on|off", \
 	  "on, off", \

@@ -79,7 +79,7 @@ link_config(struct rte_eth_dev *dev)
 		return ch39x_ops(ad)->link_config(ad, speeds);
 	if (speeds == RTE_ETH_LINK_SPEED_AUTONEG)
 		return 0;
-	PMD_LOG(ERR, "%s: a %s device has no PHY the host programs: "
+	PMD_LOG(ERR, "%s: %s devices have no PHY the host programs: "
 		"link_speeds must be RTE_ETH_LINK_SPEED_AUTONEG, not 0x%x",
 		dev->data->name, ch39x_ops(ad)->name, speeds);
 	return -EINVAL;
@@ -376,8 +376,8 @@ set_link_power(struct rte_eth_dev *dev, bool up)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	if (ch39x_ops(ad)->link_set == NULL) {
-		PMD_LOG(ERR, "%s: a %s device has no request to take its link "
-			"up or down", dev->data->name, ch39x_ops(ad)->name);
+		PMD_LOG(ERR, "%s: %s devices have no request to take their "
+			"link up or down", dev->data->name, ch39x_ops(ad)->name);
 		return -ENOTSUP;
 	}
 	return ch39x_ops(ad)->link_set(ad, up);

@@ -145,6 +145,7 @@ burst_mode(const struct ch39x_adapter *ad, bool rx,
 		[CH39X_FRAMING_VENDOR] = "vendor records",
 		[CH39X_FRAMING_NCM] = "CDC-NCM NTBs",
 		[CH39X_FRAMING_ECM] = "CDC-ECM frames",
+		[CH39X_FRAMING_RNDIS] = "RNDIS messages",
 	};
 	uint32_t size = rx ? ad->prof.rx_xfer_size : ad->prof.tx_xfer_size;
 	uint16_t n = rx ? ad->rxq->nb_xfers : ad->txq->nb_xfers;
@@ -225,7 +226,7 @@ ch39x_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	if (ch39x_ops(ad)->pause == NULL) {
-		PMD_LOG(ERR, "%s: a %s device has no request for pause frames",
+		PMD_LOG(ERR, "%s: %s devices have no request for pause frames",
 			dev->data->name, ch39x_ops(ad)->name);
 		return -ENOTSUP;
 	}

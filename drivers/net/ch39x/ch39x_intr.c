@@ -61,6 +61,9 @@ ch39x_intr_poll(struct ch39x_adapter *ad)
 		    u->ops->submit(u, x) == -ENODEV)
 			ch39x_set_gone(ad, true);
 	}
+	if (ch39x_ops(ad)->tick != NULL && ch39x_started(ad) &&
+	    !ch39x_is_gone(ad))
+		ch39x_ops(ad)->tick(ad);
 }
 
 /*

@@ -441,6 +441,9 @@ rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x,
 						  x->actual, &q->ecm_len) == 1;
 		q->ecm_buf = x->buf;
 		break;
+	case CH39X_FRAMING_RNDIS:
+		ch39x_rndis_rx_begin(&q->rndis, x->buf, x->actual);
+		break;
 	default:
 		ch39x_rx_begin(&q->parser, x->buf, x->actual);
 		if (x->actual < x->len)
@@ -449,10 +452,37 @@ rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x,
 	}
 }
 
+/*
+ * RNDIS: the port's receive filter, applied here because a device's is
+ * not to be relied on (§17.5: Linux's f_rndis passes everything). The
+ * filter word and the list are the control thread's; a frame racing a
+ * change is judged by either state.
+ */
+static __rte_always_inline int
+rx_rndis_next(struct ch39x_rxq *q, struct ch39x_rndis_frame *rf)
+{
+	const struct ch39x_adapter *ad = q->ad;
+	uint32_t flt;
+
+	while (ch39x_rndis_rx_next(&q->rndis, rf) == 1) {
+		flt = __atomic_load_n(&ad->rndis.sw_filter, __ATOMIC_ACQUIRE);
+		if (likely(flt & CH39X_RNDIS_PKT_PROMISCUOUS) ||
+		    ch39x_rndis_filter_pass(flt, rf->data,
+					    ad->mac_addr.addr_bytes,
+					    (const uint8_t (*)[6])ad->mc,
+					    __atomic_load_n(&ad->nb_mc,
+							    __ATOMIC_RELAXED)))
+			return 1;
+		q->rndis_filtered++;
+	}
+	return 0;
+}
+
 static __rte_always_inline int
 rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f,
 	       const enum ch39x_framing fr)
 {
+	struct ch39x_rndis_frame rf;
 	struct ch39x_ncm_dgram d;
 
 	switch (fr) {
@@ -468,6 +498,12 @@ rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f,
 		q->ecm_ready = false;
 		f->data = q->ecm_buf;
 		f->len = q->ecm_len;
+		break;
+	case CH39X_FRAMING_RNDIS:
+		if (rx_rndis_next(q, &rf) == 0)
+			return 0;
+		f->data = rf.data;
+		f->len = rf.len;
 		break;
 	default:
 		return ch39x_rx_next(&q->parser, f);
@@ -508,6 +544,14 @@ ch39x_rx_parsed_ecm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p)
 	p->frames = q->ecm.frames;
 	p->bytes = q->ecm.frame_bytes;
 	p->malformed = q->ecm.runts + q->ecm.oversize;
+}
+
+void
+ch39x_rx_parsed_rndis(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p)
+{
+	p->frames = q->rndis.stats.pkts;
+	p->bytes = q->rndis.stats.pkt_bytes;
+	p->malformed = ch39x_rndis_rx_bad(&q->rndis.stats);
 }
 
 /*
@@ -1010,4 +1054,10 @@ uint16_t
 ch39x_rx_burst_ecm(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	return rx_burst(rxq, pkts, nb, CH39X_FRAMING_ECM);
+}
+
+uint16_t
+ch39x_rx_burst_rndis(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return rx_burst(rxq, pkts, nb, CH39X_FRAMING_RNDIS);
 }

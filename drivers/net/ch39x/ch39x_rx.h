@@ -16,6 +16,7 @@
 #include "ch39x_dev_ops.h"
 #include "ch39x_ecm.h"
 #include "ch39x_ncm.h"
+#include "ch39x_rndis.h"
 #include "ch39x_queue.h"
 #include "ch39x_usb.h"
 #include "ch39x_vendor.h"
@@ -53,6 +54,8 @@ struct ch39x_rxq {
 	const uint8_t *ecm_buf;
 	struct ch39x_ecm_rx_stats ecm;
 	struct ch39x_ncm_rx ncm;
+	struct ch39x_rndis_rx rndis;
+	uint64_t rndis_filtered;	/* RNDIS: dropped by the port's filter */
 	bool scatter;
 	bool vlan_strip;		/* RTE_ETH_RX_OFFLOAD_VLAN_STRIP */
 	bool sw_vlan_strip;
@@ -99,11 +102,14 @@ struct ch39x_rxq {
 uint16_t ch39x_rx_burst_vendor(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_rx_burst_ncm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_rx_burst_ecm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_rx_burst_rndis(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 const uint32_t *ch39x_supported_ptypes(size_t *n);
 void ch39x_rx_parsed_vendor(const struct ch39x_rxq *q,
 			    struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_ncm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_ecm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
+void ch39x_rx_parsed_rndis(const struct ch39x_rxq *q,
+			   struct ch39x_rx_parsed *p);
 int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 		    uint16_t nb_desc);
 int ch39x_rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q);

@@ -94,6 +94,7 @@ ch39x_txq_free(struct ch39x_txq *q)
 	rte_free(q->bufs);
 	rte_free(q->scratch);
 	rte_free(q->ncm);
+	rte_free(q->rndis);
 	rte_free(q);
 }
 
@@ -138,6 +139,8 @@ tx_begin(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	st->packets0 = q->c.packets;
 	if (fr == CH39X_FRAMING_NCM)
 		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
+	else if (fr == CH39X_FRAMING_RNDIS)
+		ch39x_rndis_tx_begin(q->rndis, st->x->buf);
 }
 
 static __rte_always_inline bool
@@ -147,6 +150,9 @@ tx_fits(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
 	switch (fr) {
 	case CH39X_FRAMING_NCM:
 		return ch39x_ncm_tx_fits(q->ncm, len);
+	case CH39X_FRAMING_RNDIS:
+		return ch39x_rndis_tx_check(q->rndis, len) ==
+			CH39X_RNDIS_FIT_OK;
 	case CH39X_FRAMING_ECM:
 		return st->a.frames == 0;
 	default:
@@ -163,6 +169,10 @@ tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d,
 		st->a.frames++;
 		st->a.frame_bytes += d->len;
 		return ch39x_ncm_tx_add(q->ncm, d->len);
+	case CH39X_FRAMING_RNDIS:
+		st->a.frames++;
+		st->a.frame_bytes += d->len;
+		return ch39x_rndis_tx_add(q->rndis, d->len);
 	case CH39X_FRAMING_ECM:
 		st->a.frames = 1;
 		st->a.frame_bytes = d->len;
@@ -189,6 +199,7 @@ static __rte_always_inline struct ch39x_tx_end
 tx_finish(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	struct ch39x_tx_end e = { 0, false, false };
+	struct ch39x_rndis_tx_end re;
 	struct ch39x_ncm_tx_end ne;
 	struct ch39x_ecm_tx_end ee;
 
@@ -197,6 +208,11 @@ tx_finish(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 		ne = ch39x_ncm_tx_finish(q->ncm);
 		e.len = ne.len;
 		e.zlp = ne.zlp;
+		break;
+	case CH39X_FRAMING_RNDIS:
+		re = ch39x_rndis_tx_finish(q->rndis);
+		e.len = re.len;
+		e.zlp = re.zlp;
 		break;
 	case CH39X_FRAMING_ECM:
 		ee = ch39x_ecm_tx_finish(&q->ad->ecm, st->x->buf, st->a.len);
@@ -362,6 +378,12 @@ tx_per_xfer(const struct ch39x_txq *q, uint32_t seg,
 	switch (fr) {
 	case CH39X_FRAMING_ECM:
 		return 1;
+	case CH39X_FRAMING_RNDIS:
+		/* Header and the largest alignment gap per message. */
+		per = q->rndis->limit / (CH39X_RNDIS_PACKET_LEN + seg +
+					 q->rndis->align);
+		per = RTE_MIN(per, q->rndis->max_pkts);
+		return RTE_MAX(per, 1u);
 	case CH39X_FRAMING_NCM:
 		/*
 		 * A lower bound: NTH, NDP header and entries at their NTB32
@@ -731,6 +753,12 @@ uint16_t
 ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	return tx_burst(txq, pkts, nb, CH39X_FRAMING_ECM);
+}
+
+uint16_t
+ch39x_tx_burst_rndis(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return tx_burst(txq, pkts, nb, CH39X_FRAMING_RNDIS);
 }
 
 uint16_t

@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "ch39x_ncm.h"
+#include "ch39x_rndis.h"
 #include "ch39x_queue.h"
 #include "ch39x_usb.h"
 
@@ -59,6 +60,7 @@ struct ch39x_txq {
 	uint16_t port_id;
 	uint16_t queue_id;
 	struct ch39x_ncm_tx *ncm;	/* NCM: the NTB builder */
+	struct ch39x_rndis_tx *rndis;	/* RNDIS: the transfer builder */
 	uint16_t nb_xfers;
 	uint16_t nb_free;
 	uint32_t max_frame;		/* longest frame on the wire */
@@ -83,6 +85,7 @@ struct ch39x_txq {
 uint16_t ch39x_tx_burst_vendor(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_tx_burst_rndis(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 		    uint16_t nb_desc);

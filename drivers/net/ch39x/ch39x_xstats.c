@@ -69,13 +69,19 @@ ch39x_stats_reset(struct rte_eth_dev *dev)
 		       sizeof(ad->rxq->parser.stats));
 		memset(&ad->rxq->ncm.stats, 0, sizeof(ad->rxq->ncm.stats));
 		memset(&ad->rxq->ecm, 0, sizeof(ad->rxq->ecm));
+		memset(&ad->rxq->rndis.stats, 0, sizeof(ad->rxq->rndis.stats));
+		ad->rxq->rndis_filtered = 0;
 	}
 	if (ad->txq != NULL) {
 		memset(&ad->txq->c, 0, sizeof(ad->txq->c));
 		if (ad->txq->ncm != NULL)
 			memset(&ad->txq->ncm->stats, 0,
 			       sizeof(ad->txq->ncm->stats));
+		if (ad->txq->rndis != NULL)
+			memset(&ad->txq->rndis->stats, 0,
+			       sizeof(ad->txq->rndis->stats));
 	}
+	memset(&ad->rndis.st, 0, sizeof(ad->rndis.st));
 	ad->cdc_notifications = 0;
 	ad->link_events = 0;
 	ad->ctrl_errors = 0;
@@ -230,11 +236,57 @@ static const struct ch39x_xs_def xs_ecm_defs[] = {
 	XS("cdc_notifications", XS_AD, struct ch39x_adapter, cdc_notifications),
 };
 
+/* RNDIS: the data messages' parser and builder, the control channel. */
+#define XS_RN(n, f) XS("rndis_" n, XS_AD, struct ch39x_adapter, rndis.st.f)
+static const struct ch39x_xs_def xs_rndis_defs[] = {
+	XS("rx_rndis_xfers", XS_RNDIS_RX, struct ch39x_rndis_rx_stats, xfers),
+	XS("rx_rndis_bad_types", XS_RNDIS_RX, struct ch39x_rndis_rx_stats,
+	   bad_type),
+	XS("rx_rndis_bad_lengths", XS_RNDIS_RX, struct ch39x_rndis_rx_stats,
+	   bad_len),
+	XS("rx_rndis_bad_data", XS_RNDIS_RX, struct ch39x_rndis_rx_stats,
+	   bad_data),
+	XS("rx_rndis_runts", XS_RNDIS_RX, struct ch39x_rndis_rx_stats, runts),
+	XS("rx_rndis_oversize", XS_RNDIS_RX, struct ch39x_rndis_rx_stats,
+	   oversize),
+	XS("rx_rndis_pad_bytes", XS_RNDIS_RX, struct ch39x_rndis_rx_stats,
+	   pad_bytes),
+	XS("rx_rndis_ppi", XS_RNDIS_RX, struct ch39x_rndis_rx_stats, ppi),
+	XS("rx_rndis_filtered", XS_RNDIS_Q, struct ch39x_rxq, rndis_filtered),
+	XS("tx_rndis_xfers", XS_RNDIS_TX, struct ch39x_rndis_tx_stats, xfers),
+	XS("tx_rndis_packets", XS_RNDIS_TX, struct ch39x_rndis_tx_stats, pkts),
+	XS("tx_rndis_overhead_bytes", XS_RNDIS_TX, struct ch39x_rndis_tx_stats,
+	   overhead),
+	XS("tx_rndis_pad_bytes", XS_RNDIS_TX, struct ch39x_rndis_tx_stats,
+	   pad_bytes),
+	XS("tx_rndis_zlps", XS_RNDIS_TX, struct ch39x_rndis_tx_stats, zlps),
+	XS("tx_rndis_close_full", XS_RNDIS_TX, struct ch39x_rndis_tx_stats,
+	   close_full),
+	XS("tx_rndis_close_max_packets", XS_RNDIS_TX,
+	   struct ch39x_rndis_tx_stats, close_max_pkts),
+	XS("tx_rndis_close_burst_end", XS_RNDIS_TX, struct ch39x_rndis_tx_stats,
+	   close_burst),
+	XS_RN("responses", responses),
+	XS_RN("bad_responses", bad_responses),
+	XS_RN("indications", indications),
+	XS_RN("device_keepalives", dev_keepalives),
+	XS_RN("stale_responses", stale),
+	XS_RN("failed_requests", failed),
+	XS_RN("timeouts", timeouts),
+	XS_RN("notifications", notifications),
+	XS_RN("bad_notifications", bad_notifications),
+	XS_RN("keepalives", keepalives),
+	XS_RN("resets", resets),
+};
+
 const struct ch39x_xs_table ch39x_xs_ncm = {
 	xs_ncm_defs, RTE_DIM(xs_ncm_defs)
 };
 const struct ch39x_xs_table ch39x_xs_ecm = {
 	xs_ecm_defs, RTE_DIM(xs_ecm_defs)
+};
+const struct ch39x_xs_table ch39x_xs_rndis = {
+	xs_rndis_defs, RTE_DIM(xs_rndis_defs)
 };
 
 /* The tables this port shows, in order: common, framing, device model. */
@@ -359,6 +411,9 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		case CH39X_XS_NCM_RX: base = &ad->rxq->ncm.stats; break;
 		case CH39X_XS_NCM_TX: base = &ad->txq->ncm->stats; break;
 		case CH39X_XS_ECM_RX: base = &ad->rxq->ecm; break;
+		case CH39X_XS_RNDIS_RX: base = &ad->rxq->rndis.stats; break;
+		case CH39X_XS_RNDIS_TX: base = &ad->txq->rndis->stats; break;
+		case CH39X_XS_RNDIS_Q: base = ad->rxq; break;
 		default: base = NULL; break;
 		}
 		/* d->off is a uint64_t counter's offsetof (aligned), which
