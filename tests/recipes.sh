@@ -192,4 +192,24 @@ read -r rx0 rx1 <<<"$(fwd ncm RX-packets)"
 check '[ "${rx0:-0}" -gt 64 ] && [ "${rx1:-0}" -gt 64 ]' \
 	"ncm: both ports receive (RX-packets $rx0 $rx1)"
 
+# The guide's "RNDIS": an RNDIS pair, several messages a transfer, the
+# device's packet and byte limits in the firmware version.
+run rndis --vdev net_ch39x0,sim=rndis,wire=pair:r \
+	--vdev net_ch39x1,sim=rndis,wire=pair:r -- -i --total-num-mbufs=8192 <<'EOF'
+start tx_first
+sleep 3
+stop
+show port xstats 0
+show port info 0
+EOF
+read -r rx0 rx1 <<<"$(fwd rndis RX-packets)"
+check '[ "${rx0:-0}" -gt 64 ] && [ "${rx1:-0}" -gt 64 ]' \
+	"rndis: both ports receive (RX-packets $rx0 $rx1)"
+tx=$(xstat rndis tx_rndis_packets) txx=$(xstat rndis tx_rndis_xfers)
+check '[ "$txx" -gt 0 ] && [ "$tx" -gt "$txx" ] &&
+	[ "$(xstat rndis rx_rndis_bad_lengths)" = 0 ]' \
+	"rndis: several messages a transfer ($tx in $txx), no bad message"
+check 'grep -q "Firmware-version: RNDIS 1.0 16 pkts/16384 B" "$priv/rndis.log"' \
+	"rndis: show port info names the device's limits"
+
 exit $fail

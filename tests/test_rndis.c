@@ -89,6 +89,17 @@ test_descs(void)
 	CHECK_EQ(ch39x_cdc_parse_config(acm_rndis, sizeof(acm_rndis), 0, &d),
 		 0);
 	CHECK(!d.have_comm);
+	/* The listing of network functions: the RNDIS one, not the ACM. */
+	{
+		struct ch39x_cdc_fn fns[2];
+
+		CHECK_EQ(ch39x_cdc_list_functions(acm_rndis, sizeof(acm_rndis),
+						  fns, 2), 1);
+		CHECK_EQ(fns[0].comm_if, 2);
+		CHECK_EQ(fns[0].subclass, CH39X_CDC_WANT_RNDIS);
+		CHECK(fns[0].have_data && fns[0].data_if == 3 &&
+		      fns[0].usable);
+	}
 	/* A Union naming interface 9: the next interface instead. */
 	memcpy(b, acm_rndis, sizeof(b));
 	b[110] = 9;

@@ -38,13 +38,15 @@ def dev_desc(vid, pid, n_cfg, dev_class=0):
 
 
 def config(value, ifaces):
-    """ifaces: (number, alt, class, subclass) tuples. A communication
-    interface (class 2) at alt 0 gets a Union naming the next interface as
-    its data interface, as every CDC function has."""
-    body = b''.join(struct.pack('<BBBBBBBBB', 9, 4, n, a, 0, c, s, 0, 0) +
-                    (struct.pack('<BBBBB', 5, 0x24, 6, n, n + 1)
-                     if c == 2 and a == 0 else b'')
-                    for n, a, c, s in ifaces)
+    """ifaces: (number, alt, class, subclass[, protocol]) tuples. A
+    communication interface (class 2) at alt 0 gets a Union naming the
+    next interface as its data interface, as every CDC function has;
+    Android's RNDIS class (E0/01/03) has none."""
+    body = b''.join(struct.pack('<BBBBBBBBB', 9, 4, i[0], i[1], 0, i[2],
+                                i[3], i[4] if len(i) > 4 else 0, 0) +
+                    (struct.pack('<BBBBB', 5, 0x24, 6, i[0], i[0] + 1)
+                     if i[2] == 2 and i[1] == 0 else b'')
+                    for i in ifaces)
     n_if = len({i[0] for i in ifaces})
     return struct.pack('<BBHBBBBB', 9, 2, 9 + len(body), n_if, value, 0,
                        0x80, 50) + body
@@ -58,6 +60,13 @@ ACM_NCM = [(0, 0, 2, 0x02), (1, 0, 0x0A, 0), (2, 0, 2, 0x0D),
            (3, 0, 0x0A, 0), (3, 1, 0x0A, 0)]
 # A dock: NCM (0, 1) and ECM (2, 3) side by side.
 NCM_ECM = NCM + [(2, 0, 2, 0x06), (3, 0, 0x0A, 0), (3, 1, 0x0A, 0)]
+# RNDIS: Linux f_rndis's control interface (02/02/FF) with a Union, and
+# Android's tethering class (E0/01/03) without one (the data interface is
+# the next one); an ACM port (02/02/00 here, 02/02/01 on a modem) is not.
+RNDIS = [(0, 0, 2, 0x02, 0xFF), (1, 0, 0x0A, 0)]
+ANDROID = [(0, 0, 0xE0, 0x01, 0x03), (1, 0, 0x0A, 0)]
+ACM_RNDIS = [(0, 0, 2, 0x02, 0x01), (1, 0, 0x0A, 0),
+             (2, 0, 2, 0x02, 0xFF), (3, 0, 0x0A, 0)]
 
 
 class Tree:
@@ -185,6 +194,18 @@ def build(tree):
                          3: 'cdc_ether'}, nets={0: 'usb8', 2: 'usb9'})
     tree.device('1-9', 0x1209, 0x0009, [(1, ACM_NCM)], 1, serial='kept',
                 drivers={0: 'cdc_acm', 1: 'cdc_acm'})
+    tree.device('1-10', 0x18D1, 0x4EE3, [(1, ANDROID)], 1, serial='phone',
+                drivers={0: 'rndis_host', 1: 'rndis_host'},
+                nets={0: 'usb10'})
+    tree.device('1-11', 0x1209, 0x0007, [(1, ACM_RNDIS)], 1,
+                serial='acmrndis', drivers={0: 'cdc_acm', 1: 'cdc_acm',
+                                            2: 'rndis_host',
+                                            3: 'rndis_host'},
+                nets={2: 'usb11'})
+    # A modem with an RNDIS (active) and an NCM configuration.
+    tree.device('1-12', 0x1209, 0x000C, [(1, RNDIS), (2, NCM)], 1,
+                serial='lte', drivers={0: 'rndis_host', 1: 'rndis_host'},
+                nets={0: 'usb12'})
     node = tree.device('2-1', 0x1A86, 0x5397, [(1, VENDOR)], 1, bus=2,
                        drivers={0: 'usbfs'})
     tree.process(4242, 'dpdk-testpmd', node, True)
@@ -194,7 +215,8 @@ def test_status(tree):
     rc, j = run_json(tree, 'status')
     devs = {d['path']: d for d in j.get('devices', [])}
     check(rc == 0 and list(devs) == ['1-1', '1-2', '1-3', '1-4.1', '1-4.2',
-                                     '1-4.3', '1-7', '1-8', '1-9', '2-1'],
+                                     '1-4.3', '1-7', '1-8', '1-9', '1-10',
+                                     '1-11', '1-12', '2-1'],
           'status lists the network functions in bus order, no hubs, no '
           'disk: %s' % list(devs))
     d = devs.get('1-1', {})
@@ -255,6 +277,31 @@ def test_status(tree):
           'a dock: NCM (default) and ECM, a --vdev with function= each')
     check(not devs.get('1-1', {}).get('composite'),
           'a single NCM function is not composite')
+    d = devs.get('1-10', {})
+    f = d.get('functions', [])
+    check(d.get('proto') == 'rndis' and d.get('proto_config') == 1 and
+          not d.get('switch_needed') and not d.get('composite') and
+          [(x['proto'], x['comm'], x['data']) for x in f] ==
+          [('rndis', 0, 1)] and d.get('netdevs') == ['usb10'] and
+          d.get('proto_reason', '').startswith('RNDIS function') and
+          d.get('vdev') == 'net_ch39x0,dev=18d1:4ee3,path=1-10',
+          'a phone\'s tethering (E0/01/03, no Union): rndis, its data '
+          'interface the next one: %s' % f)
+    d = devs.get('1-11', {})
+    f = d.get('functions', [])
+    check(d.get('proto') == 'rndis' and d.get('composite') and
+          [(x['proto'], x['comm'], x['data'], x['drivers']) for x in f] ==
+          [('rndis', 2, 3, ['rndis_host'])] and
+          d.get('kernel_drivers') == ['cdc_acm', 'rndis_host'],
+          'ACM + RNDIS: the RNDIS function at 2+3, the ACM port (02/02/01) '
+          'is no network function: %s' % f)
+    d = devs.get('1-12', {})
+    check(d.get('proto') == 'ncm' and d.get('proto_config') == 2 and
+          d.get('switch_needed') and
+          [c['offers'] for c in d.get('configs', [])] == [['rndis'],
+                                                          ['ncm']],
+          'an RNDIS and an NCM configuration: proto=auto takes NCM (2) '
+          'over the active RNDIS one: %s' % d.get('proto_reason'))
     rc, out, _ = run(tree, 'list')
     check(rc == 0 and '--vdev net_ch39x0,dev=1209:0001,path=1-1' in out and
           'protocol: vendor -- CH398 ID' in out and
@@ -315,6 +362,17 @@ def test_plans(tree):
           j.get('error', ''),
           'bind --function 1 (a data interface): refused: %s'
           % j.get('error'))
+    rc, j = run_json(tree, 'bind', '1-11', '--dry-run')
+    check(rc == 0 and [(s['write'], s['value']) for s in j.get('steps', [])]
+          == [(os.path.join(drv, 'rndis_host', 'unbind'), '1-11:1.2'),
+              (os.path.join(drv, 'rndis_host', 'unbind'), '1-11:1.3')],
+          'bind ACM + RNDIS: only the RNDIS interfaces let go, cdc_acm '
+          'keeps the serial port')
+    rc, j = run_json(tree, 'bind', '1-12', '--proto', 'rndis', '--dry-run')
+    check(rc == 0 and [(s['write'], s['value']) for s in j.get('steps', [])]
+          == [(os.path.join(drv, 'rndis_host', 'unbind'), '1-12:1.0'),
+              (os.path.join(drv, 'rndis_host', 'unbind'), '1-12:1.1')],
+          'bind --proto rndis keeps the active RNDIS configuration')
     rc, j = run_json(tree, 'unbind', '1-9', '--dry-run')
     check(rc == 0 and [(os.path.basename(s['write']), s['value'])
                        for s in j.get('steps', [])] ==

@@ -864,5 +864,8 @@ uip_dev_stats(struct uip_dev *d, FILE *f)
 	P("model_events_sent", mc.events_sent);
 	P("model_ctrl_requests", mc.ctrl_requests);
 	P("model_ctrl_stalls", mc.ctrl_stalls);
+	P("model_rndis_responses", mc.rndis_responses);
+	P("model_rndis_resp_dropped", mc.rndis_resp_dropped);
+	P("model_rndis_bad_msgs", mc.rndis_bad_msgs);
 #undef P
 }

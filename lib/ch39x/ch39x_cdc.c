@@ -394,12 +394,16 @@ ch39x_cdc_list_functions(const uint8_t *blob, uint32_t len,
 			break;
 		if (p[1] == CH39X_USB_DT_INTERFACE &&
 		    p[0] >= USB_DT_INTERFACE_LEN && p[3] == 0 &&
-		    comm_wanted(p, 0)) {
+		    (comm_wanted(p, 0) ||
+		     comm_wanted(p, CH39X_CDC_WANT_RNDIS))) {
+			uint8_t want = comm_wanted(p, 0) ? p[6] :
+				CH39X_CDC_WANT_RNDIS;
+
 			if (n < max) {
-				ch39x_cdc_parse_function(blob, len, p[6], p[2],
+				ch39x_cdc_parse_function(blob, len, want, p[2],
 							 &d);
 				fns[n].comm_if = p[2];
-				fns[n].subclass = p[6];
+				fns[n].subclass = want;
 				fns[n].have_data = d.have_data;
 				fns[n].data_if = d.data_if;
 				fns[n].usable = ch39x_cdc_usable(&d);

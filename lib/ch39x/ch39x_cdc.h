@@ -196,13 +196,15 @@ int ch39x_cdc_parse_function(const uint8_t *blob, uint32_t len,
 
 /*
  * A configuration's network functions: the communication interfaces of
- * subclass NCM or ECM (alt 0), in descriptor order, each with the data
- * interface its walk finds. The interfaces of other functions (ACM serial
- * ports, mass storage, ...) are not theirs.
+ * subclass NCM or ECM and the RNDIS control interfaces (alt 0), in
+ * descriptor order, each with the data interface its walk finds. The
+ * interfaces of other functions (ACM serial ports, mass storage, ...) are
+ * not theirs.
  */
 struct ch39x_cdc_fn {
 	uint8_t comm_if;
-	uint8_t subclass;	/* CH39X_CDC_SUBCLASS_NCM or _ECM */
+	/* CH39X_CDC_SUBCLASS_NCM, _ECM or CH39X_CDC_WANT_RNDIS: the walk's */
+	uint8_t subclass;
 	bool have_data;
 	uint8_t data_if;
 	bool usable;		/* ch39x_cdc_usable() of its walk */

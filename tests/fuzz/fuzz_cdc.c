@@ -42,6 +42,7 @@
 
 #include "ch39x_cdc.h"
 #include "ch39x_ecm.h"
+#include "ch39x_rndis.h"
 #include "ch39x_vendor.h"	/* ch39x_get_le16() and friends */
 #include "fuzz.h"
 
@@ -168,8 +169,8 @@ find_fd(const uint8_t *b, const struct chain *c, uint32_t from, uint32_t to,
 
 /*
  * A composite device's network functions: as many as the chain has NCM or
- * ECM communication interfaces at alt 0, each found again by its number
- * and subclass with the same verdict.
+ * ECM communication interfaces and RNDIS control interfaces at alt 0, each
+ * found again by its number and kind with the same verdict.
  */
 static void
 check_functions(const uint8_t *b, uint32_t len, const struct chain *c)
@@ -182,9 +183,10 @@ check_functions(const uint8_t *b, uint32_t len, const struct chain *c)
 	for (i = 0; i < c->n; i++) {
 		p = b + c->off[i];
 		if (p[1] == CH39X_USB_DT_INTERFACE && p[0] >= 9 && p[3] == 0 &&
-		    p[5] == CH39X_CDC_CLASS_COMM &&
-		    (p[6] == CH39X_CDC_SUBCLASS_NCM ||
-		     p[6] == CH39X_CDC_SUBCLASS_ECM))
+		    ((p[5] == CH39X_CDC_CLASS_COMM &&
+		      (p[6] == CH39X_CDC_SUBCLASS_NCM ||
+		       p[6] == CH39X_CDC_SUBCLASS_ECM)) ||
+		     ch39x_rndis_is_control(p[5], p[6], p[7])))
 			k++;
 	}
 	n = ch39x_cdc_list_functions(b, len, fns, 8);
@@ -192,7 +194,11 @@ check_functions(const uint8_t *b, uint32_t len, const struct chain *c)
 	for (i = 0; i < n && i < 8; i++) {
 		ch39x_cdc_parse_function(b, len, fns[i].subclass,
 					 fns[i].comm_if, &d);
-		FUZZ_CHECK(d.have_comm && d.comm_if == fns[i].comm_if &&
+		FUZZ_CHECK(d.have_comm && d.comm_if == fns[i].comm_if);
+		FUZZ_CHECK(fns[i].subclass == CH39X_CDC_WANT_RNDIS ?
+			   ch39x_rndis_is_control(d.comm_class,
+						  d.comm_subclass,
+						  d.comm_protocol) :
 			   d.comm_subclass == fns[i].subclass);
 		FUZZ_CHECK(fns[i].usable == ch39x_cdc_usable(&d));
 		FUZZ_CHECK(fns[i].have_data == d.have_data);

@@ -29,6 +29,15 @@
 #                                          driven by testpmd as an
 #                                          unprivileged user with the udev
 #                                          rule's access
+#   rndismodel 1a86:0039 (rndis.sh)        the simulated RNDIS function
+#                                          over FunctionFS, taken by the
+#                                          kernel's rndis_host
+#   frndis     1209:0006 (rndis.sh)        ACM + f_rndis: the PMD takes
+#                                          the RNDIS function (proto=auto)
+#                                          while cdc_acm keeps the serial
+#                                          port; pings, filter, iperf3
+#   rndisreplay 1a86:003a (rndis.sh)       the fuzz corpus's malformed
+#                                          RNDIS transfers from a device
 #
 # The --vdev strings of the vendor gadgets are the ones ch39x-usb status
 # prints. After each CDC run the kernel's driver (cdc_ncm, cdc_ether) must
@@ -279,7 +288,20 @@ nstat() {	# ifname counter
 # ---- the FunctionFS vendor gadget ----
 
 GS=/host/run/ch39x-gadget	# FunctionFS mounts and stats, in the chroot
-UDC_NEXT=4			# dummy_udc.0..3 belong to guest.sh
+
+# udc_free: the first of dummy_udc.4.. (0..3 belong to guest.sh) that no
+# gadget is bound to; a test gives its UDC back when it ends, so the ten
+# UDCs outlast any number of tests run one after another.
+udc_free() {
+	n=4
+	while [ -e "/sys/class/udc/dummy_udc.$n" ]; do
+		grep -qx "dummy_udc.$n" "$G"/*/UDC 2>/dev/null ||
+			{ echo "dummy_udc.$n"; return 0; }
+		n=$((n + 1))
+	done
+	echo "[pmd] no free UDC: $(cat "$G"/*/UDC 2>/dev/null | tr '\n' ' ')" >&2
+	return 1
+}
 
 # ffs_gadget NAME PID CONFIG TAP MAXSPEED: a configfs gadget with one
 # FunctionFS function, its program started and the gadget bound. Sets
@@ -316,9 +338,8 @@ ffs_gadget() {
 		echo "[pmd] gadget program: $(cat /out/gadget-$SPEED-$gname.log)"
 		return 1
 	fi
-	FFS_UDC=dummy_udc.$UDC_NEXT
+	FFS_UDC=$(udc_free) || return 1
 	echo "$FFS_UDC" > "$G/$gname/UDC" || return 1
-	UDC_NEXT=$((UDC_NEXT + 1))
 	i=0
 	FFS_PATH=""
 	while [ -z "$FFS_PATH" ] && [ $i -lt 100 ]; do
@@ -695,8 +716,7 @@ pmd_twins() {
 		[ $t = b ] && x=6
 		gfunc twin$t ecm.0 02:00:00:00:0$x:01 02:00:00:00:0$x:02
 		config twin$t c.1 ecm.0
-		echo "dummy_udc.$UDC_NEXT" > "$G/twin$t/UDC"
-		UDC_NEXT=$((UDC_NEXT + 1))
+		u=$(udc_free) && echo "$u" > "$G/twin$t/UDC"
 	done
 	TA=$(netdev twina ecm.0 169.254.83.1/24)
 	TB=$(netdev twinb ecm.0 169.254.84.1/24)
@@ -875,9 +895,6 @@ pmd_run() {
 		rndisreplay)
 			. "/host${S%/*}/rndis.sh"
 			rndis_replay_run ;;
-		acmrndis)
-			. "/host${S%/*}/rndis.sh"
-			rndis_acm_run ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"

@@ -140,23 +140,30 @@ rn_counters() {
 	chroot /host /usr/sbin/ip netns del $RN_NS 2>/dev/null
 }
 
-# ---- frndis: the PMD against Linux's f_rndis gadget ----
+# ---- frndis: the PMD against Linux's f_rndis, beside an ACM port ----
 #
-# f_rndis (usb_f_rndis, 1209:0006) on its own UDC; its netdev (usbN) is
-# the far end, in the root namespace at $RF_NET.1. dpdk-testpmd drives
-# the device with proto=rndis:
-# - icmpecho: pings of every payload size 0..1472 from the gadget's
-#   netdev (ping_sweep.py, every reply checked byte for byte);
-# - the packet filter from the gadget's side: f_rndis's carrier is on
-#   while the PMD has a filter set (it starts the data with a non-zero
-#   one); with promiscuous off and one multicast group, frames the gadget
-#   sends to the port's address, to the group and to broadcast arrive, to
-#   another unicast address and another group are dropped by the PMD
-#   (f_rndis passes everything) and counted in rx_rndis_filtered; with
-#   promiscuous on, all arrive;
-# - iperf3 both ways: testpmd forwards (io) between the RNDIS port and an
-#   af_packet port on a veth pair whose far end, in a namespace, runs the
-#   iperf3 server.
+# A modem's shape: one configfs gadget (1209:0006) with an ACM serial
+# function (usb_f_acm, interfaces 0-1) and f_rndis (usb_f_rndis, 2-3) in
+# one configuration, on its own UDC. The host's cdc_acm keeps interface 0
+# and its ttyACM; f_rndis's netdev (usbN) is the far end, in the root
+# namespace at $RF_NET.1. Checked:
+# - ch39x-usb status: protocol rndis, the function at 2+3, composite;
+# - dpdk-testpmd with no proto (proto=auto: RNDIS, since the device offers
+#   nothing the PMD prefers) takes the RNDIS interfaces only: cdc_acm
+#   keeps interface 0, and its ttyACM carries a line to the gadget's ttyGS
+#   while testpmd (icmpecho) answers pings of every payload size 0..1472
+#   from the gadget's netdev (ping_sweep.py, every reply checked byte for
+#   byte);
+# - the packet filter from the gadget's side, in the same testpmd:
+#   f_rndis's carrier is on while the PMD has a filter set (it starts the
+#   data with a non-zero one); with promiscuous off and one multicast
+#   group, frames the gadget sends to the port's address, to the group and
+#   to broadcast arrive, to another unicast address and another group are
+#   dropped by the PMD (f_rndis passes everything) and counted in
+#   rx_rndis_filtered; with promiscuous on, all arrive;
+# - iperf3 both ways (proto=rndis): testpmd forwards (io) between the
+#   RNDIS port and an af_packet port on a veth pair whose far end, in a
+#   namespace, runs the iperf3 server.
 
 RF_G=frndis
 RF_NET=169.254.87
@@ -165,10 +172,10 @@ RF_DEV=02:1a:86:00:87:01		# the gadget's own
 
 rf_gadget() {
 	gadget $RF_G 0x1209 0x0006 || return 1
+	mkdir "$G/$RF_G/functions/acm.$RF_G" || return 1
 	gfunc $RF_G rndis.$RF_G $RF_DEV $RF_MAC || return 1
-	config $RF_G c.1 rndis.$RF_G || return 1
-	echo "dummy_udc.$UDC_NEXT" > "$G/$RF_G/UDC" || return 1
-	UDC_NEXT=$((UDC_NEXT + 1))
+	config $RF_G c.1 acm.$RF_G rndis.$RF_G || return 1
+	u=$(udc_free) && echo "$u" > "$G/$RF_G/UDC" || return 1
 	i=0
 	RF_PATH=""
 	while [ -z "$RF_PATH" ] && [ $i -lt 100 ]; do
@@ -178,7 +185,16 @@ rf_gadget() {
 	done
 	[ -n "$RF_PATH" ] || return 1
 	RF_IF=$(netdev $RF_G rndis.$RF_G $RF_NET.1/24)
-	[ -n "$RF_IF" ]
+	RF_GS=/dev/ttyGS$(cat "$G/$RF_G/functions/acm.$RF_G/port_num")
+	i=0
+	RF_ACM=""
+	while [ -z "$RF_ACM" ] && [ $i -lt 100 ]; do
+		RF_ACM=$(ls /sys/bus/usb/devices/"$RF_PATH":1.0/tty 2>/dev/null |
+			head -n 1)
+		[ -n "$RF_ACM" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$RF_IF" ] && [ -n "$RF_ACM" ]
 }
 
 # Frames from the gadget's netdev to five destinations, N each (python3
@@ -199,41 +215,48 @@ for dst in ("02:1a:86:00:87:02", "02:1a:86:00:87:99",
 PY
 }
 
-rf_filter() {
-	if ! tp_start frndis-filter "dev=1209:0006,path=$RF_PATH,proto=rndis" \
-	     --forward-mode=rxonly; then
-		result FAIL frndis-filter "testpmd: $TP_ERR"
-		tp_finish
-		return
-	fi
+# rf_snap: "RX-packets rx_rndis_filtered" of the running testpmd, now
+# (asked, and awaited in its log: at most 10 s)
+rf_snap() {
+	c0=$(grep -c '^rx_rndis_filtered:' "$TP_LOG")
+	echo "show port stats 0" >&3
+	echo "show port xstats 0" >&3
 	i=0
-	while [ "$(cat /sys/class/net/$RF_IF/carrier 2>/dev/null)" != 1 ] &&
+	while [ "$(grep -c '^rx_rndis_filtered:' "$TP_LOG")" -le "$c0" ] &&
 	      [ $i -lt 50 ]; do
-		sleep 0.1
+		sleep 0.2
 		i=$((i + 1))
 	done
+	echo "$(tp_stat RX-packets) $(tp_xstat rx_rndis_filtered)"
+}
+
+# The filter, in the testpmd that answered the pings. The gadget's
+# neighbour entry for the port is made permanent first: an ARP probe of
+# its own in the window would be one frame more (IPv6 is off in the guest).
+rf_filter() {
 	car=$(cat /sys/class/net/$RF_IF/carrier 2>/dev/null)
+	ip neigh replace $RF_NET.2 lladdr $RF_MAC nud permanent dev "$RF_IF"
 	echo "set promisc 0 off" >&3
 	echo "mcast_addr add 0 01:00:5e:00:00:fb" >&3
 	sleep 1
+	set -- $(rf_snap)
+	rx0=$1 f0=$2
 	rf_send 10
 	sleep 2
-	echo "show port stats 0" >&3
-	sleep 1
-	rx1=$(tp_stat RX-packets)
+	set -- $(rf_snap)
+	rx1=$(($1 - rx0)) f1=$(($2 - f0))
 	echo "set promisc 0 on" >&3
 	sleep 1
 	rf_send 10
 	sleep 2
-	tp_finish
-	rx2=$(tp_stat RX-packets)
-	f2=$(tp_xstat rx_rndis_filtered)
-	# Promiscuous on took all 50: the 20 filtered are the first round's.
-	if [ "$car" = 1 ] && [ "$rx1" = 30 ] && [ "$((rx2 - rx1))" = 50 ] &&
-	   [ "$f2" = 20 ]; then
-		result PASS frndis-filter "f_rndis's carrier on with the PMD's filter set; promiscuous off with one group: 30 of 50 frames from the gadget taken (own address, the group, broadcast), 20 dropped and counted (rx_rndis_filtered $f2); promiscuous on: 50 of 50"
+	set -- $(rf_snap)
+	rx2=$(($1 - rx0 - rx1)) f2=$(($2 - f0 - f1))
+	ip neigh del $RF_NET.2 dev "$RF_IF" 2>/dev/null
+	if [ "$car" = 1 ] && [ "$rx1" = 30 ] && [ "$f1" = 20 ] &&
+	   [ "$rx2" = 50 ] && [ "$f2" = 0 ]; then
+		result PASS frndis-filter "f_rndis's carrier on with the PMD's filter set; promiscuous off with one group: 30 of 50 frames from the gadget taken (own address, the group, broadcast), 20 dropped and counted (rx_rndis_filtered +$f1); promiscuous on: 50 of 50"
 	else
-		result FAIL frndis-filter "carrier ${car:-?}; promiscuous off: $rx1 taken (want 30); on: $((rx2 - rx1)) taken (want 50); rx_rndis_filtered $f2 (want 20)"
+		result FAIL frndis-filter "carrier ${car:-?}; promiscuous off: $rx1 taken (want 30), rx_rndis_filtered +$f1 (want 20); on: $rx2 taken (want 50), rx_rndis_filtered +$f2 (want 0)"
 	fi
 }
 
@@ -299,26 +322,62 @@ rf_iperf_one() {
 		sed -n 's/.* \([0-9.]*\) Mbits\/sec.*receiver.*/\1/p'
 }
 
+# The pings of every size, with a line on the ACM port at the same time:
+# the host writes it on ttyACM, the gadget's ttyGS must read it.
+rf_ping_acm() {
+	stty -F "$RF_GS" raw -echo 2>/dev/null
+	stty -F "/dev/$RF_ACM" raw -echo 2>/dev/null
+	head -c 6 "$RF_GS" > /tmp/rf.gs &
+	gp=$!
+	chroot /host python3 "$ROOT/tests/vm/ping_sweep.py" "$RF_IF" \
+		$RF_NET.2 0 1472 --window 8 --deadline 240 > /tmp/rf.ping 2>&1 &
+	pp=$!
+	sleep 1
+	printf 'AT+X\r\n' > "/dev/$RF_ACM"
+	wait $pp
+	i=0
+	while kill -0 $gp 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill $gp 2>/dev/null
+	RF_LINE=$(tr -d '\r\n' < /tmp/rf.gs 2>/dev/null)
+	RF_SWEEP=$(cat /tmp/rf.ping)
+}
+
 rndis_frndis_run() {
 	if ! rf_gadget; then
-		result FAIL frndis-gadget "f_rndis gadget did not come up"
+		result FAIL frndis-gadget "ACM + f_rndis gadget at '$RF_PATH': ttyACM '$RF_ACM', RNDIS netdev '$RF_IF'"
+		echo "" > "$G/$RF_G/UDC" 2>/dev/null
 		return
 	fi
-	if tp_start frndis "dev=1209:0006,path=$RF_PATH,proto=rndis"; then
-		result PASS frndis-probe "testpmd icmpecho on f_rndis at $RF_PATH"
-		o=$(chroot /host python3 "$ROOT/tests/vm/ping_sweep.py" \
-			"$RF_IF" $RF_NET.2 0 1472 --window 8 --deadline 240 2>&1)
-		tp_finish
-		case $o in
-		*"1473 answered intact, 0 lost, 0 corrupted"*)
-			result PASS frndis-ping "$o (f_rndis <-> the PMD, testpmd icmpecho; RX errors $(tp_stat RX-errors), rx_rndis_pad_bytes $(tp_xstat rx_rndis_pad_bytes))" ;;
-		*)	result FAIL frndis-ping "${o:-ping_sweep.py printed nothing}; testpmd rx $(tp_stat RX-packets) tx $(tp_stat TX-packets) errors $(tp_stat RX-errors)" ;;
-		esac
-	else
+	usb_status frndis
+	usb_expect usbtool-frndis frndis "$RF_PATH" proto=rndis \
+		proto_config=1 kernel_drivers=cdc_acm,rndis_host composite=true
+	if ! tp_start frndis "dev=1209:0006,path=$RF_PATH"; then
 		result FAIL frndis-probe "$TP_ERR"
 		tp_finish
+		echo "" > "$G/$RF_G/UDC" 2>/dev/null
+		return
+	fi
+	d0=$(basename "$(readlink /sys/bus/usb/devices/"$RF_PATH":1.0/driver)")
+	d2=$(basename "$(readlink /sys/bus/usb/devices/"$RF_PATH":1.2/driver 2>/dev/null)" 2>/dev/null)
+	result PASS frndis-probe "testpmd icmpecho on the ACM + f_rndis gadget at $RF_PATH, proto=auto"
+	rf_ping_acm
+	case $RF_SWEEP in
+	*"1473 answered intact, 0 lost, 0 corrupted"*)
+		result PASS frndis-ping "$RF_SWEEP (f_rndis <-> the PMD, testpmd icmpecho)" ;;
+	*)	result FAIL frndis-ping "${RF_SWEEP:-ping_sweep.py printed nothing}" ;;
+	esac
+	if [ "$d0" = cdc_acm ] && [ "$d2" != rndis_host ] &&
+	   [ "$RF_LINE" = "AT+X" ]; then
+		result PASS frndis-acm "the PMD took the RNDIS interfaces only (interface 0: $d0, $RF_ACM; interface 2: ${d2:-none}); $RF_ACM carried 'AT+X' to the gadget's ttyGS during the pings"
+	else
+		result FAIL frndis-acm "interface 0 driver '$d0' (cdc_acm wanted), interface 2 '$d2'; serial line got '$RF_LINE' (AT+X wanted)"
 	fi
 	rf_filter
+	tp_finish
+	echo "[pmd] frndis icmpecho: RX errors $(tp_stat RX-errors), rx_rndis_pad_bytes $(tp_xstat rx_rndis_pad_bytes)"
 	rf_iperf
 	echo "" > "$G/$RF_G/UDC" 2>/dev/null
 }
@@ -378,82 +437,4 @@ rndis_replay_run() {
 	fi
 	ffs_gadget_stop rndisr
 	chroot /host /usr/sbin/ip netns del $RR_NS 2>/dev/null
-}
-
-# ---- acmrndis: a modem's shape, ACM + RNDIS in one configuration ----
-#
-# A composite gadget (1209:0007): an ACM serial function (usb_f_acm,
-# interfaces 0-1) then f_rndis (2-3). The PMD takes the RNDIS function's
-# interfaces only (proto=rndis): the host's cdc_acm keeps interface 0 and
-# its ttyACM, which answers through the gadget's ttyGS while testpmd
-# answers pings of the RNDIS netdev at the same time.
-
-RA_G=acmrndis
-RA_NET=169.254.89
-
-rndis_acm_run() {
-	gadget $RA_G 0x1209 0x0007 || { result FAIL acm-rndis "gadget"; return; }
-	mkdir "$G/$RA_G/functions/acm.$RA_G" || { result FAIL acm-rndis "no usb_f_acm"; return; }
-	gfunc $RA_G rndis.$RA_G 02:1a:86:00:89:01 02:1a:86:00:89:02
-	config $RA_G c.1 acm.$RA_G rndis.$RA_G
-	echo "dummy_udc.$UDC_NEXT" > "$G/$RA_G/UDC" || { result FAIL acm-rndis "UDC"; return; }
-	UDC_NEXT=$((UDC_NEXT + 1))
-	i=0
-	RA_PATH=""
-	while [ -z "$RA_PATH" ] && [ $i -lt 100 ]; do
-		RA_PATH=$(devpath 1209 0007)
-		sleep 0.1
-		i=$((i + 1))
-	done
-	ra_if=$(netdev $RA_G rndis.$RA_G $RA_NET.1/24)
-	gs=/dev/ttyGS$(cat "$G/$RA_G/functions/acm.$RA_G/port_num")
-	i=0
-	acm=""
-	while [ -z "$acm" ] && [ $i -lt 100 ]; do
-		acm=$(ls /sys/bus/usb/devices/"$RA_PATH":1.0/tty 2>/dev/null |
-			head -n 1)
-		[ -n "$acm" ] || sleep 0.1
-		i=$((i + 1))
-	done
-	if [ -z "$RA_PATH" ] || [ -z "$acm" ] || [ -z "$ra_if" ]; then
-		result FAIL acm-rndis "composite gadget at '$RA_PATH': ttyACM '$acm', RNDIS netdev '$ra_if'"
-		echo "" > "$G/$RA_G/UDC" 2>/dev/null
-		return
-	fi
-	if ! tp_start acm-rndis "dev=1209:0007,path=$RA_PATH,proto=rndis"; then
-		result FAIL acm-rndis "testpmd: $TP_ERR"
-		tp_finish
-		echo "" > "$G/$RA_G/UDC" 2>/dev/null
-		return
-	fi
-	d0=$(basename "$(readlink /sys/bus/usb/devices/"$RA_PATH":1.0/driver)")
-	d2=$(basename "$(readlink /sys/bus/usb/devices/"$RA_PATH":1.2/driver 2>/dev/null)" 2>/dev/null)
-	# The serial line while the PMD forwards: the gadget's side echoes
-	# what the host writes on ttyACM.
-	stty -F "$gs" raw -echo 2>/dev/null
-	stty -F "/dev/$acm" raw -echo 2>/dev/null
-	head -c 6 "$gs" > /tmp/gs.in &
-	gp=$!
-	chroot /host /usr/bin/ping -n -q -c 20 -i 0.2 -w 30 -I "$ra_if" \
-		$RA_NET.2 > /tmp/ra.ping 2>&1 &
-	pp=$!
-	sleep 1
-	printf 'AT+X\r\n' > "/dev/$acm"
-	i=0
-	while kill -0 $gp 2>/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill $gp 2>/dev/null
-	wait $pp
-	o=$(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p' /tmp/ra.ping)
-	tp_finish
-	line=$(tr -d '\r\n' < /tmp/gs.in 2>/dev/null)
-	if [ "$d0" = cdc_acm ] && [ "$d2" != rndis_host ] &&
-	   [ "$line" = "AT+X" ] && [ "${o#* }" -ge 20 ]; then
-		result PASS acm-rndis "ACM + RNDIS composite at $RA_PATH: the PMD took the RNDIS interfaces only (interface 0: $d0, $acm), testpmd answered ${o#* } of ${o% *} pings of $ra_if while $acm carried 'AT+X' to the gadget's ttyGS"
-	else
-		result FAIL acm-rndis "interface 0 driver '$d0' (cdc_acm wanted), interface 2 '$d2'; serial line got '$line' (AT+X wanted); pings ${o:-none} (sent received)"
-	fi
-	echo "" > "$G/$RA_G/UDC" 2>/dev/null
 }

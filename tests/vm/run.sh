@@ -34,7 +34,9 @@
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
 #   PMD_TESTS="ch398 ch397 ncm ecm handover twins replug cpereplug
-#   rndismodel"
+#   rndismodel frndis rndisreplay"
+#                                        (frndis and rndisreplay: high
+#                                        speed only)
 #   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
@@ -127,7 +129,7 @@ if [ "$ARCH" = arm64 ]; then
 	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
 fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug rndismodel}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug rndismodel frndis rndisreplay}
 REPLUG_CYCLES=${REPLUG_CYCLES:-20}
 MANY_N=${MANY_N:-2 8}	# PMD test "many": adapters per testpmd (tests/vm/many.sh)
 MANY_SECS=${MANY_SECS:-5}
@@ -186,6 +188,13 @@ esac
 case " $PMD_TESTS " in
 *" cpereplug "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + 120)) ;;
 esac
+# RNDIS (tests/vm/rndis.sh): about 45 s, 130 s and 45 s under TCG on a
+# busy machine; twice that allowed.
+for t in rndismodel:90 frndis:260 rndisreplay:90; do
+	case " $PMD_TESTS " in
+	*" ${t%:*} "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + ${t#*:})) ;;
+	esac
+done
 # A router round: its start and stop, then the idle window, the rates, the
 # TCP maximum and the UDP flood, each about CPE_SECS + 25 s under TCG.
 # shellcheck disable=SC2086
@@ -544,10 +553,13 @@ for speed in $SPEEDS; do
 		QOS_DOWN_RATE "$CPE_QOS_DOWN_RATE" > "$RUN/qos.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
 	# The replugs (the PMD's, the router's) do not depend on the bus's
-	# speed: once, at high speed, for CI's time.
+	# speed: once, at high speed, for CI's time; so do f_rndis (a USB 2.0
+	# function in every phone and dongle) and the replay of malformed
+	# RNDIS transfers.
 	pmd_tests=$PMD_TESTS
 	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
-		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g')
+		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g;
+		     s/ frndis / /g; s/ rndisreplay / /g')
 	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)

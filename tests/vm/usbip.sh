@@ -21,6 +21,10 @@
 #     MTU is wMaxSegmentSize's); ntb32_only (cdc_ncm asks for NTB16, the
 #     model refuses it, and cdc_ncm keeps sending NTB16: no traffic
 #     passes, each side counts the other's blocks as bad);
+#   - rndis: the RNDIS model (f_rndis's descriptors: IAD, Header, Call
+#     Management, ACM, Union) taken by rndis_host: pings of every size and
+#     iperf3 both ways as above, every encapsulated command parsed by the
+#     model and every response taken, none dropped;
 #   - usbip detach gives every device back: the server sees each client
 #     go, the kernel's log has no warning.
 #
@@ -47,7 +51,8 @@ UIP_DEVS="1-1:ncm:sim=ncm,usb_speed=super
 1-2:ecm:sim=ecm,usb_speed=high
 1-3:ndpend:sim=ncm,usb_speed=high,sim_quirks=ndp_end
 1-4:nomaxdg:sim=ncm,usb_speed=high,sim_quirks=no_max_datagram
-1-5:ntb32:sim=ncm,usb_speed=high,sim_quirks=ntb32_only"
+1-5:ntb32:sim=ncm,usb_speed=high,sim_quirks=ntb32_only
+1-6:rndis:sim=rndis,usb_speed=high"
 UIP_IPERF_SECS=3
 
 # ---- helpers ----
@@ -267,6 +272,21 @@ uip_traffic() {
 	return 0
 }
 
+# The RNDIS model's control channel after rndis_host's bind and traffic:
+# its INITIALIZE, queries and SETs all parsed, every response taken.
+uip_rndis_ctrl() {
+	b=$(uip_field rndis 1)
+	uip_stats
+	rr=$(uip_stat "$b" model_rndis_responses)
+	rd=$(uip_stat "$b" model_rndis_resp_dropped)
+	rb=$(uip_stat "$b" model_rndis_bad_msgs)
+	if [ "$rr" -ge 4 ] && [ "$rd" = 0 ] && [ "$rb" = 0 ]; then
+		result PASS usbip-rndis-control "rndis_host took $rr responses of the model, none dropped, no command it could not parse; SEND_ENCAPSULATED_COMMAND $(uip_stat "$b" class_req_0x00), GET_ENCAPSULATED_RESPONSE $(uip_stat "$b" class_req_0x01)"
+	else
+		result FAIL usbip-rndis-control "responses taken $rr (4+ expected), dropped $rd, unparsable commands $rb"
+	fi
+}
+
 # ---- the quirks against cdc_ncm ----
 
 # no_max_datagram: cdc_ncm asks GET_MAX_DATAGRAM_SIZE (0x87) only of a
@@ -396,6 +416,7 @@ usbip_run() {
 	uip_traffic nomaxdg cdc_ncm 0 1472 97
 	uip_quirk_maxdg
 	uip_quirk_ntb32
+	uip_traffic rndis rndis_host 0 1472 1 iperf && uip_rndis_ctrl
 	# Every port given back; the server sees each client go.
 	for l2 in $UIP_DEVS; do
 		p=$(uip_port "${l2%%:*}" | cut -d' ' -f1)

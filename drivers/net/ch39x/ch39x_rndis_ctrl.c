@@ -386,10 +386,11 @@ rndis_mtu(struct ch39x_adapter *ad, uint16_t mtu)
 	return 0;
 }
 
+/* Short: testpmd shows what fits 32 bytes (ETHDEV_FWVERS_LEN). */
 static int
 rndis_fw_version(struct ch39x_adapter *ad, char *fw, size_t size)
 {
-	return snprintf(fw, size, "RNDIS %u.%u, %u packets / %u bytes",
+	return snprintf(fw, size, "RNDIS %u.%u %u pkts/%u B",
 			ad->rndis.major, ad->rndis.minor, ad->rndis.max_pkts,
 			ad->rndis.max_xfer);
 }
