@@ -14,7 +14,12 @@
 #
 # With CPE_WAN=rndis (run.sh) the WAN gadget is Linux's f_rndis instead:
 # Linux routes over rndis_host's netdev, ch39x-cpe takes it with
-# proto=rndis (issue 42, item 5: an RNDIS WAN against an NCM one).
+# proto=rndis (issue 42, item 5: an RNDIS WAN against an NCM one). With
+# CPE_WAN="ncm rndis" both WAN gadgets are there (cpew 1209:0006 and cpew2
+# 1209:000a, each with its WAN host in a namespace of its own, cpe_wan
+# and cpe_wan2, at the same address) and every rep runs each router on
+# each WAN in turn: the two WANs side by side in one run; the routers are
+# then named linux-WAN and ch39x-cpe-MODE-WAN.
 #
 # and the router is in turn
 #
@@ -30,9 +35,11 @@
 # LAN -> WAN with iperf3 at each of CPE_RATES (-b), TCP at iperf3's
 # maximum, and a UDP flood of 60-byte frames (one flow) from pktgen on the
 # LAN host's netdev. iperf3 (client and server) is pinned to vCPU 0,
-# ch39x-cpe's lcore to vCPU 1; pktgen's thread is on vCPU 0. Over a
-# CPE_SECS window each sample records: frames/s and Mbit/s received by the
-# WAN host's netdev (after the router), frames/s pktgen sent (the flood), the
+# ch39x-cpe's lcore to vCPU 1; pktgen's thread is on vCPU 0. With
+# CPE_SAT=2, also TCP at iperf3's maximum WAN -> LAN (iperf3 -R: the
+# download a CPE mostly carries). Over a CPE_SECS window each sample
+# records: frames/s and Mbit/s received by the WAN host's netdev (after
+# the router; the LAN host's for the download), frames/s pktgen sent (the flood), the
 # busy share of each vCPU (/proc/stat), the generators' own CPU (iperf3
 # processes, kpktgend threads) and ch39x-cpe's (/proc/PID/stat
 # utime+stime), all in % of one CPU; and this machine's load (run.sh
@@ -72,17 +79,20 @@ CPE_STRACE=$(param vmt_cpe_strace)
 # routers: where the router's CPU goes, in cpe-profile-REP-ROUTER-RATE.txt
 CPE_PROFILE=$(param vmt_cpe_profile)
 # 0: only idle and CPE_RATES (no TCP maximum, no UDP flood): for pooling
-# more fixed-rate samples in the same time (tests/vm/cpe_pool.py)
+# more fixed-rate samples in the same time (tests/vm/cpe_pool.py); 2: the
+# TCP maximum both ways (tcp-max-down: WAN -> LAN) and the UDP flood
 CPE_SAT=$(param vmt_cpe_sat)
 CPE_SAT=${CPE_SAT:-1}
 CPE_ARGS=$(param vmt_cpe_args | tr ',' ' ')
-# The WAN gadget's function: ncm (f_ncm, cdc_ncm) or rndis (f_rndis,
-# rndis_host; the PMD with proto=rndis).
-CPE_WAN=$(param vmt_cpe_wan)
-CPE_WAN=${CPE_WAN:-ncm}
+# The WAN gadgets' functions, one or two of: ncm (f_ncm, cdc_ncm), rndis
+# (f_rndis, rndis_host; the PMD with proto=rndis).
+CPE_WANS=$(param vmt_cpe_wan | tr ',' ' ')
+CPE_WANS=${CPE_WANS:-ncm}
+CPE_WAN=${CPE_WANS%% *}
 WAN_KDRV=cdc_ncm
 WAN_DEVARGS=""
-[ "$CPE_WAN" = rndis ] && { WAN_KDRV=rndis_host; WAN_DEVARGS=",proto=rndis"; }
+WAN_ID=1209:0006
+WSFX=""
 CPE_BIN=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
 CSV=/out/cpe.csv
 LAN_NS=cpe_lan
@@ -112,6 +122,24 @@ ndev() {
 	sed 's/:/ /' "/proc/$1/net/dev" |
 		awk -v i="$2" '$1 == i { print $2, $3, $10, $11; f = 1 }
 			END { if (!f) print 0, 0, 0, 0 }'
+}
+
+# wan_use N: the Nth WAN gadget (1 or 2) and its host are the router's WAN
+# from now: CPE_WAN, WAN_KDRV, WAN_DEVARGS, WAN_ID, PW, GW, WAN_NS, WPID,
+# WSFX (the routers' name suffix, "-KIND" when there are two WANs)
+wan_use() {
+	CPE_WAN=$(echo $CPE_WANS | cut -d' ' -f"$1")
+	WAN_KDRV=cdc_ncm
+	WAN_DEVARGS=""
+	[ "$CPE_WAN" = rndis ] &&
+		{ WAN_KDRV=rndis_host; WAN_DEVARGS=",proto=rndis"; }
+	eval "PW=\${W_PW_$1:-} GW=\${W_GW_$1:-} WPID=\${W_PID_$1:-}"
+	WAN_ID=1209:0006
+	WAN_NS=cpe_wan
+	[ "$1" = 2 ] && { WAN_ID=1209:000a; WAN_NS=cpe_wan2; }
+	WSFX=""
+	[ "$CPE_WANS" != "$CPE_WAN" ] && WSFX=-$CPE_WAN
+	return 0
 }
 
 # the cdc_ncm netdev on PATH's interface 0 (in this namespace)
@@ -168,8 +196,10 @@ wait_carrier() {
 	return 1
 }
 
-# The two gadgets and the two hosts. Sets PL, PW (USB paths), GL, GW (the
-# gadget netdevs, in their namespaces), LPID, WPID (namespace anchors).
+# The gadgets and the hosts: the LAN one and one WAN one per word of
+# CPE_WANS (at most two). Sets PL (USB path), GL (the gadget netdev, in its
+# namespace), LPID (namespace anchor), W_PW_N, W_GW_N, W_PID_N of each WAN,
+# and the first WAN's in use (wan_use 1: PW, GW, WPID, ...).
 cpe_gadgets() {
 	# The gadgets of the transport tests stay idle but keep their kernel
 	# drivers' transfers queued: gone, for a quieter bus.
@@ -179,37 +209,62 @@ cpe_gadgets() {
 	gadget cpel 0x1209 0x0005 || return 1
 	gfunc cpel ncm.0 02:00:00:00:0a:01 02:00:00:00:0a:02
 	config cpel c.1 ncm.0
-	gadget cpew 0x1209 0x0006 || return 1
-	gfunc cpew "$CPE_WAN.0" 02:00:00:00:0b:01 02:00:00:00:0b:02
-	config cpew c.1 "$CPE_WAN.0"
 	echo dummy_udc.4 > "$G/cpel/UDC" || return 1
-	echo dummy_udc.5 > "$G/cpew/UDC" || return 1
 	GL=$(cat "$G/cpel/functions/ncm.0/ifname")
-	GW=$(cat "$G/cpew/functions/$CPE_WAN.0/ifname")
-	ns_new $LAN_NS && ns_new $WAN_NS || return 1
+	ns_new $LAN_NS || return 1
 	$IPB link set "$GL" netns $LAN_NS || return 1
-	$IPB link set "$GW" netns $WAN_NS || return 1
 	$IPB -n $LAN_NS addr add $LAN_IP/24 dev "$GL"
 	$IPB -n $LAN_NS link set "$GL" up
 	$IPB -n $LAN_NS route add default via $RT_LAN
-	$IPB -n $WAN_NS addr add $WAN_IP/24 dev "$GW"
-	$IPB -n $WAN_NS link set "$GW" up
-	# The UDP flood ends at the server: dropped at its input, so that
-	# no port-unreachable comes back.
-	printf 'table ip sink {\n chain in {\n  type filter hook input priority 0; policy accept;\n  udp dport 9 counter drop\n }\n}\n' |
-		nsx $WAN_NS /usr/sbin/nft -f - || return 1
 	LPID=$(anchor $LAN_NS)
-	WPID=$(anchor $WAN_NS)
+	n=1
+	for w in $CPE_WANS; do
+		wan_gadget $n "$w" || return 1
+		n=$((n + 1))
+	done
 	i=0
 	while [ $i -lt 100 ]; do
 		PL=$(devpath 1209 0005)
-		PW=$(devpath 1209 0006)
-		[ -n "$PL" ] && [ -n "$PW" ] && break
+		[ -n "$PL" ] && break
 		sleep 0.1
 		i=$((i + 1))
 	done
-	[ -n "$PL" ] && [ -n "$PW" ] || return 1
+	[ -n "$PL" ] || return 1
+	wan_use 1
 	wait_kdrv
+}
+
+# wan_gadget N KIND: WAN gadget N (cpew: 1209:0006, dummy_udc.5; cpew2:
+# 1209:000a, dummy_udc.6) with function KIND, its host in its namespace
+wan_gadget() {
+	g=cpew
+	pid=0006
+	udc=dummy_udc.5
+	ns=cpe_wan
+	[ "$1" = 2 ] && { g=cpew2; pid=000a; udc=dummy_udc.6; ns=cpe_wan2; }
+	gadget $g 0x1209 0x$pid || return 1
+	gfunc $g "$2.0" 02:00:00:00:0b:0$1 02:00:00:00:0c:0$1
+	config $g c.1 "$2.0"
+	echo $udc > "$G/$g/UDC" || return 1
+	gw=$(cat "$G/$g/functions/$2.0/ifname")
+	ns_new $ns || return 1
+	$IPB link set "$gw" netns $ns || return 1
+	$IPB -n $ns addr add $WAN_IP/24 dev "$gw"
+	$IPB -n $ns link set "$gw" up
+	# The UDP flood ends at the server: dropped at its input, so that
+	# no port-unreachable comes back.
+	printf 'table ip sink {\n chain in {\n  type filter hook input priority 0; policy accept;\n  udp dport 9 counter drop\n }\n}\n' |
+		nsx $ns /usr/sbin/nft -f - || return 1
+	wp=$(anchor $ns)
+	i=0
+	pw=""
+	while [ -z "$pw" ] && [ $i -lt 100 ]; do
+		pw=$(devpath 1209 $pid)
+		[ -n "$pw" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$pw" ] || return 1
+	eval "W_PW_$1=$pw W_GW_$1=$gw W_PID_$1=$wp"
 }
 
 # ---- the routers ----
@@ -291,7 +346,7 @@ app_launch() {
 		-m 256 --file-prefix "cpe_vm$APP_N" \
 		-d "$PRIV/librte_net_ch39x.so" \
 		--vdev "net_ch39x0,dev=1209:0005,path=$PL" \
-		--vdev "net_ch39x1,dev=1209:0006,path=$PW$WAN_DEVARGS" -- "$@" \
+		--vdev "net_ch39x1,dev=$WAN_ID,path=$PW$WAN_DEVARGS" -- "$@" \
 		> "/out/cpe-app-$tag.json" 2> "/out/cpe-app-$tag.err" &
 	APP_JOB=$!
 	i=0
@@ -412,7 +467,7 @@ thr_us() {
 # measure LOAD: one CPE_SECS window; a CSV line and a log line
 measure() {
 	l0=$(sent)
-	w0=$(ndev $WPID "$GW")
+	w0=$(ndev "${MPID:-$WPID}" "${MIF:-$GW}")
 	gen_ticks > /tmp/cpe.g0
 	thr_ticks > /tmp/cpe.t0
 	q0=$(sirq_snap)
@@ -424,7 +479,7 @@ measure() {
 	gen_ticks > /tmp/cpe.g1
 	gd=$(awk 'NR == FNR { a[$1] = $2; next } ($1 in a) { s += $2 - a[$1] }
 		END { print s + 0 }' /tmp/cpe.g0 /tmp/cpe.g1)
-	w1=$(ndev $WPID "$GW")
+	w1=$(ndev "${MPID:-$WPID}" "${MIF:-$GW}")
 	l1=$(sent)
 	hl=$(cut -d' ' -f1 /out/hostload 2>/dev/null)
 	row=$(echo "$s0 $s1 $w0 $w1 $l0 $l1 $gd" | awk '{
@@ -478,7 +533,8 @@ sent() {
 }
 
 NAT_BAD=0
-# tcp LOAD RATE: iperf3 LAN -> WAN, the server's view checked
+# tcp LOAD RATE [-R]: iperf3 LAN -> WAN (-R: WAN -> LAN, counted at the
+# LAN host), the server's view checked
 tcp() {
 	srv=/tmp/cpe-srv.json
 	cli=/tmp/cpe-cli.json
@@ -497,7 +553,8 @@ tcp() {
 	more=0
 	[ "$CPE_STRACE" = 1 ] || [ "$CPE_PROFILE" = 1 ] && more=3
 	nsx $LAN_NS timeout $((CPE_SECS + 50 + more)) taskset -c 0 iperf3 \
-		-c $WAN_IP -t $((CPE_SECS + 4 + more)) -b "$2" -J > $cli 2>&1 &
+		-c $WAN_IP -t $((CPE_SECS + 4 + more)) -b "$2" ${3:-} -J \
+		> $cli 2>&1 &
 	cp=$!
 	sleep 2
 	GEN_PIDS=$(pidof iperf3)
@@ -505,7 +562,9 @@ tcp() {
 	# client may be done after it)
 	ti=$(nsx $LAN_NS /usr/bin/ss -tin dst $WAN_IP 2>/dev/null |
 		tr ' \t' '\n\n' | grep -E '^(rtt|cwnd):' | tail -n 2 | tr '\n' ' ')
+	[ "${3:-}" = -R ] && { MPID=$LPID MIF=$GL; }
 	measure "$1"
+	MPID="" MIF=""
 	GEN_PIDS=""
 	wait $cp
 	wait $sp
@@ -574,8 +633,8 @@ ping_through() {
 
 # round ROUTER MODE: one router through every load
 round() {
-	ROUTER=$1
-	[ "$1" = ch39x-cpe ] && ROUTER=ch39x-cpe-$2
+	ROUTER=$1$WSFX
+	[ "$1" = ch39x-cpe ] && ROUTER=ch39x-cpe-$2$WSFX
 	name=cpe-$ROUTER-$REP
 	# Either router has its own MAC: the hosts learn it afresh.
 	$IPB -n $LAN_NS neigh flush all
@@ -613,8 +672,9 @@ round() {
 		tcp "tcp-$r" "$r"
 	done
 	flood="; the UDP flood reached the server"
-	if [ "$CPE_SAT" = 1 ]; then
+	if [ "$CPE_SAT" = 1 ] || [ "$CPE_SAT" = 2 ]; then
 		tcp tcp-max 0
+		[ "$CPE_SAT" = 2 ] && tcp tcp-max-down 0 -R
 		udp udp60-flood
 	else
 		flood=" (CPE_SAT=0: no TCP maximum, no UDP flood)"
@@ -642,11 +702,11 @@ med() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)], v[1], v[NR], NR; else print 0, 0, 0, 0 }'
 }
 
-# busy_pair KEY LOAD: the whole guest's busy CPU with each router, as
-# medians, and the median (min-max) of the ratio within each rep (the two
-# routers take turns in a rep: the host's load drifts less within one)
+# busy_pair KEY LOAD [LINUX]: the whole guest's busy CPU with each router,
+# as medians, and the median (min-max) of the ratio within each rep (the
+# two routers take turns in a rep: the host's load drifts less within one)
 busy_pair() {
-	awk -F, -v k="$1" -v l="$2" '$3 == l && $2 == "linux" { a[$1] = $7 }
+	awk -F, -v k="$1" -v l="$2" -v lk="${3:-linux}" '$3 == l && $2 == lk { a[$1] = $7 }
 		$3 == l && $2 == k { b[$1] = $7 }
 		END { for (r in b) if ((r in a) && a[r] > 0)
 			printf "%s %s %.3f\n", a[r], b[r], b[r] / a[r] }' $CSV > /tmp/cpe.pair
@@ -664,25 +724,36 @@ cpe_summary() {
 	loads="idle"
 	for r in $CPE_RATES; do loads="$loads tcp-$r"; done
 	[ "$CPE_SAT" = 1 ] && loads="$loads tcp-max udp60-flood"
-	echo "# medians (min-max) of $CPE_REPS reps x $CPE_SECS s; frames/s at the WAN host; CPU in % of one vCPU (router = busy - generators)" > $S
+	[ "$CPE_SAT" = 2 ] && loads="$loads tcp-max tcp-max-down udp60-flood"
+	echo "# medians (min-max) of $CPE_REPS reps x $CPE_SECS s; frames/s at the WAN host (tcp-max-down: the LAN host); CPU in % of one vCPU (router = busy - generators)" > $S
 	echo "load,router,n,pps,pps_min,pps_max,mbps,cpu_router,cpu_router_min,cpu_router_max,cpu_busy,cpe_proc" > $S.csv
-	for m in $CPE_MODES; do
-		for l in $loads; do
-			set -- $(stats linux "$l" 4) $(stats linux "$l" 12)
-			lp=$1 lc=$5
-			set -- $(stats "ch39x-cpe-$m" "$l" 4)
-			cp=$1 cpmin=$2 cpmax=$3 n=$4
-			set -- $(stats "ch39x-cpe-$m" "$l" 12)
-			cc=$1 ccmin=$2 ccmax=$3
-			ra=$(echo "$cp $lp $cc $lc" | awk '{ p = "-"; c = "-";
-				if ($2 > 0) p = sprintf("%.2f", $1 / $2);
-				if ($4 > 0) c = sprintf("%.2f", $3 / $4);
-				print p, c }')
-			cpe_log "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax) frames/s, router CPU $cc ($ccmin-$ccmax) %; ratios pps ${ra% *}, CPU ${ra#* }; guest busy $(busy_pair "ch39x-cpe-$m" "$l")"
-			echo "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax), CPU $cc ($ccmin-$ccmax); ratio pps ${ra% *} CPU ${ra#* }; guest busy $(busy_pair "ch39x-cpe-$m" "$l")" >> $S
+	keys=""
+	n=1
+	for w in $CPE_WANS; do
+		wan_use $n
+		n=$((n + 1))
+		keys="$keys linux$WSFX"
+		[ -n "$WSFX" ] && echo "WAN $CPE_WAN:" >> $S
+		for m in $CPE_MODES; do
+			keys="$keys ch39x-cpe-$m$WSFX"
+			for l in $loads; do
+				set -- $(stats "linux$WSFX" "$l" 4) $(stats "linux$WSFX" "$l" 12)
+				lp=$1 lc=$5
+				set -- $(stats "ch39x-cpe-$m$WSFX" "$l" 4)
+				cp=$1 cpmin=$2 cpmax=$3 n2=$4
+				set -- $(stats "ch39x-cpe-$m$WSFX" "$l" 12)
+				cc=$1 ccmin=$2 ccmax=$3
+				ra=$(echo "$cp $lp $cc $lc" | awk '{ p = "-"; c = "-";
+					if ($2 > 0) p = sprintf("%.2f", $1 / $2);
+					if ($4 > 0) c = sprintf("%.2f", $3 / $4);
+					print p, c }')
+				bp=$(busy_pair "ch39x-cpe-$m$WSFX" "$l" "linux$WSFX")
+				cpe_log "$l${WSFX:+ (WAN $CPE_WAN)}: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax) frames/s, router CPU $cc ($ccmin-$ccmax) %; ratios pps ${ra% *}, CPU ${ra#* }; guest busy $bp"
+				echo "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax), CPU $cc ($ccmin-$ccmax); ratio pps ${ra% *} CPU ${ra#* }; guest busy $bp" >> $S
+			done
 		done
 	done
-	for k in linux $(for m in $CPE_MODES; do echo ch39x-cpe-$m; done); do
+	for k in $keys; do
 		for l in $loads; do
 			set -- $(stats "$k" "$l" 4)
 			p="$1,$2,$3"
@@ -717,21 +788,39 @@ cpe_run() {
 		return
 	fi
 	if ! cpe_gadgets; then
-		result FAIL cpe-gadgets "the LAN (NCM) and WAN ($CPE_WAN) gadgets with their kernel drivers: cpel at '$PL' ($GL, cdc_ncm '$KL'), cpew at '$PW' ($GW, $WAN_KDRV '$KW')"
+		result FAIL cpe-gadgets "the LAN (NCM) and WAN ($CPE_WANS) gadgets with their kernel drivers: cpel at '$PL' ($GL, cdc_ncm '$KL'), cpew at '$PW' ($GW, $WAN_KDRV '$KW')"
 		return
 	fi
-	result PASS cpe-gadgets "gadgets cpel (NCM) at $PL (LAN host $GL in $LAN_NS, cdc_ncm $KL) and cpew ($CPE_WAN) at $PW (WAN host $GW in $WAN_NS, $WAN_KDRV $KW), $(cat /sys/bus/usb/devices/$PL/speed) Mb/s"
+	wd=""
+	n=1
+	for w in $CPE_WANS; do
+		wan_use $n
+		n=$((n + 1))
+		if ! wait_kdrv; then
+			result FAIL cpe-gadgets "WAN $CPE_WAN at $PW: no $WAN_KDRV netdev"
+			return
+		fi
+		wd="$wd; WAN $CPE_WAN at $PW (WAN host $GW in $WAN_NS, $WAN_KDRV $KW)"
+	done
+	wan_use 1
+	wait_kdrv
+	result PASS cpe-gadgets "gadgets cpel (NCM) at $PL (LAN host $GL in $LAN_NS, cdc_ncm $KL)$wd, $(cat /sys/bus/usb/devices/$PL/speed) Mb/s"
 	echo "rep,router,load,pps,mbps,offered_pps,cpu_busy,cpu0,cpu1,cpu_gen,cpu_cpe_proc,cpu_router,secs,hostload" > $CSV
 	REP=1
 	while [ $REP -le "$CPE_REPS" ]; do
-		round linux
-		for m in $CPE_MODES; do
-			round ch39x-cpe "$m"
+		n=1
+		for w in $CPE_WANS; do
+			wan_use $n
+			n=$((n + 1))
+			round linux
+			for m in $CPE_MODES; do
+				round ch39x-cpe "$m"
+			done
 		done
 		REP=$((REP + 1))
 	done
 	cpe_summary
-	kill $LPID $WPID 2>/dev/null
+	kill $LPID $W_PID_1 ${W_PID_2:-} 2>/dev/null
 	kernel_log cpe-kernel-log '' "warnings or oopses (above)" \
 		"no warnings or oopses"
 	echo "[guest] cpe done at uptime $(up) s"

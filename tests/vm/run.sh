@@ -45,10 +45,13 @@
 #   PERF_DEVS="ncm ecm" PERF_PROFILE=0] ...
 #                                        throughput comparison (perf.sh)
 #   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
-#   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0 CPE_SAT=1 CPE_WAN=ncm|rndis]
+#   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0 CPE_SAT=0|1|2
+#   CPE_WAN="ncm|rndis [ncm|rndis]"]
 #   ...                                  ch39x-cpe against the Linux router on
-#                                        two NCM gadgets, or an RNDIS WAN
-#                                        (tests/vm/cpe.sh):
+#                                        two NCM gadgets, or an RNDIS WAN,
+#                                        or both WANs in turn in each rep
+#                                        (tests/vm/cpe.sh; CPE_SAT=2 adds
+#                                        the TCP maximum WAN -> LAN):
 #                                        only that, at super speed unless
 #                                        SPEEDS says otherwise
 #   QOS=1 [CPE_QOS_REPS=3 CPE_QOS_SECS=12 CPE_QOS_RATE=20M
@@ -155,9 +158,13 @@ CPE_STRACE=${CPE_STRACE:-0}	# 1: ch39x-cpe's system calls while idle
 CPE_PROFILE=${CPE_PROFILE:-0}	# 1: where each router's CPU goes (perf)
 CPE_SAT=${CPE_SAT:-1}		# 0: fixed rates only (no TCP max, no UDP flood)
 # rndis: the WAN gadget is f_rndis (rndis_host for Linux, proto=rndis for
-# ch39x-cpe) instead of f_ncm
+# ch39x-cpe) instead of f_ncm; two words: two WAN gadgets, each router
+# on each in turn (one after the other in every rep)
 CPE_WAN=${CPE_WAN:-ncm}
-case $CPE_WAN in ncm|rndis) ;; *) echo "CPE_WAN=$CPE_WAN: ncm or rndis"; exit 2 ;; esac
+case $CPE_WAN in
+ncm|rndis|"ncm rndis"|"rndis ncm") ;;
+*) echo "CPE_WAN=$CPE_WAN: ncm, rndis, or both (\"ncm rndis\")"; exit 2 ;;
+esac
 # QOS=1: the ch39x-cpe options of router fq and fifo (unset: the
 # defaults; set to "" for none) and of both (CPE_QOS_ARGS)
 CPE_QOS_REPS=${CPE_QOS_REPS:-3}
@@ -196,11 +203,13 @@ for t in rndismodel:90 frndis:260 rndisreplay:90; do
 	esac
 done
 # A router round: its start and stop, then the idle window, the rates, the
-# TCP maximum and the UDP flood, each about CPE_SECS + 25 s under TCG.
+# TCP maximum (CPE_SAT=2: both ways) and the UDP flood, each about
+# CPE_SECS + 25 s under TCG; once per WAN.
 # shellcheck disable=SC2086
 [ "$CPE" = 1 ] && { BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS *
-	(1 + $(perf_n $CPE_MODES)) * (90 + ($(perf_n $CPE_RATES) + 3) *
-	(CPE_SECS + 25)))); VM_MEM=1536; }
+	$(perf_n $CPE_WAN) * (1 + $(perf_n $CPE_MODES)) * (90 +
+	($(perf_n $CPE_RATES) + 3 + (CPE_SAT == 2)) * (CPE_SECS + 25))))
+	VM_MEM=1536; }
 # A shaper round: the router's start and stop (ch39x-cpe: up to 60 s under
 # TCG), then each load's window, its 3 s warm-up and the iperf3 servers'
 # start and end.
@@ -577,7 +586,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT vmt_cpe_wan=${CPE_WAN:-ncm}${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT vmt_cpe_wan=${CPE_WAN// /,}${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
