@@ -603,10 +603,15 @@ control(struct uip_dev *d, const struct usbip_cmd *c, const uint8_t *payload)
 
 	usbip_setup_parse(c->setup, &s);
 	d->st.ctrl++;
-	/* The data stage is what both the SETUP and the URB allow. */
+	/*
+	 * The data stage is what both the SETUP and the URB allow; OUT, no
+	 * more than the peer sent (a header that says IN brings none).
+	 */
 	n = s.length;
-	if (n > c->length)
+	if ((s.type & RT_DIR_IN) && n > c->length)
 		n = (uint16_t)c->length;
+	if (!(s.type & RT_DIR_IN) && n > c->payload)
+		n = (uint16_t)c->payload;
 	buf = calloc(1, n ? n : 1);
 	if (buf == NULL)
 		return reply(d, c->seqnum, -ENOMEM, NULL, 0);
