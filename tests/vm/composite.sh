@@ -124,14 +124,7 @@ composite_gadget() {
 	echo "$cg_u" > "$G/$cg_n/UDC" || return 1
 	CG_NET=$(gnet "$cg_n" "$@")
 	CG_GS=$(gtty "$cg_n" "$@")
-	cg_i=0
-	CG_PATH=""
-	while [ -z "$CG_PATH" ] && [ $cg_i -lt 100 ]; do
-		CG_PATH=$(devpath 1209 "${cg_p#0x}")
-		sleep 0.1
-		cg_i=$((cg_i + 1))
-	done
-	[ -n "$CG_PATH" ]
+	CG_PATH=$(devpath_wait 1209 "${cg_p#0x}")
 }
 
 pmd_composite() {

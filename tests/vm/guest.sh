@@ -311,6 +311,17 @@ devpath() {	# idVendor idProduct
 			basename "$d"
 	done
 }
+# devpath_wait idVendor idProduct: its path once it enumerates (10 s at
+# most)
+devpath_wait() {
+	dw_i=0
+	while [ $dw_i -lt 100 ]; do
+		devpath "$1" "$2" | grep . && return 0
+		sleep 0.1
+		dw_i=$((dw_i + 1))
+	done
+	return 1
+}
 i=0
 while [ $i -lt 100 ]; do
 	P1=$(devpath 1209 0001)

@@ -321,14 +321,7 @@ ffs_gadget() {
 	FFS_UDC=dummy_udc.$UDC_NEXT
 	echo "$FFS_UDC" > "$G/$gname/UDC" || return 1
 	UDC_NEXT=$((UDC_NEXT + 1))
-	i=0
-	FFS_PATH=""
-	while [ -z "$FFS_PATH" ] && [ $i -lt 100 ]; do
-		FFS_PATH=$(devpath 1a86 "${gpid#0x}")
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -n "$FFS_PATH" ] || return 1
+	FFS_PATH=$(devpath_wait 1a86 "${gpid#0x}") || return 1
 	ip link set "$gtap" up
 	return 0
 }
