@@ -272,6 +272,10 @@ else
 	pkg-config --exists libpcap 2>/dev/null || need+=(libpcap-dev)
 	# The PMD tests ping with iputils (busybox ping has no -M do).
 	[ -x /usr/bin/ping ] || [ -x /bin/ping ] || need+=(iputils-ping)
+	# The boot "usbip": Debian's usbip tool attaches the model, iperf3
+	# runs through the kernel's netdev.
+	[ -x /usr/sbin/usbip ] || need+=(usbip)
+	command -v iperf3 >/dev/null || need+=(iperf3)
 fi
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing ${need[*]}"
