@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc sim_rndis ncm_rx ncm_params cdc ecm rndis devargs cpe_ip uevent cpe_prefix6"
+all="vendor_rx event net tso sim_out sim_cdc sim_rndis ncm_rx ncm_params cdc ecm rndis devargs cpe_ip uevent cpe_prefix6 usbip"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -39,6 +39,7 @@ max_len() {
 	sim_out) echo 20000 ;;
 	sim_cdc) echo 20000 ;;
 	sim_rndis) echo 20000 ;;
+	usbip) echo 20000 ;;
 	ncm_rx) echo 20000 ;;
 	tso) echo 12000 ;;
 	net) echo 9300 ;;
@@ -121,6 +122,12 @@ for h in "${harnesses[@]}"; do
 		extra_objs=("$out/obj-dpdk/ch39x_devargs.o" "${dpdk_libs[@]}")
 	elif [[ $h == sim_* ]]; then
 		extra_objs=("$out"/obj-sim/*.o -lpcap)
+	elif [ "$h" = usbip ]; then
+		# The server's codec and device side, over the model.
+		extra_cflags=(-I"$top/app/ch39x-usbip")
+		extra_objs=("$top/app/ch39x-usbip/usbip.c"
+			    "$top/app/ch39x-usbip/dev.c" "$out"/obj-sim/*.o
+			    -lpcap)
 	elif [ "$h" = cpe_ip ]; then
 		# The router's pure parsers, instrumented with the harness.
 		extra_cflags=(-I"$top/app/ch39x-cpe")

@@ -34,7 +34,7 @@
  * Not a subclass: what ch39x_cdc_parse_config() is asked for to find an
  * RNDIS control interface (ch39x_rndis_is_control(): 02/02/FF or
  * E0/01/03), which has no Ethernet functional descriptor and whose data
- * interface has its bulk endpoints at alt setting 0 (§17.1).
+ * interface has its bulk endpoints at alt setting 0 (§18.1).
  */
 #define CH39X_CDC_WANT_RNDIS		0xFF
 

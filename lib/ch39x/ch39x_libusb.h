@@ -55,7 +55,7 @@ enum ch39x_libusb_proto {
 	CH39X_LIBUSB_VENDOR = 1u << 0,	/* CH39x vendor mode, VID 0x1A86 */
 	CH39X_LIBUSB_NCM = 1u << 1,	/* comm 0x02/0x0D + data 0x0A */
 	CH39X_LIBUSB_ECM = 1u << 2,	/* comm 0x02/0x06 + data 0x0A */
-	/* control 0x02/0x02/0xFF or 0xE0/0x01/0x03 + data 0x0A (§17.1) */
+	/* control 0x02/0x02/0xFF or 0xE0/0x01/0x03 + data 0x0A (§18.1) */
 	CH39X_LIBUSB_RNDIS = 1u << 3,
 };
 /* How many protocol bits there are. */

@@ -11,7 +11,7 @@
 #include "ch39x_vendor.h"	/* ch39x_get_le32() and friends, inline only */
 
 #define ETH_HLEN	14
-/* MaxTransferSize of a device that says 0: f_rndis's at MTU 1500 (§18). */
+/* MaxTransferSize of a device that says 0: f_rndis's at MTU 1500 (§19). */
 #define DEF_XFER	1580u
 
 bool
@@ -576,7 +576,7 @@ ch39x_rndis_tx_finish(struct ch39x_rndis_tx *t)
 	 * counted in MessageLength) or, with the zlp quirk or no room for
 	 * the byte, a ZLP. Linux's gadget sizes its OUT requests past its
 	 * MaxTransferSize, so even a transfer of that size needs the end
-	 * mark (§18).
+	 * mark (§19).
 	 */
 	if (len % t->maxp == 0) {
 		if (!t->zlp && len < t->limit) {

@@ -20,14 +20,14 @@
  * completions and indications; either side builds data transfers with the
  * TX builder and parses them with the RX parser.
  *
- * Facts: §17-§18, as Linux drivers/net/usb/rndis_host.c, usbnet.c and the
+ * Facts: §18-§19, as Linux drivers/net/usb/rndis_host.c, usbnet.c and the
  * gadget's f_rndis.c, rndis.c and u_ether.c implement them.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ---- Identification (§17.1) ---- */
+/* ---- Identification (§18.1) ---- */
 
 /* Control interface: Linux f_rndis (Communications, ACM, vendor). */
 #define CH39X_RNDIS_CLASS_COMM		0x02
@@ -54,7 +54,7 @@ bool ch39x_rndis_is_control(uint8_t cls, uint8_t subclass, uint8_t proto);
 #define CH39X_RNDIS_NOTIFY_LEN		8
 #define CH39X_RNDIS_NOTIFY_RESPONSE	1
 
-/* ---- Messages (§17.2) ---- */
+/* ---- Messages (§18.2) ---- */
 
 #define CH39X_RNDIS_MSG_PACKET		0x00000001u
 #define CH39X_RNDIS_MSG_INIT		0x00000002u
@@ -102,7 +102,7 @@ bool ch39x_rndis_is_control(uint8_t cls, uint8_t subclass, uint8_t proto);
 #define CH39X_RNDIS_STATUS_MEDIA_DISCONNECT 0x4001000Cu
 #define CH39X_RNDIS_STATUS_LINK_SPEED_CHANGE 0x40010013u
 
-/* Object identifiers the project uses (§17.3). */
+/* Object identifiers the project uses (§18.3). */
 #define CH39X_RNDIS_OID_GEN_SUPPORTED_LIST	0x00010101u
 #define CH39X_RNDIS_OID_GEN_MAXIMUM_FRAME_SIZE	0x00010106u
 #define CH39X_RNDIS_OID_GEN_LINK_SPEED		0x00010107u
@@ -131,7 +131,7 @@ bool ch39x_rndis_is_control(uint8_t cls, uint8_t subclass, uint8_t proto);
 /* Longest list the host sends in OID_802_3_MULTICAST_LIST. */
 #define CH39X_RNDIS_MC_MAX		64
 
-/* ---- Building control messages (§17.2) ---- */
+/* ---- Building control messages (§18.2) ---- */
 
 /*
  * Each writes one message into buf and returns its length, or 0 when cap
@@ -184,7 +184,7 @@ uint32_t ch39x_rndis_build_indicate(uint8_t *buf, uint32_t cap,
 /* The interrupt endpoint's RESPONSE_AVAILABLE: 8 bytes. */
 uint32_t ch39x_rndis_build_notify(uint8_t *buf, uint32_t cap);
 
-/* ---- Parsing control messages (§17.2) ---- */
+/* ---- Parsing control messages (§18.2) ---- */
 
 /* Why a control message was refused. */
 enum ch39x_rndis_bad {
@@ -255,7 +255,7 @@ enum ch39x_rndis_match ch39x_rndis_match(const struct ch39x_rndis_msg *m,
  */
 int ch39x_rndis_info_u32(const struct ch39x_rndis_msg *m, uint32_t *v);
 
-/* ---- Link (§17.4) ---- */
+/* ---- Link (§18.4) ---- */
 
 /* What an INDICATE_STATUS says about the link. */
 enum ch39x_rndis_link_ev {
@@ -274,7 +274,7 @@ enum ch39x_rndis_link_ev ch39x_rndis_indicate_link(
 /* OID_GEN_LINK_SPEED (units of 100 bit/s) in Mbit/s, rounded; 0: unknown. */
 uint32_t ch39x_rndis_speed_mbps(uint32_t speed_100bps);
 
-/* ---- Receive filter (§17.5) ---- */
+/* ---- Receive filter (§18.5) ---- */
 
 /*
  * OID_GEN_CURRENT_PACKET_FILTER for a port's state: directed and broadcast
@@ -286,13 +286,13 @@ uint32_t ch39x_rndis_packet_filter(bool promisc, bool allmulti,
 /*
  * Whether a frame's destination passes filter flt with the list mc (n
  * addresses) for own address mac: the device model's filter, and the
- * PMD's where the device does not filter (§17.5).
+ * PMD's where the device does not filter (§18.5).
  */
 bool ch39x_rndis_filter_pass(uint32_t flt, const uint8_t *dst,
 			     const uint8_t mac[6], const uint8_t (*mc)[6],
 			     unsigned int n);
 
-/* ---- Data messages (§17.6) ---- */
+/* ---- Data messages (§18.6) ---- */
 
 /* PacketAlignmentFactor beyond this (4 KiB) is not believed. */
 #define CH39X_RNDIS_MAX_ALIGN_FACTOR	12
@@ -408,7 +408,7 @@ struct ch39x_rndis_frame {
 
 /*
  * The RX parser over one completed transfer: begin, then next until it
- * returns 0. Decisions (§17.6):
+ * returns 0. Decisions (§18.6):
  * - each message's MessageLength must be at least 44 and lie inside the
  *   transfer; the next message starts MessageLength bytes later;
  * - its data (8 + DataOffset, DataLength) must lie inside the message

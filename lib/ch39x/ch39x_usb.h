@@ -150,7 +150,7 @@ struct ch39x_usb_ops {
 	 * the bulk endpoints: data flows) or 0 (the function is reset, the
 	 * bulk endpoints vanish). Returns 0 or a negative errno; -ENOTSUP
 	 * for vendor framing. RNDIS: a no-op returning 0 (one alt setting,
-	 * the bulk pair in it; its reset is a message, §17.1).
+	 * the bulk pair in it; its reset is a message, §18.1).
 	 */
 	int (*set_data_alt)(struct ch39x_usb_dev *d, uint8_t alt);
 	/*

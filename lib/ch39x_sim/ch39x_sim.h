@@ -77,7 +77,7 @@ struct ch39x_sim_config {
 #define CH39X_SIM_NCM_NDP_END	(1u << 0)	/* IN NTBs: NDP after the data */
 #define CH39X_SIM_NCM_NTB32_ONLY (1u << 1)	/* formats: NTB32 alone */
 #define CH39X_SIM_NCM_NO_MAX_DGRAM (1u << 2)	/* no Get/SetMaxDatagramSize */
-/* Quirks of the simulated RNDIS function (§19). */
+/* Quirks of the simulated RNDIS function (§20). */
 /* Linux f_rndis's data path: one packet per transfer, 1580 bytes. */
 #define CH39X_SIM_RNDIS_SINGLE	(1u << 8)
 /* Android tethering's class triple E0/01/03, not f_rndis's 02/02/FF. */

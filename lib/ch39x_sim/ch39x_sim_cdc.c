@@ -407,7 +407,7 @@ sim_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt)
 		return -ENODEV;
 	if (alt > 1)
 		return -EINVAL;
-	/* RNDIS: one alt setting, the bulk pair in it (§17.1): nothing. */
+	/* RNDIS: one alt setting, the bulk pair in it (§18.1): nothing. */
 	if (s->cfg.framing == CH39X_FRAMING_RNDIS)
 		return 0;
 	if (s->pend_head[CH39X_EP_BULK_IN] || s->pend_head[CH39X_EP_BULK_OUT])

@@ -10,7 +10,7 @@
  * messages of SEND_ENCAPSULATED_COMMAND / GET_ENCAPSULATED_RESPONSE with
  * RESPONSE_AVAILABLE on the interrupt endpoint, the packet filter and the
  * multicast list, indications on link changes, and data messages several
- * to a bulk transfer (§17; what it assumes where devices differ, §19).
+ * to a bulk transfer (§18; what it assumes where devices differ, §20).
  */
 
 #include <errno.h>
@@ -24,11 +24,11 @@
 
 /* Responses waiting for GET_ENCAPSULATED_RESPONSE (f_rndis: a list). */
 #define RN_RESP_SLOTS	8
-/* ASSUMPTION (§19): what the model says in INITIALIZE's reply. */
+/* ASSUMPTION (§20): what the model says in INITIALIZE's reply. */
 #define RN_MAX_PKTS	16
 #define RN_MAX_XFER	16384
 #define RN_ALIGN_FACTOR	3
-/* The single quirk: Linux f_rndis at MTU 1500 (§18). */
+/* The single quirk: Linux f_rndis at MTU 1500 (§19). */
 #define RN_GADGET_MAX_XFER 1580
 #define RN_MC_MAX	CH39X_SIM_CDC_MC_FILTERS
 /* The host's MaxTransferSize is believed between these. */
@@ -310,7 +310,7 @@ rn_command(struct sim_dev *s, const uint8_t *buf, uint16_t len)
 		return;
 	case CH39X_RNDIS_MSG_RESET:
 		/*
-		 * ASSUMPTION (§19): a reset forgets the filter and the list
+		 * ASSUMPTION (§20): a reset forgets the filter and the list
 		 * (AddressingReset 1 asks the host to send them again), so
 		 * the data stops until it does. f_rndis keeps both.
 		 */
@@ -501,7 +501,7 @@ rndis_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 /*
  * A link change while initialised becomes an indication (f_rndis:
  * rndis_signal_connect/disconnect); a new speed while up one of
- * LINK_SPEED_CHANGE (ASSUMPTION, §19). Each response owes the host a
+ * LINK_SPEED_CHANGE (ASSUMPTION, §20). Each response owes the host a
  * RESPONSE_AVAILABLE notification on the interrupt endpoint.
  */
 static void
@@ -614,7 +614,7 @@ sim_rndis_free(struct sim_dev *s)
 }
 
 /*
- * The configuration descriptor, as f_rndis's (§18): an IAD, the control
+ * The configuration descriptor, as f_rndis's (§19): an IAD, the control
  * interface with Header (CDC 1.10), Call Management (no capabilities,
  * data interface 1), ACM (bmCapabilities 0: Linux refuses an RNDIS
  * function with ACM capabilities) and Union, the interrupt endpoint; the
@@ -661,7 +661,7 @@ rndis_name(const struct sim_dev *s)
 	return "RNDIS";
 }
 
-/* ASSUMPTION (§19): the device descriptor of a configfs gadget (IADs). */
+/* ASSUMPTION (§20): the device descriptor of a configfs gadget (IADs). */
 const struct sim_model sim_rndis_model = {
 	.control = rndis_control,
 	.rx_accept = rndis_rx_accept,

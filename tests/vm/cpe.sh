@@ -116,6 +116,29 @@ nsx() {
 	chroot /host /usr/sbin/ip netns exec "$ns" "$@"
 }
 
+# iperf_listening NS: an iperf3 server in NS listens on its port 5201
+# (bounded: its start takes seconds under TCG on a busy machine)
+iperf_listening() {
+	il_i=0
+	while [ $il_i -lt 75 ]; do
+		nsx "$1" ss -Hltn 'sport = :5201' | grep -q LISTEN && return 0
+		sleep 0.2
+		il_i=$((il_i + 1))
+	done
+	return 1
+}
+
+# iperf_rate FILE: "MBITS BYTES" of the receiver in iperf3's text summary
+# ("[  5]   0.00-3.00  sec  2.31 MBytes  6.45 Mbits/sec  receiver"), or
+# "- 0" (no Python start: seconds each under TCG)
+iperf_rate() {
+	awk '/receiver$/ { b = $5; u = $6; r = $7; ru = $8 }
+		END { if (b == "") { print "- 0"; exit }
+		m = u ~ /^K/ ? 1e3 : u ~ /^M/ ? 1e6 : u ~ /^G/ ? 1e9 : 1
+		k = ru ~ /^K/ ? 1e-3 : ru ~ /^M/ ? 1 : ru ~ /^G/ ? 1e3 : 1e-6
+		printf "%.1f %d\n", r * k, b * m }' "$1"
+}
+
 # ndev PID IFNAME: "rx_bytes rx_packets tx_bytes tx_packets" of IFNAME in
 # the namespace of process PID
 ndev() {
@@ -142,9 +165,12 @@ wan_use() {
 	return 0
 }
 
-# the cdc_ncm netdev on PATH's interface 0 (in this namespace)
+# the kernel driver's netdev on PATH (in this namespace): on interface 0,
+# or on a composite gadget the network function's (the first with one)
 kdrv_if() {
-	ls "/sys/bus/usb/devices/$1:1.0/net" 2>/dev/null | head -n 1
+	for kd_i in /sys/bus/usb/devices/$1:1.*; do
+		ls "$kd_i/net" 2>/dev/null | head -n 1 | grep . && return
+	done
 }
 
 # wait_kdrv: both cdc_ncm netdevs present (bounded); sets KL, KW
@@ -200,17 +226,28 @@ wait_carrier() {
 # CPE_WANS (at most two). Sets PL (USB path), GL (the gadget netdev, in its
 # namespace), LPID (namespace anchor), W_PW_N, W_GW_N, W_PID_N of each WAN,
 # and the first WAN's in use (wan_use 1: PW, GW, WPID, ...).
+# cpe_gadgets ["LAN_FUNCS" "WAN_FUNCS"]: each gadget's functions, in its
+# one configuration (default ncm.0 for the LAN, KIND.0 for each WAN;
+# tests/vm/composite.sh gives a serial port beside the network function:
+# "acm.cw ncm.0", which then is the first WAN's). An earlier run's gadgets
+# of these names are removed first.
 cpe_gadgets() {
+	CPE_LF=${1:-ncm.0}
+	CPE_WF=${2:-}
 	# The gadgets of the transport tests stay idle but keep their kernel
 	# drivers' transfers queued: gone, for a quieter bus.
 	for g in ncm ecm multi fake398; do
 		echo "" > "$G/$g/UDC" 2>/dev/null
 	done
+	gadget_rm cpel
+	gadget_rm cpew
+	gadget_rm cpew2
 	gadget cpel 0x1209 0x0005 || return 1
-	gfunc cpel ncm.0 02:00:00:00:0a:01 02:00:00:00:0a:02
-	config cpel c.1 ncm.0
+	# shellcheck disable=SC2086
+	gfuncs cpel 0a $CPE_LF && config cpel c.1 $CPE_LF || return 1
 	echo dummy_udc.4 > "$G/cpel/UDC" || return 1
-	GL=$(cat "$G/cpel/functions/ncm.0/ifname")
+	# shellcheck disable=SC2086
+	GL=$(gnet cpel $CPE_LF)
 	ns_new $LAN_NS || return 1
 	$IPB link set "$GL" netns $LAN_NS || return 1
 	$IPB -n $LAN_NS addr add $LAN_IP/24 dev "$GL"
@@ -219,7 +256,9 @@ cpe_gadgets() {
 	LPID=$(anchor $LAN_NS)
 	n=1
 	for w in $CPE_WANS; do
-		wan_gadget $n "$w" || return 1
+		# shellcheck disable=SC2086
+		wan_gadget $n "$w" ${CPE_WF:-$w.0} || return 1
+		CPE_WF=""
 		n=$((n + 1))
 	done
 	i=0
@@ -234,19 +273,23 @@ cpe_gadgets() {
 	wait_kdrv
 }
 
-# wan_gadget N KIND: WAN gadget N (cpew: 1209:0006, dummy_udc.5; cpew2:
-# 1209:000a, dummy_udc.6) with function KIND, its host in its namespace
+# wan_gadget N KIND FUNC...: WAN gadget N (cpew: 1209:0006, dummy_udc.5;
+# cpew2: 1209:000a, dummy_udc.6) with the functions FUNC... (KIND's
+# network function among them), its host in its namespace
 wan_gadget() {
 	g=cpew
 	pid=0006
 	udc=dummy_udc.5
 	ns=cpe_wan
 	[ "$1" = 2 ] && { g=cpew2; pid=000a; udc=dummy_udc.6; ns=cpe_wan2; }
+	wg_n=$1
+	shift 2
 	gadget $g 0x1209 0x$pid || return 1
-	gfunc $g "$2.0" 02:00:00:00:0b:0$1 02:00:00:00:0c:0$1
-	config $g c.1 "$2.0"
+	wg_x=0b
+	[ "$wg_n" = 2 ] && wg_x=0c
+	gfuncs $g $wg_x "$@" && config $g c.1 "$@" || return 1
 	echo $udc > "$G/$g/UDC" || return 1
-	gw=$(cat "$G/$g/functions/$2.0/ifname")
+	gw=$(gnet $g "$@")
 	ns_new $ns || return 1
 	$IPB link set "$gw" netns $ns || return 1
 	$IPB -n $ns addr add $WAN_IP/24 dev "$gw"
@@ -264,7 +307,7 @@ wan_gadget() {
 		i=$((i + 1))
 	done
 	[ -n "$pw" ] || return 1
-	eval "W_PW_$1=$pw W_GW_$1=$gw W_PID_$1=$wp"
+	eval "W_PW_$wg_n=$pw W_GW_$wg_n=$gw W_PID_$wg_n=$wp"
 }
 
 # ---- the routers ----
@@ -384,11 +427,12 @@ app_stop() {
 	tag=$REP-$1
 }
 
-# app_exit_result RESULT-NAME MORE: ch39x-cpe's exit 0 and cdc_ncm back on
-# both gadgets, one PASS or FAIL line (MORE: after "SIGTERM").
+# app_exit_result RESULT-NAME MORE: ch39x-cpe's exit 0 and the kernel's
+# driver (cdc_ncm, cdc_ether) back on both gadgets, one PASS or FAIL line
+# (MORE: after "SIGTERM").
 app_exit_result() {
 	if [ $arc = 0 ] && wait_kdrv; then
-		result PASS "$1" "ch39x-cpe exited 0 on SIGTERM$2; cdc_ncm and $WAN_KDRV bound again ($KL on $PL, $KW on $PW)"
+		result PASS "$1" "ch39x-cpe exited 0 on SIGTERM$2; the kernel's drivers bound again ($KL on $PL, $WAN_KDRV $KW on $PW)"
 	else
 		result FAIL "$1" "ch39x-cpe exit $arc; kernel netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
 	fi

@@ -48,7 +48,7 @@ struct ch39x_rndis_ctrl_stats {
 	uint64_t resets;		/* RESET after a failed keepalive */
 };
 
-/* An RNDIS device: what INITIALIZE and the queries said (§17). */
+/* An RNDIS device: what INITIALIZE and the queries said (§18). */
 struct ch39x_rndis_dev {
 	uint32_t req_id;		/* the last RequestId used */
 	uint32_t major;

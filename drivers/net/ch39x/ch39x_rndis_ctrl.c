@@ -77,7 +77,7 @@ static void rn_link_query(struct ch39x_adapter *ad);
 
 /*
  * What is not the awaited completion: an indication (link), the device's
- * keepalive (answered), anything else counted and dropped (§17.2).
+ * keepalive (answered), anything else counted and dropped (§18.2).
  */
 static void
 rn_other(struct ch39x_adapter *ad, const struct ch39x_rndis_msg *m,
@@ -211,7 +211,7 @@ rn_set(struct ch39x_adapter *ad, uint32_t oid, const void *data, uint32_t len)
 	return rn_command(ad, b, n, &m);
 }
 
-/* MEDIA_CONNECT_STATUS and LINK_SPEED (§17.4). */
+/* MEDIA_CONNECT_STATUS and LINK_SPEED (§18.4). */
 static void
 rn_link_query(struct ch39x_adapter *ad)
 {
@@ -241,7 +241,7 @@ rndis_link_update(struct ch39x_adapter *ad)
 
 /*
  * RESPONSE_AVAILABLE (the interrupt endpoint's 8 bytes): read what the
- * device has, unasked: indications, its keepalive (§17.2, §17.4).
+ * device has, unasked: indications, its keepalive (§18.2, §18.4).
  */
 static void
 rndis_notify(struct ch39x_adapter *ad, const struct ch39x_xfer *x)
@@ -316,7 +316,7 @@ rndis_tick(struct ch39x_adapter *ad)
 }
 
 /*
- * The receive filter (§17.5): directed and broadcast, the list when the
+ * The receive filter (§18.5): directed and broadcast, the list when the
  * device's holds it, else all multicast; promiscuous for an address that
  * is not the device's (it cannot be told another). The device's filter
  * is not to be relied on (f_rndis passes everything): the RX burst
@@ -441,7 +441,7 @@ rndis_init_mac(struct ch39x_adapter *ad)
 	return 0;
 }
 
-/* INITIALIZE: what the device takes per transfer (§17.2, §17.6). */
+/* INITIALIZE: what the device takes per transfer (§18.2, §18.6). */
 static int
 rndis_initialize(struct ch39x_adapter *ad, uint32_t rx_size)
 {
@@ -481,7 +481,7 @@ rndis_initialize(struct ch39x_adapter *ad, uint32_t rx_size)
 	return 0;
 }
 
-/* Probe: INITIALIZE, the address, the list size, the link (§17). */
+/* Probe: INITIALIZE, the address, the list size, the link (§18). */
 static int
 rndis_init(struct ch39x_adapter *ad)
 {

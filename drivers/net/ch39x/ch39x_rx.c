@@ -454,7 +454,7 @@ rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x,
 
 /*
  * RNDIS: the port's receive filter, applied here because a device's is
- * not to be relied on (§17.5: Linux's f_rndis passes everything). The
+ * not to be relied on (§18.5: Linux's f_rndis passes everything). The
  * filter word and the list are the control thread's; a frame racing a
  * change is judged by either state.
  */
