@@ -1685,7 +1685,7 @@ test_cdc(uint16_t a, uint16_t b, const char *tag, const struct cdc_case *cc)
 	cdc_up(a, b, tag);
 	if (cc->rndis) {
 		char fw[32];	/* testpmd's ETHDEV_FWVERS_LEN */
-		/* The limits INITIALIZE gave (§19; f_rndis's with the quirk). */
+		/* The limits INITIALIZE gave (§20; f_rndis's with the quirk). */
 		const char *want = strstr(cc->args, "rndis_single") ?
 			"RNDIS 1.0 1 pkts/1580 B" : "RNDIS 1.0 16 pkts/16384 B";
 
@@ -2595,7 +2595,7 @@ static const struct cdc_case cdc_rndis_single = {
 /*
  * RNDIS's control channel on a started port: a KEEPALIVE after 5 s of
  * silence; one the device does not complete brings a RESET, and the
- * filter it forgot is sent again (the model forgets it, §19).
+ * filter it forgot is sent again (the model forgets it, §20).
  */
 static bool
 xstat_within(uint16_t port, const char *name, uint64_t v, unsigned int ms)

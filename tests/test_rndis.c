@@ -7,7 +7,7 @@
 /*
  * The RNDIS codec (lib/ch39x/ch39x_rndis.[ch]) without EAL: control
  * messages byte for byte as Linux rndis_host and the f_rndis gadget write
- * them (§17, §18), the data messages' builder and parser against each
+ * them (§18, §19), the data messages' builder and parser against each
  * other and against hand-made malformed transfers, and the filter.
  */
 
@@ -62,7 +62,7 @@ static const uint8_t acm_rndis[] = {
 	7, 5, 0x82, 2, 0, 2, 0, 7, 5, 0x03, 2, 0, 2, 0,
 };
 
-/* The function found by its descriptors (§17.1). */
+/* The function found by its descriptors (§18.1). */
 static void
 test_descs(void)
 {

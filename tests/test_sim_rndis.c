@@ -10,7 +10,7 @@
  * descriptors, the encapsulated control messages with RESPONSE_AVAILABLE,
  * the packet filter and the multicast list, indications on link changes,
  * data messages several per transfer both ways, and what it does with
- * malformed input (§17, §19).
+ * malformed input (§18, §20).
  */
 
 #include <errno.h>

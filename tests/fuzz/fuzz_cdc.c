@@ -93,7 +93,7 @@ walk_chain(const uint8_t *b, uint32_t len, struct chain *c, uint32_t *errors)
 		*errors |= CH39X_CDC_E_MALFORMED;
 }
 
-/* An interface descriptor p of the kind asked for; 0xFF: RNDIS (§17.1). */
+/* An interface descriptor p of the kind asked for; 0xFF: RNDIS (§18.1). */
 static bool
 comm_ok(const uint8_t *p, uint8_t want)
 {

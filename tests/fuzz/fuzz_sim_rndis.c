@@ -7,7 +7,7 @@
 /*
  * Fuzz the simulated RNDIS function (ch39x_sim_rndis.c) with what a buggy
  * or malicious host sends it, through the transport ops only: encapsulated
- * commands on EP0 and data transfers on bulk OUT (§19).
+ * commands on EP0 and data transfers on bulk OUT (§20).
  *
  * Input layout:
  *   byte 0   bit 0: the rndis_single quirk (one message per transfer);

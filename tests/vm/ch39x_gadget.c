@@ -33,7 +33,7 @@
  * over real USB.
  *
  * With --function rndis it serves the model's RNDIS function instead
- * (§19), as Android's class triple (E0/01/03, which needs no functional
+ * (§20), as Android's class triple (E0/01/03, which needs no functional
  * descriptor: FunctionFS refuses those): interface 0 with the interrupt
  * endpoint, interface 1 with the bulk pair, in an IAD. Class requests to
  * interface 0 (SEND_ENCAPSULATED_COMMAND, GET_ENCAPSULATED_RESPONSE) go to
