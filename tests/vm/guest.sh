@@ -417,7 +417,10 @@ usb_expect usbtool-fake398 initial "$P4" proto=vendor chip=CH398 \
 	proto_config=3 active_config="$P4CFG0" held_by=-
 
 echo "[guest] transport_test starts at uptime $(up) s"
-timeout 150 chroot /host "$BIN" --speed "$SPEED" --results "$OUT/results.txt" \
+# BURSTS (run.sh): the threaded burst N times per function (15 s at most each)
+BURSTS=$(param vmt_bursts)
+BURSTS=${BURSTS:-1}
+timeout $((150 + 20 * (BURSTS - 1))) chroot /host "$BIN" --bursts "$BURSTS" --speed "$SPEED" --results "$OUT/results.txt" \
 	--gadget "ncm,1209:0001,ncm-0001,$P1,ncm,169.254.77.1,169.254.77.2,02:00:00:00:00:02" \
 	--gadget "ecm,1209:0002,ecm-0001,$P2,ecm,169.254.78.1,169.254.78.2,02:00:00:00:01:02" \
 	--gadget "multi-ncm,1209:0003,multi-0001,$P3,ncm,169.254.80.1,169.254.80.2,02:00:00:00:03:02" \

@@ -39,6 +39,9 @@
 #                                        high speed only, as the replugs)
 #   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
+#   BURSTS=1                             transport_test's threaded burst
+#                                        this many times per function (a
+#                                        flake's hunt; its losses described)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
 #   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
 #   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1
@@ -156,6 +159,7 @@ CPE_MODES=${CPE_MODES:-poll}
 CPE_ARGS=${CPE_ARGS:-}		# more ch39x-cpe options, comma-separated
 CPE_STRACE=${CPE_STRACE:-0}	# 1: ch39x-cpe's system calls while idle
 CPE_PROFILE=${CPE_PROFILE:-0}	# 1: where each router's CPU goes (perf)
+BURSTS=${BURSTS:-1}		# transport_test: threaded bursts per function
 CPE_SAT=${CPE_SAT:-1}		# 0: fixed rates only (no TCP max, no UDP flood)
 # rndis: the WAN gadget is f_rndis (rndis_host for Linux, proto=rndis for
 # ch39x-cpe) instead of f_ncm; two words: two WAN gadgets, each router
@@ -591,7 +595,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT vmt_cpe_wan=${CPE_WAN// /,}${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_bursts=$BURSTS vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT vmt_cpe_wan=${CPE_WAN// /,}${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \

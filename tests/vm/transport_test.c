@@ -18,7 +18,7 @@
  *
  * Usage: transport_test --speed high|super --results FILE
  *          --gadget NAME,VID:PID,SERIAL,PATH,PROTO,GADGET_IP,HOST_IP,HOST_MAC
- *          ... [--vendor NAME,VID:PID,SERIAL,PATH]
+ *          ... [--vendor NAME,VID:PID,SERIAL,PATH] [--bursts N]
  * PROTO is ncm or ecm; two gadgets may share a device (VID:PID and path)
  * with different PROTOs: an opening switches configuration when needed,
  * and close switches back (kernel_driver=restore).
@@ -38,7 +38,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 
 #include "ch39x_cdc.h"
 #include "ch39x_ecm.h"
@@ -72,6 +76,8 @@ struct gadget {
 static struct gadget gadgets[MAX_GADGETS];
 static int n_gadgets;
 static const char *want_speed = "high";
+/* --bursts N: the threaded burst N times per function (flakes' hunting) */
+static unsigned int n_bursts = 1;
 static FILE *results;
 static int n_pass, n_fail;
 static uint64_t t_start;
@@ -847,8 +853,114 @@ struct burst {
 	uint32_t tx_errors;
 	uint32_t replies;
 	uint32_t rx_errors;
+	uint32_t arp_requests;		/* the gadget asking for our address */
+	uint32_t other_frames;
+	uint64_t last_reply_ms;
 	uint8_t seen[BURST_PINGS];
 };
+
+/*
+ * What the gadget's side saw of a burst (its kernel runs in this guest):
+ * the gadget netdev's counters (found by the gadget's address), the
+ * kernel's ICMP echo counters and its neighbour entry for our address.
+ */
+struct gside {
+	char ifname[IF_NAMESIZE];
+	uint64_t rx_packets, tx_packets, rx_dropped, tx_dropped, rx_errors,
+		 tx_errors;
+	uint64_t in_echos, out_echo_reps;
+	char arp[32];			/* flags of /proc/net/arp's line */
+};
+
+static uint64_t
+read_u64(const char *path)
+{
+	unsigned long long v = 0;
+	FILE *fp = fopen(path, "r");
+
+	if (fp != NULL) {
+		if (fscanf(fp, "%llu", &v) != 1)
+			v = 0;
+		fclose(fp);
+	}
+	return v;
+}
+
+/* Icmp: InEchos and OutEchoReps of /proc/net/snmp. */
+static void
+icmp_echo_counters(uint64_t *in_echos, uint64_t *out_reps)
+{
+	char names[1024], vals[1024], *sn, *sv, *n, *v;
+	FILE *fp = fopen("/proc/net/snmp", "r");
+
+	*in_echos = *out_reps = 0;
+	if (fp == NULL)
+		return;
+	while (fgets(names, sizeof(names), fp) != NULL &&
+	       fgets(vals, sizeof(vals), fp) != NULL) {
+		if (strncmp(names, "Icmp:", 5) != 0)
+			continue;
+		n = strtok_r(names, " \n", &sn);
+		v = strtok_r(vals, " \n", &sv);
+		while ((n = strtok_r(NULL, " \n", &sn)) != NULL &&
+		       (v = strtok_r(NULL, " \n", &sv)) != NULL) {
+			if (strcmp(n, "InEchos") == 0)
+				*in_echos = strtoull(v, NULL, 10);
+			else if (strcmp(n, "OutEchoReps") == 0)
+				*out_reps = strtoull(v, NULL, 10);
+		}
+		break;
+	}
+	fclose(fp);
+}
+
+static void
+gside_read(const struct fn *f, struct gside *g)
+{
+	struct ifaddrs *ifa, *i;
+	char path[128], line[256], ip[16], want[16];
+	FILE *fp;
+
+	memset(g, 0, sizeof(*g));
+	snprintf(want, sizeof(want), "%u.%u.%u.%u", f->g->hip[0],
+		 f->g->hip[1], f->g->hip[2], f->g->hip[3]);
+	if (getifaddrs(&ifa) == 0) {
+		for (i = ifa; i != NULL; i = i->ifa_next)
+			if (i->ifa_addr != NULL &&
+			    i->ifa_addr->sa_family == AF_INET &&
+			    memcmp(&((struct sockaddr_in *)(void *)
+				     i->ifa_addr)->sin_addr, f->g->gip,
+				   4) == 0)
+				snprintf(g->ifname, sizeof(g->ifname), "%s",
+					 i->ifa_name);
+		freeifaddrs(ifa);
+	}
+	icmp_echo_counters(&g->in_echos, &g->out_echo_reps);
+	snprintf(g->arp, sizeof(g->arp), "none");
+	fp = fopen("/proc/net/arp", "r");
+	while (fp != NULL && fgets(line, sizeof(line), fp) != NULL) {
+		unsigned int flags;
+
+		if (sscanf(line, "%15s %*s %x", ip, &flags) == 2 &&
+		    strcmp(ip, want) == 0)
+			snprintf(g->arp, sizeof(g->arp), "0x%x", flags);
+	}
+	if (fp != NULL)
+		fclose(fp);
+	if (g->ifname[0] == '\0')
+		return;
+#define GS(field) \
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/" #field, \
+		 g->ifname); \
+	g->field = read_u64(path)
+	GS(rx_packets);
+	GS(tx_packets);
+	GS(rx_dropped);
+	GS(tx_dropped);
+	GS(rx_errors);
+	GS(tx_errors);
+#undef GS
+}
 
 static bool
 on_burst_frame(struct fn *f, const uint8_t *fr, uint32_t len, void *arg)
@@ -856,12 +968,19 @@ on_burst_frame(struct fn *f, const uint8_t *fr, uint32_t len, void *arg)
 	struct burst *b = arg;
 	uint16_t seq;
 
-	(void)f;
-	if (!is_echo_reply(fr, len, &seq) || seq < 1000 ||
-	    seq >= 1000 + BURST_PINGS)
+	if (len >= 42 && fr[12] == 0x08 && fr[13] == 0x06 && fr[21] == 1 &&
+	    memcmp(fr + 38, f->g->hip, 4) == 0) {
+		b->arp_requests++;
 		return false;
+	}
+	if (!is_echo_reply(fr, len, &seq) || seq < 1000 ||
+	    seq >= 1000 + BURST_PINGS) {
+		b->other_frames++;
+		return false;
+	}
 	if (!b->seen[seq - 1000]) {
 		b->seen[seq - 1000] = 1;
+		b->last_reply_ms = now_ms();
 		__atomic_add_fetch(&b->replies, 1, __ATOMIC_RELAXED);
 	}
 	return true;
@@ -962,11 +1081,17 @@ static void
 test_burst(struct fn *f)
 {
 	struct burst b;
+	struct gside g0, g1;
 	pthread_t rx, tx;
-	uint64_t t0 = now_ms(), deadline = t0 + 15000;
-	uint32_t ctrl_ok = 0, ctrl_n = 0;
+	uint64_t t0, deadline;
+	uint32_t ctrl_ok = 0, ctrl_n = 0, k;
 	uint8_t dd[18];
+	char miss[128] = "";
+	size_t mo = 0;
 
+	gside_read(f, &g0);
+	t0 = now_ms();
+	deadline = t0 + 15000;
 	memset(&b, 0, sizeof(b));
 	b.f = f;
 	pthread_create(&rx, NULL, burst_rx, &b);
@@ -988,13 +1113,44 @@ test_burst(struct fn *f)
 	b.stop = true;
 	pthread_join(tx, NULL);
 	pthread_join(rx, NULL);
+	gside_read(f, &g1);
+	for (k = 0; k < BURST_PINGS && mo < sizeof(miss); k++)
+		if (!b.seen[k])
+			mo += (size_t)snprintf(miss + mo, sizeof(miss) - mo,
+					       " %u", 1000 + k);
 	result(b.replies == BURST_PINGS && b.tx_errors == 0 &&
 	       b.rx_errors == 0 && ctrl_ok == ctrl_n, f->tag,
 	       "threads: RX lcore, TX lcore (%d in flight) and control "
 	       "thread polling their own endpoints: %u/%u echo replies in "
 	       "%" PRIu64 " ms, tx_errors=%u rx_errors=%u; %u/%u control "
-	       "requests meanwhile", N_TX, b.replies, b.sent, now_ms() - t0,
+	       "requests meanwhile", N_TX, b.replies, b.sent,
+	       (b.replies == BURST_PINGS ? b.last_reply_ms : now_ms()) - t0,
 	       b.tx_errors, b.rx_errors, ctrl_ok, ctrl_n);
+	/*
+	 * Where a lost echo went: into the gadget's netdev (rx_packets),
+	 * its stack (InEchos), out as a reply (OutEchoReps, tx_packets),
+	 * or not, and whether the gadget asked for our address meanwhile
+	 * (its neighbour entry's flags: 0x2 complete, 0x0 incomplete).
+	 */
+	if (b.replies != BURST_PINGS)
+		printf("  %s: burst lost%s; last reply at %" PRIu64 " ms; "
+		       "gadget %s: rx_packets +%" PRIu64 " tx_packets +%"
+		       PRIu64 " rx_dropped +%" PRIu64 " tx_dropped +%" PRIu64
+		       " rx_errors +%" PRIu64 " tx_errors +%" PRIu64 "; "
+		       "kernel InEchos +%" PRIu64 " OutEchoReps +%" PRIu64
+		       "; ARP requests for us %u, other frames %u, "
+		       "neighbour flags %s -> %s\n", f->tag, miss,
+		       b.last_reply_ms ? b.last_reply_ms - t0 : 0,
+		       g1.ifname[0] ? g1.ifname : "?",
+		       g1.rx_packets - g0.rx_packets,
+		       g1.tx_packets - g0.tx_packets,
+		       g1.rx_dropped - g0.rx_dropped,
+		       g1.tx_dropped - g0.tx_dropped,
+		       g1.rx_errors - g0.rx_errors,
+		       g1.tx_errors - g0.tx_errors,
+		       g1.in_echos - g0.in_echos,
+		       g1.out_echo_reps - g0.out_echo_reps, b.arp_requests,
+		       b.other_frames, g0.arp, g1.arp);
 }
 
 /* ---- control requests ---- */
@@ -1472,7 +1628,8 @@ run_function(const struct gadget *g)
 	test_ready_gate(f, &seq);
 	test_zlp(f, &seq);
 	test_stall(f, &seq);
-	test_burst(f);
+	for (i = 0; i < (int)n_bursts; i++)
+		test_burst(f);
 	test_mem(f);
 	if (f->ncm)
 		result(f->nrx.stats.bad_nth_sig == 0 &&
@@ -2001,6 +2158,8 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--speed") == 0 && i + 1 < argc) {
 			want_speed = argv[++i];
+		} else if (strcmp(argv[i], "--bursts") == 0 && i + 1 < argc) {
+			n_bursts = (unsigned int)strtoul(argv[++i], NULL, 10);
 		} else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc) {
 			results = fopen(argv[++i], "a");
 		} else if (strcmp(argv[i], "--vendor") == 0 && i + 1 < argc) {
