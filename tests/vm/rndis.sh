@@ -102,9 +102,10 @@ rndis_model_run() {
 	sleep 0.5
 	down=$(chroot /host /usr/bin/iperf3 -c $RN_NET.1 -t 3 -R -f m 2>&1 |
 		sed -n 's/.* \([0-9.]*\) Mbits\/sec.*receiver.*/\1/p' | tail -n 1)
-	if [ -n "$up" ] && [ -n "$down" ] &&
-	   [ "${up%.*}${down%.*}" != 00 ] && [ "${up%%.*}" -ge 1 ] &&
-	   [ "${down%%.*}" -ge 1 ]; then
+	# Data came through each way (the receiver's rate is not 0); how fast
+	# is the machine's load, not the model's: no threshold.
+	if [ -n "$(echo "$up" | tr -d '0.')" ] &&
+	   [ -n "$(echo "$down" | tr -d '0.')" ]; then
 		result PASS rndis-model-iperf3 "TCP through rndis_host and the model: host -> model $up Mbit/s, model -> host $down Mbit/s (3 s each)"
 	else
 		result FAIL rndis-model-iperf3 "host -> model '${up:-none}' Mbit/s, model -> host '${down:-none}' Mbit/s"
@@ -235,7 +236,7 @@ rf_snap() {
 # its own in the window would be one frame more (IPv6 is off in the guest).
 rf_filter() {
 	car=$(cat /sys/class/net/$RF_IF/carrier 2>/dev/null)
-	ip neigh replace $RF_NET.2 lladdr $RF_MAC nud permanent dev "$RF_IF"
+	chroot /host /usr/sbin/ip neigh replace $RF_NET.2 lladdr $RF_MAC nud permanent dev "$RF_IF"
 	echo "set promisc 0 off" >&3
 	echo "mcast_addr add 0 01:00:5e:00:00:fb" >&3
 	sleep 1
@@ -251,7 +252,7 @@ rf_filter() {
 	sleep 2
 	set -- $(rf_snap)
 	rx2=$(($1 - rx0 - rx1)) f2=$(($2 - f0 - f1))
-	ip neigh del $RF_NET.2 dev "$RF_IF" 2>/dev/null
+	chroot /host /usr/sbin/ip neigh del $RF_NET.2 dev "$RF_IF" 2>/dev/null
 	if [ "$car" = 1 ] && [ "$rx1" = 30 ] && [ "$f1" = 20 ] &&
 	   [ "$rx2" = 50 ] && [ "$f2" = 0 ]; then
 		result PASS frndis-filter "f_rndis's carrier on with the PMD's filter set; promiscuous off with one group: 30 of 50 frames from the gadget taken (own address, the group, broadcast), 20 dropped and counted (rx_rndis_filtered +$f1); promiscuous on: 50 of 50"
@@ -296,8 +297,9 @@ rf_iperf() {
 		sleep 1
 		tp_finish
 		bad=$(tp_xstat rx_rndis_bad_lengths)
-		if [ -n "$up" ] && [ -n "$down" ] && [ "${up%%.*}" -ge 1 ] &&
-		   [ "${down%%.*}" -ge 1 ] && [ "$bad" = 0 ]; then
+		# Data each way (no rate threshold: that is the load's)
+		if [ -n "$(echo "$up" | tr -d '0.')" ] &&
+		   [ -n "$(echo "$down" | tr -d '0.')" ] && [ "$bad" = 0 ]; then
 			result PASS frndis-iperf3 "TCP through f_rndis and the PMD (testpmd io to af_packet): gadget -> PMD $up Mbit/s, PMD -> gadget $down Mbit/s (3 s each)"
 		else
 			result FAIL frndis-iperf3 "gadget -> PMD '${up:-none}' Mbit/s, PMD -> gadget '${down:-none}' Mbit/s, bad lengths $bad"

@@ -35,7 +35,7 @@
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
 #   PMD_TESTS="ch398 ch397 ncm ecm handover twins composite replug
 #   cpereplug rndismodel frndis rndisreplay"
-#                                        (composite, frndis, rndisreplay:
+#                                        (composite and the RNDIS tests:
 #                                        high speed only, as the replugs)
 #   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
@@ -572,12 +572,14 @@ for speed in $SPEEDS; do
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
 	# The replugs (the PMD's, the router's) and the composite devices do
 	# not depend on the bus's speed: once, at high speed, for CI's time;
-	# so do f_rndis (a USB 2.0 function in every phone and dongle) and
-	# the replay of malformed RNDIS transfers.
+	# so do the RNDIS tests (a USB 2.0 function in every phone and
+	# dongle: f_rndis, the model under rndis_host, the replay of
+	# malformed RNDIS transfers).
 	pmd_tests=$PMD_TESTS
 	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
 		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g;
-		     s/ composite / /g; s/ frndis / /g; s/ rndisreplay / /g')
+		     s/ composite / /g; s/ rndismodel / /g; s/ frndis / /g;
+		     s/ rndisreplay / /g')
 	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)
