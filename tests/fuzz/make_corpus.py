@@ -391,6 +391,10 @@ NTH32_SIGN = 0x686D636E
 NDP16_SIGN = 0x304D434E
 NDP16_CRC_SIGN = 0x314D434E
 NDP32_SIGN = 0x306D636E
+# MBIM (§17): "IPS"/"ips" and "DSS" plus the session in the fourth byte.
+IPS16_SIGN = 0x00535049
+IPS32_SIGN = 0x00737069
+DSS16_SIGN = 0x00535344
 
 
 def align(x, a):
@@ -411,9 +415,9 @@ def ndp16(entries, nxt=0, sign=NDP16_SIGN, null=True):
         struct.pack("<HH", i, n) for i, n in ents)
 
 
-def ndp32(entries, nxt=0):
+def ndp32(entries, nxt=0, sign=NDP32_SIGN):
     ents = list(entries) + [(0, 0)]
-    return struct.pack("<IHHII", NDP32_SIGN, 16 + 8 * len(ents), 0, nxt,
+    return struct.pack("<IHHII", sign, 16 + 8 * len(ents), 0, nxt,
                        0) + b"".join(struct.pack("<II", i, n)
                                      for i, n in ents)
 
@@ -454,7 +458,7 @@ def host_ntb16(frames, seq=0):
     return bytes(b)
 
 
-def ntb32(frames, seq=0):
+def ntb32(frames, seq=0, sign=NDP32_SIGN):
     ndp_len = 16 + 8 * (len(frames) + 1)
     b = bytearray(16 + ndp_len)
     ents = []
@@ -462,16 +466,41 @@ def ntb32(frames, seq=0):
         off = align(len(b), 4)
         put(b, off, f)
         ents.append((off, len(f)))
-    put(b, 16, ndp32(ents))
+    put(b, 16, ndp32(ents, sign=sign))
     b[0:16] = nth32(len(b), 16, seq)
     return bytes(b)
 
 
+def mbim_ntb16(sessions, seq=0):
+    """An MBIM modem's bulk IN NTB16 (§17): IP datagrams aligned to 4 from
+    offset 12, then one IPS NDP per session ({session: [datagrams]}),
+    chained in order."""
+    b = bytearray(12)
+    ndps = []
+    for sid, dgrams in sessions.items():
+        ents = []
+        for d in dgrams:
+            off = align(len(b), 4)
+            put(b, off, d)
+            ents.append((off, len(d)))
+        ndps.append((sid, ents))
+    offs = []
+    for sid, ents in ndps:
+        off = align(len(b), 4)
+        offs.append(off)
+        put(b, off, ndp16(ents, sign=IPS16_SIGN | sid << 24))
+    for i, off in enumerate(offs[:-1]):
+        struct.pack_into("<H", b, off + 6, offs[i + 1])
+    b[0:12] = nth16(len(b), offs[0], seq)
+    return bytes(b)
+
+
 def ncm_raw(xfers, ntb32_=False, max_ntb=0, min_dgram=0, max_dgram=0,
-            reset_at=None):
+            reset_at=None, ips=False):
     """Raw mode of fuzz_ncm_rx.c."""
     assert 1 <= len(xfers) <= 4
-    flags = (1 if ntb32_ else 0) | (4 if reset_at is not None else 0)
+    flags = ((1 if ntb32_ else 0) | (4 if reset_at is not None else 0) |
+             (8 if ips else 0))
     b = bytes([flags, (len(xfers) - 1) | ((reset_at or 0) << 4)])
     b += struct.pack("<HBH", max_ntb, min_dgram, max_dgram)
     for x in xfers[:-1]:
@@ -482,8 +511,9 @@ def ncm_raw(xfers, ntb32_=False, max_ntb=0, min_dgram=0, max_dgram=0,
 def ncm_rt(lens, ntb32_=False, ndp_at_end=False, zlp=False, raw_rem=False,
            rx_max=False, modulo=False, clamp=False, dev_max=16384, size=0,
            div=4, rem=0, ndp_align=4, max_dgrams=0, entries=0, maxp=512,
-           max_dgram_len=0, seed=0x33):
-    """Round-trip mode of fuzz_ncm_rx.c; a length of 0xFFFF flushes."""
+           max_dgram_len=0, seed=0x33, ips=False, session=0):
+    """Round-trip mode of fuzz_ncm_rx.c; a length of 0xFFFF flushes and,
+    with ips, 0xFF00 + N makes N the session."""
     f = (2 | (1 if ntb32_ else 0) | (4 if ndp_at_end else 0) |
          (8 if zlp else 0) | (0x10 if raw_rem else 0) |
          (0x20 if rx_max else 0) | (0x40 if modulo else 0) |
@@ -491,6 +521,7 @@ def ncm_rt(lens, ntb32_=False, ndp_at_end=False, zlp=False, raw_rem=False,
     b = bytes([f]) + struct.pack("<IIHHHHHHHB", dev_max, size, div, rem,
                                  ndp_align, max_dgrams, entries, maxp,
                                  max_dgram_len, seed)
+    b += bytes([1 if ips else 0, session])
     return b + b"".join(struct.pack("<H", n) for n in lens)
 
 
@@ -600,6 +631,32 @@ def ncm_rx_seeds():
                                   ndp_align=0, maxp=1)
     s["rt_init_fails"] = ncm_rt([60], dev_max=20)
     s["rt_maxp_0"] = ncm_rt([60], maxp=0)
+    # MBIM: raw IP datagrams in IPS NDPs, a session each.
+    ip_a = ipv4(udp_hdr(20) + payload(20, 5), 17)
+    ip_b = ipv6(udp_hdr(100) + payload(100, 6), 17)
+    ip_c = ipv4(tcp_hdr(1, 0x10) + payload(1440, 7), 6)
+    s["mbim_ips0"] = ncm_raw([mbim_ntb16({0: [ip_a, ip_b, ip_c]})], ips=True)
+    s["mbim_ips0_ips5"] = ncm_raw([mbim_ntb16({0: [ip_a], 5: [ip_b, ip_c]},
+                                              seq=3)], ips=True)
+    s["mbim_ips32"] = ncm_raw([ntb32([ip_b, ip_a], sign=IPS32_SIGN | 2 << 24)],
+                              ntb32_=True, ips=True)
+    # A DSS NDP (skipped) chained to an IPS one; an NCM NDP is skipped too.
+    b = bytearray(mbim_ntb16({7: [ip_a]}))
+    ndp = struct.unpack_from("<H", b, 10)[0]
+    dss = align(len(b), 4)
+    put(b, dss, ndp16([(12, len(ip_a))], nxt=ndp, sign=DSS16_SIGN | 1 << 24))
+    struct.pack_into("<HH", b, 8, len(b), dss)
+    s["mbim_dss_then_ips"] = ncm_raw([bytes(b)], ips=True)
+    s["mbim_ncm_ndp_in_ips"] = ncm_raw([gadget_ntb16([f60])], ips=True)
+    s["mbim_ips_in_ncm"] = ncm_raw([mbim_ntb16({0: [ip_a]})])
+    s["mbim_short_dgram"] = ncm_raw([mbim_ntb16({0: [ip_a[:19], ip_a]})],
+                                    ips=True)
+    s["rt_mbim_sessions"] = ncm_rt([1500, 40, 0xFF03, 1500, 60, 0xFF00, 20,
+                                    0xFFFF, 576], ips=True)
+    s["rt_mbim_ntb32_end"] = ncm_rt([1500] * 20 + [0xFF01, 1280],
+                                    ntb32_=True, ndp_at_end=True, ips=True,
+                                    dev_max=32768, size=32768, div=8, rem=4,
+                                    session=9)
     return s
 
 
