@@ -1853,6 +1853,77 @@ test_notify(void)
 	CHECK_EQ(ps.stats.notifications, 2);
 }
 
+/*
+ * An MBIM function (§18): config (wTotalLength 95, 2 interfaces), IAD,
+ * comm interface 0 (02/0E/00), Header 1.10, MBIM 1.00 (wMaxControlMessage
+ * 4096, 16 filters of 128 bytes, wMaxSegmentSize 2048, caps 0x20), MBIM
+ * extended 1.00 (1 outstanding, wMTU 1500), Union 0 -> 1, interrupt IN
+ * 0x81 (64 bytes, bInterval 5), data interface 1 (0A/00/02) alt 0 and alt 1
+ * (bulk IN 0x82, OUT 0x03, 512 each).
+ */
+static const uint8_t mbim_cfg[] = {
+	0x09, 0x02, 0x5F, 0x00, 0x02, 0x01, 0x00, 0xC0, 0x01,
+	0x08, 0x0B, 0x00, 0x02, 0x02, 0x0E, 0x00, 0x00,
+	0x09, 0x04, 0x00, 0x00, 0x01, 0x02, 0x0E, 0x00, 0x00,
+	0x05, 0x24, 0x00, 0x10, 0x01,
+	0x0C, 0x24, 0x1B, 0x00, 0x01, 0x00, 0x10, 0x10, 0x80, 0x00, 0x08,
+	0x20,
+	0x08, 0x24, 0x1C, 0x00, 0x01, 0x01, 0xDC, 0x05,
+	0x05, 0x24, 0x06, 0x00, 0x01,
+	0x07, 0x05, 0x81, 0x03, 0x40, 0x00, 0x05,
+	0x09, 0x04, 0x01, 0x00, 0x00, 0x0A, 0x00, 0x02, 0x00,
+	0x09, 0x04, 0x01, 0x01, 0x02, 0x0A, 0x00, 0x02, 0x00,
+	0x07, 0x05, 0x82, 0x02, 0x00, 0x02, 0x00,
+	0x07, 0x05, 0x03, 0x02, 0x00, 0x02, 0x00,
+};
+
+static void
+test_descs_mbim(void)
+{
+	struct ch39x_cdc_desc d;
+	uint8_t v[sizeof(mbim_cfg)];
+
+	CHECK_EQ(sizeof(mbim_cfg), 95);
+	CHECK_EQ(parse_cfg_exact(mbim_cfg, sizeof(mbim_cfg),
+				 CH39X_CDC_SUBCLASS_MBIM, &d), 0);
+	CHECK_EQ(d.errors, 0);
+	CHECK_EQ(d.comm_subclass, CH39X_CDC_SUBCLASS_MBIM);
+	CHECK(d.have_mbim);
+	CHECK_EQ(d.bcd_mbim, 0x0100);
+	CHECK_EQ(d.mbim_max_ctrl, 4096);
+	CHECK_EQ(d.mbim_filters, 16);
+	CHECK_EQ(d.mbim_filter_size, 128);
+	CHECK_EQ(d.mbim_max_segment, 2048);
+	CHECK_EQ(d.mbim_caps, 0x20);
+	CHECK(d.have_mbim_ext);
+	CHECK_EQ(d.mbim_max_outstanding, 1);
+	CHECK_EQ(d.mbim_mtu, 1500);
+	CHECK(!d.have_ether && !d.have_ncm);
+	CHECK_EQ(d.intr_ep, 0x81);
+	CHECK_EQ(d.intr_maxp, 64);
+	CHECK_EQ(d.data_if, 1);
+	CHECK_EQ(d.data_alt, 1);
+	CHECK_EQ(d.data_protocol, CH39X_CDC_MBIM_PROTO_NTB);
+	CHECK_EQ(d.bulk_in, 0x82);
+	CHECK(ch39x_cdc_usable(&d));
+	/* Asking for NCM or either finds nothing: MBIM is asked by name. */
+	CHECK_EQ(parse_cfg_exact(mbim_cfg, sizeof(mbim_cfg), 0, &d), 0);
+	CHECK(!d.have_comm);
+	/* Without the interrupt endpoint no response can be read. */
+	memcpy(v, mbim_cfg, sizeof(v));
+	v[56 + 3] = 0x02;		/* the endpoint turned bulk */
+	CHECK_EQ(parse_cfg_exact(v, sizeof(v), CH39X_CDC_SUBCLASS_MBIM, &d),
+		 0);
+	CHECK(d.have_mbim && d.intr_ep == 0 && !ch39x_cdc_usable(&d));
+	/* An MBIM descriptor of 11 bytes is too short, and ignored. */
+	memcpy(v, mbim_cfg, sizeof(v));
+	v[31] = 0x0B;
+	v[42] = 0x01;			/* the lost byte: a 1-byte filler */
+	CHECK_EQ(parse_cfg_exact(v, sizeof(v), CH39X_CDC_SUBCLASS_MBIM, &d),
+		 -1);
+	CHECK(!d.have_mbim);
+}
+
 int
 main(void)
 {
@@ -1873,6 +1944,7 @@ main(void)
 	test_mbim_tx();
 	test_mbim_rx();
 	test_descs();
+	test_descs_mbim();
 	test_mac_string();
 	test_notify();
 	printf("test_ncm: %u passed, %u failed\n", n_pass, n_fail);

@@ -90,8 +90,35 @@ parse_func_desc(const uint8_t *p, uint8_t bl, struct ch39x_cdc_desc *d)
 			d->ncm_caps = p[5];
 		}
 		break;
+	case CH39X_CDC_FD_MBIM:
+		if (bl < CH39X_CDC_FD_MBIM_LEN) {
+			short_desc(d);
+		} else if (d->have_mbim) {
+			d->errors |= CH39X_CDC_E_DUPLICATE;
+		} else {
+			d->have_mbim = true;
+			d->bcd_mbim = ch39x_get_le16(p + 3);
+			d->mbim_max_ctrl = ch39x_get_le16(p + 5);
+			d->mbim_filters = p[7];
+			d->mbim_filter_size = p[8];
+			d->mbim_max_segment = ch39x_get_le16(p + 9);
+			d->mbim_caps = p[11];
+		}
+		break;
+	case CH39X_CDC_FD_MBIM_EXT:
+		if (bl < CH39X_CDC_FD_MBIM_EXT_LEN) {
+			short_desc(d);
+		} else if (d->have_mbim_ext) {
+			d->errors |= CH39X_CDC_E_DUPLICATE;
+		} else {
+			d->have_mbim_ext = true;
+			d->bcd_mbim_ext = ch39x_get_le16(p + 3);
+			d->mbim_max_outstanding = p[5];
+			d->mbim_mtu = ch39x_get_le16(p + 6);
+		}
+		break;
 	default:
-		/* Call management, MDLM, MBIM...: not ours. */
+		/* Call management, MDLM...: not ours. */
 		break;
 	}
 }
@@ -273,6 +300,8 @@ ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 bool
 ch39x_cdc_usable(const struct ch39x_cdc_desc *d)
 {
+	if (d->have_comm && d->comm_subclass == CH39X_CDC_SUBCLASS_MBIM)
+		return d->have_data_eps && d->have_mbim && d->intr_ep != 0;
 	if (!d->have_comm || !d->have_data_eps || !d->have_ether)
 		return false;
 	if (d->comm_subclass == CH39X_CDC_SUBCLASS_NCM && !d->have_ncm)

@@ -30,6 +30,7 @@
 #define CH39X_CDC_SUBCLASS_NCM		0x0D
 #define CH39X_CDC_SUBCLASS_MBIM		0x0E
 #define CH39X_CDC_NCM_PROTO_NTB		0x01	/* NCM data if */
+#define CH39X_CDC_MBIM_PROTO_NTB	0x02	/* MBIM data if */
 
 /* Standard descriptor types. */
 #define CH39X_USB_DT_CONFIG		0x02
@@ -44,10 +45,14 @@
 #define CH39X_CDC_FD_UNION		0x06
 #define CH39X_CDC_FD_ETHERNET		0x0F
 #define CH39X_CDC_FD_NCM		0x1A
+#define CH39X_CDC_FD_MBIM		0x1B
+#define CH39X_CDC_FD_MBIM_EXT		0x1C
 #define CH39X_CDC_FD_HEADER_LEN		5
 #define CH39X_CDC_FD_UNION_LEN		5
 #define CH39X_CDC_FD_ETHERNET_LEN	13
 #define CH39X_CDC_FD_NCM_LEN		6
+#define CH39X_CDC_FD_MBIM_LEN		12
+#define CH39X_CDC_FD_MBIM_EXT_LEN	8
 
 /* bmNetworkCapabilities of the NCM functional descriptor. */
 #define CH39X_NCM_CAP_ETH_FILTER	(1u << 0)
@@ -60,6 +65,10 @@
 /* Class requests; interface recipient, wIndex = communication interface. */
 #define CH39X_CDC_REQT_OUT		0x21
 #define CH39X_CDC_REQT_IN		0xA1
+/* MBIM's control messages travel in these two (§18). */
+#define CH39X_CDC_SEND_ENCAPSULATED	0x00
+#define CH39X_CDC_GET_ENCAPSULATED	0x01
+#define CH39X_MBIM_RESET_FUNCTION	0x05
 #define CH39X_CDC_SET_ETH_MC_FILTERS	0x40
 #define CH39X_CDC_SET_ETH_PKT_FILTER	0x43
 #define CH39X_CDC_GET_ETH_STATISTIC	0x44
@@ -139,6 +148,19 @@ struct ch39x_cdc_desc {
 	uint16_t bcd_ncm;
 	uint8_t ncm_caps;		/* bmNetworkCapabilities */
 
+	/* MBIM functional descriptor (§18) and its extended one. */
+	bool have_mbim;
+	uint16_t bcd_mbim;
+	uint16_t mbim_max_ctrl;		/* wMaxControlMessage */
+	uint8_t mbim_filters;		/* bNumberFilters */
+	uint8_t mbim_filter_size;	/* bMaxFilterSize */
+	uint16_t mbim_max_segment;	/* wMaxSegmentSize */
+	uint8_t mbim_caps;		/* bmNetworkCapabilities (NCM's bits) */
+	bool have_mbim_ext;
+	uint16_t bcd_mbim_ext;
+	uint8_t mbim_max_outstanding;	/* bMaxOutstandingCommandMessages */
+	uint16_t mbim_mtu;		/* wMTU */
+
 	/* Data interface: the alt setting with one bulk IN and one bulk OUT. */
 	bool have_data;			/* data interface number known */
 	uint8_t data_if;
@@ -159,8 +181,8 @@ struct ch39x_cdc_desc {
 /*
  * Walk a configuration descriptor (as GET_DESCRIPTOR(CONFIGURATION)
  * returns it, wTotalLength bytes) and fill *d for the first CDC
- * communication interface of the given subclass (CH39X_CDC_SUBCLASS_NCM or
- * _ECM; 0 takes the first of either). Functional descriptors count only
+ * communication interface of the given subclass (CH39X_CDC_SUBCLASS_NCM,
+ * _ECM or _MBIM; 0 takes the first NCM or ECM one). Functional descriptors count only
  * between that interface's descriptor and the next interface descriptor.
  * Returns 0 when the whole blob was walked, -1 when a malformed descriptor
  * stopped the walk (what was found before it is kept); problems are in
@@ -174,7 +196,9 @@ int ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
  * Whether the walked function has what a driver needs, as Linux binds:
  * the communication interface, a data alt setting with both bulk
  * endpoints, the Ethernet functional descriptor, and for NCM the NCM
- * functional descriptor (cdc_ncm_bind_common).
+ * functional descriptor (cdc_ncm_bind_common); for MBIM the MBIM
+ * functional descriptor instead of the Ethernet one, and the interrupt
+ * endpoint (cdc_mbim_bind: its notifications carry the responses).
  */
 bool ch39x_cdc_usable(const struct ch39x_cdc_desc *d);
 

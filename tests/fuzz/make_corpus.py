@@ -773,6 +773,28 @@ def f_ecm(first=0, maxp=512, ep_base=0x84):
             ep((ep_base + 1) | 0x80, 2, maxp) + ep(ep_base + 2, 2, maxp))
 
 
+def fd_mbim(max_ctrl=4096, max_seg=2048, caps=0x20):
+    """MBIM functional descriptor (§18): bcdMBIMVersion 1.00."""
+    return struct.pack("<BBBHHBBHB", 12, 0x24, 0x1B, 0x0100, max_ctrl, 16,
+                       128, max_seg, caps)
+
+
+def fd_mbim_ext(mtu=1500):
+    return struct.pack("<BBBHBH", 8, 0x24, 0x1C, 0x0100, 1, mtu)
+
+
+def f_mbim(first=0, maxp=512, ext=True):
+    """A modem's MBIM function: communication interface 0x02/0x0E/0x00
+    with the MBIM descriptor, data interface protocol 0x02 whose alt 1
+    has the bulk endpoints."""
+    return (iad(first, 2, 0x0E) + intf(first, 0, 1, 2, 0x0E, 0) +
+            fd_header() + fd_mbim() + (fd_mbim_ext() if ext else b"") +
+            fd_union(first, first + 1) + ep(0x81, 3, 64, 5) +
+            intf(first + 1, 0, 0, 0x0A, 0, 2) +
+            intf(first + 1, 1, 2, 0x0A, 0, 2) +
+            ep(0x82, 2, maxp) + ep(0x03, 2, maxp))
+
+
 def mac_string(text="021A86539701", blen=26):
     return bytes([blen, 3]) + text.encode("utf-16-le")
 
@@ -834,6 +856,15 @@ def cdc_seeds():
     s["cfg_no_config_header"] = b"\0\0" + f_ecm()
     s["cfg_ecm_want_ncm"] = b"\0\1" + config_desc(f_ecm())
     s["cfg_mbim_want_raw_0e"] = b"\0\x0e" + config_desc(f_ncm())
+    s["cfg_mbim"] = b"\0\x0e" + config_desc(f_mbim())
+    s["cfg_mbim_no_ext_ss"] = b"\0\x0e" + config_desc(f_mbim(maxp=1024,
+                                                              ext=False))
+    s["cfg_mbim_want_any"] = b"\0\0" + config_desc(f_mbim())
+    s["cfg_mbim_short_fd"] = b"\0\x0e" + config_desc(
+        f_mbim().replace(fd_mbim(), fd_mbim()[:11].replace(b"\x0c", b"\x0b",
+                                                           1)))
+    s["cfg_mbim_after_ncm"] = b"\0\x0e" + config_desc(f_ncm() + f_mbim(2),
+                                                       n_if=4)
     s["cfg_empty"] = b"\0\0"
     s["mac_ok"] = b"\1" + mac_string()
     s["mac_lower"] = b"\1" + mac_string("0a1b2c3d4e5f")
@@ -1038,6 +1069,173 @@ def cpe_prefix6_seeds():
     return {k: v.encode() for k, v in s.items()}
 
 
+# ---- MBIM control messages (§18-§19) ----
+
+BASIC_CONNECT = bytes.fromhex("a289cc33bcbb8b4fb6b0133ec2aae6df")
+CTX_INTERNET = bytes.fromhex("7e5e2a7e4e6f7272736b656e7e5e2a7e")
+
+
+def mbim_msg(mtype, tid, body=b""):
+    return struct.pack("<III", mtype, 12 + len(body), tid) + body
+
+
+def mbim_cmd(tid, cid, ctype, info, uuid=BASIC_CONNECT, done=False,
+             status=0):
+    word = status if done else ctype
+    body = (struct.pack("<II", 1, 0) + uuid +
+            struct.pack("<III", cid, word, len(info)) + info)
+    return mbim_msg(0x80000003 if done else 3, tid, body)
+
+
+def mbim_indicate(cid, info):
+    body = (struct.pack("<II", 1, 0) + BASIC_CONNECT +
+            struct.pack("<II", cid, len(info)) + info)
+    return mbim_msg(0x80000007, 0, body)
+
+
+def mbim_frags(msg, max_ctrl):
+    """Cut a whole message into fragments as §18 says."""
+    body = msg[20:]
+    chunk = max_ctrl - 20
+    n = max(1, (len(body) + chunk - 1) // chunk)
+    out = []
+    for i in range(n):
+        part = body[i * chunk:(i + 1) * chunk]
+        out.append(struct.pack("<IIIII", struct.unpack_from("<I", msg)[0],
+                               20 + len(part),
+                               struct.unpack_from("<I", msg, 8)[0], n, i) +
+                   part)
+    return out
+
+
+class InfoBuf:
+    """An information buffer: the fixed part, then strings and arrays at
+    4-byte boundaries with their offsets from the buffer's start."""
+
+    def __init__(self, fixed):
+        self.b = bytearray(fixed)
+
+    def u32(self, off, v):
+        struct.pack_into("<I", self.b, off, v)
+
+    def data(self, d):
+        while len(self.b) % 4:
+            self.b.append(0)
+        at = len(self.b)
+        self.b += d
+        return at
+
+    def string(self, off, text):
+        if not text:
+            return
+        u = text.encode("utf-16-le")
+        struct.pack_into("<II", self.b, off, self.data(u), len(u))
+
+
+def mbim_connect_set(apn, user="", pw="", session=0, auth=0, ip_type=3):
+    b = InfoBuf(60)
+    b.u32(0, session)
+    b.u32(4, 1)
+    b.string(8, apn)
+    b.string(16, user)
+    b.string(24, pw)
+    b.u32(36, auth)
+    b.u32(40, ip_type)
+    b.b[44:60] = CTX_INTERNET
+    return bytes(b.b)
+
+
+def mbim_ipcfg(v4=None, gw4=None, dns4=(), v6=None, gw6=None, mtu=1500):
+    b = InfoBuf(60)
+    avail4 = avail6 = 0
+    if v4:
+        avail4 |= 1
+        b.u32(12, 1)
+        b.u32(16, b.data(struct.pack("<I", v4[1]) + bytes(v4[0])))
+    if v6:
+        avail6 |= 1
+        b.u32(20, 1)
+        b.u32(24, b.data(struct.pack("<I", v6[1]) + bytes(v6[0])))
+    if gw4:
+        avail4 |= 2
+        b.u32(28, b.data(bytes(gw4)))
+    if gw6:
+        avail6 |= 2
+        b.u32(32, b.data(bytes(gw6)))
+    if dns4:
+        avail4 |= 4
+        b.u32(36, len(dns4))
+        b.u32(40, b.data(b"".join(bytes(d) for d in dns4)))
+    if mtu:
+        avail4 |= 8
+        b.u32(52, mtu)
+    b.u32(4, avail4)
+    b.u32(8, avail6)
+    return bytes(b.b)
+
+
+def mbim_seeds():
+    s = {}
+    s["open"] = b"\0" + mbim_msg(1, 1, struct.pack("<I", 4096))
+    s["open_done"] = b"\0" + mbim_msg(0x80000001, 1, struct.pack("<I", 0))
+    s["close"] = b"\0" + mbim_msg(2, 2)
+    s["function_error"] = b"\0" + mbim_msg(0x80000004, 3,
+                                           struct.pack("<I", 5))
+    cs = mbim_connect_set("internet", "user", "pass", auth=1)
+    s["connect_set"] = b"\0" + mbim_cmd(4, 12, 1, cs)
+    ipc = mbim_ipcfg(v4=([10, 64, 0, 2], 30), gw4=[10, 64, 0, 1],
+                     dns4=([192, 0, 2, 53], [192, 0, 2, 54]),
+                     v6=([0x20, 1, 0xd, 0xb8] + [0] * 11 + [2], 64),
+                     gw6=[0xfe, 0x80] + [0] * 13 + [1])
+    s["ipcfg_done"] = b"\0" + mbim_cmd(5, 15, 0, ipc, done=True)
+    s["signal_ind"] = b"\0" + mbim_indicate(11, struct.pack("<5I", 20, 99,
+                                                             5, 0, 0))
+    conn = struct.pack("<IIII", 0, 1, 0, 3) + CTX_INTERNET + b"\0" * 4
+    s["connect_ind"] = b"\0" + mbim_indicate(12, conn)
+    s["info_len_long"] = b"\0" + mbim_cmd(6, 12, 0, conn, done=True)[:-1]
+    s["short"] = b"\0" + mbim_msg(3, 7)[:11]
+    # Fragments: a 200-byte COMMAND cut at 64, whole, out of order, and
+    # into a buffer too small.
+    big = mbim_cmd(0x1234, 99, 1, bytes(range(152)))
+    fr = mbim_frags(big, 64)
+
+    def frag_seed(xfers, cap=16384):
+        b = bytes([1, len(xfers) - 1]) + struct.pack("<H", cap)
+        for x in xfers[:-1]:
+            b += struct.pack("<H", len(x))
+        return b + b"".join(xfers)
+    s["frag_5_of_64"] = frag_seed(fr)
+    s["frag_out_of_order"] = frag_seed([fr[0], fr[2], fr[1], fr[3]])
+    s["frag_restart"] = frag_seed([fr[0], fr[1], fr[0]] + fr[1:])
+    s["frag_cap_150"] = frag_seed(fr, cap=150)
+    s["frag_indicate_4096"] = frag_seed(
+        mbim_frags(mbim_indicate(15, ipc + bytes(5000)), 4096))
+    s["frag_mixed_status"] = frag_seed(
+        [fr[0], mbim_msg(0x80000004, 0x1234, struct.pack("<I", 2)), fr[1]])
+    # Round trips: structure, MaxControlTransfer, fields.
+    s["rt_connect_set"] = (bytes([2, 0]) + struct.pack("<H", 64) +
+                           struct.pack("<II", 0, 2) +
+                           b"internet\0user\0p\xc3\xa4ss\0")
+    s["rt_connect_set_bad_utf8"] = (bytes([2, 0]) + struct.pack("<H", 512) +
+                                    struct.pack("<II", 1, 1) + b"\xc0\x80\0")
+    s["rt_register"] = (bytes([2, 1]) + struct.pack("<H", 4096) +
+                        struct.pack("<I", 3) + b"00101\0ch39x\0\0")
+    s["rt_caps"] = (bytes([2, 2]) + struct.pack("<H", 100) +
+                    struct.pack("<I", 32) + b"867\0fw 1.0\0hw\0\0")
+    s["rt_ipcfg"] = bytes([2, 3]) + struct.pack("<H", 64) + bytes(range(256))
+    # Information buffers alone.
+    s["info_ipcfg"] = bytes([3, 9]) + ipc
+    sub = InfoBuf(28 + 16)
+    sub.u32(0, 1)
+    sub.string(4, "001010123456789")
+    sub.u32(24, 2)
+    sub.string(28, "+15550100")
+    sub.string(36, "+15550101")
+    s["info_subscriber"] = bytes([3, 1]) + bytes(sub.b)
+    s["info_connect_set"] = bytes([3, 7]) + cs
+    return s
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -1054,6 +1252,7 @@ def main():
         "fuzz_devargs": devargs_seeds(),
         "fuzz_uevent": uevent_seeds(),
         "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
+        "fuzz_mbim": mbim_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():
