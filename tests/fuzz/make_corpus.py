@@ -1236,6 +1236,32 @@ def mbim_seeds():
     return s
 
 
+def nd_seeds():
+    """fuzz_nd.c: ARP, ND packets (the scapy-built ones of test_nd.c) and
+    RA fields."""
+    s = {}
+    req = (struct.pack(">HHBBH", 1, 0x0800, 6, 4, 1) + bytes([2, 0, 0, 0, 0, 2]) +
+           bytes([100, 64, 39, 2]) + bytes(6) + bytes([100, 64, 39, 1]))
+    s["arp_request"] = b"\0" + req
+    s["arp_probe"] = b"\0" + req[:14] + bytes(4) + req[18:]
+    s["arp_reply"] = b"\0" + req[:7] + b"\2" + req[8:]
+    s["ns"] = b"\1" + bytes.fromhex(
+        "6000000000203afffe800000000000000000000000000002ff02000000000000"
+        "000000000001ff00000187007a9700000000fe80000000000000000000000000"
+        "00010101020000000002")
+    s["rs"] = b"\1" + bytes.fromhex(
+        "6000000000083afffe800000000000000000000000000002ff02000000000000"
+        "000000000000000285007d3500000000")
+    s["ra"] = b"\1" + bytes.fromhex(
+        "6000000000503afffe800000000000000000000000000001ff02000000000000"
+        "00000000000000018600e093400007080000000000000000030440c000015180"
+        "000038400000000020010db800390000000000000000000005010000000005dc"
+        "190300000000070820010db8003900000000000000000001")
+    s["ra_fields"] = (b"\2" + bytes(range(80)) +
+                      bytes([64, 2, 0, 0, 5, 0xdc, 7, 8, 1]))
+    return s
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -1253,6 +1279,7 @@ def main():
         "fuzz_uevent": uevent_seeds(),
         "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
         "fuzz_mbim": mbim_seeds(),
+        "fuzz_nd": nd_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():
