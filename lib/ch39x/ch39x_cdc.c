@@ -529,6 +529,15 @@ ch39x_cdc_notify_build_connection(uint8_t *buf, uint32_t cap, uint16_t iface,
 }
 
 uint32_t
+ch39x_cdc_notify_build_response(uint8_t *buf, uint32_t cap, uint16_t iface)
+{
+	if (cap < CH39X_CDC_NOTIFY_HDR_LEN)
+		return 0;
+	notify_hdr(buf, CH39X_CDC_NOTIFY_RESPONSE_AVAILABLE, 0, iface, 0);
+	return CH39X_CDC_NOTIFY_HDR_LEN;
+}
+
+uint32_t
 ch39x_cdc_notify_build_speed(uint8_t *buf, uint32_t cap, uint16_t iface,
 			     uint32_t down_bps, uint32_t up_bps)
 {

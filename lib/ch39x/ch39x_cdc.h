@@ -287,6 +287,9 @@ void ch39x_cdc_notify_reset(struct ch39x_cdc_notify_parser *ps);
 /* Build notifications as a device sends them; return their length or 0. */
 uint32_t ch39x_cdc_notify_build_connection(uint8_t *buf, uint32_t cap,
 					   uint16_t iface, bool up);
+/* RESPONSE_AVAILABLE: an encapsulated response waits (MBIM, §18). */
+uint32_t ch39x_cdc_notify_build_response(uint8_t *buf, uint32_t cap,
+					 uint16_t iface);
 uint32_t ch39x_cdc_notify_build_speed(uint8_t *buf, uint32_t cap,
 				      uint16_t iface, uint32_t down_bps,
 				      uint32_t up_bps);

@@ -519,6 +519,8 @@ ch39x_sim_replug(struct ch39x_usb_dev *d, enum ch39x_sim_replug how)
 	sim_vendor_init(s);
 	if (s->cfg.framing != CH39X_FRAMING_VENDOR)
 		sim_cdc_init(s);
+	if (s->mbim != NULL)
+		sim_mbim_power_on(s);
 	for (ep = 0; ep < CH39X_EP_COUNT; ep++) {
 		__atomic_store_n(&s->fault_left[ep], 0, __ATOMIC_RELEASE);
 		s->halted[ep] = false;
@@ -548,6 +550,7 @@ sim_close(struct ch39x_usb_dev *d)
 		return;
 	sim_wake_close(s);
 	sim_wire_close(s);
+	sim_mbim_close(s);
 	if (s->bus_fd >= 0)
 		close(s->bus_fd);
 	pthread_mutex_destroy(&s->lock);
@@ -728,6 +731,7 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	}
 	s->base.ops = &sim_ops;
 	s->model = cfg->framing == CH39X_FRAMING_VENDOR ? &sim_vendor_model :
+		cfg->framing == CH39X_FRAMING_MBIM ? &sim_mbim_model :
 		&sim_cdc_model;
 	s->base.ctrl_delay_us = 0;
 	s->tap_fd = -1;
@@ -751,6 +755,10 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	sim_set_identity(s, CH39X_SIM_REPLUG_SAME);
 	sim_vendor_init(s);
 	s->cable = true;
+	if (cfg->framing == CH39X_FRAMING_MBIM && sim_mbim_open(s) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (cfg->framing != CH39X_FRAMING_VENDOR)
 		sim_cdc_init(s);
 	if (sim_wire_open(s, err, errlen) != 0)
