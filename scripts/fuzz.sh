@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6 mbim nd"
+all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6 mbim nd mbim_ctl"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -49,6 +49,7 @@ max_len() {
 	ncm_params) echo 64 ;;
 	mbim) echo 9000 ;;
 	nd) echo 300 ;;
+	mbim_ctl) echo 20000 ;;
 	*) echo 4096 ;;
 	esac
 }
@@ -87,7 +88,7 @@ mkdir -p "$out/obj" "$out/obj-sim"
 read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
 read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
 for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_ncm \
-	   ch39x_ecm ch39x_mbim ch39x_nd ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
+	   ch39x_ecm ch39x_mbim ch39x_mbim_ctl ch39x_nd ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
 	   ch39x_libusb_return ch39x_libusb_bus ch39x_uevent; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \

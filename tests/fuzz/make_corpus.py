@@ -1262,6 +1262,51 @@ def nd_seeds():
     return s
 
 
+def mbim_ctl_seeds():
+    """fuzz_mbim_ctl.c: a modem's answers to OPEN and the dialer."""
+    def ans(kind, data):
+        return bytes([kind]) + struct.pack("<H", len(data)) + data
+
+    def ok(info=b""):
+        return ans(0, b"\0" + info)
+    caps = InfoBuf(64)
+    for off, v in ((0, 2), (4, 1), (16, 0x20), (28, 4)):
+        caps.u32(off, v)
+    caps.string(40, "860039000000391")
+    caps.string(48, "fw")
+    sub = InfoBuf(28)
+    sub.u32(0, 1)
+    sub.string(4, "001010000000039")
+    reg = InfoBuf(48)
+    reg.u32(4, 3)
+    reg.u32(8, 1)
+    reg.string(28, "ch39x sim")
+    conn = struct.pack("<IIII", 0, 1, 0, 3) + CTX_INTERNET + bytes(4)
+    ipc = mbim_ipcfg(v4=([100, 64, 39, 2], 30), gw4=[100, 64, 39, 1],
+                     dns4=([198, 51, 100, 1],))
+    full = [ok(), ok(bytes(caps.b)), ok(bytes(sub.b)),
+            ok(struct.pack("<II", 1, 1)), ok(bytes(reg.b)),
+            ok(struct.pack("<III", 0, 2, 0x20) + bytes(16)), ok(conn),
+            ok(ipc)]
+    s = {}
+    s["dial_ok"] = bytes([255, 3]) + b"".join(full)
+    s["dial_ok_64"] = bytes([0, 3]) + b"".join(full)
+    s["dial_ind_between"] = bytes([10, 1]) + b"".join(
+        full[:4] + [ans(2, bytes([11]) + struct.pack("<5I", 9, 99, 0, 0, 0))]
+        + full[4:])
+    s["dial_connect_refused"] = bytes([255, 0]) + b"".join(
+        full[:6] + [ans(0, b"\x12")])
+    s["dial_function_error"] = bytes([255, 0]) + b"".join(
+        full[:3] + [ans(3, b"\x02")])
+    s["open_refused"] = bytes([255, 0]) + ans(0, b"\x02")
+    s["stray_fragment"] = bytes([255, 0]) + ans(
+        1, mbim_frags(mbim_cmd(1, 1, 0, bytes(300), done=True), 64)[1]) + \
+        b"".join(full)
+    s["sim_not_ready"] = bytes([255, 0]) + b"".join(
+        full[:2] + [ok(struct.pack("<I", 6) + bytes(24))])
+    return s
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -1280,6 +1325,7 @@ def main():
         "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
         "fuzz_mbim": mbim_seeds(),
         "fuzz_nd": nd_seeds(),
+        "fuzz_mbim_ctl": mbim_ctl_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():
