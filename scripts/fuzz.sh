@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6 mbim nd mbim_ctl"
+all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6 mbim nd mbim_ctl sim_mbim"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -50,6 +50,7 @@ max_len() {
 	mbim) echo 9000 ;;
 	nd) echo 300 ;;
 	mbim_ctl) echo 20000 ;;
+	sim_mbim) echo 20000 ;;
 	*) echo 4096 ;;
 	esac
 }

@@ -1307,6 +1307,41 @@ def mbim_ctl_seeds():
     return s
 
 
+def sim_mbim_seeds():
+    """fuzz_sim_mbim.c: a host's conversation with the simulated modem."""
+    def op(code, data=b""):
+        return bytes([code]) + struct.pack("<H", len(data)) + data
+
+    def get(n=4096):
+        return op(2, bytes(n))
+    opn = mbim_msg(1, 1, struct.pack("<I", 4096))
+    cs = mbim_connect_set("internet", ip_type=1)
+    q = struct.pack("<I", 0) + bytes(56)
+    # An IPv4 packet from the UE to itself: out on the looped cable and
+    # back into session 0.
+    ip = ipv4(udp_hdr(10) + payload(10), 17)
+    ip = ip[:12] + bytes([100, 64, 39, 2, 100, 64, 39, 2]) + ip[20:]
+    ntb = bytearray(12)
+    put(ntb, 12, ndp16([(32, len(ip))], sign=IPS16_SIGN))
+    put(ntb, 32, ip)
+    ntb[0:12] = nth16(len(ntb), 12)
+    conv = (op(0, opn) + get() + op(1, bytes([1, 0])) + get() +
+            op(1, bytes([12, 1]) + cs) + get() + get() +
+            op(1, bytes([15, 0]) + q) + get() + op(6) + op(5) +
+            op(3, bytes(ntb)) + op(5) + op(5) + op(4, bytes([3, 0])) +
+            op(6) + get())
+    s = {}
+    s["conversation_4096"] = b"\x3f" + conv
+    s["conversation_64"] = b"\0" + conv
+    s["before_open"] = b"\0" + op(1, bytes([1, 0])) + get() + get(15)
+    s["raw_garbage"] = b"\1" + op(0, bytes(range(200))) + get() + op(0) + \
+        get(0)
+    s["events"] = b"\x3f" + op(0, opn) + get() + b"".join(
+        op(4, bytes([e, a])) + get() for e, a in
+        ((1, 0), (2, 0), (4, 9), (3, 1), (4, 200)))
+    return s
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -1326,6 +1361,7 @@ def main():
         "fuzz_mbim": mbim_seeds(),
         "fuzz_nd": nd_seeds(),
         "fuzz_mbim_ctl": mbim_ctl_seeds(),
+        "fuzz_sim_mbim": sim_mbim_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():
