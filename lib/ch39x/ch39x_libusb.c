@@ -113,6 +113,7 @@ proto_name(unsigned int p)
 	case CH39X_LIBUSB_VENDOR: return "vendor";
 	case CH39X_LIBUSB_NCM: return "ncm";
 	case CH39X_LIBUSB_ECM: return "ecm";
+	case CH39X_LIBUSB_MBIM: return "mbim";
 	default: return "?";
 	}
 }
@@ -353,13 +354,16 @@ ch39x_libusb_buf_free(struct ch39x_usb_dev *d, uint8_t *buf)
 
 /* ---- transport ops ---- */
 
-/* The first asked protocol a device offers: vendor, NCM, ECM; 0: none. */
+/*
+ * The first asked protocol a device offers: vendor, NCM, ECM, MBIM; 0:
+ * none.
+ */
 unsigned int
 lu_first_proto(unsigned int asked, unsigned int offers)
 {
 	unsigned int b;
 
-	for (b = 0; b < 3; b++)
+	for (b = 0; b < CH39X_LIBUSB_NPROTOS; b++)
 		if (asked & offers & (1u << b))
 			return 1u << b;
 	return 0;
@@ -372,6 +376,7 @@ lu_framing(unsigned int proto)
 	return proto == CH39X_LIBUSB_VENDOR ? CH39X_FRAMING_VENDOR :
 		proto == CH39X_LIBUSB_NCM ? CH39X_FRAMING_NCM :
 		proto == CH39X_LIBUSB_ECM ? CH39X_FRAMING_ECM :
+		proto == CH39X_LIBUSB_MBIM ? CH39X_FRAMING_MBIM :
 		CH39X_FRAMING_NONE;
 }
 

@@ -55,7 +55,10 @@ enum ch39x_libusb_proto {
 	CH39X_LIBUSB_VENDOR = 1u << 0,	/* CH39x vendor mode, VID 0x1A86 */
 	CH39X_LIBUSB_NCM = 1u << 1,	/* comm 0x02/0x0D + data 0x0A */
 	CH39X_LIBUSB_ECM = 1u << 2,	/* comm 0x02/0x06 + data 0x0A */
+	CH39X_LIBUSB_MBIM = 1u << 3,	/* comm 0x02/0x0E + data 0x0A (§18) */
 };
+/* Protocol bits, in the order of preference. */
+#define CH39X_LIBUSB_NPROTOS 4
 #define CH39X_LIBUSB_CDC (CH39X_LIBUSB_NCM | CH39X_LIBUSB_ECM)
 #define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC)
 
@@ -69,7 +72,8 @@ enum ch39x_libusb_proto {
  * one device (hubs never count) must pass them all; otherwise the open
  * fails and the message lists what was found. A device that offers several
  * of the asked protocols (in its configurations) is opened for the first of
- * vendor, NCM, ECM, switching configuration when that one is not active.
+ * vendor, NCM, ECM, MBIM, switching configuration when that one is not
+ * active.
  */
 struct ch39x_libusb_sel {
 	uint16_t vid;		/* 0: any (then pid must be 0 too) */

@@ -29,7 +29,8 @@
 int
 proto_bit(unsigned int p)
 {
-	return p == CH39X_LIBUSB_VENDOR ? 0 : p == CH39X_LIBUSB_NCM ? 1 : 2;
+	return p == CH39X_LIBUSB_VENDOR ? 0 : p == CH39X_LIBUSB_NCM ? 1 :
+		p == CH39X_LIBUSB_ECM ? 2 : 3;
 }
 
 void
@@ -46,11 +47,11 @@ dev_path(libusb_device *dev, char *buf, size_t len)
 					i == 0 ? '-' : '.', ports[i]);
 }
 
-/* NCM and ECM functions of one configuration, from the parsed tree. */
+/* NCM, ECM and MBIM functions of one configuration, from the tree. */
 static unsigned int
 cdc_offers(const struct libusb_config_descriptor *c)
 {
-	bool ncm = false, ecm = false, data = false;
+	bool ncm = false, ecm = false, mbim = false, data = false;
 	const struct libusb_interface_descriptor *a;
 	int i, j;
 
@@ -63,13 +64,19 @@ cdc_offers(const struct libusb_config_descriptor *c)
 			if (a->bInterfaceClass == CH39X_CDC_CLASS_COMM &&
 			    a->bInterfaceSubClass == CH39X_CDC_SUBCLASS_ECM)
 				ecm = true;
+			/* Alt 0 only: a dual NCM/MBIM function is NCM. */
+			if (a->bInterfaceClass == CH39X_CDC_CLASS_COMM &&
+			    a->bInterfaceSubClass == CH39X_CDC_SUBCLASS_MBIM &&
+			    a->bAlternateSetting == 0)
+				mbim = true;
 			if (a->bInterfaceClass == CH39X_CDC_CLASS_DATA)
 				data = true;
 		}
 	}
 	if (!data)
 		return 0;
-	return (ncm ? CH39X_LIBUSB_NCM : 0) | (ecm ? CH39X_LIBUSB_ECM : 0);
+	return (ncm ? CH39X_LIBUSB_NCM : 0) | (ecm ? CH39X_LIBUSB_ECM : 0) |
+		(mbim ? CH39X_LIBUSB_MBIM : 0);
 }
 
 /* The vendor configuration of a CH39x part (§1), 0 for others. */
@@ -103,7 +110,7 @@ classify(struct lu_cand *c)
 		m = cdc_offers(cfg);
 		if (vcfg != 0 && cfg->bConfigurationValue == vcfg)
 			m |= CH39X_LIBUSB_VENDOR;
-		for (b = 0; b < 3; b++) {
+		for (b = 0; b < CH39X_LIBUSB_NPROTOS; b++) {
 			if (!(m & (1u << b)))
 				continue;
 			/* Several configurations: the active one wins. */
@@ -119,7 +126,8 @@ classify(struct lu_cand *c)
 				cfg->bConfigurationValue == c->active ?
 				"*" : "");
 		if (m != 0) {
-			for (b = 0; b < 3 && off < sizeof(c->classes); b++)
+			for (b = 0; b < CH39X_LIBUSB_NPROTOS &&
+			     off < sizeof(c->classes); b++)
 				if (m & (1u << b))
 					off += (size_t)snprintf(c->classes +
 						off, sizeof(c->classes) - off,
@@ -223,7 +231,8 @@ sel_text(const struct ch39x_libusb_sel *sel, unsigned int protos, char *buf,
 					sel->path);
 	if (protos == CH39X_LIBUSB_ANY && off < len)
 		snprintf(buf + off, len - off, "class=any");
-	for (b = 0; b < 3 && off < len && protos != CH39X_LIBUSB_ANY; b++)
+	for (b = 0; b < CH39X_LIBUSB_NPROTOS && off < len &&
+	     protos != CH39X_LIBUSB_ANY; b++)
 		if (protos & (1u << b))
 			off += (size_t)snprintf(buf + off, len - off, "%s%s",
 				(protos & ((1u << b) - 1)) ? "+" : "class=",
@@ -371,6 +380,7 @@ ch39x_libusb_parse_protos(const char *s, unsigned int *mask)
 		{ "vendor", CH39X_LIBUSB_VENDOR },
 		{ "ncm", CH39X_LIBUSB_NCM },
 		{ "ecm", CH39X_LIBUSB_ECM },
+		{ "mbim", CH39X_LIBUSB_MBIM },
 		{ "cdc", CH39X_LIBUSB_CDC },
 		{ "any", CH39X_LIBUSB_ANY },
 	};
