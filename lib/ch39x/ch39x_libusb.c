@@ -363,7 +363,7 @@ lu_first_proto(unsigned int asked, unsigned int offers)
 {
 	unsigned int b;
 
-	for (b = 0; b < CH39X_LIBUSB_NPROTOS; b++)
+	for (b = 0; b < CH39X_LIBUSB_PROTOS; b++)
 		if (asked & offers & (1u << b))
 			return 1u << b;
 	return 0;

@@ -55,10 +55,11 @@ enum ch39x_libusb_proto {
 	CH39X_LIBUSB_VENDOR = 1u << 0,	/* CH39x vendor mode, VID 0x1A86 */
 	CH39X_LIBUSB_NCM = 1u << 1,	/* comm 0x02/0x0D + data 0x0A */
 	CH39X_LIBUSB_ECM = 1u << 2,	/* comm 0x02/0x06 + data 0x0A */
-	CH39X_LIBUSB_MBIM = 1u << 3,	/* comm 0x02/0x0E + data 0x0A (§18) */
+	/* bit 3: RNDIS (branch rndis) */
+	CH39X_LIBUSB_MBIM = 1u << 4,	/* comm 0x02/0x0E + data 0x0A (§18) */
 };
 /* Protocol bits, in the order of preference. */
-#define CH39X_LIBUSB_NPROTOS 4
+#define CH39X_LIBUSB_PROTOS 5
 #define CH39X_LIBUSB_CDC (CH39X_LIBUSB_NCM | CH39X_LIBUSB_ECM)
 #define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC)
 

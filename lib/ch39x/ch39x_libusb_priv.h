@@ -176,7 +176,7 @@ struct lu_cand {
 	struct libusb_device_descriptor dd;
 	char path[CH39X_LIBUSB_PATH_MAX];
 	unsigned int offers;		/* CH39X_LIBUSB_* */
-	uint8_t cfg_for[CH39X_LIBUSB_NPROTOS]; /* configuration per proto bit */
+	uint8_t cfg_for[CH39X_LIBUSB_PROTOS]; /* configuration per proto bit */
 	uint8_t active;			/* 0: unconfigured or unknown */
 	char classes[128];
 	char serial[LU_SERIAL_MAX];

@@ -30,7 +30,7 @@ int
 proto_bit(unsigned int p)
 {
 	return p == CH39X_LIBUSB_VENDOR ? 0 : p == CH39X_LIBUSB_NCM ? 1 :
-		p == CH39X_LIBUSB_ECM ? 2 : 3;
+		p == CH39X_LIBUSB_ECM ? 2 : 4;
 }
 
 void
@@ -110,7 +110,7 @@ classify(struct lu_cand *c)
 		m = cdc_offers(cfg);
 		if (vcfg != 0 && cfg->bConfigurationValue == vcfg)
 			m |= CH39X_LIBUSB_VENDOR;
-		for (b = 0; b < CH39X_LIBUSB_NPROTOS; b++) {
+		for (b = 0; b < CH39X_LIBUSB_PROTOS; b++) {
 			if (!(m & (1u << b)))
 				continue;
 			/* Several configurations: the active one wins. */
@@ -126,7 +126,7 @@ classify(struct lu_cand *c)
 				cfg->bConfigurationValue == c->active ?
 				"*" : "");
 		if (m != 0) {
-			for (b = 0; b < CH39X_LIBUSB_NPROTOS &&
+			for (b = 0; b < CH39X_LIBUSB_PROTOS &&
 			     off < sizeof(c->classes); b++)
 				if (m & (1u << b))
 					off += (size_t)snprintf(c->classes +
@@ -231,7 +231,7 @@ sel_text(const struct ch39x_libusb_sel *sel, unsigned int protos, char *buf,
 					sel->path);
 	if (protos == CH39X_LIBUSB_ANY && off < len)
 		snprintf(buf + off, len - off, "class=any");
-	for (b = 0; b < CH39X_LIBUSB_NPROTOS && off < len &&
+	for (b = 0; b < CH39X_LIBUSB_PROTOS && off < len &&
 	     protos != CH39X_LIBUSB_ANY; b++)
 		if (protos & (1u << b))
 			off += (size_t)snprintf(buf + off, len - off, "%s%s",
