@@ -89,7 +89,7 @@ mkdir -p "$out/obj" "$out/obj-sim"
 read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
 read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
 for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_ncm \
-	   ch39x_ecm ch39x_mbim ch39x_mbim_ctl ch39x_nd ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
+	   ch39x_ecm ch39x_mbim ch39x_mbim_ctl ch39x_mbim_eth ch39x_nd ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
 	   ch39x_libusb_return ch39x_libusb_bus ch39x_uevent; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \

@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "ch39x_mbim.h"
+#include "ch39x_mbim_eth.h"
+#include "ch39x_nd.h"
 
 #include "check.h"
 
@@ -669,6 +671,194 @@ test_services(void)
 	CHECK_EQ(ch39x_mbim_services_build(info, 51, &s, 1, 0), 0);
 }
 
+/* ---- The port as Ethernet (ch39x_mbim_eth.h) ---- */
+
+static const struct ch39x_mbim_eth eth_cfg = {
+	.port_mac = { 0x02, 0, 0, 0, 0, 0x02 },
+	.peer_mac = { 0x02, 0, 0, 0, 0, 0x01 },
+};
+
+/* IPv4/UDP 100.64.39.2 -> 198.51.100.1, total length 28, in 60 bytes. */
+static uint32_t
+eth_ip4(uint8_t *f, bool tag, uint16_t vid)
+{
+	uint32_t o = tag ? 18 : 14;
+
+	memset(f, 0, 64);
+	memcpy(f, eth_cfg.peer_mac, 6);
+	memcpy(f + 6, eth_cfg.port_mac, 6);
+	if (tag) {
+		f[12] = 0x81;
+		f[14] = (uint8_t)(vid >> 8);
+		f[15] = (uint8_t)vid;
+	}
+	f[o - 2] = 0x08;
+	memcpy(f + o, BYTES(0x45, 0, 0, 28, 0, 0, 0x40, 0, 64, 17, 0, 0,
+			    100, 64, 39, 2, 198, 51, 100, 1), 20);
+	return 60 + (tag ? 4 : 0);
+}
+
+static void
+test_eth_tx(void)
+{
+	struct ch39x_mbim_eth ips0 = eth_cfg;
+	struct ch39x_mbim_tx t;
+	uint8_t f[128], out[128];
+	uint16_t tci;
+	uint32_t n;
+
+	/* Untagged IPv4: session 0, the datagram without the padding. */
+	n = eth_ip4(f, false, 0);
+	ch39x_mbim_eth_tx(&eth_cfg, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_IP);
+	CHECK_EQ(t.session, 0);
+	CHECK_EQ(t.ip_off, 14);
+	CHECK_EQ(t.ip_len, 28);
+	/* Tagged in the frame, or by the mbuf: that session. */
+	n = eth_ip4(f, true, 5);
+	ch39x_mbim_eth_tx(&eth_cfg, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_IP);
+	CHECK_EQ(t.session, 5);
+	CHECK_EQ(t.ip_off, 18);
+	n = eth_ip4(f, false, 0);
+	ch39x_mbim_eth_tx(&eth_cfg, f, n, 0x2007, &t);	/* PCP 1, VID 7 */
+	CHECK_EQ(t.session, 7);
+	/* VLAN 256 and up is no IP session; 4094 is session 0 if asked. */
+	n = eth_ip4(f, true, 256);
+	ch39x_mbim_eth_tx(&eth_cfg, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_BAD_VLAN);
+	n = eth_ip4(f, true, 4094);
+	ch39x_mbim_eth_tx(&eth_cfg, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_BAD_VLAN);
+	ips0.ips0_vlan = true;
+	ch39x_mbim_eth_tx(&ips0, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_IP);
+	CHECK_EQ(t.session, 0);
+	n = eth_ip4(f, false, 0);
+	ch39x_mbim_eth_tx(&ips0, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_BAD_VLAN);
+	/* A total length past the frame, a runt, another EtherType. */
+	f[17] = 200;
+	ch39x_mbim_eth_tx(&eth_cfg, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_RUNT);
+	ch39x_mbim_eth_tx(&eth_cfg, f, 13, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_RUNT);
+	f[12] = 0x88;
+	f[13] = 0xcc;
+	ch39x_mbim_eth_tx(&eth_cfg, f, n, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_NOT_IP);
+
+	/* ARP: who has 100.64.39.1 (the gateway)? The peer answers. */
+	memset(f, 0, sizeof(f));
+	memset(f, 0xff, 6);
+	memcpy(f + 6, eth_cfg.port_mac, 6);
+	memcpy(f + 12, BYTES(0x08, 0x06, 0, 1, 8, 0, 6, 4, 0, 1,
+			     2, 0, 0, 0, 0, 2, 100, 64, 39, 2,
+			     0, 0, 0, 0, 0, 0, 100, 64, 39, 1), 30);
+	ch39x_mbim_eth_tx(&eth_cfg, f, 42, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_ANSWER);
+	CHECK_EQ(ch39x_mbim_eth_answer(&eth_cfg, f, 42, -1, out, sizeof(out),
+				       &tci), 60);
+	CHECK_EQ(tci, 0);
+	CHECK_MEM(out, BYTES(2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x06,
+			     0, 1, 8, 0, 6, 4, 0, 2, 2, 0, 0, 0, 0, 1,
+			     100, 64, 39, 1, 2, 0, 0, 0, 0, 2,
+			     100, 64, 39, 2), 42);
+	/* A probe is not answered: not IP, dropped. */
+	memset(f + 28, 0, 4);
+	ch39x_mbim_eth_tx(&eth_cfg, f, 42, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_NOT_IP);
+	CHECK_EQ(ch39x_mbim_eth_answer(&eth_cfg, f, 42, -1, out, sizeof(out),
+				       &tci), 0);
+}
+
+/*
+ * A neighbour solicitation for fe80::1 from fe80::2 (02:..:02), as
+ * test_nd.c has it from scapy, in a frame tagged VLAN 3.
+ */
+static void
+test_eth_nd(void)
+{
+	static const char ns[] =
+		"6000000000203afffe800000000000000000000000000002ff02000000"
+		"00000000000001ff00000187007a9700000000fe800000000000000000"
+		"0000000000010101020000000002";
+	struct ch39x_mbim_tx t;
+	struct ch39x_nd nd;
+	uint8_t f[128], out[128];
+	uint32_t i;
+	uint16_t tci;
+
+	memset(f, 0, sizeof(f));
+	memcpy(f, BYTES(0x33, 0x33, 0xff, 0, 0, 1), 6);
+	memcpy(f + 6, eth_cfg.port_mac, 6);
+	memcpy(f + 12, BYTES(0x81, 0x00, 0x00, 0x03, 0x86, 0xDD), 6);
+	for (i = 0; i < 72; i++)
+		f[18 + i] = (uint8_t)strtoul((char[]){ ns[2 * i],
+					     ns[2 * i + 1], 0 }, NULL, 16);
+	ch39x_mbim_eth_tx(&eth_cfg, f, 90, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_ANSWER);
+	CHECK_EQ(t.session, 3);
+	CHECK_EQ(ch39x_mbim_eth_answer(&eth_cfg, f, 90, -1, out, sizeof(out),
+				       &tci), 14 + 72);
+	CHECK_EQ(tci, 3);
+	CHECK_MEM(out, BYTES(2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x86, 0xDD),
+		  14);
+	CHECK_EQ(ch39x_nd_parse(out + 14, 72, &nd), 0);
+	CHECK_EQ(nd.type, CH39X_ND_NA);
+	CHECK_EQ(nd.flags, 0xE0);
+	CHECK_MEM(nd.lla, eth_cfg.peer_mac, 6);
+	/* Duplicate address detection (from ::) goes to the modem. */
+	memset(f + 18 + 8, 0, 16);
+	ch39x_mbim_eth_tx(&eth_cfg, f, 90, -1, &t);
+	CHECK_EQ(t.kind, CH39X_MBIM_TX_IP);	/* checksum now wrong: IP */
+	CHECK_EQ(ch39x_mbim_eth_answer(&eth_cfg, f, 90, -1, out, sizeof(out),
+				       &tci), 0);
+}
+
+static void
+test_eth_rx(void)
+{
+	struct ch39x_mbim_eth ips0 = eth_cfg;
+	uint8_t ip[64], h[14];
+	uint16_t tci;
+
+	memset(ip, 0, sizeof(ip));
+	memcpy(ip, BYTES(0x45, 0, 0, 20, 0, 0, 0, 0, 64, 17, 0, 0,
+			 198, 51, 100, 1, 100, 64, 39, 2), 20);
+	CHECK_EQ(ch39x_mbim_eth_rx(&eth_cfg, 0, ip, 20, h, &tci), 14);
+	CHECK_MEM(h, BYTES(2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00),
+		  14);
+	CHECK_EQ(tci, 0);
+	CHECK_EQ(ch39x_mbim_eth_rx(&eth_cfg, 9, ip, 20, h, &tci), 14);
+	CHECK_EQ(tci, 9);
+	ips0.ips0_vlan = true;
+	CHECK_EQ(ch39x_mbim_eth_rx(&ips0, 0, ip, 20, h, &tci), 14);
+	CHECK_EQ(tci, 4094);
+	memcpy(ip + 16, BYTES(255, 255, 255, 255), 4);
+	ch39x_mbim_eth_rx(&eth_cfg, 0, ip, 20, h, &tci);
+	CHECK_MEM(h, BYTES(0xff, 0xff, 0xff, 0xff, 0xff, 0xff), 6);
+	memcpy(ip + 16, BYTES(224, 0, 0, 251), 4);
+	ch39x_mbim_eth_rx(&eth_cfg, 0, ip, 20, h, &tci);
+	CHECK_MEM(h, BYTES(0x01, 0x00, 0x5e, 0, 0, 251), 6);
+	/* IPv6 to ff02::1 and to the port. */
+	memset(ip, 0, sizeof(ip));
+	ip[0] = 0x60;
+	ip[24] = 0xff;
+	ip[25] = 0x02;
+	ip[39] = 1;
+	CHECK_EQ(ch39x_mbim_eth_rx(&eth_cfg, 0, ip, 40, h, &tci), 14);
+	CHECK_MEM(h, BYTES(0x33, 0x33, 0, 0, 0, 1, 2, 0, 0, 0, 0, 1,
+			   0x86, 0xDD), 14);
+	ip[24] = 0x20;
+	ch39x_mbim_eth_rx(&eth_cfg, 0, ip, 40, h, &tci);
+	CHECK_MEM(h, eth_cfg.port_mac, 6);
+	/* Short, or neither IPv4 nor IPv6: nothing. */
+	CHECK_EQ(ch39x_mbim_eth_rx(&eth_cfg, 0, ip, 39, h, &tci), 0);
+	ip[0] = 0x50;
+	CHECK_EQ(ch39x_mbim_eth_rx(&eth_cfg, 0, ip, 40, h, &tci), 0);
+}
+
 int
 main(void)
 {
@@ -681,6 +871,9 @@ main(void)
 		{ "ipcfg", test_ipcfg },
 		{ "infos", test_infos },
 		{ "services", test_services },
+		{ "eth_tx", test_eth_tx },
+		{ "eth_nd", test_eth_nd },
+		{ "eth_rx", test_eth_rx },
 	};
 
 	return check_run("test_mbim", cases, sizeof(cases) / sizeof(cases[0]));

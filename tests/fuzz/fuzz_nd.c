@@ -16,6 +16,11 @@
  * 2, RA: the rest gives the fields of a router advertisement (prefix,
  *    lengths, lifetimes, MTU, DNS servers); the built packet must parse
  *    back with them.
+ * 3, an MBIM port as Ethernet (ch39x_mbim_eth.h): byte 1 bit 0: session 0
+ *    tagged 4094; bit 1: an mbuf VLAN tag (bytes 2-3); the rest a frame
+ *    the application sends, classified (an IP datagram must lie inside,
+ *    an answer must parse as the reply) and, as a datagram from the modem,
+ *    given its Ethernet header.
  *
  * Every input is an exactly sized heap copy.
  */
@@ -25,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ch39x_mbim_eth.h"
 #include "ch39x_nd.h"
 #include "fuzz.h"
 
@@ -123,6 +129,65 @@ run_ra(const uint8_t *b, uint32_t len)
 			   memcmp(n.prefix, ra.prefix, 16) == 0);
 }
 
+static void
+run_mbim_eth(const uint8_t *data, size_t size)
+{
+	struct ch39x_mbim_eth e = {
+		.port_mac = { 0x02, 0, 0, 0, 0, 0x02 },
+		.peer_mac = { 0x02, 0, 0, 0, 0, 0x01 },
+	};
+	struct ch39x_mbim_tx t;
+	struct ch39x_arp a;
+	struct ch39x_nd n;
+	uint8_t out[256], hdr[14], *f;
+	uint32_t len, al;
+	uint16_t tci, vid;
+	int32_t mtci;
+
+	if (size < 4)
+		return;
+	e.ips0_vlan = data[1] & 1;
+	mtci = (data[1] & 2) ? (int32_t)(data[2] << 8 | data[3]) : -1;
+	len = (uint32_t)(size - 4);
+	f = fuzz_dup(data + 4, len);
+	ch39x_mbim_eth_tx(&e, f, len, mtci, &t);
+	al = ch39x_mbim_eth_answer(&e, f, len, mtci, out, sizeof(out), &tci);
+	switch (t.kind) {
+	case CH39X_MBIM_TX_IP:
+		FUZZ_CHECK(t.ip_off >= 14 && t.ip_len >= 20 &&
+			   t.ip_off + t.ip_len <= len);
+		FUZZ_CHECK((f[t.ip_off] >> 4) == 4 || (f[t.ip_off] >> 4) == 6);
+		FUZZ_CHECK(al == 0);
+		break;
+	case CH39X_MBIM_TX_ANSWER:
+		FUZZ_CHECK(al > 14);
+		FUZZ_CHECK(memcmp(out + 6, e.peer_mac, 6) == 0);
+		vid = tci;
+		FUZZ_CHECK(vid <= CH39X_MBIM_MAX_VID ||
+			   (vid == CH39X_MBIM_IPS0_VID && e.ips0_vlan));
+		if (out[12] == 0x08)
+			FUZZ_CHECK(ch39x_arp_parse(out + 14, al - 14, &a) == 0 &&
+				   a.op == CH39X_ARP_REPLY &&
+				   memcmp(a.sha, e.peer_mac, 6) == 0);
+		else
+			FUZZ_CHECK(ch39x_nd_parse(out + 14, al - 14, &n) == 0 &&
+				   n.type == CH39X_ND_NA && n.have_lla);
+		break;
+	default:
+		FUZZ_CHECK(al == 0);
+		break;
+	}
+	/* The same bytes as a datagram from the modem, session byte 1. */
+	if (ch39x_mbim_eth_rx(&e, data[1], f, len, hdr, &tci) != 0) {
+		FUZZ_CHECK(memcmp(hdr + 6, e.peer_mac, 6) == 0);
+		FUZZ_CHECK((hdr[12] == 0x08 && (f[0] >> 4) == 4) ||
+			   (hdr[12] == 0x86 && (f[0] >> 4) == 6));
+		FUZZ_CHECK(tci == (data[1] ? data[1] : e.ips0_vlan ?
+				   CH39X_MBIM_IPS0_VID : 0));
+	}
+	free(f);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -130,6 +195,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	if ((data[0] & 3) == 3) {
+		run_mbim_eth(data, size);
+		return 0;
+	}
 	b = fuzz_dup(data + 1, size - 1);
 	switch (data[0] & 3) {
 	case 0:

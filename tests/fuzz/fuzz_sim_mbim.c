@@ -8,7 +8,9 @@
  * any bytes and size, bulk OUT NTBs of any bytes, network events, and
  * the reads of what it answers.
  *
- * Byte 0: wMaxControlMessage 64 + 64 * (byte % 64). Then operations, each
+ * Byte 0: wMaxControlMessage 64, 512 or 4096 (byte % 3). The modems are
+ * opened once each and put back to their power-on state for each input
+ * (unplugged and plugged in again). Then operations, each
  * an op byte, a 2-byte LE length and that many bytes:
  *   op 0: SEND_ENCAPSULATED_COMMAND with the bytes;
  *   op 1: a whole, well-formed COMMAND of Basic Connect: CID byte 0,
@@ -133,28 +135,44 @@ bulk(struct ch39x_usb_dev *d, enum ch39x_ep ep, uint8_t *b, uint32_t len,
 	FUZZ_CHECK(rx.stats.bad_dgram == 0 && rx.stats.ndp_sig_skipped == 0);
 }
 
+static struct ch39x_usb_dev *
+modem(uint32_t max_ctrl, unsigned int k)
+{
+	static struct ch39x_usb_dev *devs[3];
+	struct ch39x_sim_config cfg;
+	char err[256];
+
+	if (devs[k] == NULL) {
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.pid = CH39X_PID_CH398;
+		cfg.speed = CH39X_SPEED_HIGH;
+		cfg.framing = CH39X_FRAMING_MBIM;
+		cfg.wire = CH39X_WIRE_LOOP;
+		cfg.mbim_max_ctrl = (uint16_t)max_ctrl;
+		devs[k] = ch39x_sim_open(&cfg, err, sizeof(err));
+		FUZZ_CHECK(devs[k] != NULL);
+	} else {
+		ch39x_sim_unplug(devs[k]);
+		FUZZ_CHECK(ch39x_sim_replug(devs[k], CH39X_SIM_REPLUG_SAME) ==
+			   0);
+	}
+	return devs[k];
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const uint32_t sizes[3] = { 64, 512, 4096 };
 	const uint8_t *p = data + 1, *end = data + size;
 	struct ch39x_sim_mbim_state st;
-	struct ch39x_sim_config cfg;
 	struct ch39x_usb_dev *d;
 	uint32_t max_ctrl, len;
-	char err[256];
 	uint8_t op, *b, *in;
 
 	if (size < 1)
 		return 0;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.pid = CH39X_PID_CH398;
-	cfg.speed = CH39X_SPEED_HIGH;
-	cfg.framing = CH39X_FRAMING_MBIM;
-	cfg.wire = CH39X_WIRE_LOOP;
-	max_ctrl = 64u + 64u * (data[0] % 64u);
-	cfg.mbim_max_ctrl = (uint16_t)max_ctrl;
-	d = ch39x_sim_open(&cfg, err, sizeof(err));
-	FUZZ_CHECK(d != NULL);
+	max_ctrl = sizes[data[0] % 3];
+	d = modem(max_ctrl, data[0] % 3u);
 	FUZZ_CHECK(d->ops->set_data_alt(d, 1) == 0);
 	in = malloc(IN_SIZE);
 	FUZZ_CHECK(in != NULL);
@@ -203,6 +221,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   st.max_ctrl <= max_ctrl);
 	FUZZ_CHECK(st.messages_in <= st.fragments_in);
 	free(in);
-	d->ops->close(d);
 	return 0;
 }

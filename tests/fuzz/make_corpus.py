@@ -1259,6 +1259,20 @@ def nd_seeds():
         "190300000000070820010db8003900000000000000000001")
     s["ra_fields"] = (b"\2" + bytes(range(80)) +
                       bytes([64, 2, 0, 0, 5, 0xdc, 7, 8, 1]))
+    # An MBIM port's frames: mode 3, flags, a tag, the frame.
+    port = bytes.fromhex("020000000002")
+    peer = bytes.fromhex("020000000001")
+    ip4 = ipv4(udp_hdr(8) + payload(8), 17)
+    s["mbim_eth_ip4"] = b"\3\0\0\0" + peer + port + b"\x08\x00" + ip4
+    s["mbim_eth_vlan5"] = (b"\3\0\0\0" + peer + port +
+                           b"\x81\x00\x00\x05\x08\x00" + ip4)
+    s["mbim_eth_mbuf_tag"] = (b"\3\2\x00\x07" + peer + port + b"\x86\xdd" +
+                              ipv6(udp_hdr(4) + payload(4), 17))
+    s["mbim_eth_ips0_vlan"] = (b"\3\1\0\0" + peer + port +
+                               b"\x81\x00\x0f\xfe\x08\x00" + ip4)
+    s["mbim_eth_arp"] = b"\3\0\0\0" + b"\xff" * 6 + port + b"\x08\x06" + req
+    s["mbim_eth_ns"] = (b"\3\0\0\0" + bytes.fromhex("3333ff000001") +
+                        port + b"\x86\xdd" + s["ns"][1:])
     return s
 
 
@@ -1331,12 +1345,12 @@ def sim_mbim_seeds():
             op(3, bytes(ntb)) + op(5) + op(5) + op(4, bytes([3, 0])) +
             op(6) + get())
     s = {}
-    s["conversation_4096"] = b"\x3f" + conv
+    s["conversation_4096"] = b"\2" + conv
     s["conversation_64"] = b"\0" + conv
     s["before_open"] = b"\0" + op(1, bytes([1, 0])) + get() + get(15)
     s["raw_garbage"] = b"\1" + op(0, bytes(range(200))) + get() + op(0) + \
         get(0)
-    s["events"] = b"\x3f" + op(0, opn) + get() + b"".join(
+    s["events"] = b"\2" + op(0, opn) + get() + b"".join(
         op(4, bytes([e, a])) + get() for e, a in
         ((1, 0), (2, 0), (4, 9), (3, 1), (4, 200)))
     return s
