@@ -88,8 +88,9 @@ rm -rf "$out/obj" "$out/obj-sim"
 mkdir -p "$out/obj" "$out/obj-sim"
 read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
 read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
-for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_ncm \
-	   ch39x_ecm ch39x_mbim ch39x_mbim_ctl ch39x_mbim_eth ch39x_nd ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
+for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_usbdesc ch39x_ncm \
+	   ch39x_ecm ch39x_mbim ch39x_mbim_ctl ch39x_mbim_eth ch39x_nd \
+	   ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
 	   ch39x_libusb_return ch39x_libusb_bus ch39x_uevent; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
@@ -98,7 +99,7 @@ done
 # The device model (lib/ch39x_sim), linked with libpcap into the sim_*
 # harnesses only: the host-side parsers' harnesses go without it.
 for src in ch39x_sim ch39x_sim_wire ch39x_sim_vendor ch39x_sim_phy ch39x_sim_cdc \
-	   ch39x_sim_mbim ch39x_sim_wake; do
+	   ch39x_sim_desc ch39x_sim_mbim ch39x_sim_wake; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
 		-c "$sim/$src.c" -o "$out/obj-sim/$src.o"

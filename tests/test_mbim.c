@@ -7,7 +7,7 @@
 /*
  * Unit tests for the MBIM control message codec (lib/ch39x/ch39x_mbim.c).
  * The expected messages are written out by hand from the layouts of
- * §18-§19 (offsets worked out in the comments), never produced by the code
+ * §22-§23 (offsets worked out in the comments), never produced by the code
  * under test; every input to a parser is an exactly sized heap copy, so
  * that the sanitizer build catches a read past it.
  */

@@ -1407,7 +1407,7 @@ test_rx_fuzz(void)
 	}
 }
 
-/* ---- MBIM: IPS NDPs (§17) ---- */
+/* ---- MBIM: IPS NDPs (§21) ---- */
 
 /*
  * TX as an MBIM host builds: raw IP datagrams, the remainder placing the
@@ -1854,7 +1854,7 @@ test_notify(void)
 }
 
 /*
- * An MBIM function (§18): config (wTotalLength 95, 2 interfaces), IAD,
+ * An MBIM function (§22): config (wTotalLength 95, 2 interfaces), IAD,
  * comm interface 0 (02/0E/00), Header 1.10, MBIM 1.00 (wMaxControlMessage
  * 4096, 16 filters of 128 bytes, wMaxSegmentSize 2048, caps 0x20), MBIM
  * extended 1.00 (1 outstanding, wMTU 1500), Union 0 -> 1, interrupt IN
@@ -1924,6 +1924,52 @@ test_descs_mbim(void)
 	CHECK(!d.have_mbim);
 }
 
+/*
+ * The builder, the walker's inverse: the gadget's own function walked and
+ * built again is the gadget's bytes after the configuration header (whose
+ * attributes and power are the builder's: bus powered, 500 mA), and at
+ * SuperSpeed the same walk with a companion after each endpoint.
+ */
+static void
+test_build_config(void)
+{
+	struct ch39x_cdc_desc d, d2;
+	uint8_t out[256];
+	uint32_t n, cap;
+
+	CHECK_EQ(parse_cfg_exact(ncm_cfg, sizeof(ncm_cfg), 0, &d), 0);
+	n = ch39x_cdc_build_config(&d, 1, false, out, sizeof(out));
+	CHECK_EQ(n, 94);
+	CHECK_MEM(out, ncm_cfg, 7);
+	CHECK_EQ(out[7], 0x80);
+	CHECK_EQ(out[8], 250);
+	CHECK_MEM(out + 9, ncm_cfg + 9, 94 - 9);
+	/* Too small by one byte, or anything less: nothing. */
+	for (cap = 0; cap < n; cap++)
+		CHECK_EQ(ch39x_cdc_build_config(&d, 1, false, out, cap), 0);
+	/* SuperSpeed: 1024-byte bulk packets, three companions. */
+	d.bulk_in_maxp = d.bulk_out_maxp = 1024;
+	n = ch39x_cdc_build_config(&d, 1, true, out, sizeof(out));
+	CHECK_EQ(n, 94 + 3 * 6);
+	CHECK_EQ(out[8], 112);
+	CHECK_EQ(parse_cfg_exact(out, n, 0, &d2), 0);
+	CHECK_EQ(d2.errors, 0);
+	d.flags = d2.flags;
+	CHECK_MEM(&d2, &d, sizeof(d));
+	/*
+	 * An MBIM function built again walks to the same: its MBIM and
+	 * extended descriptors after the Union (the order the builder has).
+	 */
+	CHECK_EQ(parse_cfg_exact(mbim_cfg, sizeof(mbim_cfg),
+				 CH39X_CDC_SUBCLASS_MBIM, &d), 0);
+	n = ch39x_cdc_build_config(&d, 1, false, out, sizeof(out));
+	CHECK_EQ(n, sizeof(mbim_cfg));
+	CHECK_EQ(parse_cfg_exact(out, n, CH39X_CDC_SUBCLASS_MBIM, &d2), 0);
+	CHECK_EQ(d2.errors, 0);
+	CHECK_MEM(&d2, &d, sizeof(d));
+	CHECK_MEM(out + 9 + 8 + 9 + 5 + 5, mbim_cfg + 31, 12 + 8);
+}
+
 int
 main(void)
 {
@@ -1945,6 +1991,7 @@ main(void)
 	test_mbim_rx();
 	test_descs();
 	test_descs_mbim();
+	test_build_config();
 	test_mac_string();
 	test_notify();
 	printf("test_ncm: %u passed, %u failed\n", n_pass, n_fail);

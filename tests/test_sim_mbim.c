@@ -5,12 +5,12 @@
 /* §N: section N of doc/guides/nics/ch39x_protocol.rst */
 
 /*
- * The simulated MBIM modem (lib/ch39x_sim/ch39x_sim_mbim.c, §20) driven
+ * The simulated MBIM modem (lib/ch39x_sim/ch39x_sim_mbim.c, §24) driven
  * through the transport ops, without EAL: by the host's control client and
  * dialer (lib/ch39x/ch39x_mbim_ctl.c) for the control side, and with NTBs
  * built and parsed by the NCM codec for the data side, its cable paired
  * with a simulated CDC-NCM adapter that plays a host on the operator's
- * network. Expected addresses are those §20 states.
+ * network. Expected addresses are those §24 states.
  */
 
 #include <errno.h>
@@ -214,7 +214,7 @@ test_dial(void)
 	CHECK_EQ(st.activation, CH39X_MBIM_ACTIVATED);
 	CHECK_EQ(st.ip_type, CH39X_MBIM_IP_V4V6);
 	CHECK(ch39x_mbim_dial_up(&st));
-	/* §20's session 0. */
+	/* §24's session 0. */
 	CHECK_EQ(ip->n_v4, 1);
 	CHECK_MEM(ip->v4[0].addr, BYTES(100, 64, 39, 2), 4);
 	CHECK_EQ(ip->v4[0].prefix_len, 30);
@@ -597,7 +597,7 @@ test_data(void)
 
 	/*
 	 * The activation's unsolicited RA comes first: session 0, from
-	 * fe80::1, the /64 of §20.
+	 * fe80::1, the /64 of §24.
 	 */
 	got = bulk_in(d);
 	CHECK(got > 0);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ch39x_cdc.h"
+#include "ch39x_usbdesc.h"
 #include "ch39x_vendor.h"	/* ch39x_get_le16() and friends, inline only */
 
 #define USB_DT_CONFIG_LEN	9
@@ -295,6 +296,106 @@ ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 	if (d->have_data)
 		walk_data(blob, end, d);
 	return (d->errors & CH39X_CDC_E_MALFORMED) ? -1 : 0;
+}
+
+/* ---- Configuration descriptor builder ---- */
+
+/* The communication interface's functional descriptors, as d has them. */
+static void
+build_func_descs(struct ch39x_usb_cfg_builder *b,
+		 const struct ch39x_cdc_desc *d)
+{
+	uint8_t p[CH39X_CDC_FD_ETHERNET_LEN];
+
+	_Static_assert(CH39X_CDC_FD_ETHERNET_LEN >= CH39X_CDC_FD_MBIM_LEN,
+		       "p holds every functional descriptor");
+
+	if (d->have_header) {
+		p[0] = CH39X_CDC_FD_HEADER_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_HEADER;
+		ch39x_put_le16(p + 3, d->bcd_cdc);
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_HEADER_LEN);
+	}
+	if (d->have_union) {
+		p[0] = CH39X_CDC_FD_UNION_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_UNION;
+		p[3] = d->union_master;
+		p[4] = d->union_slave;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_UNION_LEN);
+	}
+	if (d->have_ether) {
+		p[0] = CH39X_CDC_FD_ETHERNET_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_ETHERNET;
+		p[3] = d->i_mac_address;
+		ch39x_put_le32(p + 4, d->eth_stats);
+		ch39x_put_le16(p + 8, d->max_segment);
+		ch39x_put_le16(p + 10, d->mc_filters);
+		p[12] = d->power_filters;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_ETHERNET_LEN);
+	}
+	if (d->have_ncm) {
+		p[0] = CH39X_CDC_FD_NCM_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_NCM;
+		ch39x_put_le16(p + 3, d->bcd_ncm);
+		p[5] = d->ncm_caps;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_NCM_LEN);
+	}
+	if (d->have_mbim) {
+		/* libmbim finds it by its first four bytes: 0c 24 1b 00. */
+		p[0] = CH39X_CDC_FD_MBIM_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_MBIM;
+		ch39x_put_le16(p + 3, d->bcd_mbim);
+		ch39x_put_le16(p + 5, d->mbim_max_ctrl);
+		p[7] = d->mbim_filters;
+		p[8] = d->mbim_filter_size;
+		ch39x_put_le16(p + 9, d->mbim_max_segment);
+		p[11] = d->mbim_caps;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_MBIM_LEN);
+	}
+	if (d->have_mbim_ext) {
+		p[0] = CH39X_CDC_FD_MBIM_EXT_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_MBIM_EXT;
+		ch39x_put_le16(p + 3, d->bcd_mbim_ext);
+		p[5] = d->mbim_max_outstanding;
+		ch39x_put_le16(p + 6, d->mbim_mtu);
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_MBIM_EXT_LEN);
+	}
+}
+
+uint32_t
+ch39x_cdc_build_config(const struct ch39x_cdc_desc *d, uint8_t cfg_value,
+		       bool super, uint8_t *buf, uint32_t cap)
+{
+	struct ch39x_usb_cfg_builder b;
+
+	/* 500 mA: a USB 2.0 port's most; 896 mA on a SuperSpeed one. */
+	ch39x_usb_cfg_begin(&b, buf, cap, super, cfg_value, super ? 896 : 500);
+	ch39x_usb_cfg_iad(&b, d->comm_if, 2, CH39X_CDC_CLASS_COMM,
+			  d->comm_subclass, d->comm_protocol);
+	ch39x_usb_cfg_interface(&b, d->comm_if, 0, d->intr_ep ? 1 : 0,
+				CH39X_CDC_CLASS_COMM, d->comm_subclass,
+				d->comm_protocol);
+	build_func_descs(&b, d);
+	if (d->intr_ep)
+		ch39x_usb_cfg_endpoint(&b, d->intr_ep, CH39X_USB_EP_INTR,
+				       d->intr_maxp, d->intr_interval);
+	if (d->data_alt != 0)
+		ch39x_usb_cfg_interface(&b, d->data_if, 0, 0,
+					CH39X_CDC_CLASS_DATA, 0,
+					d->data_protocol);
+	ch39x_usb_cfg_interface(&b, d->data_if, d->data_alt, 2,
+				CH39X_CDC_CLASS_DATA, 0, d->data_protocol);
+	ch39x_usb_cfg_endpoint(&b, d->bulk_in, CH39X_USB_EP_BULK,
+			       d->bulk_in_maxp, 0);
+	ch39x_usb_cfg_endpoint(&b, d->bulk_out, CH39X_USB_EP_BULK,
+			       d->bulk_out_maxp, 0);
+	return ch39x_usb_cfg_end(&b);
 }
 
 bool

@@ -65,7 +65,7 @@
 /* Class requests; interface recipient, wIndex = communication interface. */
 #define CH39X_CDC_REQT_OUT		0x21
 #define CH39X_CDC_REQT_IN		0xA1
-/* MBIM's control messages travel in these two (§18). */
+/* MBIM's control messages travel in these two (§22). */
 #define CH39X_CDC_SEND_ENCAPSULATED	0x00
 #define CH39X_CDC_GET_ENCAPSULATED	0x01
 #define CH39X_MBIM_RESET_FUNCTION	0x05
@@ -148,7 +148,7 @@ struct ch39x_cdc_desc {
 	uint16_t bcd_ncm;
 	uint8_t ncm_caps;		/* bmNetworkCapabilities */
 
-	/* MBIM functional descriptor (§18) and its extended one. */
+	/* MBIM functional descriptor (§22) and its extended one. */
 	bool have_mbim;
 	uint16_t bcd_mbim;
 	uint16_t mbim_max_ctrl;		/* wMaxControlMessage */
@@ -191,6 +191,21 @@ struct ch39x_cdc_desc {
  */
 int ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 			   struct ch39x_cdc_desc *d);
+
+/*
+ * The walker's inverse, a device's side: the configuration descriptor of
+ * the CDC-NCM/ECM function d describes, as the simulated adapter sends it.
+ * An IAD over the two interfaces; the communication interface (class,
+ * subclass and protocol of d) with the Header, Union, Ethernet and, with
+ * have_ncm, NCM functional descriptors and its interrupt IN endpoint; the
+ * data interface's alt 0 without endpoints and alt d->data_alt with the
+ * bulk pair (data_alt 0: the pair at alt 0, no other alt). super adds the
+ * SuperSpeed endpoint companions. Returns wTotalLength, or 0 when cap is
+ * too small.
+ */
+uint32_t ch39x_cdc_build_config(const struct ch39x_cdc_desc *d,
+				uint8_t cfg_value, bool super, uint8_t *buf,
+				uint32_t cap);
 
 /*
  * Whether the walked function has what a driver needs, as Linux binds:
@@ -287,7 +302,7 @@ void ch39x_cdc_notify_reset(struct ch39x_cdc_notify_parser *ps);
 /* Build notifications as a device sends them; return their length or 0. */
 uint32_t ch39x_cdc_notify_build_connection(uint8_t *buf, uint32_t cap,
 					   uint16_t iface, bool up);
-/* RESPONSE_AVAILABLE: an encapsulated response waits (MBIM, §18). */
+/* RESPONSE_AVAILABLE: an encapsulated response waits (MBIM, §22). */
 uint32_t ch39x_cdc_notify_build_response(uint8_t *buf, uint32_t cap,
 					 uint16_t iface);
 uint32_t ch39x_cdc_notify_build_speed(uint8_t *buf, uint32_t cap,

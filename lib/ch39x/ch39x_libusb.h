@@ -56,7 +56,7 @@ enum ch39x_libusb_proto {
 	CH39X_LIBUSB_NCM = 1u << 1,	/* comm 0x02/0x0D + data 0x0A */
 	CH39X_LIBUSB_ECM = 1u << 2,	/* comm 0x02/0x06 + data 0x0A */
 	/* bit 3: RNDIS (branch rndis) */
-	CH39X_LIBUSB_MBIM = 1u << 4,	/* comm 0x02/0x0E + data 0x0A (§18) */
+	CH39X_LIBUSB_MBIM = 1u << 4,	/* comm 0x02/0x0E + data 0x0A (§22) */
 };
 /* Protocol bits, in the order of preference. */
 #define CH39X_LIBUSB_PROTOS 5

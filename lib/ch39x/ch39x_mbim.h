@@ -8,7 +8,7 @@
 #define CH39X_MBIM_H
 
 /*
- * MBIM control messages (USB-IF MBIM 1.0, §18-§19): the message and
+ * MBIM control messages (USB-IF MBIM 1.0, §22-§23): the message and
  * fragment headers, fragmenting a message into control transfers and
  * putting fragments back together, and the information buffers of the
  * Basic Connect service's commands a WAN port needs (device caps,
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- Messages (§18) ---- */
+/* ---- Messages (§22) ---- */
 
 #define CH39X_MBIM_OPEN_MSG		0x00000001u
 #define CH39X_MBIM_CLOSE_MSG		0x00000002u
@@ -56,7 +56,7 @@
  */
 #define CH39X_MBIM_CTRL_MIN	64
 #define CH39X_MBIM_CTRL_MAX	4096
-/* Longest reassembled message the codec takes (our limit, §19). */
+/* Longest reassembled message the codec takes (our limit, §23). */
 #define CH39X_MBIM_MSG_MAX	16384
 
 /* CommandType. */
@@ -100,7 +100,7 @@ ch39x_mbim_fragmented(uint32_t type)
 		type == CH39X_MBIM_INDICATE_STATUS_MSG;
 }
 
-/* ---- Services and their commands (§19) ---- */
+/* ---- Services and their commands (§23) ---- */
 
 #define CH39X_MBIM_UUID_LEN	16
 /* a289cc33-bcbb-8b4f-b6b0-133ec2aae6df: Basic Connect. */
@@ -246,7 +246,7 @@ uint32_t ch39x_mbim_build_indicate(uint8_t *buf, uint32_t cap,
 				   const uint8_t *uuid, uint32_t cid,
 				   const uint8_t *info, uint32_t info_len);
 
-/* ---- Fragments (§18) ---- */
+/* ---- Fragments (§22) ---- */
 
 /*
  * A whole message of a fragmented type longer than max_ctrl travels as

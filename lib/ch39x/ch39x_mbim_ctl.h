@@ -11,9 +11,9 @@
  * The host's side of MBIM control over the USB transport (ch39x_usb.h):
  * messages out in SEND_ENCAPSULATED_COMMAND (cut into fragments of the
  * function's wMaxControlMessage), responses and indications in with
- * GET_ENCAPSULATED_RESPONSE, put back together (§18); and the dialer, the
+ * GET_ENCAPSULATED_RESPONSE, put back together (§22); and the dialer, the
  * sequence that takes a modem from power-up to an activated session with
- * its IP configuration (§19). No EAL: the PMD's control path runs it on
+ * its IP configuration (§23). No EAL: the PMD's control path runs it on
  * its own thread, the tests against the simulated modem.
  *
  * The host asks for responses when the function signals one

@@ -8,7 +8,7 @@
 #define CH39X_MBIM_ETH_H
 
 /*
- * An MBIM port as Ethernet (§17): what the PMD does per packet so that an
+ * An MBIM port as Ethernet (§21): what the PMD does per packet so that an
  * application sees an Ethernet port with a fixed peer, as Linux cdc_mbim
  * presents its netdev. Pure functions over flat buffers, no EAL.
  *

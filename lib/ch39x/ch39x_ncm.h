@@ -23,7 +23,7 @@
  * with the TX builder (from the wNdpIn* values) and parses OUT NTBs with
  * the RX parser.
  *
- * MBIM (§17) carries its data in the same NTBs, with other NDPs: an IPS
+ * MBIM (§21) carries its data in the same NTBs, with other NDPs: an IPS
  * NDP holds raw IPv4/IPv6 datagrams (no Ethernet header) of one IP
  * session, whose number is the signature's fourth byte. The ips flag of
  * the TX and RX configurations selects them; everything else (NTH, NDP
@@ -43,7 +43,7 @@
 #define CH39X_NCM_NDP32_SIGN	0x306D636Eu	/* "ncm0", no CRC */
 #define CH39X_NCM_NDP32_CRC_SIGN 0x316D636Eu	/* "ncm1" */
 /*
- * MBIM NDPs (§17): the low three bytes, the fourth is the session (IPS)
+ * MBIM NDPs (§21): the low three bytes, the fourth is the session (IPS)
  * or the device service stream (DSS) number.
  */
 #define CH39X_MBIM_NDP16_IPS_SIGN 0x00535049u	/* "IPS" + session */

@@ -9,13 +9,13 @@
 
 /*
  * Address resolution where there is no link to resolve on: an MBIM
- * session carries raw IP (§17), so whoever presents it as Ethernet
+ * session carries raw IP (§21), so whoever presents it as Ethernet
  * answers ARP and IPv6 neighbour discovery itself, as Linux cdc_mbim does
  * for neighbour solicitations. The PMD answers its application's ARP
  * requests and solicitations for the session's peer; the simulated modem
  * answers the host's router solicitations with advertisements carrying
  * the session's prefix and, on its cable, ARP and solicitations for the
- * addresses it routes (§20). Pure functions over caller buffers: RFC 826
+ * addresses it routes (§24). Pure functions over caller buffers: RFC 826
  * ARP over Ethernet and the RFC 4861 messages (RFC 8106 DNS option);
  * every length and option is checked before it is read.
  */

@@ -34,7 +34,7 @@ enum ch39x_framing {
 	CH39X_FRAMING_VENDOR = 0,	/* CH39x records (ch39x_vendor.h) */
 	CH39X_FRAMING_NCM,		/* CDC-NCM NTBs (ch39x_ncm.h) */
 	CH39X_FRAMING_ECM,		/* CDC-ECM, a frame per transfer */
-	CH39X_FRAMING_MBIM,		/* MBIM: IP sessions in NTBs (§17) */
+	CH39X_FRAMING_MBIM,		/* MBIM: IP sessions in NTBs (§21) */
 };
 /* In a looked-up identity: the device offers none of the asked ones. */
 #define CH39X_FRAMING_NONE	0xff

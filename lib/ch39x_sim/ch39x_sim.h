@@ -71,7 +71,7 @@ struct ch39x_sim_config {
 	uint32_t ncm_out_max;		/* dwNtbOutMaxSize; 0: 16384 */
 	uint32_t ncm_quirks;		/* CH39X_SIM_NCM_* */
 	/*
-	 * CH39X_FRAMING_MBIM: an LTE/5G modem (§20) whose cable is the
+	 * CH39X_FRAMING_MBIM: an LTE/5G modem (§24) whose cable is the
 	 * operator's network. The APN it accepts ("": any) and the user
 	 * name and password it asks for ("": none); wMaxControlMessage (0:
 	 * 4096; 64 and up); how long it searches for the network after

@@ -5,7 +5,7 @@
 /* §N: section N of doc/guides/nics/ch39x_protocol.rst */
 
 /*
- * The simulated adapter as an LTE/5G modem's MBIM function (§17-§20): the
+ * The simulated adapter as an LTE/5G modem's MBIM function (§21-§24): the
  * control messages in encapsulated commands and responses (OPEN/CLOSE,
  * fragments both ways, Basic Connect), a network it registers and
  * attaches to, IP sessions activated with CONNECT, and their data routed
@@ -13,7 +13,7 @@
  * modem is a router there, with its own addresses, answering ARP and
  * neighbour solicitations for them and for the sessions' addresses.
  * Every behaviour the MBIM specification leaves to the device is an
- * ASSUMPTION of §20.
+ * ASSUMPTION of §24.
  *
  * Threads: control requests, the interrupt endpoint and network events
  * run under s->lock; bulk IN (downlink) and bulk OUT (uplink) each on
@@ -35,7 +35,7 @@
 #include "ch39x_net.h"
 #include "ch39x_sim_priv.h"
 
-/* ASSUMPTION (§20): what this modem is and does. */
+/* ASSUMPTION (§24): what this modem is and does. */
 #define MBIM_SESSIONS		4	/* MaxSessions, each routed */
 #define MBIM_QUEUE		32	/* fragments waiting for the host */
 #define MBIM_LOCAL		16	/* the modem's own packets waiting */
@@ -48,7 +48,7 @@
 #define MBIM_PREFIX_VALID	3600
 #define MBIM_PREFIX_PREFERRED	1800
 
-/* The operator's side, on the cable (§20). */
+/* The operator's side, on the cable (§24). */
 static const uint8_t wire_ip4[4] = { 198, 51, 100, 2 };
 static const uint8_t wire_gw4[4] = { 198, 51, 100, 1 };
 static const uint8_t wire_ip6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0xff,
@@ -113,7 +113,7 @@ be16(const uint8_t *p)
 	return (uint16_t)((p[0] << 8) | p[1]);
 }
 
-/* ---- The sessions' addresses (§20) ---- */
+/* ---- The sessions' addresses (§24) ---- */
 
 /* Session n: 100.64.(39 + n).2/30, gateway .1. */
 static void
@@ -838,7 +838,7 @@ on_message(struct sim_dev *s, const uint8_t *b, uint32_t len)
 			    CH39X_MBIM_STATUS_SUCCESS);
 		return;
 	case CH39X_MBIM_CLOSE_MSG:
-		/* ASSUMPTION: the network side stays as it is (§20). */
+		/* ASSUMPTION: the network side stays as it is (§24). */
 		send_status(s, CH39X_MBIM_CLOSE_DONE, msg.tid,
 			    CH39X_MBIM_STATUS_SUCCESS);
 		m->open = false;
@@ -1263,9 +1263,10 @@ sim_mbim_desc(struct sim_dev *s)
 {
 	struct ch39x_cdc_desc *c = &s->cdc;
 
+	/* No Ethernet descriptor: its fields stay as a walk leaves them. */
 	c->have_ether = false;
 	c->i_mac_address = 0;
-	c->max_segment = MBIM_MAX_SEGMENT;
+	c->max_segment = 0;
 	c->mc_filters = 0;
 	c->have_ncm = false;
 	c->have_mbim = true;
@@ -1424,6 +1425,27 @@ ch39x_sim_mbim_state(struct ch39x_usb_dev *d, struct ch39x_sim_mbim_state *st)
 	return 0;
 }
 
+/* The function's configuration descriptor, from its walked form. */
+static uint32_t
+mbim_config_desc(struct sim_dev *s, uint8_t *buf, uint32_t cap)
+{
+	return ch39x_cdc_build_config(&s->cdc, SIM_CDC_CONFIG,
+				      s->prof.speed == CH39X_SPEED_SUPER, buf,
+				      cap);
+}
+
+static const char *
+mbim_name(const struct sim_dev *s)
+{
+	(void)s;
+	return "MBIM modem";
+}
+
+/*
+ * ASSUMPTION (§24): a composite-style device descriptor (class 0xEF,
+ * subclass 2, protocol 1: "see the IADs"), as the NCM and ECM models and
+ * as modems with several functions enumerate.
+ */
 const struct sim_model sim_mbim_model = {
 	.control = mbim_control,
 	.rx_accept = mbim_rx_accept,
@@ -1431,4 +1453,9 @@ const struct sim_model sim_mbim_model = {
 	.rx_fill = mbim_rx_fill,
 	.tx_parse = mbim_tx_parse,
 	.intr_fill = mbim_intr_fill,
+	.config_desc = mbim_config_desc,
+	.dev_class = 0xEF,
+	.dev_subclass = 0x02,
+	.dev_protocol = 0x01,
+	.name = mbim_name,
 };

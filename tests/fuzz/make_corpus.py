@@ -391,7 +391,7 @@ NTH32_SIGN = 0x686D636E
 NDP16_SIGN = 0x304D434E
 NDP16_CRC_SIGN = 0x314D434E
 NDP32_SIGN = 0x306D636E
-# MBIM (§17): "IPS"/"ips" and "DSS" plus the session in the fourth byte.
+# MBIM (§21): "IPS"/"ips" and "DSS" plus the session in the fourth byte.
 IPS16_SIGN = 0x00535049
 IPS32_SIGN = 0x00737069
 DSS16_SIGN = 0x00535344
@@ -472,7 +472,7 @@ def ntb32(frames, seq=0, sign=NDP32_SIGN):
 
 
 def mbim_ntb16(sessions, seq=0):
-    """An MBIM modem's bulk IN NTB16 (§17): IP datagrams aligned to 4 from
+    """An MBIM modem's bulk IN NTB16 (§21): IP datagrams aligned to 4 from
     offset 12, then one IPS NDP per session ({session: [datagrams]}),
     chained in order."""
     b = bytearray(12)
@@ -774,7 +774,7 @@ def f_ecm(first=0, maxp=512, ep_base=0x84):
 
 
 def fd_mbim(max_ctrl=4096, max_seg=2048, caps=0x20):
-    """MBIM functional descriptor (§18): bcdMBIMVersion 1.00."""
+    """MBIM functional descriptor (§22): bcdMBIMVersion 1.00."""
     return struct.pack("<BBBHHBBHB", 12, 0x24, 0x1B, 0x0100, max_ctrl, 16,
                        128, max_seg, caps)
 
@@ -1069,7 +1069,7 @@ def cpe_prefix6_seeds():
     return {k: v.encode() for k, v in s.items()}
 
 
-# ---- MBIM control messages (§18-§19) ----
+# ---- MBIM control messages (§22-§23) ----
 
 BASIC_CONNECT = bytes.fromhex("a289cc33bcbb8b4fb6b0133ec2aae6df")
 CTX_INTERNET = bytes.fromhex("7e5e2a7e4e6f7272736b656e7e5e2a7e")
@@ -1094,7 +1094,7 @@ def mbim_indicate(cid, info):
 
 
 def mbim_frags(msg, max_ctrl):
-    """Cut a whole message into fragments as §18 says."""
+    """Cut a whole message into fragments as §22 says."""
     body = msg[20:]
     chunk = max_ctrl - 20
     n = max(1, (len(body) + chunk - 1) // chunk)

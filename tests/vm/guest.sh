@@ -177,6 +177,19 @@ if [ "$(param vmt_pppoe)" = 1 ]; then
 	exit 0
 fi
 
+# SPEED usbip: only the simulated adapter over USB/IP to the kernel's own
+# host drivers (tests/vm/usbip.sh), then done.
+if [ "$SPEED" = usbip ]; then
+	. "/host${S%/*}/usbip.sh"
+	usbip_run
+	kernel_log kernel-log-usbip 'usbip.*(error|fail)' \
+		"warnings, oopses or USB/IP errors in dmesg (above)" \
+		"no warnings, oopses or USB/IP errors"
+	echo "[guest] done at uptime $(up) s"
+	echo DONE >> /out/done
+	exit 0
+fi
+
 gadget() {	# name vid pid
 	mkdir "$G/$1" || return 1
 	echo "$2" > "$G/$1/idVendor"
