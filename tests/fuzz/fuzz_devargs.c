@@ -70,7 +70,8 @@ check_args(const struct ch39x_args *a)
 	/* The simulated CDC adapters' keys only go with their framing. */
 	FUZZ_CHECK(c->framing == CH39X_FRAMING_VENDOR ||
 		   c->framing == CH39X_FRAMING_NCM ||
-		   c->framing == CH39X_FRAMING_ECM);
+		   c->framing == CH39X_FRAMING_ECM ||
+		   c->framing == CH39X_FRAMING_MBIM);
 	FUZZ_CHECK((c->ncm_quirks & ~7u) == 0);
 	if (c->ncm_quirks || c->ncm_out_max)
 		FUZZ_CHECK(c->framing == CH39X_FRAMING_NCM);
@@ -78,7 +79,18 @@ check_args(const struct ch39x_args *a)
 		   (c->ncm_out_max >= 2048 && c->ncm_out_max <= 65535));
 	FUZZ_CHECK(c->cdc_max_segment == 0 ||
 		   (c->framing != CH39X_FRAMING_VENDOR &&
+		    c->framing != CH39X_FRAMING_MBIM &&
 		    c->cdc_max_segment >= 1514 && c->cdc_max_segment <= 9216));
+	/* The simulated modem's keys: with sim=mbim, in their ranges. */
+	FUZZ_CHECK(nul_within(c->mbim_apn, sizeof(c->mbim_apn)));
+	FUZZ_CHECK(nul_within(c->mbim_user, sizeof(c->mbim_user)));
+	FUZZ_CHECK(nul_within(c->mbim_password, sizeof(c->mbim_password)));
+	if (c->mbim_apn[0] || c->mbim_user[0] || c->mbim_password[0] ||
+	    c->mbim_max_ctrl || c->mbim_register_ms)
+		FUZZ_CHECK(c->framing == CH39X_FRAMING_MBIM);
+	FUZZ_CHECK(c->mbim_max_ctrl == 0 ||
+		   (c->mbim_max_ctrl >= 64 && c->mbim_max_ctrl <= 4096));
+	FUZZ_CHECK(c->mbim_register_ms <= 600000);
 	switch (c->wire) {
 	case CH39X_WIRE_LOOP:
 		break;
@@ -204,6 +216,12 @@ normalise(struct ch39x_args *a)
 	memset(a->serial + n, 0, sizeof(a->serial) - n);
 	n = strnlen(a->path, sizeof(a->path));
 	memset(a->path + n, 0, sizeof(a->path) - n);
+	n = strnlen(c->mbim_apn, sizeof(c->mbim_apn));
+	memset(c->mbim_apn + n, 0, sizeof(c->mbim_apn) - n);
+	n = strnlen(c->mbim_user, sizeof(c->mbim_user));
+	memset(c->mbim_user + n, 0, sizeof(c->mbim_user) - n);
+	n = strnlen(c->mbim_password, sizeof(c->mbim_password));
+	memset(c->mbim_password + n, 0, sizeof(c->mbim_password) - n);
 	if (c->wire != CH39X_WIRE_PAIR)
 		memset(c->pair_name, 0, sizeof(c->pair_name));
 	if (c->wire != CH39X_WIRE_PCAP) {
@@ -298,7 +316,21 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	/* After sim=ch39X, which leaves the framing as it is. */
 	if (c->framing != CH39X_FRAMING_VENDOR)
 		n += snprintf(buf + n, cap - n, ",sim=%s",
-			      c->framing == CH39X_FRAMING_NCM ? "ncm" : "ecm");
+			      c->framing == CH39X_FRAMING_NCM ? "ncm" :
+			      c->framing == CH39X_FRAMING_MBIM ? "mbim" : "ecm");
+	if (c->mbim_apn[0])
+		n += snprintf(buf + n, cap - n, ",sim_apn=%s", c->mbim_apn);
+	if (c->mbim_user[0])
+		n += snprintf(buf + n, cap - n, ",sim_user=%s", c->mbim_user);
+	if (c->mbim_password[0])
+		n += snprintf(buf + n, cap - n, ",sim_password=%s",
+			      c->mbim_password);
+	if (c->mbim_max_ctrl)
+		n += snprintf(buf + n, cap - n, ",sim_max_ctrl=%u",
+			      c->mbim_max_ctrl);
+	if (c->mbim_register_ms)
+		n += snprintf(buf + n, cap - n, ",sim_register_ms=%u",
+			      c->mbim_register_ms);
 	if (c->ncm_quirks)
 		n += snprintf(buf + n, cap - n, ",sim_quirks=%s%s%s%s%s",
 			      c->ncm_quirks & 1 ? "ndp_end" : "",
@@ -359,7 +391,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Written back, it parses to the same. */
 		if (plain(a->sim.pair_name) && plain(a->sim.pcap_in) &&
 		    plain(a->sim.pcap_out) && plain(a->sim.tap_name) &&
-		    plain(a->serial)) {
+		    plain(a->serial) && plain(a->sim.mbim_apn) &&
+		    plain(a->sim.mbim_user) && plain(a->sim.mbim_password)) {
 			cap = 1024 + 2 * CH39X_SIM_PATH_MAX;
 			canon = malloc(cap);
 			FUZZ_CHECK(canon != NULL);

@@ -957,6 +957,11 @@ def devargs_seeds():
         "doc_ch397_super": "sim=ch397,usb_speed=super",
         # Every key.
         "sim_ch398": "sim=ch398",
+        "sim_mbim": "sim=mbim,sim_apn=internet,sim_user=u,sim_password=p,"
+                    "sim_max_ctrl=64,sim_register_ms=200",
+        "sim_mbim_keys_on_ncm": "sim=ncm,sim_apn=internet",
+        "sim_mbim_max_ctrl_63": "sim=mbim,sim_max_ctrl=63",
+        "sim_mbim_apn_101": "sim=mbim,sim_apn=" + "a" * 101,
         "usb_speed_full": "usb_speed=full",
         "usb_speed_high": "sim=ch397,usb_speed=high",
         "mac": "mac=02:1A:86:53:97:01",

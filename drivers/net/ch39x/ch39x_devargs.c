@@ -42,6 +42,8 @@ arg_sim(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 		a->sim.framing = CH39X_FRAMING_NCM;
 	else if (strcmp(v, "ecm") == 0)
 		a->sim.framing = CH39X_FRAMING_ECM;
+	else if (strcmp(v, "mbim") == 0)
+		a->sim.framing = CH39X_FRAMING_MBIM;
 	else
 		return -EINVAL;
 	return 0;
@@ -430,8 +432,8 @@ check_combination(const char *name, struct rte_kvargs *kv,
 		if (!a->real && (d->flags & CH39X_DA_NEEDS_REAL)) {
 			PMD_LOG(ERR, "%s: %s chooses what to drive on a real "
 				"device and needs dev, serial or path; the "
-				"simulated adapter takes sim=ch397, ch398, ncm "
-				"or ecm", name, d->key);
+				"simulated adapter takes sim=ch397, ch398, ncm, "
+				"ecm or mbim", name, d->key);
 			return -EINVAL;
 		}
 	}
@@ -541,7 +543,21 @@ defaults:
 			ch39x_devargs[CH39X_DA_sim_ntb_out_max].key);
 		return -EINVAL;
 	}
-	if (a->sim.framing == CH39X_FRAMING_VENDOR && a->sim.cdc_max_segment) {
+	if (a->sim.framing != CH39X_FRAMING_MBIM &&
+	    (a->sim.mbim_apn[0] || a->sim.mbim_user[0] ||
+	     a->sim.mbim_password[0] || a->sim.mbim_max_ctrl ||
+	     a->sim.mbim_register_ms)) {
+		PMD_LOG(ERR, "%s, %s, %s, %s and %s describe the simulated MBIM "
+			"modem; they need sim=mbim",
+			ch39x_devargs[CH39X_DA_sim_apn].key,
+			ch39x_devargs[CH39X_DA_sim_user].key,
+			ch39x_devargs[CH39X_DA_sim_password].key,
+			ch39x_devargs[CH39X_DA_sim_max_ctrl].key,
+			ch39x_devargs[CH39X_DA_sim_register_ms].key);
+		return -EINVAL;
+	}
+	if ((a->sim.framing == CH39X_FRAMING_VENDOR ||
+	     a->sim.framing == CH39X_FRAMING_MBIM) && a->sim.cdc_max_segment) {
 		PMD_LOG(ERR, "%s describes a simulated CDC adapter; it needs "
 			"sim=ncm or sim=ecm",
 			ch39x_devargs[CH39X_DA_sim_max_segment].key);

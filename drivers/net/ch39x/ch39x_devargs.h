@@ -11,6 +11,7 @@
 
 #include <rte_ether.h>
 
+#include "ch39x_mbim.h"
 #include "ch39x_sim.h"
 
 #define CH39X_ARG_STR_MAX	64
@@ -70,11 +71,13 @@ struct ch39x_args {
  */
 #define CH39X_DEVARGS(X, SEP) \
 	X(sim, sim.pid, arg_sim, 0, 0, CH39X_DA_SIM, \
-	  "ch397|ch398|ncm|ecm", \
-	  "ch397, ch398, ncm, ecm", \
+	  "ch397|ch398|ncm|ecm|mbim", \
+	  "ch397, ch398, ncm, ecm, mbim", \
 	  "`ch398`", \
 	  "Which chip the simulated adapter is; `ncm`/`ecm`: a CH398 posing " \
-	  "as a standard CDC-NCM or CDC-ECM adapter.") SEP \
+	  "as a standard CDC-NCM or CDC-ECM adapter; `mbim`: an LTE/5G " \
+	  "modem's MBIM function whose cable is the operator's network.") \
+	  SEP \
 	X(usb_speed, sim.speed, arg_speed, 0, 0, CH39X_DA_SIM, \
 	  "full|high|super", \
 	  "full, high, super", \
@@ -220,6 +223,38 @@ struct ch39x_args {
 	  "1514", \
 	  "`sim=ncm` or `sim=ecm`: the model's wMaxSegmentSize (9014 for " \
 	  "jumbo).") SEP \
+	X(sim_apn, sim.mbim_apn, arg_string, 1, CH39X_MBIM_APN_MAX, \
+	  CH39X_DA_SIM, \
+	  "<string>", \
+	  "1..100 characters", \
+	  "any", \
+	  "`sim=mbim`: the only APN the simulated network takes (compared " \
+	  "without case); another is refused with InvalidAccessString.") SEP \
+	X(sim_user, sim.mbim_user, arg_string, 1, 63, CH39X_DA_SIM, \
+	  "<string>", \
+	  "1..63 characters", \
+	  "none", \
+	  "`sim=mbim`: the user name the simulated network asks for (with " \
+	  "`sim_password`, and an auth protocol other than none).") SEP \
+	X(sim_password, sim.mbim_password, arg_string, 1, 63, CH39X_DA_SIM, \
+	  "<string>", \
+	  "1..63 characters", \
+	  "none", \
+	  "`sim=mbim`: the password the simulated network asks for.") SEP \
+	X(sim_max_ctrl, sim.mbim_max_ctrl, arg_uint, CH39X_MBIM_CTRL_MIN, \
+	  CH39X_MBIM_CTRL_MAX, CH39X_DA_SIM | CH39X_DA_DECIMAL, \
+	  "<64-4096>", \
+	  "decimal integers 64..4096", \
+	  "4096", \
+	  "`sim=mbim`: the modem's wMaxControlMessage (small values make " \
+	  "MBIM messages travel in fragments).") SEP \
+	X(sim_register_ms, sim.mbim_register_ms, arg_uint, 0, 600000, \
+	  CH39X_DA_SIM | CH39X_DA_DECIMAL, \
+	  "<0-600000>", \
+	  "decimal integers 0..600000 (milliseconds)", \
+	  "0", \
+	  "`sim=mbim`: how long the modem searches for the network after " \
+	  "power-up or the radio's return before it registers.") SEP \
 	X(reconnect, reconnect_off, arg_on_off, 0, 0, 0, \
 	  "on|off", \
 	  "on, off", \
