@@ -29,7 +29,8 @@
 #     model's §24 addresses); a wrong APN is refused; a command longer than
 #     128 bytes is cut there by cdc-wdm (libmbim only fragments above
 #     4096) and the model answers LengthMismatch; the session carries
-#     every ping size 0..1472 and iperf3 both ways to the model's far host;
+#     every ping size 0..1472, IPv6 after the session's RA (SLAAC), and
+#     iperf3 both ways to the model's far host;
 #     a disconnect stops it; the model saw no bad NTB;
 #   - usbip detach gives every device back: the server sees each client
 #     go, the kernel's log has no warning.
@@ -440,6 +441,30 @@ uip_mbim() {
 		result PASS usbip-mbim-ping "$UIP_NET (session 0) -> the operator's host, DF set: $UIP_SWEEP"
 	else
 		result FAIL usbip-mbim-ping "$UIP_NET -> 198.51.100.1: $UIP_SWEEP"
+	fi
+	# IPv6: the session's router advertisement (the model's answer to
+	# wwan0's solicitation) gives wwan0 an address in 2001:db8:39::/64;
+	# echo to the operator's host at 2001:db8:ff::1.
+	nsx $ns /bin/sh -c "echo 0 > /proc/sys/net/ipv6/conf/uip$tag/disable_ipv6"
+	$IPB -n $ns addr add 2001:db8:ff::1/64 dev uip$tag nodad
+	$IPB -n $ns route add 2001:db8:39::/64 via 2001:db8:ff::2
+	i=0
+	a6=""
+	while [ $i -lt 50 ] && [ -z "$a6" ]; do
+		a6=$($IPB -6 addr show dev "$UIP_NET" scope global 2>/dev/null |
+			sed -n 's/.*inet6 \(2001:db8:39:[^ ]*\).*/\1/p' | head -n 1)
+		[ -n "$a6" ] && break
+		sleep 0.2
+		i=$((i + 1))
+	done
+	rx6=$(chroot /host /usr/bin/ping -6 -n -q -c 3 -i 0.3 -w 8 \
+		-I "$UIP_NET" 2001:db8:ff::1 2>&1 |
+		sed -n 's/.* \([0-9]*\) received.*/\1/p')
+	r6=$($IPB -6 route show dev "$UIP_NET" default 2>/dev/null | head -n 1)
+	if [ -n "$a6" ] && [ "${rx6:-0}" = 3 ]; then
+		result PASS usbip-mbim-ipv6 "$UIP_NET took $a6 from the session's RA (default: ${r6:-none}); 3 of 3 echo replies from 2001:db8:ff::1"
+	else
+		result FAIL usbip-mbim-ipv6 "$UIP_NET: address from the RA '${a6:-none}', default route '${r6:-none}', ${rx6:-0} of 3 echo replies from 2001:db8:ff::1"
 	fi
 	# iperf3 as uip_iperf, with the session's addresses.
 	ok=0
