@@ -14,11 +14,13 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ch39x_mbim_ctl.h"
 #include "ch39x_ncm.h"
@@ -211,6 +213,10 @@ test_dial(void)
 	CHECK_EQ(st.register_state, CH39X_MBIM_REGISTER_HOME);
 	CHECK(strcmp(st.provider, "ch39x sim") == 0);
 	CHECK_EQ(st.packet_state, CH39X_MBIM_PACKET_ATTACHED);
+	/* The attach's announced speeds and the signal (§24). */
+	CHECK_EQ(st.up_bps, 50000000);
+	CHECK_EQ(st.down_bps, 150000000);
+	CHECK_EQ(st.rssi, 20);
 	CHECK_EQ(st.activation, CH39X_MBIM_ACTIVATED);
 	CHECK_EQ(st.ip_type, CH39X_MBIM_IP_V4V6);
 	CHECK(ch39x_mbim_dial_up(&st));
@@ -432,6 +438,97 @@ test_indications(void)
 	CHECK_EQ(ch39x_mbim_dial(&c, &cfg, &st), 0);
 	CHECK(ch39x_mbim_dial_up(&st));
 	ch39x_mbim_ctl_fini(&c);
+	d->ops->close(d);
+}
+
+/*
+ * The caller's lock is held around each control transfer and free
+ * between them; a cancel ends a dial waiting for the network at once.
+ */
+static uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+struct lock_probe {
+	pthread_mutex_t lock;
+	bool cancel;
+	bool stop;
+	uint64_t taken;		/* times the prober got the lock */
+};
+
+static void *
+lock_prober(void *arg)
+{
+	struct lock_probe *p = arg;
+	struct timespec ts = { 0, 1000000 };
+
+	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&p->lock);
+		p->taken++;
+		pthread_mutex_unlock(&p->lock);
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static void *
+canceller(void *arg)
+{
+	struct lock_probe *p = arg;
+	struct timespec ts = { 0, 200000000 };
+
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&p->cancel, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void
+test_lock_cancel(void)
+{
+	/* A network that takes 60 s to find. */
+	struct ch39x_usb_dev *d = open_modem(NULL, 0, 60000, NULL);
+	struct ch39x_mbim_dial_cfg cfg = dial_cfg("");
+	struct ch39x_mbim_dial_state st;
+	struct ch39x_mbim_ctl c;
+	struct lock_probe p;
+	pthread_t t1, t2;
+	uint64_t t0;
+
+	if (!d) {
+		CHECK(0);
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	pthread_mutex_init(&p.lock, NULL);
+	CHECK_EQ(ch39x_mbim_ctl_init(&c, d, 0, 4096), 0);
+	c.lock = &p.lock;
+	c.cancel = &p.cancel;
+	CHECK_EQ(ch39x_mbim_ctl_open(&c, CMD_MS), 0);
+	cfg.register_timeout_ms = 60000;
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(pthread_create(&t1, NULL, lock_prober, &p), 0);
+	CHECK_EQ(pthread_create(&t2, NULL, canceller, &p), 0);
+	t0 = mono_ms();
+	CHECK_EQ(ch39x_mbim_dial(&c, &cfg, &st), -ECANCELED);
+	/* Well before the network: the cancel came after 200 ms. */
+	CHECK(mono_ms() - t0 < 5000);
+	CHECK(strstr(c.err, "cancelled") != NULL);
+	CHECK_EQ(st.register_state, CH39X_MBIM_REGISTER_SEARCHING);
+	__atomic_store_n(&p.stop, true, __ATOMIC_RELEASE);
+	pthread_join(t1, NULL);
+	pthread_join(t2, NULL);
+	/* The prober got the lock while the dial waited. */
+	CHECK(p.taken > 10);
+	/* A cancelled client stays usable once the flag is down. */
+	p.cancel = false;
+	CHECK_EQ(ch39x_mbim_ctl_close(&c, CMD_MS), 0);
+	ch39x_mbim_ctl_fini(&c);
+	pthread_mutex_destroy(&p.lock);
 	d->ops->close(d);
 }
 
@@ -745,6 +842,7 @@ main(void)
 		{ "fragments", test_fragments },
 		{ "refusals", test_refusals },
 		{ "indications", test_indications },
+		{ "lock_cancel", test_lock_cancel },
 		{ "data", test_data },
 	};
 

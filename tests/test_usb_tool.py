@@ -48,6 +48,7 @@ def config(value, ifaces):
 
 NCM = [(0, 0, 2, 0x0D), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
 ECM = [(0, 0, 2, 0x06), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
+MBIM = [(0, 0, 2, 0x0E), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
 VENDOR = [(0, 0, 0xFF, 0)]
 
 
@@ -168,6 +169,10 @@ def build(tree):
     tree.device('1-4.3', 0x1209, 0x0004, [(1, ECM)], 1, serial='twin-b')
     tree.device('1-5', 0x0781, 0x5567, [(1, [(0, 0, 8, 6)])], 1,
                 serial='disk', drivers={0: 'usb-storage'})
+    tree.device('1-7', 0x1199, 0x9071, [(1, MBIM)], 1, serial='modem-1',
+                product='LTE module', drivers={0: 'cdc_mbim',
+                                               1: 'cdc_mbim'},
+                nets={0: 'wwan0'})
     node = tree.device('2-1', 0x1A86, 0x5397, [(1, VENDOR)], 1, bus=2,
                        drivers={0: 'usbfs'})
     tree.process(4242, 'dpdk-testpmd', node, True)
@@ -177,7 +182,7 @@ def test_status(tree):
     rc, j = run_json(tree, 'status')
     devs = {d['path']: d for d in j.get('devices', [])}
     check(rc == 0 and list(devs) == ['1-1', '1-2', '1-3', '1-4.1', '1-4.2',
-                                     '1-4.3', '2-1'],
+                                     '1-4.3', '1-7', '2-1'],
           'status lists the network functions in bus order, no hubs, no '
           'disk: %s' % list(devs))
     d = devs.get('1-1', {})
@@ -206,6 +211,14 @@ def test_status(tree):
           d.get('speed') == 'super' and
           d.get('proto_reason', '').startswith('CH398 ID 1a86:5398'),
           'CH398 in its CDC configuration: vendor, configuration 3: %s'
+          % d.get('proto_reason'))
+    d = devs.get('1-7', {})
+    check(d.get('proto') == 'mbim' and d.get('proto_config') == 1 and
+          d.get('kernel_drivers') == ['cdc_mbim'] and
+          d.get('netdevs') == ['wwan0'] and
+          d.get('proto_reason', '').startswith('MBIM function') and
+          d.get('vdev') == 'net_ch39x0,dev=1199:9071,path=1-7',
+          'an MBIM modem: mbim in configuration 1, cdc_mbim with wwan0: %s'
           % d.get('proto_reason'))
     d = devs.get('2-1', {})
     check(d.get('proto') == 'vendor' and d.get('chip') == 'CH397' and

@@ -61,7 +61,11 @@ enum ch39x_libusb_proto {
 /* Protocol bits, in the order of preference. */
 #define CH39X_LIBUSB_PROTOS 5
 #define CH39X_LIBUSB_CDC (CH39X_LIBUSB_NCM | CH39X_LIBUSB_ECM)
-#define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC)
+/* "any" (proto=auto): vendor, NCM, ECM, MBIM. */
+#define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC | \
+			  CH39X_LIBUSB_MBIM)
+/* Every protocol bit, named or by "any". */
+#define CH39X_LIBUSB_ALL ((1u << CH39X_LIBUSB_PROTOS) - 1)
 
 /* Default bound on the wait for a device after a configuration switch. */
 #define CH39X_LIBUSB_REENUM_MS	5000

@@ -666,7 +666,7 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 		snprintf(err, errlen, "a product ID needs a vendor ID");
 		return NULL;
 	}
-	if (protos & ~(unsigned int)CH39X_LIBUSB_ANY) {
+	if (protos & ~(unsigned int)CH39X_LIBUSB_ALL) {
 		snprintf(err, errlen, "unknown protocol bits 0x%x", protos);
 		return NULL;
 	}

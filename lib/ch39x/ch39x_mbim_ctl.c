@@ -78,6 +78,29 @@ ch39x_mbim_ctl_fini(struct ch39x_mbim_ctl *c)
 	c->rbuf = c->sbuf = c->xbuf = NULL;
 }
 
+/* One control transfer, under the caller's lock when it gave one. */
+static int
+ctl_xfer(struct ch39x_mbim_ctl *c, uint8_t type, uint8_t req, void *data,
+	 uint16_t len)
+{
+	int rc;
+
+	if (c->lock != NULL)
+		pthread_mutex_lock(c->lock);
+	rc = c->usb->ops->control(c->usb, type, req, 0, c->iface, data, len,
+				  CTRL_TIMEOUT_MS);
+	if (c->lock != NULL)
+		pthread_mutex_unlock(c->lock);
+	return rc;
+}
+
+static bool
+cancelled(const struct ch39x_mbim_ctl *c)
+{
+	return c->cancel != NULL &&
+		__atomic_load_n(c->cancel, __ATOMIC_ACQUIRE);
+}
+
 static uint32_t
 next_tid(struct ch39x_mbim_ctl *c)
 {
@@ -98,10 +121,9 @@ send_msg(struct ch39x_mbim_ctl *c, uint32_t len)
 	for (i = 0; i < n; i++) {
 		fl = ch39x_mbim_frag_build(c->sbuf, len, c->max_ctrl, i,
 					   c->xbuf, CH39X_MBIM_CTRL_MAX);
-		rc = c->usb->ops->control(c->usb, CH39X_CDC_REQT_OUT,
-					  CH39X_CDC_SEND_ENCAPSULATED, 0,
-					  c->iface, c->xbuf, (uint16_t)fl,
-					  CTRL_TIMEOUT_MS);
+		rc = ctl_xfer(c, CH39X_CDC_REQT_OUT,
+			      CH39X_CDC_SEND_ENCAPSULATED, c->xbuf,
+			      (uint16_t)fl);
 		if (rc < 0) {
 			c->st.ctrl_errors++;
 			return fail(c, rc == -ENODEV ? -ENODEV : -EIO,
@@ -165,9 +187,8 @@ host_error(struct ch39x_mbim_ctl *c, uint32_t tid, uint32_t code)
 
 	ch39x_mbim_build_status(b, sizeof(b), CH39X_MBIM_HOST_ERROR_MSG, tid,
 				code);
-	if (c->usb->ops->control(c->usb, CH39X_CDC_REQT_OUT,
-				 CH39X_CDC_SEND_ENCAPSULATED, 0, c->iface, b,
-				 sizeof(b), CTRL_TIMEOUT_MS) >= 0)
+	if (ctl_xfer(c, CH39X_CDC_REQT_OUT, CH39X_CDC_SEND_ENCAPSULATED, b,
+		     sizeof(b)) >= 0)
 		c->st.host_errors++;
 }
 
@@ -180,11 +201,9 @@ ch39x_mbim_ctl_pump(struct ch39x_mbim_ctl *c)
 
 	for (i = 0; i < PUMP_MAX; i++) {
 		c->st.polls++;
-		rc = c->usb->ops->control(c->usb, CH39X_CDC_REQT_IN,
-					  CH39X_CDC_GET_ENCAPSULATED, 0,
-					  c->iface, c->xbuf,
-					  (uint16_t)c->max_ctrl,
-					  CTRL_TIMEOUT_MS);
+		rc = ctl_xfer(c, CH39X_CDC_REQT_IN,
+			      CH39X_CDC_GET_ENCAPSULATED, c->xbuf,
+			      (uint16_t)c->max_ctrl);
 		if (rc == -ENODEV)
 			return fail(c, -ENODEV, "the modem left the bus");
 		if (rc <= 0) {
@@ -229,6 +248,10 @@ transact(struct ch39x_mbim_ctl *c, uint32_t len, uint32_t tid, uint32_t type,
 			goto out;
 		if (c->got)
 			break;
+		if (cancelled(c)) {
+			rc = fail(c, -ECANCELED, "%s: cancelled", what);
+			goto out;
+		}
 		if (now_us() >= deadline) {
 			c->st.timeouts++;
 			rc = fail(c, -ETIMEDOUT, "%s: no answer in %u ms", what,
@@ -431,6 +454,9 @@ dial_register(struct ch39x_mbim_ctl *c, const struct ch39x_mbim_dial_cfg *cfg,
 	for (;;) {
 		if (is_registered(st->register_state))
 			return 0;
+		if (cancelled(c))
+			return fail(c, -ECANCELED, "cancelled while waiting "
+				    "for the network");
 		if (st->register_state == CH39X_MBIM_REGISTER_DENIED)
 			return fail(c, -EACCES, "the network denies "
 				    "registration (the SIM's subscription)");
@@ -461,6 +487,20 @@ dial_register(struct ch39x_mbim_ctl *c, const struct ch39x_mbim_dial_cfg *cfg,
 	}
 }
 
+static void
+packet_update(struct ch39x_mbim_dial_state *st,
+	      const struct ch39x_mbim_packet *pk)
+{
+	st->packet_state = pk->state;
+	if (pk->state == CH39X_MBIM_PACKET_ATTACHED) {
+		st->up_bps = pk->up_bps;
+		st->down_bps = pk->down_bps;
+	} else {
+		st->up_bps = 0;
+		st->down_bps = 0;
+	}
+}
+
 /* The steps after OPEN; buf holds CH39X_MBIM_MSG_MAX bytes. */
 static int
 dial_steps(struct ch39x_mbim_ctl *c, const struct ch39x_mbim_dial_cfg *cfg,
@@ -472,6 +512,7 @@ dial_steps(struct ch39x_mbim_ctl *c, const struct ch39x_mbim_dial_cfg *cfg,
 	struct ch39x_mbim_packet pk;
 	struct ch39x_mbim_radio radio;
 	struct ch39x_mbim_ipcfg q;
+	struct ch39x_mbim_signal sg;
 	uint32_t len, status;
 	int rc;
 
@@ -525,7 +566,7 @@ dial_steps(struct ch39x_mbim_ctl *c, const struct ch39x_mbim_dial_cfg *cfg,
 	if (rc < 0)
 		return rc;
 	if (ch39x_mbim_packet_parse(buf, len, &pk) == 0)
-		st->packet_state = pk.state;
+		packet_update(st, &pk);
 	if (st->packet_state != CH39X_MBIM_PACKET_ATTACHED) {
 		len = ch39x_mbim_u32_build(buf, CH39X_MBIM_MSG_MAX,
 					   CH39X_MBIM_PACKET_ATTACH);
@@ -535,7 +576,7 @@ dial_steps(struct ch39x_mbim_ctl *c, const struct ch39x_mbim_dial_cfg *cfg,
 		if (rc < 0)
 			return rc;
 		if (ch39x_mbim_packet_parse(buf, len, &pk) == 0)
-			st->packet_state = pk.state;
+			packet_update(st, &pk);
 	}
 
 	memset(&cs, 0, sizeof(cs));
@@ -580,6 +621,14 @@ dial_steps(struct ch39x_mbim_ctl *c, const struct ch39x_mbim_dial_cfg *cfg,
 		return rc;
 	if (ch39x_mbim_ipcfg_parse(buf, len, &st->ipcfg) != 0)
 		return fail(c, -EPROTO, "IP_CONFIGURATION: malformed answer");
+	/* The signal, for whoever shows the session: no step of its own. */
+	if (ch39x_mbim_ctl_command(c, CH39X_MBIM_CID_SIGNAL_STATE,
+				   CH39X_MBIM_QUERY, NULL, 0, buf,
+				   CH39X_MBIM_MSG_MAX, &len, &status,
+				   cfg->cmd_timeout_ms) == 0 &&
+	    status == CH39X_MBIM_STATUS_SUCCESS &&
+	    ch39x_mbim_signal_parse(buf, len, &sg) == 0)
+		st->rssi = sg.rssi;
 	return 0;
 }
 
@@ -668,7 +717,7 @@ ch39x_mbim_dial_indication(const struct ch39x_mbim_dial_cfg *cfg,
 		break;
 	case CH39X_MBIM_CID_PACKET_SERVICE:
 		if (ch39x_mbim_packet_parse(m->info, m->info_len, &pk) == 0)
-			st->packet_state = pk.state;
+			packet_update(st, &pk);
 		break;
 	case CH39X_MBIM_CID_SIGNAL_STATE:
 		if (ch39x_mbim_signal_parse(m->info, m->info_len, &sg) == 0)

@@ -22,9 +22,14 @@
  * work before anyone reads the interrupt endpoint (probe time); an empty
  * answer or a stall means nothing waits.
  *
- * Threads: one at a time (the caller's lock); control requests only.
+ * Threads: one at a time per client; control requests only. With lock
+ * set, each control transfer holds it (the PMD's lock of the control
+ * pipe, which its other requests take too): a dial that waits seconds for
+ * the network never holds it for longer than one transfer. With cancel
+ * set, every wait ends soon after *cancel turns true (-ECANCELED).
  */
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +63,8 @@ struct ch39x_mbim_ctl {
 	uint32_t max_ctrl;		/* wMaxControlMessage */
 	uint32_t tid;			/* the last transaction id used */
 	bool open;
+	pthread_mutex_t *lock;		/* NULL: the caller serialises */
+	const bool *cancel;		/* NULL: never */
 	ch39x_mbim_indicate_fn on_indicate;
 	void *arg;
 	struct ch39x_mbim_ctl_stats st;
@@ -88,7 +95,8 @@ void ch39x_mbim_ctl_fini(struct ch39x_mbim_ctl *c);
 /*
  * OPEN (with MaxControlTransfer max_ctrl) and CLOSE. Each returns 0, or a
  * negative errno with c->err saying why: -ETIMEDOUT (no answer),
- * -EPROTO (a status not Success, or FUNCTION_ERROR), -ENODEV (gone).
+ * -EPROTO (a status not Success, or FUNCTION_ERROR), -ENODEV (gone),
+ * -ECANCELED (*cancel).
  */
 int ch39x_mbim_ctl_open(struct ch39x_mbim_ctl *c, unsigned int timeout_ms);
 int ch39x_mbim_ctl_close(struct ch39x_mbim_ctl *c, unsigned int timeout_ms);
@@ -136,6 +144,8 @@ struct ch39x_mbim_dial_state {
 	uint32_t ip_type;		/* granted */
 	uint32_t nw_error;
 	uint32_t rssi;
+	uint64_t up_bps;		/* packet service's announced speeds */
+	uint64_t down_bps;
 	char provider[CH39X_MBIM_STR_SHORT];
 	struct ch39x_mbim_ipcfg ipcfg;
 	uint32_t last_status;		/* of the command that failed */

@@ -29,6 +29,7 @@
 
 #define CH39X_MAX_MC_ADDRS	64
 
+struct ch39x_mbim_port;
 struct ch39x_port_ops;
 struct ch39x_rxq;
 struct ch39x_txq;
@@ -140,6 +141,8 @@ struct ch39x_adapter {
 	bool cdc_link;
 	uint32_t cdc_speed;		/* Mbit/s, from SPEED_CHANGE */
 	uint64_t cdc_notifications;
+	/* MBIM: the sessions, their dialer, the Ethernet view (primary). */
+	struct ch39x_mbim_port *mbim;
 };
 
 /*
@@ -193,6 +196,8 @@ ch39x_ops(const struct ch39x_adapter *ad)
 		return &ch39x_ncm_ops;
 	case CH39X_FRAMING_ECM:
 		return &ch39x_ecm_ops;
+	case CH39X_FRAMING_MBIM:
+		return &ch39x_mbim_ops;
 	default:
 		return &ch39x_vendor_ops;
 	}

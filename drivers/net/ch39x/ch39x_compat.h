@@ -61,4 +61,15 @@ typedef struct rte_eth_stats ch39x_qstats;
 #define CH39X_PTYPES_COUNT(n) ((void)(n))
 #endif
 
+/*
+ * Telemetry. DPDK 23.03 added rte_tel_data_add_dict_uint, and 23.11
+ * deprecated rte_tel_data_add_dict_u64 for it (25.11 has only the first).
+ */
+#include <rte_telemetry.h>
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#define CH39X_TEL_U64 rte_tel_data_add_dict_uint
+#else
+#define CH39X_TEL_U64 rte_tel_data_add_dict_u64
+#endif
+
 #endif /* CH39X_COMPAT_H */
