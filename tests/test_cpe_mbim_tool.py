@@ -26,13 +26,18 @@ def check(cond, what):
     print("%s: %s" % ("ok" if cond else "FAILED", what))
 
 
-UP = {"port": 1, "session": 0, "state": "connected", "register": "home",
+# As the PMD's /ch39x/mbim,PORT answers (ch39x_mbim_api.c): no "ipv4"
+# while not connected; the DNS servers beside each family.
+UP = {"port": 1, "session": 0, "vlan": 0, "state": "connected",
+      "last_error": "", "register": "home",
       "ipv4": {"address": "100.64.39.2/30", "gateway": "100.64.39.1",
-               "dns": ["198.51.100.1"], "mtu": 1500},
+               "mtu": 1500},
+      "ipv4_dns": ["198.51.100.1"],
       "ipv6": {"address": "2001:db8:39::2/64", "gateway": "fe80::1",
-               "dns": ["2001:db8:ff::1"], "mtu": 1500}}
-DOWN = {"port": 1, "session": 0, "state": "connecting", "ipv4": None,
-        "ipv6": None}
+               "mtu": 1500},
+      "ipv6_dns": ["2001:db8:ff::1"]}
+DOWN = {"port": 1, "session": 0, "vlan": 0, "state": "dialing",
+        "last_error": "", "register": "searching"}
 
 
 class FakeRouter(threading.Thread):
@@ -112,7 +117,7 @@ def main():
         changed = json.loads(json.dumps(UP))
         changed["ipv4"]["address"] = "100.64.39.6/30"
         changed["ipv4"]["gateway"] = "100.64.39.5"
-        gone = {"error": "port 1 is gone"}
+        gone = None	# what EAL answers when the callback fails
         p, sent, _ = run(tool, d, [DOWN, UP, UP, changed, DOWN, gone],
                          "--interval", "0.01")
         wan = [c for c in sent if c.startswith("/cpe/wan")]

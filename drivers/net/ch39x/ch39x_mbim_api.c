@@ -363,7 +363,7 @@ tel_mbim(const char *cmd, const char *params, struct rte_tel_data *d)
 	CH39X_TEL_U64(d, "session", in.session);
 	CH39X_TEL_U64(d, "vlan", in.vlan_id);
 	rte_tel_data_add_dict_string(d, "state", phase_name(in.phase));
-	rte_tel_data_add_dict_string(d, "error", in.error);
+	rte_tel_data_add_dict_string(d, "last_error", in.error);
 	rte_tel_data_add_dict_string(d, "apn", in.apn);
 	rte_tel_data_add_dict_string(d, "register",
 				     register_word(in.register_state));

@@ -432,7 +432,7 @@ round_once(struct ch39x_mbim_port *m, bool kick, const bool *want,
 	return next;
 }
 
-static void *
+static CH39X_THREAD_RET
 dialer_main(void *arg)
 {
 	struct ch39x_mbim_port *m = arg;
@@ -492,7 +492,7 @@ dialer_main(void *arg)
 	if (m->ctl_ready)
 		ch39x_mbim_ctl_fini(&m->ctl);
 	m->ctl_ready = false;
-	return NULL;
+	return 0;
 }
 
 int
@@ -502,12 +502,12 @@ ch39x_mbim_dialer_start(struct ch39x_mbim_port *m)
 	int rc;
 
 	m->seen_gen = 0;
-	rc = pthread_create(&m->thread, NULL, dialer_main, m);
-	if (rc != 0)
-		return -rc;
+	/* On the CPUs of no lcore, as EAL's control threads. */
 	snprintf(name, sizeof(name), "ch39x-mbim%hu",
 		 m->ad->dev->data->port_id);
-	pthread_setname_np(m->thread, name);
+	rc = ch39x_ctrl_thread(&m->thread, name, dialer_main, m);
+	if (rc != 0)
+		return rc < 0 ? rc : -rc;
 	m->running = true;
 	return 0;
 }
@@ -522,7 +522,7 @@ ch39x_mbim_dialer_stop(struct ch39x_mbim_port *m)
 	__atomic_store_n(&m->cancel, true, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&m->cond);
 	pthread_mutex_unlock(&m->lock);
-	pthread_join(m->thread, NULL);
+	ch39x_thread_join(m->thread);
 	m->running = false;
 }
 

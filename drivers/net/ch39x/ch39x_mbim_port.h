@@ -26,6 +26,7 @@
 
 #include <rte_ring.h>
 
+#include "ch39x_compat.h"
 #include "ch39x_mbim_ctl.h"
 #include "ch39x_mbim_eth.h"
 #include "rte_pmd_ch39x.h"
@@ -88,7 +89,7 @@ struct ch39x_mbim_port {
 	pthread_cond_t cond;		/* requests, RESPONSE_AVAILABLE, quit */
 	pthread_cond_t changed;		/* a session was published */
 	pthread_mutex_t link_lock;	/* recursive */
-	pthread_t thread;
+	ch39x_thread_t thread;
 	bool running;
 	bool quit;			/* close */
 	bool cancel;			/* the control client's waits end */
