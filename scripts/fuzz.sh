@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6 mbim nd mbim_ctl sim_mbim"
+all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6 usbip mbim nd mbim_ctl sim_mbim"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -38,6 +38,7 @@ max_len() {
 	vendor_rx) echo 20000 ;;
 	sim_out) echo 20000 ;;
 	sim_cdc) echo 20000 ;;
+	usbip) echo 20000 ;;
 	ncm_rx) echo 20000 ;;
 	tso) echo 12000 ;;
 	net) echo 9300 ;;
@@ -123,10 +124,17 @@ for h in "${harnesses[@]}"; do
 		extra_objs=("$out/obj-dpdk/ch39x_devargs.o" "${dpdk_libs[@]}")
 	elif [[ $h == sim_* ]]; then
 		extra_objs=("$out"/obj-sim/*.o -lpcap)
+	elif [ "$h" = usbip ]; then
+		# The server's codec and device side, over the model.
+		extra_cflags=(-I"$top/app/ch39x-usbip")
+		extra_objs=("$top/app/ch39x-usbip/usbip.c"
+			    "$top/app/ch39x-usbip/dev.c" "$out"/obj-sim/*.o
+			    -lpcap)
 	elif [ "$h" = cpe_ip ]; then
 		# The router's pure parsers, instrumented with the harness.
 		extra_cflags=(-I"$top/app/ch39x-cpe")
 		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c"
+			    "$top/app/ch39x-cpe/guard.c"
 			    "$top/app/ch39x-cpe/pppoe.c")
 	elif [ "$h" = cpe_prefix6 ]; then
 		extra_cflags=(-I"$top/app/ch39x-cpe")

@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -524,13 +525,28 @@ set_configuration(struct uip_dev *d, uint16_t value)
 }
 
 /*
- * The standard requests the device framework answers itself; -ENOENT for
- * the others (GET_DESCRIPTOR, which the model answers). Returns the bytes
- * of the data stage, or -EPIPE to stall.
+ * A GET_* request's answer v of len bytes, in a data stage of n (what the
+ * SETUP and the URB allow): its first bytes, as a device sends them.
  */
 static int
-std_request(struct uip_dev *d, const struct usbip_setup *s, uint8_t *buf)
+std_answer(uint8_t *buf, uint16_t n, const uint8_t *v, uint16_t len)
 {
+	uint16_t k = len < n ? len : n;
+
+	memcpy(buf, v, k);
+	return k;
+}
+
+/*
+ * The standard requests the device framework answers itself; -ENOENT for
+ * the others (GET_DESCRIPTOR, which the model answers). Returns the bytes
+ * of the data stage (at most n), or -EPIPE to stall.
+ */
+static int
+std_request(struct uip_dev *d, const struct usbip_setup *s, uint8_t *buf,
+	    uint16_t n)
+{
+	uint8_t v[2] = { 0, 0 };
 	enum ch39x_ep k;
 
 	switch (s->request) {
@@ -538,8 +554,7 @@ std_request(struct uip_dev *d, const struct usbip_setup *s, uint8_t *buf)
 		if (s->length < 2)
 			return -EPIPE;
 		/* Bus powered, no remote wake-up; endpoints not halted. */
-		buf[0] = buf[1] = 0;
-		return 2;
+		return std_answer(buf, n, v, 2);
 	case CH39X_USB_REQ_CLEAR_FEATURE:
 		if (s->type != CH39X_USB_RT_STD_OUT_EP)
 			return 0;	/* remote wake-up, U1/U2: nothing */
@@ -557,16 +572,16 @@ std_request(struct uip_dev *d, const struct usbip_setup *s, uint8_t *buf)
 	case CH39X_USB_REQ_GET_CONFIGURATION:
 		if (s->length < 1)
 			return -EPIPE;
-		buf[0] = d->configured ? d->cfg_value : 0;
-		return 1;
+		v[0] = d->configured ? d->cfg_value : 0;
+		return std_answer(buf, n, v, 1);
 	case CH39X_USB_REQ_SET_CONFIGURATION:
 		return set_configuration(d, s->value);
 	case CH39X_USB_REQ_GET_INTERFACE:
 		if (s->length < 1 || s->index >= UIP_MAX_IFS ||
 		    d->n_alts[s->index] == 0)
 			return -EPIPE;
-		buf[0] = d->cur_alt[s->index];
-		return 1;
+		v[0] = d->cur_alt[s->index];
+		return std_answer(buf, n, v, 1);
 	case CH39X_USB_REQ_SET_INTERFACE:
 		return set_interface(d, (uint8_t)s->index, (uint8_t)s->value);
 	default:
@@ -603,10 +618,15 @@ control(struct uip_dev *d, const struct usbip_cmd *c, const uint8_t *payload)
 
 	usbip_setup_parse(c->setup, &s);
 	d->st.ctrl++;
-	/* The data stage is what both the SETUP and the URB allow. */
+	/*
+	 * The data stage is what both the SETUP and the URB allow; OUT, no
+	 * more than the peer sent (a header that says IN brings none).
+	 */
 	n = s.length;
-	if (n > c->length)
+	if ((s.type & RT_DIR_IN) && n > c->length)
 		n = (uint16_t)c->length;
+	if (!(s.type & RT_DIR_IN) && n > c->payload)
+		n = (uint16_t)c->payload;
 	buf = calloc(1, n ? n : 1);
 	if (buf == NULL)
 		return reply(d, c->seqnum, -ENOMEM, NULL, 0);
@@ -617,7 +637,7 @@ control(struct uip_dev *d, const struct usbip_cmd *c, const uint8_t *payload)
 	rc = -ENOENT;
 	if ((s.type & RT_TYPE_MASK) == 0) {
 		d->st.ctrl_std++;
-		rc = std_request(d, &s, buf);
+		rc = std_request(d, &s, buf, n);
 	}
 	if (rc == -ENOENT)
 		rc = model_request(d, &s, buf, n);
@@ -802,6 +822,43 @@ uip_dev_timeout_ms(const struct uip_dev *d)
 
 /* ---- counters ---- */
 
+/* The server's counters of a device, by name. */
+#define ST_(f) { #f, offsetof(struct uip_stats, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} st_fields[] = {
+	ST_(attaches), ST_(detaches), ST_(ctrl), ST_(ctrl_std),
+	ST_(ctrl_stalled), ST_(ctrl_in_bytes), ST_(ctrl_out_bytes),
+	ST_(set_config), ST_(set_interface), ST_(clear_halt),
+	ST_(short_refused), ST_(submit_refused), ST_(bad_ep), ST_(unlinks),
+	ST_(unlinks_late), ST_(resubmitted), ST_(dropped_at_detach),
+};
+#undef ST_
+
+/* The model's counters the server reports (prefix model_). */
+#define MC_(f) { #f, offsetof(struct ch39x_sim_counters, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} model_fields[] = {
+	MC_(wire_rx_frames), MC_(rx_filtered), MC_(rx_oversize),
+	MC_(rx_delivered), MC_(tx_frames), MC_(tx_bad_records),
+	MC_(tx_oversize), MC_(tx_wire_dropped), MC_(tx_link_down),
+	MC_(cdc_notifications), MC_(events_sent), MC_(ctrl_requests),
+	MC_(ctrl_stalls),
+};
+#undef MC_
+
+static uint64_t
+u64_at(const void *base, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)base + off, sizeof(v));
+	return v;
+}
+
 void
 uip_dev_stats(struct uip_dev *d, FILE *f)
 {
@@ -812,21 +869,14 @@ uip_dev_stats(struct uip_dev *d, FILE *f)
 	struct ch39x_sim_counters mc;
 	const struct uip_stats *s = &d->st;
 	const char *b = d->busid;
+	size_t i;
 	int k, r;
 
-#define P(name, v) fprintf(f, "%s.%s=%llu\n", b, name, (unsigned long long)(v))
-	P("attached", d->send != NULL);
-	P("configured", d->configured);
-	P("attaches", s->attaches);
-	P("detaches", s->detaches);
-	P("ctrl", s->ctrl);
-	P("ctrl_std", s->ctrl_std);
-	P("ctrl_stalled", s->ctrl_stalled);
-	P("ctrl_in_bytes", s->ctrl_in_bytes);
-	P("ctrl_out_bytes", s->ctrl_out_bytes);
-	P("set_config", s->set_config);
-	P("set_interface", s->set_interface);
-	P("clear_halt", s->clear_halt);
+	fprintf(f, "%s.attached=%d\n%s.configured=%d\n", b, d->send != NULL,
+		b, d->configured);
+	for (i = 0; i < sizeof(st_fields) / sizeof(st_fields[0]); i++)
+		fprintf(f, "%s.%s=%llu\n", b, st_fields[i].name,
+			(unsigned long long)u64_at(s, st_fields[i].off));
 	for (k = 0; k < CH39X_EP_COUNT; k++) {
 		fprintf(f, "%s.%s_submitted=%llu\n%s.%s_completed=%llu\n"
 			"%s.%s_failed=%llu\n%s.%s_bytes=%llu\n%s.%s_in_flight=%u\n",
@@ -836,13 +886,6 @@ uip_dev_stats(struct uip_dev *d, FILE *f)
 			b, epn[k], (unsigned long long)s->bytes[k],
 			b, epn[k], d->ep[k].n);
 	}
-	P("short_refused", s->short_refused);
-	P("submit_refused", s->submit_refused);
-	P("bad_ep", s->bad_ep);
-	P("unlinks", s->unlinks);
-	P("unlinks_late", s->unlinks_late);
-	P("resubmitted", s->resubmitted);
-	P("dropped_at_detach", s->dropped_at_detach);
 	/* Class and vendor requests seen: "class_req_0x87=2". */
 	for (k = 0; k < 2; k++)
 		for (r = 0; r < 256; r++)
@@ -851,18 +894,7 @@ uip_dev_stats(struct uip_dev *d, FILE *f)
 					b, kind[k], r, s->req[k][r],
 					b, kind[k], r, s->req_stalled[k][r]);
 	ch39x_sim_get_counters(d->m, &mc);
-	P("model_wire_rx_frames", mc.wire_rx_frames);
-	P("model_rx_filtered", mc.rx_filtered);
-	P("model_rx_oversize", mc.rx_oversize);
-	P("model_rx_delivered", mc.rx_delivered);
-	P("model_tx_frames", mc.tx_frames);
-	P("model_tx_bad_records", mc.tx_bad_records);
-	P("model_tx_oversize", mc.tx_oversize);
-	P("model_tx_wire_dropped", mc.tx_wire_dropped);
-	P("model_tx_link_down", mc.tx_link_down);
-	P("model_cdc_notifications", mc.cdc_notifications);
-	P("model_events_sent", mc.events_sent);
-	P("model_ctrl_requests", mc.ctrl_requests);
-	P("model_ctrl_stalls", mc.ctrl_stalls);
-#undef P
+	for (i = 0; i < sizeof(model_fields) / sizeof(model_fields[0]); i++)
+		fprintf(f, "%s.model_%s=%llu\n", b, model_fields[i].name,
+			(unsigned long long)u64_at(&mc, model_fields[i].off));
 }

@@ -206,26 +206,31 @@ usbip_bad_str(int bad)
 	return bad > 0 && bad < USBIP_BAD_COUNT ? s[bad] : "?";
 }
 
+/* A reply's header: the command, seqnum and status; the rest 0. */
+static void
+ret_header(uint8_t hdr[USBIP_HDR_LEN], uint32_t cmd, uint32_t seqnum,
+	   int32_t status)
+{
+	memset(hdr, 0, USBIP_HDR_LEN);
+	usbip_put_be32(hdr + H_COMMAND, cmd);
+	usbip_put_be32(hdr + H_SEQNUM, seqnum);
+	usbip_put_be32(hdr + H_STATUS, (uint32_t)status);
+}
+
 void
 usbip_build_ret_submit(uint8_t hdr[USBIP_HDR_LEN], uint32_t seqnum,
 		       int32_t status, uint32_t actual)
 {
-	memset(hdr, 0, USBIP_HDR_LEN);
-	usbip_put_be32(hdr + H_COMMAND, USBIP_RET_SUBMIT);
-	usbip_put_be32(hdr + H_SEQNUM, seqnum);
-	usbip_put_be32(hdr + H_STATUS, (uint32_t)status);
-	usbip_put_be32(hdr + H_ACTUAL, actual);
 	/* start_frame, number_of_packets, error_count: 0, as Linux's stub. */
+	ret_header(hdr, USBIP_RET_SUBMIT, seqnum, status);
+	usbip_put_be32(hdr + H_ACTUAL, actual);
 }
 
 void
 usbip_build_ret_unlink(uint8_t hdr[USBIP_HDR_LEN], uint32_t seqnum,
 		       int32_t status)
 {
-	memset(hdr, 0, USBIP_HDR_LEN);
-	usbip_put_be32(hdr + H_COMMAND, USBIP_RET_UNLINK);
-	usbip_put_be32(hdr + H_SEQNUM, seqnum);
-	usbip_put_be32(hdr + H_STATUS, (uint32_t)status);
+	ret_header(hdr, USBIP_RET_UNLINK, seqnum, status);
 }
 
 void

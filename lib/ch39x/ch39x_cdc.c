@@ -130,7 +130,7 @@ parse_func_desc(const uint8_t *p, uint8_t bl, struct ch39x_cdc_desc *d)
  * the offset of a malformed descriptor).
  */
 static uint32_t
-walk_comm(const uint8_t *blob, uint32_t end, uint8_t subclass,
+walk_comm(const uint8_t *blob, uint32_t end, uint8_t subclass, int want_if,
 	  struct ch39x_cdc_desc *d, bool *iad_two)
 {
 	bool in_comm = false;
@@ -156,7 +156,8 @@ walk_comm(const uint8_t *blob, uint32_t end, uint8_t subclass,
 			}
 			if (d->have_comm || p[3] != 0 ||
 			    p[5] != CH39X_CDC_CLASS_COMM ||
-			    !subclass_wanted(p[6], subclass))
+			    !subclass_wanted(p[6], subclass) ||
+			    (want_if >= 0 && p[2] != want_if))
 				break;
 			in_comm = true;
 			d->have_comm = true;
@@ -255,29 +256,46 @@ walk_data(const uint8_t *blob, uint32_t end, struct ch39x_cdc_desc *d)
 	}
 }
 
+/*
+ * Where a walk of the blob ends: wTotalLength when the blob starts with a
+ * configuration descriptor and it is the smaller (never past the blob).
+ */
+static uint32_t
+cfg_end(const uint8_t *blob, uint32_t len, uint32_t *errors)
+{
+	uint16_t total;
+
+	if (len < USB_DT_CONFIG_LEN || blob[0] < USB_DT_CONFIG_LEN ||
+	    blob[1] != CH39X_USB_DT_CONFIG) {
+		*errors |= CH39X_CDC_E_NO_CONFIG;
+		return len;
+	}
+	total = ch39x_get_le16(blob + 2);
+	if (total == len)
+		return len;
+	*errors |= CH39X_CDC_E_TOTAL_LEN;
+	/* Trust the smaller of the two, never past the blob. */
+	return total < len && total >= blob[0] ? total : len;
+}
+
 int
 ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 		       struct ch39x_cdc_desc *d)
 {
-	uint32_t end = len;
+	return ch39x_cdc_parse_function(blob, len, subclass, -1, d);
+}
+
+int
+ch39x_cdc_parse_function(const uint8_t *blob, uint32_t len, uint8_t subclass,
+			 int comm_if, struct ch39x_cdc_desc *d)
+{
+	uint32_t end;
 	bool iad_two = false;
 
 	memset(d, 0, sizeof(*d));
-	if (len >= USB_DT_CONFIG_LEN && blob[0] >= USB_DT_CONFIG_LEN &&
-	    blob[1] == CH39X_USB_DT_CONFIG) {
-		uint16_t total = ch39x_get_le16(blob + 2);
+	end = cfg_end(blob, len, &d->errors);
 
-		if (total != len) {
-			d->errors |= CH39X_CDC_E_TOTAL_LEN;
-			/* Trust the smaller of the two, never past the blob. */
-			if (total < len && total >= blob[0])
-				end = total;
-		}
-	} else {
-		d->errors |= CH39X_CDC_E_NO_CONFIG;
-	}
-
-	end = walk_comm(blob, end, subclass, d, &iad_two);
+	end = walk_comm(blob, end, subclass, comm_if, d, &iad_two);
 
 	if (d->have_union) {
 		if (d->union_master != d->comm_if)
@@ -396,6 +414,39 @@ ch39x_cdc_build_config(const struct ch39x_cdc_desc *d, uint8_t cfg_value,
 	ch39x_usb_cfg_endpoint(&b, d->bulk_out, CH39X_USB_EP_BULK,
 			       d->bulk_out_maxp, 0);
 	return ch39x_usb_cfg_end(&b);
+}
+
+unsigned int
+ch39x_cdc_list_functions(const uint8_t *blob, uint32_t len,
+			 struct ch39x_cdc_fn *fns, unsigned int max)
+{
+	struct ch39x_cdc_desc d;
+	unsigned int n = 0;
+	uint32_t off = 0, errors = 0, end = cfg_end(blob, len, &errors);
+
+	/* The walk's chain: what it would take as interfaces, no further. */
+	while (off + 2 <= end) {
+		const uint8_t *p = blob + off;
+
+		if (p[0] < 2 || p[0] > end - off)
+			break;
+		if (p[1] == CH39X_USB_DT_INTERFACE &&
+		    p[0] >= USB_DT_INTERFACE_LEN && p[3] == 0 &&
+		    p[5] == CH39X_CDC_CLASS_COMM && subclass_wanted(p[6], 0)) {
+			if (n < max) {
+				ch39x_cdc_parse_function(blob, len, p[6], p[2],
+							 &d);
+				fns[n].comm_if = p[2];
+				fns[n].subclass = p[6];
+				fns[n].have_data = d.have_data;
+				fns[n].data_if = d.data_if;
+				fns[n].usable = ch39x_cdc_usable(&d);
+			}
+			n++;
+		}
+		off += p[0];
+	}
+	return n;
 }
 
 bool

@@ -33,7 +33,9 @@
 #   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
-#   PMD_TESTS="ch398 ch397 ncm ecm handover twins replug cpereplug"
+#   PMD_TESTS="ch398 ch397 ncm ecm handover twins composite replug
+#   cpereplug"                           (composite: high speed only, as
+#                                        the replugs)
 #   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
@@ -124,7 +126,7 @@ if [ "$ARCH" = arm64 ]; then
 	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
 fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins composite replug cpereplug}
 REPLUG_CYCLES=${REPLUG_CYCLES:-20}
 MANY_N=${MANY_N:-2 8}	# PMD test "many": adapters per testpmd (tests/vm/many.sh)
 MANY_SECS=${MANY_SECS:-5}
@@ -215,8 +217,9 @@ done
 # by the kernel's cdc_ncm/cdc_ether (tests/vm/usbip.sh); amd64 only.
 [ "$ARCH" = arm64 ] && SPEEDS_DEF="high super"
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
-USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
-HOSTDRV_MODULES="cdc_ether cdc_ncm"
+USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs usb_f_acm tun"
+# cdc-acm: the serial ports of the composite gadgets (tests/vm/composite.sh)
+HOSTDRV_MODULES="cdc_ether cdc_ncm cdc-acm"
 USBIP_MODULES="vhci-hcd"
 # The boot "usbip": Linux's MBIM host driver and cdc-wdm (its control
 # channel), against the simulated modem (after hostdrv: cdc_ncm, usbnet).
@@ -272,6 +275,10 @@ else
 	pkg-config --exists libpcap 2>/dev/null || need+=(libpcap-dev)
 	# The PMD tests ping with iputils (busybox ping has no -M do).
 	[ -x /usr/bin/ping ] || [ -x /bin/ping ] || need+=(iputils-ping)
+	# The boot "usbip": Debian's usbip tool attaches the model, iperf3
+	# runs through the kernel's netdev.
+	[ -x /usr/sbin/usbip ] || need+=(usbip)
+	command -v iperf3 >/dev/null || need+=(iperf3)
 fi
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing ${need[*]}"
@@ -539,11 +546,12 @@ for speed in $SPEEDS; do
 		QOS_ARGS "$CPE_QOS_ARGS" \
 		QOS_DOWN_RATE "$CPE_QOS_DOWN_RATE" > "$RUN/qos.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
-	# The replugs (the PMD's, the router's) do not depend on the bus's
-	# speed: once, at high speed, for CI's time.
+	# The replugs (the PMD's, the router's) and the composite devices do
+	# not depend on the bus's speed: once, at high speed, for CI's time.
 	pmd_tests=$PMD_TESTS
 	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
-		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g')
+		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g;
+		     s/ composite / /g')
 	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)

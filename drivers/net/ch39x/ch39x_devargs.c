@@ -433,6 +433,22 @@ arg_sessions(const struct ch39x_devarg *d, const char *v,
 	}
 }
 
+/* An interface number: decimal, in the row's range; 0 is one. */
+static int
+arg_function(const struct ch39x_devarg *d, const char *v,
+	     struct ch39x_args *a)
+{
+	long n;
+	char *end;
+
+	n = dec_in(v, &end, d->lo, d->hi);
+	if (n < 0 || *end != '\0')
+		return -EINVAL;
+	a->function.set = true;
+	a->function.num = (uint8_t)n;
+	return 0;
+}
+
 /* restore|keep: true for keep. */
 static int
 arg_kernel_driver(const struct ch39x_devarg *d, const char *v,
