@@ -176,17 +176,19 @@ static void
 udp4(uint8_t *b, uint32_t len, const uint8_t *src, const uint8_t *dst,
      uint8_t seed)
 {
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)b;
+	struct rte_ipv4_hdr ip;
 	uint32_t i;
 
 	memset(b, 0, 28);
-	ip->version_ihl = 0x45;
-	ip->total_length = rte_cpu_to_be_16((uint16_t)len);
-	ip->time_to_live = 64;
-	ip->next_proto_id = 17;
-	memcpy(&ip->src_addr, src, 4);
-	memcpy(&ip->dst_addr, dst, 4);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	memset(&ip, 0, sizeof(ip));
+	ip.version_ihl = 0x45;
+	ip.total_length = rte_cpu_to_be_16((uint16_t)len);
+	ip.time_to_live = 64;
+	ip.next_proto_id = 17;
+	memcpy(&ip.src_addr, src, 4);
+	memcpy(&ip.dst_addr, dst, 4);
+	ip.hdr_checksum = rte_ipv4_cksum(&ip);
+	memcpy(b, &ip, sizeof(ip));
 	b[20] = 0x30;
 	b[21] = 0x39;	/* source port 12345 */
 	b[23] = 9;	/* discard */
@@ -385,14 +387,16 @@ tc_dial_data(void)
 	{
 		static const uint8_t sn[6] = { 0x33, 0x33, 0xff, 0, 0, 1 };
 		uint8_t ns[72];
-		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)ns;
+		struct rte_ipv6_hdr ip6;
 		uint16_t ck;
 
 		memset(ns, 0, sizeof(ns));
-		ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
-		ip6->payload_len = rte_cpu_to_be_16(32);
-		ip6->proto = 58;
-		ip6->hop_limits = 255;
+		memset(&ip6, 0, sizeof(ip6));
+		ip6.vtc_flow = rte_cpu_to_be_32(6u << 28);
+		ip6.payload_len = rte_cpu_to_be_16(32);
+		ip6.proto = 58;
+		ip6.hop_limits = 255;
+		memcpy(ns, &ip6, 8);
 		ns[8] = 0xfe;
 		ns[9] = 0x80;
 		ns[23] = 0x42;			/* fe80::42 */
@@ -406,7 +410,8 @@ tc_dial_data(void)
 		ns[65] = 1;
 		memcpy(ns + 66, p.mb_mac.addr_bytes, 6);
 		/* As rte_net stores it: the sum's bytes in memory order. */
-		ck = rte_ipv6_udptcp_cksum(ip6, ns + 40);
+		memcpy(&ip6, ns, sizeof(ip6));
+		ck = rte_ipv6_udptcp_cksum(&ip6, ns + 40);
 		memcpy(ns + 42, &ck, 2);
 		CHECK(send1(p.mb, eth_frame(sn, p.mb_mac.addr_bytes, 0, 0x86dd,
 					    ns, sizeof(ns))), "NS sent");
