@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc sim_rndis ncm_rx ncm_params cdc ecm rndis devargs cpe_ip uevent cpe_prefix6 usbip"
+all="vendor_rx event net tso sim_out sim_cdc sim_rndis ncm_rx ncm_params cdc ecm rndis devargs cpe_ip uevent cpe_prefix6 usbip mbim nd mbim_ctl sim_mbim"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -50,6 +50,10 @@ max_len() {
 	event) echo 64 ;;
 	cpe_prefix6) echo 128 ;;
 	ncm_params) echo 64 ;;
+	mbim) echo 9000 ;;
+	nd) echo 300 ;;
+	mbim_ctl) echo 20000 ;;
+	sim_mbim) echo 20000 ;;
 	*) echo 4096 ;;
 	esac
 }
@@ -88,8 +92,8 @@ mkdir -p "$out/obj" "$out/obj-sim"
 read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
 read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
 for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_usbdesc ch39x_ncm \
-	   ch39x_rndis \
-	   ch39x_ecm ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
+	   ch39x_rndis ch39x_ecm ch39x_mbim ch39x_mbim_ctl ch39x_mbim_eth ch39x_nd \
+	   ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
 	   ch39x_libusb_return ch39x_libusb_bus ch39x_uevent; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
@@ -97,8 +101,8 @@ for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_usbdesc ch39x_ncm \
 done
 # The device model (lib/ch39x_sim), linked with libpcap into the sim_*
 # harnesses only: the host-side parsers' harnesses go without it.
-for src in ch39x_sim ch39x_sim_wire ch39x_sim_vendor ch39x_sim_phy ch39x_sim_cdc ch39x_sim_desc \
-	   ch39x_sim_rndis ch39x_sim_wake; do
+for src in ch39x_sim ch39x_sim_wire ch39x_sim_vendor ch39x_sim_phy ch39x_sim_cdc \
+	   ch39x_sim_desc ch39x_sim_rndis ch39x_sim_mbim ch39x_sim_wake; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
 		-c "$sim/$src.c" -o "$out/obj-sim/$src.o"

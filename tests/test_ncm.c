@@ -1408,6 +1408,170 @@ test_rx_fuzz(void)
 	}
 }
 
+/* ---- MBIM: IPS NDPs (§21) ---- */
+
+/*
+ * TX as an MBIM host builds: raw IP datagrams, the remainder placing the
+ * datagram's start (no Ethernet header), the session in the NDP's
+ * signature, one session per NTB.
+ */
+static void
+test_mbim_tx(void)
+{
+	struct ch39x_ncm_tx_cfg c = def_cfg();
+	struct ch39x_ncm_tx_end e;
+	struct ch39x_ncm_tx t;
+	uint8_t *b, *d;
+
+	c.ips = true;
+	CHECK_EQ(ch39x_ncm_tx_init(&t, &c), 0);
+	b = tx_buf(&t);
+	/*
+	 * NDP at 12 with room for 32 entries and the null: 8 + 33 * 4 =
+	 * 140, so datagrams start at 152; remainder 0 applies to the start
+	 * itself: 152 % 4 == 0. End 152 + 60 = 212.
+	 */
+	ch39x_ncm_tx_begin(&t, b);
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 60, 0), CH39X_NCM_FIT_OK);
+	d = ch39x_ncm_tx_add_ips(&t, 60, 0);
+	fill_pat(d, 60, 0x61);
+	e = ch39x_ncm_tx_finish(&t);
+	CHECK_EQ(e.len, 212);
+	CHECK_EQ(e.reason, CH39X_NCM_CLOSE_BURST);
+	exp_reset(212);
+	PUT(0, 'N', 'C', 'M', 'H', 0x0C, 0x00, 0x00, 0x00,
+	    0xD4, 0x00, 0x0C, 0x00);		/* block 212, NDP at 12 */
+	PUT(12, 'I', 'P', 'S', 0x00, 0x10, 0x00, 0x00, 0x00,
+	    0x98, 0x00, 0x3C, 0x00,		/* (152, 60) */
+	    0x00, 0x00, 0x00, 0x00);
+	fill_pat(exp_buf + 152, 60, 0x61);
+	CHECK_MEM(b, exp_buf, 212);
+
+	/* Session 3, then a datagram of session 0 closes the NTB. */
+	ch39x_ncm_tx_begin(&t, b);
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 41, 3), CH39X_NCM_FIT_OK);
+	fill_pat(ch39x_ncm_tx_add_ips(&t, 41, 3), 41, 0x62);
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 20, 3), CH39X_NCM_FIT_OK);
+	fill_pat(ch39x_ncm_tx_add_ips(&t, 20, 3), 20, 0x63);
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 40, 0), CH39X_NCM_FIT_SESSION);
+	/* Too big is too big in any session. */
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 20000, 0), CH39X_NCM_FIT_TOO_BIG);
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 40, 0), CH39X_NCM_FIT_SESSION);
+	e = ch39x_ncm_tx_finish(&t);
+	/* 152..193, 196..216: wLength 8 + 3 * 4 = 20. */
+	CHECK_EQ(e.len, 216);
+	CHECK_EQ(e.dgrams, 2);
+	CHECK_EQ(e.reason, CH39X_NCM_CLOSE_SESSION);
+	exp_reset(216);
+	PUT(0, 'N', 'C', 'M', 'H', 0x0C, 0x00, 0x01, 0x00,
+	    0xD8, 0x00, 0x0C, 0x00);
+	PUT(12, 'I', 'P', 'S', 0x03, 0x14, 0x00, 0x00, 0x00,
+	    0x98, 0x00, 0x29, 0x00,		/* (152, 41) */
+	    0xC4, 0x00, 0x14, 0x00,		/* (196, 20) */
+	    0x00, 0x00, 0x00, 0x00);
+	fill_pat(exp_buf + 152, 41, 0x62);
+	fill_pat(exp_buf + 196, 20, 0x63);
+	CHECK_MEM(b, exp_buf, 216);
+	CHECK_EQ(t.stats.close_session, 1);
+	CHECK_EQ(t.stats.close_burst, 1);
+
+	/* The next NTB is session 0's. */
+	ch39x_ncm_tx_begin(&t, b);
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 40, 0), CH39X_NCM_FIT_OK);
+	fill_pat(ch39x_ncm_tx_add_ips(&t, 40, 0), 40, 0x64);
+	e = ch39x_ncm_tx_finish(&t);
+	CHECK_EQ(b[15], 0x00);
+	CHECK_EQ(e.reason, CH39X_NCM_CLOSE_BURST);
+	free(b);
+
+	/* NTB32: "ips" and the session. */
+	c.ntb32 = true;
+	CHECK_EQ(ch39x_ncm_tx_init(&t, &c), 0);
+	b = tx_buf(&t);
+	ch39x_ncm_tx_begin(&t, b);
+	CHECK_EQ(ch39x_ncm_tx_check_ips(&t, 28, 200), CH39X_NCM_FIT_OK);
+	fill_pat(ch39x_ncm_tx_add_ips(&t, 28, 200), 28, 0x65);
+	e = ch39x_ncm_tx_finish(&t);
+	CHECK_MEM(b + 16, ((const uint8_t[]){ 'i', 'p', 's', 200 }), 4);
+	CHECK(e.len > 0);
+	free(b);
+}
+
+/*
+ * An MBIM modem's NTB16: an IPS0 NDP, a DSS NDP (a device service
+ * stream, not IP: skipped), an IPS7 NDP whose second datagram is shorter
+ * than an IPv4 header.
+ *   0  NTH16: block 124, NDP at 12
+ *   12 IPS0  wLength 16, next 28: (64, 20)
+ *   28 DSS1  wLength 16, next 44: (84, 20)
+ *   44 IPS7  wLength 20, next 0:  (84, 20) (104, 19)
+ *   64 datagram 0x51, 84 datagram 0x52, 104 datagram 0x53 (19 bytes)
+ */
+static uint32_t
+mk_mbim(uint8_t *v)
+{
+	memset(v, 0, 124);
+	memcpy(v, (const uint8_t[]){ 'N', 'C', 'M', 'H', 0x0C, 0x00, 0x05,
+		0x00, 0x7C, 0x00, 0x0C, 0x00 }, 12);
+	memcpy(v + 12, (const uint8_t[]){ 'I', 'P', 'S', 0, 0x10, 0, 0x1C, 0,
+		0x40, 0, 0x14, 0, 0, 0, 0, 0 }, 16);
+	memcpy(v + 28, (const uint8_t[]){ 'D', 'S', 'S', 1, 0x10, 0, 0x2C, 0,
+		0x54, 0, 0x14, 0, 0, 0, 0, 0 }, 16);
+	memcpy(v + 44, (const uint8_t[]){ 'I', 'P', 'S', 7, 0x14, 0, 0, 0,
+		0x54, 0, 0x14, 0, 0x68, 0, 0x13, 0, 0, 0, 0, 0 }, 20);
+	fill_pat(v + 64, 20, 0x51);
+	fill_pat(v + 84, 20, 0x52);
+	fill_pat(v + 104, 19, 0x53);
+	return 124;
+}
+
+static void
+test_mbim_rx(void)
+{
+	struct ch39x_ncm_rx_cfg c = rx_cfg16();
+	struct ch39x_ncm_dgram d;
+	struct ch39x_ncm_rx rx;
+	struct got g;
+	uint8_t v[128], *b;
+	uint32_t n;
+
+	c.ips = true;
+	ch39x_ncm_rx_init(&rx, &c);
+	CHECK_EQ(rx.cfg.min_dgram, CH39X_MBIM_MIN_DGRAM);
+	n = mk_mbim(v);
+	b = dup_exact(v, n);
+	CHECK_EQ(ch39x_ncm_rx_begin(&rx, b, n), 0);
+	CHECK_EQ(ch39x_ncm_rx_next(&rx, &d), 1);
+	CHECK_EQ(d.offset, 64);
+	CHECK_EQ(d.len, 20);
+	CHECK_EQ(d.session, 0);
+	CHECK(pat_ok(d.data, d.len, 0x51));
+	CHECK_EQ(ch39x_ncm_rx_next(&rx, &d), 1);
+	CHECK_EQ(d.offset, 84);
+	CHECK_EQ(d.session, 7);
+	CHECK(pat_ok(d.data, d.len, 0x52));
+	CHECK_EQ(ch39x_ncm_rx_next(&rx, &d), 0);
+	free(b);
+	CHECK_EQ(rx.stats.dgrams, 2);
+	CHECK_EQ(rx.stats.ndp_sig_skipped, 1);
+	CHECK_EQ(rx.stats.bad_dgram, 1);
+
+	/* An NCM parser reads none of it: three foreign NDPs. */
+	c.ips = false;
+	ch39x_ncm_rx_init(&rx, &c);
+	CHECK_EQ(rx_run(&rx, v, n, &g), 0);
+	CHECK_EQ(g.n, 0);
+	CHECK_EQ(rx.stats.ndp_sig_skipped, 3);
+
+	/* And an MBIM parser none of an NCM function's NTB. */
+	c.ips = true;
+	ch39x_ncm_rx_init(&rx, &c);
+	n = mk_r1(v);
+	CHECK_EQ(rx_run(&rx, v, n, &g), 0);
+	CHECK_EQ(g.n, 0);
+	CHECK_EQ(rx.stats.ndp_sig_skipped, 1);
+}
+
 /* ---- Descriptors ---- */
 
 /*
@@ -1690,11 +1854,98 @@ test_notify(void)
 	CHECK_EQ(ps.stats.notifications, 2);
 }
 
-/* The builder, the walker's inverse (cdc_build_check.h). */
+/*
+ * An MBIM function (§22): config (wTotalLength 95, 2 interfaces), IAD,
+ * comm interface 0 (02/0E/00), Header 1.10, MBIM 1.00 (wMaxControlMessage
+ * 4096, 16 filters of 128 bytes, wMaxSegmentSize 2048, caps 0x20), MBIM
+ * extended 1.00 (1 outstanding, wMTU 1500), Union 0 -> 1, interrupt IN
+ * 0x81 (64 bytes, bInterval 5), data interface 1 (0A/00/02) alt 0 and alt 1
+ * (bulk IN 0x82, OUT 0x03, 512 each).
+ */
+static const uint8_t mbim_cfg[] = {
+	0x09, 0x02, 0x5F, 0x00, 0x02, 0x01, 0x00, 0xC0, 0x01,
+	0x08, 0x0B, 0x00, 0x02, 0x02, 0x0E, 0x00, 0x00,
+	0x09, 0x04, 0x00, 0x00, 0x01, 0x02, 0x0E, 0x00, 0x00,
+	0x05, 0x24, 0x00, 0x10, 0x01,
+	0x0C, 0x24, 0x1B, 0x00, 0x01, 0x00, 0x10, 0x10, 0x80, 0x00, 0x08,
+	0x20,
+	0x08, 0x24, 0x1C, 0x00, 0x01, 0x01, 0xDC, 0x05,
+	0x05, 0x24, 0x06, 0x00, 0x01,
+	0x07, 0x05, 0x81, 0x03, 0x40, 0x00, 0x05,
+	0x09, 0x04, 0x01, 0x00, 0x00, 0x0A, 0x00, 0x02, 0x00,
+	0x09, 0x04, 0x01, 0x01, 0x02, 0x0A, 0x00, 0x02, 0x00,
+	0x07, 0x05, 0x82, 0x02, 0x00, 0x02, 0x00,
+	0x07, 0x05, 0x03, 0x02, 0x00, 0x02, 0x00,
+};
+
+static void
+test_descs_mbim(void)
+{
+	struct ch39x_cdc_desc d;
+	uint8_t v[sizeof(mbim_cfg)];
+
+	CHECK_EQ(sizeof(mbim_cfg), 95);
+	CHECK_EQ(parse_cfg_exact(mbim_cfg, sizeof(mbim_cfg),
+				 CH39X_CDC_SUBCLASS_MBIM, &d), 0);
+	CHECK_EQ(d.errors, 0);
+	CHECK_EQ(d.comm_subclass, CH39X_CDC_SUBCLASS_MBIM);
+	CHECK(d.have_mbim);
+	CHECK_EQ(d.bcd_mbim, 0x0100);
+	CHECK_EQ(d.mbim_max_ctrl, 4096);
+	CHECK_EQ(d.mbim_filters, 16);
+	CHECK_EQ(d.mbim_filter_size, 128);
+	CHECK_EQ(d.mbim_max_segment, 2048);
+	CHECK_EQ(d.mbim_caps, 0x20);
+	CHECK(d.have_mbim_ext);
+	CHECK_EQ(d.mbim_max_outstanding, 1);
+	CHECK_EQ(d.mbim_mtu, 1500);
+	CHECK(!d.have_ether && !d.have_ncm);
+	CHECK_EQ(d.intr_ep, 0x81);
+	CHECK_EQ(d.intr_maxp, 64);
+	CHECK_EQ(d.data_if, 1);
+	CHECK_EQ(d.data_alt, 1);
+	CHECK_EQ(d.data_protocol, CH39X_CDC_MBIM_PROTO_NTB);
+	CHECK_EQ(d.bulk_in, 0x82);
+	CHECK(ch39x_cdc_usable(&d));
+	/* Asking for NCM or either finds nothing: MBIM is asked by name. */
+	CHECK_EQ(parse_cfg_exact(mbim_cfg, sizeof(mbim_cfg), 0, &d), 0);
+	CHECK(!d.have_comm);
+	/* Without the interrupt endpoint no response can be read. */
+	memcpy(v, mbim_cfg, sizeof(v));
+	v[56 + 3] = 0x02;		/* the endpoint turned bulk */
+	CHECK_EQ(parse_cfg_exact(v, sizeof(v), CH39X_CDC_SUBCLASS_MBIM, &d),
+		 0);
+	CHECK(d.have_mbim && d.intr_ep == 0 && !ch39x_cdc_usable(&d));
+	/* An MBIM descriptor of 11 bytes is too short, and ignored. */
+	memcpy(v, mbim_cfg, sizeof(v));
+	v[31] = 0x0B;
+	v[42] = 0x01;			/* the lost byte: a 1-byte filler */
+	CHECK_EQ(parse_cfg_exact(v, sizeof(v), CH39X_CDC_SUBCLASS_MBIM, &d),
+		 -1);
+	CHECK(!d.have_mbim);
+}
+
+/*
+ * The builder, the walker's inverse (cdc_build_check.h); an MBIM function
+ * built again walks to the same: its MBIM and extended descriptors after
+ * the Union (the order the builder has).
+ */
 static void
 test_build_config(void)
 {
+	struct ch39x_cdc_desc d, d2;
+	uint8_t out[256];
+	uint32_t n;
+
 	check_build_config(ncm_cfg, sizeof(ncm_cfg));
+	CHECK_EQ(parse_cfg_exact(mbim_cfg, sizeof(mbim_cfg),
+				 CH39X_CDC_SUBCLASS_MBIM, &d), 0);
+	n = ch39x_cdc_build_config(&d, 1, false, out, sizeof(out));
+	CHECK_EQ(n, sizeof(mbim_cfg));
+	CHECK_EQ(parse_cfg_exact(out, n, CH39X_CDC_SUBCLASS_MBIM, &d2), 0);
+	CHECK_EQ(d2.errors, 0);
+	CHECK_MEM(&d2, &d, sizeof(d));
+	CHECK_MEM(out + 9 + 8 + 9 + 5 + 5, mbim_cfg + 31, 12 + 8);
 }
 
 /*
@@ -1827,7 +2078,10 @@ main(void)
 	test_rx_seq();
 	test_round_trip();
 	test_rx_fuzz();
+	test_mbim_tx();
+	test_mbim_rx();
 	test_descs();
+	test_descs_mbim();
 	test_build_config();
 	test_functions();
 	test_mac_string();

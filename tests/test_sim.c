@@ -1809,6 +1809,8 @@ test_descriptors(void)
 		{ PID_CH398, SS, CH39X_FRAMING_VENDOR },
 		{ PID_CH398, SS, CH39X_FRAMING_NCM },
 		{ PID_CH398, HS, CH39X_FRAMING_ECM },
+		{ PID_CH398, HS, CH39X_FRAMING_MBIM },
+		{ PID_CH398, SS, CH39X_FRAMING_MBIM },
 	};
 	struct ch39x_cdc_desc cdc, walked;
 	struct ch39x_sim_config c;
@@ -1847,8 +1849,12 @@ test_descriptors(void)
 		CHECK_EQ(get_desc(d, 0x02, 1, 0, b, sizeof(b)), -EPIPE);
 		if (w[i].framing != CH39X_FRAMING_VENDOR) {
 			CHECK_EQ(d->ops->get_cdc(d, &cdc), 0);
-			CHECK_EQ(ch39x_cdc_parse_config(b, (uint32_t)n, 0,
-							&walked), 0);
+			CHECK_EQ(ch39x_cdc_parse_config(b, (uint32_t)n,
+				w[i].framing == CH39X_FRAMING_MBIM ?
+				CH39X_CDC_SUBCLASS_MBIM : 0, &walked), 0);
+			/* libmbim looks for these four bytes (§22). */
+			CHECK(w[i].framing != CH39X_FRAMING_MBIM ||
+			      memmem(b, (size_t)n, "\x0c\x24\x1b\x00", 4));
 			CHECK_EQ(walked.errors, 0);
 			CHECK(ch39x_cdc_usable(&walked));
 			CHECK_MEM(&walked, &cdc, sizeof(cdc));

@@ -60,6 +60,10 @@ test_protos(void)
 	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_VENDOR);
 	CHECK_EQ(ch39x_libusb_parse_protos("ncm+ecm", &m), 0);
 	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_CDC);
+	CHECK_EQ(ch39x_libusb_parse_protos("mbim", &m), 0);
+	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_MBIM);
+	CHECK_EQ(ch39x_libusb_parse_protos("ncm+mbim", &m), 0);
+	CHECK_EQ(m, (unsigned int)(CH39X_LIBUSB_NCM | CH39X_LIBUSB_MBIM));
 	CHECK_EQ(ch39x_libusb_parse_protos("any", &m), 0);
 	CHECK_EQ(m, (unsigned int)CH39X_LIBUSB_ANY);
 	/* proto=auto drives RNDIS too, after vendor, NCM and ECM. */

@@ -54,6 +54,7 @@ def config(value, ifaces):
 
 NCM = [(0, 0, 2, 0x0D), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
 ECM = [(0, 0, 2, 0x06), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
+MBIM = [(0, 0, 2, 0x0E), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
 VENDOR = [(0, 0, 0xFF, 0)]
 # A modem: an ACM serial port (0, 1) beside its NCM function (2, 3).
 ACM_NCM = [(0, 0, 2, 0x02), (1, 0, 0x0A, 0), (2, 0, 2, 0x0D),
@@ -186,6 +187,10 @@ def build(tree):
     tree.device('1-4.3', 0x1209, 0x0004, [(1, ECM)], 1, serial='twin-b')
     tree.device('1-5', 0x0781, 0x5567, [(1, [(0, 0, 8, 6)])], 1,
                 serial='disk', drivers={0: 'usb-storage'})
+    tree.device('1-13', 0x1199, 0x9071, [(1, MBIM)], 1, serial='modem-1',
+                product='LTE module', drivers={0: 'cdc_mbim',
+                                               1: 'cdc_mbim'},
+                nets={0: 'wwan0'})
     tree.device('1-7', 0x1209, 0x0007, [(1, ACM_NCM)], 1, serial='modem',
                 drivers={0: 'cdc_acm', 1: 'cdc_acm', 2: 'cdc_ncm',
                          3: 'cdc_ncm'}, nets={2: 'usb7'})
@@ -216,7 +221,7 @@ def test_status(tree):
     devs = {d['path']: d for d in j.get('devices', [])}
     check(rc == 0 and list(devs) == ['1-1', '1-2', '1-3', '1-4.1', '1-4.2',
                                      '1-4.3', '1-7', '1-8', '1-9', '1-10',
-                                     '1-11', '1-12', '2-1'],
+                                     '1-11', '1-12', '1-13', '2-1'],
           'status lists the network functions in bus order, no hubs, no '
           'disk: %s' % list(devs))
     d = devs.get('1-1', {})
@@ -245,6 +250,14 @@ def test_status(tree):
           d.get('speed') == 'super' and
           d.get('proto_reason', '').startswith('CH398 ID 1a86:5398'),
           'CH398 in its CDC configuration: vendor, configuration 3: %s'
+          % d.get('proto_reason'))
+    d = devs.get('1-13', {})
+    check(d.get('proto') == 'mbim' and d.get('proto_config') == 1 and
+          d.get('kernel_drivers') == ['cdc_mbim'] and
+          d.get('netdevs') == ['wwan0'] and
+          d.get('proto_reason', '').startswith('MBIM function') and
+          d.get('vdev') == 'net_ch39x0,dev=1199:9071,path=1-13',
+          'an MBIM modem: mbim in configuration 1, cdc_mbim with wwan0: %s'
           % d.get('proto_reason'))
     d = devs.get('2-1', {})
     check(d.get('proto') == 'vendor' and d.get('chip') == 'CH397' and
@@ -357,6 +370,12 @@ def test_plans(tree):
           == [(os.path.join(drv, 'cdc_ether', 'unbind'), '1-8:1.2'),
               (os.path.join(drv, 'cdc_ether', 'unbind'), '1-8:1.3')],
           'bind --function 2: the dock\'s ECM function only')
+    rc, j = run_json(tree, 'bind', '1-13', '--dry-run')
+    check(rc == 0 and [(s['write'], s['value']) for s in j.get('steps', [])]
+          == [(os.path.join(drv, 'cdc_mbim', 'unbind'), '1-13:1.0'),
+              (os.path.join(drv, 'cdc_mbim', 'unbind'), '1-13:1.1')],
+          'bind an MBIM modem: cdc_mbim lets go of its two interfaces: %s'
+          % j)
     rc, j = run_json(tree, 'bind', '1-8', '--function', '1', '--dry-run')
     check(rc == 1 and 'no network function at interface 1' in
           j.get('error', ''),

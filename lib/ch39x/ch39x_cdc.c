@@ -97,8 +97,35 @@ parse_func_desc(const uint8_t *p, uint8_t bl, struct ch39x_cdc_desc *d)
 			d->ncm_caps = p[5];
 		}
 		break;
+	case CH39X_CDC_FD_MBIM:
+		if (bl < CH39X_CDC_FD_MBIM_LEN) {
+			short_desc(d);
+		} else if (d->have_mbim) {
+			d->errors |= CH39X_CDC_E_DUPLICATE;
+		} else {
+			d->have_mbim = true;
+			d->bcd_mbim = ch39x_get_le16(p + 3);
+			d->mbim_max_ctrl = ch39x_get_le16(p + 5);
+			d->mbim_filters = p[7];
+			d->mbim_filter_size = p[8];
+			d->mbim_max_segment = ch39x_get_le16(p + 9);
+			d->mbim_caps = p[11];
+		}
+		break;
+	case CH39X_CDC_FD_MBIM_EXT:
+		if (bl < CH39X_CDC_FD_MBIM_EXT_LEN) {
+			short_desc(d);
+		} else if (d->have_mbim_ext) {
+			d->errors |= CH39X_CDC_E_DUPLICATE;
+		} else {
+			d->have_mbim_ext = true;
+			d->bcd_mbim_ext = ch39x_get_le16(p + 3);
+			d->mbim_max_outstanding = p[5];
+			d->mbim_mtu = ch39x_get_le16(p + 6);
+		}
+		break;
 	default:
-		/* Call management, MDLM, MBIM...: not ours. */
+		/* Call management, MDLM...: not ours. */
 		break;
 	}
 }
@@ -312,6 +339,9 @@ build_func_descs(struct ch39x_usb_cfg_builder *b,
 {
 	uint8_t p[CH39X_CDC_FD_ETHERNET_LEN];
 
+	_Static_assert(CH39X_CDC_FD_ETHERNET_LEN >= CH39X_CDC_FD_MBIM_LEN,
+		       "p holds every functional descriptor");
+
 	if (d->have_header) {
 		p[0] = CH39X_CDC_FD_HEADER_LEN;
 		p[1] = CH39X_USB_DT_CS_INTERFACE;
@@ -345,6 +375,28 @@ build_func_descs(struct ch39x_usb_cfg_builder *b,
 		ch39x_put_le16(p + 3, d->bcd_ncm);
 		p[5] = d->ncm_caps;
 		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_NCM_LEN);
+	}
+	if (d->have_mbim) {
+		/* libmbim finds it by its first four bytes: 0c 24 1b 00. */
+		p[0] = CH39X_CDC_FD_MBIM_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_MBIM;
+		ch39x_put_le16(p + 3, d->bcd_mbim);
+		ch39x_put_le16(p + 5, d->mbim_max_ctrl);
+		p[7] = d->mbim_filters;
+		p[8] = d->mbim_filter_size;
+		ch39x_put_le16(p + 9, d->mbim_max_segment);
+		p[11] = d->mbim_caps;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_MBIM_LEN);
+	}
+	if (d->have_mbim_ext) {
+		p[0] = CH39X_CDC_FD_MBIM_EXT_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_MBIM_EXT;
+		ch39x_put_le16(p + 3, d->bcd_mbim_ext);
+		p[5] = d->mbim_max_outstanding;
+		ch39x_put_le16(p + 6, d->mbim_mtu);
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_MBIM_EXT_LEN);
 	}
 }
 
@@ -421,6 +473,8 @@ ch39x_cdc_usable(const struct ch39x_cdc_desc *d)
 	if (d->have_comm && ch39x_rndis_is_control(d->comm_class,
 			d->comm_subclass, d->comm_protocol))
 		return d->have_data_eps;
+	if (d->have_comm && d->comm_subclass == CH39X_CDC_SUBCLASS_MBIM)
+		return d->have_data_eps && d->have_mbim && d->intr_ep != 0;
 	if (!d->have_comm || !d->have_data_eps || !d->have_ether)
 		return false;
 	if (d->comm_subclass == CH39X_CDC_SUBCLASS_NCM && !d->have_ncm)
@@ -644,6 +698,15 @@ ch39x_cdc_notify_build_connection(uint8_t *buf, uint32_t cap, uint16_t iface,
 		return 0;
 	notify_hdr(buf, CH39X_CDC_NOTIFY_NETWORK_CONNECTION, up ? 1 : 0,
 		   iface, 0);
+	return CH39X_CDC_NOTIFY_HDR_LEN;
+}
+
+uint32_t
+ch39x_cdc_notify_build_response(uint8_t *buf, uint32_t cap, uint16_t iface)
+{
+	if (cap < CH39X_CDC_NOTIFY_HDR_LEN)
+		return 0;
+	notify_hdr(buf, CH39X_CDC_NOTIFY_RESPONSE_AVAILABLE, 0, iface, 0);
 	return CH39X_CDC_NOTIFY_HDR_LEN;
 }
 

@@ -37,6 +37,7 @@
  * interface has its bulk endpoints at alt setting 0 (§18.1).
  */
 #define CH39X_CDC_WANT_RNDIS		0xFF
+#define CH39X_CDC_MBIM_PROTO_NTB	0x02	/* MBIM data if */
 
 /* Standard descriptor types. */
 #define CH39X_USB_DT_CONFIG		0x02
@@ -51,10 +52,14 @@
 #define CH39X_CDC_FD_UNION		0x06
 #define CH39X_CDC_FD_ETHERNET		0x0F
 #define CH39X_CDC_FD_NCM		0x1A
+#define CH39X_CDC_FD_MBIM		0x1B
+#define CH39X_CDC_FD_MBIM_EXT		0x1C
 #define CH39X_CDC_FD_HEADER_LEN		5
 #define CH39X_CDC_FD_UNION_LEN		5
 #define CH39X_CDC_FD_ETHERNET_LEN	13
 #define CH39X_CDC_FD_NCM_LEN		6
+#define CH39X_CDC_FD_MBIM_LEN		12
+#define CH39X_CDC_FD_MBIM_EXT_LEN	8
 
 /* bmNetworkCapabilities of the NCM functional descriptor. */
 #define CH39X_NCM_CAP_ETH_FILTER	(1u << 0)
@@ -67,6 +72,10 @@
 /* Class requests; interface recipient, wIndex = communication interface. */
 #define CH39X_CDC_REQT_OUT		0x21
 #define CH39X_CDC_REQT_IN		0xA1
+/* MBIM's control messages travel in these two (§22). */
+#define CH39X_CDC_SEND_ENCAPSULATED	0x00
+#define CH39X_CDC_GET_ENCAPSULATED	0x01
+#define CH39X_MBIM_RESET_FUNCTION	0x05
 #define CH39X_CDC_SET_ETH_MC_FILTERS	0x40
 #define CH39X_CDC_SET_ETH_PKT_FILTER	0x43
 #define CH39X_CDC_GET_ETH_STATISTIC	0x44
@@ -153,6 +162,19 @@ struct ch39x_cdc_desc {
 	uint16_t bcd_ncm;
 	uint8_t ncm_caps;		/* bmNetworkCapabilities */
 
+	/* MBIM functional descriptor (§22) and its extended one. */
+	bool have_mbim;
+	uint16_t bcd_mbim;
+	uint16_t mbim_max_ctrl;		/* wMaxControlMessage */
+	uint8_t mbim_filters;		/* bNumberFilters */
+	uint8_t mbim_filter_size;	/* bMaxFilterSize */
+	uint16_t mbim_max_segment;	/* wMaxSegmentSize */
+	uint8_t mbim_caps;		/* bmNetworkCapabilities (NCM's bits) */
+	bool have_mbim_ext;
+	uint16_t bcd_mbim_ext;
+	uint8_t mbim_max_outstanding;	/* bMaxOutstandingCommandMessages */
+	uint16_t mbim_mtu;		/* wMTU */
+
 	/* Data interface: the alt setting with one bulk IN and one bulk OUT. */
 	bool have_data;			/* data interface number known */
 	uint8_t data_if;
@@ -173,8 +195,8 @@ struct ch39x_cdc_desc {
 /*
  * Walk a configuration descriptor (as GET_DESCRIPTOR(CONFIGURATION)
  * returns it, wTotalLength bytes) and fill *d for the first CDC
- * communication interface of the given subclass (CH39X_CDC_SUBCLASS_NCM or
- * _ECM; 0 takes the first of either). Functional descriptors count only
+ * communication interface of the given subclass (CH39X_CDC_SUBCLASS_NCM,
+ * _ECM or _MBIM; 0 takes the first NCM or ECM one). Functional descriptors count only
  * between that interface's descriptor and the next interface descriptor.
  * Returns 0 when the whole blob was walked, -1 when a malformed descriptor
  * stopped the walk (what was found before it is kept); problems are in
@@ -238,8 +260,11 @@ uint32_t ch39x_cdc_build_config(const struct ch39x_cdc_desc *d,
  * Whether the walked function has what a driver needs, as Linux binds:
  * the communication interface, a data alt setting with both bulk
  * endpoints, the Ethernet functional descriptor, and for NCM the NCM
- * functional descriptor (cdc_ncm_bind_common). RNDIS needs no functional
- * descriptor (Linux generic_rndis_bind asks the device instead).
+ * functional descriptor (cdc_ncm_bind_common); for MBIM the MBIM
+ * functional descriptor instead of the Ethernet one, and the interrupt
+ * endpoint (cdc_mbim_bind: its notifications carry the responses). RNDIS
+ * needs no functional descriptor (Linux generic_rndis_bind asks the
+ * device instead).
  */
 bool ch39x_cdc_usable(const struct ch39x_cdc_desc *d);
 
@@ -328,6 +353,9 @@ void ch39x_cdc_notify_reset(struct ch39x_cdc_notify_parser *ps);
 /* Build notifications as a device sends them; return their length or 0. */
 uint32_t ch39x_cdc_notify_build_connection(uint8_t *buf, uint32_t cap,
 					   uint16_t iface, bool up);
+/* RESPONSE_AVAILABLE: an encapsulated response waits (MBIM, §22). */
+uint32_t ch39x_cdc_notify_build_response(uint8_t *buf, uint32_t cap,
+					 uint16_t iface);
 uint32_t ch39x_cdc_notify_build_speed(uint8_t *buf, uint32_t cap,
 				      uint16_t iface, uint32_t down_bps,
 				      uint32_t up_bps);

@@ -114,6 +114,7 @@ proto_name(unsigned int p)
 	case CH39X_LIBUSB_NCM: return "ncm";
 	case CH39X_LIBUSB_ECM: return "ecm";
 	case CH39X_LIBUSB_RNDIS: return "rndis";
+	case CH39X_LIBUSB_MBIM: return "mbim";
 	default: return "?";
 	}
 }
@@ -356,7 +357,7 @@ ch39x_libusb_buf_free(struct ch39x_usb_dev *d, uint8_t *buf)
 
 /*
  * The first asked protocol a device offers, in bit order: vendor, NCM,
- * ECM, RNDIS; 0: none.
+ * ECM, RNDIS, MBIM; 0: none.
  */
 unsigned int
 lu_first_proto(unsigned int asked, unsigned int offers)
@@ -377,6 +378,7 @@ lu_framing(unsigned int proto)
 		proto == CH39X_LIBUSB_NCM ? CH39X_FRAMING_NCM :
 		proto == CH39X_LIBUSB_ECM ? CH39X_FRAMING_ECM :
 		proto == CH39X_LIBUSB_RNDIS ? CH39X_FRAMING_RNDIS :
+		proto == CH39X_LIBUSB_MBIM ? CH39X_FRAMING_MBIM :
 		CH39X_FRAMING_NONE;
 }
 

@@ -57,16 +57,17 @@ enum ch39x_libusb_proto {
 	CH39X_LIBUSB_ECM = 1u << 2,	/* comm 0x02/0x06 + data 0x0A */
 	/* control 0x02/0x02/0xFF or 0xE0/0x01/0x03 + data 0x0A (§18.1) */
 	CH39X_LIBUSB_RNDIS = 1u << 3,
+	CH39X_LIBUSB_MBIM = 1u << 4,	/* comm 0x02/0x0E + data 0x0A (§22) */
 };
-/* How many protocol bits there are. */
-#define CH39X_LIBUSB_PROTOS 4
+/* How many protocol bits there are; their order is the preference. */
+#define CH39X_LIBUSB_PROTOS 5
 #define CH39X_LIBUSB_CDC (CH39X_LIBUSB_NCM | CH39X_LIBUSB_ECM)
 /*
- * "any" (proto=auto): vendor, NCM, ECM, RNDIS; the lowest bit a device
- * offers is the one driven (a modem's NCM before its RNDIS).
+ * "any" (proto=auto): vendor, NCM, ECM, RNDIS, MBIM; the lowest bit a
+ * device offers is the one driven (a modem's NCM before its RNDIS).
  */
 #define CH39X_LIBUSB_ANY (CH39X_LIBUSB_VENDOR | CH39X_LIBUSB_CDC | \
-			  CH39X_LIBUSB_RNDIS)
+			  CH39X_LIBUSB_RNDIS | CH39X_LIBUSB_MBIM)
 /* Every protocol bit, named or by "any". */
 #define CH39X_LIBUSB_ALL ((1u << CH39X_LIBUSB_PROTOS) - 1)
 
@@ -80,9 +81,9 @@ enum ch39x_libusb_proto {
  * one device (hubs never count) must pass them all; otherwise the open
  * fails and the message lists what was found. A device that offers several
  * of the asked protocols (in its configurations) is opened for the first of
- * vendor, NCM, ECM, switching configuration when that one is not active.
- * Of a CDC function only its two interfaces are taken; open logs which
- * function it took and what stays with the kernel.
+ * vendor, NCM, ECM, MBIM, switching configuration when that one is not
+ * active. Of a CDC function only its two interfaces are taken; open logs
+ * which function it took and what stays with the kernel.
  */
 struct ch39x_libusb_sel {
 	uint16_t vid;		/* 0: any (then pid must be 0 too) */

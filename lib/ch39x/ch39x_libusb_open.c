@@ -395,7 +395,9 @@ setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 {
 	uint8_t sub = u->proto == CH39X_LIBUSB_NCM ? CH39X_CDC_SUBCLASS_NCM :
 		u->proto == CH39X_LIBUSB_RNDIS ? CH39X_CDC_WANT_RNDIS :
+		u->proto == CH39X_LIBUSB_MBIM ? CH39X_CDC_SUBCLASS_MBIM :
 		CH39X_CDC_SUBCLASS_ECM;
+	bool mbim = sub == CH39X_CDC_SUBCLASS_MBIM;
 	struct ch39x_cdc_desc *d = &u->cdc;
 	uint32_t len = 0;
 	uint8_t *blob;
@@ -410,15 +412,18 @@ setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 		lu_log_function(u, blob, len);
 	free(blob);
 	if (!ch39x_cdc_usable(d)) {
-		snprintf(err, errlen, "the %s function is unusable:%s%s%s%s "
+		snprintf(err, errlen, "the %s function is unusable:%s%s%s%s%s "
 			 "(descriptor errors 0x%x)", proto_name(u->proto),
 			 d->have_comm ? "" : " no communication interface",
 			 d->have_data_eps ? "" : " no data alt setting with "
 			 "bulk IN and OUT",
-			 d->have_ether || sub == CH39X_CDC_WANT_RNDIS ? "" :
-			 " no Ethernet descriptor",
+			 d->have_ether || mbim || sub == CH39X_CDC_WANT_RNDIS ?
+			 "" : " no Ethernet descriptor",
 			 sub == CH39X_CDC_SUBCLASS_NCM && !d->have_ncm ?
-			 " no NCM descriptor" : "", d->errors);
+			 " no NCM descriptor" : "",
+			 !mbim ? "" : !d->have_mbim ? " no MBIM descriptor" :
+			 d->intr_ep == 0 ? " no interrupt endpoint" : "",
+			 d->errors);
 		return -1;
 	}
 	u->bulk_in = d->bulk_in;

@@ -31,7 +31,7 @@ int
 proto_bit(unsigned int p)
 {
 	return p == CH39X_LIBUSB_VENDOR ? 0 : p == CH39X_LIBUSB_NCM ? 1 :
-		p == CH39X_LIBUSB_ECM ? 2 : 3;
+		p == CH39X_LIBUSB_ECM ? 2 : p == CH39X_LIBUSB_RNDIS ? 3 : 4;
 }
 
 void
@@ -49,14 +49,15 @@ dev_path(libusb_device *dev, char *buf, size_t len)
 }
 
 /*
- * NCM, ECM and RNDIS functions of one configuration, from the parsed
- * tree; with function >= 0, only the one whose communication (RNDIS:
- * control) interface has that number.
+ * NCM, ECM, RNDIS and MBIM functions of one configuration, from the
+ * parsed tree; with function >= 0, only the one whose communication
+ * (RNDIS: control) interface has that number.
  */
 static unsigned int
 cdc_offers(const struct libusb_config_descriptor *c, int function)
 {
-	bool ncm = false, ecm = false, rndis = false, data = false;
+	bool ncm = false, ecm = false, rndis = false, mbim = false;
+	bool data = false;
 	const struct libusb_interface_descriptor *a;
 	int i, j;
 
@@ -80,6 +81,11 @@ cdc_offers(const struct libusb_config_descriptor *c, int function)
 						   a->bInterfaceSubClass,
 						   a->bInterfaceProtocol))
 				rndis = true;
+			/* Alt 0 only: a dual NCM/MBIM function is NCM. */
+			if (a->bInterfaceClass == CH39X_CDC_CLASS_COMM &&
+			    a->bInterfaceSubClass == CH39X_CDC_SUBCLASS_MBIM &&
+			    a->bAlternateSetting == 0)
+				mbim = true;
 			if (a->bInterfaceClass == CH39X_CDC_CLASS_DATA)
 				data = true;
 		}
@@ -87,7 +93,7 @@ cdc_offers(const struct libusb_config_descriptor *c, int function)
 	if (!data)
 		return 0;
 	return (ncm ? CH39X_LIBUSB_NCM : 0) | (ecm ? CH39X_LIBUSB_ECM : 0) |
-		(rndis ? CH39X_LIBUSB_RNDIS : 0);
+		(rndis ? CH39X_LIBUSB_RNDIS : 0) | (mbim ? CH39X_LIBUSB_MBIM : 0);
 }
 
 /* The vendor configuration of a CH39x part (§1), 0 for others. */
@@ -397,6 +403,7 @@ ch39x_libusb_parse_protos(const char *s, unsigned int *mask)
 		{ "ncm", CH39X_LIBUSB_NCM },
 		{ "ecm", CH39X_LIBUSB_ECM },
 		{ "rndis", CH39X_LIBUSB_RNDIS },
+		{ "mbim", CH39X_LIBUSB_MBIM },
 		{ "cdc", CH39X_LIBUSB_CDC },
 		{ "any", CH39X_LIBUSB_ANY },
 	};

@@ -208,6 +208,7 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	t->ntb32 = c->ntb32;
 	t->ndp_at_end = c->ndp_at_end;
 	t->zlp = c->zlp;
+	t->ips = c->ips;
 	t->maxp = c->maxp;
 
 	/*
@@ -234,9 +235,10 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	 * after the 14-byte Ethernet header, so that the IP header lands
 	 * aligned: Linux cdc_ncm_fix_modulus ("adjust TX-remainder according
 	 * to NCM specification") and FreeBSD cdce_ncm_init both subtract
-	 * ETH_HLEN. raw_remainder aligns the datagram start instead.
+	 * ETH_HLEN. raw_remainder aligns the datagram start instead, and so
+	 * does MBIM, whose datagrams begin with the IP header.
 	 */
-	if (!c->raw_remainder) {
+	if (!c->raw_remainder && !c->ips) {
 		uint32_t mask = t->divisor - 1u;
 		uint32_t hlen = CH39X_NCM_ETH_HLEN;
 
@@ -320,6 +322,29 @@ ch39x_ncm_tx_check(struct ch39x_ncm_tx *t, uint32_t len)
 	return r;
 }
 
+enum ch39x_ncm_fit
+ch39x_ncm_tx_check_ips(struct ch39x_ncm_tx *t, uint32_t len, uint8_t session)
+{
+	enum ch39x_ncm_fit r = ch39x_ncm_tx_check(t, len);
+
+	/* A datagram that never fits is dropped whatever its session. */
+	if (r == CH39X_NCM_FIT_TOO_BIG || r == CH39X_NCM_FIT_BAD_LEN)
+		return r;
+	if (t->n > 0 && session != t->session) {
+		t->refused = CH39X_NCM_FIT_SESSION;
+		return CH39X_NCM_FIT_SESSION;
+	}
+	return r;
+}
+
+uint8_t *
+ch39x_ncm_tx_add_ips(struct ch39x_ncm_tx *t, uint32_t len, uint8_t session)
+{
+	if (t->n == 0)
+		t->session = session;
+	return ch39x_ncm_tx_add(t, len);
+}
+
 uint8_t *
 ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len)
 {
@@ -347,7 +372,9 @@ tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 	/* Reserved fields, next index and the null entry are zero. */
 	memset(p, 0, ndp_len);
 	if (t->ntb32) {
-		ch39x_put_le32(p, CH39X_NCM_NDP32_SIGN);
+		ch39x_put_le32(p, t->ips ? CH39X_MBIM_NDP32_IPS_SIGN |
+			       (uint32_t)t->session << 24 :
+			       CH39X_NCM_NDP32_SIGN);
 		ch39x_put_le16(p + 4, (uint16_t)ndp_len);
 		p += CH39X_NCM_NDP32_HDR_LEN;
 		for (i = 0; i < t->n; i++, p += dpe) {
@@ -355,7 +382,9 @@ tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 			ch39x_put_le32(p + 4, t->ent_len[i]);
 		}
 	} else {
-		ch39x_put_le32(p, CH39X_NCM_NDP16_SIGN);
+		ch39x_put_le32(p, t->ips ? CH39X_MBIM_NDP16_IPS_SIGN |
+			       (uint32_t)t->session << 24 :
+			       CH39X_NCM_NDP16_SIGN);
 		ch39x_put_le16(p + 4, (uint16_t)ndp_len);
 		p += CH39X_NCM_NDP16_HDR_LEN;
 		for (i = 0; i < t->n; i++, p += dpe) {
@@ -386,6 +415,9 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 		break;
 	case CH39X_NCM_FIT_NDP_FULL:
 		e.reason = CH39X_NCM_CLOSE_NDP_FULL;
+		break;
+	case CH39X_NCM_FIT_SESSION:
+		e.reason = CH39X_NCM_CLOSE_SESSION;
 		break;
 	case CH39X_NCM_FIT_OK:
 	case CH39X_NCM_FIT_TOO_BIG:
@@ -462,6 +494,9 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 	case CH39X_NCM_CLOSE_BURST:
 		t->stats.close_burst++;
 		break;
+	case CH39X_NCM_CLOSE_SESSION:
+		t->stats.close_session++;
+		break;
 	}
 	e.len = len;
 	t->n = 0;
@@ -478,7 +513,8 @@ ch39x_ncm_rx_init(struct ch39x_ncm_rx *rx, const struct ch39x_ncm_rx_cfg *cfg)
 	memset(rx, 0, sizeof(*rx));
 	rx->cfg = *cfg;
 	if (rx->cfg.min_dgram == 0)
-		rx->cfg.min_dgram = CH39X_NCM_ETH_HLEN;
+		rx->cfg.min_dgram = cfg->ips ? CH39X_MBIM_MIN_DGRAM :
+			CH39X_NCM_ETH_HLEN;
 }
 
 void
@@ -558,6 +594,22 @@ ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf, uint32_t len)
 	return 0;
 }
 
+/* Whether an NDP of signature sig is read; sets its session (ips). */
+static bool
+rx_ndp_ours(struct ch39x_ncm_rx *rx, uint32_t sig)
+{
+	bool n32 = rx->cfg.ntb32;
+
+	if (!rx->cfg.ips)
+		return sig == (n32 ? CH39X_NCM_NDP32_SIGN :
+			       CH39X_NCM_NDP16_SIGN);
+	if ((sig & CH39X_MBIM_NDP_SIGN_MASK) != (n32 ?
+	    CH39X_MBIM_NDP32_IPS_SIGN : CH39X_MBIM_NDP16_IPS_SIGN))
+		return false;
+	rx->session = (uint8_t)(sig >> 24);
+	return true;
+}
+
 /*
  * Open the NDP at off. Returns false when the chain must end here (bad or
  * revisited NDP); true with in_ndp set, or clear for a skipped signature.
@@ -597,9 +649,11 @@ rx_open_ndp(struct ch39x_ncm_rx *rx, uint32_t off)
 		return false;
 	}
 	rx->next_ndp = n32 ? ch39x_get_le32(p + 8) : ch39x_get_le16(p + 6);
-	if (ch39x_get_le32(p) != (n32 ? CH39X_NCM_NDP32_SIGN :
-					CH39X_NCM_NDP16_SIGN)) {
-		/* CRC mode is never set; MBIM-style NDPs are not ours. */
+	if (!rx_ndp_ours(rx, ch39x_get_le32(p))) {
+		/*
+		 * CRC mode is never set; MBIM's NDPs are not an NCM
+		 * function's, DSS streams and NCM NDPs not an MBIM one's.
+		 */
 		rx->stats.ndp_sig_skipped++;
 		rx->in_ndp = false;
 		return true;
@@ -676,6 +730,7 @@ ch39x_ncm_rx_next(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d)
 		d->data = rx->buf + idx;
 		d->len = len;
 		d->offset = idx;
+		d->session = rx->session;
 		rx->stats.dgrams++;
 		rx->stats.dgram_bytes += len;
 		return 1;

@@ -22,6 +22,12 @@
  * The same code serves a host and a device model: a device builds IN NTBs
  * with the TX builder (from the wNdpIn* values) and parses OUT NTBs with
  * the RX parser.
+ *
+ * MBIM (§21) carries its data in the same NTBs, with other NDPs: an IPS
+ * NDP holds raw IPv4/IPv6 datagrams (no Ethernet header) of one IP
+ * session, whose number is the signature's fourth byte. The ips flag of
+ * the TX and RX configurations selects them; everything else (NTH, NDP
+ * layout, alignment, limits, bounds checks) is the same code.
  */
 
 #include <stdbool.h>
@@ -36,6 +42,16 @@
 #define CH39X_NCM_NDP16_CRC_SIGN 0x314D434Eu	/* "NCM1" */
 #define CH39X_NCM_NDP32_SIGN	0x306D636Eu	/* "ncm0", no CRC */
 #define CH39X_NCM_NDP32_CRC_SIGN 0x316D636Eu	/* "ncm1" */
+/*
+ * MBIM NDPs (§21): the low three bytes, the fourth is the session (IPS)
+ * or the device service stream (DSS) number.
+ */
+#define CH39X_MBIM_NDP16_IPS_SIGN 0x00535049u	/* "IPS" + session */
+#define CH39X_MBIM_NDP32_IPS_SIGN 0x00737069u	/* "ips" + session */
+#define CH39X_MBIM_NDP16_DSS_SIGN 0x00535344u	/* "DSS" + stream */
+#define CH39X_MBIM_NDP32_DSS_SIGN 0x00737364u	/* "dss" + stream */
+#define CH39X_MBIM_NDP_SIGN_MASK 0x00FFFFFFu
+#define CH39X_MBIM_MIN_DGRAM	20	/* an IPv4 header (Linux cdc_mbim) */
 
 #define CH39X_NCM_NTH16_LEN	12
 #define CH39X_NCM_NTH32_LEN	16
@@ -136,6 +152,13 @@ struct ch39x_ncm_tx_cfg {
 	bool ndp_at_end;	/* NDP after the datagrams (Huawei) */
 	bool zlp;		/* ZLP, not a pad byte, after multiples */
 	bool raw_remainder;	/* align datagram start, not payload */
+	/*
+	 * MBIM: IPS NDPs of raw IP datagrams (ch39x_ncm_tx_check_ips and
+	 * ch39x_ncm_tx_add_ips). Datagrams have no Ethernet header, so the
+	 * remainder places the datagram's start, as Linux cdc_ncm does for
+	 * MBIM functions (cdc_ncm_eth_hlen() is 0 there).
+	 */
+	bool ips;
 };
 
 /*
@@ -152,6 +175,7 @@ enum ch39x_ncm_close {
 	CH39X_NCM_CLOSE_FULL,		/* next datagram did not fit */
 	CH39X_NCM_CLOSE_MAX_DGRAMS,	/* wNtbOutMaxDatagrams reached */
 	CH39X_NCM_CLOSE_NDP_FULL,	/* our NDP room reached */
+	CH39X_NCM_CLOSE_SESSION,	/* MBIM: the next is another session's */
 };
 
 /* What ch39x_ncm_tx_check says about one more datagram. */
@@ -162,6 +186,7 @@ enum ch39x_ncm_fit {
 	CH39X_NCM_FIT_NDP_FULL,		/* same */
 	CH39X_NCM_FIT_TOO_BIG,		/* never fits, even alone: drop */
 	CH39X_NCM_FIT_BAD_LEN,		/* zero length: drop */
+	CH39X_NCM_FIT_SESSION,		/* MBIM: another session; close, retry */
 };
 
 struct ch39x_ncm_tx_stats {
@@ -175,6 +200,7 @@ struct ch39x_ncm_tx_stats {
 	uint64_t close_max_dgrams;	/* tx_reason_max_datagram */
 	uint64_t close_ndp_full;	/* tx_reason_ndp_full */
 	uint64_t close_burst;		/* as tx_reason_timeout */
+	uint64_t close_session;		/* MBIM: session changed */
 };
 
 /*
@@ -187,6 +213,8 @@ struct ch39x_ncm_tx {
 	bool ntb32;
 	bool ndp_at_end;
 	bool zlp;
+	bool ips;
+	uint8_t session;	/* MBIM: the current NTB's IP session */
 	uint32_t limit;		/* NTB bytes before a short-packet pad */
 	uint32_t dev_max;	/* dwNtbOutMaxSize as used */
 	uint16_t divisor;
@@ -231,6 +259,16 @@ ch39x_ncm_tx_fits(struct ch39x_ncm_tx *t, uint32_t len)
  * where its bytes go; the caller copies them. Alignment gaps are zeroed.
  */
 uint8_t *ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len);
+/*
+ * MBIM (an ips builder): as the two above for a datagram of IP session
+ * session. One NTB carries one session's NDP: a datagram of another
+ * session than the NTB's first is refused with CH39X_NCM_FIT_SESSION (the
+ * caller closes the NTB and adds it to the next one).
+ */
+enum ch39x_ncm_fit ch39x_ncm_tx_check_ips(struct ch39x_ncm_tx *t,
+					  uint32_t len, uint8_t session);
+uint8_t *ch39x_ncm_tx_add_ips(struct ch39x_ncm_tx *t, uint32_t len,
+			      uint8_t session);
 
 struct ch39x_ncm_tx_end {
 	uint32_t len;		/* bytes to send, 0 = nothing (empty) */
@@ -256,8 +294,13 @@ struct ch39x_ncm_tx_end ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t);
 
 struct ch39x_ncm_rx_cfg {
 	bool ntb32;		/* the format selected with SET_NTB_FORMAT */
+	/*
+	 * MBIM: IPS NDPs are read (each datagram with its session) and NCM
+	 * and DSS ones skipped; else the reverse.
+	 */
+	bool ips;
 	uint32_t max_ntb;	/* longest block accepted (rx_max), 0 = any */
-	uint32_t min_dgram;	/* 0 = 14 (ETH_HLEN, as Linux) */
+	uint32_t min_dgram;	/* 0 = 14 (ETH_HLEN, as Linux); ips: 20 */
 	uint32_t max_dgram;	/* 0 = no limit besides the block */
 };
 
@@ -274,7 +317,8 @@ struct ch39x_ncm_rx_stats {
 	/* NDPs. */
 	uint64_t bad_ndp_index;	/* unaligned, in the NTH, past block */
 	uint64_t bad_ndp_len;	/* wLength short, ragged, past block */
-	uint64_t ndp_sig_skipped; /* not NCM0/ncm0 (CRC, MBIM...): skipped */
+	uint64_t ndp_sig_skipped; /* not NCM0/ncm0 (CRC, MBIM...) or, ips,
+				   * not IPS/ips (DSS, NCM): skipped */
 	uint64_t ndp_loops;	/* chain revisits an NDP or > cap */
 	uint64_t ndp_no_null;	/* no null entry within wLength */
 	uint64_t empty_ndp;	/* first entry null (Linux: "empty NTB") */
@@ -289,6 +333,7 @@ struct ch39x_ncm_dgram {
 	const uint8_t *data;	/* inside the transfer buffer */
 	uint32_t len;
 	uint32_t offset;	/* from the start of the NTB */
+	uint8_t session;	/* MBIM: the NDP's IP session; NCM: 0 */
 };
 
 /*
@@ -322,6 +367,7 @@ struct ch39x_ncm_rx {
 	uint32_t entry_end;	/* end of the current NDP (wLength) */
 	bool in_ndp;
 	bool first_entry;
+	uint8_t session;	/* of the open NDP (ips) */
 	uint32_t n_ndps;
 	uint32_t ndps[CH39X_NCM_RX_MAX_NDPS];
 };

@@ -35,6 +35,7 @@ enum ch39x_framing {
 	CH39X_FRAMING_NCM,		/* CDC-NCM NTBs (ch39x_ncm.h) */
 	CH39X_FRAMING_ECM,		/* CDC-ECM, a frame per transfer */
 	CH39X_FRAMING_RNDIS,		/* RNDIS messages (ch39x_rndis.h) */
+	CH39X_FRAMING_MBIM,		/* MBIM: IP sessions in NTBs (§21) */
 };
 /* In a looked-up identity: the device offers none of the asked ones. */
 #define CH39X_FRAMING_NONE	0xff

@@ -488,7 +488,7 @@ ch39x_sim_unplugged(struct ch39x_usb_dev *d)
 	return __atomic_load_n(&to_sim(d)->unplugged, __ATOMIC_ACQUIRE);
 }
 
-/* The USB function's power-on state: CDC-NCM/ECM or RNDIS descriptors. */
+/* The USB function's power-on state: CDC-NCM/ECM/MBIM or RNDIS descriptors. */
 static void
 sim_function_init(struct sim_dev *s)
 {
@@ -531,6 +531,8 @@ ch39x_sim_replug(struct ch39x_usb_dev *d, enum ch39x_sim_replug how)
 	s->hash_lo = 0;
 	sim_vendor_init(s);
 	sim_function_init(s);
+	if (s->mbim != NULL)
+		sim_mbim_power_on(s);
 	for (ep = 0; ep < CH39X_EP_COUNT; ep++) {
 		__atomic_store_n(&s->fault_left[ep], 0, __ATOMIC_RELEASE);
 		s->halted[ep] = false;
@@ -561,6 +563,7 @@ sim_close(struct ch39x_usb_dev *d)
 	sim_wake_close(s);
 	sim_wire_close(s);
 	sim_rndis_free(s);
+	sim_mbim_close(s);
 	if (s->bus_fd >= 0)
 		close(s->bus_fd);
 	pthread_mutex_destroy(&s->lock);
@@ -742,6 +745,7 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	s->base.ops = &sim_ops;
 	s->model = cfg->framing == CH39X_FRAMING_VENDOR ? &sim_vendor_model :
 		cfg->framing == CH39X_FRAMING_RNDIS ? &sim_rndis_model :
+		cfg->framing == CH39X_FRAMING_MBIM ? &sim_mbim_model :
 		&sim_cdc_model;
 	s->base.ctrl_delay_us = 0;
 	s->tap_fd = -1;
@@ -766,6 +770,10 @@ ch39x_sim_open(const struct ch39x_sim_config *cfg, char *err, size_t errlen)
 	sim_vendor_init(s);
 	s->cable = true;
 	if (cfg->framing == CH39X_FRAMING_RNDIS && sim_rndis_alloc(s) != 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (cfg->framing == CH39X_FRAMING_MBIM && sim_mbim_open(s) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}

@@ -71,6 +71,18 @@ struct ch39x_sim_config {
 	uint16_t cdc_max_segment;	/* wMaxSegmentSize; 0: 1514 */
 	uint32_t ncm_out_max;		/* dwNtbOutMaxSize; 0: 16384 */
 	uint32_t ncm_quirks;		/* CH39X_SIM_NCM_*, CH39X_SIM_RNDIS_* */
+	/*
+	 * CH39X_FRAMING_MBIM: an LTE/5G modem (§24) whose cable is the
+	 * operator's network. The APN it accepts ("": any) and the user
+	 * name and password it asks for ("": none); wMaxControlMessage (0:
+	 * 4096; 64 and up); how long it searches for the network after
+	 * power-up or the radio's return (0: registered at once).
+	 */
+	char mbim_apn[101];
+	char mbim_user[64];
+	char mbim_password[64];
+	uint16_t mbim_max_ctrl;
+	uint32_t mbim_register_ms;
 };
 
 /* Quirks of the simulated NCM adapter, as real ones have them. */
@@ -206,6 +218,52 @@ enum ch39x_sim_replug {
 	/* The same adapter, gone again at its third control request. */
 	CH39X_SIM_REPLUG_FLAKY,
 };
+
+/* Network events of a simulated MBIM modem (tests). */
+enum ch39x_sim_mbim_event {
+	/* Lost coverage: deregistered, detached, every session down. */
+	CH39X_SIM_MBIM_LOSE_NETWORK = 1,
+	/* Coverage back: registered (and attached) after the search time. */
+	CH39X_SIM_MBIM_FIND_NETWORK,
+	/* The network deactivates session arg (a CONNECT indication). */
+	CH39X_SIM_MBIM_DROP_SESSION,
+	/* The signal is arg (RSSI 0..31, 99 unknown): an indication. */
+	CH39X_SIM_MBIM_SIGNAL,
+};
+
+/* What a simulated MBIM modem did, for tests. */
+struct ch39x_sim_mbim_state {
+	bool open;			/* OPEN taken, no CLOSE since */
+	uint32_t radio;			/* CH39X_MBIM_RADIO_* (software) */
+	uint32_t register_state;	/* CH39X_MBIM_REGISTER_* */
+	uint32_t packet_state;		/* CH39X_MBIM_PACKET_* */
+	uint32_t active;		/* bit n: session n activated */
+	uint32_t max_ctrl;		/* fragment size to the host */
+	uint64_t messages_in;		/* whole messages from the host */
+	uint64_t fragments_in;
+	uint64_t fragments_out;
+	uint64_t commands;
+	uint64_t indications;
+	uint64_t function_errors;	/* FUNCTION_ERROR sent */
+	uint64_t host_errors;		/* HOST_ERROR received */
+	uint64_t queue_drops;		/* responses lost to a full queue */
+	uint64_t up_packets;		/* sessions to the cable */
+	uint64_t up_dropped;		/* no such session, spoofed source */
+	uint64_t down_packets;		/* cable to the sessions */
+	uint64_t down_dropped;		/* for no active session */
+	uint64_t local_packets;		/* RAs and NAs of the modem itself */
+	uint64_t wire_answers;		/* ARP and NS answered on the cable */
+};
+
+/*
+ * Any thread. A network event on a simulated MBIM modem. Returns 0, or
+ * -1 when the device is no MBIM modem or arg is out of range.
+ */
+int ch39x_sim_mbim_event(struct ch39x_usb_dev *d,
+			 enum ch39x_sim_mbim_event ev, uint32_t arg);
+/* Any thread; -1 when the device is no MBIM modem. */
+int ch39x_sim_mbim_state(struct ch39x_usb_dev *d,
+			 struct ch39x_sim_mbim_state *st);
 
 /*
  * Any thread, the device unplugged. It enumerates again in its power-on

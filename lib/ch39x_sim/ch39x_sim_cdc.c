@@ -8,7 +8,8 @@
  * The simulated adapter as a CDC-NCM or CDC-ECM function (a CH398 in its
  * NCM configuration, or any NCM/ECM NIC): descriptors, class requests,
  * bulk IN NTBs or frames, bulk OUT parsing and notifications (CDC 1.2,
- * NCM 1.0; §11-§15).
+ * NCM 1.0; §11-§15). The NTB requests and the NTB engines serve the MBIM
+ * modem (ch39x_sim_mbim.c) as well: its data moves in the same NTBs.
  */
 
 #include <errno.h>
@@ -62,6 +63,7 @@ cdc_ntx_setup(struct sim_dev *s)
 	c.max_dgram_len = s->cdc.max_segment > s->max_dgram ?
 		s->cdc.max_segment : s->max_dgram;
 	c.ndp_at_end = (s->cfg.ncm_quirks & CH39X_SIM_NCM_NDP_END) != 0;
+	c.ips = s->cfg.framing == CH39X_FRAMING_MBIM;
 	ch39x_ncm_tx_init(&s->ntx, &c);
 }
 
@@ -79,24 +81,24 @@ cdc_reset_function(struct sim_dev *s)
 	s->last_link = -1;
 	memset(&rc, 0, sizeof(rc));
 	rc.ntb32 = s->ntb32;
+	rc.ips = s->cfg.framing == CH39X_FRAMING_MBIM;
 	rc.max_ntb = s->ntbp.out_max_size;
 	ch39x_ncm_rx_init(&s->nrx, &rc);
 	cdc_ntx_setup(s);
 }
 
+/* Whether the function moves NTBs: NCM, and MBIM (§21). */
 static bool
 is_ncm(const struct sim_dev *s)
 {
-	return s->cfg.framing == CH39X_FRAMING_NCM;
+	return s->cfg.framing == CH39X_FRAMING_NCM ||
+		s->cfg.framing == CH39X_FRAMING_MBIM;
 }
 
 static int
 cdc_control(struct sim_dev *s, uint8_t req_type, uint8_t request,
 	    uint16_t value, uint16_t index, uint8_t *buf, uint16_t length)
 {
-	uint8_t p[CH39X_NCM_NTB_PARAMS_LEN];
-	uint32_t v;
-
 	/* Standard GET_DESCRIPTOR(STRING), device recipient. */
 	if (req_type == 0x80 && request == 0x06 && (value >> 8) == 0x03)
 		return cdc_string(s, (uint8_t)value, buf, length);
@@ -120,6 +122,16 @@ cdc_control(struct sim_dev *s, uint8_t req_type, uint8_t request,
 	}
 	if (!is_ncm(s))
 		return -EPIPE;
+	return sim_ntb_request(s, req_type, request, value, buf, length);
+}
+
+int
+sim_ntb_request(struct sim_dev *s, uint8_t req_type, uint8_t request,
+		uint16_t value, uint8_t *buf, uint16_t length)
+{
+	uint8_t p[CH39X_NCM_NTB_PARAMS_LEN];
+	uint32_t v;
+
 	switch (request) {
 	case CH39X_CDC_GET_NTB_PARAMETERS:
 		if (req_type != CH39X_CDC_REQT_IN)
@@ -216,25 +228,40 @@ cdc_rx_max_frame(const struct sim_dev *s)
 		s->cdc.max_segment : s->max_dgram;
 }
 
+/* An Ethernet function's datagrams: the cable's frames. */
+static uint32_t
+cdc_take(struct sim_dev *s, uint8_t *buf, uint8_t *session)
+{
+	*session = 0;
+	return sim_frame_take(s, buf);
+}
+
 /*
- * CDC models: each bulk IN transfer carries one NTB (NCM) or one frame
- * (ECM). An NTB closes when the next frame does not fit or nothing more
- * has arrived; a frame that did not fit waits in s->frame for the next.
- * A buffer shorter than what the device sends is babble (overflow).
+ * CDC models: each bulk IN transfer carries one NTB (NCM, MBIM) or one
+ * frame (ECM). An NTB closes when the next datagram does not fit (or is
+ * another session's) or nothing more has arrived; a datagram that did
+ * not fit waits in s->frame for the next. A buffer shorter than what the
+ * device sends is babble (overflow). take gives the next datagram.
  */
-static void
-cdc_rx_fill(struct sim_dev *s, uint64_t now)
+void
+sim_ntb_fill(struct sim_dev *s, uint64_t now, sim_take_fn take)
 {
 	struct ch39x_ncm_tx_end e;
 	enum ch39x_ncm_fit fit;
 	struct ch39x_xfer *x;
+	uint32_t len;
 
 	while ((x = s->pend_head[CH39X_EP_BULK_IN]) != NULL) {
 		if (s->cfg.line_rate &&
 		    __atomic_load_n(s->in_free, __ATOMIC_RELAXED) > now)
 			return;
-		if (!sim_hold_frame(s))
-			return;
+		if (!s->frame_held) {
+			len = take(s, s->frame, &s->held_session);
+			if (len == 0)
+				return;
+			s->held_len = len;
+			s->frame_held = true;
+		}
 		if (!is_ncm(s)) {
 			if (x->len < s->held_len) {
 				memcpy(x->buf, s->frame, x->len);
@@ -261,19 +288,26 @@ cdc_rx_fill(struct sim_dev *s, uint64_t now)
 		}
 		ch39x_ncm_tx_begin(&s->ntx, x->buf);
 		while (s->frame_held) {
-			fit = ch39x_ncm_tx_check(&s->ntx, s->held_len);
+			fit = ch39x_ncm_tx_check_ips(&s->ntx, s->held_len,
+						     s->held_session);
 			if (fit == CH39X_NCM_FIT_TOO_BIG ||
 			    fit == CH39X_NCM_FIT_BAD_LEN) {
 				SIM_ADD(s->cnt.rx_oversize, 1);
 			} else if (fit != CH39X_NCM_FIT_OK) {
 				break;
 			} else {
-				memcpy(ch39x_ncm_tx_add(&s->ntx, s->held_len),
+				memcpy(ch39x_ncm_tx_add_ips(&s->ntx,
+							    s->held_len,
+							    s->held_session),
 				       s->frame, s->held_len);
 				SIM_ADD(s->cnt.rx_delivered, 1);
 			}
 			s->frame_held = false;
-			sim_hold_frame(s);
+			len = take(s, s->frame, &s->held_session);
+			if (len != 0) {
+				s->held_len = len;
+				s->frame_held = true;
+			}
 		}
 		e = ch39x_ncm_tx_finish(&s->ntx);
 		if (e.len == 0)
@@ -281,6 +315,12 @@ cdc_rx_fill(struct sim_dev *s, uint64_t now)
 		x->actual = e.len;
 		sim_in_done(s, x, now);
 	}
+}
+
+static void
+cdc_rx_fill(struct sim_dev *s, uint64_t now)
+{
+	sim_ntb_fill(s, now, cdc_take);
 }
 
 /* ---- transmit ---- */
@@ -295,18 +335,46 @@ ncm_bad(const struct ch39x_ncm_rx_stats *st)
 }
 
 /*
- * CDC models' bulk OUT: an NTB of datagrams (NCM) or one frame (ECM).
+ * The datagrams of one bulk OUT NTB, each to out (a session's for MBIM).
  * Datagrams longer than the device takes are dropped, as the Linux NCM
- * gadget does ("Bad dgram length"), and counted.
+ * gadget does ("Bad dgram length"), and counted, as are bad NTBs.
  */
+void
+sim_ntb_parse(struct sim_dev *s, const struct ch39x_xfer *x, uint32_t max,
+	      sim_out_fn out)
+{
+	struct ch39x_ncm_dgram d;
+	uint64_t bad;
+
+	bad = ncm_bad(&s->nrx.stats);
+	if (ch39x_ncm_rx_begin(&s->nrx, x->buf, x->len) == 0) {
+		while (ch39x_ncm_rx_next(&s->nrx, &d) == 1) {
+			if (d.len > max) {
+				SIM_ADD(s->cnt.tx_oversize, 1);
+				continue;
+			}
+			out(s, d.data, d.len, d.session);
+		}
+	}
+	SIM_ADD(s->cnt.tx_bad_records, ncm_bad(&s->nrx.stats) - bad);
+	if (x->zlp)
+		SIM_ADD(s->cnt.tx_zlp_seen, 1);
+}
+
+static void
+cdc_out(struct sim_dev *s, const uint8_t *d, uint32_t len, uint8_t session)
+{
+	(void)session;
+	sim_wire_send(s, d, len);
+}
+
+/* CDC models' bulk OUT: an NTB of datagrams (NCM) or one frame (ECM). */
 static void
 cdc_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 {
 	uint32_t max = is_ncm(s) ? __atomic_load_n(&s->max_dgram,
 						   __ATOMIC_RELAXED) :
 		s->cdc.max_segment;
-	struct ch39x_ncm_dgram d;
-	uint64_t bad;
 
 	if (!is_ncm(s)) {
 		if (x->len < CH39X_ETH_HLEN)
@@ -315,21 +383,11 @@ cdc_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
 			SIM_ADD(s->cnt.tx_oversize, 1);
 		else
 			sim_wire_send(s, x->buf, x->len);
+		if (x->zlp)
+			SIM_ADD(s->cnt.tx_zlp_seen, 1);
 		return;
 	}
-	bad = ncm_bad(&s->nrx.stats);
-	if (ch39x_ncm_rx_begin(&s->nrx, x->buf, x->len) == 0) {
-		while (ch39x_ncm_rx_next(&s->nrx, &d) == 1) {
-			if (d.len > max) {
-				SIM_ADD(s->cnt.tx_oversize, 1);
-				continue;
-			}
-			sim_wire_send(s, d.data, d.len);
-		}
-	}
-	SIM_ADD(s->cnt.tx_bad_records, ncm_bad(&s->nrx.stats) - bad);
-	if (x->zlp)
-		SIM_ADD(s->cnt.tx_zlp_seen, 1);
+	sim_ntb_parse(s, x, max, cdc_out);
 }
 
 /* ---- notifications ---- */
@@ -433,13 +491,15 @@ void
 sim_cdc_init(struct sim_dev *s)
 {
 	struct ch39x_cdc_desc *c = &s->cdc;
-	bool ncm = is_ncm(s);
+	bool mbim = s->cfg.framing == CH39X_FRAMING_MBIM;
+	bool ncm = s->cfg.framing == CH39X_FRAMING_NCM;
 
 	memset(c, 0, sizeof(*c));
 	c->have_comm = true;
 	c->comm_if = 0;
 	c->comm_class = CH39X_CDC_CLASS_COMM;
-	c->comm_subclass = ncm ? CH39X_CDC_SUBCLASS_NCM : CH39X_CDC_SUBCLASS_ECM;
+	c->comm_subclass = mbim ? CH39X_CDC_SUBCLASS_MBIM :
+		ncm ? CH39X_CDC_SUBCLASS_NCM : CH39X_CDC_SUBCLASS_ECM;
 	c->intr_ep = 0x83;
 	c->intr_maxp = CH39X_SIM_CDC_INTR_MAXP;
 	c->intr_interval = 4;
@@ -463,7 +523,8 @@ sim_cdc_init(struct sim_dev *s)
 	c->data_if = 1;
 	c->have_data_eps = true;
 	c->data_alt = 1;
-	c->data_protocol = ncm ? CH39X_CDC_NCM_PROTO_NTB : 0;
+	c->data_protocol = mbim ? CH39X_CDC_MBIM_PROTO_NTB :
+		ncm ? CH39X_CDC_NCM_PROTO_NTB : 0;
 	c->bulk_in = 0x81;
 	c->bulk_out = 0x02;
 	c->bulk_in_maxp = s->prof.bulk_maxp;
@@ -483,6 +544,8 @@ sim_cdc_init(struct sim_dev *s)
 	s->ntbp.out_divisor = 4;
 	s->ntbp.out_alignment = 4;
 	s->max_dgram = c->max_segment;
+	if (mbim)
+		sim_mbim_desc(s);
 	/* ASSUMPTION: power-up filter passes directed, broadcast, multicast. */
 	s->pkt_filter = CH39X_CDC_PKT_DIRECTED | CH39X_CDC_PKT_BROADCAST |
 		CH39X_CDC_PKT_ALL_MULTICAST;

@@ -21,6 +21,9 @@
  *                       class requests, descriptors, NTBs, notifications;
  *   ch39x_sim_rndis.c   an RNDIS function: encapsulated control messages,
  *                       indications, data messages;
+ *   ch39x_sim_mbim.c    an LTE/5G modem as an MBIM function: its control
+ *                       messages, the network it registers with, and IP
+ *                       sessions routed to the cable (§24);
  *   ch39x_sim_desc.c    the standard descriptors a host enumerates with.
  * The USB function (vendor, NCM, ECM or RNDIS) is chosen at open as a
  * struct sim_model, so that the core does not branch on the framing per
@@ -292,11 +295,19 @@ struct sim_dev {
 	uint16_t n_mc;
 	uint8_t mc[CH39X_SIM_CDC_MC_FILTERS][6];
 	bool frame_held;		/* s->frame did not fit the last NTB */
+	uint8_t held_session;		/* MBIM: its IP session */
 	uint32_t held_len;
 	bool conn_pending;		/* CONNECTION(1) follows SPEED_CHANGE */
 	struct ch39x_ncm_tx ntx;	/* builds bulk IN NTBs */
 	struct ch39x_ncm_rx nrx;	/* parses bulk OUT NTBs */
 	struct sim_rndis *rndis;	/* RNDIS function's state, or NULL */
+	/* The MBIM modem (ch39x_sim_mbim.c); NULL for other functions. */
+	struct sim_mbim *mbim;
+	/*
+	 * Datagrams the model made itself wait for bulk IN (any writer;
+	 * the RX wake-up looks at it).
+	 */
+	uint32_t local_pending;
 
 	/*
 	 * Cycles spent inside the transport ops, per endpoint: each
@@ -418,6 +429,7 @@ link_speed(const struct sim_dev *s)
 extern const struct sim_model sim_vendor_model SIM_INTERNAL;
 extern const struct sim_model sim_cdc_model SIM_INTERNAL;
 extern const struct sim_model sim_rndis_model SIM_INTERNAL;
+extern const struct sim_model sim_mbim_model SIM_INTERNAL;
 
 /* ch39x_sim.c: the core. */
 void sim_in_done(struct sim_dev *s, struct ch39x_xfer *x, uint64_t now)
@@ -498,6 +510,22 @@ int sim_std_descriptor(struct sim_dev *s, uint8_t req_type, uint8_t request,
 
 /* ch39x_sim_cdc.c: the CDC function's descriptors and state. */
 void sim_cdc_init(struct sim_dev *s) SIM_INTERNAL;
+/*
+ * The NTB engines (NCM and MBIM): a datagram source for bulk IN NTBs
+ * (its length, 0: none; the session in *session), and where each
+ * datagram of a bulk OUT NTB goes.
+ */
+typedef uint32_t (*sim_take_fn)(struct sim_dev *s, uint8_t *buf,
+				uint8_t *session);
+typedef void (*sim_out_fn)(struct sim_dev *s, const uint8_t *d,
+			   uint32_t len, uint8_t session);
+void sim_ntb_fill(struct sim_dev *s, uint64_t now, sim_take_fn take)
+	SIM_INTERNAL;
+void sim_ntb_parse(struct sim_dev *s, const struct ch39x_xfer *x,
+		   uint32_t max, sim_out_fn out) SIM_INTERNAL;
+/* The NTB class requests (§12); -EPIPE for another request. */
+int sim_ntb_request(struct sim_dev *s, uint8_t req_type, uint8_t request,
+		    uint16_t value, uint8_t *buf, uint16_t length) SIM_INTERNAL;
 /* The transport ops get_cdc and set_data_alt. */
 int sim_get_cdc(struct ch39x_usb_dev *d, struct ch39x_cdc_desc *cdc)
 	SIM_INTERNAL;
@@ -507,6 +535,15 @@ int sim_set_data_alt(struct ch39x_usb_dev *d, uint8_t alt) SIM_INTERNAL;
 int sim_rndis_alloc(struct sim_dev *s) SIM_INTERNAL;
 void sim_rndis_free(struct sim_dev *s) SIM_INTERNAL;
 void sim_rndis_init(struct sim_dev *s) SIM_INTERNAL;
+/*
+ * ch39x_sim_mbim.c: the modem. open: its state at power-up (0, or -1 out
+ * of memory); desc: the MBIM descriptors into s->cdc (from
+ * sim_cdc_init); close frees it.
+ */
+int sim_mbim_open(struct sim_dev *s) SIM_INTERNAL;
+void sim_mbim_power_on(struct sim_dev *s) SIM_INTERNAL;
+void sim_mbim_desc(struct sim_dev *s) SIM_INTERNAL;
+void sim_mbim_close(struct sim_dev *s) SIM_INTERNAL;
 
 /* ch39x_sim_wake.c: RX wake-ups (the transport ops rx_wake_fd, rx_arm). */
 void sim_wake_pushed(struct sim_ring *r) SIM_INTERNAL;

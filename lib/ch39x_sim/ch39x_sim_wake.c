@@ -54,7 +54,8 @@ rx_pending(struct sim_dev *s)
 	if (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) != r->tail)
 		return true;
 	if (s->stage_len != 0 || s->frame_held || s->pcap_in != NULL ||
-	    s->done_head[CH39X_EP_BULK_IN] != NULL)
+	    s->done_head[CH39X_EP_BULK_IN] != NULL ||
+	    __atomic_load_n(&s->local_pending, __ATOMIC_ACQUIRE) != 0)
 		return true;
 	return s->tap_fd >= 0 && poll(&p, 1, 0) == 1;
 }

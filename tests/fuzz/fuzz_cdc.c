@@ -10,8 +10,8 @@
  * Byte 0 bits 0-1 choose the mode.
  *
  * 0, descriptors: byte 1 chooses the subclass asked for (0: either, 1:
- *    NCM, 2: ECM, else byte 1 itself; 0xFF: an RNDIS control interface);
- *    the rest is the configuration blob.
+ *    NCM, 2: ECM, else byte 1 itself: 0x0E is MBIM; 0xFF: an RNDIS
+ *    control interface); the rest is the configuration blob.
  *    Everything reported must come from a descriptor of the walked chain,
  *    inside the blob, and the same blob must give the same result.
  * 1, MAC string: the rest is the string descriptor.
@@ -258,7 +258,8 @@ run_config(const uint8_t *data, size_t size)
 	FUZZ_CHECK(d.have_comm == (ci >= 0));
 	if (ci < 0) {
 		FUZZ_CHECK(!d.have_header && !d.have_union && !d.have_ether &&
-			   !d.have_ncm && d.intr_ep == 0 &&
+			   !d.have_ncm && !d.have_mbim && !d.have_mbim_ext &&
+			   d.intr_ep == 0 &&
 			   !(d.flags & CH39X_CDC_F_DATA_FROM_IAD));
 		goto data;
 	}
@@ -311,6 +312,30 @@ run_config(const uint8_t *data, size_t size)
 		FUZZ_CHECK(find_fd(b, c, from, to, CH39X_CDC_FD_NCM,
 				   CH39X_CDC_FD_NCM_LEN) == NULL);
 	}
+	if (d.have_mbim) {
+		p = find_fd(b, c, from, to, CH39X_CDC_FD_MBIM,
+			    CH39X_CDC_FD_MBIM_LEN);
+		FUZZ_CHECK(p != NULL && d.bcd_mbim == ch39x_get_le16(p + 3) &&
+			   d.mbim_max_ctrl == ch39x_get_le16(p + 5) &&
+			   d.mbim_filters == p[7] &&
+			   d.mbim_filter_size == p[8] &&
+			   d.mbim_max_segment == ch39x_get_le16(p + 9) &&
+			   d.mbim_caps == p[11]);
+	} else {
+		FUZZ_CHECK(find_fd(b, c, from, to, CH39X_CDC_FD_MBIM,
+				   CH39X_CDC_FD_MBIM_LEN) == NULL);
+	}
+	if (d.have_mbim_ext) {
+		p = find_fd(b, c, from, to, CH39X_CDC_FD_MBIM_EXT,
+			    CH39X_CDC_FD_MBIM_EXT_LEN);
+		FUZZ_CHECK(p != NULL &&
+			   d.bcd_mbim_ext == ch39x_get_le16(p + 3) &&
+			   d.mbim_max_outstanding == p[5] &&
+			   d.mbim_mtu == ch39x_get_le16(p + 6));
+	} else {
+		FUZZ_CHECK(find_fd(b, c, from, to, CH39X_CDC_FD_MBIM_EXT,
+				   CH39X_CDC_FD_MBIM_EXT_LEN) == NULL);
+	}
 
 data:
 	/*
@@ -361,6 +386,10 @@ data:
 
 	if (want == CH39X_CDC_WANT_RNDIS && d.have_comm)
 		FUZZ_CHECK(ch39x_cdc_usable(&d) == d.have_data_eps);
+	else if (d.have_comm && d.comm_subclass == CH39X_CDC_SUBCLASS_MBIM)
+		FUZZ_CHECK(ch39x_cdc_usable(&d) == (d.have_data_eps &&
+						    d.have_mbim &&
+						    d.intr_ep != 0));
 	else
 		FUZZ_CHECK(ch39x_cdc_usable(&d) ==
 			   (d.have_comm && d.have_data_eps && d.have_ether &&

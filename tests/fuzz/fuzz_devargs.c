@@ -70,7 +70,8 @@ check_args(const struct ch39x_args *a)
 	/* The simulated CDC adapters' keys only go with their framing. */
 	FUZZ_CHECK(c->framing == CH39X_FRAMING_VENDOR ||
 		   c->framing == CH39X_FRAMING_NCM ||
-		   c->framing == CH39X_FRAMING_ECM);
+		   c->framing == CH39X_FRAMING_ECM ||
+		   c->framing == CH39X_FRAMING_MBIM);
 	FUZZ_CHECK((c->ncm_quirks & ~7u) == 0);
 	if (c->ncm_quirks || c->ncm_out_max)
 		FUZZ_CHECK(c->framing == CH39X_FRAMING_NCM);
@@ -78,7 +79,36 @@ check_args(const struct ch39x_args *a)
 		   (c->ncm_out_max >= 2048 && c->ncm_out_max <= 65535));
 	FUZZ_CHECK(c->cdc_max_segment == 0 ||
 		   (c->framing != CH39X_FRAMING_VENDOR &&
+		    c->framing != CH39X_FRAMING_MBIM &&
 		    c->cdc_max_segment >= 1514 && c->cdc_max_segment <= 9216));
+	/* The simulated modem's keys: with sim=mbim, in their ranges. */
+	FUZZ_CHECK(nul_within(c->mbim_apn, sizeof(c->mbim_apn)));
+	FUZZ_CHECK(nul_within(c->mbim_user, sizeof(c->mbim_user)));
+	FUZZ_CHECK(nul_within(c->mbim_password, sizeof(c->mbim_password)));
+	if (c->mbim_apn[0] || c->mbim_user[0] || c->mbim_password[0] ||
+	    c->mbim_max_ctrl || c->mbim_register_ms)
+		FUZZ_CHECK(c->framing == CH39X_FRAMING_MBIM);
+	FUZZ_CHECK(c->mbim_max_ctrl == 0 ||
+		   (c->mbim_max_ctrl >= 64 && c->mbim_max_ctrl <= 4096));
+	FUZZ_CHECK(c->mbim_register_ms <= 600000);
+	/* An MBIM port's keys: a real device, or sim=mbim. */
+	FUZZ_CHECK(nul_within(a->apn, sizeof(a->apn)));
+	FUZZ_CHECK(nul_within(a->user, sizeof(a->user)));
+	FUZZ_CHECK(nul_within(a->password, sizeof(a->password)));
+	FUZZ_CHECK(a->auth <= 4 && a->ip_type <= 4);
+	FUZZ_CHECK(a->nb_sessions <= CH39X_MBIM_MORE_SESSIONS);
+	for (unsigned int i = 0; i < a->nb_sessions; i++) {
+		size_t l = strnlen(a->session_apn[i],
+				   sizeof(a->session_apn[i]));
+
+		FUZZ_CHECK(a->session_id[i] >= 1);
+		FUZZ_CHECK(l >= 1 && l <= CH39X_MBIM_APN_MAX);
+		FUZZ_CHECK(strchr(a->session_apn[i], '+') == NULL);
+		for (unsigned int j = 0; j < i; j++)
+			FUZZ_CHECK(a->session_id[j] != a->session_id[i]);
+	}
+	if (ch39x_args_mbim_set(a) && !a->real)
+		FUZZ_CHECK(c->framing == CH39X_FRAMING_MBIM);
 	switch (c->wire) {
 	case CH39X_WIRE_LOOP:
 		break;
@@ -204,6 +234,25 @@ normalise(struct ch39x_args *a)
 	memset(a->serial + n, 0, sizeof(a->serial) - n);
 	n = strnlen(a->path, sizeof(a->path));
 	memset(a->path + n, 0, sizeof(a->path) - n);
+	n = strnlen(c->mbim_apn, sizeof(c->mbim_apn));
+	memset(c->mbim_apn + n, 0, sizeof(c->mbim_apn) - n);
+	n = strnlen(c->mbim_user, sizeof(c->mbim_user));
+	memset(c->mbim_user + n, 0, sizeof(c->mbim_user) - n);
+	n = strnlen(c->mbim_password, sizeof(c->mbim_password));
+	memset(c->mbim_password + n, 0, sizeof(c->mbim_password) - n);
+	n = strnlen(a->apn, sizeof(a->apn));
+	memset(a->apn + n, 0, sizeof(a->apn) - n);
+	n = strnlen(a->user, sizeof(a->user));
+	memset(a->user + n, 0, sizeof(a->user) - n);
+	n = strnlen(a->password, sizeof(a->password));
+	memset(a->password + n, 0, sizeof(a->password) - n);
+	for (unsigned int i = 0; i < CH39X_MBIM_MORE_SESSIONS; i++) {
+		n = i < a->nb_sessions ? strnlen(a->session_apn[i],
+						 sizeof(a->session_apn[i])) : 0;
+		memset(a->session_apn[i] + n, 0, sizeof(a->session_apn[i]) - n);
+		if (i >= a->nb_sessions)
+			a->session_id[i] = 0;
+	}
 	if (c->wire != CH39X_WIRE_PAIR)
 		memset(c->pair_name, 0, sizeof(c->pair_name));
 	if (c->wire != CH39X_WIRE_PCAP) {
@@ -219,6 +268,47 @@ static bool
 plain(const char *s)
 {
 	return strpbrk(s, ",=[]") == NULL;
+}
+
+/* The MBIM port's keys, as format_args() writes them back. */
+static int
+format_mbim(const struct ch39x_args *a, char *buf, size_t cap)
+{
+	static const char * const auth[] = { "", "none", "pap", "chap",
+					     "mschapv2" };
+	static const char * const ipt[] = { "", "default", "ipv4", "ipv6",
+					    "ipv4v6" };
+	int n = 0;
+	unsigned int i;
+
+	if (a->apn[0])
+		n += snprintf(buf + n, cap - n, ",apn=%s", a->apn);
+	if (a->user[0])
+		n += snprintf(buf + n, cap - n, ",user=%s", a->user);
+	if (a->password[0])
+		n += snprintf(buf + n, cap - n, ",password=%s", a->password);
+	if (a->auth)
+		n += snprintf(buf + n, cap - n, ",auth=%s", auth[a->auth]);
+	if (a->ip_type)
+		n += snprintf(buf + n, cap - n, ",ip_type=%s", ipt[a->ip_type]);
+	if (a->mbim_manual)
+		n += snprintf(buf + n, cap - n, ",connect=manual");
+	for (i = 0; i < a->nb_sessions; i++)
+		n += snprintf(buf + n, cap - n, "%s%u:%s",
+			      i ? "+" : ",sessions=", a->session_id[i],
+			      a->session_apn[i]);
+	return n;
+}
+
+static bool
+plain_sessions(const struct ch39x_args *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nb_sessions; i++)
+		if (!plain(a->session_apn[i]))
+			return false;
+	return true;
 }
 
 /* The keys a real and a simulated adapter both take. */
@@ -273,6 +363,8 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 			n += snprintf(buf + n, cap - n, ",proto=ncm");
 		else if (a->protos == CH39X_LIBUSB_ECM)
 			n += snprintf(buf + n, cap - n, ",proto=ecm");
+		else if (a->protos == CH39X_LIBUSB_MBIM)
+			n += snprintf(buf + n, cap - n, ",proto=mbim");
 		if (a->rx_xfers)
 			n += snprintf(buf + n, cap - n, ",rx_xfers=%u",
 				      a->rx_xfers);
@@ -289,6 +381,7 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 				      a->function.num);
 		if (a->kernel_driver_keep)
 			n += snprintf(buf + n, cap - n, ",kernel_driver=keep");
+		n += format_mbim(a, buf + n, cap - n);
 		return n + format_common(a, buf + n, cap - n);
 	}
 	n = snprintf(buf, cap, "sim=%s,usb_speed=%s,wire=%s%s,tso=%s,"
@@ -311,7 +404,21 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	/* After sim=ch39X, which leaves the framing as it is. */
 	if (c->framing != CH39X_FRAMING_VENDOR)
 		n += snprintf(buf + n, cap - n, ",sim=%s",
-			      c->framing == CH39X_FRAMING_NCM ? "ncm" : "ecm");
+			      c->framing == CH39X_FRAMING_NCM ? "ncm" :
+			      c->framing == CH39X_FRAMING_MBIM ? "mbim" : "ecm");
+	if (c->mbim_apn[0])
+		n += snprintf(buf + n, cap - n, ",sim_apn=%s", c->mbim_apn);
+	if (c->mbim_user[0])
+		n += snprintf(buf + n, cap - n, ",sim_user=%s", c->mbim_user);
+	if (c->mbim_password[0])
+		n += snprintf(buf + n, cap - n, ",sim_password=%s",
+			      c->mbim_password);
+	if (c->mbim_max_ctrl)
+		n += snprintf(buf + n, cap - n, ",sim_max_ctrl=%u",
+			      c->mbim_max_ctrl);
+	if (c->mbim_register_ms)
+		n += snprintf(buf + n, cap - n, ",sim_register_ms=%u",
+			      c->mbim_register_ms);
 	if (c->ncm_quirks)
 		n += snprintf(buf + n, cap - n, ",sim_quirks=%s%s%s%s%s",
 			      c->ncm_quirks & 1 ? "ndp_end" : "",
@@ -332,6 +439,7 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 			      c->rx_hold_bytes, c->rx_hold_us);
 	if (a->ncm_ndp_end)
 		n += snprintf(buf + n, cap - n, ",ncm_tx_ndp=end");
+	n += format_mbim(a, buf + n, cap - n);
 	return n + format_common(a, buf + n, cap - n);
 }
 
@@ -372,8 +480,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Written back, it parses to the same. */
 		if (plain(a->sim.pair_name) && plain(a->sim.pcap_in) &&
 		    plain(a->sim.pcap_out) && plain(a->sim.tap_name) &&
-		    plain(a->serial)) {
-			cap = 1024 + 2 * CH39X_SIM_PATH_MAX;
+		    plain(a->serial) && plain(a->sim.mbim_apn) &&
+		    plain(a->sim.mbim_user) && plain(a->sim.mbim_password) &&
+		    plain(a->apn) && plain(a->user) && plain(a->password) &&
+		    plain_sessions(a)) {
+			cap = 2048 + 2 * CH39X_SIM_PATH_MAX;
 			canon = malloc(cap);
 			FUZZ_CHECK(canon != NULL);
 			FUZZ_CHECK(format_args(a, canon, cap) < (int)cap);

@@ -5,13 +5,15 @@
 /*
  * Fuzz the CDC-NCM RX NTB parser (ch39x_ncm_rx_* of ch39x_ncm.h) with bulk
  * IN transfers as an untrusted device may send them, and the TX NTB
- * builder (ch39x_ncm_tx_*) against that parser.
+ * builder (ch39x_ncm_tx_*) against that parser; both as NCM (Ethernet
+ * datagrams, NCM0 NDPs) and as MBIM (IP datagrams in IPS NDPs, each with
+ * its session).
  *
  * Byte 0 bit 0 chooses NTB32 (set) or NTB16; bit 1 the mode.
  *
  * Raw mode (bit 1 clear): arbitrary device bytes.
  *   byte 0   bit 2: forget the sequence number (ch39x_ncm_rx_reset_seq)
- *            before transfer byte 1 bits 4-5
+ *            before transfer byte 1 bits 4-5; bit 3: MBIM (ips)
  *   byte 1   bits 0-1: number of transfers - 1 (1..4)
  *   byte 2-3 LE max_ntb (0 = any)
  *   byte 4   min_dgram (0 = 14)
@@ -33,8 +35,11 @@
  *   13-14    LE ndp_align         15-16 LE max_dgrams
  *   17-18    LE ndp_entries       19-20 LE maxp
  *   21-22    LE max_dgram_len     23    seed of the datagram bytes
+ *   24       bit 0: MBIM (ips)    25    session of the first datagrams
  *   then     2 bytes LE per datagram: its length (at most 600 datagrams
- *            and 512 KiB), 0xFFFF ends a burst (the NTB is closed)
+ *            and 512 KiB), 0xFFFF ends a burst (the NTB is closed); with
+ *            MBIM, 0xFF00-0xFFFE make the low byte the session of the
+ *            datagrams that follow
  *
  * Every transfer and every NTB is copied into its own exactly sized heap
  * buffer, and the TX buffer is exactly ch39x_ncm_tx_buf_size() bytes, so
@@ -51,7 +56,7 @@
 #include "fuzz.h"
 
 #define MAX_XFERS 4
-#define RT_HDR 24
+#define RT_HDR 26
 #define RT_MAX_DGRAMS 600
 /* Largest TX buffer the round trip allocates. */
 #define RT_MAX_BUF (256u * 1024u)
@@ -188,8 +193,16 @@ check_dgram(const struct ch39x_ncm_rx *rx, const uint8_t *xb, uint32_t xl,
 	ndp = rx->ndps[rx->n_ndps - 1];
 	FUZZ_CHECK(ndp % 4 == 0 && ndp >= nth && ndp <= block &&
 		   hdr <= block - ndp);
-	FUZZ_CHECK(ch39x_get_le32(xb + ndp) == (n32 ? CH39X_NCM_NDP32_SIGN :
-							CH39X_NCM_NDP16_SIGN));
+	if (rx->cfg.ips) {
+		FUZZ_CHECK((ch39x_get_le32(xb + ndp) & CH39X_MBIM_NDP_SIGN_MASK) ==
+			   (n32 ? CH39X_MBIM_NDP32_IPS_SIGN :
+			    CH39X_MBIM_NDP16_IPS_SIGN));
+		FUZZ_CHECK(d->session == xb[ndp + 3]);
+	} else {
+		FUZZ_CHECK(ch39x_get_le32(xb + ndp) ==
+			   (n32 ? CH39X_NCM_NDP32_SIGN : CH39X_NCM_NDP16_SIGN));
+		FUZZ_CHECK(d->session == 0);
+	}
 	wlen = ch39x_get_le16(xb + ndp + 4);
 	FUZZ_CHECK(wlen >= (n32 ? CH39X_NCM_NDP32_MIN_LEN :
 				  CH39X_NCM_NDP16_MIN_LEN));
@@ -241,6 +254,7 @@ run_raw(const uint8_t *data, size_t size)
 		return;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.ntb32 = data[0] & 1;
+	cfg.ips = (data[0] & 8) != 0;
 	cfg.max_ntb = ch39x_get_le16(data + 2);
 	cfg.min_dgram = data[4];
 	cfg.max_dgram = ch39x_get_le16(data + 5);
@@ -257,6 +271,7 @@ run_raw(const uint8_t *data, size_t size)
 	FUZZ_CHECK(rx != NULL);
 	ch39x_ncm_rx_init(rx, &cfg);
 	FUZZ_CHECK(rx->cfg.min_dgram == (cfg.min_dgram ? cfg.min_dgram :
+					 cfg.ips ? CH39X_MBIM_MIN_DGRAM :
 					 CH39X_NCM_ETH_HLEN));
 	memset(&t, 0, sizeof(t));
 	check_stats(rx, &t);
@@ -311,6 +326,7 @@ struct rt_dgram {
 	uint32_t len;
 	uint32_t off;		/* in the NTB, as the builder placed it */
 	uint8_t seed;
+	uint8_t session;	/* MBIM */
 };
 
 struct rt {
@@ -326,7 +342,23 @@ struct rt {
 	struct rt_dgram cur[CH39X_NCM_TX_MAX_DGRAMS];
 	unsigned int n;
 	uint16_t seq;
+	uint8_t session;	/* MBIM: of the next datagrams */
 };
+
+/* The builder's check and add, NCM's or MBIM's. */
+static enum ch39x_ncm_fit
+rt_check(struct rt *s, uint32_t len)
+{
+	return s->cfg.ips ? ch39x_ncm_tx_check_ips(s->t, len, s->session) :
+		ch39x_ncm_tx_check(s->t, len);
+}
+
+static uint8_t *
+rt_add(struct rt *s, uint32_t len)
+{
+	return s->cfg.ips ? ch39x_ncm_tx_add_ips(s->t, len, s->session) :
+		ch39x_ncm_tx_add(s->t, len);
+}
 
 /*
  * Datagram bytes: datagram k holds the table from offset seed_k, so that
@@ -440,6 +472,20 @@ rt_finish(struct rt *s, enum ch39x_ncm_close want_reason)
 	FUZZ_CHECK(wlen <= len - ndp);
 	if (s->cfg.ndp_at_end)
 		FUZZ_CHECK(ndp + wlen == len);
+	/* One NDP, of the NTB's session (MBIM), all of whose datagrams. */
+	if (s->cfg.ips) {
+		FUZZ_CHECK(ch39x_get_le32(ntb + ndp) ==
+			   ((n32 ? CH39X_MBIM_NDP32_IPS_SIGN :
+			     CH39X_MBIM_NDP16_IPS_SIGN) |
+			    (uint32_t)s->cur[0].session << 24));
+		for (i = 1; i < s->n; i++)
+			FUZZ_CHECK(s->cur[i].session == s->cur[0].session);
+	} else {
+		FUZZ_CHECK(ch39x_get_le32(ntb + ndp) ==
+			   (n32 ? CH39X_NCM_NDP32_SIGN : CH39X_NCM_NDP16_SIGN));
+	}
+	FUZZ_CHECK((n32 ? ch39x_get_le32(ntb + ndp + 8) :
+		    ch39x_get_le16(ntb + ndp + 6)) == 0);
 
 	/*
 	 * NTH, NDP and datagrams do not overlap, and every other byte (gaps,
@@ -471,6 +517,7 @@ rt_finish(struct rt *s, enum ch39x_ncm_close want_reason)
 		FUZZ_CHECK(d.len == s->cur[i].len);
 		FUZZ_CHECK(d.offset == s->cur[i].off);
 		FUZZ_CHECK(d.data == ntb + d.offset);
+		FUZZ_CHECK(d.session == (s->cfg.ips ? s->cur[i].session : 0));
 		FUZZ_CHECK(memcmp(d.data, pat(s->cur[i].seed), d.len) == 0);
 	}
 	FUZZ_CHECK(ch39x_ncm_rx_next(s->rx, &d) == 0);
@@ -497,6 +544,7 @@ rt_finish(struct rt *s, enum ch39x_ncm_close want_reason)
 	s->want.close_max_dgrams += e.reason == CH39X_NCM_CLOSE_MAX_DGRAMS;
 	s->want.close_ndp_full += e.reason == CH39X_NCM_CLOSE_NDP_FULL;
 	s->want.close_burst += e.reason == CH39X_NCM_CLOSE_BURST;
+	s->want.close_session += e.reason == CH39X_NCM_CLOSE_SESSION;
 	FUZZ_CHECK(memcmp(&s->want, &t->stats, sizeof(s->want)) == 0);
 	s->seq = (uint16_t)(s->seq + 1u);
 	FUZZ_CHECK(t->seq == s->seq);
@@ -550,7 +598,7 @@ check_init(const struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	FUZZ_CHECK(t->ndp_align == (pow2_ge4(c->ndp_align) &&
 				    c->ndp_align < t->limit ? c->ndp_align : 4));
 	rem = c->remainder < t->divisor ? c->remainder : 0;
-	if (!c->raw_remainder)
+	if (!c->raw_remainder && !c->ips)
 		rem = (rem + t->divisor - CH39X_NCM_ETH_HLEN % t->divisor) %
 		      t->divisor;
 	FUZZ_CHECK(t->dgram_rem == rem);
@@ -600,6 +648,8 @@ run_round_trip(const uint8_t *data, size_t size)
 	c->ndp_entries = ch39x_get_le16(data + 17);
 	c->maxp = ch39x_get_le16(data + 19);
 	c->max_dgram_len = ch39x_get_le16(data + 21);
+	c->ips = (data[24] & 1) != 0;
+	s.session = data[25];
 
 	s.t = malloc(sizeof(*s.t));
 	s.rx = malloc(sizeof(*s.rx));
@@ -631,6 +681,7 @@ run_round_trip(const uint8_t *data, size_t size)
 
 	memset(&rcfg, 0, sizeof(rcfg));
 	rcfg.ntb32 = c->ntb32;
+	rcfg.ips = c->ips;
 	rcfg.min_dgram = 1;
 	rcfg.max_ntb = (data[0] & 0x20) ? s.t->dev_max : 0;
 	ch39x_ncm_rx_init(s.rx, &rcfg);
@@ -644,6 +695,10 @@ run_round_trip(const uint8_t *data, size_t size)
 			rt_begin(&s);
 			continue;
 		}
+		if (c->ips && w >= 0xFF00) {
+			s.session = (uint8_t)w;
+			continue;
+		}
 		len = w;
 		if (data[0] & 0x40)
 			len %= s.max_dgram + 2;
@@ -651,7 +706,7 @@ run_round_trip(const uint8_t *data, size_t size)
 		if (bytes + len > RT_MAX_BYTES)
 			break;
 		bytes += len;
-		r = ch39x_ncm_tx_check(s.t, len);
+		r = rt_check(&s, len);
 		if (r == CH39X_NCM_FIT_BAD_LEN) {
 			FUZZ_CHECK(len == 0);
 			continue;
@@ -675,18 +730,21 @@ run_round_trip(const uint8_t *data, size_t size)
 			} else if (r == CH39X_NCM_FIT_NDP_FULL) {
 				FUZZ_CHECK(s.n >= s.t->max_entries);
 				why = CH39X_NCM_CLOSE_NDP_FULL;
+			} else if (r == CH39X_NCM_FIT_SESSION) {
+				FUZZ_CHECK(c->ips &&
+					   s.cur[0].session != s.session);
+				why = CH39X_NCM_CLOSE_SESSION;
 			} else {
 				FUZZ_CHECK(r == CH39X_NCM_FIT_FULL);
 			}
 			/* Asking again changes nothing. */
-			FUZZ_CHECK(ch39x_ncm_tx_check(s.t, len) == r);
+			FUZZ_CHECK(rt_check(&s, len) == r);
 			rt_finish(&s, why);
 			rt_begin(&s);
-			FUZZ_CHECK(ch39x_ncm_tx_check(s.t, len) ==
-				   CH39X_NCM_FIT_OK);
+			FUZZ_CHECK(rt_check(&s, len) == CH39X_NCM_FIT_OK);
 		}
 		FUZZ_CHECK(s.n < CH39X_NCM_TX_MAX_DGRAMS);
-		dst = ch39x_ncm_tx_add(s.t, len);
+		dst = rt_add(&s, len);
 		FUZZ_CHECK(inside(dst, len, s.buf, s.t->limit));
 		off = (uint32_t)(dst - s.buf);
 		/* The datagram starts where the divisor and remainder say. */
@@ -697,6 +755,7 @@ run_round_trip(const uint8_t *data, size_t size)
 		s.cur[s.n].len = len;
 		s.cur[s.n].off = off;
 		s.cur[s.n].seed = (uint8_t)(data[23] + k);
+		s.cur[s.n].session = s.session;
 		memcpy(dst, pat(s.cur[s.n].seed), len);
 		s.n++;
 	}

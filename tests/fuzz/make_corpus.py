@@ -391,6 +391,10 @@ NTH32_SIGN = 0x686D636E
 NDP16_SIGN = 0x304D434E
 NDP16_CRC_SIGN = 0x314D434E
 NDP32_SIGN = 0x306D636E
+# MBIM (§21): "IPS"/"ips" and "DSS" plus the session in the fourth byte.
+IPS16_SIGN = 0x00535049
+IPS32_SIGN = 0x00737069
+DSS16_SIGN = 0x00535344
 
 
 def align(x, a):
@@ -411,9 +415,9 @@ def ndp16(entries, nxt=0, sign=NDP16_SIGN, null=True):
         struct.pack("<HH", i, n) for i, n in ents)
 
 
-def ndp32(entries, nxt=0):
+def ndp32(entries, nxt=0, sign=NDP32_SIGN):
     ents = list(entries) + [(0, 0)]
-    return struct.pack("<IHHII", NDP32_SIGN, 16 + 8 * len(ents), 0, nxt,
+    return struct.pack("<IHHII", sign, 16 + 8 * len(ents), 0, nxt,
                        0) + b"".join(struct.pack("<II", i, n)
                                      for i, n in ents)
 
@@ -454,7 +458,7 @@ def host_ntb16(frames, seq=0):
     return bytes(b)
 
 
-def ntb32(frames, seq=0):
+def ntb32(frames, seq=0, sign=NDP32_SIGN):
     ndp_len = 16 + 8 * (len(frames) + 1)
     b = bytearray(16 + ndp_len)
     ents = []
@@ -462,16 +466,41 @@ def ntb32(frames, seq=0):
         off = align(len(b), 4)
         put(b, off, f)
         ents.append((off, len(f)))
-    put(b, 16, ndp32(ents))
+    put(b, 16, ndp32(ents, sign=sign))
     b[0:16] = nth32(len(b), 16, seq)
     return bytes(b)
 
 
+def mbim_ntb16(sessions, seq=0):
+    """An MBIM modem's bulk IN NTB16 (§21): IP datagrams aligned to 4 from
+    offset 12, then one IPS NDP per session ({session: [datagrams]}),
+    chained in order."""
+    b = bytearray(12)
+    ndps = []
+    for sid, dgrams in sessions.items():
+        ents = []
+        for d in dgrams:
+            off = align(len(b), 4)
+            put(b, off, d)
+            ents.append((off, len(d)))
+        ndps.append((sid, ents))
+    offs = []
+    for sid, ents in ndps:
+        off = align(len(b), 4)
+        offs.append(off)
+        put(b, off, ndp16(ents, sign=IPS16_SIGN | sid << 24))
+    for i, off in enumerate(offs[:-1]):
+        struct.pack_into("<H", b, off + 6, offs[i + 1])
+    b[0:12] = nth16(len(b), offs[0], seq)
+    return bytes(b)
+
+
 def ncm_raw(xfers, ntb32_=False, max_ntb=0, min_dgram=0, max_dgram=0,
-            reset_at=None):
+            reset_at=None, ips=False):
     """Raw mode of fuzz_ncm_rx.c."""
     assert 1 <= len(xfers) <= 4
-    flags = (1 if ntb32_ else 0) | (4 if reset_at is not None else 0)
+    flags = ((1 if ntb32_ else 0) | (4 if reset_at is not None else 0) |
+             (8 if ips else 0))
     b = bytes([flags, (len(xfers) - 1) | ((reset_at or 0) << 4)])
     b += struct.pack("<HBH", max_ntb, min_dgram, max_dgram)
     for x in xfers[:-1]:
@@ -482,8 +511,9 @@ def ncm_raw(xfers, ntb32_=False, max_ntb=0, min_dgram=0, max_dgram=0,
 def ncm_rt(lens, ntb32_=False, ndp_at_end=False, zlp=False, raw_rem=False,
            rx_max=False, modulo=False, clamp=False, dev_max=16384, size=0,
            div=4, rem=0, ndp_align=4, max_dgrams=0, entries=0, maxp=512,
-           max_dgram_len=0, seed=0x33):
-    """Round-trip mode of fuzz_ncm_rx.c; a length of 0xFFFF flushes."""
+           max_dgram_len=0, seed=0x33, ips=False, session=0):
+    """Round-trip mode of fuzz_ncm_rx.c; a length of 0xFFFF flushes and,
+    with ips, 0xFF00 + N makes N the session."""
     f = (2 | (1 if ntb32_ else 0) | (4 if ndp_at_end else 0) |
          (8 if zlp else 0) | (0x10 if raw_rem else 0) |
          (0x20 if rx_max else 0) | (0x40 if modulo else 0) |
@@ -491,6 +521,7 @@ def ncm_rt(lens, ntb32_=False, ndp_at_end=False, zlp=False, raw_rem=False,
     b = bytes([f]) + struct.pack("<IIHHHHHHHB", dev_max, size, div, rem,
                                  ndp_align, max_dgrams, entries, maxp,
                                  max_dgram_len, seed)
+    b += bytes([1 if ips else 0, session])
     return b + b"".join(struct.pack("<H", n) for n in lens)
 
 
@@ -600,6 +631,32 @@ def ncm_rx_seeds():
                                   ndp_align=0, maxp=1)
     s["rt_init_fails"] = ncm_rt([60], dev_max=20)
     s["rt_maxp_0"] = ncm_rt([60], maxp=0)
+    # MBIM: raw IP datagrams in IPS NDPs, a session each.
+    ip_a = ipv4(udp_hdr(20) + payload(20, 5), 17)
+    ip_b = ipv6(udp_hdr(100) + payload(100, 6), 17)
+    ip_c = ipv4(tcp_hdr(1, 0x10) + payload(1440, 7), 6)
+    s["mbim_ips0"] = ncm_raw([mbim_ntb16({0: [ip_a, ip_b, ip_c]})], ips=True)
+    s["mbim_ips0_ips5"] = ncm_raw([mbim_ntb16({0: [ip_a], 5: [ip_b, ip_c]},
+                                              seq=3)], ips=True)
+    s["mbim_ips32"] = ncm_raw([ntb32([ip_b, ip_a], sign=IPS32_SIGN | 2 << 24)],
+                              ntb32_=True, ips=True)
+    # A DSS NDP (skipped) chained to an IPS one; an NCM NDP is skipped too.
+    b = bytearray(mbim_ntb16({7: [ip_a]}))
+    ndp = struct.unpack_from("<H", b, 10)[0]
+    dss = align(len(b), 4)
+    put(b, dss, ndp16([(12, len(ip_a))], nxt=ndp, sign=DSS16_SIGN | 1 << 24))
+    struct.pack_into("<HH", b, 8, len(b), dss)
+    s["mbim_dss_then_ips"] = ncm_raw([bytes(b)], ips=True)
+    s["mbim_ncm_ndp_in_ips"] = ncm_raw([gadget_ntb16([f60])], ips=True)
+    s["mbim_ips_in_ncm"] = ncm_raw([mbim_ntb16({0: [ip_a]})])
+    s["mbim_short_dgram"] = ncm_raw([mbim_ntb16({0: [ip_a[:19], ip_a]})],
+                                    ips=True)
+    s["rt_mbim_sessions"] = ncm_rt([1500, 40, 0xFF03, 1500, 60, 0xFF00, 20,
+                                    0xFFFF, 576], ips=True)
+    s["rt_mbim_ntb32_end"] = ncm_rt([1500] * 20 + [0xFF01, 1280],
+                                    ntb32_=True, ndp_at_end=True, ips=True,
+                                    dev_max=32768, size=32768, div=8, rem=4,
+                                    session=9)
     return s
 
 
@@ -741,6 +798,28 @@ def f_acm(first=0):
             ep(0x06, 2, 512))
 
 
+def fd_mbim(max_ctrl=4096, max_seg=2048, caps=0x20):
+    """MBIM functional descriptor (§22): bcdMBIMVersion 1.00."""
+    return struct.pack("<BBBHHBBHB", 12, 0x24, 0x1B, 0x0100, max_ctrl, 16,
+                       128, max_seg, caps)
+
+
+def fd_mbim_ext(mtu=1500):
+    return struct.pack("<BBBHBH", 8, 0x24, 0x1C, 0x0100, 1, mtu)
+
+
+def f_mbim(first=0, maxp=512, ext=True):
+    """A modem's MBIM function: communication interface 0x02/0x0E/0x00
+    with the MBIM descriptor, data interface protocol 0x02 whose alt 1
+    has the bulk endpoints."""
+    return (iad(first, 2, 0x0E) + intf(first, 0, 1, 2, 0x0E, 0) +
+            fd_header() + fd_mbim() + (fd_mbim_ext() if ext else b"") +
+            fd_union(first, first + 1) + ep(0x81, 3, 64, 5) +
+            intf(first + 1, 0, 0, 0x0A, 0, 2) +
+            intf(first + 1, 1, 2, 0x0A, 0, 2) +
+            ep(0x82, 2, maxp) + ep(0x03, 2, maxp))
+
+
 def mac_string(text="021A86539701", blen=26):
     return bytes([blen, 3]) + text.encode("utf-16-le")
 
@@ -811,6 +890,15 @@ def cdc_seeds():
     s["cfg_no_config_header"] = b"\0\0" + f_ecm()
     s["cfg_ecm_want_ncm"] = b"\0\1" + config_desc(f_ecm())
     s["cfg_mbim_want_raw_0e"] = b"\0\x0e" + config_desc(f_ncm())
+    s["cfg_mbim"] = b"\0\x0e" + config_desc(f_mbim())
+    s["cfg_mbim_no_ext_ss"] = b"\0\x0e" + config_desc(f_mbim(maxp=1024,
+                                                              ext=False))
+    s["cfg_mbim_want_any"] = b"\0\0" + config_desc(f_mbim())
+    s["cfg_mbim_short_fd"] = b"\0\x0e" + config_desc(
+        f_mbim().replace(fd_mbim(), fd_mbim()[:11].replace(b"\x0c", b"\x0b",
+                                                           1)))
+    s["cfg_mbim_after_ncm"] = b"\0\x0e" + config_desc(f_ncm() + f_mbim(2),
+                                                       n_if=4)
     s["cfg_empty"] = b"\0\0"
     # RNDIS (byte 1 0xFF): f_rndis, Android's class, a FunctionFS-style
     # function without functional descriptors, a Union naming a missing
@@ -916,6 +1004,11 @@ def devargs_seeds():
         "doc_ch397_super": "sim=ch397,usb_speed=super",
         # Every key.
         "sim_ch398": "sim=ch398",
+        "sim_mbim": "sim=mbim,sim_apn=internet,sim_user=u,sim_password=p,"
+                    "sim_max_ctrl=64,sim_register_ms=200",
+        "sim_mbim_keys_on_ncm": "sim=ncm,sim_apn=internet",
+        "sim_mbim_max_ctrl_63": "sim=mbim,sim_max_ctrl=63",
+        "sim_mbim_apn_101": "sim=mbim,sim_apn=" + "a" * 101,
         "usb_speed_full": "usb_speed=full",
         "usb_speed_high": "sim=ch397,usb_speed=high",
         "mac": "mac=02:1A:86:53:97:01",
@@ -1155,6 +1248,291 @@ def sim_rndis_seeds():
     return s
 
 
+# ---- MBIM control messages (§22-§23) ----
+
+BASIC_CONNECT = bytes.fromhex("a289cc33bcbb8b4fb6b0133ec2aae6df")
+CTX_INTERNET = bytes.fromhex("7e5e2a7e4e6f7272736b656e7e5e2a7e")
+
+
+def mbim_msg(mtype, tid, body=b""):
+    return struct.pack("<III", mtype, 12 + len(body), tid) + body
+
+
+def mbim_cmd(tid, cid, ctype, info, uuid=BASIC_CONNECT, done=False,
+             status=0):
+    word = status if done else ctype
+    body = (struct.pack("<II", 1, 0) + uuid +
+            struct.pack("<III", cid, word, len(info)) + info)
+    return mbim_msg(0x80000003 if done else 3, tid, body)
+
+
+def mbim_indicate(cid, info):
+    body = (struct.pack("<II", 1, 0) + BASIC_CONNECT +
+            struct.pack("<II", cid, len(info)) + info)
+    return mbim_msg(0x80000007, 0, body)
+
+
+def mbim_frags(msg, max_ctrl):
+    """Cut a whole message into fragments as §22 says."""
+    body = msg[20:]
+    chunk = max_ctrl - 20
+    n = max(1, (len(body) + chunk - 1) // chunk)
+    out = []
+    for i in range(n):
+        part = body[i * chunk:(i + 1) * chunk]
+        out.append(struct.pack("<IIIII", struct.unpack_from("<I", msg)[0],
+                               20 + len(part),
+                               struct.unpack_from("<I", msg, 8)[0], n, i) +
+                   part)
+    return out
+
+
+class InfoBuf:
+    """An information buffer: the fixed part, then strings and arrays at
+    4-byte boundaries with their offsets from the buffer's start."""
+
+    def __init__(self, fixed):
+        self.b = bytearray(fixed)
+
+    def u32(self, off, v):
+        struct.pack_into("<I", self.b, off, v)
+
+    def data(self, d):
+        while len(self.b) % 4:
+            self.b.append(0)
+        at = len(self.b)
+        self.b += d
+        return at
+
+    def string(self, off, text):
+        if not text:
+            return
+        u = text.encode("utf-16-le")
+        struct.pack_into("<II", self.b, off, self.data(u), len(u))
+
+
+def mbim_connect_set(apn, user="", pw="", session=0, auth=0, ip_type=3):
+    b = InfoBuf(60)
+    b.u32(0, session)
+    b.u32(4, 1)
+    b.string(8, apn)
+    b.string(16, user)
+    b.string(24, pw)
+    b.u32(36, auth)
+    b.u32(40, ip_type)
+    b.b[44:60] = CTX_INTERNET
+    return bytes(b.b)
+
+
+def mbim_ipcfg(v4=None, gw4=None, dns4=(), v6=None, gw6=None, mtu=1500):
+    b = InfoBuf(60)
+    avail4 = avail6 = 0
+    if v4:
+        avail4 |= 1
+        b.u32(12, 1)
+        b.u32(16, b.data(struct.pack("<I", v4[1]) + bytes(v4[0])))
+    if v6:
+        avail6 |= 1
+        b.u32(20, 1)
+        b.u32(24, b.data(struct.pack("<I", v6[1]) + bytes(v6[0])))
+    if gw4:
+        avail4 |= 2
+        b.u32(28, b.data(bytes(gw4)))
+    if gw6:
+        avail6 |= 2
+        b.u32(32, b.data(bytes(gw6)))
+    if dns4:
+        avail4 |= 4
+        b.u32(36, len(dns4))
+        b.u32(40, b.data(b"".join(bytes(d) for d in dns4)))
+    if mtu:
+        avail4 |= 8
+        b.u32(52, mtu)
+    b.u32(4, avail4)
+    b.u32(8, avail6)
+    return bytes(b.b)
+
+
+def mbim_seeds():
+    s = {}
+    s["open"] = b"\0" + mbim_msg(1, 1, struct.pack("<I", 4096))
+    s["open_done"] = b"\0" + mbim_msg(0x80000001, 1, struct.pack("<I", 0))
+    s["close"] = b"\0" + mbim_msg(2, 2)
+    s["function_error"] = b"\0" + mbim_msg(0x80000004, 3,
+                                           struct.pack("<I", 5))
+    cs = mbim_connect_set("internet", "user", "pass", auth=1)
+    s["connect_set"] = b"\0" + mbim_cmd(4, 12, 1, cs)
+    ipc = mbim_ipcfg(v4=([10, 64, 0, 2], 30), gw4=[10, 64, 0, 1],
+                     dns4=([192, 0, 2, 53], [192, 0, 2, 54]),
+                     v6=([0x20, 1, 0xd, 0xb8] + [0] * 11 + [2], 64),
+                     gw6=[0xfe, 0x80] + [0] * 13 + [1])
+    s["ipcfg_done"] = b"\0" + mbim_cmd(5, 15, 0, ipc, done=True)
+    s["signal_ind"] = b"\0" + mbim_indicate(11, struct.pack("<5I", 20, 99,
+                                                             5, 0, 0))
+    conn = struct.pack("<IIII", 0, 1, 0, 3) + CTX_INTERNET + b"\0" * 4
+    s["connect_ind"] = b"\0" + mbim_indicate(12, conn)
+    s["info_len_long"] = b"\0" + mbim_cmd(6, 12, 0, conn, done=True)[:-1]
+    s["short"] = b"\0" + mbim_msg(3, 7)[:11]
+    # Fragments: a 200-byte COMMAND cut at 64, whole, out of order, and
+    # into a buffer too small.
+    big = mbim_cmd(0x1234, 99, 1, bytes(range(152)))
+    fr = mbim_frags(big, 64)
+
+    def frag_seed(xfers, cap=16384):
+        b = bytes([1, len(xfers) - 1]) + struct.pack("<H", cap)
+        for x in xfers[:-1]:
+            b += struct.pack("<H", len(x))
+        return b + b"".join(xfers)
+    s["frag_5_of_64"] = frag_seed(fr)
+    s["frag_out_of_order"] = frag_seed([fr[0], fr[2], fr[1], fr[3]])
+    s["frag_restart"] = frag_seed([fr[0], fr[1], fr[0]] + fr[1:])
+    s["frag_cap_150"] = frag_seed(fr, cap=150)
+    s["frag_indicate_4096"] = frag_seed(
+        mbim_frags(mbim_indicate(15, ipc + bytes(5000)), 4096))
+    s["frag_mixed_status"] = frag_seed(
+        [fr[0], mbim_msg(0x80000004, 0x1234, struct.pack("<I", 2)), fr[1]])
+    # Round trips: structure, MaxControlTransfer, fields.
+    s["rt_connect_set"] = (bytes([2, 0]) + struct.pack("<H", 64) +
+                           struct.pack("<II", 0, 2) +
+                           b"internet\0user\0p\xc3\xa4ss\0")
+    s["rt_connect_set_bad_utf8"] = (bytes([2, 0]) + struct.pack("<H", 512) +
+                                    struct.pack("<II", 1, 1) + b"\xc0\x80\0")
+    s["rt_register"] = (bytes([2, 1]) + struct.pack("<H", 4096) +
+                        struct.pack("<I", 3) + b"00101\0ch39x\0\0")
+    s["rt_caps"] = (bytes([2, 2]) + struct.pack("<H", 100) +
+                    struct.pack("<I", 32) + b"867\0fw 1.0\0hw\0\0")
+    s["rt_ipcfg"] = bytes([2, 3]) + struct.pack("<H", 64) + bytes(range(256))
+    # Information buffers alone.
+    s["info_ipcfg"] = bytes([3, 9]) + ipc
+    sub = InfoBuf(28 + 16)
+    sub.u32(0, 1)
+    sub.string(4, "001010123456789")
+    sub.u32(24, 2)
+    sub.string(28, "+15550100")
+    sub.string(36, "+15550101")
+    s["info_subscriber"] = bytes([3, 1]) + bytes(sub.b)
+    s["info_connect_set"] = bytes([3, 7]) + cs
+    return s
+
+
+def nd_seeds():
+    """fuzz_nd.c: ARP, ND packets (the scapy-built ones of test_nd.c) and
+    RA fields."""
+    s = {}
+    req = (struct.pack(">HHBBH", 1, 0x0800, 6, 4, 1) + bytes([2, 0, 0, 0, 0, 2]) +
+           bytes([100, 64, 39, 2]) + bytes(6) + bytes([100, 64, 39, 1]))
+    s["arp_request"] = b"\0" + req
+    s["arp_probe"] = b"\0" + req[:14] + bytes(4) + req[18:]
+    s["arp_reply"] = b"\0" + req[:7] + b"\2" + req[8:]
+    s["ns"] = b"\1" + bytes.fromhex(
+        "6000000000203afffe800000000000000000000000000002ff02000000000000"
+        "000000000001ff00000187007a9700000000fe80000000000000000000000000"
+        "00010101020000000002")
+    s["rs"] = b"\1" + bytes.fromhex(
+        "6000000000083afffe800000000000000000000000000002ff02000000000000"
+        "000000000000000285007d3500000000")
+    s["ra"] = b"\1" + bytes.fromhex(
+        "6000000000503afffe800000000000000000000000000001ff02000000000000"
+        "00000000000000018600e093400007080000000000000000030440c000015180"
+        "000038400000000020010db800390000000000000000000005010000000005dc"
+        "190300000000070820010db8003900000000000000000001")
+    s["ra_fields"] = (b"\2" + bytes(range(80)) +
+                      bytes([64, 2, 0, 0, 5, 0xdc, 7, 8, 1]))
+    # An MBIM port's frames: mode 3, flags, a tag, the frame.
+    port = bytes.fromhex("020000000002")
+    peer = bytes.fromhex("020000000001")
+    ip4 = ipv4(udp_hdr(8) + payload(8), 17)
+    s["mbim_eth_ip4"] = b"\3\0\0\0" + peer + port + b"\x08\x00" + ip4
+    s["mbim_eth_vlan5"] = (b"\3\0\0\0" + peer + port +
+                           b"\x81\x00\x00\x05\x08\x00" + ip4)
+    s["mbim_eth_mbuf_tag"] = (b"\3\2\x00\x07" + peer + port + b"\x86\xdd" +
+                              ipv6(udp_hdr(4) + payload(4), 17))
+    s["mbim_eth_ips0_vlan"] = (b"\3\1\0\0" + peer + port +
+                               b"\x81\x00\x0f\xfe\x08\x00" + ip4)
+    s["mbim_eth_arp"] = b"\3\0\0\0" + b"\xff" * 6 + port + b"\x08\x06" + req
+    s["mbim_eth_ns"] = (b"\3\0\0\0" + bytes.fromhex("3333ff000001") +
+                        port + b"\x86\xdd" + s["ns"][1:])
+    return s
+
+
+def mbim_ctl_seeds():
+    """fuzz_mbim_ctl.c: a modem's answers to OPEN and the dialer."""
+    def ans(kind, data):
+        return bytes([kind]) + struct.pack("<H", len(data)) + data
+
+    def ok(info=b""):
+        return ans(0, b"\0" + info)
+    caps = InfoBuf(64)
+    for off, v in ((0, 2), (4, 1), (16, 0x20), (28, 4)):
+        caps.u32(off, v)
+    caps.string(40, "860039000000391")
+    caps.string(48, "fw")
+    sub = InfoBuf(28)
+    sub.u32(0, 1)
+    sub.string(4, "001010000000039")
+    reg = InfoBuf(48)
+    reg.u32(4, 3)
+    reg.u32(8, 1)
+    reg.string(28, "ch39x sim")
+    conn = struct.pack("<IIII", 0, 1, 0, 3) + CTX_INTERNET + bytes(4)
+    ipc = mbim_ipcfg(v4=([100, 64, 39, 2], 30), gw4=[100, 64, 39, 1],
+                     dns4=([198, 51, 100, 1],))
+    full = [ok(), ok(bytes(caps.b)), ok(bytes(sub.b)),
+            ok(struct.pack("<II", 1, 1)), ok(bytes(reg.b)),
+            ok(struct.pack("<III", 0, 2, 0x20) + bytes(16)), ok(conn),
+            ok(ipc)]
+    s = {}
+    s["dial_ok"] = bytes([255, 3]) + b"".join(full)
+    s["dial_ok_64"] = bytes([0, 3]) + b"".join(full)
+    s["dial_ind_between"] = bytes([10, 1]) + b"".join(
+        full[:4] + [ans(2, bytes([11]) + struct.pack("<5I", 9, 99, 0, 0, 0))]
+        + full[4:])
+    s["dial_connect_refused"] = bytes([255, 0]) + b"".join(
+        full[:6] + [ans(0, b"\x12")])
+    s["dial_function_error"] = bytes([255, 0]) + b"".join(
+        full[:3] + [ans(3, b"\x02")])
+    s["open_refused"] = bytes([255, 0]) + ans(0, b"\x02")
+    s["stray_fragment"] = bytes([255, 0]) + ans(
+        1, mbim_frags(mbim_cmd(1, 1, 0, bytes(300), done=True), 64)[1]) + \
+        b"".join(full)
+    s["sim_not_ready"] = bytes([255, 0]) + b"".join(
+        full[:2] + [ok(struct.pack("<I", 6) + bytes(24))])
+    return s
+
+
+def sim_mbim_seeds():
+    """fuzz_sim_mbim.c: a host's conversation with the simulated modem."""
+    def op(code, data=b""):
+        return bytes([code]) + struct.pack("<H", len(data)) + data
+
+    def get(n=4096):
+        return op(2, bytes(n))
+    opn = mbim_msg(1, 1, struct.pack("<I", 4096))
+    cs = mbim_connect_set("internet", ip_type=1)
+    q = struct.pack("<I", 0) + bytes(56)
+    # An IPv4 packet from the UE to itself: out on the looped cable and
+    # back into session 0.
+    ip = ipv4(udp_hdr(10) + payload(10), 17)
+    ip = ip[:12] + bytes([100, 64, 39, 2, 100, 64, 39, 2]) + ip[20:]
+    ntb = bytearray(12)
+    put(ntb, 12, ndp16([(32, len(ip))], sign=IPS16_SIGN))
+    put(ntb, 32, ip)
+    ntb[0:12] = nth16(len(ntb), 12)
+    conv = (op(0, opn) + get() + op(1, bytes([1, 0])) + get() +
+            op(1, bytes([12, 1]) + cs) + get() + get() +
+            op(1, bytes([15, 0]) + q) + get() + op(6) + op(5) +
+            op(3, bytes(ntb)) + op(5) + op(5) + op(4, bytes([3, 0])) +
+            op(6) + get())
+    s = {}
+    s["conversation_4096"] = b"\2" + conv
+    s["conversation_64"] = b"\0" + conv
+    s["before_open"] = b"\0" + op(1, bytes([1, 0])) + get() + get(15)
+    s["raw_garbage"] = b"\1" + op(0, bytes(range(200))) + get() + op(0) + \
+        get(0)
+    s["events"] = b"\2" + op(0, opn) + get() + b"".join(
+        op(4, bytes([e, a])) + get() for e, a in
+        ((1, 0), (2, 0), (4, 9), (3, 1), (4, 200)))
+    return s
 # ---- app/ch39x-usbip: a USB/IP peer's commands ----
 
 def uip_setup(rtype, req, value=0, index=0, length=0):
@@ -1259,6 +1637,10 @@ def main():
         "fuzz_devargs": devargs_seeds(),
         "fuzz_uevent": uevent_seeds(),
         "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
+        "fuzz_mbim": mbim_seeds(),
+        "fuzz_nd": nd_seeds(),
+        "fuzz_mbim_ctl": mbim_ctl_seeds(),
+        "fuzz_sim_mbim": sim_mbim_seeds(),
         "fuzz_usbip": usbip_seeds(),
     }
     total = 0

@@ -248,6 +248,9 @@ USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs usb
 # cdc-acm: the serial ports of the composite gadgets (tests/vm/composite.sh)
 HOSTDRV_MODULES="cdc_ether cdc_ncm rndis_host cdc-acm"
 USBIP_MODULES="vhci-hcd"
+# The boot "usbip": Linux's MBIM host driver and cdc-wdm (its control
+# channel), against the simulated modem (after hostdrv: cdc_ncm, usbnet).
+MBIM_MODULES="cdc_mbim"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
 CPE_MODULES="nf_tables nft_chain_nat nft_masq"
@@ -400,7 +403,7 @@ fi
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
-STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES|$PPPOE_MODULES|$USBIP_MODULES"
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES|$PPPOE_MODULES|$USBIP_MODULES|$MBIM_MODULES"
 	  cat "$VMDIR/init"
 	  echo "$BUSYBOX_VER") | sha256sum |
 	cut -c1-16)
@@ -453,6 +456,8 @@ if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	add_modules pppoe.list $PPPOE_MODULES
 	# shellcheck disable=SC2086
 	add_modules usbip.list $USBIP_MODULES
+	# shellcheck disable=SC2086
+	add_modules mbim.list $MBIM_MODULES
 	for m in $QOS_MODULES; do
 		modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" \
 			>/dev/null 2>&1 && add_modules qos.list "$m"

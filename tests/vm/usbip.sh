@@ -25,6 +25,17 @@
 #     Management, ACM, Union) taken by rndis_host: pings of every size and
 #     iperf3 both ways as above, every encapsulated command parsed by the
 #     model and every response taken, none dropped;
+#   - mbim (issue 43): the simulated MBIM modem, its control messages cut
+#     to 128 bytes (its caps, subscriber status and IP configuration come
+#     in fragments): cdc_mbim binds it (wwan netdev, cdc-wdm), Debian's
+#     mbimcli (libmbim 1.28) reads its caps, subscriber, registration,
+#     attaches, connects with an APN and reads the IP configuration (the
+#     model's §24 addresses); a wrong APN is refused; a command longer than
+#     128 bytes is cut there by cdc-wdm (libmbim only fragments above
+#     4096) and the model answers LengthMismatch; the session carries
+#     every ping size 0..1472, IPv6 after the session's RA (SLAAC), and
+#     iperf3 both ways to the model's far host;
+#     a disconnect stops it; the model saw no bad NTB;
 #   - usbip detach gives every device back: the server sees each client
 #     go, the kernel's log has no warning.
 #
@@ -52,7 +63,8 @@ UIP_DEVS="1-1:ncm:sim=ncm,usb_speed=super
 1-3:ndpend:sim=ncm,usb_speed=high,sim_quirks=ndp_end
 1-4:nomaxdg:sim=ncm,usb_speed=high,sim_quirks=no_max_datagram
 1-5:ntb32:sim=ncm,usb_speed=high,sim_quirks=ntb32_only
-1-6:rndis:sim=rndis,usb_speed=high"
+1-6:rndis:sim=rndis,usb_speed=high
+1-7:mbim:sim=mbim,usb_speed=high,sim_apn=internet,sim_max_ctrl=128,sim_register_ms=300"
 UIP_IPERF_SECS=3
 
 # ---- helpers ----
@@ -328,6 +340,201 @@ uip_quirk_ntb32() {
 	fi
 }
 
+# ---- the MBIM modem against cdc_mbim and mbimcli ----
+
+# uip_mbimcli ARGS...: mbimcli on the modem's cdc-wdm (UIP_WDM), bounded;
+# its output in UIP_MBIM, appended to /out/usbip-mbimcli.log
+uip_mbimcli() {
+	UIP_MBIM=$(timeout 60 chroot /host /usr/bin/mbimcli -d "/dev/$UIP_WDM" \
+		"$@" 2>&1)
+	um_rc=$?
+	printf '$ mbimcli %s\n%s\n(exit %s)\n' "$*" "$UIP_MBIM" $um_rc \
+		>> /out/usbip-mbimcli.log
+	return $um_rc
+}
+
+# uip_has TEXT...: every TEXT is in UIP_MBIM
+uip_has() {
+	for uh_t in "$@"; do
+		case $UIP_MBIM in *"$uh_t"*) ;; *) return 1 ;; esac
+	done
+	return 0
+}
+
+uip_mbim() {
+	tag=mbim
+	b=$(uip_field $tag 1)
+	if ! uip_bound $tag cdc_mbim; then
+		result FAIL usbip-mbim-bind "$b: no cdc_mbim with a netdev on interface 0 (port: $(uip_port "$b"))"
+		return
+	fi
+	UIP_WDM=$(ls "/sys/bus/usb/devices/$UIP_PATH:1.0/usbmisc" 2>/dev/null |
+		head -n 1)
+	if [ -n "$UIP_WDM" ] && [ -c "/dev/$UIP_WDM" ]; then
+		result PASS usbip-mbim-bind "$b at $UIP_PATH: cdc_mbim bound, $UIP_NET (MTU $(cat /sys/class/net/$UIP_NET/mtu)) and /dev/$UIP_WDM"
+	else
+		result FAIL usbip-mbim-bind "$b at $UIP_PATH: cdc_mbim bound, $UIP_NET, but no cdc-wdm node (${UIP_WDM:-none})"
+		return
+	fi
+	# Caps and subscriber; the registration after the model's search.
+	uip_mbimcli --query-device-caps &&
+		uip_has "Max sessions: '4'" "Firmware info: 'ch39x-sim MBIM 1.0'" \
+			"Device ID: '860039000000391'"
+	c1=$?
+	uip_mbimcli --query-subscriber-ready-status &&
+		uip_has "Ready state: 'initialized'" \
+			"Subscriber ID: '001010000000039'"
+	c2=$?
+	i=0
+	while [ $i -lt 20 ]; do
+		uip_mbimcli --query-registration-state &&
+			uip_has "Register state: 'home'" && break
+		sleep 0.5
+		i=$((i + 1))
+	done
+	uip_has "Register state: 'home'" "Provider name: 'ch39x sim'"
+	c3=$?
+	if [ $c1 = 0 ] && [ $c2 = 0 ] && [ $c3 = 0 ]; then
+		result PASS usbip-mbim-query "mbimcli, answers in 128-byte fragments: device caps (4 sessions, the model's firmware and IMEI), subscriber initialized, registered home with 'ch39x sim'"
+	else
+		result FAIL usbip-mbim-query "mbimcli: caps $c1, subscriber $c2, registration $c3 (0 = as expected; see usbip-mbimcli.log)"
+	fi
+	uip_mbimcli --attach-packet-service &&
+		uip_has "Packet service state: 'attached'"
+	c1=$?
+	uip_mbimcli "--connect=access-string=internet,ip-type=ipv4v6" &&
+		uip_has "Successfully connected" "Activation state: 'activated'" \
+			"IP [0]: '100.64.39.2/30'" "Gateway: '100.64.39.1'" \
+			"DNS [0]: '198.51.100.1'" "MTU: '1500'" \
+			"IP [0]: '2001:db8:39::2/64'" "Gateway: 'fe80::1'"
+	c2=$?
+	uip_mbimcli --query-ip-configuration &&
+		uip_has "IP [0]: '100.64.39.2/30'" "IP [0]: '2001:db8:39::2/64'"
+	c3=$?
+	# Session 1 with a wrong APN: refused by the network.
+	uip_mbimcli "--connect=session-id=1,access-string=wrong" &&
+		uip_has "Successfully connected"
+	c4=$?
+	w4=$(echo "$UIP_MBIM" | tail -n 1)
+	# 188 bytes, cut at 128 by cdc-wdm: the model sees a short message.
+	uip_mbimcli "--connect=session-id=2,access-string=a-forty-character-access-point-name.test"
+	c5=$?
+	if [ $c1 = 0 ] && [ $c2 = 0 ] && [ $c3 = 0 ] && [ $c4 != 0 ] &&
+	   echo "$w4" | grep -qi "InvalidAccessString\|invalid-access-string\|access string" &&
+	   [ $c5 != 0 ] && uip_has "LengthMismatch"; then
+		result PASS usbip-mbim-connect "mbimcli: attached, connected with apn=internet (IPv4v6): 100.64.39.2/30 via 100.64.39.1, DNS 198.51.100.1, MTU 1500, 2001:db8:39::2/64 via fe80::1, read back with --query-ip-configuration; apn=wrong refused ($w4); a 188-byte CONNECT cut to 128 by cdc-wdm answered LengthMismatch"
+	else
+		result FAIL usbip-mbim-connect "mbimcli: attach $c1, connect $c2, ip configuration $c3 (0 expected), wrong APN $c4 ($w4), 188-byte CONNECT $c5 (refusals expected; see usbip-mbimcli.log)"
+		return
+	fi
+	# The session as the kernel's netdev; the model's far host in a
+	# namespace at 198.51.100.1, routing the UE's /30 to the modem.
+	ns=uip$tag
+	ns_new $ns && $IPB link set uip$tag netns $ns &&
+		$IPB -n $ns addr add 198.51.100.1/24 dev uip$tag &&
+		$IPB -n $ns link set uip$tag up &&
+		$IPB -n $ns route add 100.64.39.0/30 via 198.51.100.2 &&
+		$IPB addr add 100.64.39.2/30 dev "$UIP_NET" &&
+		$IPB link set "$UIP_NET" up &&
+		$IPB route add 198.51.100.0/24 via 100.64.39.1 dev "$UIP_NET"
+	e0=$(nstat "$UIP_NET" rx_errors)
+	if ! chroot /host /usr/bin/ping -n -q -c 1 -w 10 -I "$UIP_NET" \
+		198.51.100.1 > /dev/null 2>&1; then
+		result FAIL usbip-mbim-ping "$UIP_NET -> 198.51.100.1: no echo reply in 10 s"
+		return
+	fi
+	UIP_SWEEP=$(timeout 240 chroot /host python3 \
+		"$ROOT/tests/vm/ping_sweep.py" "$UIP_NET" 198.51.100.1 0 1472 \
+		--step 1 2>&1)
+	if [ $? = 0 ]; then
+		result PASS usbip-mbim-ping "$UIP_NET (session 0) -> the operator's host, DF set: $UIP_SWEEP"
+	else
+		result FAIL usbip-mbim-ping "$UIP_NET -> 198.51.100.1: $UIP_SWEEP"
+	fi
+	# IPv6: the session's router advertisement (the model's answer to
+	# wwan0's solicitation) gives wwan0 an address in 2001:db8:39::/64;
+	# echo to the operator's host at 2001:db8:ff::1.
+	nsx $ns /bin/sh -c "echo 0 > /proc/sys/net/ipv6/conf/uip$tag/disable_ipv6"
+	$IPB -n $ns addr add 2001:db8:ff::1/64 dev uip$tag nodad
+	$IPB -n $ns route add 2001:db8:39::/64 via 2001:db8:ff::2
+	i=0
+	a6=""
+	while [ $i -lt 50 ] && [ -z "$a6" ]; do
+		a6=$($IPB -6 addr show dev "$UIP_NET" scope global 2>/dev/null |
+			sed -n 's/.*inet6 \(2001:db8:39:[^ ]*\).*/\1/p' | head -n 1)
+		[ -n "$a6" ] && break
+		sleep 0.2
+		i=$((i + 1))
+	done
+	rx6=$(chroot /host /usr/bin/ping -6 -n -q -c 3 -i 0.3 -w 8 \
+		-I "$UIP_NET" 2001:db8:ff::1 2>&1 |
+		sed -n 's/.* \([0-9]*\) received.*/\1/p')
+	r6=$($IPB -6 route show dev "$UIP_NET" default 2>/dev/null | head -n 1)
+	if [ -n "$a6" ] && [ "${rx6:-0}" = 3 ]; then
+		result PASS usbip-mbim-ipv6 "$UIP_NET took $a6 from the session's RA (default: ${r6:-none}); 3 of 3 echo replies from 2001:db8:ff::1"
+	else
+		result FAIL usbip-mbim-ipv6 "$UIP_NET: address from the RA '${a6:-none}', default route '${r6:-none}', ${rx6:-0} of 3 echo replies from 2001:db8:ff::1"
+	fi
+	# iperf3 as uip_iperf, with the session's addresses.
+	ok=0
+	UIP_IPERF=""
+	for dir in up down; do
+		j=usbip-iperf-$tag-$dir.json
+		nsx $ns timeout $((UIP_IPERF_SECS + 60)) iperf3 -s -1 -J \
+			> "/out/usbip-iperf-$tag-$dir-srv.json" 2>&1 &
+		sp=$!
+		i=0
+		while [ $i -lt 50 ] && ! nsx $ns ss -Hltn 'sport = :5201' |
+			grep -q LISTEN; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		r=""
+		[ $dir = down ] && r=-R
+		timeout $((UIP_IPERF_SECS + 50)) chroot /host iperf3 \
+			-c 198.51.100.1 -B 100.64.39.2 -t $UIP_IPERF_SECS $r -J \
+			> "/out/$j" 2>&1
+		rc=$?
+		i=0
+		while kill -0 $sp 2>/dev/null && [ $i -lt 25 ]; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		kill $sp 2>/dev/null
+		wait $sp 2>/dev/null
+		bps=$(chroot /host python3 -c '
+import json, sys
+try:
+    e = json.load(open(sys.argv[1]))["end"]["sum_received"]
+    print("%.1f %d" % (e["bits_per_second"] / 1e6, e["bytes"]))
+except Exception:
+    print("- 0")' "$OUT/$j")
+		UIP_IPERF="$UIP_IPERF$dir ${bps% *} Mbit/s (${bps#* } bytes), "
+		[ $rc -eq 0 ] && [ "${bps#* }" -gt 0 ] 2>/dev/null &&
+			ok=$((ok + 1))
+	done
+	if [ $ok = 2 ]; then
+		result PASS usbip-mbim-iperf "iperf3 TCP ${UIP_IPERF_SECS} s each way through $UIP_NET: ${UIP_IPERF%, }"
+	else
+		result FAIL usbip-mbim-iperf "iperf3 TCP through $UIP_NET: ${UIP_IPERF%, } (see /out/usbip-iperf-$tag-*.json)"
+	fi
+	# Disconnected, the session carries nothing.
+	uip_mbimcli --disconnect && uip_has "Successfully disconnected"
+	c1=$?
+	rx=$(chroot /host /usr/bin/ping -n -q -c 3 -i 0.3 -w 4 -I "$UIP_NET" \
+		198.51.100.1 2>&1 | sed -n 's/.* \([0-9]*\) received.*/\1/p')
+	uip_stats
+	e1=$(nstat "$UIP_NET" rx_errors)
+	bad=$(uip_stat "$b" model_tx_bad_records)
+	fl=$(( $(uip_stat "$b" bulk_in_failed) + $(uip_stat "$b" bulk_out_failed) ))
+	if [ $c1 = 0 ] && [ "${rx:-0}" = 0 ] && [ $((e1 - e0)) = 0 ] &&
+	   [ "$bad" = 0 ] && [ "$fl" = 0 ]; then
+		result PASS usbip-mbim-disconnect "mbimcli --disconnect: 0 of 3 echo replies after it; $UIP_NET rx_errors 0, model: $bad bad NTBs, $fl failed URBs, $(uip_stat "$b" intr_in_completed) RESPONSE_AVAILABLE notifications, $(uip_stat "$b" class_req_0x00) SEND_ENCAPSULATED_COMMAND"
+	else
+		result FAIL usbip-mbim-disconnect "disconnect $c1, echo replies after it ${rx:-0} (0 expected), $UIP_NET rx_errors $((e1 - e0)), model bad NTBs $bad, failed URBs $fl"
+	fi
+}
+
 # ---- the run ----
 
 uip_start() {
@@ -367,7 +574,8 @@ uip_stop() {
 }
 
 usbip_run() {
-	for m in $(cat /modules/usbip.list) $(cat /modules/hostdrv.list); do
+	for m in $(cat /modules/usbip.list) $(cat /modules/hostdrv.list) \
+		 $(cat /modules/mbim.list); do
 		insmod "/modules/$m.ko" || echo "[guest] insmod $m failed"
 	done
 	if [ ! -x "/host$UIP_BIN" ] || [ ! -x /host/usr/sbin/usbip ] ||
@@ -406,6 +614,7 @@ usbip_run() {
 	uip_quirk_maxdg
 	uip_quirk_ntb32
 	uip_traffic rndis rndis_host 0 1472 1 iperf && uip_rndis_ctrl
+	uip_mbim
 	# Every port given back; the server sees each client go.
 	for l2 in $UIP_DEVS; do
 		p=$(uip_port "${l2%%:*}" | cut -d' ' -f1)

@@ -30,6 +30,7 @@
 
 #define CH39X_MAX_MC_ADDRS	64
 
+struct ch39x_mbim_port;
 struct ch39x_port_ops;
 struct ch39x_rxq;
 
@@ -177,6 +178,8 @@ struct ch39x_adapter {
 	uint32_t cdc_speed;		/* Mbit/s, from SPEED_CHANGE */
 	uint64_t cdc_notifications;
 	struct ch39x_rndis_dev rndis;	/* RNDIS devices */
+	/* MBIM: the sessions, their dialer, the Ethernet view (primary). */
+	struct ch39x_mbim_port *mbim;
 };
 
 /*
@@ -232,6 +235,8 @@ ch39x_ops(const struct ch39x_adapter *ad)
 		return &ch39x_ecm_ops;
 	case CH39X_FRAMING_RNDIS:
 		return &ch39x_rndis_ops;
+	case CH39X_FRAMING_MBIM:
+		return &ch39x_mbim_ops;
 	default:
 		return &ch39x_vendor_ops;
 	}

@@ -5,8 +5,11 @@
 /*
  * The CDC-NCM and CDC-ECM device types: class requests to the
  * communication interface, NCM's NTB negotiation as Linux cdc_ncm does it,
- * and the notifications of the interrupt endpoint. Protocol sections (§N)
- * are those of doc/guides/nics/ch39x_protocol.rst.
+ * and the notifications of the interrupt endpoint. The MBIM device type
+ * (ch39x_mbim_ctrl.c) brings its function up here too: its data interface
+ * is NCM's, with IP session NDPs (§21), set up as cdc_mbim does through
+ * cdc_ncm. Protocol sections (§N) are those of
+ * doc/guides/nics/ch39x_protocol.rst.
  */
 
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <rte_malloc.h>
 
 #include "ch39x_adapter.h"
+#include "ch39x_cdc_ctrl.h"
 #include "ch39x_ctrl.h"
 #include "ch39x_link.h"
 #include "ch39x_logs.h"
@@ -42,6 +46,26 @@ static bool
 is_ncm(const struct ch39x_adapter *ad)
 {
 	return ad->framing == CH39X_FRAMING_NCM;
+}
+
+static bool
+is_mbim(const struct ch39x_adapter *ad)
+{
+	return ad->framing == CH39X_FRAMING_MBIM;
+}
+
+/* NTBs on the data interface: NCM, and MBIM's IP sessions. */
+static bool
+uses_ntb(const struct ch39x_adapter *ad)
+{
+	return is_ncm(ad) || is_mbim(ad);
+}
+
+/* bmNetworkCapabilities: MBIM's descriptor has NCM's bits (§22). */
+static uint8_t
+net_caps(const struct ch39x_adapter *ad)
+{
+	return is_mbim(ad) ? ad->cdc.mbim_caps : ad->cdc.ncm_caps;
 }
 
 static const char *
@@ -282,19 +306,20 @@ ecm_rx_xfer_size(const struct ch39x_adapter *ad, uint16_t mtu)
 	return RTE_MAX(sz, (uint32_t)CH39X_MIN_XFER_SIZE);
 }
 
-static void
-ncm_rxq_init(struct ch39x_adapter *ad, struct ch39x_rxq *q)
+void
+ch39x_ncm_rxq_init(struct ch39x_adapter *ad, struct ch39x_rxq *q)
 {
 	struct ch39x_ncm_rx_cfg c;
 
 	memset(&c, 0, sizeof(c));
 	c.ntb32 = ad->ntb32;
 	c.max_ntb = ad->ntb_in_size;
+	c.ips = is_mbim(ad);
 	ch39x_ncm_rx_init(&q->ncm, &c);
 }
 
-static int
-ncm_txq_init(struct ch39x_adapter *ad, struct ch39x_txq *q)
+int
+ch39x_ncm_txq_init(struct ch39x_adapter *ad, struct ch39x_txq *q)
 {
 	q->ncm = rte_malloc("ch39x_ncm_tx", sizeof(*q->ncm), 64);
 	if (q->ncm == NULL)
@@ -349,7 +374,7 @@ ncm_input_size(struct ch39x_adapter *ad)
 	if (!ad->ntb32)
 		in = RTE_MIN(in, (uint32_t)CH39X_NCM_NTB16_MAX_SIZE);
 	in = RTE_MAX(in, (uint32_t)CH39X_NCM_NTB_MIN_SIZE);
-	n = ch39x_ncm_build_ntb_input_size(in, (ad->cdc.ncm_caps &
+	n = ch39x_ncm_build_ntb_input_size(in, (net_caps(ad) &
 				CH39X_NCM_CAP_NTB_INPUT_8) != 0, 0, b);
 	rc = cdc_req(ad, CH39X_CDC_REQT_OUT, CH39X_CDC_SET_NTB_INPUT_SIZE, 0,
 		     b, (uint16_t)n, true);
@@ -370,7 +395,8 @@ ncm_input_size(struct ch39x_adapter *ad)
 /*
  * The datagram size the device takes: negotiated when it has the
  * capability, else wMaxSegmentSize (at least 1514: devices that report
- * the MTU there still take full frames).
+ * the MTU there still take full frames). MBIM: the MBIM descriptor's
+ * wMaxSegmentSize, an IP datagram's (cdc_mbim takes it as it is).
  */
 static int
 ncm_max_datagram(struct ch39x_adapter *ad)
@@ -379,9 +405,13 @@ ncm_max_datagram(struct ch39x_adapter *ad)
 	uint8_t b[2];
 	int rc;
 
-	seg = RTE_MAX((uint32_t)ad->cdc.max_segment, 1514u);
+	if (is_mbim(ad))
+		seg = RTE_MAX((uint32_t)ad->cdc.mbim_max_segment,
+			      (uint32_t)RTE_ETHER_MIN_MTU);
+	else
+		seg = RTE_MAX((uint32_t)ad->cdc.max_segment, 1514u);
 	ad->dev_max_dgram = seg;
-	if ((ad->cdc.ncm_caps & CH39X_NCM_CAP_MAX_DATAGRAM) == 0)
+	if ((net_caps(ad) & CH39X_NCM_CAP_MAX_DATAGRAM) == 0)
 		return 0;
 	want = RTE_MIN(seg, (uint32_t)CH39X_CDC_MAX_FRAME);
 	ch39x_put_le16(b, (uint16_t)want);
@@ -422,6 +452,7 @@ ncm_setup(struct ch39x_adapter *ad)
 	c.max_dgram_len = RTE_MIN(ad->dev_max_dgram,
 				  (uint32_t)CH39X_CDC_MAX_FRAME);
 	c.ndp_at_end = ad->args.ncm_ndp_end;
+	c.ips = is_mbim(ad);
 	if (ch39x_ncm_tx_init(&ad->ncm_tpl, &c) != 0) {
 		PMD_LOG(ERR, "%s: the NTB parameters leave no room for a "
 			"datagram (dwNtbOutMaxSize %u)", ad->dev->data->name,
@@ -473,21 +504,25 @@ cdc_profile(struct ch39x_adapter *ad)
 	ad->speed_capa = RTE_ETH_LINK_SPEED_AUTONEG;
 }
 
-/* The address: iMACAddress, else random; then the devargs' one. */
+/*
+ * The address: iMACAddress, else random; then the devargs' one. An MBIM
+ * function has none (it carries IP): a random one, as cdc_mbim's netdev.
+ */
 static int
 cdc_init_mac(struct ch39x_adapter *ad)
 {
 	struct rte_ether_addr mac;
 	int rc;
 
-	rc = cdc_read_mac(ad, &mac);
+	rc = is_mbim(ad) ? -ENOENT : cdc_read_mac(ad, &mac);
 	if (rc != 0 || !rte_is_valid_assigned_ether_addr(&mac)) {
 		if (ch39x_is_gone(ad))
 			return -ENODEV;
 		rte_eth_random_addr(mac.addr_bytes);
-		PMD_LOG(WARNING, "%s: no valid iMACAddress; using "
-			RTE_ETHER_ADDR_PRT_FMT, ad->dev->data->name,
-			RTE_ETHER_ADDR_BYTES(&mac));
+		if (!is_mbim(ad))
+			PMD_LOG(WARNING, "%s: no valid iMACAddress; using "
+				RTE_ETHER_ADDR_PRT_FMT, ad->dev->data->name,
+				RTE_ETHER_ADDR_BYTES(&mac));
 	}
 	ad->dev_mac = mac;
 	ad->mac_addr = mac;
@@ -495,12 +530,12 @@ cdc_init_mac(struct ch39x_adapter *ad)
 }
 
 /*
- * Probe of a CDC-NCM or CDC-ECM function: reset it (data alt 0), read its
- * address, set NCM up, then data alt 1 brings the bulk endpoints and the
- * link.
+ * Probe of a CDC-NCM, CDC-ECM or MBIM function: reset it (data alt 0),
+ * read its address, set the NTBs up (NCM, MBIM), then data alt 1 brings
+ * the bulk endpoints and the link.
  */
-static int
-cdc_init(struct ch39x_adapter *ad)
+int
+ch39x_cdc_init(struct ch39x_adapter *ad)
 {
 	struct ch39x_usb_dev *u = ad->usb;
 	const char *name = ad->dev->data->name;
@@ -509,9 +544,10 @@ cdc_init(struct ch39x_adapter *ad)
 	if (u->ops->get_cdc == NULL || u->ops->get_cdc(u, &ad->cdc) != 0 ||
 	    !ch39x_cdc_usable(&ad->cdc) || ad->info.maxp[CH39X_EP_BULK_OUT] == 0) {
 		PMD_LOG(ERR, "%s: the CDC function lacks what a driver needs "
-			"(communication and data interfaces, Ethernet%s "
-			"functional descriptor, bulk endpoints)", name,
-			is_ncm(ad) ? " and NCM" : "");
+			"(communication and data interfaces, %s functional "
+			"descriptor, bulk endpoints)", name,
+			is_mbim(ad) ? "MBIM" : is_ncm(ad) ? "Ethernet and NCM" :
+			"Ethernet");
 		return -ENOTSUP;
 	}
 	rc = u->ops->set_data_alt(u, 0);
@@ -527,7 +563,7 @@ cdc_init(struct ch39x_adapter *ad)
 	if (rc != 0)
 		return rc;
 	cdc_profile(ad);
-	rc = is_ncm(ad) ? ncm_setup(ad) : ecm_setup(ad);
+	rc = uses_ntb(ad) ? ncm_setup(ad) : ecm_setup(ad);
 	if (rc != 0)
 		return rc;
 	rc = u->ops->set_data_alt(u, 1);
@@ -539,7 +575,7 @@ cdc_init(struct ch39x_adapter *ad)
 
 const struct ch39x_dev_ops ch39x_ncm_ops = {
 	.name = "CDC-NCM",
-	.init = cdc_init,
+	.init = ch39x_cdc_init,
 	.rx_mode = cdc_rx_mode,
 	.set_mac = cdc_set_mac,
 	.mtu = ncm_mtu,
@@ -547,8 +583,8 @@ const struct ch39x_dev_ops ch39x_ncm_ops = {
 	.notify = cdc_notify,
 	.fw_version = ncm_fw_version,
 	.tx_max_frame = ncm_tx_max_frame,
-	.rxq_init = ncm_rxq_init,
-	.txq_init = ncm_txq_init,
+	.rxq_init = ch39x_ncm_rxq_init,
+	.txq_init = ch39x_ncm_txq_init,
 	.rx_parsed = ch39x_rx_parsed_ncm,
 	.xstats = &ch39x_xs_ncm,
 	.rx_burst = ch39x_rx_burst_ncm,
@@ -557,7 +593,7 @@ const struct ch39x_dev_ops ch39x_ncm_ops = {
 
 const struct ch39x_dev_ops ch39x_ecm_ops = {
 	.name = "CDC-ECM",
-	.init = cdc_init,
+	.init = ch39x_cdc_init,
 	.rx_mode = cdc_rx_mode,
 	.set_mac = cdc_set_mac,
 	.mtu = ecm_mtu,

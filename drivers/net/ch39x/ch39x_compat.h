@@ -61,4 +61,56 @@ typedef struct rte_eth_stats ch39x_qstats;
 #define CH39X_PTYPES_COUNT(n) ((void)(n))
 #endif
 
+/*
+ * Telemetry. DPDK 23.03 added rte_tel_data_add_dict_uint, and 23.11
+ * deprecated rte_tel_data_add_dict_u64 for it (25.11 has only the first).
+ */
+#include <rte_telemetry.h>
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+#define CH39X_TEL_U64 rte_tel_data_add_dict_uint
+#else
+#define CH39X_TEL_U64 rte_tel_data_add_dict_u64
+#endif
+
+/*
+ * Control threads. DPDK 23.11 added rte_thread_create_control() (an
+ * rte_thread_t, a function returning uint32_t) and 24.11 removed
+ * rte_ctrl_thread_create() (a pthread_t). Both place the thread on the
+ * CPUs EAL gave no lcore. Define the function as
+ *
+ *	static CH39X_THREAD_RET fn(void *arg) { ...; return 0; }
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 11, 0, 0)
+#include <rte_thread.h>
+typedef rte_thread_t ch39x_thread_t;
+#define CH39X_THREAD_RET uint32_t
+static inline int
+ch39x_ctrl_thread(ch39x_thread_t *t, const char *name,
+		  uint32_t (*fn)(void *), void *arg)
+{
+	return rte_thread_create_control(t, name, fn, arg);
+}
+static inline void
+ch39x_thread_join(ch39x_thread_t t)
+{
+	rte_thread_join(t, NULL);
+}
+#else
+#include <pthread.h>
+#include <rte_lcore.h>
+typedef pthread_t ch39x_thread_t;
+#define CH39X_THREAD_RET void *
+static inline int
+ch39x_ctrl_thread(ch39x_thread_t *t, const char *name,
+		  void *(*fn)(void *), void *arg)
+{
+	return rte_ctrl_thread_create(t, name, NULL, fn, arg);
+}
+static inline void
+ch39x_thread_join(ch39x_thread_t t)
+{
+	pthread_join(t, NULL);
+}
+#endif
+
 #endif /* CH39X_COMPAT_H */

@@ -45,7 +45,7 @@ struct ch39x_rx_parsed {
 
 /*
  * One device type: the vendor protocol (CH397, CH398), CDC-NCM, CDC-ECM or
- * RNDIS.
+ * RNDIS or MBIM.
  * Chosen once at probe from what the transport says the function is, in
  * the manner of Linux r8152's rtl_ops and usbnet's driver_info. Control
  * ops run on the control thread with no lock held unless said; the burst
@@ -104,11 +104,19 @@ struct ch39x_dev_ops {
 	const struct ch39x_xs_table *xstats;
 	eth_rx_burst_t rx_burst;
 	eth_tx_burst_t tx_burst;
+	/* The port stops (before its link goes down); NULL: nothing. */
+	void (*stop)(struct ch39x_adapter *ad);
+	/*
+	 * Close, and a failed probe, before the transport goes: the device
+	 * type's own threads and state; NULL: none.
+	 */
+	void (*close)(struct ch39x_adapter *ad);
 };
 
 extern const struct ch39x_dev_ops ch39x_vendor_ops;
 extern const struct ch39x_dev_ops ch39x_ncm_ops;
 extern const struct ch39x_dev_ops ch39x_ecm_ops;
 extern const struct ch39x_dev_ops ch39x_rndis_ops;
+extern const struct ch39x_dev_ops ch39x_mbim_ops;
 
 #endif /* CH39X_DEV_OPS_H */

@@ -44,6 +44,8 @@ arg_sim(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 		a->sim.framing = CH39X_FRAMING_ECM;
 	else if (strcmp(v, "rndis") == 0)
 		a->sim.framing = CH39X_FRAMING_RNDIS;
+	else if (strcmp(v, "mbim") == 0)
+		a->sim.framing = CH39X_FRAMING_MBIM;
 	else
 		return -EINVAL;
 	return 0;
@@ -350,9 +352,93 @@ arg_proto(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 	}
 	/* ch39x_libusb_parse_protos takes more (cdc, any, a+b) than we offer. */
 	if (strcmp(v, "vendor") != 0 && strcmp(v, "ncm") != 0 &&
-	    strcmp(v, "ecm") != 0 && strcmp(v, "rndis") != 0)
+	    strcmp(v, "ecm") != 0 && strcmp(v, "rndis") != 0 &&
+	    strcmp(v, "mbim") != 0)
 		return -EINVAL;
 	return ch39x_libusb_parse_protos(v, &a->protos) == 0 ? 0 : -EINVAL;
+}
+
+/* A word of a list: its index + 1 into a uint8_t field (0: not set). */
+static int
+arg_word(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a,
+	 const char *const *words, unsigned int n)
+{
+	uint8_t *dst = field_of(d, a);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v, words[i]) == 0) {
+			*dst = (uint8_t)(i + 1);
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* In CH39X_MBIM_AUTH_* order. */
+static int
+arg_auth(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
+{
+	static const char *const w[] = { "none", "pap", "chap", "mschapv2" };
+
+	return arg_word(d, v, a, w, RTE_DIM(w));
+}
+
+/* In CH39X_MBIM_IP_* order. */
+static int
+arg_ip_type(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
+{
+	static const char *const w[] = { "default", "ipv4", "ipv6", "ipv4v6" };
+
+	return arg_word(d, v, a, w, RTE_DIM(w));
+}
+
+static int
+arg_connect(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
+{
+	return arg_bool(d, v, a, "auto", "manual");
+}
+
+/* N:APN[+N:APN...]: N 1..255 in decimal, each once; APN 1..100. */
+static int
+arg_sessions(const struct ch39x_devarg *d, const char *v,
+	     struct ch39x_args *a)
+{
+	const char *p = v, *colon;
+	size_t n, alen;
+	unsigned long id;
+	unsigned int i;
+	char *end;
+
+	RTE_SET_USED(d);
+	a->nb_sessions = 0;
+	for (;;) {
+		if (a->nb_sessions == CH39X_MBIM_MORE_SESSIONS ||
+		    !isdigit((unsigned char)*p))
+			return -EINVAL;
+		n = strcspn(p, "+");
+		colon = memchr(p, ':', n);
+		if (colon == NULL)
+			return -EINVAL;
+		errno = 0;
+		id = strtoul(p, &end, 10);
+		if (errno != 0 || end != colon || id < 1 || id > 255 ||
+		    (colon - p > 1 && *p == '0'))
+			return -EINVAL;
+		alen = n - (size_t)(colon + 1 - p);
+		if (alen < 1 || alen > CH39X_MBIM_APN_MAX)
+			return -EINVAL;
+		for (i = 0; i < a->nb_sessions; i++)
+			if (a->session_id[i] == id)
+				return -EINVAL;
+		a->session_id[a->nb_sessions] = (uint8_t)id;
+		memcpy(a->session_apn[a->nb_sessions], colon + 1, alen);
+		a->session_apn[a->nb_sessions][alen] = '\0';
+		a->nb_sessions++;
+		p += n;
+		if (*p == '\0')
+			return 0;
+		p++;	/* '+', then another item */
+	}
 }
 
 /* An interface number: decimal, in the row's range; 0 is one. */
@@ -453,8 +539,8 @@ check_combination(const char *name, struct rte_kvargs *kv,
 		if (!a->real && (d->flags & CH39X_DA_NEEDS_REAL)) {
 			PMD_LOG(ERR, "%s: %s chooses what to drive on a real "
 				"device and needs dev, serial or path; the "
-				"simulated adapter takes sim=ch397, ch398, ncm "
-				"or ecm", name, d->key);
+				"simulated adapter takes sim=ch397, ch398, ncm, "
+				"ecm or mbim", name, d->key);
 			return -EINVAL;
 		}
 	}
@@ -568,7 +654,28 @@ defaults:
 			ch39x_devargs[CH39X_DA_sim_ntb_out_max].key);
 		return -EINVAL;
 	}
-	if (a->sim.framing == CH39X_FRAMING_VENDOR && a->sim.cdc_max_segment) {
+	if (!a->real && a->sim.framing != CH39X_FRAMING_MBIM &&
+	    ch39x_args_mbim_set(a)) {
+		PMD_LOG(ERR, "%s: apn, user, password, auth, ip_type, sessions "
+			"and connect are an MBIM modem's; the simulated adapter "
+			"is one with sim=mbim", name);
+		return -EINVAL;
+	}
+	if (a->sim.framing != CH39X_FRAMING_MBIM &&
+	    (a->sim.mbim_apn[0] || a->sim.mbim_user[0] ||
+	     a->sim.mbim_password[0] || a->sim.mbim_max_ctrl ||
+	     a->sim.mbim_register_ms)) {
+		PMD_LOG(ERR, "%s, %s, %s, %s and %s describe the simulated MBIM "
+			"modem; they need sim=mbim",
+			ch39x_devargs[CH39X_DA_sim_apn].key,
+			ch39x_devargs[CH39X_DA_sim_user].key,
+			ch39x_devargs[CH39X_DA_sim_password].key,
+			ch39x_devargs[CH39X_DA_sim_max_ctrl].key,
+			ch39x_devargs[CH39X_DA_sim_register_ms].key);
+		return -EINVAL;
+	}
+	if ((a->sim.framing == CH39X_FRAMING_VENDOR ||
+	     a->sim.framing == CH39X_FRAMING_MBIM) && a->sim.cdc_max_segment) {
 		PMD_LOG(ERR, "%s describes a simulated CDC adapter; it needs "
 			"sim=ncm, sim=ecm or sim=rndis",
 			ch39x_devargs[CH39X_DA_sim_max_segment].key);
@@ -580,4 +687,11 @@ defaults:
 		return -EINVAL;
 	}
 	return 0;
+}
+
+bool
+ch39x_args_mbim_set(const struct ch39x_args *a)
+{
+	return a->apn[0] || a->user[0] || a->password[0] || a->auth ||
+		a->ip_type || a->nb_sessions || a->mbim_manual;
 }

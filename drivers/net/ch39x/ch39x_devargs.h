@@ -11,9 +11,12 @@
 
 #include <rte_ether.h>
 
+#include "ch39x_mbim.h"
 #include "ch39x_sim.h"
 
 #define CH39X_ARG_STR_MAX	64
+/* MBIM sessions besides session 0 that sessions= may name. */
+#define CH39X_MBIM_MORE_SESSIONS	7
 /*
  * The most transfers a queue keeps (rx_xfers, tx_xfers). Each is usbfs
  * memory, counted in pages against usbcore.usbfs_memory_mb (16 MiB by
@@ -53,6 +56,17 @@ struct ch39x_args {
 	bool ncm_ndp_end;		/* ncm_tx_ndp=end */
 	bool reconnect_off;		/* reconnect=off */
 	bool presence_poll;		/* presence=poll */
+	/* MBIM modems (sim=mbim, or a real MBIM function). */
+	char apn[CH39X_MBIM_APN_MAX + 1];
+	char user[CH39X_ARG_STR_MAX];
+	char password[CH39X_ARG_STR_MAX];
+	uint8_t auth;			/* CH39X_MBIM_AUTH_* + 1; 0: not set */
+	uint8_t ip_type;		/* CH39X_MBIM_IP_* + 1; 0: not set */
+	bool mbim_manual;		/* connect=manual */
+	/* sessions=N:APN[+N:APN...]: further sessions, VLAN N each. */
+	uint8_t nb_sessions;
+	uint8_t session_id[CH39X_MBIM_MORE_SESSIONS];
+	char session_apn[CH39X_MBIM_MORE_SESSIONS][CH39X_MBIM_APN_MAX + 1];
 };
 
 /*
@@ -77,12 +91,14 @@ struct ch39x_args {
  */
 #define CH39X_DEVARGS(X, SEP) \
 	X(sim, sim.pid, arg_sim, 0, 0, CH39X_DA_SIM, \
-	  "ch397|ch398|ncm|ecm|rndis", \
-	  "ch397, ch398, ncm, ecm, rndis", \
+	  "ch397|ch398|ncm|ecm|rndis|mbim", \
+	  "ch397, ch398, ncm, ecm, rndis, mbim", \
 	  "`ch398`", \
 	  "Which chip the simulated adapter is; `ncm`/`ecm`: a CH398 posing " \
 	  "as a standard CDC-NCM or CDC-ECM adapter; `rndis`: an RNDIS " \
-	  "function (a phone's USB tethering, an LTE dongle).") SEP \
+	  "function (a phone's USB tethering, an LTE dongle); `mbim`: an " \
+	  "LTE/5G modem's MBIM function whose cable is the operator's " \
+	  "network.") SEP \
 	X(usb_speed, sim.speed, arg_speed, 0, 0, CH39X_DA_SIM, \
 	  "full|high|super", \
 	  "full, high, super", \
@@ -191,13 +207,13 @@ struct ch39x_args {
 	  "any", \
 	  "Real adapter: its physical USB port.") SEP \
 	X(proto, protos, arg_proto, 0, 0, CH39X_DA_NEEDS_REAL, \
-	  "auto|vendor|ncm|ecm|rndis", \
-	  "auto, vendor, ncm, ecm, rndis", \
+	  "auto|vendor|ncm|ecm|rndis|mbim", \
+	  "auto, vendor, ncm, ecm, rndis, mbim", \
 	  "`auto`", \
 	  "Real adapter: which USB function to drive (`auto`: vendor mode " \
-	  "for CH39x IDs, else NCM, else ECM, else RNDIS); the choice " \
-	  "where a device offers several, e.g. a modem's NCM and RNDIS " \
-	  "configurations.") SEP \
+	  "for CH39x IDs, else NCM, else ECM, else RNDIS, else MBIM); the " \
+	  "choice where a device offers several, e.g. a modem's NCM and " \
+	  "RNDIS configurations.") SEP \
 	X(function, function, arg_function, 0, 31, \
 	  CH39X_DA_NEEDS_REAL | CH39X_DA_DECIMAL, \
 	  "<0-31>", \
@@ -247,6 +263,81 @@ struct ch39x_args {
 	  "1514", \
 	  "`sim=ncm`, `sim=ecm` or `sim=rndis`: the model's wMaxSegmentSize " \
 	  "(9014 for jumbo).") SEP \
+	X(sim_apn, sim.mbim_apn, arg_string, 1, CH39X_MBIM_APN_MAX, \
+	  CH39X_DA_SIM, \
+	  "<string>", \
+	  "1..100 characters", \
+	  "any", \
+	  "`sim=mbim`: the only APN the simulated network takes (compared " \
+	  "without case); another is refused with InvalidAccessString.") SEP \
+	X(sim_user, sim.mbim_user, arg_string, 1, 63, CH39X_DA_SIM, \
+	  "<string>", \
+	  "1..63 characters", \
+	  "none", \
+	  "`sim=mbim`: the user name the simulated network asks for (with " \
+	  "`sim_password`, and an auth protocol other than none).") SEP \
+	X(sim_password, sim.mbim_password, arg_string, 1, 63, CH39X_DA_SIM, \
+	  "<string>", \
+	  "1..63 characters", \
+	  "none", \
+	  "`sim=mbim`: the password the simulated network asks for.") SEP \
+	X(sim_max_ctrl, sim.mbim_max_ctrl, arg_uint, CH39X_MBIM_CTRL_MIN, \
+	  CH39X_MBIM_CTRL_MAX, CH39X_DA_SIM | CH39X_DA_DECIMAL, \
+	  "<64-4096>", \
+	  "decimal integers 64..4096", \
+	  "4096", \
+	  "`sim=mbim`: the modem's wMaxControlMessage (small values make " \
+	  "MBIM messages travel in fragments).") SEP \
+	X(sim_register_ms, sim.mbim_register_ms, arg_uint, 0, 600000, \
+	  CH39X_DA_SIM | CH39X_DA_DECIMAL, \
+	  "<0-600000>", \
+	  "decimal integers 0..600000 (milliseconds)", \
+	  "0", \
+	  "`sim=mbim`: how long the modem searches for the network after " \
+	  "power-up or the radio's return before it registers.") SEP \
+	X(apn, apn, arg_string, 1, CH39X_MBIM_APN_MAX, CH39X_DA_MBIM, \
+	  "<string>", \
+	  "1..100 characters", \
+	  "none (the network's default)", \
+	  "MBIM: the access point name session 0 connects with.") SEP \
+	X(user, user, arg_string, 1, CH39X_ARG_STR_MAX - 1, CH39X_DA_MBIM, \
+	  "<string>", \
+	  "1..63 characters", \
+	  "none", \
+	  "MBIM: the user name of the connection (with `password` and " \
+	  "`auth`).") SEP \
+	X(password, password, arg_string, 1, CH39X_ARG_STR_MAX - 1, \
+	  CH39X_DA_MBIM, \
+	  "<string>", \
+	  "1..63 characters", \
+	  "none", \
+	  "MBIM: the password of the connection.") SEP \
+	X(auth, auth, arg_auth, 0, 0, CH39X_DA_MBIM, \
+	  "none|pap|chap|mschapv2", \
+	  "none, pap, chap, mschapv2", \
+	  "`chap` with `user`, else `none`", \
+	  "MBIM: the authentication protocol of the connection.") SEP \
+	X(ip_type, ip_type, arg_ip_type, 0, 0, CH39X_DA_MBIM, \
+	  "default|ipv4|ipv6|ipv4v6", \
+	  "default, ipv4, ipv6, ipv4v6", \
+	  "`ipv4v6`", \
+	  "MBIM: the IP families asked for (`default`: the network's " \
+	  "choice).") SEP \
+	X(sessions, nb_sessions, arg_sessions, 0, 0, CH39X_DA_MBIM, \
+	  "<n>:<apn>[+<n>:<apn>...]", \
+	  "up to 7 items N:APN joined with '+', N a session 1..255 (each " \
+	  "once), APN 1..100 characters without '+'", \
+	  "none", \
+	  "MBIM: further sessions, each connected with its APN and carried " \
+	  "as VLAN N on the port (as Linux cdc_mbim maps them); session 0 " \
+	  "is untagged.") SEP \
+	X(connect, mbim_manual, arg_connect, 0, 0, CH39X_DA_MBIM, \
+	  "auto|manual", \
+	  "auto, manual", \
+	  "`auto`", \
+	  "MBIM: `auto` connects the sessions from probe on and again after " \
+	  "the network ends them; `manual` waits for " \
+	  "rte_pmd_ch39x_mbim_connect().") SEP \
 	X(reconnect, reconnect_off, arg_on_off, 0, 0, 0, \
 	  "on|off", \
 	  "on, off", \
@@ -272,6 +363,8 @@ struct ch39x_args {
 #define CH39X_DA_REAL		(1u << 1) /* selects a real adapter */
 #define CH39X_DA_NEEDS_REAL	(1u << 2) /* only with a real adapter */
 #define CH39X_DA_DECIMAL	(1u << 3) /* decimal digits only, no 0x */
+#define CH39X_DA_MBIM		(1u << 4) /* an MBIM port's (sim=mbim, or a
+					   * real MBIM function) */
 
 #define CH39X_DA_PARAM_(key, field, parse, lo, hi, flags, values, ...) \
 	#key "=" values
@@ -318,5 +411,8 @@ extern const struct ch39x_devarg ch39x_devargs[CH39X_DA_COUNT];
  */
 int ch39x_parse_devargs(const char *name, const char *params,
 			struct ch39x_args *a);
+
+/* Whether a key of an MBIM port (CH39X_DA_MBIM) was given. */
+bool ch39x_args_mbim_set(const struct ch39x_args *a);
 
 #endif /* CH39X_DEVARGS_H */

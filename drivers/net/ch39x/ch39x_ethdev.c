@@ -187,6 +187,8 @@ ch39x_port_stop(struct rte_eth_dev *dev)
 	if (!ch39x_started(ad))
 		return 0;
 	ch39x_set_started(ad, false);
+	if (ch39x_ops(ad)->stop != NULL)
+		ch39x_ops(ad)->stop(ad);
 	ch39x_intr_stop(ad);
 	ch39x_rxq_stop(ad->rxq);
 	ch39x_txq_stop(ad->txq);
@@ -272,6 +274,8 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 	/* After the stop, which sets it again. */
 	ch39x_presence_unwatch(ad);
 	ch39x_bus_unwatch(ad);
+	if (ch39x_ops(ad)->close != NULL)
+		ch39x_ops(ad)->close(ad);
 	ch39x_rx_queue_release(dev, 0);
 	ch39x_tx_queue_release(dev, 0);
 	if (ad->usb != NULL) {
@@ -665,6 +669,13 @@ ch39x_probe(struct rte_vdev_device *vdev)
 			strerror(-rc));
 		goto fail;
 	}
+	if (ad->framing != CH39X_FRAMING_MBIM && ch39x_args_mbim_set(&args)) {
+		PMD_LOG(ERR, "%s: apn, user, password, auth, ip_type, sessions "
+			"and connect are for an MBIM function; this device is "
+			"driven as %s", name, ch39x_ops(ad)->name);
+		rc = -EINVAL;
+		goto fail;
+	}
 	ad->id = ad->info;
 	/* Owned by ethdev from here on: it frees the array at release. */
 	dev->data->mac_addrs = rte_zmalloc("ch39x_mac", RTE_ETHER_ADDR_LEN, 0);
@@ -694,6 +705,8 @@ ch39x_probe(struct rte_vdev_device *vdev)
 		ad->usb->ops->name, RTE_ETHER_ADDR_BYTES(&ad->mac_addr));
 	return 0;
 fail:
+	if (ad->usb != NULL && ch39x_ops(ad)->close != NULL)
+		ch39x_ops(ad)->close(ad);
 	if (ad->usb != NULL)
 		ad->usb->ops->close(ad->usb);
 	pthread_mutex_destroy(&ad->ctrl_lock);

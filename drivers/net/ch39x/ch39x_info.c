@@ -146,6 +146,7 @@ burst_mode(const struct ch39x_adapter *ad, bool rx,
 		[CH39X_FRAMING_NCM] = "CDC-NCM NTBs",
 		[CH39X_FRAMING_ECM] = "CDC-ECM frames",
 		[CH39X_FRAMING_RNDIS] = "RNDIS messages",
+		[CH39X_FRAMING_MBIM] = "MBIM NTBs of IP sessions",
 	};
 	uint32_t size = rx ? ad->prof.rx_xfer_size : ad->prof.tx_xfer_size;
 	uint16_t n = rx ? ad->rxq->nb_xfers : ad->txq->nb_xfers;

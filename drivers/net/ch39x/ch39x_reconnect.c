@@ -108,6 +108,7 @@ framing_name(uint8_t f)
 	case CH39X_FRAMING_NCM: return "CDC-NCM";
 	case CH39X_FRAMING_ECM: return "CDC-ECM";
 	case CH39X_FRAMING_RNDIS: return "RNDIS";
+	case CH39X_FRAMING_MBIM: return "MBIM";
 	default: return "no function this port may drive";
 	}
 }

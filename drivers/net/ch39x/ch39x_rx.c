@@ -20,6 +20,8 @@
 
 #include "ch39x_adapter.h"
 #include "ch39x_logs.h"
+#include "ch39x_mbim_eth.h"
+#include "ch39x_mbim_port.h"
 #include "ch39x_net.h"
 #include "ch39x_rx.h"
 #include "ch39x_tso.h"
@@ -434,6 +436,7 @@ rx_frames_begin(struct ch39x_rxq *q, struct ch39x_xfer *x,
 {
 	switch (fr) {
 	case CH39X_FRAMING_NCM:
+	case CH39X_FRAMING_MBIM:
 		ch39x_ncm_rx_begin(&q->ncm, x->buf, x->actual);
 		break;
 	case CH39X_FRAMING_ECM:
@@ -478,6 +481,51 @@ rx_rndis_next(struct ch39x_rxq *q, struct ch39x_rndis_frame *rf)
 	return 0;
 }
 
+/*
+ * MBIM: the next IPv4 or IPv6 datagram of the NTB, and the Ethernet
+ * header it gets (q->mbim_hdr, q->mbim_hl bytes): from the fixed peer,
+ * session n tagged with VLAN n, in the header or (VLAN strip on) in the
+ * mbuf. Others are dropped and counted.
+ */
+static __rte_always_inline int
+rx_mbim_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f)
+{
+	struct ch39x_ncm_dgram d;
+	uint16_t tci;
+
+	for (;;) {
+		if (ch39x_ncm_rx_next(&q->ncm, &d) == 0)
+			return 0;
+		if (ch39x_mbim_eth_rx(&q->mbim->eth, d.session, d.data, d.len,
+				      q->mbim_hdr, &tci) != 0)
+			break;
+		q->c.mbim_not_ip++;
+	}
+	f->data = d.data;
+	f->len = d.len;
+	f->info = 0;
+	f->vlan_stripped = false;
+	f->vlan_tci = 0;
+	q->mbim_hl = RTE_ETHER_HDR_LEN;
+	if (tci != 0 && q->vlan_strip) {
+		f->vlan_stripped = true;
+		f->vlan_tci = tci;
+	} else if (tci != 0) {
+		/* The tag between the addresses and the EtherType. */
+		q->mbim_hdr[16] = q->mbim_hdr[12];
+		q->mbim_hdr[17] = q->mbim_hdr[13];
+		q->mbim_hdr[12] = 0x81;
+		q->mbim_hdr[13] = 0x00;
+		q->mbim_hdr[14] = (uint8_t)(tci >> 8);
+		q->mbim_hdr[15] = (uint8_t)tci;
+		q->mbim_hl = RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+	}
+	f->ip_csum = CH39X_CSUM_UNKNOWN;
+	f->l4_csum = CH39X_CSUM_UNKNOWN;
+	f->straddled = false;
+	return 1;
+}
+
 static __rte_always_inline int
 rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f,
 	       const enum ch39x_framing fr)
@@ -486,6 +534,8 @@ rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f,
 	struct ch39x_ncm_dgram d;
 
 	switch (fr) {
+	case CH39X_FRAMING_MBIM:
+		return rx_mbim_next(q, f);
 	case CH39X_FRAMING_NCM:
 		if (ch39x_ncm_rx_next(&q->ncm, &d) == 0)
 			return 0;
@@ -932,7 +982,7 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	struct rte_mbuf *m;
 	uint64_t bytes = 0, xfers = 0, xbytes = 0;
 	uint64_t mtu_drops = 0, mbuf_drops = 0, nombuf = 0, vlan_sw = 0;
-	uint32_t last_oversize = 0;
+	uint32_t last_oversize = 0, hl = 0;
 	uint16_t n = 0;
 	/* ch39x_dev_ptypes_set(): the application reads the packet type. */
 	const bool ptype = !__atomic_load_n(&q->ad->rx_ptype_off,
@@ -945,6 +995,15 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		rx_take_returned(q);
 	if (unlikely(q->nb_parked))
 		rx_unpark(q);
+	/* MBIM: the PMD's answers to ARP and ND come first. */
+	if (fr == CH39X_FRAMING_MBIM &&
+	    unlikely(!rte_ring_empty(q->mbim->answers))) {
+		n = (uint16_t)rte_ring_sc_dequeue_burst(q->mbim->answers,
+							(void **)pkts, nb, NULL);
+		q->c.mbim_answers += n;
+		for (uint16_t i = 0; i < n; i++)
+			bytes += pkts[i]->pkt_len;
+	}
 	while (n < nb) {
 		if (x == NULL) {
 			if (u->ops->poll(u, CH39X_EP_BULK_IN, &x, 1) == 0)
@@ -972,16 +1031,18 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 			x = NULL;
 			continue;
 		}
-		if (unlikely(f.len > q->max_frame)) {
+		if (fr == CH39X_FRAMING_MBIM)
+			hl = q->mbim_hl;
+		if (unlikely(f.len + hl > q->max_frame)) {
 			mtu_drops++;
-			last_oversize = f.len;
+			last_oversize = f.len + hl;
 			continue;
 		}
-		if (q->sw_vlan_strip) {
+		if (fr != CH39X_FRAMING_MBIM && q->sw_vlan_strip) {
 			rx_sw_vlan_strip(&f);
 			vlan_sw += f.vlan_stripped;
 		}
-		if (q->sw_csum) {
+		if (fr != CH39X_FRAMING_MBIM && q->sw_csum) {
 			rx_sw_csum(&f);
 			q->c.csum_sw++;
 		}
@@ -1003,6 +1064,23 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 		}
 		if (unlikely(m == NULL)) {
 			nombuf++;
+			continue;
+		}
+		if (fr == CH39X_FRAMING_MBIM) {
+			/* The headroom takes the header (RTE_PKTMBUF_HEADROOM). */
+			uint8_t *h = (uint8_t *)rte_pktmbuf_prepend(m,
+							(uint16_t)hl);
+
+			if (unlikely(h == NULL)) {
+				rte_pktmbuf_free(m);
+				mbuf_drops++;
+				continue;
+			}
+			rte_memcpy(h, q->mbim_hdr, hl);
+			m->packet_type = ptype ? rx_ptype(h, f.len + hl) :
+				RTE_PTYPE_UNKNOWN;
+			bytes += f.len + hl;
+			pkts[n++] = m;
 			continue;
 		}
 		m->packet_type = ptype ? rx_ptype(f.data, f.len) :
@@ -1060,4 +1138,10 @@ uint16_t
 ch39x_rx_burst_rndis(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	return rx_burst(rxq, pkts, nb, CH39X_FRAMING_RNDIS);
+}
+
+uint16_t
+ch39x_rx_burst_mbim(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	return rx_burst(rxq, pkts, nb, CH39X_FRAMING_MBIM);
 }

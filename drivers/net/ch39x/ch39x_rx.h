@@ -41,7 +41,11 @@ struct ch39x_rx_counters {
 	uint64_t chained;	/* frames delivered as mbuf chains */
 	uint64_t zerocopy;	/* frames attached, not copied */
 	uint64_t submit_errors;	/* resubmissions the transport refused */
+	uint64_t mbim_not_ip;	/* MBIM: datagrams neither IPv4 nor IPv6 */
+	uint64_t mbim_answers;	/* MBIM: ARP/ND answers delivered */
 };
+
+struct ch39x_mbim_port;
 
 struct ch39x_rxq {
 	struct ch39x_adapter *ad;
@@ -56,6 +60,10 @@ struct ch39x_rxq {
 	struct ch39x_ncm_rx ncm;
 	struct ch39x_rndis_rx rndis;
 	uint64_t rndis_filtered;	/* RNDIS: dropped by the port's filter */
+	/* MBIM: the Ethernet view, the header of the frame being read. */
+	struct ch39x_mbim_port *mbim;
+	uint8_t mbim_hl;		/* 14, or 18 with the tag inline */
+	uint8_t mbim_hdr[18];
 	bool scatter;
 	bool vlan_strip;		/* RTE_ETH_RX_OFFLOAD_VLAN_STRIP */
 	bool sw_vlan_strip;
@@ -103,6 +111,7 @@ uint16_t ch39x_rx_burst_vendor(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_rx_burst_ncm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_rx_burst_ecm(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_rx_burst_rndis(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_rx_burst_mbim(void *rxq, struct rte_mbuf **pkts, uint16_t nb);
 const uint32_t *ch39x_supported_ptypes(size_t *n);
 void ch39x_rx_parsed_vendor(const struct ch39x_rxq *q,
 			    struct ch39x_rx_parsed *p);

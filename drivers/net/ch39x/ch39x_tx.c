@@ -22,6 +22,8 @@
 
 #include "ch39x_adapter.h"
 #include "ch39x_logs.h"
+#include "ch39x_mbim_eth.h"
+#include "ch39x_mbim_port.h"
 #include "ch39x_net.h"
 #include "ch39x_rx.h"
 #include "ch39x_tso.h"
@@ -95,6 +97,7 @@ ch39x_txq_free(struct ch39x_txq *q)
 	rte_free(q->scratch);
 	rte_free(q->ncm);
 	rte_free(q->rndis);
+	rte_free(q->mbim_seg);
 	rte_free(q);
 }
 
@@ -137,7 +140,7 @@ tx_begin(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	ch39x_tx_agg_init(&st->a, st->x->buf);
 	st->packets0 = q->c.packets;
-	if (fr == CH39X_FRAMING_NCM)
+	if (fr == CH39X_FRAMING_NCM || fr == CH39X_FRAMING_MBIM)
 		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
 	else if (fr == CH39X_FRAMING_RNDIS)
 		ch39x_rndis_tx_begin(q->rndis, st->x->buf);
@@ -205,6 +208,7 @@ tx_finish(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 
 	switch (fr) {
 	case CH39X_FRAMING_NCM:
+	case CH39X_FRAMING_MBIM:
 		ne = ch39x_ncm_tx_finish(q->ncm);
 		e.len = ne.len;
 		e.zlp = ne.zlp;
@@ -753,6 +757,237 @@ uint16_t
 ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
 	return tx_burst(txq, pkts, nb, CH39X_FRAMING_ECM);
+}
+
+/* ---- MBIM: Ethernet frames to IP datagrams of sessions ---- */
+
+/*
+ * Room for a datagram of len bytes of session in the NTB being filled:
+ * an NTB holds one session's NDP, so another session's datagram closes
+ * it. wait: for the segments of a super-frame already half sent.
+ */
+static bool
+tx_mbim_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
+	     uint8_t session, bool wait)
+{
+	uint64_t end = 0;
+
+	if (st->x != NULL &&
+	    ch39x_ncm_tx_check_ips(q->ncm, len, session) != CH39X_NCM_FIT_OK)
+		tx_submit(q, st, CH39X_FRAMING_MBIM);
+	while (st->x == NULL) {
+		if (q->nb_free != 0 || tx_reap(q) != 0) {
+			st->x = q->free[--q->nb_free];
+			tx_begin(q, st, CH39X_FRAMING_MBIM);
+			break;
+		}
+		if (!wait || ch39x_is_gone(q->ad))
+			return false;
+		if (end == 0)
+			end = rte_get_timer_cycles() +
+				rte_get_timer_hz() * CH39X_TX_WAIT_MS / 1000;
+		else if (rte_get_timer_cycles() >= end)
+			return false;
+		q->c.tso_waits++;
+		rte_pause();
+	}
+	return true;
+}
+
+/*
+ * An ARP request or neighbour solicitation: the peer's answer goes to
+ * the RX queue (the session has no link to resolve on).
+ */
+static void
+tx_mbim_answer(struct ch39x_txq *q, const uint8_t *f, uint32_t len,
+	       int32_t tci)
+{
+	struct ch39x_rxq *rq = q->ad->rxq;
+	struct rte_mbuf *m;
+	uint16_t otci = 0;
+	uint32_t n;
+	uint8_t *d;
+
+	m = rq != NULL ? rte_pktmbuf_alloc(rq->mp) : NULL;
+	if (m == NULL) {
+		q->c.mbim_answer_drops++;
+		return;
+	}
+	d = rte_pktmbuf_mtod(m, uint8_t *);
+	n = ch39x_mbim_eth_answer(&q->mbim->eth, f, len, tci, d,
+				  rte_pktmbuf_tailroom(m), &otci);
+	if (n == 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	m->data_len = (uint16_t)n;
+	m->pkt_len = n;
+	m->port = q->port_id;
+	m->packet_type = d[12] == 0x08 && d[13] == 0x06 ?
+		RTE_PTYPE_L2_ETHER_ARP : RTE_PTYPE_L2_ETHER |
+		RTE_PTYPE_L3_IPV6 | RTE_PTYPE_L4_ICMP;
+	if (otci != 0 && rq->vlan_strip) {
+		m->ol_flags |= RTE_MBUF_F_RX_VLAN | RTE_MBUF_F_RX_VLAN_STRIPPED;
+		m->vlan_tci = otci;
+	} else if (otci != 0) {
+		/* The request's tag, inline as it came. */
+		d = (uint8_t *)rte_pktmbuf_prepend(m, RTE_VLAN_HLEN);
+		if (d == NULL) {
+			rte_pktmbuf_free(m);
+			q->c.mbim_answer_drops++;
+			return;
+		}
+		memmove(d, d + RTE_VLAN_HLEN, 2 * RTE_ETHER_ADDR_LEN);
+		d[12] = 0x81;
+		d[13] = 0x00;
+		d[14] = (uint8_t)(otci >> 8);
+		d[15] = (uint8_t)otci;
+		m->packet_type |= RTE_PTYPE_L2_ETHER_VLAN;
+	}
+	if (rte_ring_sp_enqueue(q->mbim->answers, m) != 0) {
+		rte_pktmbuf_free(m);
+		q->c.mbim_answer_drops++;
+		return;
+	}
+	q->c.mbim_answered++;
+}
+
+/*
+ * One flat Ethernet frame: its IP datagram into the NTB of its session,
+ * an ARP request or NS answered, anything else dropped and counted.
+ * 0: consumed; -1: no room (not consumed).
+ */
+static int
+tx_mbim_frame(struct ch39x_txq *q, struct tx_state *st, const uint8_t *f,
+	      uint32_t len, int32_t tci, bool wait)
+{
+	struct ch39x_mbim_tx t;
+	uint8_t *dst;
+
+	ch39x_mbim_eth_tx(&q->mbim->eth, f, len, tci, &t);
+	switch (t.kind) {
+	case CH39X_MBIM_TX_IP:
+		break;
+	case CH39X_MBIM_TX_ANSWER:
+		tx_mbim_answer(q, f, len, tci);
+		return 0;
+	case CH39X_MBIM_TX_NOT_IP:
+		q->c.mbim_not_ip++;
+		return 0;
+	case CH39X_MBIM_TX_BAD_VLAN:
+		q->c.mbim_bad_vlan++;
+		return 0;
+	default:
+		q->c.mbim_runt++;
+		return 0;
+	}
+	if (unlikely(t.ip_len == 0 || t.ip_len > q->mbim_max_ip)) {
+		q->c.invalid++;
+		return 0;
+	}
+	if (!tx_mbim_room(q, st, t.ip_len, t.session, wait))
+		return -1;
+	dst = ch39x_ncm_tx_add_ips(q->ncm, t.ip_len, t.session);
+	rte_memcpy(dst, f + t.ip_off, t.ip_len);
+	st->a.frames++;
+	st->a.frame_bytes += t.ip_len;
+	q->c.packets++;
+	q->c.bytes += len;
+	return 0;
+}
+
+/* Software TSO: each segment a frame of its own. */
+static int
+tx_mbim_tso(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
+	    int32_t tci)
+{
+	const uint8_t *flat;
+	struct ch39x_tso t;
+	uint32_t len;
+	int nseg;
+
+	if (m->pkt_len > CH39X_TSO_MAX_LEN) {
+		q->c.invalid++;
+		return 0;
+	}
+	if (m->nb_segs == 1) {
+		flat = rte_pktmbuf_mtod(m, const uint8_t *);
+	} else {
+		tx_gather(q->scratch, m);
+		flat = q->scratch;
+	}
+	nseg = ch39x_tso_init(&t, flat, m->pkt_len, m->l2_len, m->l3_len,
+			      m->l4_len, m->tso_segsz);
+	if (nseg < 0 || ch39x_tso_next_len(&t) > q->max_frame) {
+		q->c.invalid++;
+		return 0;
+	}
+	while ((len = ch39x_tso_next_len(&t)) != 0) {
+		ch39x_tso_emit(&t, q->mbim_seg);
+		if (tx_mbim_frame(q, st, q->mbim_seg, len, tci, true) != 0) {
+			q->c.tso_seg_drops += t.nseg - t.idx;
+			break;
+		}
+	}
+	q->c.tso_sw_pkts++;
+	q->c.tso_sw_segs += t.idx;
+	return 0;
+}
+
+static __rte_always_inline int
+tx_mbim_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
+{
+	uint64_t ol = m->ol_flags;
+	int32_t tci = (ol & RTE_MBUF_F_TX_VLAN) ? (int32_t)m->vlan_tci : -1;
+	uint32_t len = m->pkt_len;
+
+	if (unlikely(ol & RTE_MBUF_F_TX_TCP_SEG))
+		return tx_mbim_tso(q, st, m, tci);
+	/* The common frame: one segment, no checksum to compute. */
+	if (likely(m->nb_segs == 1 &&
+		   !(ol & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK))))
+		return tx_mbim_frame(q, st, rte_pktmbuf_mtod(m, const uint8_t *),
+				     len, tci, false);
+	if (unlikely(len > q->max_frame)) {
+		q->c.invalid++;
+		return 0;
+	}
+	tx_gather(q->scratch, m);
+	if (ol & (RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_L4_MASK)) {
+		sw_csum(q->scratch, len, ol);
+		q->c.csum_sw++;
+	}
+	return tx_mbim_frame(q, st, q->scratch, len, tci, false);
+}
+
+uint16_t
+ch39x_tx_burst_mbim(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct ch39x_txq *q = txq;
+	struct tx_state st = { .x = NULL };
+	uint16_t n;
+
+	if (unlikely(!ch39x_burst_enter(&q->busy, q->ad))) {
+		rte_pktmbuf_free_bulk(pkts, nb);
+		q->c.absent += nb;
+		return nb;
+	}
+	tx_recycle(q, false);
+	for (n = 0; n < nb; n++) {
+		if (tx_mbim_one(q, &st, pkts[n]) != 0) {
+			q->c.full++;
+			break;
+		}
+	}
+	if (st.x != NULL)
+		tx_submit(q, &st, CH39X_FRAMING_MBIM);
+	if (unlikely(!q->ad->dev->data->dev_link.link_status))
+		q->c.link_down += n;
+	tx_free(pkts, n);
+	q->c.usb_xfers += st.xfers;
+	q->c.usb_bytes += st.xbytes;
+	ch39x_burst_leave(&q->busy);
+	return n;
 }
 
 uint16_t

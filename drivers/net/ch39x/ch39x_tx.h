@@ -53,14 +53,26 @@ struct ch39x_tx_counters {
 	uint64_t csum_sw;	/* frames checksummed in software */
 	uint64_t vlan_sw;	/* tags inserted in software */
 	uint64_t absent;	/* frames dropped while the device was gone */
+	/* MBIM: frames not sent to the modem, by why. */
+	uint64_t mbim_not_ip;	/* neither IPv4 nor IPv6 (nor ARP/ND) */
+	uint64_t mbim_bad_vlan;	/* a tag of no session */
+	uint64_t mbim_runt;	/* too short for its headers */
+	uint64_t mbim_answered;	/* ARP requests, NS: answered by the PMD */
+	uint64_t mbim_answer_drops; /* answers lost: no mbuf, ring full */
 };
+
+struct ch39x_mbim_port;
 
 struct ch39x_txq {
 	struct ch39x_adapter *ad;
 	uint16_t port_id;
 	uint16_t queue_id;
-	struct ch39x_ncm_tx *ncm;	/* NCM: the NTB builder */
 	struct ch39x_rndis_tx *rndis;	/* RNDIS: the transfer builder */
+	struct ch39x_ncm_tx *ncm;	/* NCM, MBIM: the NTB builder */
+	/* MBIM: the Ethernet view, a segment's frame, the datagram limit. */
+	struct ch39x_mbim_port *mbim;
+	uint8_t *mbim_seg;
+	uint32_t mbim_max_ip;
 	uint16_t nb_xfers;
 	uint16_t nb_free;
 	uint32_t max_frame;		/* longest frame on the wire */
@@ -86,6 +98,7 @@ uint16_t ch39x_tx_burst_vendor(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_rndis(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+uint16_t ch39x_tx_burst_mbim(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 		    uint16_t nb_desc);

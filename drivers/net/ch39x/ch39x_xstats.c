@@ -14,6 +14,7 @@
 #include <ethdev_driver.h>
 
 #include "ch39x_adapter.h"
+#include "ch39x_mbim_port.h"
 #include "ch39x_rx.h"
 #include "ch39x_tx.h"
 #include "ch39x_xstats.h"
@@ -279,8 +280,52 @@ static const struct ch39x_xs_def xs_rndis_defs[] = {
 	XS_RN("resets", resets),
 };
 
+/*
+ * MBIM: the NTBs' counters (NCM's table) and these: what the Ethernet
+ * view dropped or answered, and the control path's (the dialer's).
+ */
+static const struct ch39x_xs_def xs_mbim_defs[] = {
+	XS("rx_mbim_not_ip", XS_RX, struct ch39x_rx_counters, mbim_not_ip),
+	XS("rx_mbim_answers", XS_RX, struct ch39x_rx_counters, mbim_answers),
+	XS("tx_mbim_not_ip_drops", XS_TX, struct ch39x_tx_counters,
+	   mbim_not_ip),
+	XS("tx_mbim_bad_vlan_drops", XS_TX, struct ch39x_tx_counters,
+	   mbim_bad_vlan),
+	XS("tx_mbim_runt_drops", XS_TX, struct ch39x_tx_counters, mbim_runt),
+	XS("tx_mbim_answered", XS_TX, struct ch39x_tx_counters, mbim_answered),
+	XS("tx_mbim_answer_drops", XS_TX, struct ch39x_tx_counters,
+	   mbim_answer_drops),
+	XS("tx_ncm_close_session", XS_NCM_TX, struct ch39x_ncm_tx_stats,
+	   close_session),
+	XS("mbim_opens", XS_MBIM, struct ch39x_mbim_counters, opens),
+	XS("mbim_open_failures", XS_MBIM, struct ch39x_mbim_counters,
+	   open_failures),
+	XS("mbim_notifications", XS_MBIM, struct ch39x_mbim_counters,
+	   notifications),
+	XS("mbim_commands", XS_MBIM, struct ch39x_mbim_counters, commands),
+	XS("mbim_commands_failed", XS_MBIM, struct ch39x_mbim_counters,
+	   commands_failed),
+	XS("mbim_indications", XS_MBIM, struct ch39x_mbim_counters,
+	   indications),
+	XS("mbim_timeouts", XS_MBIM, struct ch39x_mbim_counters, timeouts),
+	XS("mbim_function_errors", XS_MBIM, struct ch39x_mbim_counters,
+	   function_errors),
+	XS("mbim_fragments_in", XS_MBIM, struct ch39x_mbim_counters,
+	   fragments_in),
+	XS("mbim_fragments_out", XS_MBIM, struct ch39x_mbim_counters,
+	   fragments_out),
+	XS("mbim_dials", XS_MBIM, struct ch39x_mbim_counters, dials),
+	XS("mbim_dial_failures", XS_MBIM, struct ch39x_mbim_counters,
+	   dial_failures),
+	XS("mbim_session_drops", XS_MBIM, struct ch39x_mbim_counters,
+	   session_drops),
+};
+
 const struct ch39x_xs_table ch39x_xs_ncm = {
 	xs_ncm_defs, RTE_DIM(xs_ncm_defs)
+};
+const struct ch39x_xs_table ch39x_xs_mbim = {
+	xs_mbim_defs, RTE_DIM(xs_mbim_defs)
 };
 const struct ch39x_xs_table ch39x_xs_ecm = {
 	xs_ecm_defs, RTE_DIM(xs_ecm_defs)
@@ -289,14 +334,20 @@ const struct ch39x_xs_table ch39x_xs_rndis = {
 	xs_rndis_defs, RTE_DIM(xs_rndis_defs)
 };
 
-/* The tables this port shows, in order: common, framing, device model. */
+/*
+ * The tables this port shows, in order: common, framing (MBIM: NCM's NTB
+ * counters, then its own), device model.
+ */
+#define XS_TABLES 4
 static unsigned int
-xs_tables(const struct ch39x_adapter *ad, struct ch39x_xs_table t[3])
+xs_tables(const struct ch39x_adapter *ad, struct ch39x_xs_table t[XS_TABLES])
 {
 	unsigned int k = 0;
 
 	t[k].d = xs_defs;
 	t[k++].n = RTE_DIM(xs_defs);
+	if (ad->framing == CH39X_FRAMING_MBIM)
+		t[k++] = ch39x_xs_ncm;
 	if (ch39x_ops(ad)->xstats != NULL)
 		t[k++] = *ch39x_ops(ad)->xstats;
 	if (ad->is_sim) {
@@ -309,7 +360,7 @@ xs_tables(const struct ch39x_adapter *ad, struct ch39x_xs_table t[3])
 static unsigned int
 xs_count(const struct ch39x_adapter *ad)
 {
-	struct ch39x_xs_table t[3];
+	struct ch39x_xs_table t[XS_TABLES];
 	unsigned int k = xs_tables(ad, t), n = 0, i;
 
 	for (i = 0; i < k; i++)
@@ -358,7 +409,7 @@ ch39x_xstats_get_names(struct rte_eth_dev *dev,
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	unsigned int n = xs_count(ad), i, j, k, at = 0;
-	struct ch39x_xs_table t[3];
+	struct ch39x_xs_table t[XS_TABLES];
 
 	if (names == NULL || size < n)
 		return (int)n;
@@ -377,7 +428,7 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	struct ch39x_adapter *ad = dev->data->dev_private;
 	struct ch39x_sim_counters sc;
 	unsigned int n = xs_count(ad), i, j, k, at = 0;
-	struct ch39x_xs_table t[3];
+	struct ch39x_xs_table t[XS_TABLES];
 	const struct ch39x_xs_def *d;
 	bool queues = ad->rxq != NULL && ad->txq != NULL;
 	const void *base;
@@ -398,7 +449,7 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		 * port's own (removal, reconnects) count from probe on.
 		 */
 		if (!queues && d->src != CH39X_XS_AD &&
-		    d->src != CH39X_XS_SIM) {
+		    d->src != CH39X_XS_SIM && d->src != CH39X_XS_MBIM) {
 			xs[at].value = 0;
 			continue;
 		}
@@ -414,6 +465,13 @@ ch39x_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		case CH39X_XS_RNDIS_RX: base = &ad->rxq->rndis.stats; break;
 		case CH39X_XS_RNDIS_TX: base = &ad->txq->rndis->stats; break;
 		case CH39X_XS_RNDIS_Q: base = ad->rxq; break;
+		case CH39X_XS_MBIM:
+			if (ad->mbim == NULL) {
+				xs[at].value = 0;
+				continue;
+			}
+			base = &ad->mbim->c;
+			break;
 		default: base = NULL; break;
 		}
 		/* d->off is a uint64_t counter's offsetof (aligned), which

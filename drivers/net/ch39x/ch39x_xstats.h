@@ -19,6 +19,7 @@ enum ch39x_xs_src {
 	CH39X_XS_RX, CH39X_XS_PARSER, CH39X_XS_TX, CH39X_XS_AD, CH39X_XS_SIM,
 	CH39X_XS_CALC, CH39X_XS_NCM_RX, CH39X_XS_NCM_TX, CH39X_XS_ECM_RX,
 	CH39X_XS_RNDIS_RX, CH39X_XS_RNDIS_TX, CH39X_XS_RNDIS_Q,
+	CH39X_XS_MBIM,
 };
 
 struct ch39x_xs_def {
@@ -44,5 +45,6 @@ int ch39x_xstats_get_names(struct rte_eth_dev *dev,
 extern const struct ch39x_xs_table ch39x_xs_ncm;
 extern const struct ch39x_xs_table ch39x_xs_ecm;
 extern const struct ch39x_xs_table ch39x_xs_rndis;
+extern const struct ch39x_xs_table ch39x_xs_mbim;
 
 #endif /* CH39X_XSTATS_H */

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# ch39x-cpe with an MBIM WAN (issue 43), as it is today: the WAN port is
+# the simulated MBIM modem (sim=mbim, its cable the operator's network at
+# a TAP in the WAN host's namespace: 198.51.100.1, routing the sessions'
+# 100.64.0.0/10 to the modem at 198.51.100.2). The PMD dials it and
+# presents Ethernet with ARP answered inside, so the router needs no
+# change: its WAN takes the session's IPv4 configuration either
+# statically (the address the model gives, protocol reference section 24)
+# or at run time from the PMD's telemetry through usertools/ch39x-cpe-mbim
+# (--wan 1=dhcp, as a DHCP hook would).
+#
+# Checks: the PMD's /ch39x/mbim telemetry on the router's socket (the MBIM
+# port, session 0 connected, address, gateway, DNS); static: a LAN host
+# reaches the WAN host through NAT from 100.64.39.2 (UDP peer seen, ping,
+# iperf3 TCP both ways), the WAN host cannot reach the LAN; dynamic: no
+# address until ch39x-cpe-mbim hands the session's over, then the same
+# NAT path, the DNS servers written for dnsmasq; the modem's counters
+# after the run (no bad NTB, the ARP answered by the PMD).
+#
+# Usage: cpe_mbim.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/cpe_lib.sh"
+cpe_lib_init cpe_mbim "$@"
+tool=$here/../../usertools/ch39x-cpe-mbim
+LAN_RT=192.168.74.1 LAN_H=192.168.74.2 WAN_H=198.51.100.1 UE=100.64.39.2
+pw=pw$id
+bg_pids= mt=
+extra_cleanup() {
+	local p
+	for p in $bg_pids $mt; do kill "$p" 2>/dev/null; done
+	return 0
+}
+cpe_lib_extra_cleanup=extra_cleanup
+MBIM="sim=mbim,usb_speed=high,wire=tap:$tw,apn=internet,sim_apn=internet"
+
+wait_wan() {
+	local i
+	for i in $(seq 120); do
+		[ "$(field "$(ctl /cpe/wan)" address)" = "$1" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+# wait_session: the PMD's session 0 connected (60 s).
+wait_session() {
+	local i
+	for i in $(seq 120); do
+		[ "$(field "$(ctl /ch39x/mbim,1)" state)" = connected ] &&
+			return 0
+		sleep 0.5
+	done
+	return 1
+}
+# The WAN host: the operator's host on the modem's cable.
+wan_host() {
+	ip -n "$wan" addr add $WAN_H/24 dev "$tw"
+	ip -n "$wan" link set "$tw" up
+	ip -n "$wan" route add 100.64.0.0/10 via 198.51.100.2
+}
+# nat_path TAG: a UDP datagram from the LAN host seen at the WAN host from
+# the session's address; a ping; iperf3 TCP both ways.
+nat_path() {
+	local tag=$1 v i dir r
+	rm -f "$priv/udp.ready" "$priv/peer"
+	W python3 -c "
+import socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('$WAN_H', 7100)); u.settimeout(20)
+open('$priv/udp.ready', 'w').close()
+d, a = u.recvfrom(100); u.sendto(d, a); print(a[0])" > "$priv/peer" 2>/dev/null &
+	bg_pids="$bg_pids $!"
+	for i in $(seq 100); do [ -e "$priv/udp.ready" ] && break; sleep 0.1; done
+	v=$(L python3 -c "
+import socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.settimeout(3)
+for i in range(5):
+    u.sendto(b'hi', ('$WAN_H', 7100))
+    try:
+        u.recv(100); print('ok'); break
+    except OSError:
+        pass" 2>/dev/null)
+	wait "${bg_pids##* }" 2>/dev/null
+	check '[ "$v" = ok ] && [ "$(cat "$priv/peer")" = $UE ]' "$tag: LAN -> WAN through NAT from the session's address ($v, peer $(cat "$priv/peer" 2>/dev/null))"
+	check 'L ping -c 3 -i 0.3 -W 5 $WAN_H >/dev/null' "$tag: ping through NAT"
+	for dir in up down; do
+		W timeout 60 iperf3 -s -1 -B $WAN_H -p 5276 -J \
+			> "$priv/iperf_s_$tag$dir.json" 2>&1 &
+		bg_pids="$bg_pids $!"
+		for i in $(seq 50); do
+			W ss -Hltn 'sport = :5276' | grep -q LISTEN && break
+			sleep 0.1
+		done
+		r=
+		[ $dir = down ] && r=-R
+		timeout 60 ip netns exec "$lan" iperf3 -c $WAN_H -p 5276 -t 3 \
+			$r -J > "$priv/iperf_$tag$dir.json" 2>&1
+		v=$(json "$priv/iperf_$tag$dir.json" "'%.1f %d' % (j['end']['sum_received']['bits_per_second'] / 1e6, j['end']['sum_received']['bytes'])")
+		wait "${bg_pids##* }" 2>/dev/null
+		check '[ "${v#* }" -gt 0 ] 2>/dev/null' "$tag: iperf3 TCP $dir through NAT and the modem: ${v% *} Mbit/s"
+	done
+	# Routed to the modem, the LAN's addresses are no session's.
+	ip -n "$wan" route replace 192.168.74.0/24 via 198.51.100.2
+	out=$(W ping -c 1 -W 2 $LAN_H 2>&1)
+	check 'echo "$out" | grep -qi "100% packet loss\|unreachable"' "$tag: the WAN host cannot reach the LAN through the modem"
+}
+
+# ---- static: the session's address as --wan, its gateway as the route ----
+{
+	echo "vdev net_ch39x0,wire=tap:$tl"
+	echo "vdev net_ch39x1,$MBIM"
+	echo "lan 0=$LAN_RT/24"
+	echo "wan 1=$UE/30"
+	echo "route default,100.64.39.1"
+	echo json
+} > "$priv/cpe.conf"
+start_router main
+host_v4 $LAN_RT $LAN_H 10.255.255.1
+ip -n "$wan" addr flush dev "$tw"
+wan_host
+check 'wait_session' "the PMD connected the modem (/ch39x/mbim,1 connected)"
+r=$(ctl /ch39x/mbim)
+check 'echo "$r" | grep -q "\"ports\": \[1\]\|\"ports\":\[1\]"' "/ch39x/mbim: port 1 is the MBIM port ($r)"
+r=$(ctl /ch39x/mbim,1)
+v=$(echo "$r" | python3 -c "import json,sys; j=json.load(sys.stdin); print(j['ipv4']['address'], j['ipv4']['gateway'], j['ipv4_dns'][0], j['ipv4']['mtu'], j['ipv6']['address'], j['apn'], j['register'], j['packet'])" 2>/dev/null)
+check '[ "$v" = "100.64.39.2/30 100.64.39.1 198.51.100.1 1500 2001:db8:39::2/64 internet home attached" ]' "/ch39x/mbim,1: the session's IP configuration ($v)"
+nat_path static
+stop_router main
+
+# ---- dynamic: --wan 1=dhcp, the address from ch39x-cpe-mbim ----
+{
+	echo "vdev net_ch39x0,wire=tap:$tl"
+	echo "vdev net_ch39x1,$MBIM"
+	echo "lan 0=$LAN_RT/24"
+	echo "wan 1=dhcp"
+	echo "tap 1=$pw"
+	echo json
+} > "$priv/cpe.conf"
+start_router main
+host_v4 $LAN_RT $LAN_H 10.255.255.1
+ip -n "$wan" addr flush dev "$tw"
+wan_host
+r=$(ctl /cpe/wan)
+check '[ "$(field "$r" mode)" = dhcp ] && [ "$(field "$r" address)" = none ]' "dynamic: no address before the tool ($r)"
+ip netns exec "$rt" timeout 200 python3 "$tool" -p "cpe_${id}_main" \
+	--interval 0.5 --resolv "$priv/resolv.conf" > "$priv/tool.log" 2>&1 &
+mt=$!
+check 'wait_wan 100.64.39.2/30' "dynamic: ch39x-cpe-mbim hands the session's 100.64.39.2/30 to the WAN"
+r=$(ctl /cpe/wan)
+check '[ "$(field "$r" gateway)" = 100.64.39.1 ]' "dynamic: gateway 100.64.39.1 ($r)"
+check 'grep -q "^nameserver 198.51.100.1$" "$priv/resolv.conf" && grep -q "^nameserver 2001:db8:ff::1$" "$priv/resolv.conf"' "dynamic: the session's DNS servers written for dnsmasq"
+nat_path dynamic
+kill "$mt" 2>/dev/null; wait "$mt" 2>/dev/null; mt=
+x=$(ctl /ethdev/xstats,1)
+v=$(echo "$x" | python3 -c "import json,sys; j=json.load(sys.stdin); print(j['tx_mbim_answered'], j['rx_ncm_bad_datagrams'], j['mbim_dials'], j['mbim_function_errors'], j['tx_mbim_not_ip_drops'])" 2>/dev/null)
+check 'echo "$v" | awk "\$1 >= 1 && \$2 == 0 && \$3 == 1 && \$4 == 0 {ok=1} END {exit !ok}"' "the WAN port's counters: ARP answered by the PMD, no bad datagram, one dial, no FUNCTION_ERROR (answered bad dials fnerr non-ip: $v)"
+stop_router main
+cpe_lib_done

@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+#
+# MBIM forwarding, ch39x-cpe against Linux (run.sh with MBIM_PERF=1, the
+# boot "usbip" only; not part of the default run). The simulated MBIM
+# modem (tests/vm/usbip.sh's "mbim" device) is the WAN of both routers
+# over USB/IP; the LAN is a veth pair:
+#
+#   mpl: LAN host 192.168.76.2/24 (veth mpl0), pktgen's 60-byte UDP flood
+#        to 198.51.100.1:9, one flow
+#     |  veth mpr0 (the router's LAN, 192.168.76.1/24)
+#   router, in turn:
+#     linux      mbimcli connects session 0 (APN internet), wwan0 takes
+#                100.64.39.2/30 with the default route via 100.64.39.1,
+#                ip_forward=1, nftables masquerade on wwan0 (cdc_mbim)
+#     ch39x-cpe  net_af_packet on mpr0 (LAN), the PMD's MBIM port on the
+#                modem (cdc_mbim detached, bound again at exit), which
+#                dials it; --wan 1=100.64.39.2/30, --route default via the
+#                session's gateway; --idle poll on vCPU 1
+#     |  the modem (USB/IP, ch39x-usbip's model), its cable a TAP
+#   uipmbim: the operator's host 198.51.100.1/24 (route 100.64.0.0/10 to
+#        the modem), the flood dropped at its input (nftables counter)
+#
+# Each of CPE_REPS rounds measures both routers for CPE_SECS: frames/s the
+# operator's host received (its TAP's rx_packets), frames/s pktgen sent,
+# the guest's busy CPU. /out/mbim-perf.csv has every sample,
+# /out/mbim-perf.txt the medians and the ratio ch39x-cpe / linux. Both
+# paths share the same USB/IP server, vhci-hcd and TCG: read the ratio,
+# not the rates. PASS/FAIL: each router forwards (a ping through it, the
+# flood reaches the host); rates are measured, not asserted.
+#
+# Sourced by usbip.sh (uip_*, nsx, ns_new, anchor, ndev, kpktgend_pids,
+# pmd_prepare, result, $PRIV, $PMD_SO, $CPE_REPS, $CPE_SECS).
+
+MP_CSV=/out/mbim-perf.csv
+MP_SUM=/out/mbim-perf.txt
+
+mp_log() {
+	echo "$1" >> $MP_SUM
+	echo "[mbim-perf] $1"
+}
+
+# mp_flood ROUTER REP: the flood through the router for CPE_SECS; a CSV
+# line "rep,router,frames/s received,frames/s sent,busy %"
+mp_flood() {
+	mac=$(cat /sys/class/net/mpr0/address)
+	nsx mpl /bin/sh -c "P=/proc/net/pktgen
+		echo rem_device_all > \$P/kpktgend_0
+		echo 'add_device mpl0' > \$P/kpktgend_0
+		echo 'count 0' > \$P/mpl0
+		echo 'clone_skb 0' > \$P/mpl0
+		echo 'pkt_size 60' > \$P/mpl0
+		echo 'delay 0' > \$P/mpl0
+		echo 'dst 198.51.100.1' > \$P/mpl0
+		echo 'src_min 192.168.76.2' > \$P/mpl0
+		echo 'src_max 192.168.76.2' > \$P/mpl0
+		echo 'udp_dst_min 9' > \$P/mpl0
+		echo 'udp_dst_max 9' > \$P/mpl0
+		echo 'dst_mac $mac' > \$P/mpl0"
+	nsx mpl /bin/sh -c 'echo start > /proc/net/pktgen/pgctrl' &
+	pg=$!
+	sleep 1
+	w0=$(ndev $MP_WPID uipmbim)
+	p0=$(awk '$1 == "pkts-sofar:" { print $2 }' /proc/$MP_LPID/net/pktgen/mpl0 2>/dev/null)
+	c0=$(awk '$1 == "cpu" { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	t0=$(up)
+	sleep "$CPE_SECS"
+	t1=$(up)
+	c1=$(awk '$1 == "cpu" { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	p1=$(awk '$1 == "pkts-sofar:" { print $2 }' /proc/$MP_LPID/net/pktgen/mpl0 2>/dev/null)
+	w1=$(ndev $MP_WPID uipmbim)
+	nsx mpl /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
+	wait $pg
+	nsx mpl /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
+	row=$(echo "$w0 $w1 ${p0:-0} ${p1:-0} $c0 $c1 $t0 $t1" | awk '{
+		dt = $14 - $13; if (dt <= 0) dt = 1;
+		busy = 0; if ($12 > $10) busy = 200 * (1 - ($11 - $9) / ($12 - $10));
+		printf "%d,%d,%.1f", ($6 - $2) / dt, ($4 - $3) / dt, busy }')
+	echo "$2,$1,$row" >> $MP_CSV
+	mp_log "rep $2 $1: $(echo "$row" | awk -F, '{ printf "%d frames/s received of %d/s sent; guest CPU busy %.1f %% (of 2 vCPUs: 200)", $1, $2, $3 }')"
+	sleep 2
+}
+
+# mp_ping: the LAN host reaches the operator's host (bounded)
+mp_ping() {
+	i=0
+	while [ $i -lt 30 ]; do
+		nsx mpl /usr/bin/ping -n -q -c 1 -W 2 198.51.100.1 \
+			> /dev/null 2>&1 && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+
+mp_linux() {
+	rep=$1
+	if ! uip_bound mbim cdc_mbim; then
+		result FAIL "mbim-perf-linux-$rep" "no cdc_mbim netdev"
+		return
+	fi
+	UIP_WDM=$(ls "/sys/bus/usb/devices/$UIP_PATH:1.0/usbmisc" 2>/dev/null |
+		head -n 1)
+	uip_mbimcli --attach-packet-service
+	uip_mbimcli "--connect=access-string=internet,ip-type=ipv4"
+	$IPB addr add 100.64.39.2/30 dev "$UIP_NET"
+	$IPB link set "$UIP_NET" up
+	$IPB route add default via 100.64.39.1 dev "$UIP_NET"
+	$IPB addr add 192.168.76.1/24 dev mpr0
+	$IPB link set mpr0 up
+	echo 1 > /proc/sys/net/ipv4/ip_forward
+	printf 'table ip mbimnat {\n chain post {\n  type nat hook postrouting priority srcnat; policy accept;\n  oifname "%s" masquerade\n }\n}\n' "$UIP_NET" |
+		chroot /host /usr/sbin/nft -f -
+	if mp_ping; then
+		mp_flood linux "$rep"
+		result PASS "mbim-perf-linux-$rep" "cdc_mbim $UIP_NET, ip_forward, nft masquerade: $(tail -n 1 $MP_CSV)"
+	else
+		result FAIL "mbim-perf-linux-$rep" "no ping through Linux ($UIP_NET)"
+	fi
+	chroot /host /usr/sbin/nft delete table ip mbimnat
+	echo 0 > /proc/sys/net/ipv4/ip_forward
+	$IPB route del default via 100.64.39.1 dev "$UIP_NET"
+	$IPB addr flush dev "$UIP_NET"
+	$IPB addr flush dev mpr0
+	uip_mbimcli --disconnect
+}
+
+mp_cpe() {
+	rep=$1
+	b=$(uip_field mbim 1)
+	path=$(uip_port "$b" | cut -d' ' -f2)
+	afp=$(ls /host/run/dpdk-pmds-all/librte_net_af_packet.so.[0-9]* \
+		2>/dev/null | head -n 1 | sed 's,^/host,,')
+	cpe_bin=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
+	$IPB link set mpr0 up
+	timeout 200 chroot /host "$cpe_bin" -l 1 --no-huge --no-pci -m 256 \
+		--file-prefix cpe_uip -d "$PRIV/librte_net_ch39x.so" -d "$afp" \
+		--vdev net_af_packet0,iface=mpr0 \
+		--vdev "net_ch39x1,dev=1a86:5398,path=$path,proto=mbim,apn=internet,ip_type=ipv4" \
+		-- --lan 0=192.168.76.1/24 --wan 1=100.64.39.2/30 \
+		--route default,100.64.39.1 --idle poll --json \
+		> "/out/mbim-perf-cpe-$rep.json" 2> "/out/mbim-perf-cpe-$rep.err" &
+	job=$!
+	i=0
+	st=""
+	while [ $i -lt 240 ]; do
+		kill -0 $job 2>/dev/null || break
+		st=$(uip_cpe_ctl /ch39x/mbim,1)
+		case $st in *'"state": "connected"'*) break ;; esac
+		sleep 0.5
+		i=$((i + 1))
+	done
+	if mp_ping; then
+		mp_flood ch39x-cpe "$rep"
+		result PASS "mbim-perf-ch39x-cpe-$rep" "af_packet mpr0 + the PMD's MBIM port: $(tail -n 1 $MP_CSV)"
+	else
+		result FAIL "mbim-perf-ch39x-cpe-$rep" "no ping through ch39x-cpe: $st $(grep -v '^EAL' "/out/mbim-perf-cpe-$rep.err" | tail -n 3 | tr '\n' ' ')"
+	fi
+	kill -TERM $job 2>/dev/null
+	i=0
+	while kill -0 $job 2>/dev/null && [ $i -lt 150 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	wait $job
+}
+
+mbim_perf() {
+	: > $MP_CSV
+	: > $MP_SUM
+	echo "rep,router,rx_fps,tx_fps,busy" > $MP_CSV
+	if ! pmd_prepare || ! uip_bound mbim cdc_mbim; then
+		result FAIL mbim-perf-setup "no PMD, or no cdc_mbim on the modem"
+		return
+	fi
+	ns_new mpl
+	$IPB link add mpl0 type veth peer name mpr0
+	$IPB link set mpl0 netns mpl
+	$IPB -n mpl addr add 192.168.76.2/24 dev mpl0
+	$IPB -n mpl link set mpl0 up
+	$IPB -n mpl route add default via 192.168.76.1
+	ns_new uipmbim
+	$IPB link set uipmbim netns uipmbim
+	$IPB -n uipmbim addr add 198.51.100.1/24 dev uipmbim
+	$IPB -n uipmbim link set uipmbim up
+	$IPB -n uipmbim route add 100.64.0.0/10 via 198.51.100.2
+	printf 'table ip sink {\n chain in {\n  type filter hook input priority 0; policy accept;\n  udp dport 9 counter drop\n }\n}\n' |
+		nsx uipmbim /usr/sbin/nft -f -
+	MP_LPID=$(anchor mpl)
+	MP_WPID=$(anchor uipmbim)
+	r=1
+	while [ $r -le "$CPE_REPS" ]; do
+		mp_linux $r
+		mp_cpe $r
+		r=$((r + 1))
+	done
+	for rt in linux ch39x-cpe; do
+		m=$(awk -F, -v r=$rt '$2 == r { print $3 }' $MP_CSV | sort -n |
+			awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)], a[1], a[NR]; else print 0, 0, 0 }')
+		mp_log "median $rt: ${m%% *} frames/s (min-max ${m#* })"
+		eval "MP_MED_$(echo $rt | tr -d -)=${m%% *}"
+	done
+	mp_log "ratio ch39x-cpe / linux: $(echo "$MP_MED_ch39xcpe $MP_MED_linux" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "-" }')"
+	result PASS mbim-perf "medians: linux $MP_MED_linux, ch39x-cpe $MP_MED_ch39xcpe frames/s (60-byte UDP, one flow; /out/mbim-perf.txt)"
+}
