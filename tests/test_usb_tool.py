@@ -231,7 +231,10 @@ def test_status(tree):
           'CH398 in its CDC configuration: vendor, configuration 3: %s'
           % d.get('proto_reason'))
     d = devs.get('1-10', {})
+    f = d.get('functions', [])
     check(d.get('proto') == 'mbim' and d.get('proto_config') == 1 and
+          [(x['proto'], x['comm'], x['data'], x['default']) for x in f] ==
+          [('mbim', 0, 1, True)] and not d.get('composite') and
           d.get('kernel_drivers') == ['cdc_mbim'] and
           d.get('netdevs') == ['wwan0'] and
           d.get('proto_reason', '').startswith('MBIM function') and
@@ -324,6 +327,12 @@ def test_plans(tree):
           == [(os.path.join(drv, 'cdc_ether', 'unbind'), '1-8:1.2'),
               (os.path.join(drv, 'cdc_ether', 'unbind'), '1-8:1.3')],
           'bind --function 2: the dock\'s ECM function only')
+    rc, j = run_json(tree, 'bind', '1-10', '--dry-run')
+    check(rc == 0 and [(s['write'], s['value']) for s in j.get('steps', [])]
+          == [(os.path.join(drv, 'cdc_mbim', 'unbind'), '1-10:1.0'),
+              (os.path.join(drv, 'cdc_mbim', 'unbind'), '1-10:1.1')],
+          'bind an MBIM modem: cdc_mbim lets go of its two interfaces: %s'
+          % j)
     rc, j = run_json(tree, 'bind', '1-8', '--function', '1', '--dry-run')
     check(rc == 1 and 'no network function at interface 1' in
           j.get('error', ''),

@@ -432,7 +432,9 @@ ch39x_cdc_list_functions(const uint8_t *blob, uint32_t len,
 			break;
 		if (p[1] == CH39X_USB_DT_INTERFACE &&
 		    p[0] >= USB_DT_INTERFACE_LEN && p[3] == 0 &&
-		    p[5] == CH39X_CDC_CLASS_COMM && subclass_wanted(p[6], 0)) {
+		    p[5] == CH39X_CDC_CLASS_COMM &&
+		    (subclass_wanted(p[6], 0) ||
+		     p[6] == CH39X_CDC_SUBCLASS_MBIM)) {
 			if (n < max) {
 				ch39x_cdc_parse_function(blob, len, p[6], p[2],
 							 &d);

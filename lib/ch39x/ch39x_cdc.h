@@ -210,7 +210,7 @@ int ch39x_cdc_parse_function(const uint8_t *blob, uint32_t len,
  */
 struct ch39x_cdc_fn {
 	uint8_t comm_if;
-	uint8_t subclass;	/* CH39X_CDC_SUBCLASS_NCM or _ECM */
+	uint8_t subclass;	/* CH39X_CDC_SUBCLASS_NCM, _ECM or _MBIM */
 	bool have_data;
 	uint8_t data_if;
 	bool usable;		/* ch39x_cdc_usable() of its walk */
