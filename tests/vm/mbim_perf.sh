@@ -72,10 +72,12 @@ mp_flood() {
 	nsx mpl /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
 	wait $pg
 	nsx mpl /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
+	# ndev: rx_bytes rx_packets tx_bytes tx_packets ($1-$4, $5-$8); then
+	# pktgen's count ($9, $10), idle and total jiffies ($11-$14), uptime.
 	row=$(echo "$w0 $w1 ${p0:-0} ${p1:-0} $c0 $c1 $t0 $t1" | awk '{
-		dt = $14 - $13; if (dt <= 0) dt = 1;
-		busy = 0; if ($12 > $10) busy = 200 * (1 - ($11 - $9) / ($12 - $10));
-		printf "%d,%d,%.1f", ($6 - $2) / dt, ($4 - $3) / dt, busy }')
+		dt = $16 - $15; if (dt <= 0) dt = 1;
+		busy = 0; if ($14 > $12) busy = 200 * (1 - ($13 - $11) / ($14 - $12));
+		printf "%d,%d,%.1f", ($6 - $2) / dt, ($10 - $9) / dt, busy }')
 	echo "$2,$1,$row" >> $MP_CSV
 	mp_log "rep $2 $1: $(echo "$row" | awk -F, '{ printf "%d frames/s received of %d/s sent; guest CPU busy %.1f %% (of 2 vCPUs: 200)", $1, $2, $3 }')"
 	sleep 2
@@ -136,7 +138,7 @@ mp_cpe() {
 	timeout 200 chroot /host "$cpe_bin" -l 1 --no-huge --no-pci -m 256 \
 		--file-prefix cpe_uip -d "$PRIV/librte_net_ch39x.so" -d "$afp" \
 		--vdev net_af_packet0,iface=mpr0 \
-		--vdev "net_ch39x1,dev=1a86:5398,path=$path,proto=mbim,apn=internet,ip_type=ipv4" \
+		--vdev "net_ch39x1,dev=1a86:*,path=$path,proto=mbim,apn=internet,ip_type=ipv4" \
 		-- --lan 0=192.168.76.1/24 --wan 1=100.64.39.2/30 \
 		--route default,100.64.39.1 --idle poll --json \
 		> "/out/mbim-perf-cpe-$rep.json" 2> "/out/mbim-perf-cpe-$rep.err" &
