@@ -16,7 +16,8 @@
 #     ch39x-cpe  net_af_packet on mpr0 (LAN), the PMD's MBIM port on the
 #                modem (cdc_mbim detached, bound again at exit), which
 #                dials it; --wan 1=100.64.39.2/30, --route default via the
-#                session's gateway; --idle poll on vCPU 1
+#                session's gateway; --idle MODE on vCPU 1, for each
+#                MODE of CPE_MODES (default poll): router ch39x-cpe-MODE
 #     |  the modem (USB/IP, ch39x-usbip's model), its cable a TAP
 #   uipmbim: the operator's host 198.51.100.1/24 (route 100.64.0.0/10 to
 #        the modem), the flood dropped at its input (nftables counter)
@@ -33,6 +34,8 @@
 # pmd_prepare, result, $PRIV, $PMD_SO, $CPE_REPS, $CPE_SECS).
 
 MP_CSV=/out/mbim-perf.csv
+MP_MODES=$(param vmt_cpe_modes | tr , ' ')
+MP_MODES=${MP_MODES:-poll}
 MP_SUM=/out/mbim-perf.txt
 
 mp_log() {
@@ -129,6 +132,7 @@ mp_linux() {
 
 mp_cpe() {
 	rep=$1
+	mode=$2
 	b=$(uip_field mbim 1)
 	path=$(uip_port "$b" | cut -d' ' -f2)
 	afp=$(ls /host/run/dpdk-pmds-all/librte_net_af_packet.so.[0-9]* \
@@ -140,7 +144,7 @@ mp_cpe() {
 		--vdev net_af_packet0,iface=mpr0 \
 		--vdev "net_ch39x1,dev=1a86:*,path=$path,proto=mbim,apn=internet,ip_type=ipv4" \
 		-- --lan 0=192.168.76.1/24 --wan 1=100.64.39.2/30 \
-		--route default,100.64.39.1 --idle poll --json \
+		--route default,100.64.39.1 --idle "$mode" --json \
 		> "/out/mbim-perf-cpe-$rep.json" 2> "/out/mbim-perf-cpe-$rep.err" &
 	job=$!
 	i=0
@@ -153,10 +157,10 @@ mp_cpe() {
 		i=$((i + 1))
 	done
 	if mp_ping; then
-		mp_flood ch39x-cpe "$rep"
-		result PASS "mbim-perf-ch39x-cpe-$rep" "af_packet mpr0 + the PMD's MBIM port: $(tail -n 1 $MP_CSV)"
+		mp_flood "ch39x-cpe-$mode" "$rep"
+		result PASS "mbim-perf-ch39x-cpe-$mode-$rep" "af_packet mpr0 + the PMD's MBIM port: $(tail -n 1 $MP_CSV)"
 	else
-		result FAIL "mbim-perf-ch39x-cpe-$rep" "no ping through ch39x-cpe: $st $(grep -v '^EAL' "/out/mbim-perf-cpe-$rep.err" | tail -n 3 | tr '\n' ' ')"
+		result FAIL "mbim-perf-ch39x-cpe-$mode-$rep" "no ping through ch39x-cpe: $st $(grep -v '^EAL' "/out/mbim-perf-cpe-$rep.err" | tail -n 3 | tr '\n' ' ')"
 	fi
 	kill -TERM $job 2>/dev/null
 	i=0
@@ -193,15 +197,20 @@ mbim_perf() {
 	r=1
 	while [ $r -le "$CPE_REPS" ]; do
 		mp_linux $r
-		mp_cpe $r
+		for mode in $MP_MODES; do
+			mp_cpe $r "$mode"
+		done
 		r=$((r + 1))
 	done
-	for rt in linux ch39x-cpe; do
+	line=""
+	for rt in linux $(for mode in $MP_MODES; do echo "ch39x-cpe-$mode"; done); do
 		m=$(awk -F, -v r=$rt '$2 == r { print $3 }' $MP_CSV | sort -n |
 			awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)], a[1], a[NR]; else print 0, 0, 0 }')
 		mp_log "median $rt: ${m%% *} frames/s (min-max ${m#* })"
-		eval "MP_MED_$(echo $rt | tr -d -)=${m%% *}"
+		[ $rt = linux ] && lin=${m%% *}
+		line="$line$rt ${m%% *}, "
+		[ $rt = linux ] ||
+			mp_log "ratio $rt / linux: $(echo "${m%% *} $lin" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "-" }')"
 	done
-	mp_log "ratio ch39x-cpe / linux: $(echo "$MP_MED_ch39xcpe $MP_MED_linux" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "-" }')"
-	result PASS mbim-perf "medians: linux $MP_MED_linux, ch39x-cpe $MP_MED_ch39xcpe frames/s (60-byte UDP, one flow; /out/mbim-perf.txt)"
+	result PASS mbim-perf "medians: ${line%, } frames/s (60-byte UDP, one flow; /out/mbim-perf.txt)"
 }

@@ -71,7 +71,8 @@
 #                                        kernel PPPoE, pppoe-server as the
 #                                        concentrator (tests/vm/
 #                                        cpe_pppoe.sh): only that
-#   MBIM_PERF=1 [CPE_REPS=3 CPE_SECS=5] ...  60-byte UDP frames/s through
+#   MBIM_PERF=1 [CPE_REPS=3 CPE_SECS=5 CPE_MODES=poll] ...
+#                                        60-byte UDP frames/s through
 #                                        ch39x-cpe (af_packet LAN, the
 #                                        PMD's MBIM WAN) and through Linux
 #                                        (cdc_mbim + nftables) over the
@@ -215,7 +216,8 @@ QOS_APPEND=
 # MBIM_PERF=1: the boot "usbip" with the MBIM modem only, Linux and
 # ch39x-cpe forwarding through it CPE_REPS times (tests/vm/mbim_perf.sh).
 [ "$MBIM_PERF" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_mbim_perf=1"
-	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * (180 + 2 * CPE_SECS)))
+	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * (1 + $(perf_n $CPE_MODES)) *
+		(90 + CPE_SECS)))
 	VM_MEM=1536; }
 # CPE_PPPOE=1: three routers dialling and flooded CPE_REPS times.
 [ "$CPE_PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_cpe_pppoe=1"
