@@ -1907,6 +1907,18 @@ test_descs_mbim(void)
 	CHECK_EQ(d.data_protocol, CH39X_CDC_MBIM_PROTO_NTB);
 	CHECK_EQ(d.bulk_in, 0x82);
 	CHECK(ch39x_cdc_usable(&d));
+	/* Listed as a network function (function=0 names it). */
+	{
+		struct ch39x_cdc_fn fns[2];
+		uint8_t *x = dup_exact(mbim_cfg, sizeof(mbim_cfg));
+
+		CHECK_EQ(ch39x_cdc_list_functions(x, sizeof(mbim_cfg), fns, 2),
+			 1);
+		CHECK_EQ(fns[0].subclass, CH39X_CDC_SUBCLASS_MBIM);
+		CHECK(fns[0].comm_if == 0 && fns[0].have_data &&
+		      fns[0].data_if == 1 && fns[0].usable);
+		free(x);
+	}
 	/* Asking for NCM or either finds nothing: MBIM is asked by name. */
 	CHECK_EQ(parse_cfg_exact(mbim_cfg, sizeof(mbim_cfg), 0, &d), 0);
 	CHECK(!d.have_comm);

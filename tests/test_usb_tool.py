@@ -252,7 +252,10 @@ def test_status(tree):
           'CH398 in its CDC configuration: vendor, configuration 3: %s'
           % d.get('proto_reason'))
     d = devs.get('1-13', {})
+    f = d.get('functions', [])
     check(d.get('proto') == 'mbim' and d.get('proto_config') == 1 and
+          [(x['proto'], x['comm'], x['data'], x['default']) for x in f] ==
+          [('mbim', 0, 1, True)] and not d.get('composite') and
           d.get('kernel_drivers') == ['cdc_mbim'] and
           d.get('netdevs') == ['wwan0'] and
           d.get('proto_reason', '').startswith('MBIM function') and

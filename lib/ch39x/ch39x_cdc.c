@@ -447,10 +447,10 @@ ch39x_cdc_list_functions(const uint8_t *blob, uint32_t len,
 		if (p[1] == CH39X_USB_DT_INTERFACE &&
 		    p[0] >= USB_DT_INTERFACE_LEN && p[3] == 0 &&
 		    (comm_wanted(p, 0) ||
+		     comm_wanted(p, CH39X_CDC_SUBCLASS_MBIM) ||
 		     comm_wanted(p, CH39X_CDC_WANT_RNDIS))) {
-			uint8_t want = comm_wanted(p, 0) ? p[6] :
-				CH39X_CDC_WANT_RNDIS;
-
+			uint8_t want = comm_wanted(p, CH39X_CDC_WANT_RNDIS) ?
+				CH39X_CDC_WANT_RNDIS : p[6];
 			if (n < max) {
 				ch39x_cdc_parse_function(blob, len, want, p[2],
 							 &d);

@@ -225,7 +225,7 @@ int ch39x_cdc_parse_function(const uint8_t *blob, uint32_t len,
  */
 struct ch39x_cdc_fn {
 	uint8_t comm_if;
-	/* CH39X_CDC_SUBCLASS_NCM, _ECM or CH39X_CDC_WANT_RNDIS: the walk's */
+	/* CH39X_CDC_SUBCLASS_NCM, _ECM, _MBIM or CH39X_CDC_WANT_RNDIS */
 	uint8_t subclass;
 	bool have_data;
 	uint8_t data_if;

@@ -354,10 +354,10 @@ lu_log_function(struct lu_dev *u, const uint8_t *blob, uint32_t len)
 			o += (size_t)snprintf(others + o, sizeof(others) - o,
 				"%s%s at interface %u (function=%u)",
 				o ? ", " : "; other network functions: ",
-				fns[i].subclass == CH39X_CDC_SUBCLASS_NCM ?
-				"NCM" : fns[i].subclass ==
-				CH39X_CDC_SUBCLASS_ECM ? "ECM" : "RNDIS",
-				fns[i].comm_if, fns[i].comm_if);
+				fns[i].subclass == CH39X_CDC_SUBCLASS_NCM ? "NCM" :
+				fns[i].subclass == CH39X_CDC_SUBCLASS_ECM ? "ECM" :
+				fns[i].subclass == CH39X_CDC_SUBCLASS_MBIM ?
+				"MBIM" : "RNDIS", fns[i].comm_if, fns[i].comm_if);
 	if (libusb_get_config_descriptor_by_value(libusb_get_device(u->h),
 		u->info.config_value, &c) == 0) {
 		for (j = 0; j < c->bNumInterfaces && k < sizeof(kept); j++) {

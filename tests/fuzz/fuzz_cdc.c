@@ -168,9 +168,9 @@ find_fd(const uint8_t *b, const struct chain *c, uint32_t from, uint32_t to,
 }
 
 /*
- * A composite device's network functions: as many as the chain has NCM or
- * ECM communication interfaces and RNDIS control interfaces at alt 0, each
- * found again by its number and kind with the same verdict.
+ * A composite device's network functions: as many as the chain has NCM,
+ * ECM or MBIM communication interfaces and RNDIS control interfaces at alt
+ * 0, each found again by its number and kind with the same verdict.
  */
 static void
 check_functions(const uint8_t *b, uint32_t len, const struct chain *c)
@@ -185,7 +185,8 @@ check_functions(const uint8_t *b, uint32_t len, const struct chain *c)
 		if (p[1] == CH39X_USB_DT_INTERFACE && p[0] >= 9 && p[3] == 0 &&
 		    ((p[5] == CH39X_CDC_CLASS_COMM &&
 		      (p[6] == CH39X_CDC_SUBCLASS_NCM ||
-		       p[6] == CH39X_CDC_SUBCLASS_ECM)) ||
+		       p[6] == CH39X_CDC_SUBCLASS_ECM ||
+		       p[6] == CH39X_CDC_SUBCLASS_MBIM)) ||
 		     ch39x_rndis_is_control(p[5], p[6], p[7])))
 			k++;
 	}

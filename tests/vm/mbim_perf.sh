@@ -16,7 +16,8 @@
 #     ch39x-cpe  net_af_packet on mpr0 (LAN), the PMD's MBIM port on the
 #                modem (cdc_mbim detached, bound again at exit), which
 #                dials it; --wan 1=100.64.39.2/30, --route default via the
-#                session's gateway; --idle poll on vCPU 1
+#                session's gateway; --idle MODE on vCPU 1, for each
+#                MODE of CPE_MODES (default poll): router ch39x-cpe-MODE
 #     |  the modem (USB/IP, ch39x-usbip's model), its cable a TAP
 #   uipmbim: the operator's host 198.51.100.1/24 (route 100.64.0.0/10 to
 #        the modem), the flood dropped at its input (nftables counter)
@@ -33,6 +34,8 @@
 # pmd_prepare, result, $PRIV, $PMD_SO, $CPE_REPS, $CPE_SECS).
 
 MP_CSV=/out/mbim-perf.csv
+MP_MODES=$(param vmt_cpe_modes | tr , ' ')
+MP_MODES=${MP_MODES:-poll}
 MP_SUM=/out/mbim-perf.txt
 
 mp_log() {
@@ -72,10 +75,12 @@ mp_flood() {
 	nsx mpl /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
 	wait $pg
 	nsx mpl /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
+	# ndev: rx_bytes rx_packets tx_bytes tx_packets ($1-$4, $5-$8); then
+	# pktgen's count ($9, $10), idle and total jiffies ($11-$14), uptime.
 	row=$(echo "$w0 $w1 ${p0:-0} ${p1:-0} $c0 $c1 $t0 $t1" | awk '{
-		dt = $14 - $13; if (dt <= 0) dt = 1;
-		busy = 0; if ($12 > $10) busy = 200 * (1 - ($11 - $9) / ($12 - $10));
-		printf "%d,%d,%.1f", ($6 - $2) / dt, ($4 - $3) / dt, busy }')
+		dt = $16 - $15; if (dt <= 0) dt = 1;
+		busy = 0; if ($14 > $12) busy = 200 * (1 - ($13 - $11) / ($14 - $12));
+		printf "%d,%d,%.1f", ($6 - $2) / dt, ($10 - $9) / dt, busy }')
 	echo "$2,$1,$row" >> $MP_CSV
 	mp_log "rep $2 $1: $(echo "$row" | awk -F, '{ printf "%d frames/s received of %d/s sent; guest CPU busy %.1f %% (of 2 vCPUs: 200)", $1, $2, $3 }')"
 	sleep 2
@@ -127,6 +132,7 @@ mp_linux() {
 
 mp_cpe() {
 	rep=$1
+	mode=$2
 	b=$(uip_field mbim 1)
 	path=$(uip_port "$b" | cut -d' ' -f2)
 	afp=$(ls /host/run/dpdk-pmds-all/librte_net_af_packet.so.[0-9]* \
@@ -136,9 +142,9 @@ mp_cpe() {
 	timeout 200 chroot /host "$cpe_bin" -l 1 --no-huge --no-pci -m 256 \
 		--file-prefix cpe_uip -d "$PRIV/librte_net_ch39x.so" -d "$afp" \
 		--vdev net_af_packet0,iface=mpr0 \
-		--vdev "net_ch39x1,dev=1a86:5398,path=$path,proto=mbim,apn=internet,ip_type=ipv4" \
+		--vdev "net_ch39x1,dev=1a86:*,path=$path,proto=mbim,apn=internet,ip_type=ipv4" \
 		-- --lan 0=192.168.76.1/24 --wan 1=100.64.39.2/30 \
-		--route default,100.64.39.1 --idle poll --json \
+		--route default,100.64.39.1 --idle "$mode" --json \
 		> "/out/mbim-perf-cpe-$rep.json" 2> "/out/mbim-perf-cpe-$rep.err" &
 	job=$!
 	i=0
@@ -151,10 +157,10 @@ mp_cpe() {
 		i=$((i + 1))
 	done
 	if mp_ping; then
-		mp_flood ch39x-cpe "$rep"
-		result PASS "mbim-perf-ch39x-cpe-$rep" "af_packet mpr0 + the PMD's MBIM port: $(tail -n 1 $MP_CSV)"
+		mp_flood "ch39x-cpe-$mode" "$rep"
+		result PASS "mbim-perf-ch39x-cpe-$mode-$rep" "af_packet mpr0 + the PMD's MBIM port: $(tail -n 1 $MP_CSV)"
 	else
-		result FAIL "mbim-perf-ch39x-cpe-$rep" "no ping through ch39x-cpe: $st $(grep -v '^EAL' "/out/mbim-perf-cpe-$rep.err" | tail -n 3 | tr '\n' ' ')"
+		result FAIL "mbim-perf-ch39x-cpe-$mode-$rep" "no ping through ch39x-cpe: $st $(grep -v '^EAL' "/out/mbim-perf-cpe-$rep.err" | tail -n 3 | tr '\n' ' ')"
 	fi
 	kill -TERM $job 2>/dev/null
 	i=0
@@ -191,15 +197,20 @@ mbim_perf() {
 	r=1
 	while [ $r -le "$CPE_REPS" ]; do
 		mp_linux $r
-		mp_cpe $r
+		for mode in $MP_MODES; do
+			mp_cpe $r "$mode"
+		done
 		r=$((r + 1))
 	done
-	for rt in linux ch39x-cpe; do
+	line=""
+	for rt in linux $(for mode in $MP_MODES; do echo "ch39x-cpe-$mode"; done); do
 		m=$(awk -F, -v r=$rt '$2 == r { print $3 }' $MP_CSV | sort -n |
 			awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)], a[1], a[NR]; else print 0, 0, 0 }')
 		mp_log "median $rt: ${m%% *} frames/s (min-max ${m#* })"
-		eval "MP_MED_$(echo $rt | tr -d -)=${m%% *}"
+		[ $rt = linux ] && lin=${m%% *}
+		line="$line$rt ${m%% *}, "
+		[ $rt = linux ] ||
+			mp_log "ratio $rt / linux: $(echo "${m%% *} $lin" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "-" }')"
 	done
-	mp_log "ratio ch39x-cpe / linux: $(echo "$MP_MED_ch39xcpe $MP_MED_linux" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "-" }')"
-	result PASS mbim-perf "medians: linux $MP_MED_linux, ch39x-cpe $MP_MED_ch39xcpe frames/s (60-byte UDP, one flow; /out/mbim-perf.txt)"
+	result PASS mbim-perf "medians: ${line%, } frames/s (60-byte UDP, one flow; /out/mbim-perf.txt)"
 }

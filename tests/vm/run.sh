@@ -80,6 +80,13 @@
 #                                        kernel PPPoE, pppoe-server as the
 #                                        concentrator (tests/vm/
 #                                        cpe_pppoe.sh): only that
+#   MBIM_PERF=1 [CPE_REPS=3 CPE_SECS=5 CPE_MODES=poll] ...
+#                                        60-byte UDP frames/s through
+#                                        ch39x-cpe (af_packet LAN, the
+#                                        PMD's MBIM WAN) and through Linux
+#                                        (cdc_mbim + nftables) over the
+#                                        simulated modem on USB/IP
+#                                        (tests/vm/mbim_perf.sh): only that
 #   ACCEL=kvm|tcg|auto (default auto: KVM only with vmx/svm in the CPU flags;
 #   a paravirtual /dev/kvm without them cannot run a stock kernel)
 #   ARCH=arm64 [SPEEDS=high PMD_TESTS="ncm ecm"] ...
@@ -118,6 +125,10 @@ PPPOE=${PPPOE:-0}	# 1: tests/cpe/cpe_pppoe_real.sh only
 # kernel PPPoE, a UDP flood (tests/vm/cpe_pppoe.sh) only
 CPE_PPPOE=${CPE_PPPOE:-0}
 [ "$CPE" = 1 ] || [ "$QOS" = 1 ] || [ "$CPE_PPPOE" = 1 ] && SPEEDS_DEF=super
+# 1: Linux and ch39x-cpe forwarding through the simulated MBIM modem
+# over USB/IP (tests/vm/mbim_perf.sh), the boot "usbip" only
+MBIM_PERF=${MBIM_PERF:-0}
+[ "$MBIM_PERF" = 1 ] && SPEEDS_DEF=usbip
 # PPPoE uses no gadget: the bus speed does not matter, one boot.
 [ "$PPPOE" = 1 ] && SPEEDS_DEF=high
 SPEEDS=${SPEEDS:-$SPEEDS_DEF}
@@ -229,6 +240,12 @@ QOS_APPEND=
 # under TCG on a busy machine).
 [ "$PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_pppoe=1"
 	BOOT_TIMEOUT=$((BOOT_TIMEOUT + 300)); }
+# MBIM_PERF=1: the boot "usbip" with the MBIM modem only, Linux and
+# ch39x-cpe forwarding through it CPE_REPS times (tests/vm/mbim_perf.sh).
+[ "$MBIM_PERF" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_mbim_perf=1"
+	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * (1 + $(perf_n $CPE_MODES)) *
+		(90 + CPE_SECS)))
+	VM_MEM=1536; }
 # CPE_PPPOE=1: three routers dialling and flooded CPE_REPS times.
 [ "$CPE_PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_cpe_pppoe=1"
 	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * 3 * (120 + CPE_SECS)))
@@ -249,8 +266,9 @@ USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs usb
 HOSTDRV_MODULES="cdc_ether cdc_ncm rndis_host cdc-acm"
 USBIP_MODULES="vhci-hcd"
 # The boot "usbip": Linux's MBIM host driver and cdc-wdm (its control
-# channel), against the simulated modem (after hostdrv: cdc_ncm, usbnet).
-MBIM_MODULES="cdc_mbim"
+# channel), against the simulated modem (after hostdrv: cdc_ncm, usbnet);
+# veth, MBIM_PERF=1's LAN.
+MBIM_MODULES="cdc_mbim veth"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
 CPE_MODULES="nf_tables nft_chain_nat nft_masq"
@@ -596,8 +614,13 @@ for speed in $SPEEDS; do
 			mv "$RUN/hostload.tmp" "$RUN/hostload"; sleep 2; done ) &
 		LOADER=$!
 	fi
+	# The boot "usbip" also checks the MBIM modem against cdc_mbim and
+	# mbimcli, then through the PMD (about 3 minutes under TCG): room for
+	# a loaded machine.
+	boot_timeout=$BOOT_TIMEOUT
+	[ "$speed" = usbip ] && boot_timeout=$((BOOT_TIMEOUT + 180))
 	set +e
-	timeout --foreground -k 5 "$BOOT_TIMEOUT" "${QEMU[@]}" \
+	timeout --foreground -k 5 "$boot_timeout" "${QEMU[@]}" \
 		-smp 2 -m $VM_MEM \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \

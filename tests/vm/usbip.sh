@@ -35,7 +35,11 @@
 #     4096) and the model answers LengthMismatch; the session carries
 #     every ping size 0..1472, IPv6 after the session's RA (SLAAC), and
 #     iperf3 both ways to the model's far host;
-#     a disconnect stops it; the model saw no bad NTB;
+#     a disconnect stops it; the model saw no bad NTB; then the PMD takes
+#     the same modem (cdc_mbim detached) as ch39x-cpe's WAN and dials it:
+#     a LAN host (the TAP of a simulated NCM LAN port) reaches the
+#     operator's host through NAT, pings of several sizes and iperf3 both
+#     ways; cdc_mbim is bound again when the router exits;
 #   - usbip detach gives every device back: the server sees each client
 #     go, the kernel's log has no warning.
 #
@@ -455,6 +459,9 @@ uip_mbim() {
 	# wwan0's solicitation) gives wwan0 an address in 2001:db8:39::/64;
 	# echo to the operator's host at 2001:db8:ff::1.
 	nsx $ns /bin/sh -c "echo 0 > /proc/sys/net/ipv6/conf/uip$tag/disable_ipv6"
+	# guest.sh turns IPv6 off for every new netdev: on for wwan0 (up
+	# already), which then takes its link-local address and solicits.
+	echo 0 > "/proc/sys/net/ipv6/conf/$UIP_NET/disable_ipv6"
 	$IPB -n $ns addr add 2001:db8:ff::1/64 dev uip$tag nodad
 	$IPB -n $ns route add 2001:db8:39::/64 via 2001:db8:ff::2
 	i=0
@@ -535,6 +542,140 @@ except Exception:
 	fi
 }
 
+# ---- the PMD on the same modem over USB/IP: ch39x-cpe's MBIM WAN ----
+
+# uip_cpe_ctl CMD: the guest's router's telemetry (ch39x-cpe-ctl), JSON
+uip_cpe_ctl() {
+	timeout 20 chroot /host python3 "$ROOT/usertools/ch39x-cpe-ctl" \
+		-p cpe_uip "$1" 2>/dev/null
+}
+
+# uip_mbim_pmd: ch39x-cpe in the guest, its WAN the modem through the
+# PMD's libusb backend (cdc_mbim detached, bound again at exit), its LAN
+# a simulated NCM port whose TAP is a LAN host (namespace uiplan,
+# 192.168.75.2). The PMD dials the modem (apn=internet); the WAN is the
+# session's 100.64.39.2/30 (protocol reference section 24) with its
+# gateway; the LAN host reaches the operator's host (uip_mbim's namespace
+# uipmbim, 198.51.100.1) through NAT and the modem: pings of several
+# sizes, iperf3 both ways; the port's counters; cdc_mbim back after.
+# About 45 s of guest time under TCG (the dial 16 s of it).
+uip_mbim_pmd() {
+	tag=mbim
+	b=$(uip_field $tag 1)
+	path=$(uip_port "$b" | cut -d' ' -f2)
+	cpe_bin=${PMD_SO%/drivers/net/ch39x/*}/app/ch39x-cpe/ch39x-cpe
+	if ! pmd_prepare || [ ! -x "/host$cpe_bin" ] || [ -z "$path" ]; then
+		result FAIL usbip-mbim-pmd "no PMD, ch39x-cpe ($cpe_bin) or modem ($path)"
+		return
+	fi
+	ns_new uiplan
+	timeout 150 chroot /host "$cpe_bin" -l 1 --no-huge --no-pci -m 256 \
+		--file-prefix cpe_uip -d "$PRIV/librte_net_ch39x.so" \
+		--vdev "net_ch39x0,sim=ncm,sim_rate=unlimited,wire=tap:uiplan0" \
+		--vdev "net_ch39x1,dev=1a86:*,path=$path,proto=mbim,apn=internet" \
+		-- --lan 0=192.168.75.1/24 --wan 1=100.64.39.2/30 \
+		--route default,100.64.39.1 --json \
+		> /out/usbip-mbim-cpe.json 2> /out/usbip-mbim-cpe.err &
+	job=$!
+	i=0
+	while [ $i -lt 240 ] && ! grep -q "forwarding on 2 ports" \
+		/out/usbip-mbim-cpe.err 2>/dev/null; do
+		kill -0 $job 2>/dev/null || break
+		sleep 0.25
+		i=$((i + 1))
+	done
+	if ! grep -q "forwarding on 2 ports" /out/usbip-mbim-cpe.err; then
+		result FAIL usbip-mbim-pmd "ch39x-cpe did not start: $(grep -v '^EAL: Detected' /out/usbip-mbim-cpe.err | tail -n 4 | tr '\n' ' ')"
+		kill $job 2>/dev/null
+		wait $job 2>/dev/null
+		return
+	fi
+	$IPB link set uiplan0 netns uiplan
+	$IPB -n uiplan addr add 192.168.75.2/24 dev uiplan0
+	$IPB -n uiplan link set uiplan0 up
+	$IPB -n uiplan route add default via 192.168.75.1
+	i=0
+	st=""
+	while [ $i -lt 60 ]; do
+		st=$(uip_cpe_ctl /ch39x/mbim,1)
+		case $st in *'"state": "connected"'*) break ;; esac
+		sleep 0.5
+		i=$((i + 1))
+	done
+	case $st in
+	*'"address": "100.64.39.2/30"'*'"gateway": "100.64.39.1"'*)
+		result PASS usbip-mbim-pmd-dial "the PMD dialed the modem over USB/IP (cdc_mbim detached): $(echo "$st" | tr -d '\n' | cut -c1-300)" ;;
+	*)
+		result FAIL usbip-mbim-pmd-dial "/ch39x/mbim,1 after 30 s: $st"
+		kill -TERM $job 2>/dev/null
+		wait $job 2>/dev/null
+		return ;;
+	esac
+	# The LAN host to the operator's host: sizes, NAT, the modem.
+	ok=0
+	n=0
+	for sz in 0 56 100 512 1000 1400 1472; do
+		n=$((n + 1))
+		nsx uiplan /usr/bin/ping -n -q -c 2 -i 0.3 -W 5 -M do -s $sz \
+			198.51.100.1 > /dev/null 2>&1 && ok=$((ok + 1))
+	done
+	UIP_IPERF=""
+	io=0
+	for dir in up down; do
+		nsx uipmbim timeout 60 iperf3 -s -1 -B 198.51.100.1 -J \
+			> "/out/usbip-mbim-pmd-$dir-srv.json" 2>&1 &
+		sp=$!
+		i=0
+		while [ $i -lt 50 ] && ! nsx uipmbim ss -Hltn 'sport = :5201' |
+			grep -q LISTEN; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		r=""
+		[ $dir = down ] && r=-R
+		nsx uiplan timeout 50 iperf3 -c 198.51.100.1 \
+			-t $UIP_IPERF_SECS $r -J \
+			> "/out/usbip-mbim-pmd-$dir.json" 2>&1
+		rc=$?
+		wait $sp 2>/dev/null
+		bps=$(chroot /host python3 -c '
+import json, sys
+try:
+    e = json.load(open(sys.argv[1]))["end"]["sum_received"]
+    print("%.1f %d" % (e["bits_per_second"] / 1e6, e["bytes"]))
+except Exception:
+    print("- 0")' "$OUT/usbip-mbim-pmd-$dir.json")
+		UIP_IPERF="$UIP_IPERF$dir ${bps% *} Mbit/s, "
+		[ $rc -eq 0 ] && [ "${bps#* }" -gt 0 ] 2>/dev/null &&
+			io=$((io + 1))
+	done
+	xs=$(uip_cpe_ctl /ethdev/xstats,1)
+	xv=$(echo "$xs" | chroot /host python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+print(j["tx_mbim_answered"], j["rx_ncm_bad_datagrams"], j["mbim_function_errors"], j["mbim_dials"], j["rx_good_packets"], j["tx_good_packets"])' 2>/dev/null)
+	if [ $ok = $n ] && [ $io = 2 ]; then
+		result PASS usbip-mbim-pmd-nat "LAN host -> 198.51.100.1 through ch39x-cpe's NAT and the PMD's MBIM port: $ok of $n ping sizes 0..1472 (DF), iperf3 TCP ${UIP_IPERF%, }; WAN port: answered/bad datagrams/FUNCTION_ERROR/dials/rx/tx $xv"
+	else
+		result FAIL usbip-mbim-pmd-nat "pings $ok of $n, iperf3 ${UIP_IPERF%, } ($io of 2); WAN port $xv"
+	fi
+	kill -TERM $job 2>/dev/null
+	i=0
+	while kill -0 $job 2>/dev/null && [ $i -lt 150 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	wait $job
+	arc=$?
+	uip_stats
+	bad=$(uip_stat "$b" model_tx_bad_records)
+	if [ $arc = 0 ] && uip_bound $tag cdc_mbim && [ "$bad" = 0 ]; then
+		result PASS usbip-mbim-pmd-exit "ch39x-cpe exited 0 (the session hung up, the function closed); cdc_mbim bound again ($UIP_NET); the model saw $bad bad NTBs"
+	else
+		result FAIL usbip-mbim-pmd-exit "ch39x-cpe exit $arc, cdc_mbim '$UIP_NET', model bad NTBs $bad: $(tail -n 3 /out/usbip-mbim-cpe.err | tr '\n' ' ')"
+	fi
+}
+
 # ---- the run ----
 
 uip_start() {
@@ -574,8 +715,16 @@ uip_stop() {
 }
 
 usbip_run() {
+	mp=""
+	if [ "$(param vmt_mbim_perf)" = 1 ]; then
+		# MBIM_PERF=1: the modem alone, Linux and ch39x-cpe through it.
+		. "/host${S%/*}/mbim_perf.sh"
+		UIP_DEVS=$(echo "$UIP_DEVS" | grep ':mbim:')
+		mp="$(cat /modules/perf.list) $(cat /modules/cpe.list)"
+	fi
+	# shellcheck disable=SC2046
 	for m in $(cat /modules/usbip.list) $(cat /modules/hostdrv.list) \
-		 $(cat /modules/mbim.list); do
+		 $(cat /modules/mbim.list) $mp; do
 		insmod "/modules/$m.ko" || echo "[guest] insmod $m failed"
 	done
 	if [ ! -x "/host$UIP_BIN" ] || [ ! -x /host/usr/sbin/usbip ] ||
@@ -606,6 +755,11 @@ usbip_run() {
 	done
 	echo "[usbip] attached at uptime $(up) s ($(echo "$t0 $(up)" | awk '{ printf "%.1f", $2 - $1 }') s)"
 	cat "$VHCI/status" > /out/usbip-vhci-status.txt
+	if [ -n "$mp" ]; then
+		mbim_perf
+		uip_stop
+		return
+	fi
 	uip_traffic ncm cdc_ncm 0 1472 1 iperf
 	nq=$UIP_NET
 	uip_traffic ecm cdc_ether 0 1472 1 iperf
@@ -615,6 +769,7 @@ usbip_run() {
 	uip_quirk_ntb32
 	uip_traffic rndis rndis_host 0 1472 1 iperf && uip_rndis_ctrl
 	uip_mbim
+	uip_mbim_pmd
 	# Every port given back; the server sees each client go.
 	for l2 in $UIP_DEVS; do
 		p=$(uip_port "${l2%%:*}" | cut -d' ' -f1)

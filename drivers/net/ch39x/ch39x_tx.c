@@ -484,6 +484,35 @@ hw_tso_ok(const struct ch39x_txq *q, const struct rte_mbuf *m)
 		(m->ol_flags & (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6));
 }
 
+/*
+ * Software TSO's walker over m (gathered when in several segments): the
+ * segment count, or -1 and counted invalid when m is too long for it,
+ * malformed, or its first segment with extra bytes exceeds max_frame.
+ */
+static __rte_always_inline int
+tx_tso_begin(struct ch39x_txq *q, struct rte_mbuf *m, struct ch39x_tso *t,
+	     uint32_t extra)
+{
+	const uint8_t *flat;
+	int nseg = -1;
+
+	if (m->pkt_len <= CH39X_TSO_MAX_LEN) {
+		if (m->nb_segs == 1) {
+			flat = rte_pktmbuf_mtod(m, const uint8_t *);
+		} else {
+			tx_gather(q->scratch, m);
+			flat = q->scratch;
+		}
+		nseg = ch39x_tso_init(t, flat, m->pkt_len, m->l2_len,
+				      m->l3_len, m->l4_len, m->tso_segsz);
+	}
+	if (nseg < 0 || ch39x_tso_next_len(t) + extra > q->max_frame) {
+		q->c.invalid++;
+		return -1;
+	}
+	return nseg;
+}
+
 /* Software TSO: every segment becomes a record. 0, or -1: no room. */
 static __rte_always_inline int
 tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
@@ -492,28 +521,14 @@ tx_tso_sw(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 	bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
 	uint32_t vl = vlan ? RTE_VLAN_HLEN : 0, len;
 	struct ch39x_tx_desc d;
-	const uint8_t *flat;
 	struct ch39x_tso t;
 	uint32_t seg;
 	uint8_t *dst;
 	int nseg;
 
-	if (m->pkt_len > CH39X_TSO_MAX_LEN) {
-		q->c.invalid++;
+	nseg = tx_tso_begin(q, m, &t, vl);
+	if (nseg < 0)
 		return 0;
-	}
-	if (m->nb_segs == 1) {
-		flat = rte_pktmbuf_mtod(m, const uint8_t *);
-	} else {
-		tx_gather(q->scratch, m);
-		flat = q->scratch;
-	}
-	nseg = ch39x_tso_init(&t, flat, m->pkt_len, m->l2_len, m->l3_len,
-			      m->l4_len, m->tso_segsz);
-	if (nseg < 0 || ch39x_tso_next_len(&t) + vl > q->max_frame) {
-		q->c.invalid++;
-		return 0;
-	}
 	/*
 	 * Wait (backpressure) until every segment has room, unless the
 	 * super-frame needs more transfers than the queue has: then it goes
@@ -901,27 +916,11 @@ static int
 tx_mbim_tso(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 	    int32_t tci)
 {
-	const uint8_t *flat;
 	struct ch39x_tso t;
 	uint32_t len;
-	int nseg;
 
-	if (m->pkt_len > CH39X_TSO_MAX_LEN) {
-		q->c.invalid++;
+	if (tx_tso_begin(q, m, &t, 0) < 0)
 		return 0;
-	}
-	if (m->nb_segs == 1) {
-		flat = rte_pktmbuf_mtod(m, const uint8_t *);
-	} else {
-		tx_gather(q->scratch, m);
-		flat = q->scratch;
-	}
-	nseg = ch39x_tso_init(&t, flat, m->pkt_len, m->l2_len, m->l3_len,
-			      m->l4_len, m->tso_segsz);
-	if (nseg < 0 || ch39x_tso_next_len(&t) > q->max_frame) {
-		q->c.invalid++;
-		return 0;
-	}
 	while ((len = ch39x_tso_next_len(&t)) != 0) {
 		ch39x_tso_emit(&t, q->mbim_seg);
 		if (tx_mbim_frame(q, st, q->mbim_seg, len, tci, true) != 0) {
