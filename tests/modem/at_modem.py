@@ -335,12 +335,20 @@ class Modem:
     def connected(self):
         return self.reg in (1, 5)
 
+    def addr4(self):
+        """The IPv4 address of the current (or next) call: --addr4's
+        Nth for the Nth call, the last one after (a network that gives
+        another address after a redial)."""
+        a = self.a.addr4.split(',')
+        return a[min(max(self.counts['calls'], 1), len(a)) - 1]
+
     def hook(self, cmd, event, cid, reason=''):
         if not cmd:
             return
         env = dict(os.environ, MODEM_EVENT=event, MODEM_CID=str(cid),
                    MODEM_FAMILY=self.call['family'] if self.call else '',
-                   MODEM_REASON=reason)
+                   MODEM_REASON=reason, MODEM_CALL=str(self.counts['calls']),
+                   MODEM_ADDR4=self.addr4(), MODEM_ADDR6=self.a.addr6)
         t = time.monotonic()
         try:
             r = subprocess.run(['/bin/sh', '-c', cmd], env=env, timeout=60)
@@ -654,7 +662,7 @@ class Modem:
             t = self.ctx[cid][0]
             a = []
             if t in ('IP', 'IPV4V6'):
-                a.append('"%s"' % self.a.addr4)
+                a.append('"%s"' % self.addr4())
             if t in ('IPV6', 'IPV4V6'):
                 a.append('"%s"' % self.a.addr6)
             out.append('+CGPADDR: %d,%s' % (cid, ','.join(a)))
@@ -749,7 +757,7 @@ class Modem:
         if op == '?':
             if self.call and self.call['family'] == 'gtrndis':
                 return ['+GTRNDIS: 1,%d,"%s","%s","%s"' % (
-                    self.call['cid'], self.a.addr4, self.a.dns, self.a.dns)]
+                    self.call['cid'], self.addr4(), self.a.dns, self.a.dns)]
             return ['+GTRNDIS: 0']
         if op != '=' or len(p) < 2 or p[0] not in (0, 1) or \
                 not isinstance(p[1], int):
@@ -975,14 +983,19 @@ def main(argv):
                    help='s a call takes to come up')
     p.add_argument('--apn', help='the only APN the network accepts '
                    '(default: any)')
-    p.add_argument('--addr4', default='10.64.0.2')
+    p.add_argument('--addr4', default='10.64.0.2',
+                   help='the calls\' IPv4 addresses, A[,B...]: the Nth '
+                   'call gets the Nth, the last one after')
     p.add_argument('--addr6', default='2001:db8:64::2')
     p.add_argument('--dns', default='10.64.0.1')
     p.add_argument('--csq', type=int, default=24)
     p.add_argument('--rsrp', type=int, default=-95)
     p.add_argument('--rsrq', type=float, default=-11)
-    p.add_argument('--on-up', help='shell command: the data path up')
-    p.add_argument('--on-down', help='shell command: the data path down')
+    p.add_argument('--on-up', help='shell command: the data path up '
+                   '(MODEM_EVENT, MODEM_CID, MODEM_FAMILY, MODEM_CALL: the '
+                   'call\'s number, MODEM_ADDR4, MODEM_ADDR6)')
+    p.add_argument('--on-down', help='shell command: the data path down '
+                   '(MODEM_REASON: the cause too)')
     p.add_argument('--lifetime', type=float, default=600,
                    help='s it serves at most')
     a = p.parse_args(argv)
