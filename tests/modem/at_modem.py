@@ -930,20 +930,30 @@ def serve(a):
     log('lifetime over')
 
 
+def ctl_request(sock, words):
+    """One command line to the control socket SOCK; its one-line JSON
+    answer as bytes (tests/modem/test_dial.py uses it too)."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(30)
+    try:
+        s.connect(sock)
+        s.sendall((' '.join(words) + '\n').encode())
+        r = b''
+        while not r.endswith(b'\n'):
+            b = s.recv(65536)
+            if not b:
+                break
+            r += b
+    finally:
+        s.close()
+    return r
+
+
 def ctl_client(argv):
     if len(argv) < 2:
         print('usage: at_modem.py ctl SOCK COMMAND [ARG...]', file=sys.stderr)
         return 2
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(30)
-    s.connect(argv[0])
-    s.sendall((' '.join(argv[1:]) + '\n').encode())
-    r = b''
-    while not r.endswith(b'\n'):
-        b = s.recv(65536)
-        if not b:
-            break
-        r += b
+    r = ctl_request(argv[0], argv[1:])
     print(r.decode().strip())
     return 1 if b'"error"' in r else 0
 

@@ -14,11 +14,11 @@ and what the modem received (its transcript) and holds (its control
 socket's state). Prints one line per check; exits 1 on any failure.
 """
 
+import importlib.util
 import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +27,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 DIAL, MODEM, GUIDE = sys.argv[1:4]
+# The responder's control socket client, from the responder itself.
+_spec = importlib.util.spec_from_file_location('at_modem', MODEM)
+AT_MODEM = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(AT_MODEM)
 # Both programs use the standard library only: without site's start-up
 # (-S: hundreds of ms of CPU a run on a busy machine) the ~90 runs cost
 # less; what they do is the same.
@@ -69,18 +73,7 @@ class Modem:
             raise RuntimeError('the responder did not start')
 
     def ctl(self, *words):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(30)
-        s.connect(self.sock)
-        s.sendall((' '.join(words) + '\n').encode())
-        r = b''
-        while not r.endswith(b'\n'):
-            b = s.recv(65536)
-            if not b:
-                break
-            r += b
-        s.close()
-        return json.loads(r)
+        return json.loads(AT_MODEM.ctl_request(self.sock, words))
 
     def received(self):
         """The command lines the modem got, in order."""
