@@ -36,6 +36,12 @@
 #   PMD_TESTS="ch398 ch397 ncm ecm handover twins composite replug
 #   cpereplug"                           (composite: high speed only, as
 #                                        the replugs)
+#   SPEEDS=high PMD_TESTS=modem ...      a modem as ch39x-cpe's WAN:
+#                                        the AT responder, ch39x-dial,
+#                                        DHCP, IPv4/IPv6, a dropped call
+#                                        redialed (tests/vm/modem.sh;
+#                                        high speed only; not in the
+#                                        default list: ~150 s)
 #   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
@@ -181,6 +187,12 @@ esac
 case " $PMD_TESTS " in
 *" cpereplug "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + 120)) ;;
 esac
+# The modem (tests/vm/modem.sh): the router's start, the call, DHCP and
+# prefix delegation, a dropped call redialed (about 150 s under TCG on a
+# loaded machine).
+case " $PMD_TESTS " in
+*" modem "*) BOOT_TIMEOUT=$((BOOT_TIMEOUT + 240)) ;;
+esac
 # A router round: its start and stop, then the idle window, the rates, the
 # TCP maximum and the UDP flood, each about CPE_SECS + 25 s under TCG.
 # shellcheck disable=SC2086
@@ -221,6 +233,8 @@ USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs usb
 # cdc-acm: the serial ports of the composite gadgets (tests/vm/composite.sh)
 HOSTDRV_MODULES="cdc_ether cdc_ncm cdc-acm"
 USBIP_MODULES="vhci-hcd"
+# The modem's operator side: a host behind it on a veth (tests/vm/modem.sh)
+MODEM_MODULES="veth"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
 CPE_MODULES="nf_tables nft_chain_nat nft_masq"
@@ -371,7 +385,7 @@ fi
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
-STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES|$PPPOE_MODULES|$USBIP_MODULES"
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES|$PPPOE_MODULES|$USBIP_MODULES|$MODEM_MODULES"
 	  cat "$VMDIR/init"
 	  echo "$BUSYBOX_VER") | sha256sum |
 	cut -c1-16)
@@ -424,6 +438,8 @@ if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	add_modules pppoe.list $PPPOE_MODULES
 	# shellcheck disable=SC2086
 	add_modules usbip.list $USBIP_MODULES
+	# shellcheck disable=SC2086
+	add_modules modem.list $MODEM_MODULES
 	for m in $QOS_MODULES; do
 		modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" \
 			>/dev/null 2>&1 && add_modules qos.list "$m"
@@ -546,7 +562,7 @@ for speed in $SPEEDS; do
 	pmd_tests=$PMD_TESTS
 	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
 		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g;
-		     s/ composite / /g')
+		     s/ composite / /g; s/ modem / /g')
 	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)
