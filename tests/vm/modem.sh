@@ -245,16 +245,20 @@ md_run() {
 	MD_RESP=$!
 
 	# The router: a simulated CH398 on the LAN (its cable a TAP), the
-	# composite gadget's network function on the WAN. (What runs in the
-	# background starts through $IPB, not nsx: $! is then its timeout,
-	# which passes a kill on; a function's subshell would die alone.)
+	# composite gadget's network function on the WAN; ICMP sessions kept
+	# for the test's length, so that the first pings' session is still
+	# there to be flushed when the redialed call's new lease replaces the
+	# address (30 s, the default, ran out before it on a busy machine).
+	# What runs in the background starts through $IPB, not nsx: $! is
+	# then its timeout, which passes a kill on (a function's subshell
+	# would die alone).
 	$IPB netns exec mdm_rt timeout $MD_SECS "$CPE_BIN" -l 1 \
 		--no-huge --no-pci -m 256 --file-prefix $MD_PFX \
 		-d "$PRIV/librte_net_ch39x.so" \
 		--vdev net_ch39x0,wire=tap:mlan \
 		--vdev "net_ch39x1,dev=1209:${MD_PID#0x},path=$MP" -- \
 		--lan 0=$MD_LAN_RT/24 --lan 0=pd --tap 0=mlanc \
-		--wan 1=dhcp --tap 1=mwan --json \
+		--wan 1=dhcp --tap 1=mwan --json --icmp-timeout 600 \
 		> /out/modem-cpe.json 2> /out/modem-cpe.err &
 	MD_RTRJOB=$!
 	md_wait 150 grep -q "forwarding on 2 ports" /out/modem-cpe.err
@@ -348,7 +352,8 @@ md_run() {
 	tdrop=$(up)
 	md_modem drop > /out/modem-drop.json 2>&1
 	back4="" back6=""
-	if md_wait 90 md_calls 2 && md_wait 60 md_wan_is 10.64.0.3/24; then
+	# udhcpc's renew, refused, then a new DISCOVER: 50 s of a busy run
+	if md_wait 90 md_calls 2 && md_wait 150 md_wan_is 10.64.0.3/24; then
 		tcall=$(up)
 		md_wait 60 md_ping mdm_lan $MD_SRV4 && back4=$(up)
 		[ -n "$h6" ] && md_wait 60 md_ping mdm_lan $MD_SRV6 && back6=$(up)

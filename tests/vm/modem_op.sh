@@ -9,7 +9,9 @@
 #   modem_op.sh up     the gadget's netdev (the modem's network function)
 #                      up: the host sees its link; dnsmasq answers DHCPv4
 #                      with this call's address (MODEM_ADDR4, a pool of
-#                      one: another call, another address) and sends RAs;
+#                      one: another call, another address; no ping of
+#                      it before the offer, seconds under TCG) and sends
+#                      RAs;
 #                      ISC dhcpd -6 delegates the prefix (started once: a
 #                      redial keeps the delegation)
 #   modem_op.sh down   dnsmasq gone, the netdev down: the network detached
@@ -33,7 +35,7 @@ up)
 	# function's subshell would die alone and leave the last call's
 	# server answering on the next call with the old address.
 	ip netns exec "$op" timeout 600 dnsmasq --no-daemon --port=0 --interface="$gn" \
-		--bind-interfaces --dhcp-authoritative \
+		--bind-interfaces --dhcp-authoritative --no-ping \
 		--dhcp-range="$MODEM_ADDR4,$MODEM_ADDR4,255.255.255.0,10m" \
 		--dhcp-option=option:router,10.64.0.1 \
 		--dhcp-option=option:dns-server,10.64.0.1 \
