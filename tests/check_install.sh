@@ -43,7 +43,7 @@ if [ "$mode" = paths ]; then
 	check '[ -f "$so" ]' "PMD in the EAL plugin directory $pmd_dir"
 	check '[ -f "$dest$incdir/rte_pmd_ch39x.h" ]' "rte_pmd_ch39x.h in $incdir"
 	check '[ -f "$dest$pcdir/rte_net_ch39x.pc" ]' "rte_net_ch39x.pc in $pcdir"
-	for app in ch39x-perf ch39x-cpe; do
+	for app in ch39x-perf ch39x-cpe ch39x-dial; do
 		check '[ -x "$dest$bindir/$app" ]' "$app in $bindir"
 	done
 	exported=$(nm -D --defined-only "$so" | awk '$2 == "T" {print $3}' | sort -u)

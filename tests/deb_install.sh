@@ -13,7 +13,7 @@
 #   group     the group ch39x exists; a device node with the installed
 #             rule's MODE and GROUP opens read-write for a uid in that
 #             group and not for one outside it (setpriv, no capabilities)
-#   tools     ch39x-usb and ch39x-perf run
+#   tools     ch39x-usb, ch39x-perf and ch39x-dial run
 #   cpe       the unit's command line with the shipped /etc/ch39x-cpe.conf,
 #             in a private network namespace: the router answers a ping on
 #             its LAN TAP
@@ -149,7 +149,7 @@ check '[ -f "$r/usr/include/dpdk/rte_pmd_ch39x.h" ] && [ "$(inr pkg-config --var
 check 'cmp -s "$r/usr/lib/udev/rules.d/70-ch39x-usb.rules" "$work/rule.expected"' \
 	"/usr/lib/udev/rules.d/70-ch39x-usb.rules is usertools/70-ch39x-usb.rules"
 check 'grep -qx "g ch39x -" "$r/usr/lib/sysusers.d/ch39x.conf"' "/usr/lib/sysusers.d/ch39x.conf declares the group"
-for b in ch39x-usb ch39x-perf ch39x-cpe; do
+for b in ch39x-usb ch39x-perf ch39x-cpe ch39x-dial; do
 	check '[ -x "$r/usr/bin/$b" ]' "/usr/bin/$b"
 done
 check 'inr dpkg-query -W -f="\${Conffiles}" ch39x-cpe | grep -q "^ /etc/ch39x-cpe.conf "' \
@@ -195,6 +195,7 @@ check '[ "$group" = ch39x ] && [ "$mode" = 0664 ] && open_rw --groups="$gid" && 
 # ---- tools ----
 check 'inr ch39x-usb --help >/dev/null 2>&1' "ch39x-usb --help"
 check 'inr ch39x-perf --help >/dev/null 2>&1' "ch39x-perf --help (its libraries resolve)"
+check 'inr ch39x-dial exit-codes | grep -q "^11 *gave-up"' "ch39x-dial exit-codes (python3 from the package's dependencies)"
 
 # ---- the shipped router: the unit's command line, /etc/ch39x-cpe.conf ----
 eal=$(sed -n 's/^Environment="CH39X_CPE_EAL=\(.*\)"$/\1/p' "$unit")

@@ -27,6 +27,12 @@
 #   composite  1209:000a, 1209:000b        a serial port beside NCM and
 #              (composite.sh)              ECM: the PMD takes only the
 #                                          network function
+#   modem      1209:000c: ACM + NCM        a modem as ch39x-cpe's WAN:
+#              (modem.sh)                  the AT responder, ch39x-dial,
+#                                          DHCP, IPv4 and IPv6 to a host
+#                                          behind the operator, a dropped
+#                                          call redialed (named only:
+#                                          SPEEDS=high PMD_TESTS=modem)
 #   twins      1209:0004 x 2 (here)        two identical ECM gadgets told
 #                                          apart by serial and path,
 #                                          driven by testpmd as an
@@ -898,6 +904,11 @@ pmd_run() {
 		composite)
 			. "/host${S%/*}/composite.sh"
 			pmd_composite ;;
+		modem)
+			. "/host${S%/*}/cpe.sh"
+			. "/host${S%/*}/composite.sh"
+			. "/host${S%/*}/modem.sh"
+			pmd_modem ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"
