@@ -41,7 +41,7 @@
 #   rndismodel 1a86:0039 (rndis.sh)        the simulated RNDIS function
 #                                          over FunctionFS, taken by the
 #                                          kernel's rndis_host
-#   frndis     1209:0006 (rndis.sh)        ACM + f_rndis: the PMD takes
+#   frndis     1209:000d (rndis.sh)        ACM + f_rndis: the PMD takes
 #                                          the RNDIS function (proto=auto)
 #                                          while cdc_acm keeps the serial
 #                                          port; pings, filter, iperf3

@@ -143,7 +143,7 @@ rn_counters() {
 
 # ---- frndis: the PMD against Linux's f_rndis, beside an ACM port ----
 #
-# A modem's shape: one configfs gadget (1209:0006) with an ACM serial
+# A modem's shape: one configfs gadget (1209:000d) with an ACM serial
 # function (usb_f_acm, interfaces 0-1) and f_rndis (usb_f_rndis, 2-3) in
 # one configuration, on its own UDC. The host's cdc_acm keeps interface 0
 # and its ttyACM; f_rndis's netdev (usbN) is the far end, in the root
@@ -172,7 +172,7 @@ RF_MAC=02:1a:86:00:87:02		# the host's address f_rndis gives
 RF_DEV=02:1a:86:00:87:01		# the gadget's own
 
 rf_gadget() {
-	gadget $RF_G 0x1209 0x0006 || return 1
+	gadget $RF_G 0x1209 0x000d || return 1
 	mkdir "$G/$RF_G/functions/acm.$RF_G" || return 1
 	gfunc $RF_G rndis.$RF_G $RF_DEV $RF_MAC || return 1
 	config $RF_G c.1 acm.$RF_G rndis.$RF_G || return 1
@@ -180,7 +180,7 @@ rf_gadget() {
 	i=0
 	RF_PATH=""
 	while [ -z "$RF_PATH" ] && [ $i -lt 100 ]; do
-		RF_PATH=$(devpath 1209 0006)
+		RF_PATH=$(devpath 1209 000d)
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -285,7 +285,7 @@ rf_iperf() {
 	afp=$(ls /host/run/dpdk-pmds-all/librte_net_af_packet.so.[0-9]* |
 		head -n 1 | sed 's,^/host,,')
 	TP_EAL="-d $afp --vdev net_af_packet0,iface=rfv0"
-	if ! tp_start frndis-iperf "dev=1209:0006,path=$RF_PATH,proto=rndis" \
+	if ! tp_start frndis-iperf "dev=1209:000d,path=$RF_PATH,proto=rndis" \
 	     --forward-mode=io; then
 		result FAIL frndis-iperf3 "testpmd: $TP_ERR"
 	else
@@ -356,7 +356,7 @@ rndis_frndis_run() {
 	usb_status frndis
 	usb_expect usbtool-frndis frndis "$RF_PATH" proto=rndis \
 		proto_config=1 kernel_drivers=cdc_acm,rndis_host composite=true
-	if ! tp_start frndis "dev=1209:0006,path=$RF_PATH"; then
+	if ! tp_start frndis "dev=1209:000d,path=$RF_PATH"; then
 		result FAIL frndis-probe "$TP_ERR"
 		tp_finish
 		echo "" > "$G/$RF_G/UDC" 2>/dev/null
