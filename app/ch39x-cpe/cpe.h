@@ -65,139 +65,7 @@
 #define cpe_tel_u64 rte_tel_data_add_dict_u64
 #endif
 
-#define CPE_MAX_PORTS		16	/* router interfaces (VLANs included) */
-#define CPE_MAX_PHYS		8	/* DPDK ports under them */
-#define CPE_MAX_ROUTES		256
-#define CPE_MAX_NEIGH_STATIC	64
-#define CPE_BURST		32
-#define CPE_TXQ			(8 * CPE_BURST)
-#define CPE_NEIGH_ENTRIES	1024
-#define CPE_NEIGH_QUEUE		4	/* packets held per unresolved hop */
-#define CPE_DEF_MTU		1500
-#define CPE_DEF_FLOWS		65536
-#define CPE_DEF_FLOW_TIMEOUT	30
-#define CPE_DEF_NAT_SESSIONS	65536
-#define CPE_DEF_TCP_TIMEOUT	7440	/* established: as Linux, 2 h 4 min */
-#define CPE_DEF_TCP_TRANS	120	/* handshake and closing */
-#define CPE_DEF_TCP_CLOSE	10	/* after RST or both FINs */
-#define CPE_DEF_UDP_TIMEOUT	120
-#define CPE_DEF_ICMP_TIMEOUT	30
-#define CPE_DEF_ARP_TIMEOUT	60
-/*
- * Aging looks at every slot of the flow and NAT tables once per this
- * many milliseconds, a slice at each housekeeping pass in proportion to
- * the time since the last: an entry lives at most its timeout plus this.
- * A fixed slice per millisecond (it was 256 slots) scanned the default
- * tables four times a second, several percent of a router's CPU at
- * moderate rates on the VM's USB stack (doc/guides/cpe.rst).
- */
-#define CPE_AGE_PASS_MS		2000
-#define CPE_ICMP_QUOTE		576	/* RFC 1812 4.3.2.3: error size */
-#define CPE_MAX_IP6		4	/* IPv6 prefixes per port */
-#define CPE_ICMP6_MAX		1280	/* RFC 4443 2.4 (c): error size */
-
-/* An IPv6 address and prefix length (fwd6.c, nd6.c, route6.c). */
-struct cpe_ip6 {
-	uint8_t a[16];
-	uint8_t plen;
-};
-
-/* One port as configured (opts.c) and set up (ports.c). */
-struct cpe_port_cfg {
-	uint16_t id;
-	uint16_t vlan;			/* 802.1Q VLAN id, 0: untagged */
-	bool wan;
-	uint32_t ip;			/* host order */
-	uint8_t plen;
-	bool dhcp;			/* --wan PORT=dhcp: IPv4 from a lease */
-	bool pppoe;			/* --wan PORT=pppoe: from pppd */
-	uint32_t mtu;			/* --mtu PORT=N; 0: the global one */
-	struct cpe_ip6 ip6[CPE_MAX_IP6];	/* IPv6 prefixes, --lan/--wan */
-	uint8_t nb_ip6;
-	bool pd;			/* --lan PORT=pd: a delegated /64 */
-	uint32_t pd_id;			/* its number in the delegation */
-};
-
-struct cpe_route_cfg {
-	uint32_t prefix;		/* host order */
-	uint8_t plen;
-	uint32_t gw;			/* 0: connected */
-};
-
-struct cpe_route6_cfg {
-	struct cpe_ip6 prefix;
-	uint8_t gw[16];
-};
-
-struct cpe_neigh_cfg {
-	uint32_t ip;
-	struct rte_ether_addr mac;
-};
-
-/* --idle: what the forwarding loop does without packets (idle.c). */
-enum cpe_idle_mode {
-	CPE_IDLE_POLL,			/* busy polling */
-	CPE_IDLE_ADAPTIVE,		/* growing sleeps, at most 1 ms */
-	CPE_IDLE_INTERRUPT,		/* Rx interrupts, else as adaptive */
-};
-#define CPE_DEF_IDLE		CPE_IDLE_INTERRUPT
-#define CPE_DEF_IDLE_SPIN_US	50u	/* idle.c */
-/* --tap PORT=IFNAME: the control plane's TAP of a port (tap.c). */
-struct cpe_tap_cfg {
-	uint16_t port;			/* DPDK port id, as --lan/--wan */
-	uint16_t vlan;			/* its 802.1Q interface, 0: untagged */
-	char name[16];			/* IFNAMSIZ */
-};
-
-/* The traffic generator of the benchmark (gen.c), on its own lcore. */
-struct cpe_gen_cfg {
-	bool on;
-	uint16_t tx_port, rx_port;
-	uint32_t flows;
-	uint32_t frame_size;
-};
-
-struct cpe_opts {
-	struct cpe_port_cfg ports[CPE_MAX_PORTS];
-	uint16_t nb_ports;
-	struct cpe_route_cfg routes[CPE_MAX_ROUTES];
-	uint16_t nb_routes;
-	struct cpe_route6_cfg routes6[CPE_MAX_ROUTES];
-	uint16_t nb_routes6;
-	/* --mtu PORT=N, matched to the ports once all options are in. */
-	struct { uint16_t id; uint32_t mtu; } port_mtu[CPE_MAX_PORTS];
-	uint16_t nb_port_mtu;
-	struct cpe_neigh_cfg neigh[CPE_MAX_NEIGH_STATIC];
-	uint16_t nb_neigh;
-	uint32_t mtu;
-	bool flow_cache;
-	uint32_t flow_entries;
-	uint32_t flow_timeout;
-	bool nat;
-	uint16_t nat_lo, nat_hi;
-	uint32_t nat_sessions;
-	uint32_t tcp_timeout, tcp_trans, tcp_close, udp_timeout, icmp_timeout;
-	uint32_t arp_timeout;
-	double stats_interval;		/* 0: only at exit */
-	double duration;		/* 0: until a signal */
-	bool json;
-	bool tx_csum;			/* IPv4 header checksum offload used */
-	bool vlan_offload;		/* PMD VLAN strip/insert where offered */
-	enum cpe_idle_mode idle;
-	uint32_t idle_spin_us;		/* --idle-spin */
-	uint32_t data_room;
-	struct cpe_gen_cfg gen;
-	struct cpe_qos_cfg qos;		/* WAN scheduler (qos.c) */
-	struct cpe_fw_cfg fw;		/* the firewall (fw.c) */
-	uint32_t frag_max;		/* datagrams tracked, 0: off (frag.c) */
-	uint32_t frag_timeout;		/* s */
-	const char *config;		/* file the options came from, if any */
-	/* --vdev lines of the config file, handed to EAL. */
-	char *vdevs[CPE_MAX_PHYS];
-	uint16_t nb_vdevs;
-	struct cpe_tap_cfg taps[CPE_MAX_PORTS];
-	uint16_t nb_taps;
-};
+#include "cpe_conf.h"
 
 /* Counters: one set, the forwarding lcore writes them. */
 struct cpe_port_stats {
@@ -333,11 +201,6 @@ struct cpe {
 
 extern struct cpe cpe;
 extern volatile bool cpe_quit;
-
-/* opts.c */
-int cpe_opts_parse(int argc, char **argv, struct cpe_opts *o);
-void cpe_usage(FILE *f, const char *prog);
-int cpe_parse_ip(const char *s, uint32_t *ip);
 
 /* ports.c */
 int cpe_ports_setup(void);
@@ -626,7 +489,6 @@ void cpe_frag_json(FILE *f);
 void cpe_punt(uint16_t in, struct rte_mbuf *m);
 /* As it is, not even a PPPoE interface's IP put back in its session. */
 void cpe_punt_raw(uint16_t in, struct rte_mbuf *m);
-int cpe_tap_parse(const char *val, struct cpe_tap_cfg *t);
 int cpe_tap_init(void);		/* after the ports: creates the TAPs */
 void cpe_tap_close(void);
 void cpe_tap_poll(void);	/* main loop: Linux's frames out */
@@ -634,8 +496,6 @@ int cpe_tap_fd(uint16_t idx);	/* -1: port idx has no TAP */
 
 /* vlan.c: 802.1Q sub-interfaces */
 struct rte_eth_conf;
-int cpe_parse_port_vlan(const char *s, uint16_t *id, uint16_t *vlan);
-int cpe_vlan_check(const struct cpe_opts *o);
 int cpe_vlan_setup(void);
 void cpe_vlan_port_conf(uint16_t id, struct rte_eth_conf *conf);
 uint16_t cpe_vlan_rx(uint16_t idx, struct rte_mbuf **pkts, uint16_t cap);

@@ -2,9 +2,13 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
-/* A telemetry command's parameters split at commas (fields.h). */
+/* Commands' parameters, addresses and port names (fields.h). */
 
+#include <ctype.h>
+#include <errno.h>
 #include <string.h>
+
+#include <arpa/inet.h>
 
 #include "fields.h"
 
@@ -28,4 +32,48 @@ cpe_ctl_split(const char *params, char *buf, size_t cap, char **f, int n)
 		f[i++] = t;
 	}
 	return i;
+}
+
+int
+cpe_parse_ip(const char *s, uint32_t *ip)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+/* Digits only, no sign or space, within lo..hi. */
+static int
+parse_num(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *v)
+{
+	size_t i;
+
+	if (len == 0 || len > 5)
+		return -EINVAL;
+	*v = 0;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -EINVAL;
+		*v = *v * 10 + (uint32_t)(s[i] - '0');
+	}
+	return *v < lo || *v > hi ? -EINVAL : 0;
+}
+
+int
+cpe_parse_port_vlan(const char *s, uint16_t *id, uint16_t *vlan)
+{
+	const char *dot = strchr(s, '.');
+	size_t plen = dot != NULL ? (size_t)(dot - s) : strlen(s);
+	uint32_t p, v = 0;
+
+	if (parse_num(s, plen, 0, 1023, &p) != 0 ||
+	    (dot != NULL && parse_num(dot + 1, strlen(dot + 1), 1, 4094,
+				      &v) != 0))
+		return -EINVAL;
+	*id = (uint16_t)p;
+	*vlan = (uint16_t)v;
+	return 0;
 }

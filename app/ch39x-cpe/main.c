@@ -26,6 +26,7 @@
 #include <rte_log.h>
 
 #include "cpe.h"
+#include "opts.h"
 
 struct cpe cpe;
 volatile bool cpe_quit;
@@ -207,11 +208,7 @@ forward(void)
 static void
 free_args(char **eal_argv, struct cpe_opts *o)
 {
-	uint16_t i;
-
-	for (i = 0; i < o->nb_vdevs; i++)
-		free(o->vdevs[i]);
-	o->nb_vdevs = 0;
+	cpe_opts_free(o);
 	free(eal_argv);
 }
 
@@ -243,6 +240,10 @@ main(int argc, char **argv)
 	}
 	if (rc == 1) {
 		cpe_usage(stdout, argv[0]);
+		return 0;
+	}
+	if (rc == 2) {
+		cpe_opts_rst(stdout);
 		return 0;
 	}
 	if (rc != 0)

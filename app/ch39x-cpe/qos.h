@@ -43,7 +43,7 @@
 #define CPE_QOS_DEF_CATCHUP_US	20000
 #define CPE_QOS_MAX_CATCHUP_US	1000000
 
-/* What the options set (opts.c calls cpe_qos_opt()). */
+/* What the options set (control/opts_args.c calls cpe_qos_opt()). */
 struct cpe_qos_cfg {
 	uint64_t rate;			/* WAN shaper, bits/s; 0: off */
 	uint64_t down_rate;		/* downlink (to the LAN), 0: off */

@@ -55,30 +55,6 @@ static uint64_t next_poll;
 /* One frame from Linux, up to the largest MTU the TAP takes. */
 static uint8_t rxbuf[65536];
 
-/* "PORT=IFNAME" of --tap (opts.c): 0, or -EINVAL. */
-int
-cpe_tap_parse(const char *val, struct cpe_tap_cfg *t)
-{
-	const char *eq = strchr(val, '=');
-	char num[16];
-	size_t len;
-
-	if (eq == NULL || eq == val || (size_t)(eq - val) >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, val, (size_t)(eq - val));
-	num[eq - val] = '\0';
-	/* PORT or PORT.VLAN, as --lan/--wan name interfaces. */
-	if (cpe_parse_port_vlan(num, &t->port, &t->vlan) != 0)
-		return -EINVAL;
-	/* What the kernel takes as an interface name (dev_valid_name). */
-	len = strlen(eq + 1);
-	if (len == 0 || len >= sizeof(t->name) || strcmp(eq + 1, ".") == 0 ||
-	    strcmp(eq + 1, "..") == 0 || strpbrk(eq + 1, "/: \t\n") != NULL)
-		return -EINVAL;
-	memcpy(t->name, eq + 1, len + 1);
-	return 0;
-}
-
 static int
 tap_ioctl(int s, unsigned long req, struct ifreq *ifr, const struct tap *t,
 	  const char *what)

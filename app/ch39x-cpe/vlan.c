@@ -15,7 +15,6 @@
  * on the cable (the ch39x PMD's MTU leaves room for one tag).
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,63 +29,6 @@
 /* Frames an earlier interface's poll sorted out for an interface. */
 static struct rte_mbuf *held[CPE_MAX_PORTS][CPE_BURST];
 static uint16_t nb_held[CPE_MAX_PORTS];
-
-/* Digits only, no sign or space, within lo..hi. */
-static int
-parse_num(const char *s, size_t len, uint32_t lo, uint32_t hi, uint32_t *v)
-{
-	size_t i;
-
-	if (len == 0 || len > 5)
-		return -EINVAL;
-	*v = 0;
-	for (i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return -EINVAL;
-		*v = *v * 10 + (uint32_t)(s[i] - '0');
-	}
-	return *v < lo || *v > hi ? -EINVAL : 0;
-}
-
-/* "PORT" or "PORT.VLAN": a DPDK port id 0..1023, a VLAN id 1..4094. */
-int
-cpe_parse_port_vlan(const char *s, uint16_t *id, uint16_t *vlan)
-{
-	const char *dot = strchr(s, '.');
-	size_t plen = dot != NULL ? (size_t)(dot - s) : strlen(s);
-	uint32_t p, v = 0;
-
-	if (parse_num(s, plen, 0, 1023, &p) != 0 ||
-	    (dot != NULL && parse_num(dot + 1, strlen(dot + 1), 1, 4094,
-				      &v) != 0))
-		return -EINVAL;
-	*id = (uint16_t)p;
-	*vlan = (uint16_t)v;
-	return 0;
-}
-
-/* The interfaces may share DPDK ports; the number of ports is bounded. */
-int
-cpe_vlan_check(const struct cpe_opts *o)
-{
-	uint16_t i, j, n = 0;
-
-	for (i = 0; i < o->nb_ports; i++) {
-		for (j = 0; j < i; j++)
-			if (o->ports[j].id == o->ports[i].id)
-				break;
-		if (j == i)
-			n++;
-	}
-	if (n > CPE_MAX_PHYS) {
-		fprintf(stderr, "ch39x-cpe: --lan/--wan: %u DPDK ports; allowed "
-			"values are interfaces on at most %u DPDK ports (%u "
-			"interfaces in all, PORT.VLAN included)\n", n,
-			CPE_MAX_PHYS, CPE_MAX_PORTS);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 const char *
 cpe_port_name(uint16_t idx, char *buf, size_t size)
