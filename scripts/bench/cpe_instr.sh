@@ -49,6 +49,8 @@
 #               flows, the long one if it got no 2000 packets more than
 #               the short one; a run that fails, up to 3 times)
 #   TOP         callees listed (default 12)
+#   KEEP        1: the runs' callgrind profiles and JSON kept in
+#               OUT/cpe_instr_runs
 #   CPE, PMD_SO ch39x-cpe and the PMD (default the build's)
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
@@ -165,6 +167,11 @@ for c in plain pppoe; do
 	done
 done
 
+# KEEP=1: the runs' profiles and JSON kept in OUT/cpe_instr_runs.
+if [ "${KEEP:-0}" = 1 ]; then
+	mkdir -p "$out/cpe_instr_runs"
+	cp "$priv"/*.out-01 "$priv"/*.json "$out/cpe_instr_runs/"
+fi
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$top" diff --quiet HEAD -- app 2>/dev/null || rev=$rev+changes
 when="$(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -184,6 +191,38 @@ name = "cpe_instr_slow" if slow else "cpe_instr"
 
 def app(ob):
     return ob is not None and ob.endswith("/ch39x-cpe")
+
+
+# The graph's source nodes: called every walk, with packets or not.
+SOURCES = ("port_rx_process", "inject_process", "tap_in_process",
+           "qos_tx_process")
+
+
+def graph_work(arcs, fnfile):
+    """The router as a graph of nodes (app/ch39x-cpe/datapath): the nodes
+    walk() calls, but for the sources' polls (port_rx_got(): what
+    port_rx does with a burst it received), less the PMD's TX bursts;
+    the PMD's TX bursts less the device model's part. The kids: the
+    counted functions, and the nodes' callees that cost most."""
+    flow = txb = model = 0
+    kids = collections.Counter()
+    for ((caller, callee), c) in arcs.items():
+        if not app(callee[0]) and callee[1] != "ch39x_tx_burst_vendor":
+            pass
+        elif (caller[1] == "walk" and callee[1].endswith("_process") and
+              callee[1] not in SOURCES) or callee[1] == "port_rx_got":
+            flow += c
+            kids[callee[1]] += c
+        if callee[1] == "ch39x_tx_burst_vendor" and app(caller[0]):
+            txb += c
+        if caller[1] == "ch39x_tx_burst_vendor" and \
+           "ch39x_sim" in (fnfile.get(callee) or ""):
+            model += c
+    counted = set(kids)
+    for ((caller, callee), c) in arcs.items():
+        if caller[1] in counted and app(caller[0]):
+            kids[f"{caller[1]} > {callee[1]}"] += c
+    return (flow - txb, txb - model), kids
 
 
 def work(arcs, fnfile):
@@ -224,8 +263,13 @@ def run(tag):
     if sent < rx - 64:
         sys.exit(f"cpe_instr: {tag}: {rx} packets received, {sent} sent")
     _, arcs, files = parse(f"{priv}/{tag}.out-01")
-    return (rx, sent, j["slow_pkts"] if slow else j["fast"]["hits"],
-            work(arcs, files), children(arcs, entry))
+    if any(callee[1] == "port_rx_got" for (_, callee) in arcs):
+        global entry
+        entry = "the graph's nodes"
+        w, k = graph_work(arcs, files)
+    else:
+        w, k = work(arcs, files), children(arcs, entry)
+    return (rx, sent, j["slow_pkts"] if slow else j["fast"]["hits"], w, k)
 
 
 rows, kids = {}, {}

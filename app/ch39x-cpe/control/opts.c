@@ -261,7 +261,7 @@ split_eq(const char **name, const char **val)
 }
 
 /* argv[*i]'s option: 0 (*i past its value), 1 --help, 2 --options-rst,
- * or <0 (reported). */
+ * 3 --graph-dot, or <0 (reported). */
 static int
 argv_opt(struct cpe_opts *o, int argc, char **argv, int *i)
 {
@@ -284,7 +284,8 @@ argv_opt(struct cpe_opts *o, int argc, char **argv, int *i)
 		return -EINVAL;
 	}
 	if (d->kind == OPT_FN && d->fn == NULL)
-		return strcmp(name, "help") == 0 ? 1 : 2;
+		return strcmp(name, "help") == 0 ? 1 :
+			strcmp(name, "options-rst") == 0 ? 2 : 3;
 	if (d->arg[0] != '\0' && val == NULL) {
 		if (*i + 1 >= argc) {
 			fprintf(stderr, PROG ": --%s needs a value\n", name);
@@ -400,17 +401,21 @@ void
 cpe_opts_rst(FILE *f)
 {
 	const struct cpe_opt_def *d;
-	char text[1024], b[32];
+	char text[1024], key[64], b[32];
 	size_t i;
 
 	for (i = 0; i < RTE_DIM(opt_defs); i++) {
 		d = &opt_defs[i];
 		fprintf(f, "``--%s%s%s``\n   ", d->name, d->arg[0] ? " " : "",
 			d->arg);
-		snprintf(text, sizeof(text), "%s.%s%s%s Config key: ``%s``.",
-			 d->help, *dflt_of(d, b, sizeof(b)) ? " Default: " : "",
+		snprintf(key, sizeof(key), " Config key: ``%s``.", d->name);
+		snprintf(text, sizeof(text), "%s.%s%s%s%s", d->help,
+			 *dflt_of(d, b, sizeof(b)) ? " Default: " : "",
 			 dflt_of(d, b, sizeof(b)),
-			 *dflt_of(d, b, sizeof(b)) ? "." : "", d->name);
+			 *dflt_of(d, b, sizeof(b)) ? "." : "",
+			 /* What the command line alone takes: no key. */
+			 d->kind == OPT_FN && d->fn == NULL ?
+			 " Command line only." : key);
 		wrap(f, text, 3, 3);
 		fputc('\n', f);
 	}

@@ -19,8 +19,8 @@
 
 #include "cpe_conf.h"
 
-/* 0: run; 1: --help given; 2: --options-rst given; <0: bad options
- * (already reported). */
+/* 0: run; 1: --help given; 2: --options-rst given; 3: --graph-dot
+ * given; <0: bad options (already reported). */
 int cpe_opts_parse(int argc, char **argv, struct cpe_opts *o);
 void cpe_usage(FILE *f, const char *prog);
 /* The option reference of the CPE guide (doc/guides/cpe.rst). */

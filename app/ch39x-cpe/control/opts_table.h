@@ -220,6 +220,9 @@
 	  "This text") \
 	X("options-rst", "", OPT_FN, NULL, 0, 0, 0, 0, NULL, NULL, \
 	  "These options as the CPE guide's option reference " \
-	  "(reStructuredText)")
+	  "(reStructuredText)") \
+	X("graph-dot", "", OPT_FN, NULL, 0, 0, 0, 0, NULL, NULL, \
+	  "The router's graph of nodes, as registered, in Graphviz's DOT " \
+	  "(the architecture guide's drawing)")
 
 #endif /* CPE_OPTS_TABLE_H */
