@@ -38,6 +38,9 @@ static const char *const senders[] = {
 	"flow4", "flow6", "port_out", "pppoe_out", "qos", "qos_tx",
 };
 
+/* Those before the framings' output nodes: an edge to each (iface.h). */
+static const char *const framed[] = { "flow4", "flow6", "port_out" };
+
 #define DROP_NAME(r) #r,
 static const char *const drop_reasons[] = { CPE_DROP_REASONS(DROP_NAME) };
 #undef DROP_NAME
@@ -100,6 +103,32 @@ node_clone(const char *base, const char *suffix)
 	return rte_node_clone(rte_node_from_name(base), suffix);
 }
 
+/* port_rx's edges to the framings' input nodes, the senders' before
+ * them to their output nodes (before port_rx is cloned). */
+static int
+framing_edges(void)
+{
+	const char *in[CPE_NB_FRAMINGS], *out[CPE_NB_FRAMINGS];
+	uint16_t nin = 0, nout = 0, i;
+
+	for (i = 0; i < CPE_NB_FRAMINGS; i++) {
+		if (cpe_framings[i].in_node != NULL)
+			in[nin++] = cpe_framings[i].in_node;
+		if (cpe_framings[i].out_node != NULL)
+			out[nout++] = cpe_framings[i].out_node;
+	}
+	if (rte_node_edge_update(rte_node_from_name("port_rx"),
+				 RTE_EDGE_ID_INVALID, in, nin) ==
+	    RTE_EDGE_ID_INVALID)
+		return -EINVAL;
+	for (i = 0; i < RTE_DIM(framed); i++)
+		if (rte_node_edge_update(rte_node_from_name(framed[i]),
+					 RTE_EDGE_ID_INVALID, out, nout) ==
+		    RTE_EDGE_ID_INVALID)
+			return -EINVAL;
+	return 0;
+}
+
 /*
  * port_rx-K and port_tx-K for DPDK ports 0..n-1 (named K, or "K" itself
  * for the drawing), drop-<reason>, and the senders' edges to port_tx-K.
@@ -111,6 +140,8 @@ nodes(uint16_t n, const char *sym, rte_node_t *rx, rte_node_t *tx)
 	char k[8];
 	uint16_t i;
 
+	if (framing_edges() != 0)
+		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		if (sym != NULL)
 			snprintf(k, sizeof(k), "%s", sym);

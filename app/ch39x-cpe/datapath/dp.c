@@ -96,12 +96,36 @@ cpe_node_out_edges(const struct rte_node *node, const struct cpe_dp *dp,
 		   rte_edge_t port_out, rte_edge_t *out)
 {
 	bool up_shaped = dp->o->qos.rate != 0;
+	const struct cpe_framing *f;
 	uint16_t i;
 
 	if (cpe_node_tx_edges(node, dp, out) != 0)
 		return -ENOENT;
-	for (i = 0; i < dp->ifs.nb; i++)
-		if (dp->ifs.ifs[i].pppoe || (up_shaped && dp->ifs.ifs[i].wan))
+	for (i = 0; i < dp->ifs.nb; i++) {
+		f = cpe_if_framing(&dp->ifs.ifs[i]);
+		if (f->out_node != NULL)
+			out[i] = cpe_node_edge_of(node, f->out_node);
+		else if (up_shaped && dp->ifs.ifs[i].wan)
 			out[i] = port_out;
+		if (out[i] == RTE_EDGE_ID_INVALID)
+			return -ENOENT;
+	}
+	return 0;
+}
+
+int
+cpe_node_in_edges(const struct rte_node *node, const struct cpe_dp *dp,
+		  rte_edge_t plain, rte_edge_t *in)
+{
+	const struct cpe_framing *f;
+	uint16_t i;
+
+	for (i = 0; i < dp->ifs.nb; i++) {
+		f = cpe_if_framing(&dp->ifs.ifs[i]);
+		in[i] = f->in_node != NULL ?
+			cpe_node_edge_of(node, f->in_node) : plain;
+		if (in[i] == RTE_EDGE_ID_INVALID)
+			return -ENOENT;
+	}
 	return 0;
 }

@@ -69,11 +69,15 @@ int cpe_node_tx_edges(const struct rte_node *node, const struct cpe_dp *dp,
 		      rte_edge_t *tx);
 /*
  * The first step out of each interface for a node that sends (into
- * out[], by interface): its port_tx-K when the interface has neither a
- * framing of its own nor a scheduler, else the node's edge to port_out
- * (which knows them).
+ * out[], by interface): its framing's output node (iface.h), else
+ * port_out when its interface is shaped (which knows the schedulers),
+ * else its port_tx-K.
  */
 int cpe_node_out_edges(const struct rte_node *node, const struct cpe_dp *dp,
 		       rte_edge_t port_out, rte_edge_t *out);
+/* The first step in from each interface for a node that receives: its
+ * framing's input node, else plain. */
+int cpe_node_in_edges(const struct rte_node *node, const struct cpe_dp *dp,
+		      rte_edge_t plain, rte_edge_t *in);
 
 #endif /* CPE_DPCONF_H */

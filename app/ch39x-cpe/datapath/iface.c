@@ -10,6 +10,17 @@
 
 #include "iface.h"
 
+const struct cpe_framing cpe_framings[CPE_NB_FRAMINGS] = {
+	{ .name = "ethernet" },
+	{ .name = "pppoe", .in_node = "pppoe_in", .out_node = "pppoe_out" },
+};
+
+const struct cpe_framing *
+cpe_if_framing(const struct cpe_iface *p)
+{
+	return &cpe_framings[p->pppoe ? 1 : 0];
+}
+
 const char *
 cpe_if_name(const struct cpe_ifaces *ifs, uint16_t idx, char *buf,
 	    size_t size)
@@ -127,4 +138,19 @@ cpe_ip6_link_local(const struct rte_ether_addr *mac, uint8_t *a)
 	a[13] = b[3];
 	a[14] = b[4];
 	a[15] = b[5];
+}
+
+uint16_t
+cpe_phys_only_if(const struct cpe_ifaces *ifs, uint16_t k)
+{
+	uint16_t i, only = UINT16_MAX;
+
+	for (i = 0; i < ifs->nb; i++) {
+		if (ifs->ifs[i].phys != k)
+			continue;
+		if (only != UINT16_MAX || ifs->ifs[i].vlan != 0)
+			return UINT16_MAX;
+		only = i;
+	}
+	return only;
 }

@@ -94,6 +94,29 @@ struct cpe_ifaces {
 	struct cpe_pppoe_state pppoe;
 };
 
+/*
+ * An interface's framing: what it puts around IP on its link, a step of
+ * its own in the graph on each side (port.h): Ethernet (none), PPPoE
+ * (pppoe_in, pppoe_out). Another (a modem's raw IP with a fixed peer)
+ * is a row here and its two nodes; control/graph.c gives the nodes that
+ * receive and send an edge to each framing's node, the nodes take the
+ * edges of their interfaces' framings (cpe_node_out_edges()).
+ */
+struct cpe_framing {
+	const char *name;
+	const char *in_node;		/* after port_rx; NULL: none */
+	const char *out_node;		/* before the scheduler and port_tx */
+};
+
+#define CPE_NB_FRAMINGS		2
+extern const struct cpe_framing cpe_framings[CPE_NB_FRAMINGS];
+
+/* Interface p's framing. */
+const struct cpe_framing *cpe_if_framing(const struct cpe_iface *p);
+
+/* DPDK port k's interface when it has one, untagged; else UINT16_MAX. */
+uint16_t cpe_phys_only_if(const struct cpe_ifaces *ifs, uint16_t k);
+
 /* "PORT" or "PORT.VLAN" of interface idx. */
 const char *cpe_if_name(const struct cpe_ifaces *ifs, uint16_t idx,
 			char *buf, size_t size);

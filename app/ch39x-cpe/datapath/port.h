@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_graph.h>
 #include <rte_mbuf.h>
 
 #include "dp.h"
@@ -35,7 +36,11 @@ struct cpe_port_rx {
 	struct cpe_env *env;
 	const struct cpe_ifaces *ifs;
 	uint16_t k;			/* phys index */
-	uint16_t in_edge;		/* flow4 or eth_in */
+	uint16_t only;			/* its one untagged interface, or
+					 * CPE_NO_IF */
+	/* By interface: its framing's input node, else flow4 (eth_in
+	 * without the flow cache). */
+	rte_edge_t in_edge[CPE_MAX_PORTS];
 	uint64_t rx;			/* frames of the port */
 	uint64_t vlan_unknown;		/* a VLAN no interface has */
 	uint64_t untagged_drops;	/* untagged, no untagged interface */
@@ -51,6 +56,8 @@ struct cpe_port_tx {
 	struct cpe_ifaces *ifs;
 	uint16_t k;
 	bool tag;			/* some interface of it is tagged */
+	uint16_t only;			/* its one untagged interface, or
+					 * CPE_NO_IF */
 	uint64_t vlan_offload, vlan_sw;	/* tags the PMD, the node inserted */
 	uint64_t if_tx[CPE_MAX_PORTS], if_tx_bytes[CPE_MAX_PORTS];
 	uint64_t if_tx_drops[CPE_MAX_PORTS];	/* backlog full */

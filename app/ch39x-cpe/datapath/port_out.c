@@ -16,16 +16,16 @@
 #include "port.h"
 
 enum {
-	PORT_OUT_PPPOE,
 	PORT_OUT_QOS,
-	PORT_OUT_NB		/* then port_tx-K (control/graph.c) */
+	PORT_OUT_NB	/* then port_tx-K, the framings' nodes (graph.c) */
 };
 
 struct port_out {
 	struct cpe_env *env;
 	const struct cpe_ifaces *ifs;
-	bool up_on, down_on;		/* the schedulers */
-	rte_edge_t tx[CPE_MAX_PORTS];
+	bool down_on;			/* the downlink's scheduler */
+	/* By interface: its framing's node, its scheduler or port_tx-K. */
+	rte_edge_t out[CPE_MAX_PORTS];
 };
 
 static uint16_t
@@ -33,16 +33,12 @@ one(void *ctx, struct rte_mbuf *m)
 {
 	struct port_out *c = ctx;
 	uint16_t out = cpe_out(m);
-	const struct cpe_iface *p = &c->ifs->ifs[out];
 
-	if (unlikely(p->pppoe))
-		return PORT_OUT_PPPOE;
-	if (unlikely(c->up_on) && p->wan)
-		return PORT_OUT_QOS;
 	/* The downlink's: from the WAN to a LAN interface. */
-	if (unlikely(c->down_on) && !p->wan && cpe_in(m) == c->env->wan)
+	if (unlikely(c->down_on) && cpe_in(m) == c->env->wan &&
+	    !c->ifs->ifs[out].wan)
 		return PORT_OUT_QOS;
-	return c->tx[out];
+	return c->out[out];
 }
 
 static uint16_t
@@ -66,9 +62,8 @@ port_out_init(const struct rte_graph *g, struct rte_node *node)
 		return -ENOMEM;
 	c->env = &dp->env;
 	c->ifs = &dp->ifs;
-	c->up_on = dp->ifs.wan >= 0 && dp->o->qos.rate != 0;
 	c->down_on = dp->down_on;
-	return cpe_node_tx_edges(node, dp, c->tx);
+	return cpe_node_out_edges(node, dp, PORT_OUT_QOS, c->out);
 }
 
 static struct rte_node_register port_out_node = {
@@ -78,7 +73,6 @@ static struct rte_node_register port_out_node = {
 	.fini = cpe_node_fini,
 	.nb_edges = PORT_OUT_NB,
 	.next_nodes = {
-		[PORT_OUT_PPPOE] = "pppoe_out",
 		[PORT_OUT_QOS] = "qos",
 	},
 };

@@ -27,10 +27,9 @@
 enum {
 	PORT_RX_FLOW4,
 	PORT_RX_ETH,
-	PORT_RX_PPPOE,
 	PORT_RX_DROP_VLAN,
 	PORT_RX_DROP_BAD,
-	PORT_RX_NB
+	PORT_RX_NB		/* then the framings' input nodes (graph.c) */
 };
 
 /* A tag the PMD did not strip, removed: the interface, or CPE_VLAN_NONE
@@ -96,7 +95,42 @@ classify(struct cpe_port_rx *c, const struct cpe_phys *ph,
 	c->if_rx_bytes[to] += rte_pktmbuf_pkt_len(m);
 	if (unlikely(c->env->trace != NULL))
 		cpe_trace_mark(c->env, m);
-	return unlikely(c->ifs->ifs[to].pppoe) ? PORT_RX_PPPOE : c->in_edge;
+	return c->in_edge[to];
+}
+
+/*
+ * A port of one untagged interface (c->only) whose burst has no tag, no
+ * runt and no trace: the burst to that interface at once; false, and
+ * nothing done, otherwise.
+ */
+static __rte_always_inline bool
+all_plain(struct rte_graph *g, struct rte_node *node, struct cpe_port_rx *c,
+	  uint16_t n)
+{
+	void **objs = node->objs;
+	const uint16_t vlan_be = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	const struct rte_ether_hdr *eh;
+	struct rte_mbuf *m;
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	if (unlikely(c->env->trace != NULL))
+		return false;
+	for (i = 0; i < n; i++) {
+		m = objs[i];
+		eh = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+		if (unlikely((m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED) ||
+			     rte_pktmbuf_data_len(m) < RTE_ETHER_HDR_LEN ||
+			     eh->ether_type == vlan_be))
+			return false;
+		bytes += rte_pktmbuf_pkt_len(m);
+		/* (classify() sets it again if the burst goes that way.) */
+		m->port = c->only;
+	}
+	c->if_rx[c->only] += n;
+	c->if_rx_bytes[c->only] += bytes;
+	rte_node_next_stream_move(g, node, c->in_edge[c->only]);
+	return true;
 }
 
 /*
@@ -114,6 +148,8 @@ port_rx_got(struct rte_graph *g, struct rte_node *node,
 	node->idx = n;
 	c->env->walk_rx += n;
 	c->rx += n;
+	if (likely(c->only != CPE_NO_IF) && all_plain(g, node, c, n))
+		return;
 	for (i = 0; i < n; i++)
 		next[i] = classify(c, ph, node->objs[i]);
 	cpe_enqueue(g, node, c->env, node->objs, next, n);
@@ -167,8 +203,9 @@ port_rx_init(const struct rte_graph *g, struct rte_node *node)
 	c->env = &dp->env;
 	c->ifs = &dp->ifs;
 	c->k = k;
-	c->in_edge = dp->ftab4 != NULL ? PORT_RX_FLOW4 : PORT_RX_ETH;
-	return 0;
+	c->only = cpe_phys_only_if(&dp->ifs, k);
+	return cpe_node_in_edges(node, dp, dp->ftab4 != NULL ? PORT_RX_FLOW4 :
+				 PORT_RX_ETH, c->in_edge);
 }
 
 static struct rte_node_register port_rx_node = {
@@ -181,7 +218,6 @@ static struct rte_node_register port_rx_node = {
 	.next_nodes = {
 		[PORT_RX_FLOW4] = "flow4",
 		[PORT_RX_ETH] = "eth_in",
-		[PORT_RX_PPPOE] = "pppoe_in",
 		[PORT_RX_DROP_VLAN] = "drop-vlan",
 		[PORT_RX_DROP_BAD] = "drop-bad",
 	},

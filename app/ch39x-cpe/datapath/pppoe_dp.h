@@ -105,6 +105,44 @@ cpe_pppoe_tx(struct cpe_pppoe_state *s, struct rte_mbuf *m)
 
 /* The next hop on the PPPoE interface (no ARP/ND): 0, or -1 (counted,
  * the caller frees m). */
+/*
+ * A batch for the session, encapsulated in place while the frames need
+ * no more than their headroom (cpe_pppoe_encap()'s checks, the session's
+ * once): how many were, in order; objs[return] (when < n) is the first
+ * that needs cpe_pppoe_tx(). Counted as sent here.
+ */
+static __rte_always_inline uint16_t
+cpe_pppoe_encap_burst(struct cpe_pppoe_state *s, void **objs, uint16_t n)
+{
+	const uint16_t v4 = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	const uint16_t v6 = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	struct rte_mbuf *m;
+	uint16_t i, type, proto;
+	uint8_t *f;
+
+	if (unlikely(!s->up))
+		return 0;
+	for (i = 0; i < n; i++) {
+		m = objs[i];
+		f = rte_pktmbuf_mtod(m, uint8_t *);
+		memcpy(&type, f + 12, 2);
+		proto = type == v4 ? CPE_PPP_IPV4 :
+			type == v6 ? CPE_PPP_IPV6 : 0;
+		/* One segment: its length fits the header's 16 bits. */
+		if (unlikely(proto == 0) || unlikely(m->nb_segs != 1) ||
+		    unlikely(m->data_off < CPE_PPPOE_OVERHEAD) ||
+		    unlikely(m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM))
+			break;
+		cpe_pppoe_hdr_tmpl(f - CPE_PPPOE_OVERHEAD, s->tmpl, f + 6,
+				   proto, m->data_len - RTE_ETHER_HDR_LEN);
+		m->data_off -= CPE_PPPOE_OVERHEAD;
+		m->data_len += CPE_PPPOE_OVERHEAD;
+		m->pkt_len += CPE_PPPOE_OVERHEAD;
+	}
+	s->tx_data += i;
+	return i;
+}
+
 static inline int
 cpe_pppoe_nexthop(struct cpe_pppoe_state *s, struct rte_ether_addr *mac)
 {

@@ -21,14 +21,14 @@ enum {
 struct pppoe_out {
 	struct cpe_env *env;
 	struct cpe_pppoe_state *s;
-	rte_edge_t next[CPE_MAX_PORTS];	/* qos or port_tx-K */
+	rte_edge_t wan_next;		/* the WAN's qos or port_tx-K */
 };
 
-static uint16_t
-pppoe_out_process(struct rte_graph *g, struct rte_node *node, void **objs,
-		  uint16_t cnt)
+/* Any batch: each packet on its own, traced. */
+static void
+each(struct rte_graph *g, struct rte_node *node, struct pppoe_out *c,
+     void **objs, uint16_t cnt)
 {
-	struct pppoe_out *c = CPE_CTX(node);
 	uint16_t next[CPE_CHUNK], i, k, base, id;
 	struct rte_mbuf *m;
 
@@ -38,14 +38,41 @@ pppoe_out_process(struct rte_graph *g, struct rte_node *node, void **objs,
 			m = objs[base + i];
 			/* A failed encapsulation frees m: its number first. */
 			id = cpe_trace_id(c->env, m);
-			next[i] = cpe_pppoe_tx(c->s, m) == 0 ?
-				c->next[cpe_out(m)] : CPE_CONSUMED;
+			next[i] = cpe_pppoe_tx(c->s, m) == 0 ? c->wan_next :
+				CPE_CONSUMED;
 			if (unlikely(id != 0) && next[i] == CPE_CONSUMED)
 				cpe_trace_rec(c->env->trace, node, id,
 					      CPE_KEPT_DROPPED);
 		}
 		cpe_enqueue(g, node, c->env, objs + base, next, k);
 	}
+}
+
+/*
+ * Everything here leaves by the WAN (the session's interface): the
+ * packets encapsulated in place and the batch handed on whole, unless
+ * one failed (freed: the rest go on one by one) or a trace runs.
+ */
+static uint16_t
+pppoe_out_process(struct rte_graph *g, struct rte_node *node, void **objs,
+		  uint16_t cnt)
+{
+	struct pppoe_out *c = CPE_CTX(node);
+	uint16_t i;
+
+	if (unlikely(c->env->trace != NULL)) {
+		each(g, node, c, objs, cnt);
+		return cnt;
+	}
+	i = cpe_pppoe_encap_burst(c->s, objs, cnt);
+	if (likely(i == cnt)) {
+		rte_node_next_stream_move(g, node, c->wan_next);
+		return cnt;
+	}
+	/* Those before objs[i] go; it and those after it one by one. */
+	if (i > 0)
+		rte_node_enqueue(g, node, c->wan_next, objs, i);
+	each(g, node, c, objs + i, cnt - i);
 	return cnt;
 }
 
@@ -53,8 +80,8 @@ static int
 pppoe_out_init(const struct rte_graph *g, struct rte_node *node)
 {
 	struct cpe_dp *dp = cpe_dp_conf();
+	rte_edge_t next[CPE_MAX_PORTS];
 	struct pppoe_out *c;
-	uint16_t i;
 	int rc;
 
 	RTE_SET_USED(g);
@@ -63,11 +90,12 @@ pppoe_out_init(const struct rte_graph *g, struct rte_node *node)
 		return -ENOMEM;
 	c->env = &dp->env;
 	c->s = &dp->ifs.pppoe;
-	rc = cpe_node_tx_edges(node, dp, c->next);
-	for (i = 0; rc == 0 && i < dp->ifs.nb; i++)
-		if (dp->ifs.ifs[i].wan && dp->o->qos.rate != 0)
-			c->next[i] = PPPOE_OUT_QOS;
-	return rc;
+	rc = cpe_node_tx_edges(node, dp, next);
+	if (rc != 0 || dp->ifs.wan < 0)
+		return rc;
+	c->wan_next = dp->o->qos.rate != 0 ? PPPOE_OUT_QOS :
+		next[dp->ifs.wan];
+	return 0;
 }
 
 static struct rte_node_register pppoe_out_node = {

@@ -115,15 +115,13 @@ cpe_pppoe_tmpl(uint8_t t[CPE_PPPOE_TMPL_LEN], const uint8_t ac[6],
  * The 22 bytes before an IP packet of ip_len bytes in the session of
  * template t (cpe_pppoe_tmpl()), at h: the concentrator's MAC, src (6
  * bytes, which may lie inside those 22: read first), then
- * cpe_pppoe_hdr()'s 10 bytes. proto is CPE_PPP_IPV4 or CPE_PPP_IPV6 (any
- * other is written as IPv6's: the caller has told the two apart).
+ * cpe_pppoe_hdr()'s 10 bytes. proto is CPE_PPP_IPV4 or CPE_PPP_IPV6 (one
+ * byte each: the caller has told the two apart).
  */
 static inline void
 cpe_pppoe_hdr_tmpl(uint8_t *h, const uint8_t t[CPE_PPPOE_TMPL_LEN],
 		   const uint8_t *src, uint16_t proto, uint32_t ip_len)
 {
-	static const uint8_t ppp_ipv4[2] = { 0x00, CPE_PPP_IPV4 };
-	static const uint8_t ppp_ipv6[2] = { 0x00, CPE_PPP_IPV6 };
 	uint16_t len = (uint16_t)(ip_len + 2), s2;
 	uint32_t s4;
 
@@ -136,7 +134,8 @@ cpe_pppoe_hdr_tmpl(uint8_t *h, const uint8_t t[CPE_PPPOE_TMPL_LEN],
 	memcpy(h + 16, t + 16, 2);
 	h[18] = (uint8_t)(len >> 8);
 	h[19] = (uint8_t)len;
-	memcpy(h + 20, proto == CPE_PPP_IPV4 ? ppp_ipv4 : ppp_ipv6, 2);
+	h[20] = 0;
+	h[21] = (uint8_t)proto;
 }
 
 /*
