@@ -21,19 +21,15 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
+#include "graph.h"
+#include "loop.h"
 #include "opts.h"
-#include "router.h"
 
 static void
 on_signal(int sig)
 {
-	struct cpe_router *r = cpe_router_get();
-
 	RTE_SET_USED(sig);
-	if (r == NULL)
-		return;
-	r->quit = true;
-	cpe_idle_kick(r);
+	cpe_router_stop();
 }
 
 /*

@@ -21,6 +21,7 @@
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 
+#include "addr.h"
 #include "router.h"
 #include "rt.h"
 

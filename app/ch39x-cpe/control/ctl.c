@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "ctl.h"
+#include "idle.h"
 
 /*
  * How long a client waits for the forwarding loop. It polls every
@@ -219,26 +220,11 @@ cpe_ctl_register(const struct cpe_ctl_cmd *cmds, unsigned int n)
 int
 cpe_ctl_init(struct cpe_router *r)
 {
-	int rc;
-
 	r->ctl = calloc(1, sizeof(*r->ctl));
 	if (r->ctl == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&r->ctl->lock, NULL);
-	rc = cpe_ctl_route_init();
-	if (rc == 0)
-		rc = cpe_ctl_show_init();
-	if (rc == 0)
-		rc = cpe_ctl_sim_init();
-	if (rc == 0)
-		rc = cpe_ctl_trace_init();
-	if (rc == 0)
-		rc = cpe_fw_ctl_init();
-	if (rc == 0)
-		rc = cpe_wan_ctl_init();
-	if (rc == 0)
-		rc = cpe_wan6_ctl_init();
-	return rc;
+	return 0;
 }
 
 void

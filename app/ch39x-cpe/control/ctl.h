@@ -68,17 +68,19 @@ struct rte_tel_data *cpe_ctl_list_start(struct rte_tel_data *d,
 int cpe_ctl_no_params(struct rte_tel_data *d, const char *cmd,
 		      const char *params);
 
-/* The commands' files. */
+/* The mailbox (before the commands are registered), its service
+ * between two walks, its end. */
+int cpe_ctl_init(struct cpe_router *r);
+void cpe_ctl_poll(struct cpe_router *r);
+void cpe_ctl_close(struct cpe_router *r);
+
+/* The commands' files: each registers its commands (loop.c calls them
+ * after cpe_ctl_init()). */
 int cpe_ctl_route_init(void);
 int cpe_ctl_show_init(void);
 int cpe_ctl_sim_init(void);
 int cpe_ctl_trace_init(void);
 int cpe_fw_ctl_init(void);
 int cpe_wan_ctl_init(void);
-int cpe_wan6_ctl_init(void);
-/* /cpe/wan's reply (wan.c), in /cpe/wan/... replies too. */
-void cpe_wan_tel(struct cpe_router *r, struct rte_tel_data *d);
-/* The firewall's counters, in several replies (fw_ctl.c). */
-void cpe_fw_tel(struct cpe_router *r, struct rte_tel_data *d);
 
 #endif /* CPE_CTL_H */

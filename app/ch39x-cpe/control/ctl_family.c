@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl_route.h"
+#include "addr.h"
+#include "ctl_family.h"
 #include "ntab.h"
 #include "rt.h"
 

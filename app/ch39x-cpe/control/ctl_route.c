@@ -20,7 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctl_route.h"
+#include "ctl_family.h"
+#include "fw_show.h"
 
 static const char *const route_add_allowed =
 	"PREFIX/LEN,GATEWAY or default,GATEWAY (one family), e.g. "

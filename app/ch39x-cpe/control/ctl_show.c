@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include "ctl.h"
+#include "fw_show.h"
+#include "graph.h"
+#include "hotplug.h"
 #include "stats.h"
 
 static void

@@ -11,10 +11,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "ctl.h"
 #include "fragdp.h"
+#include "fw_show.h"
 #include "fwdp.h"
-#include "stats.h"
 
 void
 cpe_fw_tel(struct cpe_router *r, struct rte_tel_data *d)

@@ -23,6 +23,7 @@
 #include <rte_lcore.h>
 #include <rte_udp.h>
 
+#include "gen.h"
 #include "router.h"
 
 #define GEN_POOL	8191

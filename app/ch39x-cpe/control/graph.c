@@ -25,6 +25,7 @@
 #include "fragdp.h"
 #include "ftab.h"
 #include "fwdp.h"
+#include "graph.h"
 #include "ip6.h"
 #include "nat.h"
 #include "ntab.h"

@@ -48,9 +48,12 @@
 #include <rte_ethdev.h>
 
 #include "ftab.h"
+#include "hotplug.h"
+#include "idle.h"
 #include "nat.h"
 #include "ntab.h"
 #include "port.h"
+#include "ports.h"
 #include "router.h"
 
 /*

@@ -48,6 +48,7 @@
 #include <rte_ethdev.h>
 #include <rte_interrupts.h>
 
+#include "idle.h"
 #include "qos_sched.h"
 #include "router.h"
 

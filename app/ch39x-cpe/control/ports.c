@@ -20,6 +20,8 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
+#include "idle.h"
+#include "ports.h"
 #include "qos_sched.h"
 #include "router.h"
 

@@ -18,6 +18,8 @@
 #include "nat.h"
 #include "ntab.h"
 #include "port.h"
+#include "gen.h"
+#include "hotplug.h"
 #include "stats.h"
 
 /* A node's state, or zeros when the graph has no such node. */

@@ -10,13 +10,13 @@
  * (stats.c) into the router's figures as they were named before the
  * graph (text: stats_text.c, JSON at exit: stats_json.c, /cpe/stats:
  * ctl_show.c), and per node: calls, packets and cycles of each
- * (rte_graph_cluster_stats), in the text, the JSON and /cpe/stats.
+ * (rte_graph_cluster_stats, graph.h), in the text at exit, the JSON and
+ * /cpe/stats.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#include <rte_telemetry.h>
 
 #include "router.h"
 
@@ -70,16 +70,10 @@ struct cpe_stats {
 /* stats.c */
 void cpe_stats_gather(struct cpe_router *r, struct cpe_stats *s);
 
-/* fw_show.c: the firewall's and the fragments' lines and objects. */
-void cpe_fw_print(struct cpe_router *r, FILE *f);
-void cpe_fw_json(struct cpe_router *r, FILE *f);
-void cpe_frag_print(struct cpe_router *r, FILE *f);
-void cpe_frag_json(struct cpe_router *r, FILE *f);
-
-/* stats_json.c: the nodes' figures, {"name": {calls, packets, cycles}}. */
-void cpe_stats_nodes_json(struct cpe_router *r, FILE *f);
-/* ctl_show.c's: the same as a telemetry dict (name -> "calls C pkts P
- * cycles Y"). */
-void cpe_stats_nodes_tel(struct cpe_router *r, struct rte_tel_data *d);
+/* stats_text.c: text periodically and at exit (final: the nodes' too). */
+void cpe_stats_print(struct cpe_router *r, FILE *f, bool final,
+		     double elapsed);
+/* stats_json.c: JSON at exit (--json), the nodes' figures in it. */
+void cpe_stats_json(struct cpe_router *r, FILE *f, double elapsed);
 
 #endif /* CPE_STATS_H */

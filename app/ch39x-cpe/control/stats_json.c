@@ -10,8 +10,13 @@
 
 #include <rte_ethdev.h>
 
+#include "fw_show.h"
+#include "graph.h"
+#include "hotplug.h"
+#include "idle.h"
 #include "qos_sched.h"
 #include "stats.h"
+#include "wan.h"
 
 static void
 ports_json(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
@@ -200,8 +205,8 @@ node_json(void *arg, const char *name, uint64_t calls, uint64_t objs,
 	c->first = false;
 }
 
-void
-cpe_stats_nodes_json(struct cpe_router *r, FILE *f)
+static void
+nodes_json(struct cpe_router *r, FILE *f)
 {
 	struct nodes_ctx c = { .f = f, .first = true };
 
@@ -229,7 +234,7 @@ cpe_stats_json(struct cpe_router *r, FILE *f, double elapsed)
 	cpe_wan_json(r, f);
 	cpe_qos_json(r->dp->qos, f);
 	cpu_json(r, &s, f);
-	cpe_stats_nodes_json(r, f);
+	nodes_json(r, f);
 	fprintf(f, "  \"slow_pkts\": %" PRIu64 ",\n  \"generation\": %u,\n"
 		"  \"busy_pkts\": %" PRIu64 ",\n  \"busy_cycles\": %" PRIu64
 		",\n  \"cycles_per_pkt\": %.1f,\n  \"tsc_hz\": %" PRIu64

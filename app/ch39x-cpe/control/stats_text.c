@@ -16,8 +16,13 @@
 
 #include <rte_ethdev.h>
 
+#include "fw_show.h"
+#include "graph.h"
+#include "hotplug.h"
+#include "idle.h"
 #include "qos_sched.h"
 #include "stats.h"
+#include "wan.h"
 
 static void
 ports_print(struct cpe_router *r, const struct cpe_stats *s, FILE *f)

@@ -34,6 +34,7 @@
 #include <sys/socket.h>
 
 #include "router.h"
+#include "tap.h"
 
 struct tap {
 	int fd;

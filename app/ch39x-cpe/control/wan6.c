@@ -42,19 +42,19 @@
 #include <rte_ip.h>
 #include <rte_telemetry.h>
 
-#include "ctl.h"
+#include "addr.h"
 #include "fwdp.h"
 #include "ip6.h"
-#include "pd6.h"
 #include "rt.h"
-#include "wan.h"
+#include "wan6.h"
+#include "wan_state.h"
 
 #define LIFE_INFINITE	UINT32_MAX	/* RFC 8415 7.7 */
 
 static const uint8_t zero6[16];
 
-static bool
-any_pd(const struct cpe_router *r)
+bool
+cpe_wan6_any_pd(const struct cpe_router *r)
 {
 	uint16_t i;
 
@@ -298,7 +298,7 @@ cpe_wan6_print(struct cpe_router *r, FILE *f)
 	const struct cpe_wan6 *w6 = &r->wan->w6;
 	char p[64], g[INET6_ADDRSTRLEN];
 
-	if (!any_pd(r))
+	if (!cpe_wan6_any_pd(r))
 		return;
 	pfx_text(w6, p, sizeof(p));
 	gw_text(w6, g, sizeof(g));
@@ -337,46 +337,28 @@ cpe_wan6_json(struct cpe_router *r, FILE *f)
 	fprintf(f, "}");
 }
 
-/* --- telemetry: parsed on its thread, run on the forwarding lcore ----- */
-
-/* Under RTE_TEL_MAX_STRING_LEN, as telemetry's strings must be. */
-static const char *const prefix6_allowed =
-	"PREFIX/LEN,PREFERRED,VALID: LEN 1..64 of 2000::/3, lifetimes in s, "
-	"PREFERRED <= VALID, e.g. 2001:db8:100::/56,3600,7200";
-
-struct deleg {
-	struct cpe_ip6 pfx;
-	uint32_t preferred, valid;
-};
-
-static void
-set(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
+void
+cpe_wan6_delegate(struct cpe_router *r, const struct cpe_ip6 *pfx,
+		  uint32_t preferred, uint32_t valid)
 {
 	struct cpe_wan6 *w6 = &r->wan->w6;
-	const struct deleg *g = arg;
 
-	if (!any_pd(r)) {
-		cpe_ctl_error(r, d, "/cpe/wan/prefix6: refused", "no LAN "
-			      "takes a delegated prefix: --lan PORT=pd[:ID]");
-		return;
-	}
-	if (w6->on && w6->pfx.plen == g->pfx.plen &&
-	    memcmp(w6->pfx.a, g->pfx.a, 16) == 0) {
+	if (w6->on && w6->pfx.plen == pfx->plen &&
+	    memcmp(w6->pfx.a, pfx->a, 16) == 0) {
 		w6->renewals++;
 	} else {
 		if (w6->on) {
 			pd_withdraw(r);
 			w6->changes++;
 		}
-		w6->pfx = g->pfx;
+		w6->pfx = *pfx;
 		w6->on = true;
 		w6->sets++;
 		pd_apply(r);
 	}
-	w6->preferred = g->preferred;
-	w6->valid = g->valid;
+	w6->preferred = preferred;
+	w6->valid = valid;
 	w6->since = rte_rdtsc();
-	cpe_wan_tel(r, d);
 }
 
 /*
@@ -384,67 +366,14 @@ set(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
  * reports the old prefix expired (lifetimes 0 in the server's reply)
  * after the new one is bound.
  */
-static void
-clear(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
+void
+cpe_wan6_withdraw(struct cpe_router *r, const struct cpe_ip6 *pfx)
 {
 	struct cpe_wan6 *w6 = &r->wan->w6;
-	const struct deleg *g = arg;
 
-	if (w6->on && (g->pfx.plen == 0 || (w6->pfx.plen == g->pfx.plen &&
-	    memcmp(w6->pfx.a, g->pfx.a, 16) == 0))) {
+	if (w6->on && (pfx->plen == 0 || (w6->pfx.plen == pfx->plen &&
+	    memcmp(w6->pfx.a, pfx->a, 16) == 0))) {
 		w6->clears++;
 		pd_withdraw(r);
 	}
-	cpe_wan_tel(r, d);
-}
-
-/* Parsed parameters (pd6.c) as the forwarding lcore's delegation. */
-static void
-deleg_of(const struct cpe_pd6 *p, struct deleg *g)
-{
-	memcpy(g->pfx.a, p->a, sizeof(g->pfx.a));
-	g->pfx.plen = p->plen;
-	g->preferred = p->preferred;
-	g->valid = p->valid;
-}
-
-/* /cpe/wan/prefix6,PREFIX/LEN,PREFERRED,VALID */
-static int
-tel_prefix6(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct deleg g = { 0 };
-	struct cpe_pd6 p;
-
-	if (cpe_pd6_parse(params, &p) != 0)
-		return cpe_ctl_bad(d, cmd, params, prefix6_allowed);
-	deleg_of(&p, &g);
-	return cpe_ctl_call(set, &g, sizeof(g), d);
-}
-
-/* /cpe/wan/prefix6/clear[,PREFIX/LEN] */
-static int
-tel_clear(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct deleg g = { 0 };
-	struct cpe_pd6 p;
-
-	if (cpe_pd6_parse_clear(params, &p) != 0)
-		return cpe_ctl_bad(d, cmd, params, "nothing (the current "
-				   "prefix) or PREFIX/LEN, only while current");
-	deleg_of(&p, &g);
-	return cpe_ctl_call(clear, &g, sizeof(g), d);
-}
-
-int
-cpe_wan6_ctl_init(void)
-{
-	static const struct cpe_ctl_cmd cmds[] = {
-		{ "/cpe/wan/prefix6", tel_prefix6, "The WAN's delegated "
-		  "IPv6 prefix, a /64 to each --lan PORT=pd. Parameters: "
-		  "PREFIX/LEN,PREFERRED,VALID" },
-		{ "/cpe/wan/prefix6/clear", tel_clear, "The delegated IPv6 "
-		  "prefix withdrawn. Parameters: none or PREFIX/LEN" },
-	};
-
-	return cpe_ctl_register(cmds, RTE_DIM(cmds));
 }

@@ -14,8 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctl.h"
-#include "wan.h"
+#include "wan6.h"
+#include "wan_pppoe.h"
+#include "wan_state.h"
 
 static struct cpe_pppoe_state *
 sess_of(struct cpe_router *r)

@@ -61,6 +61,9 @@ struct cpe_dp {
 void cpe_dp_set(struct cpe_dp *dp);
 struct cpe_dp *cpe_dp_conf(void);
 
+/* The control plane's way to a node's state, by its name; NULL: none. */
+void *cpe_node_state_of(const char *name);
+
 /* The edge of node named name, RTE_EDGE_ID_INVALID: none. */
 rte_edge_t cpe_node_edge_of(const struct rte_node *node, const char *name);
 /* The edges of a node that sends out of the interfaces: to each

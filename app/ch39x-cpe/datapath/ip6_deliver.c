@@ -19,7 +19,7 @@
 #include "dpconf.h"
 #include "fragdp.h"
 #include "ip6.h"
-#include "nd6.h"
+#include "nd6_msg.h"
 
 #define ICMP6_ECHO_REQUEST	128
 #define ICMP6_ECHO_REPLY	129

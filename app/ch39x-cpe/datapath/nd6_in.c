@@ -17,7 +17,7 @@
 
 #include "dpconf.h"
 #include "ip6.h"
-#include "nd6.h"
+#include "nd6_msg.h"
 #include "ntab.h"
 
 enum {

@@ -8,7 +8,7 @@
 
 #include "cpe_compat.h"
 #include "csum.h"
-#include "nd6.h"
+#include "nd6_msg.h"
 
 int
 cpe_nd6_opts(const uint8_t *ic, uint32_t len, uint8_t want,

@@ -21,7 +21,7 @@
 
 #include <rte_ip.h>
 
-#include "nd6.h"
+#include "nd6_msg.h"
 #include "ntab.h"
 
 struct nkey {

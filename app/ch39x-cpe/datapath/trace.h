@@ -21,7 +21,33 @@
 #include <rte_graph.h>
 #include <rte_mbuf.h>
 
-#include "dp.h"
+#include "mb.h"
+
+/* trace.c: the edges traced packets take, what became of those kept. */
+void cpe_trace_node(struct cpe_trace *t, const struct rte_node *node,
+		    void **objs, const uint16_t *next, uint16_t n);
+void cpe_trace_rec(struct cpe_trace *t, const struct rte_node *node,
+		   uint16_t id, uint16_t what);
+
+/* What a node did with a packet it kept (a trace's verdict). */
+enum cpe_kept {
+	CPE_KEPT_SENT = 0xff00,		/* to the PMD */
+	CPE_KEPT_DROPPED,		/* freed (the node names why) */
+	CPE_KEPT_HELD,			/* waits for a neighbour */
+	CPE_KEPT_QUEUED,		/* waits in a scheduler */
+	CPE_KEPT_PUNTED,		/* to Linux, the TAP */
+	CPE_KEPT_ANSWERED,		/* a reply made of it */
+};
+
+/* m's number in the trace, 0: not traced. */
+static __rte_always_inline uint16_t
+cpe_trace_id(const struct cpe_env *env, const struct rte_mbuf *m)
+{
+	return unlikely(env->trace != NULL) && (m->ol_flags & env->trace_flag) ?
+		((const struct cpe_mb *)rte_mbuf_to_priv(
+			(struct rte_mbuf *)(uintptr_t)m))->trace_id : 0;
+}
+
 
 #define CPE_TRACE_MAX_PKTS	64
 #define CPE_TRACE_RECS		2048

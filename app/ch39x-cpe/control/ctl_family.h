@@ -2,8 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
-#ifndef CPE_CTL_ROUTE_H
-#define CPE_CTL_ROUTE_H
+#ifndef CPE_CTL_FAMILY_H
+#define CPE_CTL_FAMILY_H
 
 /*
  * Routes and static neighbours at run time, both families: an address's
@@ -82,4 +82,4 @@ int cpe_ctl_parse_addr(const char *s, struct ctl_addr *a);
 /* PREFIX/LEN (no host bits) or "default". */
 int cpe_ctl_parse_prefix(const char *s, struct ctl_addr *a, uint8_t *plen);
 
-#endif /* CPE_CTL_ROUTE_H */
+#endif /* CPE_CTL_FAMILY_H */

@@ -2,8 +2,8 @@
  * Copyright(c) 2026 The ch39x authors
  */
 
-#ifndef CPE_ND6_H
-#define CPE_ND6_H
+#ifndef CPE_ND6_MSG_H
+#define CPE_ND6_MSG_H
 
 /*
  * IPv6 neighbour discovery's messages (RFC 4861): the checks every NS,
@@ -44,4 +44,4 @@ int cpe_nd6_opts(const uint8_t *ic, uint32_t len, uint8_t want,
  */
 int cpe_nd6_ra_check(const struct rte_mbuf *m, uint16_t *lifetime);
 
-#endif /* CPE_ND6_H */
+#endif /* CPE_ND6_MSG_H */
