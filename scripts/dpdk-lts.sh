@@ -9,6 +9,12 @@
 #
 # The DPDK source comes from the first of these that gives one:
 #   DPDK_SRC=DIR      a DPDK source tree of exactly that version
+#   DPDK_TARBALL=FILE a release tarball of DPDK (dpdk-VERSION.N.tar.xz, as
+#                     DPDK publishes them: one top folder, any name)
+#   DPDK_TARBALLS=DIR a folder of such tarballs: the newest
+#                     dpdk-VERSION.N.tar.xz (or dpdk-VERSION.tar.xz) of the
+#                     wanted release is taken; .ci/run points it at
+#                     ../shared/dpdk when that folder exists
 #   DPDK_GIT=GITDIR   a git repository of DPDK (a bare mirror does): the
 #                     newest tag vVERSION[.N] (or DPDK_TAG) is exported
 #   Debian's archive  `apt-get source dpdk` from the suite that carries the
@@ -21,22 +27,37 @@
 #
 # The minimal DPDK build takes a few minutes on two cores and is cached
 # per machine in $LTS_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/
-# ch39x-lts/dpdk-VERSION; .done records the options and the source's
-# version), so that every clone on the machine, CI's fresh ones included,
-# builds the PMD against it without rebuilding DPDK.
+# ch39x-lts/dpdk-VERSION), so that every clone on the machine, CI's fresh
+# ones included, builds the PMD against it without rebuilding DPDK.
+# install/.done records the build options, install/.source the source it
+# was built from ("tarball dpdk-24.11.6.tar.xz sha256 ...", "git v24.11.6",
+# "tree DIR 24.11.6", "debian 24.11.8-0+deb13u1"); a named source
+# (DPDK_SRC, DPDK_TARBALL(S), DPDK_GIT) other than the recorded one, or
+# changed options, rebuild it.
 #
 # The PMD is then configured in build-lts-VERSION against that DPDK only:
 # PKG_CONFIG_PATH names its libdpdk.pc, its driver-SDK headers come with it
 # (-Denable_driver_sdk=true), its lib and bin directories come first in
 # LD_LIBRARY_PATH and PATH, and the in-process test suites 'unit' and 'pmd'
 # run. Set LTS_SUITES to run other suites (e.g. "unit pmd testpmd").
+#
+#   scripts/dpdk-lts.sh --source VERSION
+#                     prints the source a build would use now (the line
+#                     install/.source would record; "cached: ..." when the
+#                     cache is used as it is; "debian" when Debian's
+#                     archive would be asked) and builds nothing
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+only_source=0
+if [ "${1:-}" = --source ]; then
+	only_source=1
+	shift
+fi
 ver=${1:-}
 case "$ver" in
 22.11|23.11|24.11|25.11) ;;
-*)	echo "usage: $0 22.11|23.11|24.11|25.11" >&2; exit 2 ;;
+*)	echo "usage: $0 [--source] 22.11|23.11|24.11|25.11" >&2; exit 2 ;;
 esac
 suites=${LTS_SUITES:-unit pmd}
 bdir="$top/build-lts-$ver"
@@ -49,6 +70,10 @@ run_pmd_tests() {
 }
 
 if [ "$ver" = 22.11 ]; then
+	if [ "$only_source" = 1 ]; then
+		echo "system $(pkg-config --modversion libdpdk)"
+		exit 0
+	fi
 	# The system's DPDK: the driver-SDK headers come from scripts/setup.sh.
 	"$top/scripts/setup.sh" >/dev/null
 	[ -d "$bdir" ] || meson setup "$bdir" "$top" >/dev/null
@@ -65,13 +90,14 @@ log="$cache/build.log"
 mkdir -p "$cache"
 
 # Only what the PMD, its tests (net/bonding for pmd_bond), its apps (hash,
-# lpm, ip_frag) and testpmd use; mandatory libraries and drivers (eal,
+# lpm, ip_frag, sched; graph and node with what they need: pcapng,
+# cryptodev, rcu, fib, rib) and testpmd use; mandatory libraries and drivers (eal,
 # ethdev, bus/pci, bus/vdev, mempool/ring, ...) are always built. The
 # driver SDK is installed so that no headers of another DPDK version can be
 # mixed in. A change here rebuilds the cached DPDK (.done holds the options
 # it was built with).
 dpdk_opts=(--prefix="$inst" -Dlibdir=lib -Dbuildtype=release
-	-Ddefault_library=shared -Denable_libs=gro,gso,hash,lpm,ip_frag,sched
+	-Ddefault_library=shared -Denable_libs=gro,gso,hash,lpm,ip_frag,sched,graph,node,pcapng,cryptodev,rcu,fib,rib
 	-Denable_drivers=net/null,net/ring,net/bonding -Denable_apps=test-pmd
 	-Dtests=false -Dexamples= -Denable_docs=false -Denable_driver_sdk=true)
 
@@ -131,6 +157,7 @@ debian_source() {
 			(cd "$work" && dpkg-source --no-check -x dpdk_*.dsc "$src") \
 				>>"$work/apt.log" 2>&1 || return 1
 			echo "dpdk-lts: DPDK source $v from Debian's $suites"
+			debian_version=$v
 			rm -rf "$work"
 			return 0
 		fi
@@ -140,18 +167,80 @@ debian_source() {
 	return 1
 }
 
-if [ "$(cat "$inst/.done" 2>/dev/null)" != "${dpdk_opts[*]}" ]; then
+# The newest tarball of the release in $DPDK_TARBALLS: dpdk-VER.N.tar.xz
+# (or dpdk-VER.tar.xz), by version, not by name order.
+newest_tarball() {
+	local f n
+	for f in "$DPDK_TARBALLS"/dpdk-"$ver".tar.xz "$DPDK_TARBALLS"/dpdk-"$ver".*.tar.xz; do
+		[ -f "$f" ] || continue
+		n=${f##*/}; n=${n#dpdk-"$ver"}; n=${n%.tar.xz}; n=${n#.}
+		[ -z "$n" ] && n=0
+		if [[ $n =~ ^[0-9]+$ ]]; then printf '%s\t%s\n' "$n" "$f"; fi
+	done | sort -n -k1,1 | tail -n 1 | cut -f2-
+}
+
+# The named source (DPDK_SRC, DPDK_TARBALL, DPDK_TARBALLS, DPDK_GIT) as the
+# line that install/.source records; empty when none is named (then the
+# cache, else Debian's archive).
+tarball=
+if [ -n "${DPDK_SRC:-}" ]; then
+	want="tree $DPDK_SRC $(cat "$DPDK_SRC/VERSION" 2>/dev/null)"
+elif [ -n "${DPDK_TARBALL:-}" ]; then
+	[ -f "$DPDK_TARBALL" ] || { echo "dpdk-lts: DPDK_TARBALL=$DPDK_TARBALL: no such file" >&2; exit 1; }
+	tarball=$DPDK_TARBALL
+elif [ -n "${DPDK_TARBALLS:-}" ] && tarball=$(newest_tarball) && [ -n "$tarball" ]; then
+	:
+elif [ -n "${DPDK_GIT:-}" ]; then
+	tag=${DPDK_TAG:-$(git_tag)}
+	[ -n "$tag" ] || { echo "dpdk-lts: no tag v$ver in $DPDK_GIT" >&2; exit 1; }
+	want="git $tag"
+else
+	[ -n "${DPDK_TARBALLS:-}" ] &&
+		echo "dpdk-lts: no dpdk-$ver.N.tar.xz in DPDK_TARBALLS=$DPDK_TARBALLS" >&2
+	want=
+fi
+[ -n "$tarball" ] &&
+	want="tarball ${tarball##*/} sha256 $(sha256sum < "$tarball" | cut -d' ' -f1)"
+have=$(cat "$inst/.source" 2>/dev/null || true)
+if [ "$only_source" = 1 ]; then
+	if [ -n "$want" ]; then
+		echo "$want"
+	elif [ "$(cat "$inst/.done" 2>/dev/null)" = "${dpdk_opts[*]}" ]; then
+		echo "cached: ${have:-unrecorded}"
+	elif [ -f "$src/VERSION" ]; then
+		echo "cached source: ${have:-unrecorded}"
+	else
+		echo debian
+	fi
+	exit 0
+fi
+
+if [ -n "$want" ] && [ "$want" != "$have" ] ||
+   [ "$(cat "$inst/.done" 2>/dev/null)" != "${dpdk_opts[*]}" ]; then
+	# Another source: nothing of the old build may stay (a tarball's
+	# files keep their release dates, older than the old objects).
+	if [ -n "$want" ] && [ "$want" != "$have" ]; then
+		rm -rf "$cache/build" "$inst"
+		[ -n "${DPDK_SRC:-}" ] || rm -rf "$src"
+	fi
 	if [ -n "${DPDK_SRC:-}" ]; then
 		:
+	elif [ -n "$tarball" ]; then
+		mkdir -p "$src"
+		tar -xJf "$tarball" -C "$src" --strip-components=1 ||
+			{ echo "dpdk-lts: cannot unpack $tarball" >&2; exit 1; }
+		echo "dpdk-lts: DPDK source from $tarball"
 	elif [ -n "${DPDK_GIT:-}" ]; then
-		tag=${DPDK_TAG:-$(git_tag)}
-		[ -n "$tag" ] || { echo "dpdk-lts: no tag v$ver in $DPDK_GIT" >&2; exit 1; }
 		if [ "$(cat "$src/VERSION" 2>/dev/null)" != "${tag#v}" ]; then
 			rm -rf "$src" && mkdir -p "$src"
 			git --git-dir="$DPDK_GIT" archive "$tag" | tar -x -C "$src"
 		fi
-	elif [ ! -f "$src/VERSION" ] && ! debian_source; then
-		echo "dpdk-lts: no DPDK $ver source: set DPDK_SRC=<dpdk-$ver source> or DPDK_GIT=<dpdk git dir>" >&2
+	elif [ -f "$src/VERSION" ]; then
+		want=$have
+	elif debian_source; then
+		want="debian $debian_version"
+	else
+		echo "dpdk-lts: no DPDK $ver source: set DPDK_TARBALLS=<folder of dpdk-$ver.N.tar.xz>, DPDK_TARBALL=<file>, DPDK_SRC=<dpdk-$ver source> or DPDK_GIT=<dpdk git dir>" >&2
 		exit 3
 	fi
 	case "$(cat "$src/VERSION")" in
@@ -178,18 +267,19 @@ if [ "$(cat "$inst/.done" 2>/dev/null)" != "${dpdk_opts[*]}" ]; then
 	ninja -C "$cache/build" -j "${LTS_JOBS:-2}" >>"$log" 2>&1
 	meson install -C "$cache/build" >>"$log" 2>&1
 	echo "${dpdk_opts[*]}" > "$inst/.done"
+	echo "$want" > "$inst/.source"
 fi
 
 pc=$(dirname "$(find "$inst" -name libdpdk.pc | head -n 1)")
 export PKG_CONFIG_PATH="$pc"
 export LD_LIBRARY_PATH="$inst/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$inst/bin:$PATH"
-echo "dpdk-lts: DPDK $(pkg-config --modversion libdpdk) from $inst"
+echo "dpdk-lts: DPDK $(pkg-config --modversion libdpdk) from $inst, built from: $(cat "$inst/.source" 2>/dev/null || echo unrecorded)"
 # pmdinfogen of the same release: the markers it reads in the objects
 # changed over releases.
 # The PMD's build caches what pkg-config said of the DPDK install: a DPDK
 # rebuilt since (by this clone or another) means a new build directory.
-stamp="$(pkg-config --modversion libdpdk) $(cat "$inst/.done")"
+stamp="$(pkg-config --modversion libdpdk) $(cat "$inst/.done") $(cat "$inst/.source" 2>/dev/null)"
 if [ "$(cat "$bdir/.lts-dpdk" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$bdir"
 	meson setup "$bdir" "$top" -Ddpdk_buildtools_dir="$src/buildtools" >/dev/null

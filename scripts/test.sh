@@ -4,7 +4,7 @@
 # test suite, then the suites of our own programs again in an
 # AddressSanitizer + UndefinedBehaviorSanitizer build, and ends with one
 # line "N passed, N failed" over both, plus the unit and pmd suites against
-# DPDK 24.11 and 25.11 (scripts/dpdk-lts.sh), a short libFuzzer run of every
+# DPDK 23.11, 24.11 and 25.11 (scripts/dpdk-lts.sh), a short libFuzzer run of every
 # parser (scripts/fuzz.sh) and the libusb transport against real USB
 # gadgets in a QEMU guest (tests/vm/run.sh), and the arm64 cross build's
 # suites under qemu-aarch64 (scripts/test-arm64.sh; CH39X_ARM64=0: not).
@@ -133,12 +133,14 @@ else
 fi
 
 # The DPDK LTS releases after the system's 22.11 (scripts/dpdk-lts.sh): the
-# PMD built against each, its unit and pmd suites run. The minimal DPDK is
-# cached per machine; its source comes from Debian's archive (or DPDK_GIT,
-# DPDK_SRC). A release whose source cannot be had is reported as a skip
-# with the reason (exit 3); a build or test failure counts as a failure.
+# PMD and its apps built against each, its unit and pmd suites run. The
+# minimal DPDK is cached per machine; its source comes from DPDK's release
+# tarballs in DPDK_TARBALLS (.ci/run sets it to ../shared/dpdk when that
+# exists), else DPDK_TARBALL, DPDK_SRC, DPDK_GIT or Debian's archive. A
+# release whose source cannot be had is reported as a skip with the reason
+# (exit 3); a build or test failure counts as a failure.
 lts_dirs=()
-for v in ${LTS_VERSIONS:-24.11 25.11}; do
+for v in ${LTS_VERSIONS:-23.11 24.11 25.11}; do
 	rm -f "$top/build-lts-$v/meson-logs/testlog.json"
 	LTS_SUITES="unit pmd" bash "$top/scripts/dpdk-lts.sh" "$v"
 	lrc=$?

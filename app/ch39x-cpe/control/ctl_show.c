@@ -47,6 +47,9 @@ counters(struct cpe_router *r, const struct cpe_stats *s,
 	cpe_tel_u64(d, "slow_pkts", s->slow_pkts);
 	cpe_tel_u64(d, "nat_sessions", s->nat_sessions);
 	cpe_tel_u64(d, "nat_expired", s->nat_expired);
+	cpe_tel_u64(d, "nat_full", s->nat_full);
+	cpe_tel_u64(d, "nat_full_refused", s->nat_full_refused);
+	cpe_evict_tel(d, "nat", s->nat_evicted);
 	cpe_tel_u64(d, "arp_expired", s->arp_expired);
 	cpe_tel_u64(d, "nd_expired", s->v6.nd_expired);
 	cpe_tel_u64(d, "neighbours", s->neighbours);

@@ -87,7 +87,12 @@ tables(struct cpe_router *r)
 	dp->fw = cpe_fwdp_create(o, &dp->env, &dp->ifs, dp->rt4, dp->rt6,
 				 dp->ftab4, dp->ftab6);
 	dp->frag = cpe_fragdp_create(o->frag_max, o->frag_timeout, &dp->env);
-	return dp->fw == NULL || dp->frag == NULL ? -ENOMEM : 0;
+	if (dp->fw == NULL || dp->frag == NULL)
+		return -ENOMEM;
+	/* The forwards' admission: the firewall's guard (guard_dp.h). */
+	if (dp->fw->guard_on)
+		dp->nat->guard = &dp->fw->guard;
+	return 0;
 }
 
 /* A clone of base named base-suffix (made once: clones stay). */

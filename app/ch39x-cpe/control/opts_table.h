@@ -91,9 +91,16 @@
 	X("tcp-close-timeout", "S", OPT_U32, NULL, OPT_F(tcp_close), 1, 86400, \
 	  10, "1..86400 (seconds)", NULL, \
 	  "A TCP session's timeout after a RST or both FINs") \
+	X("tcp-syn-timeout", "S", OPT_U32, NULL, OPT_F(tcp_syn), 1, 86400, \
+	  30, "1..86400 (seconds)", NULL, \
+	  "A handshake not completed (SYN sent, SYN+ACK seen): its " \
+	  "session's and firewall state's timeout") \
 	X("udp-timeout", "S", OPT_U32, NULL, OPT_F(udp_timeout), 1, 86400, \
 	  120, "1..86400 (seconds)", NULL, \
 	  "A UDP session's idle timeout") \
+	X("udp-unreplied-timeout", "S", OPT_U32, NULL, OPT_F(udp_unreplied), \
+	  1, 86400, 30, "1..86400 (seconds)", NULL, \
+	  "A UDP session never answered: its timeout") \
 	X("icmp-timeout", "S", OPT_U32, NULL, OPT_F(icmp_timeout), 1, 86400, \
 	  30, "1..86400 (seconds)", NULL, \
 	  "An ICMP echo session's idle timeout") \
@@ -112,6 +119,23 @@
 	X("fw-states", "N", OPT_U32, NULL, OPT_F(fw.states), 1024, 4194304, \
 	  65536, "1024..4194304", NULL, \
 	  "The firewall's tracked connections, 1024..4194304") \
+	X("synflood-protect", "on|off", OPT_ONOFF, NULL, OPT_F(fw.syn.on), 0, \
+	  0, 1, "on, off", NULL, \
+	  "Limits new connections from the WAN (forwarded ports, open " \
+	  "router ports, pinholes) per second; those over it are dropped " \
+	  "before any state is made") \
+	X("synflood-rate", "N", OPT_U32, NULL, OPT_F(fw.syn.rate), 1, 1000000, \
+	  CPE_GUARD_DEF_RATE, "1..1000000 (a second)", NULL, \
+	  "New connections from the WAN a second, per protocol (as OpenWrt " \
+	  "fw4), 1..1000000") \
+	X("synflood-burst", "N", OPT_U32, NULL, OPT_F(fw.syn.burst), 1, \
+	  1000000, CPE_GUARD_DEF_BURST, "1..1000000", NULL, \
+	  "... of them in one burst, 1..1000000") \
+	X("synflood-budget", "N", OPT_U32, NULL, OPT_F(fw.syn.budget), 0, \
+	  10000000, CPE_GUARD_DEF_BUDGET, "0 (no budget)..10000000 (a second)", \
+	  NULL, \
+	  "TCP SYNs from the WAN a second the router looks at, 0 (all)" \
+	  "..10000000; beyond, dropped on arrival") \
 	X("fw-forward", "PROTO/PORT[-PORT]=IPV4[:PORT]", OPT_FN, \
 	  opt_fw_forward, 0, 0, 0, 0, NULL, NULL, \
 	  "Forwards a WAN port (range) to a LAN host (DNAT, with hairpin " \

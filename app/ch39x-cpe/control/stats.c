@@ -108,6 +108,8 @@ nat(struct cpe_router *r, struct cpe_stats *s)
 	s->nat_full = n->st.full;
 	s->nat_unsupported = n->st.unsupported;
 	s->nat_icmp_err_xlated = n->st.icmp_err_xlated;
+	s->nat_full_refused = n->st.full_refused;
+	memcpy(s->nat_evicted, n->st.evicted, sizeof(s->nat_evicted));
 	s->nat_no_mapping = ST(cpe_ip4_input, "ip4_input")->nat_no_mapping +
 		ST(cpe_ip4_frag, "ip4_frag")->nat_no_mapping +
 		ST(cpe_nat4_out, "nat4_out")->no_mapping;

@@ -52,6 +52,7 @@ struct cpe_stats {
 	uint64_t slow_pkts;
 	uint64_t nat_created, nat_expired, nat_full, nat_no_mapping;
 	uint64_t nat_unsupported, nat_icmp_err_xlated;
+	uint64_t nat_evicted[CPE_EV_NB], nat_full_refused;
 	uint64_t arp_req_sent, arp_replies_sent, arp_learned, arp_changed;
 	uint64_t arp_expired, neigh_queued, neigh_queue_drops;
 	uint64_t icmp_ttl, icmp_unreach, icmp_frag_needed, icmp_echo_replies;

@@ -90,9 +90,12 @@ ip4_json(const struct cpe_stats *s, FILE *f)
 	fprintf(f, "  \"nat\": {\"sessions\": %u, \"created\": %" PRIu64
 		", \"expired\": %" PRIu64 ", \"full\": %" PRIu64
 		", \"no_mapping\": %" PRIu64 ", \"unsupported\": %" PRIu64
-		", \"icmp_errors_translated\": %" PRIu64 "},\n",
-		s->nat_sessions, s->nat_created, s->nat_expired, s->nat_full,
-		s->nat_no_mapping, s->nat_unsupported, s->nat_icmp_err_xlated);
+		", \"icmp_errors_translated\": %" PRIu64 ", \"full_refused\": %"
+		PRIu64, s->nat_sessions, s->nat_created, s->nat_expired,
+		s->nat_full, s->nat_no_mapping, s->nat_unsupported,
+		s->nat_icmp_err_xlated, s->nat_full_refused);
+	cpe_evict_print(f, s->nat_evicted, true);
+	fprintf(f, "},\n");
 	fprintf(f, "  \"arp\": {\"neighbours\": %u, \"requests\": %" PRIu64
 		", \"replies\": %" PRIu64 ", \"learned\": %" PRIu64
 		", \"changed\": %" PRIu64 ", \"expired\": %" PRIu64

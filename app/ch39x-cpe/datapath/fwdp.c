@@ -34,7 +34,8 @@ cpe_fwdp_create(struct cpe_opts *o, const struct cpe_env *env,
 	struct cpe_fw_timeouts to = {
 		.tcp_est = o->tcp_timeout, .tcp_trans = o->tcp_trans,
 		.tcp_close = o->tcp_close, .udp = o->udp_timeout,
-		.icmp = o->icmp_timeout,
+		.icmp = o->icmp_timeout, .tcp_syn = o->tcp_syn,
+		.udp_unreplied = o->udp_unreplied,
 	};
 	struct cpe_fwdp *f = calloc(1, sizeof(*f));
 
@@ -46,15 +47,27 @@ cpe_fwdp_create(struct cpe_opts *o, const struct cpe_env *env,
 	f->rt6 = rt6;
 	f->ftab4 = ftab4;
 	f->ftab6 = ftab6;
-	if (!o->fw.on || ifs->wan < 0)
+	if (ifs->wan < 0)
+		return f;
+	/* The guard serves NAT's forwards too, firewall on or off. */
+	if (cpe_guard_init(&f->guard, &o->fw.syn, env->hz, env->now) != 0) {
+		fprintf(stderr, "ch39x-cpe: --synflood-protect: cannot "
+			"allocate its table\n");
+		free(f);
+		return NULL;
+	}
+	f->guard_on = true;
+	if (!o->fw.on)
 		return f;
 	if (cpe_fw_init(&f->fw, &o->fw, env->hz, &to, env->now) != 0) {
 		fprintf(stderr, "ch39x-cpe: --fw-states %u: cannot allocate "
 			"the connection table\n", o->fw.states);
+		cpe_guard_free(&f->guard);
 		free(f);
 		return NULL;
 	}
 	f->fw.unlink = unlink_flows;
+	f->fw.guard = &f->guard;
 	f->fw.priv = f;
 	f->on = true;
 	return f;
@@ -67,6 +80,8 @@ cpe_fwdp_free(struct cpe_fwdp *f)
 		return;
 	if (f->on)
 		cpe_fw_free(&f->fw);
+	if (f->guard_on)
+		cpe_guard_free(&f->guard);
 	free(f);
 }
 

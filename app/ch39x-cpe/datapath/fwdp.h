@@ -35,6 +35,10 @@
 struct cpe_fwdp {
 	struct cpe_fw fw;
 	bool on;
+	/* SYN-flood protection (guard_dp.h): set up where there is a WAN,
+	 * firewall on or off (guard_on). */
+	struct cpe_guard guard;
+	bool guard_on;
 	const struct cpe_env *env;
 	const struct cpe_ifaces *ifs;
 	const struct cpe_rt4 *rt4;

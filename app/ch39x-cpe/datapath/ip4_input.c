@@ -9,13 +9,15 @@
  * routed, RFC 1812 5.3.5), and its source (BCP 38 and bogons: fwdp.h).
  * Fragments go to ip4_frag, the router's packets to ip4_local, the rest
  * to the route (ip4_route) but on a NAT WAN: behind NAPT the LAN hosts
- * are reached through sessions only.
+ * are reached through sessions only. TCP SYNs from the WAN over the
+ * guard's budget (--synflood-budget) are dropped first.
  */
 
 #include <rte_ip.h>
 
 #include "dpconf.h"
 #include "fwdp.h"
+#include "guard_dp.h"
 #include "ip4.h"
 
 enum {
@@ -25,6 +27,7 @@ enum {
 	IP4_IN_DROP_BAD,
 	IP4_IN_DROP_FW,
 	IP4_IN_DROP_NAT,
+	IP4_IN_DROP_SYNFLOOD,
 	IP4_IN_NB
 };
 
@@ -70,6 +73,10 @@ one(void *ctx, struct rte_mbuf *m)
 		c->bad++;
 		return IP4_IN_DROP_BAD;
 	}
+	/* The budget of SYNs from the WAN, before any lookup (guard_dp.h). */
+	if (c->ifs->ifs[in].wan && c->fw->guard_on &&
+	    !cpe_guard_syn_ok(&c->fw->guard, m, c->env->now))
+		return IP4_IN_DROP_SYNFLOOD;
 	local = cpe_if_local4(c->ifs, rte_be_to_cpu_32(ip->dst_addr), in);
 	if (local)
 		mb->flags |= CPE_MB_LOCAL;
@@ -131,6 +138,7 @@ static struct rte_node_register ip4_input_node = {
 		[IP4_IN_DROP_BAD] = "drop-bad",
 		[IP4_IN_DROP_FW] = "drop-fw",
 		[IP4_IN_DROP_NAT] = "drop-nat",
+		[IP4_IN_DROP_SYNFLOOD] = "drop-synflood",
 	},
 };
 

@@ -15,6 +15,7 @@
 
 #include "dpconf.h"
 #include "fwdp.h"
+#include "guard_dp.h"
 #include "ip6.h"
 
 enum {
@@ -23,6 +24,7 @@ enum {
 	IP6_IN_DROP_BAD,
 	IP6_IN_DROP_SCOPE,
 	IP6_IN_DROP_FW,
+	IP6_IN_DROP_SYNFLOOD,
 	IP6_IN_NB
 };
 
@@ -64,6 +66,10 @@ one(void *ctx, struct rte_mbuf *m)
 		c->bad++;
 		return IP6_IN_DROP_BAD;
 	}
+	/* The budget of SYNs from the WAN, before any lookup (guard_dp.h). */
+	if (c->ifs->ifs[in].wan && c->fw->guard_on &&
+	    !cpe_guard_syn_ok(&c->fw->guard, m, c->env->now))
+		return IP6_IN_DROP_SYNFLOOD;
 	if (IP6_DST(ip)[0] == 0xff || cpe_if_local6(c->ifs, in, IP6_DST(ip))) {
 		mb->flags |= CPE_MB_LOCAL;
 		if (cpe_fwdp_src6(c->fw, in, true, m) != CPE_FW_ACCEPT)
@@ -117,6 +123,7 @@ static struct rte_node_register ip6_input_node = {
 		[IP6_IN_DROP_BAD] = "drop-bad",
 		[IP6_IN_DROP_SCOPE] = "drop-scope",
 		[IP6_IN_DROP_FW] = "drop-fw",
+		[IP6_IN_DROP_SYNFLOOD] = "drop-synflood",
 	},
 };
 

@@ -136,6 +136,10 @@ nat_hashes(struct cpe_nat *n, uint32_t entries)
 		.key_len = sizeof(struct cpe_nat_key),
 		.hash_func = rte_hash_crc,
 		.socket_id = SOCKET_ID_ANY,
+		/* Extendable buckets: an add fails only when all
+		 * --nat-sessions are in use (make_room's cue), never on a
+		 * crowded bucket first. */
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
 	};
 	int i;
 
@@ -174,10 +178,13 @@ cpe_nat_create(const struct cpe_opts *o, struct cpe_fw_cfg *fwd,
 	n->to_close = (uint64_t)o->tcp_close * env->hz;
 	n->to_udp = (uint64_t)o->udp_timeout * env->hz;
 	n->to_icmp = (uint64_t)o->icmp_timeout * env->hz;
+	n->to_syn = (uint64_t)o->tcp_syn * env->hz;
+	n->to_udp_unreplied = (uint64_t)o->udp_unreplied * env->hz;
 	n->fwd = fwd;
 	n->env = env;
 	n->ifs = ifs;
 	n->ftab = ftab;
+	n->nb_sess_max = o->nat_sessions;
 	if (nat_hashes(n, o->nat_sessions) != 0) {
 		cpe_nat_free(n);
 		rte_errno = ENOMEM;
@@ -212,13 +219,15 @@ static uint64_t
 timeout_of(const struct cpe_nat *n, const struct cpe_nat_sess *s)
 {
 	if (s->out.proto == IPPROTO_UDP)
-		return n->to_udp;
+		return s->seen == 3 ? n->to_udp : n->to_udp_unreplied;
 	if (s->out.proto == IPPROTO_ICMP)
 		return n->to_icmp;
 	if (s->tcp == CPE_NAT_T_EST)
 		return n->to_tcp;
 	if (s->tcp == CPE_NAT_T_CLOSE)
 		return n->to_close;
+	if (s->tcp == CPE_NAT_T_SYN)
+		return n->to_syn;
 	return n->to_trans;
 }
 
@@ -268,6 +277,55 @@ cpe_nat_age(struct cpe_nat *n, uint32_t ms)
 			n->st.expired++;
 		}
 	}
+}
+
+/* Sessions cpe_nat_make_room() looks at for the one to push out. */
+#define NAT_EVICT_SCAN	64
+
+/* evict.h's class: a forward's session is the WAN's. */
+static uint8_t
+class_of(const struct cpe_nat_sess *s)
+{
+	bool assured = s->out.proto == IPPROTO_TCP ?
+		s->tcp == CPE_NAT_T_EST || s->tcp == CPE_NAT_T_FIN :
+		s->seen == 3;
+
+	return cpe_ev_class(s->fwd, assured);
+}
+
+/* The scan goes round the table, so the oldest come first. */
+int
+cpe_nat_make_room(struct cpe_nat *n, bool from_wan)
+{
+	struct cpe_ev_pick pick;
+	struct cpe_nat_sess *s;
+	uint32_t i, k = 0;
+
+	if (cpe_nat_in_use(n) < n->nb_sess_max)
+		return 0;
+	cpe_ev_pick_init(&pick);
+	for (i = 0; i < n->nb_sess && k < NAT_EVICT_SCAN &&
+		     pick.cls != CPE_EV_EMBRYONIC_WAN; i++) {
+		if (++n->evict_cursor >= n->nb_sess)
+			n->evict_cursor = 0;
+		s = &n->sess[n->evict_cursor];
+		if (!s->used)
+			continue;
+		if (n->env->now - s->last > timeout_of(n, s)) {
+			sess_del(n, n->evict_cursor);
+			n->st.expired++;
+			return 0;
+		}
+		cpe_ev_consider(&pick, n->evict_cursor, class_of(s), s->last);
+		k++;
+	}
+	if (!cpe_ev_may_evict(&pick, from_wan)) {
+		n->st.full_refused++;
+		return -ENOSPC;
+	}
+	sess_del(n, pick.idx);
+	n->st.evicted[pick.cls]++;
+	return 0;
 }
 
 /*
@@ -428,7 +486,8 @@ cpe_nat_out(struct cpe_nat *n, struct rte_mbuf *m, struct cpe_mb *mb,
 	k.proto = ip->next_proto_id;
 	pos = rte_hash_lookup(n->h_out, &k);
 	if (pos < 0)
-		pos = sess_new_out(n, &k, dp, l4);
+		pos = cpe_nat_make_room(n, false) != 0 ? -ENOSPC :
+			sess_new_out(n, &k, dp, l4);
 	if (pos < 0) {
 		n->st.full++;
 		return -ENOSPC;
@@ -437,6 +496,7 @@ cpe_nat_out(struct cpe_nat *n, struct rte_mbuf *m, struct cpe_mb *mb,
 	if (k.proto == IPPROTO_TCP)
 		cpe_nat_tcp_track(s, l4[13], 0);
 	s->last = n->env->now;
+	s->seen |= 1;
 	mb->flags |= CPE_MB_NAT;
 	mb->sip = n->ifs->ifs[n->ifs->wan].ip_be;
 	mb->dip = ip->dst_addr;
@@ -472,6 +532,7 @@ cpe_nat_in_lookup(struct cpe_nat *n, struct rte_mbuf *m, struct cpe_mb *mb,
 	if (k.proto == IPPROTO_TCP)
 		cpe_nat_tcp_track(s, l4[13], 1);
 	s->last = n->env->now;
+	s->seen |= 2;
 	mb->flags |= CPE_MB_NAT;
 	mb->sip = ip->src_addr;
 	mb->dip = s->out.a;

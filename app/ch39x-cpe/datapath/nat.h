@@ -34,6 +34,13 @@
  * REQ-9, RFC 5382 REQ-8); such a session's external side is (router LAN
  * address, a dynamic port) and its replies are looked up on the LAN side.
  *
+ * Under a flood: a forwarded connection is made only when the guard
+ * admits it (--synflood-rate); a full table makes room by evict.h's
+ * policy (cpe_nat_make_room: the forwards' handshakes and unanswered UDP
+ * first, assured sessions last, the LAN's never for the WAN's), and a
+ * handshake or an unanswered UDP session times out sooner
+ * (--tcp-syn-timeout, --udp-unreplied-timeout).
+ *
  * A session's cached flows (ftab.h) go with it; a hit of one keeps it
  * alive (cpe_nat_touch()).
  */
@@ -45,6 +52,8 @@
 #include <rte_mbuf.h>
 
 #include "dp.h"
+#include "evict.h"
+#include "guard.h"
 #include "ftab.h"
 #include "iface.h"
 
@@ -62,6 +71,7 @@ struct cpe_nat_sess {
 	uint16_t ext;			/* network order */
 	uint8_t tcp;
 	uint8_t fin;			/* bit 0: FIN out, bit 1: FIN in */
+	uint8_t seen;			/* bit 0: a packet out, bit 1: in */
 	bool used;
 	bool fwd;			/* ext is a forwarded port: kept */
 	bool hairpin;			/* LAN -> WAN address -> LAN */
@@ -69,15 +79,24 @@ struct cpe_nat_sess {
 
 struct cpe_nat_stats {
 	uint64_t created, expired, full, unsupported, icmp_err_xlated;
+	/* Sessions pushed out of a full table, by evict.h's class, and
+	 * new ones from the WAN refused (a table full of assured ones). */
+	uint64_t evicted[CPE_EV_NB], full_refused;
 };
 
 struct cpe_nat {
 	struct rte_hash *h_out, *h_in, *h_map;
 	struct cpe_nat_sess *sess;
 	uint32_t nb_sess;
+	uint32_t nb_sess_max;		/* --nat-sessions */
 	uint32_t age_cursor;
+	uint32_t evict_cursor;		/* cpe_nat_make_room()'s scan */
 	uint16_t lo, hi;		/* --nat-ports */
 	uint64_t to_tcp, to_trans, to_close, to_udp, to_icmp;	/* TSC */
+	uint64_t to_syn, to_udp_unreplied;			/* TSC */
+	/* SYN-flood protection (the firewall's, guard_dp.h): a forward's
+	 * new connection is admitted by it; NULL: no limit. */
+	struct cpe_guard *guard;
 	/* Sessions using each external port, per protocol (TCP, UDP, ICMP). */
 	uint32_t *port_refs[3];
 	/* Bitmaps of external ports in use: TCP, UDP, ICMP. */
@@ -134,6 +153,12 @@ int32_t cpe_nat_sess_add(struct cpe_nat *n, const struct cpe_nat_key *out,
 			 const struct cpe_nat_key *in, uint16_t ext,
 			 const uint8_t *l4);
 void cpe_nat_tcp_track(struct cpe_nat_sess *s, uint8_t flags, int dir);
+/*
+ * Room for a new session (from the WAN: from_wan) when all --nat-sessions
+ * are in use: an expired one, else the least valuable of a scan goes
+ * (evict.h). 0, or -ENOSPC (refused, counted).
+ */
+int cpe_nat_make_room(struct cpe_nat *n, bool from_wan);
 int cpe_nat_l4_ports(uint8_t proto, const uint8_t *l4, uint32_t len,
 		     uint16_t *sp, uint16_t *dp, bool echo_req);
 
@@ -143,7 +168,8 @@ int cpe_nat_l4_ports(uint8_t proto, const uint8_t *l4, uint32_t len,
  * (reported). */
 int cpe_nat_forward_setup(struct cpe_nat *n, bool nat_on);
 /* A WAN packet to a forwarded port opens a session: 0 and mb set as
- * cpe_nat_in_lookup(); -ENOENT: not a forward. */
+ * cpe_nat_in_lookup(); -ENOENT: not a forward; -EBUSY: a new connection
+ * the guard or a full table refused, drop it. */
 int cpe_nat_forward_in(struct cpe_nat *n, struct rte_mbuf *m,
 		       struct cpe_mb *mb, const uint8_t *l4, uint32_t l4_len);
 /* A LAN packet to the WAN address and a forwarded port: 0 and mb set. */

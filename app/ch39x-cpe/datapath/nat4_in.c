@@ -10,8 +10,11 @@
  * made for it); from a LAN: a hairpin to the WAN address's forwarded
  * ports, or a hairpin session's reply to the router's LAN address. What
  * is translated is routed by its new destination (ip4_route); the rest
- * is the router's, if the firewall lets it in.
+ * is the router's, if the firewall lets it in. A forward's new connection
+ * that the guard (--synflood-*) or a full table refuses is dropped.
  */
+
+#include <errno.h>
 
 #include <rte_ip.h>
 
@@ -22,6 +25,7 @@
 enum {
 	NAT4_IN_ROUTE,
 	NAT4_IN_FW,
+	NAT4_IN_DROP_SYNFLOOD,
 	NAT4_IN_NB
 };
 
@@ -48,6 +52,7 @@ one(void *ctx, struct rte_mbuf *m)
 		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 	const uint8_t *l4 = (const uint8_t *)ip + rte_ipv4_hdr_len(ip);
 	const struct cpe_iface *p = &c->ifs->ifs[cpe_in(m)];
+	int rc;
 
 	if (p->wan && is_icmp_error(ip, l4, mb->l4_len)) {
 		if (cpe_nat_icmp_error(c->nat, m, true) != 0)
@@ -55,11 +60,18 @@ one(void *ctx, struct rte_mbuf *m)
 		mb->flags |= CPE_MB_ICMP_XLATED;
 		return NAT4_IN_ROUTE;
 	}
-	if (p->wan ? cpe_nat_in_lookup(c->nat, m, mb, l4, mb->l4_len) == 0 ||
-	    cpe_nat_forward_in(c->nat, m, mb, l4, mb->l4_len) == 0 :
-	    ip->dst_addr == c->ifs->ifs[c->ifs->wan].ip_be ?
-	    cpe_nat_hairpin(c->nat, m, mb, l4, mb->l4_len) == 0 :
-	    cpe_nat_in_lookup(c->nat, m, mb, l4, mb->l4_len) == 0) {
+	if (p->wan) {
+		rc = cpe_nat_in_lookup(c->nat, m, mb, l4, mb->l4_len);
+		if (rc != 0)
+			rc = cpe_nat_forward_in(c->nat, m, mb, l4, mb->l4_len);
+		if (rc == -EBUSY)	/* refused by the guard or a full table */
+			return NAT4_IN_DROP_SYNFLOOD;
+	} else {
+		rc = ip->dst_addr == c->ifs->ifs[c->ifs->wan].ip_be ?
+			cpe_nat_hairpin(c->nat, m, mb, l4, mb->l4_len) :
+			cpe_nat_in_lookup(c->nat, m, mb, l4, mb->l4_len);
+	}
+	if (rc == 0) {
 		mb->flags |= CPE_MB_NAT_IN;
 		return NAT4_IN_ROUTE;
 	}
@@ -100,6 +112,7 @@ static struct rte_node_register nat4_in_node = {
 	.next_nodes = {
 		[NAT4_IN_ROUTE] = "ip4_route",
 		[NAT4_IN_FW] = "firewall",
+		[NAT4_IN_DROP_SYNFLOOD] = "drop-synflood",
 	},
 };
 

@@ -16,6 +16,7 @@
 #include <rte_ip.h>
 #include <rte_tcp.h>
 
+#include "guard_dp.h"
 #include "nat.h"
 
 int
@@ -115,10 +116,19 @@ cpe_nat_forward_in(struct cpe_nat *n, struct rte_mbuf *m, struct cpe_mb *mb,
 	in.pa = sp;
 	in.pb = dp;
 	in.proto = out.proto;
+	/* Made only when the guard admits it, and room made for it. */
+	if (n->guard != NULL && !cpe_guard_new(n->guard, m, n->env->now)) {
+		f->limited++;
+		return -EBUSY;
+	}
+	if (cpe_nat_make_room(n, true) != 0) {
+		n->st.full++;
+		return -EBUSY;
+	}
 	pos = cpe_nat_sess_add(n, &out, &in, dp, l4);
 	if (pos < 0) {
 		n->st.full++;
-		return -ENOSPC;
+		return -EBUSY;
 	}
 	n->sess[pos].fwd = true;
 	f->hits++;
@@ -138,6 +148,10 @@ hairpin_new(struct cpe_nat *n, const struct cpe_nat_key *out,
 	lan = cpe_if_lan_of(n->ifs, f->addr);
 	if (lan < 0)
 		return -ENOENT;
+	if (cpe_nat_make_room(n, false) != 0) {
+		n->st.full++;
+		return -ENOSPC;
+	}
 	/* Its own port: no mapping (the source is rewritten to the router's
 	 * LAN address, not the WAN's).
 	 */
@@ -200,6 +214,7 @@ cpe_nat_hairpin(struct cpe_nat *n, struct rte_mbuf *m, struct cpe_mb *mb,
 	if (out.proto == IPPROTO_TCP)
 		cpe_nat_tcp_track(s, l4[13], 0);
 	s->last = n->env->now;
+	s->seen |= 1;
 	mb->flags |= CPE_MB_NAT;
 	mb->sip = s->in.b;
 	mb->sport = s->ext;

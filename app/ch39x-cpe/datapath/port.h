@@ -124,6 +124,6 @@ struct cpe_drop {
 #define CPE_DROP_REASONS(X) \
 	X(bad) X(not_ip) X(vlan) X(ttl) X(no_route) X(mtu) X(frag) X(fw) \
 	X(nat) X(wan_no_addr) X(scope) X(neigh) X(pppoe) X(down) X(txq) \
-	X(nomem)
+	X(nomem) X(synflood)
 
 #endif /* CPE_PORT_H */

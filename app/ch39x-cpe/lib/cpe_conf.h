@@ -113,6 +113,7 @@ struct cpe_opts {
 	uint16_t nat_lo, nat_hi;
 	uint32_t nat_sessions;
 	uint32_t tcp_timeout, tcp_trans, tcp_close, udp_timeout, icmp_timeout;
+	uint32_t tcp_syn, udp_unreplied;	/* embryonic entries' timeouts */
 	uint32_t arp_timeout;
 	double stats_interval;		/* 0: only at exit */
 	double duration;		/* 0: until a signal */

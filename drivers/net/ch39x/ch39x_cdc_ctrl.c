@@ -17,8 +17,13 @@
 #include <rte_ether.h>
 #include <rte_malloc.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
+#include "ch39x_ctrl.h"
+#include "ch39x_link.h"
 #include "ch39x_logs.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
+#include "ch39x_xstats.h"
 
 /*
  * The longest frame the PMD handles on a CDC device (MTU 9000 plus header

@@ -5,13 +5,16 @@
 /* §N: section N of doc/guides/nics/ch39x_protocol.rst */
 
 /*
- * net_ch39x: probe, the ethdev ops every device type shares and the
- * simulated adapter's API; the link and the device's presence (control
- * requests, interrupt endpoint, removal) are in ch39x_link.c. What differs by
- * device type is behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
+ * net_ch39x: probe, the ethdev ops every device type shares, the port's
+ * start and stop. Beside it: control requests (ch39x_ctrl.c), the link
+ * (ch39x_link.c), the interrupt endpoint (ch39x_intr.c), the device's
+ * presence and removal (ch39x_presence.c), reconnect=on
+ * (ch39x_reconnect.c), Rx interrupts (ch39x_rx_intr.c) and the simulated
+ * adapter's API (ch39x_sim_api.c). What differs by device type is
+ * behind ch39x_ops(): ch39x_vendor_ctrl.c (CH397, CH398) and
  * ch39x_cdc_ctrl.c (CDC-NCM, CDC-ECM); the bursts are in ch39x_rx.c and
- * ch39x_tx.c, what the port reports in ch39x_info.c,
- * statistics in ch39x_xstats.c, the devargs in ch39x_devargs.c.
+ * ch39x_tx.c, what the port reports in ch39x_info.c, statistics in
+ * ch39x_xstats.c, the devargs in ch39x_devargs.c.
  */
 
 #include <errno.h>
@@ -30,27 +33,24 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include "ch39x_adapter.h"
+#include "ch39x_ctrl.h"
 #include "ch39x_devargs.h"
 #include "ch39x_ethdev.h"
+#include "ch39x_info.h"
+#include "ch39x_intr.h"
 #include "ch39x_libusb.h"
+#include "ch39x_link.h"
 #include "ch39x_logs.h"
-#include "ch39x_xfer_buf.h"
-#include "rte_pmd_ch39x.h"
+#include "ch39x_presence.h"
+#include "ch39x_reconnect.h"
+#include "ch39x_rx_intr.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
+#include "ch39x_xstats.h"
 
 RTE_LOG_REGISTER_DEFAULT(ch39x_logtype, NOTICE);
 
-
-int
-ch39x_program_rx_mode(struct ch39x_adapter *ad)
-{
-	const struct rte_eth_dev_data *data = ad->dev->data;
-
-	/* The device is gone: the state is written when it is back. */
-	if (ch39x_deferred(ad))
-		return 0;
-
-	return ch39x_ops(ad)->rx_mode(ad, data->promiscuous, data->all_multicast);
-}
 
 /* ---- ethdev ops ---- */
 
@@ -66,103 +66,6 @@ ch39x_dev_configure(struct rte_eth_dev *dev)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static int
-rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
-{
-	struct ch39x_adapter *ad = dev->data->dev_private;
-	uint16_t room = (uint16_t)(rte_pktmbuf_data_room_size(q->mp) -
-				   RTE_PKTMBUF_HEADROOM);
-
-	uint64_t ol = dev->data->dev_conf.rxmode.offloads;
-
-	q->scatter = (ol & RTE_ETH_RX_OFFLOAD_SCATTER) ||
-		dev->data->scattered_rx;
-	q->vlan_strip = (ol & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
-	/* Stripped by the device where it can, else by the copy. */
-	q->sw_vlan_strip = q->vlan_strip &&
-		!(ad->caps & CH39X_CAP_VLAN_STRIP);
-	q->sw_csum = ad->args.rx_csum_sw &&
-		(ol & RTE_ETH_RX_OFFLOAD_CHECKSUM) != 0;
-	q->max_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
-	q->data_room = room;
-	if (q->max_frame > room && !q->scatter) {
-		PMD_LOG(ERR, "%s: MTU %u makes frames of up to %u bytes, more "
-			"than the %u-byte mbuf data room; enable "
-			"RTE_ETH_RX_OFFLOAD_SCATTER (testpmd --enable-scatter) "
-			"or use larger mbufs", dev->data->name,
-			dev->data->mtu, q->max_frame, room);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * Rx interrupts: the transport's RX wake-up descriptor as the queue's
- * event fd. EXT: EAL only waits on it; the backend clears it at disarm.
- */
-static int
-rx_intr_setup(struct rte_eth_dev *dev)
-{
-	struct ch39x_adapter *ad = dev->data->dev_private;
-	struct rte_intr_handle *h = dev->intr_handle;
-	struct ch39x_usb_dev *u = ad->usb;
-	int fd;
-
-	if (!dev->data->dev_conf.intr_conf.rxq)
-		return 0;
-	fd = u->ops->rx_wake_fd != NULL ? u->ops->rx_wake_fd(u) : -ENOTSUP;
-	if (fd < 0) {
-		PMD_LOG(ERR, "%s: Rx interrupts: the %s backend cannot wake "
-			"a thread (%s); leave intr_conf.rxq off", dev->data->name,
-			u->ops->name, strerror(-fd));
-		return fd;
-	}
-	rte_intr_vec_list_free(h);
-	if (rte_intr_type_set(h, RTE_INTR_HANDLE_EXT) != 0 ||
-	    rte_intr_efds_index_set(h, 0, fd) != 0 ||
-	    rte_intr_nb_efd_set(h, 1) != 0 ||
-	    rte_intr_max_intr_set(h, 2) != 0 ||
-	    rte_intr_vec_list_alloc(h, "ch39x_intr_vec", 1) != 0 ||
-	    rte_intr_vec_list_index_set(h, 0, RTE_INTR_VEC_RXTX_OFFSET) != 0)
-		return -ENOMEM;
-	return 0;
-}
-
-/* Arm or disarm the queue's wake-up (the one RX queue: qid is 0). */
-int
-ch39x_rx_arm(struct rte_eth_dev *dev, bool on)
-{
-	struct ch39x_adapter *ad = dev->data->dev_private;
-
-	if (ad->usb->ops->rx_arm == NULL)
-		return -ENOTSUP;
-	/* The device is gone: armed again when it is back. */
-	if (ch39x_deferred(ad)) {
-		ad->rx_rearm = on;
-		return 0;
-	}
-	ad->usb->ops->rx_arm(ad->usb, on);
-	__atomic_store_n(&ad->rx_armed, on, __ATOMIC_SEQ_CST);
-	/* Woken: maybe by the interrupt endpoint (ch39x_link.c). */
-	if (!on && !ad->intr_hooked)
-		ch39x_intr_alarm_fast(ad);
-	return 0;
-}
-
-static int
-ch39x_rx_queue_intr_enable(struct rte_eth_dev *dev, uint16_t qid)
-{
-	RTE_SET_USED(qid);
-	return ch39x_rx_arm(dev, true);
-}
-
-static int
-ch39x_rx_queue_intr_disable(struct rte_eth_dev *dev, uint16_t qid)
-{
-	RTE_SET_USED(qid);
-	return ch39x_rx_arm(dev, false);
 }
 
 /* rte_eth_conf.link_speeds into the device, or refused. */
@@ -182,7 +85,11 @@ link_config(struct rte_eth_dev *dev)
 	return -EINVAL;
 }
 
-int
+/*
+ * Start and stop without the reconnect lock: dev_start and dev_stop take
+ * it; the reconnect alarm holds it and calls these through ch39x_port_ops.
+ */
+static int
 ch39x_port_start(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
@@ -198,9 +105,9 @@ ch39x_port_start(struct rte_eth_dev *dev)
 			dev->data->name);
 		return -EINVAL;
 	}
-	rc = rxq_bind(dev, ad->rxq);
+	rc = ch39x_rxq_bind(dev, ad->rxq);
 	if (rc == 0)
-		rc = rx_intr_setup(dev);
+		rc = ch39x_rx_intr_setup(dev);
 	if (rc != 0)
 		return rc;
 	/* The MTU grew since the RX queue was set up: larger transfers. */
@@ -250,24 +157,11 @@ ch39x_port_start(struct rte_eth_dev *dev)
 		ch39x_rxq_stop(ad->rxq);
 		return rc;
 	}
-	if (u->ops->intr_hook != NULL) {
-		u->ops->intr_hook(u, ch39x_intr_reaped, ad);
-		ad->intr_hooked = true;
-	}
-	/* ch397_open: the interrupt transfer goes first, carrier off. */
-	ad->intr_xfer.ep = CH39X_EP_INTR_IN;
-	ad->intr_xfer.buf = ad->intr_buf;
-	ad->intr_xfer.len = ad->info.maxp[CH39X_EP_INTR_IN];
-	if (ad->intr_xfer.len == 0 || ad->intr_xfer.len > sizeof(ad->intr_buf))
-		ad->intr_xfer.len = sizeof(ad->intr_buf);
-	rc = u->ops->submit(u, &ad->intr_xfer);
+	rc = ch39x_intr_submit(ad);
 	if (rc != 0) {
 		ch39x_rxq_stop(ad->rxq);
 		return rc;
 	}
-	ad->rx_armed = false;
-	ad->alarm_slow = false;
-	ad->intr_news = false;
 	ch39x_set_started(ad, true);
 	/* One burst function per framing: no per-frame branch on it. */
 	dev->rx_pkt_burst = ops->rx_burst;
@@ -285,22 +179,15 @@ ch39x_port_start(struct rte_eth_dev *dev)
 	return 0;
 }
 
-int
+static int
 ch39x_port_stop(struct rte_eth_dev *dev)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
-	struct ch39x_xfer *x;
-	uint64_t deadline;
 
 	if (!ch39x_started(ad))
 		return 0;
 	ch39x_set_started(ad, false);
-	ch39x_intr_alarm_stop(ad);
-	/* A real backend hands cancelled transfers back at a later poll. */
-	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
-	deadline = rte_get_timer_cycles() + rte_get_timer_hz();
-	while (ad->intr_xfer.in_flight && rte_get_timer_cycles() < deadline)
-		ad->usb->ops->poll(ad->usb, CH39X_EP_INTR_IN, &x, 1);
+	ch39x_intr_stop(ad);
 	ch39x_rxq_stop(ad->rxq);
 	ch39x_txq_stop(ad->txq);
 	ch39x_set_link(ad, false, 0);
@@ -349,53 +236,12 @@ ch39x_dev_stop(struct rte_eth_dev *dev)
 }
 
 static void
-rxq_free(struct ch39x_rxq *q)
-{
-	if (q == NULL)
-		return;
-	if (q->lent) {
-		/*
-		 * The application still holds mbufs that point into transfer
-		 * buffers: leaking them is safe, freeing them is not.
-		 */
-		PMD_LOG(ERR, "port %u: %u RX transfers still lent to mbufs "
-			"the application holds; their memory is not freed",
-			q->port_id, q->lent);
-		return;
-	}
-	rte_ring_free(q->returned);
-	rte_free(q->shinfo);
-	/* Transport buffers, one per transfer, when there is no block. */
-	if (q->bufs == NULL)
-		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
-	rte_free(q->xfers);
-	rte_free(q->bufs);
-	rte_free(q);
-}
-
-static void
-txq_free(struct ch39x_txq *q)
-{
-	if (q == NULL)
-		return;
-	if (q->bufs == NULL)
-		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
-	rte_free(q->xfers);
-	rte_free(q->free);
-	rte_free(q->frames);
-	rte_free(q->bufs);
-	rte_free(q->scratch);
-	rte_free(q->ncm);
-	rte_free(q);
-}
-
-static void
 ch39x_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 {
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	(void)qid;
-	rxq_free(ad->rxq);
+	ch39x_rxq_free(ad->rxq);
 	ad->rxq = NULL;
 	if (dev->data->rx_queues != NULL)
 		dev->data->rx_queues[0] = NULL;
@@ -407,7 +253,7 @@ ch39x_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	struct ch39x_adapter *ad = dev->data->dev_private;
 
 	(void)qid;
-	txq_free(ad->txq);
+	ch39x_txq_free(ad->txq);
 	ad->txq = NULL;
 	if (dev->data->tx_queues != NULL)
 		dev->data->tx_queues[0] = NULL;
@@ -432,9 +278,7 @@ ch39x_dev_close(struct rte_eth_dev *dev)
 		ad->usb->ops->close(ad->usb);
 		ad->usb = NULL;
 	}
-	rte_intr_vec_list_free(dev->intr_handle);
-	rte_intr_instance_free(dev->intr_handle);
-	dev->intr_handle = NULL;
+	ch39x_rx_intr_uninit(dev);
 	pthread_mutex_destroy(&ad->ctrl_lock);
 	pthread_mutex_destroy(&ad->rc_lock);
 	/* The ethdev layer frees dev_private and the MAC address array. */
@@ -467,9 +311,9 @@ ch39x_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 							      dev->data->mtu);
 	rc = ch39x_rxq_alloc(ad, q, nb_desc);
 	if (rc == 0)
-		rc = rxq_bind(dev, q);
+		rc = ch39x_rxq_bind(dev, q);
 	if (rc != 0) {
-		rxq_free(q);
+		ch39x_rxq_free(q);
 		return rc;
 	}
 	ad->rxq = q;
@@ -500,7 +344,7 @@ ch39x_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	q->mtu_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
 	rc = ch39x_txq_alloc(ad, q, nb_desc);
 	if (rc != 0) {
-		txq_free(q);
+		ch39x_txq_free(q);
 		return rc;
 	}
 	ad->txq = q;
@@ -708,6 +552,14 @@ static const struct eth_dev_ops ch39x_eth_ops_secondary = {
 	.eth_dev_priv_dump = ch39x_priv_dump,
 };
 
+/* For the reconnect alarm (ch39x_reconnect.c), which sits below these. */
+static const struct ch39x_port_ops ch39x_port_ops = {
+	.start = ch39x_port_start,
+	.stop = ch39x_port_stop,
+	.rx_arm = ch39x_rx_arm,
+	.watch = ch39x_presence_watch,
+};
+
 static int
 probe_secondary(struct rte_vdev_device *vdev)
 {
@@ -727,15 +579,6 @@ probe_secondary(struct rte_vdev_device *vdev)
 }
 
 /* ---- probe ---- */
-
-int
-ch39x_hw_init(struct ch39x_adapter *ad)
-{
-	/* The device type, from what the transport says the function is. */
-	ad->usb->ops->get_info(ad->usb, &ad->info);
-	ad->framing = (enum ch39x_framing)ad->info.framing;
-	return ch39x_ops(ad)->init(ad);
-}
 
 static void
 libusb_log(void *arg, const char *msg)
@@ -762,6 +605,8 @@ open_real(const char *name, const struct ch39x_args *a, char *err,
 	sel.path = a->path[0] ? a->path : NULL;
 	sel.protos = a->protos;
 	sel.keep_kernel_driver = a->kernel_driver_keep;
+	sel.has_function = a->function.set;
+	sel.function = a->function.num;
 	sel.log = libusb_log;
 	sel.log_arg = (void *)(uintptr_t)name;
 	u = ch39x_libusb_open(&sel, err, errlen);
@@ -795,6 +640,7 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	ad = dev->data->dev_private;
 	ad->dev = dev;
 	ad->args = args;
+	ad->port_ops = &ch39x_port_ops;
 	pthread_mutex_init(&ad->ctrl_lock, NULL);
 	{
 		pthread_mutexattr_t ma;
@@ -830,12 +676,9 @@ ch39x_probe(struct rte_vdev_device *vdev)
 	dev->data->mtu = RTE_ETHER_MTU;
 	dev->data->dev_flags |= RTE_ETH_DEV_INTR_LSC | RTE_ETH_DEV_INTR_RMV |
 		RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
-	/* Rx interrupts: filled at start when the application asks. */
-	dev->intr_handle = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
-	if (dev->intr_handle == NULL) {
-		rc = -ENOMEM;
+	rc = ch39x_rx_intr_init(dev);
+	if (rc != 0)
 		goto fail;
-	}
 	dev->dev_ops = &ch39x_eth_ops;
 	dev->rx_pkt_burst = ch39x_ops(ad)->rx_burst;
 	dev->tx_pkt_burst = ch39x_ops(ad)->tx_burst;
@@ -888,89 +731,14 @@ ch39x_dev_reset(struct rte_eth_dev *dev)
 }
 
 
-/* The simulated device behind a ch39x port, or NULL. */
-static struct ch39x_usb_dev *
-sim_of(uint16_t port_id, int *rc)
+/*
+ * A port of this driver in this process, primary (a secondary's ports
+ * have the other ops table, and no device).
+ */
+bool
+ch39x_eth_dev_is_ours(const struct rte_eth_dev *dev)
 {
-	struct rte_eth_dev *dev;
-	struct ch39x_adapter *ad;
-
-	*rc = -ENODEV;
-	if (!rte_eth_dev_is_valid_port(port_id))
-		return NULL;
-	dev = &rte_eth_devices[port_id];
-	*rc = -ENOTSUP;
-	if (dev->dev_ops != &ch39x_eth_ops)
-		return NULL;
-	ad = dev->data->dev_private;
-	if (!ch39x_sim_is_sim(ad->usb))
-		return NULL;
-	*rc = 0;
-	return ad->usb;
-}
-
-int
-rte_pmd_ch39x_sim_fault(uint16_t port_id, enum rte_pmd_ch39x_ep ep,
-			enum rte_pmd_ch39x_fault fault, uint32_t count)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u == NULL)
-		return rc;
-	return ch39x_sim_fault(u, (enum ch39x_ep)ep,
-			       (enum ch39x_sim_fault)fault, count) == 0 ?
-		0 : -EINVAL;
-}
-
-int
-rte_pmd_ch39x_sim_set_cable(uint16_t port_id, int plugged)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u != NULL)
-		ch39x_sim_set_cable(u, plugged != 0);
-	return rc;
-}
-
-int
-rte_pmd_ch39x_sim_fail_ctrl(uint16_t port_id, uint32_t count)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u != NULL)
-		ch39x_sim_fail_ctrl(u, count);
-	return rc;
-}
-
-int
-rte_pmd_ch39x_sim_unplug(uint16_t port_id)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u != NULL)
-		ch39x_sim_unplug(u);
-	return rc;
-}
-
-int
-rte_pmd_ch39x_sim_replug(uint16_t port_id, enum rte_pmd_ch39x_replug how)
-{
-	struct ch39x_usb_dev *u;
-	int rc;
-
-	u = sim_of(port_id, &rc);
-	if (u == NULL)
-		return rc;
-	return ch39x_sim_replug(u, (enum ch39x_sim_replug)how) == 0 ?
-		0 : -EINVAL;
+	return dev->dev_ops == &ch39x_eth_ops;
 }
 
 static struct rte_vdev_driver ch39x_vdev_drv = {

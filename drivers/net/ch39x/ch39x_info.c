@@ -18,8 +18,12 @@
 
 #include <ethdev_driver.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
+#include "ch39x_info.h"
 #include "ch39x_logs.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
+#include "ch39x_xstats.h"
 
 /* The RX transfer size a queue set up at this MTU gets. */
 static uint32_t
@@ -231,7 +235,7 @@ ch39x_flow_ctrl_set(struct rte_eth_dev *dev, struct rte_eth_fc_conf *fc)
 			dev->data->name);
 		return -ENOTSUP;
 	}
-	/* The device is gone: applied when it is back (ch39x_link.c). */
+	/* The device is gone: applied when it is back (ch39x_reconnect.c). */
 	if (ch39x_deferred(ad)) {
 		ad->pause_off = fc->mode != RTE_ETH_FC_FULL;
 		return 0;

@@ -18,9 +18,10 @@
 #include <rte_ring.h>
 #include <rte_net.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
 #include "ch39x_logs.h"
 #include "ch39x_net.h"
+#include "ch39x_rx.h"
 #include "ch39x_tso.h"
 #include "ch39x_xfer_buf.h"
 
@@ -158,6 +159,66 @@ ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
 		rte_mbuf_ext_refcnt_set(&q->shinfo[i], 0);
 	}
 	return 0;
+}
+
+/*
+ * The RX queue as the port is configured (offloads, MTU, the pool's data
+ * room), at set-up and at every start.
+ */
+int
+ch39x_rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q)
+{
+	struct ch39x_adapter *ad = dev->data->dev_private;
+	uint16_t room = (uint16_t)(rte_pktmbuf_data_room_size(q->mp) -
+				   RTE_PKTMBUF_HEADROOM);
+
+	uint64_t ol = dev->data->dev_conf.rxmode.offloads;
+
+	q->scatter = (ol & RTE_ETH_RX_OFFLOAD_SCATTER) ||
+		dev->data->scattered_rx;
+	q->vlan_strip = (ol & RTE_ETH_RX_OFFLOAD_VLAN_STRIP) != 0;
+	/* Stripped by the device where it can, else by the copy. */
+	q->sw_vlan_strip = q->vlan_strip &&
+		!(ad->caps & CH39X_CAP_VLAN_STRIP);
+	q->sw_csum = ad->args.rx_csum_sw &&
+		(ol & RTE_ETH_RX_OFFLOAD_CHECKSUM) != 0;
+	q->max_frame = dev->data->mtu + CH39X_L2_OVERHEAD;
+	q->data_room = room;
+	if (q->max_frame > room && !q->scatter) {
+		PMD_LOG(ERR, "%s: MTU %u makes frames of up to %u bytes, more "
+			"than the %u-byte mbuf data room; enable "
+			"RTE_ETH_RX_OFFLOAD_SCATTER (testpmd --enable-scatter) "
+			"or use larger mbufs", dev->data->name,
+			dev->data->mtu, q->max_frame, room);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Control thread, queue stopped or never started. */
+void
+ch39x_rxq_free(struct ch39x_rxq *q)
+{
+	if (q == NULL)
+		return;
+	if (q->lent) {
+		/*
+		 * The application still holds mbufs that point into transfer
+		 * buffers: leaking them is safe, freeing them is not.
+		 */
+		PMD_LOG(ERR, "port %u: %u RX transfers still lent to mbufs "
+			"the application holds; their memory is not freed",
+			q->port_id, q->lent);
+		return;
+	}
+	rte_ring_free(q->returned);
+	rte_free(q->shinfo);
+	/* Transport buffers, one per transfer, when there is no block. */
+	if (q->bufs == NULL)
+		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
+	rte_free(q->xfers);
+	rte_free(q->bufs);
+	rte_free(q);
 }
 
 /* Give the stopped RX queue transfer buffers of size bytes. */

@@ -20,10 +20,12 @@
 #include <rte_ring.h>
 #include <rte_net.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
 #include "ch39x_logs.h"
 #include "ch39x_net.h"
+#include "ch39x_rx.h"
 #include "ch39x_tso.h"
+#include "ch39x_tx.h"
 #include "ch39x_xfer_buf.h"
 
 /* ---- the queue: transfer buffers ---- */
@@ -77,6 +79,22 @@ ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 		q->xfers[i].ep = CH39X_EP_BULK_OUT;
 	ch39x_txq_start(q);
 	return 0;
+}
+
+void
+ch39x_txq_free(struct ch39x_txq *q)
+{
+	if (q == NULL)
+		return;
+	if (q->bufs == NULL)
+		ch39x_xfer_bufs_free(q->ad->usb, q->xfers, q->nb_xfers);
+	rte_free(q->xfers);
+	rte_free(q->free);
+	rte_free(q->frames);
+	rte_free(q->bufs);
+	rte_free(q->scratch);
+	rte_free(q->ncm);
+	rte_free(q);
 }
 
 void

@@ -17,8 +17,12 @@
 #include <rte_cycles.h>
 #include <rte_ether.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
+#include "ch39x_ctrl.h"
+#include "ch39x_link.h"
 #include "ch39x_logs.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
 
 /* ---- vendor requests (§2) ---- */
 

@@ -13,7 +13,10 @@
 
 #include <ethdev_driver.h>
 
-#include "ch39x_ethdev.h"
+#include "ch39x_adapter.h"
+#include "ch39x_rx.h"
+#include "ch39x_tx.h"
+#include "ch39x_xstats.h"
 
 int
 ch39x_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/*
+ * net_ch39x: the interrupt IN endpoint. Its transfer is submitted at
+ * start; an EAL alarm looks for its completion every CH39X_INTR_POLL_MS
+ * (seldom while the application sleeps on the Rx interrupt) and hands it
+ * to the device type's notify op (link events), and sees removal while
+ * the port is started. EAL's interrupt thread, except intr_reaped(),
+ * which runs on whatever thread reaped the transfer.
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ethdev_driver.h>
+#include <rte_alarm.h>
+#include <rte_cycles.h>
+
+#include "ch39x_adapter.h"
+#include "ch39x_intr.h"
+#include "ch39x_presence.h"
+
+/*
+ * Looking for a completed interrupt transfer (link events): at most this
+ * long after the device answered (intr_poll_us()).
+ */
+#ifndef CH39X_INTR_POLL_MS
+#define CH39X_INTR_POLL_MS	2
+#endif
+/*
+ * While the application sleeps on the Rx interrupt: the wake-up
+ * descriptor fires for the interrupt endpoint too, and reaping that
+ * transfer (or the disarm, without the transport's intr_hook) resumes the
+ * short period, so this look is only a safety net (an application that
+ * polls while armed).
+ */
+#define CH39X_INTR_ARMED_POLL_MS 1000
+
+void
+ch39x_intr_poll(struct ch39x_adapter *ad)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	struct ch39x_xfer *x;
+
+	while (u->ops->poll(u, CH39X_EP_INTR_IN, &x, 1) == 1) {
+		if (x->status == CH39X_XFER_NO_DEVICE) {
+			ch39x_set_gone(ad, true);
+			break;
+		}
+		if (x->status != CH39X_XFER_CANCELLED)
+			ch39x_ops(ad)->notify(ad, x);
+		if (x->status != CH39X_XFER_OK &&
+		    x->status != CH39X_XFER_CANCELLED)
+			ad->intr_errors++;
+		if (x->status == CH39X_XFER_STALL)
+			u->ops->clear_halt(u, CH39X_EP_INTR_IN);
+		if (x->status != CH39X_XFER_CANCELLED && ch39x_started(ad) &&
+		    u->ops->submit(u, x) == -ENODEV)
+			ch39x_set_gone(ad, true);
+	}
+}
+
+/*
+ * How often the alarm looks for a completed interrupt transfer. The host
+ * controller polls the endpoint every bInterval and completes the transfer
+ * as soon as the device answers; looking only every bInterval as well
+ * would add up to a second interval before the link drop is known (a
+ * bonding failover loses line rate for that long, issue 14). So the PMD
+ * looks every CH39X_INTR_POLL_MS, and the chip's interval is what is left.
+ */
+static uint64_t
+intr_poll_us(const struct ch39x_adapter *ad)
+{
+	uint32_t ms = ad->info.intr_interval_ms;
+
+	if (ms == 0 || ms > CH39X_INTR_POLL_MS)
+		ms = CH39X_INTR_POLL_MS;
+	return (uint64_t)ms * 1000;
+}
+
+static void intr_alarm(void *arg);
+
+/* The slow look while armed; a disarm since then took the chain back. */
+static void
+intr_alarm_slow(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+
+	if (__atomic_exchange_n(&ad->alarm_slow, false, __ATOMIC_SEQ_CST))
+		intr_alarm(ad);
+}
+
+/* Back to the short period, when the slow look is what is pending. */
+void
+ch39x_intr_alarm_fast(struct ch39x_adapter *ad)
+{
+	if (__atomic_exchange_n(&ad->alarm_slow, false, __ATOMIC_SEQ_CST))
+		rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
+}
+
+/*
+ * An interrupt transfer was reaped, on whatever thread did (the
+ * application's poll or arm, usually): its event is looked at soon.
+ */
+static void
+intr_reaped(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+
+	__atomic_store_n(&ad->intr_news, true, __ATOMIC_SEQ_CST);
+	ch39x_intr_alarm_fast(ad);
+}
+
+/*
+ * The next look. While the application sleeps on the Rx interrupt the
+ * short period would be most of an idle router's CPU (500 wake-ups a
+ * second per port, doc/guides/cpe.rst), and it is not needed: the
+ * transport's wake-up descriptor fires for a finished interrupt transfer
+ * too (ch39x_usb_ops.rx_wake_fd), the woken application reaps it, and
+ * intr_reaped() (or, without the hook, the disarm: ch39x_rx_arm()) brings the
+ * short period back. Each side stores before it reads the other's flag:
+ * one of them always sees the other.
+ */
+static void
+intr_alarm_next(struct ch39x_adapter *ad)
+{
+	if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST)) {
+		/* Only this thread sets it: no second slow look pending. */
+		rte_eal_alarm_cancel(intr_alarm_slow, ad);
+		__atomic_store_n(&ad->alarm_slow, true, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST) &&
+		    !__atomic_load_n(&ad->intr_news, __ATOMIC_SEQ_CST)) {
+			rte_eal_alarm_set(CH39X_INTR_ARMED_POLL_MS * 1000,
+					  intr_alarm_slow, ad);
+			return;
+		}
+		/* Disarmed or news meanwhile: whoever takes the flag goes on. */
+		if (!__atomic_exchange_n(&ad->alarm_slow, false,
+					 __ATOMIC_SEQ_CST))
+			return;
+	}
+	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
+}
+
+static void
+intr_alarm(void *arg)
+{
+	struct ch39x_adapter *ad = arg;
+
+	if (!ch39x_started(ad))
+		return;
+	ad->intr_polls++;
+	__atomic_store_n(&ad->intr_news, false, __ATOMIC_SEQ_CST);
+	ch39x_intr_poll(ad);
+	/* The model's counters, where a secondary process can read them. */
+	if (ad->is_sim)
+		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
+	if (ch39x_is_gone(ad)) {
+		ch39x_rmv_notify(ad);		/* last: may close the port */
+		return;
+	}
+	if (ch39x_started(ad))
+		intr_alarm_next(ad);
+}
+
+/*
+ * Start: the transport's reaping hook and the interrupt transfer (the
+ * first transfer of the port, as ch397_open submits it, carrier off).
+ */
+int
+ch39x_intr_submit(struct ch39x_adapter *ad)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	int rc;
+
+	if (u->ops->intr_hook != NULL) {
+		u->ops->intr_hook(u, intr_reaped, ad);
+		ad->intr_hooked = true;
+	}
+	ad->intr_xfer.ep = CH39X_EP_INTR_IN;
+	ad->intr_xfer.buf = ad->intr_buf;
+	ad->intr_xfer.len = ad->info.maxp[CH39X_EP_INTR_IN];
+	if (ad->intr_xfer.len == 0 || ad->intr_xfer.len > sizeof(ad->intr_buf))
+		ad->intr_xfer.len = sizeof(ad->intr_buf);
+	rc = u->ops->submit(u, &ad->intr_xfer);
+	if (rc != 0)
+		return rc;
+	ad->rx_armed = false;
+	ad->alarm_slow = false;
+	ad->intr_news = false;
+	return 0;
+}
+
+/* The interrupt endpoint's alarm chain, from dev_start. */
+void
+ch39x_intr_alarm_start(struct ch39x_adapter *ad)
+{
+	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
+}
+
+/*
+ * Stop: no look pending or running after this, and the interrupt
+ * transfer back (a real backend hands cancelled transfers back at a
+ * later poll; a second at most).
+ */
+void
+ch39x_intr_stop(struct ch39x_adapter *ad)
+{
+	struct ch39x_xfer *x;
+	uint64_t deadline;
+
+	rte_eal_alarm_cancel(intr_alarm, ad);
+	rte_eal_alarm_cancel(intr_alarm_slow, ad);
+	ad->alarm_slow = false;
+	ad->usb->ops->cancel_all(ad->usb, CH39X_EP_INTR_IN);
+	deadline = rte_get_timer_cycles() + rte_get_timer_hz();
+	while (ad->intr_xfer.in_flight && rte_get_timer_cycles() < deadline)
+		ad->usb->ops->poll(ad->usb, CH39X_EP_INTR_IN, &x, 1);
+}
