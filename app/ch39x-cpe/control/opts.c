@@ -18,6 +18,7 @@
 #include <rte_common.h>
 
 #include "opts.h"
+#include "opts_check.h"
 #include "opts_table.h"
 
 #define PROG "ch39x-cpe"

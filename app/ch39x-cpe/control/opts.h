@@ -55,8 +55,6 @@ int cpe_opt_bad(const char *name, const char *val, const char *allowed);
 int cpe_opt_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *v);
 /* A config file's options (depth 1), as on the command line. */
 int cpe_opts_file(struct cpe_opts *o, const char *path, int depth);
-/* Checks across options once all are in (opts_check.c): 0 or -EINVAL. */
-int cpe_opts_check(struct cpe_opts *o);
 
 /* The parsers of the OPT_FN rows (opts_args.c). */
 #define CPE_OPT_FN_DECL(f) \

@@ -13,7 +13,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "opts.h"
+#include <stdio.h>
+
+#include "opts_check.h"
 
 #define PROG "ch39x-cpe"
 
