@@ -37,11 +37,42 @@ cpe_fragdp_create(uint32_t max, uint32_t timeout_s, const struct cpe_env *env)
 void
 cpe_fragdp_free(struct cpe_fragdp *f)
 {
+	int v;
+
 	if (f == NULL)
 		return;
+	for (v = 0; v < 2; v++)
+		if (f->nb_held[v])
+			rte_pktmbuf_free_bulk(f->held[v], f->nb_held[v]);
 	if (f->on)
 		cpe_frag_free(&f->tab);
 	free(f);
+}
+
+bool
+cpe_fragdp_hold(struct cpe_fragdp *f, struct rte_mbuf *m, bool v6)
+{
+	struct cpe_mb *mb = cpe_mb(m);
+
+	if (!f->on || (mb->flags & CPE_MB_HELD) ||
+	    f->nb_held[v6] == CPE_FRAG_HOLD)
+		return false;
+	mb->flags |= CPE_MB_HELD;
+	f->held[v6][f->nb_held[v6]++] = m;
+	return true;
+}
+
+uint16_t
+cpe_fragdp_take(struct cpe_fragdp *f, bool v6, struct rte_mbuf **pkts,
+		uint16_t max)
+{
+	uint16_t n = RTE_MIN(max, f->nb_held[v6]);
+
+	memcpy(pkts, f->held[v6], n * sizeof(pkts[0]));
+	f->nb_held[v6] -= n;
+	memmove(f->held[v6], f->held[v6] + n,
+		f->nb_held[v6] * sizeof(pkts[0]));
+	return n;
 }
 
 void

@@ -38,9 +38,20 @@ struct cpe_fragdp_stats {
 	uint64_t bad_off;		/* bad fragments with --frag-max 0 */
 };
 
+/*
+ * Later fragments that came before their first's way was kept: the first
+ * and its later fragments often arrive in one burst, and a node handles
+ * its whole batch before the first reaches the node that keeps its way
+ * (ip4_rewrite, ip4_deliver, ...). Such a fragment is held once, and the
+ * inject node hands it back to ip4_frag / ip6_frag on the next walk.
+ */
+#define CPE_FRAG_HOLD		64
+
 struct cpe_fragdp {
 	struct cpe_frag tab;
 	bool on;
+	struct rte_mbuf *held[2][CPE_FRAG_HOLD];	/* IPv4, IPv6 */
+	uint16_t nb_held[2];
 	const struct cpe_env *env;
 	struct cpe_fragdp_stats st;
 };
@@ -49,6 +60,12 @@ struct cpe_fragdp {
 struct cpe_fragdp *cpe_fragdp_create(uint32_t max, uint32_t timeout_s,
 				     const struct cpe_env *env);
 void cpe_fragdp_free(struct cpe_fragdp *f);
+/* A later fragment (of IPv6: v6) held until the next walk: false when
+ * it was held once already or the hold is full (the caller drops it). */
+bool cpe_fragdp_hold(struct cpe_fragdp *f, struct rte_mbuf *m, bool v6);
+/* The held fragments of a family, into pkts (at most max): how many. */
+uint16_t cpe_fragdp_take(struct cpe_fragdp *f, bool v6,
+			 struct rte_mbuf **pkts, uint16_t max);
 void cpe_fragdp_age_ms(struct cpe_fragdp *f, uint32_t ms);
 /* m's fragment (as cpe_frag_parse(), after the Ethernet header):
  * 1 and *fi, 0 not one, <0 bad (counted). */

@@ -13,11 +13,14 @@
 #include <string.h>
 
 #include "dpconf.h"
+#include "fragdp.h"
 #include "ntab.h"
 #include "port.h"
 
 enum {
 	INJECT_OUT,
+	INJECT_FRAG4,
+	INJECT_FRAG6,
 	INJECT_NB
 };
 
@@ -44,6 +47,23 @@ from_ntab(struct cpe_inject *c, struct cpe_ntab *t)
 			cpe_inject_put(c, pkts[i]);
 }
 
+/* The later fragments fragdp.h held: back to ip4_frag, ip6_frag. */
+static uint16_t
+held(struct cpe_inject *c, struct rte_mbuf **objs, uint16_t *next,
+     uint16_t at)
+{
+	uint16_t k, i, n = 0;
+	int v;
+
+	for (v = 0; c->frag != NULL && v < 2; v++) {
+		k = cpe_fragdp_take(c->frag, v, objs + at + n, CPE_FRAG_HOLD);
+		for (i = 0; i < k; i++)
+			next[at + n + i] = v ? INJECT_FRAG6 : INJECT_FRAG4;
+		n += k;
+	}
+	return n;
+}
+
 static uint16_t
 inject_process(struct rte_graph *g, struct rte_node *node, void **objs,
 	       uint16_t cnt)
@@ -56,14 +76,16 @@ inject_process(struct rte_graph *g, struct rte_node *node, void **objs,
 	for (i = 0; i < RTE_DIM(c->ntab); i++)
 		if (c->ntab[i] != NULL && c->ntab[i]->nb_out)
 			from_ntab(c, c->ntab[i]);
-	if (c->nb == 0)
+	if (c->nb == 0 && (c->frag == NULL || (c->frag->nb_held[0] == 0 &&
+					       c->frag->nb_held[1] == 0)))
 		return 0;
-	n = RTE_MIN(c->nb, (uint16_t)RTE_DIM(next));
+	n = RTE_MIN(c->nb, (uint16_t)(RTE_DIM(next) - 2 * CPE_FRAG_HOLD));
 	memcpy(node->objs, c->q, n * sizeof(c->q[0]));
 	c->nb -= n;
 	memmove(c->q, c->q + n, c->nb * sizeof(c->q[0]));
 	for (i = 0; i < n; i++)
 		next[i] = INJECT_OUT;
+	n += held(c, (struct rte_mbuf **)node->objs, next, n);
 	node->idx = n;
 	cpe_enqueue(g, node, c->env, node->objs, next, n);
 	return n;
@@ -80,6 +102,7 @@ inject_init(const struct rte_graph *g, struct rte_node *node)
 	if (c == NULL)
 		return -ENOMEM;
 	c->env = &dp->env;
+	c->frag = dp->frag;
 	c->ntab[0] = cpe_arp_ntab(dp->arp);
 	c->ntab[1] = dp->nd6 != NULL ? cpe_nd6_ntab(dp->nd6) : NULL;
 	return 0;
@@ -105,6 +128,8 @@ static struct rte_node_register inject_node = {
 	.nb_edges = INJECT_NB,
 	.next_nodes = {
 		[INJECT_OUT] = "port_out",
+		[INJECT_FRAG4] = "ip4_frag",
+		[INJECT_FRAG6] = "ip6_frag",
 	},
 };
 

@@ -87,6 +87,9 @@ one(void *ctx, struct rte_mbuf *m)
 		rc = cpe_fragdp_later(c->frag, &fi, &d);
 		if (rc < 0)
 			return IP4_FRAG_DROP_FRAG;
+		/* Its first may be in this batch, its way not kept yet. */
+		if (rc == 0 && cpe_fragdp_hold(c->frag, m, false))
+			return CPE_CONSUMED;
 		if (rc == 1)
 			return d->kind == CPE_FRAG_DEC_LOCAL ? IP4_FRAG_TAP :
 				forward(c, d, m);

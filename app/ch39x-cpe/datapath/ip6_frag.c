@@ -43,6 +43,9 @@ one(void *ctx, struct rte_mbuf *m)
 		rc = cpe_fragdp_later(c->frag, &fi, &d);
 		if (rc < 0)
 			return IP6_FRAG_DROP;
+		/* Its first may be in this batch, its way not kept yet. */
+		if (rc == 0 && cpe_fragdp_hold(c->frag, m, true))
+			return CPE_CONSUMED;
 		if (rc == 1) {
 			mb->flags |= CPE_MB_NOCACHE;
 			return mb->flags & CPE_MB_ROUTED ? IP6_FRAG_REWRITE :

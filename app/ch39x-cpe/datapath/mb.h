@@ -87,6 +87,7 @@ enum {
 	CPE_MB_SPLIT = 1 << 10,		/* over the MTU, DF clear: to cut */
 	CPE_MB_LATER = 1 << 11,		/* a later fragment, its first unseen */
 	CPE_MB_ROUTED = 1 << 12,	/* out and the next hop set */
+	CPE_MB_HELD = 1 << 13,		/* a later fragment held once (fragdp.h) */
 };
 
 #define CPE_MB_PRIV_SIZE	RTE_ALIGN(sizeof(struct cpe_mb), \

@@ -106,6 +106,7 @@ struct cpe_tap_in {
 struct cpe_inject {
 	struct cpe_env *env;
 	struct cpe_ntab *ntab[2];	/* ARP's and ND's out lists, drained */
+	struct cpe_fragdp *frag;	/* its held later fragments, handed back */
 	uint16_t nb;
 	uint64_t drops;			/* the queue full */
 	struct rte_mbuf *q[CPE_INJECT_MAX];
