@@ -134,14 +134,14 @@ for h in "${harnesses[@]}"; do
 			    -lpcap)
 	elif [ "$h" = cpe_ip ]; then
 		# The router's pure parsers, instrumented with the harness.
-		extra_cflags=(-I"$top/app/ch39x-cpe")
-		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c"
-			    "$top/app/ch39x-cpe/guard.c"
-			    "$top/app/ch39x-cpe/pppoe.c")
+		extra_cflags=(-I"$top/app/ch39x-cpe/lib")
+		extra_objs=("$top/app/ch39x-cpe/lib/frag.c" "$top/app/ch39x-cpe/lib/fw.c"
+			    "$top/app/ch39x-cpe/lib/guard.c"
+			    "$top/app/ch39x-cpe/lib/pppoe.c")
 	elif [ "$h" = cpe_prefix6 ]; then
-		extra_cflags=(-I"$top/app/ch39x-cpe")
-		extra_objs=("$top/app/ch39x-cpe/pd6.c"
-			    "$top/app/ch39x-cpe/fields.c")
+		extra_cflags=(-I"$top/app/ch39x-cpe/lib")
+		extra_objs=("$top/app/ch39x-cpe/lib/pd6.c"
+			    "$top/app/ch39x-cpe/lib/fields.c")
 	fi
 	clang "${cflags[@]}" "${extra_cflags[@]}" -Werror \
 		-fsanitize=fuzzer,address,undefined \

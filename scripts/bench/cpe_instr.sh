@@ -35,6 +35,11 @@
 # stricter than one of the whole thread's (which the RX's share would
 # bring nearer 1).
 #
+# SLOW=1 counts the slow path instead: the same two configurations with
+# --no-flow-cache, every packet routed, NATed and resolved; "flow" is then
+# cpe_slow_input() as the loop calls it, and the files are
+# OUT/cpe_instr_slow.csv and .txt.
+#
 # Writes OUT/cpe_instr.csv (per configuration), OUT/cpe_instr.txt (the
 # table, the ratio pppoe/plain, cpe_flow_input()'s callees per packet in
 # both, with the git revision). About 1 minute on 2 cores.
@@ -44,6 +49,8 @@
 #               flows, the long one if it got no 2000 packets more than
 #               the short one; a run that fails, up to 3 times)
 #   TOP         callees listed (default 12)
+#   KEEP        1: the runs' callgrind profiles and JSON kept in
+#               OUT/cpe_instr_runs
 #   CPE, PMD_SO ch39x-cpe and the PMD (default the build's)
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
@@ -51,6 +58,7 @@ set -euo pipefail
 out=${1:-$top/doc/perf}
 short=${SHORT:-2}
 long=${LONG:-6}
+slow=${SLOW:-0}
 cpe=${CPE:-$build/app/ch39x-cpe/ch39x-cpe}
 ctl=$top/usertools/ch39x-cpe-ctl
 [ "$(id -u)" -eq 0 ] || { echo "cpe_instr: needs root (netns)"; exit 1; }
@@ -84,6 +92,7 @@ run() {
 	local c=$1 tag=$1-$2 s=$3 pid i
 	local -a args=("${cpe_gen[@]}")
 	[ "$c" = plain ] || args=("${pargs[@]}")
+	[ "$slow" = 0 ] || args+=(--no-flow-cache)
 	rm -f "$priv/$tag".*
 	: > "$priv/$tag.ctl"
 	# The main lcore is the process's first thread: out-01.
@@ -143,8 +152,10 @@ for c in plain pppoe; do
 	# for the difference to be hits only: all 256 flows learnt.
 	for k in 1 2 4; do
 		try "$c" short $((short * k))
-		[ "$(jget "$priv/$c-short.json" 'j["fast"]["flows"]')" != 256 ] ||
-			break
+		# (The slow path: every flow's NAT session made.)
+		[ "$(jget "$priv/$c-short.json" \
+			"j['nat']['created'] if $slow else j['fast']['flows']")" \
+			!= 256 ] || break
 		[ "$k" != 4 ] || { echo "cpe_instr: $c: the short run did not" \
 			"see every flow" >&2; exit 1; }
 	done
@@ -156,34 +167,76 @@ for c in plain pppoe; do
 	done
 done
 
+# KEEP=1: the runs' profiles and JSON kept in OUT/cpe_instr_runs.
+if [ "${KEEP:-0}" = 1 ]; then
+	mkdir -p "$out/cpe_instr_runs"
+	cp "$priv"/*.out-01 "$priv"/*.json "$out/cpe_instr_runs/"
+fi
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$top" diff --quiet HEAD -- app 2>/dev/null || rev=$rev+changes
 when="$(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 PYTHONPATH=$top/scripts/bench \
-python3 - "$priv" "$out" "$short" "$long" "${TOP:-12}" "$rev" "$when" <<'PY'
+python3 - "$priv" "$out" "$short" "$long" "${TOP:-12}" "$rev" "$when" \
+	"$slow" <<'PY'
 import collections, json, sys
 
 from callgrind import parse
 
-priv, out, short, long_, top, rev, when = sys.argv[1:8]
+priv, out, short, long_, top, rev, when, slow = sys.argv[1:9]
 top = int(top)
+slow = slow == "1"
+entry = "cpe_slow_input" if slow else "cpe_flow_input"
+name = "cpe_instr_slow" if slow else "cpe_instr"
 
 
 def app(ob):
     return ob is not None and ob.endswith("/ch39x-cpe")
 
 
+# The graph's source nodes: called every walk, with packets or not.
+SOURCES = ("port_rx_process", "inject_process", "tap_in_process",
+           "qos_tx_process")
+
+
+def graph_work(arcs, fnfile):
+    """The router as a graph of nodes (app/ch39x-cpe/datapath): the nodes
+    walk() calls, but for the sources' polls (port_rx_got(): what
+    port_rx does with a burst it received), less the PMD's TX bursts;
+    the PMD's TX bursts less the device model's part. The kids: the
+    counted functions, and the nodes' callees that cost most."""
+    flow = txb = model = 0
+    kids = collections.Counter()
+    for ((caller, callee), c) in arcs.items():
+        if not app(callee[0]) and callee[1] != "ch39x_tx_burst_vendor":
+            pass
+        elif (caller[1] == "walk" and callee[1].endswith("_process") and
+              callee[1] not in SOURCES) or callee[1] == "port_rx_got":
+            flow += c
+            kids[callee[1]] += c
+        if callee[1] == "ch39x_tx_burst_vendor" and app(caller[0]):
+            txb += c
+        if caller[1] == "ch39x_tx_burst_vendor" and \
+           "ch39x_sim" in (fnfile.get(callee) or ""):
+            model += c
+    counted = set(kids)
+    for ((caller, callee), c) in arcs.items():
+        if caller[1] in counted and app(caller[0]):
+            kids[f"{caller[1]} > {callee[1]}"] += c
+    return (flow - txb, txb - model), kids
+
+
 def work(arcs, fnfile):
     """cpe_flow_input() less its slow path; the PMD's TX bursts less the
     device model's part and less a burst cpe_tx() itself flushed (in
     the first already)."""
-    flow = slow = txb = model = inner = 0
+    flow = sub = txb = model = inner = 0
     for ((caller, callee), c) in arcs.items():
-        if callee[1] == "cpe_flow_input" and app(caller[0]):
+        if callee[1] == entry and app(caller[0]) and \
+           caller[1] != "cpe_flow_input":
             flow += c
-        if caller[1] == "cpe_flow_input" and callee[1] in (
+        if not slow and caller[1] == "cpe_flow_input" and callee[1] in (
                 "cpe_slow_input", "cpe_flow6_fast"):
-            slow += c
+            sub += c
         if callee[1] == "ch39x_tx_burst_vendor" and app(caller[0]):
             txb += c
             if caller[1] == "cpe_tx":
@@ -191,7 +244,7 @@ def work(arcs, fnfile):
         if caller[1] == "ch39x_tx_burst_vendor" and \
            "ch39x_sim" in (fnfile.get(callee) or ""):
             model += c
-    return flow - slow, txb - inner - model
+    return flow - sub, txb - inner - model
 
 
 def children(arcs, fn):
@@ -210,8 +263,13 @@ def run(tag):
     if sent < rx - 64:
         sys.exit(f"cpe_instr: {tag}: {rx} packets received, {sent} sent")
     _, arcs, files = parse(f"{priv}/{tag}.out-01")
-    return (rx, sent, j["fast"]["hits"], work(arcs, files),
-            children(arcs, "cpe_flow_input"))
+    if any(callee[1] == "port_rx_got" for (_, callee) in arcs):
+        global entry
+        entry = "the graph's nodes"
+        w, k = graph_work(arcs, files)
+    else:
+        w, k = work(arcs, files), children(arcs, entry)
+    return (rx, sent, j["slow_pkts"] if slow else j["fast"]["hits"], w, k)
 
 
 rows, kids = {}, {}
@@ -219,9 +277,10 @@ for cfg in ("plain", "pppoe"):
     a, b = run(f"{cfg}-short"), run(f"{cfg}-long")
     drx, dsent, dhits = b[0] - a[0], b[1] - a[1], b[2] - a[2]
     # Both runs had all the misses (the flows' first packets): the
-    # difference is fast-path hits only.
+    # difference is fast-path hits only (SLOW=1: slow-path packets only).
     if drx != dhits or drx < 1000:
-        sys.exit(f"cpe_instr: {cfg}: {drx} more packets, {dhits} more hits")
+        sys.exit(f"cpe_instr: {cfg}: {drx} more packets, {dhits} more "
+                 f"{'slow-path packets' if slow else 'hits'}")
     rows[cfg] = {"flow": (b[3][0] - a[3][0]) / drx,
                  "pmd_tx": (b[3][1] - a[3][1]) / dsent, "packets": drx}
     rows[cfg]["total"] = rows[cfg]["flow"] + rows[cfg]["pmd_tx"]
@@ -229,27 +288,28 @@ for cfg in ("plain", "pppoe"):
 
 ratio = rows["pppoe"]["total"] / rows["plain"]["total"]
 cols = ["flow", "pmd_tx", "total"]
-with open(f"{out}/cpe_instr.csv", "w") as f:
+with open(f"{out}/{name}.csv", "w") as f:
     f.write("config," + ",".join(cols) + ",packets\n")
     for cfg in ("plain", "pppoe"):
         r = rows[cfg]
         f.write(cfg + "," + ",".join(f"{r[c]:.1f}" for c in cols) +
                 f",{r['packets']}\n")
-with open(f"{out}/cpe_instr.txt", "w") as f:
+with open(f"{out}/{name}.txt", "w") as f:
     f.write(f"ch39x-cpe git {rev}; the router's instructions per packet "
-            f"(flow: cpe_flow_input; pmd_tx: the PMD's TX bursts less the "
+            f"(flow: {entry}; pmd_tx: the PMD's TX bursts less the "
             f"device model's part), per packet of the difference of "
-            f"runs of {short} s and {long_} s (or 2x, 4x): fast-path hits; "
+            f"runs of {short} s and {long_} s (or 2x, 4x): "
+            f"{'slow-path packets (--no-flow-cache)' if slow else 'fast-path hits'}; "
             f"{when}\n\n")
-    f.write(open(f"{out}/cpe_instr.csv").read().replace(",", " "))
+    f.write(open(f"{out}/{name}.csv").read().replace(",", " "))
     f.write(f"\npppoe/plain instructions per packet: {ratio:.3f} "
             f"(packets per instruction, pppoe/plain: {1 / ratio:.3f})\n")
-    f.write("\ncpe_flow_input's callees, inclusive per packet "
+    f.write(f"\n{entry}'s callees, inclusive per packet "
             "(plain, pppoe, difference):\n")
     names = set(kids["plain"]) | set(kids["pppoe"])
     for n in sorted(names, key=lambda n: -abs(kids["pppoe"].get(n, 0) -
                                                kids["plain"].get(n, 0)))[:top]:
         p, q = kids["plain"].get(n, 0), kids["pppoe"].get(n, 0)
         f.write(f"  {p:8.1f} {q:8.1f} {q - p:+8.1f}  {n}\n")
-print(open(f"{out}/cpe_instr.txt").read())
+print(open(f"{out}/{name}.txt").read())
 PY

@@ -717,8 +717,9 @@ test_fragments(void)
 static uint32_t unlinked;
 
 static void
-count_unlink(uint32_t idx, const struct cpe_fw_ct *c)
+count_unlink(struct cpe_fw *f, uint32_t idx, const struct cpe_fw_ct *c)
 {
+	(void)f;
 	(void)idx;
 	(void)c;
 	unlinked++;

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+/* The telemetry commands' mailbox and replies (ctl.h). */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctl.h"
+#include "idle.h"
+
+/*
+ * How long a client waits for the forwarding loop. It polls every
+ * millisecond while it runs; a sleep-on-idle mode of the loop must wake
+ * well within this (and should: packets wait as long). Past it the reply
+ * is "router busy" and the command is withdrawn, not run later.
+ */
+#define CTL_WAIT_MS		2000
+
+/* The mailbox: the telemetry thread posts, the forwarding lcore runs. */
+enum { BOX_IDLE, BOX_POSTED, BOX_TAKEN, BOX_DONE };
+
+struct cpe_ctl {
+	uint32_t state;			/* __atomic: the hand-over */
+	cpe_ctl_fn fn;
+	uint8_t arg[CPE_CTL_ARG_MAX];
+	struct rte_tel_data *d;
+	/* One command at a time, whatever the number of clients. */
+	pthread_mutex_t lock;
+	/* Counted on telemetry threads, folded into the loop's by it. */
+	uint64_t bad_requests;
+};
+
+static struct cpe_ctl *
+box(void)
+{
+	struct cpe_router *r = cpe_router_get();
+
+	return r != NULL ? r->ctl : NULL;
+}
+
+/* An error reply: what is wrong, and what is allowed instead. */
+static int
+reply_error(struct rte_tel_data *d, const char *err, const char *allowed)
+{
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", err);
+	if (allowed != NULL)
+		rte_tel_data_add_dict_string(d, "allowed", allowed);
+	return 0;
+}
+
+int
+cpe_ctl_bad(struct rte_tel_data *d, const char *cmd, const char *params,
+	    const char *allowed)
+{
+	char err[RTE_TEL_MAX_STRING_LEN];
+	struct cpe_ctl *c = box();
+
+	if (c != NULL)
+		__atomic_fetch_add(&c->bad_requests, 1, __ATOMIC_RELAXED);
+	snprintf(err, sizeof(err), "%s: bad parameters '%.60s'", cmd,
+		 params != NULL ? params : "");
+	return reply_error(d, err, allowed);
+}
+
+int
+cpe_ctl_no_params(struct rte_tel_data *d, const char *cmd,
+		  const char *params)
+{
+	if (params == NULL || params[0] == '\0')
+		return 0;
+	cpe_ctl_bad(d, cmd, params, "no parameters");
+	return -EINVAL;
+}
+
+void
+cpe_ctl_error(struct cpe_router *r, struct rte_tel_data *d, const char *err,
+	      const char *allowed)
+{
+	r->st.ctl_errors++;
+	reply_error(d, err, allowed);
+}
+
+struct rte_tel_data *
+cpe_ctl_error_list(struct cpe_router *r, struct rte_tel_data *d,
+		   const char *err)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+
+	r->st.ctl_errors++;
+	reply_error(d, err, NULL);
+	if (a != NULL) {
+		rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+		if (rte_tel_data_add_dict_container(d, "allowed", a, 0) != 0) {
+			rte_tel_data_free(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+struct rte_tel_data *
+cpe_ctl_list_start(struct rte_tel_data *d, const char *key)
+{
+	struct rte_tel_data *a = rte_tel_data_alloc();
+
+	rte_tel_data_start_dict(d);
+	if (a == NULL)
+		return NULL;
+	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
+	if (rte_tel_data_add_dict_container(d, key, a, 0) != 0) {
+		rte_tel_data_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Withdrawn past the deadline if not taken (then d is still ours). */
+static bool
+withdrawn(struct cpe_ctl *c, uint64_t deadline, uint32_t st)
+{
+	uint32_t posted = BOX_POSTED;
+
+	return st == BOX_POSTED && now_ms() >= deadline &&
+		__atomic_compare_exchange_n(&c->state, &posted, BOX_IDLE,
+					    false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+}
+
+int
+cpe_ctl_call(cpe_ctl_fn fn, const void *arg, size_t len,
+	     struct rte_tel_data *d)
+{
+	const struct timespec pause = { .tv_nsec = 200000 };
+	struct cpe_ctl *c = box();
+	uint64_t deadline;
+	uint32_t st;
+
+	if (c == NULL || len > sizeof(c->arg))
+		return -EINVAL;
+	pthread_mutex_lock(&c->lock);
+	c->fn = fn;
+	if (len)
+		memcpy(c->arg, arg, len);
+	c->d = d;
+	__atomic_store_n(&c->state, BOX_POSTED, __ATOMIC_RELEASE);
+	/* The loop may be asleep (--idle interrupt). */
+	cpe_idle_kick(cpe_router_get());
+	deadline = now_ms() + CTL_WAIT_MS;
+	while ((st = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE)) !=
+	       BOX_DONE) {
+		if (withdrawn(c, deadline, st)) {
+			pthread_mutex_unlock(&c->lock);
+			__atomic_fetch_add(&c->bad_requests, 1,
+					   __ATOMIC_RELAXED);
+			return reply_error(d, "router busy: the forwarding "
+					   "loop did not take the command "
+					   "within 2 s", "try again");
+		}
+		nanosleep(&pause, NULL);
+	}
+	__atomic_store_n(&c->state, BOX_IDLE, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+void
+cpe_ctl_poll(struct cpe_router *r)
+{
+	struct cpe_ctl *c = r->ctl;
+	uint32_t posted = BOX_POSTED;
+
+	if (__atomic_load_n(&c->bad_requests, __ATOMIC_RELAXED) != 0)
+		r->st.ctl_errors += __atomic_exchange_n(&c->bad_requests, 0,
+							 __ATOMIC_RELAXED);
+	if (__atomic_load_n(&c->state, __ATOMIC_RELAXED) != BOX_POSTED ||
+	    !__atomic_compare_exchange_n(&c->state, &posted, BOX_TAKEN,
+					 false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return;
+	r->st.ctl_cmds++;
+	c->fn(r, c->arg, c->d);
+	__atomic_store_n(&c->state, BOX_DONE, __ATOMIC_RELEASE);
+}
+
+int
+cpe_ctl_register(const struct cpe_ctl_cmd *cmds, unsigned int n)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
+						cmds[i].help);
+		if (rc != 0) {
+			fprintf(stderr, "ch39x-cpe: cannot register the "
+				"telemetry command %s: %s\n", cmds[i].cmd,
+				strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int
+cpe_ctl_init(struct cpe_router *r)
+{
+	r->ctl = calloc(1, sizeof(*r->ctl));
+	if (r->ctl == NULL)
+		return -ENOMEM;
+	pthread_mutex_init(&r->ctl->lock, NULL);
+	return 0;
+}
+
+void
+cpe_ctl_close(struct cpe_router *r)
+{
+	/* Telemetry keeps its commands: a late one finds no box, refused. */
+	RTE_SET_USED(r);
+}

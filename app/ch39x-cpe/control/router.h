@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The ch39x authors
+ */
+
+#ifndef CPE_ROUTER_H
+#define CPE_ROUTER_H
+
+/*
+ * The control plane (control/): the options, the ports and their
+ * addresses, the graph made of the data path's nodes (datapath/), the
+ * loop that walks it on the forwarding lcore and does the housekeeping
+ * between two walks (aging, ports that come and go, telemetry commands,
+ * the idle policy), the WAN's addressing, the statistics. It reaches the
+ * data path only through the nodes' control functions and the tables'
+ * (the datapath's headers), between two walks, on the same lcore: no locking.
+ *
+ * struct cpe_router is the router: the configuration, the graph and the
+ * control plane's own state. One exists, made by main(); the telemetry
+ * callbacks, the signal handler and the ports' event callbacks that
+ * take no argument find it through cpe_router_get().
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_graph.h>
+#include <rte_telemetry.h>
+
+#include "cpe_conf.h"
+#include "dpconf.h"
+#include "trace.h"
+
+struct cpe_ctl;
+struct cpe_hotplug;
+struct cpe_idle;
+struct cpe_wan;
+struct cpe_gen;
+struct cpe_port_rx;
+struct cpe_port_tx;
+struct cpe_inject;
+struct cpe_ip6_deliver;
+
+/* What the forwarding loop measures of itself. */
+struct cpe_loop_stats {
+	uint64_t loops, busy_cycles, busy_pkts, app_cycles;
+	uint64_t clean_cycles, clean_pkts, preempted_loops;
+	uint64_t thread_cpu_ns, process_cpu_ns;
+	uint64_t ctl_cmds, ctl_errors;
+	uint64_t ctl_route_changes, ctl_neigh_changes, ctl_fw_changes;
+	uint64_t idle_sleeps, idle_intr_waits, idle_intr_wakeups;
+	uint64_t idle_cycles;
+};
+
+struct cpe_router {
+	struct cpe_opts *o;		/* the configuration */
+	struct cpe_dp *dp;		/* the graph's */
+	struct rte_graph *graph;
+	struct rte_graph_cluster_stats *gstats;
+	void (*stat_fn)(void *arg, const char *name, uint64_t calls,
+			uint64_t objs, uint64_t cycles);
+	void *stat_arg;			/* cpe_graph_stats()'s */
+	volatile bool quit;
+	uint64_t start;			/* TSC at the first walk */
+	struct cpe_loop_stats st;
+	struct cpe_ctl *ctl;
+	struct cpe_idle *idle;
+	struct cpe_hotplug *hp;
+	struct cpe_wan *wan;
+	struct cpe_gen *gen;
+	struct cpe_trace *trace;
+	/* The nodes the loop and the statistics ask between walks. */
+	struct cpe_port_rx *rx[CPE_MAX_PHYS];
+	struct cpe_port_tx *tx[CPE_MAX_PHYS];
+	struct cpe_inject *inject;
+	struct cpe_ip6_deliver *ip6_deliver;
+};
+
+/* The router made by cpe_router_run() (loop.c), NULL before. */
+struct cpe_router *cpe_router_get(void);
+void cpe_router_set(struct cpe_router *r);
+
+#endif /* CPE_ROUTER_H */

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+"""Check ch39x-cpe's shape: sizes, layers, no circle.
+
+usage: check_cpe_structure.py APP_DIR [--dot | --text]
+
+APP_DIR is app/ch39x-cpe. Its files are in layers, each calling and
+including only those below it:
+
+  4 main.c
+  3 control/    the control plane
+  2 datapath/   the nodes (the files that register one)
+  1 datapath/   the tables and helpers the nodes share
+  0 lib/        the pure modules (no DPDK)
+
+A module is a file's stem (x.c with x.h). Module X depends on module Y
+when X includes y.h or calls a function that y.c or y.h defines (found by
+name: the functions without "static", and the inline ones of headers;
+calls through pointers, such as a node's process(), are not seen).
+Checked: no file over 600 lines, no function over 80 (the lines from its
+name to its closing brace), no dependency on a higher layer (a call or an
+include "back up"), no circle among the modules (Tarjan's strongly
+connected components). Exit 1 naming each fault.
+
+--dot prints the modules' graph as DOT; --text as the layered list that
+doc/guides/architecture.rst shows (tests/check_cpe_arch_doc.py).
+"""
+
+import os
+import re
+import sys
+
+MAX_FILE = 600
+MAX_FUNC = 80
+LAYER_NAMES = {0: 'lib', 1: 'datapath (tables)', 2: 'datapath (nodes)',
+               3: 'control', 4: 'main'}
+
+DEF_RE = re.compile(r'^([A-Za-z_]\w*)\(')
+INC_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+CALL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+
+
+def sources(app):
+    """The app's .c and .h files, relative to app."""
+    out = []
+    for d in ('.', 'lib', 'datapath', 'control'):
+        for f in sorted(os.listdir(os.path.join(app, d))):
+            if f.endswith(('.c', '.h')):
+                out.append(os.path.normpath(os.path.join(d, f)))
+    return out
+
+
+def strip_comments(text):
+    """Comments and strings blanked, lines kept."""
+    def blank(m):
+        return re.sub(r'[^\n]', ' ', m.group(0))
+    text = re.sub(r'/\*.*?\*/', blank, text, flags=re.S)
+    text = re.sub(r'//[^\n]*', blank, text)
+    return re.sub(r'"(\\.|[^"\\\n])*"', blank, text)
+
+
+def functions(lines):
+    """(name, first line, last line, static) of each definition: its name
+    at column 0 followed by "(", its body from a "{" to a "}" at column
+    0 (the DPDK style)."""
+    out = []
+    i = 0
+    while i < len(lines):
+        m = DEF_RE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and not lines[j].startswith(('{', ';')) and \
+                not lines[j].rstrip().endswith(';'):
+            j += 1
+        if j >= len(lines) or not lines[j].startswith('{'):
+            i += 1
+            continue
+        k = j + 1
+        while k < len(lines) and not lines[k].startswith('}'):
+            k += 1
+        prev = lines[i - 1] if i > 0 else ''
+        static = 'static' in prev.split() or 'static' in lines[i].split()
+        out.append((m.group(1), i, k, static))
+        i = k + 1
+    return out
+
+
+def layer(path, text):
+    if path.startswith('lib/'):
+        return 0
+    if path.startswith('datapath/'):
+        return 2 if 'RTE_NODE_REGISTER(' in text else 1
+    if path.startswith('control/'):
+        return 3
+    return 4
+
+
+def stem(path):
+    return os.path.splitext(path)[0]
+
+
+def scan(app):
+    files = sources(app)
+    raw = {f: open(os.path.join(app, f), encoding='utf-8').read()
+           for f in files}
+    code = {f: strip_comments(raw[f]) for f in files}
+    faults = []
+    mod_layer = {}
+    defs = {}		# function name -> module
+    bodies = {}		# module -> [(function, body text)]
+    for f in files:
+        lines = code[f].split('\n')
+        n = raw[f].count('\n')
+        if n > MAX_FILE:
+            faults.append('%s: %d lines (at most %d)' % (f, n, MAX_FILE))
+        m = stem(f)
+        lay = layer(f, raw[f])
+        mod_layer[m] = max(mod_layer.get(m, 0), lay)
+        for (name, a, b, static) in functions(lines):
+            if b - a + 1 > MAX_FUNC:
+                faults.append('%s:%d: %s(): %d lines (at most %d)' %
+                              (f, a + 1, name, b - a + 1, MAX_FUNC))
+            if not static or f.endswith('.h'):
+                defs[name] = m
+            bodies.setdefault(m, []).append(
+                (name, '\n'.join(lines[a + 1:b])))
+    # A header without a .c of its own shares its module with the .c
+    # files that define its functions: take the layer of the header.
+    by_base = {os.path.basename(f): stem(f) for f in files}
+    deps = {m: {} for m in mod_layer}
+    for f in files:
+        m = stem(f)
+        for line in raw[f].split('\n'):
+            inc = INC_RE.match(line)
+            if inc and inc.group(1) in by_base:
+                t = by_base[inc.group(1)]
+                if t != m:
+                    deps[m].setdefault(t, 'includes %s' % inc.group(1))
+    for m, fl in bodies.items():
+        for (fn, body) in fl:
+            for c in CALL_RE.finditer(body):
+                t = defs.get(c.group(1))
+                if t is not None and t != m:
+                    deps[m].setdefault(t, '%s() calls %s()' %
+                                       (fn, c.group(1)))
+    for m in sorted(deps):
+        for t, why in sorted(deps[m].items()):
+            if mod_layer[t] > mod_layer[m]:
+                faults.append('%s (%s) depends on %s (%s), a higher layer: '
+                              '%s' % (m, LAYER_NAMES[mod_layer[m]], t,
+                                      LAYER_NAMES[mod_layer[t]], why))
+    for scc in circles(deps):
+        faults.append('circle among %s: %s' % (
+            ', '.join(sorted(scc)),
+            '; '.join('%s -> %s (%s)' % (m, t, deps[m][t])
+                      for m in sorted(scc) for t in sorted(deps[m])
+                      if t in scc)))
+    return faults, deps, mod_layer
+
+
+def circles(deps):
+    """The strongly connected components of more than one module."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in deps.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            scc = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                scc.append(w)
+                if w == v:
+                    break
+            if len(scc) > 1:
+                out.append(scc)
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(deps):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def dot(deps, mod_layer):
+    out = ['digraph cpe_modules {', '\trankdir=TB;']
+    for lay in sorted(LAYER_NAMES, reverse=True):
+        mods = sorted(m for m in mod_layer if mod_layer[m] == lay)
+        if mods:
+            out.append('\t{ rank=same; %s }' %
+                       ' '.join('"%s";' % m for m in mods))
+    for m in sorted(deps):
+        for t in sorted(deps[m]):
+            out.append('\t"%s" -> "%s";' % (m, t))
+    out.append('}')
+    return '\n'.join(out)
+
+
+def text(deps, mod_layer):
+    out = []
+    for lay in sorted(LAYER_NAMES, reverse=True):
+        mods = sorted(m for m in mod_layer if mod_layer[m] == lay)
+        if not mods:
+            continue
+        out.append('%s:' % LAYER_NAMES[lay])
+        for m in mods:
+            out.append('  %-26s -> %s' % (m, ' '.join(
+                sorted(os.path.basename(t) for t in deps[m])) or '-'))
+    return '\n'.join(out)
+
+
+def main(argv):
+    if len(argv) < 2 or len(argv) > 3:
+        sys.exit(__doc__)
+    faults, deps, mod_layer = scan(argv[1])
+    if len(argv) == 3 and argv[2] == '--dot':
+        print(dot(deps, mod_layer))
+    elif len(argv) == 3 and argv[2] == '--text':
+        print(text(deps, mod_layer))
+    for f in faults:
+        print('check_cpe_structure: ' + f, file=sys.stderr)
+    return 1 if faults else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
