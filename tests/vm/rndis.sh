@@ -78,10 +78,12 @@ rndis_model_run() {
 	ip addr add $RN_NET.2/24 dev "$rn"
 	ip link set "$rn" up
 
-	# A first reply within 10 s, else nothing more to try.
-	if ! chroot /host /usr/bin/ping -n -q -c 1 -w 10 -I "$rn" \
+	# A first reply within 30 s (one ping a second: on a loaded machine
+	# the model's first transfers can take seconds), else nothing more
+	# to try.
+	if ! chroot /host /usr/bin/ping -n -q -c 1 -w 30 -I "$rn" \
 	     $RN_NET.1 > /dev/null 2>&1; then
-		result FAIL rndis-model-ping "no reply to a first ping in 10 s"
+		result FAIL rndis-model-ping "no reply to a first ping in 30 s"
 		rn_counters "$rn"
 		return
 	fi
