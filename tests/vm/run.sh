@@ -34,9 +34,14 @@
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
 #   PMD_TESTS="ch398 ch397 ncm ecm handover twins composite replug
-#   cpereplug rndismodel frndis rndisreplay"
+#   cpereplug frndis rndisreplay"
 #                                        (composite and the RNDIS tests:
 #                                        high speed only, as the replugs)
+#   PMD_TESTS=rndismodel ...             the simulated RNDIS function over
+#                                        FunctionFS to rndis_host (not in
+#                                        the default list: the boot usbip
+#                                        checks the same model with the
+#                                        same driver)
 #   SPEEDS=high PMD_TESTS=modem ...      a modem as ch39x-cpe's WAN:
 #                                        the AT responder, ch39x-dial,
 #                                        DHCP, IPv4/IPv6, a dropped call
@@ -152,7 +157,7 @@ if [ "$ARCH" = arm64 ]; then
 	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
 fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins composite replug cpereplug rndismodel frndis rndisreplay}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins composite replug cpereplug frndis rndisreplay}
 REPLUG_CYCLES=${REPLUG_CYCLES:-20}
 MANY_N=${MANY_N:-2 8}	# PMD test "many": adapters per testpmd (tests/vm/many.sh)
 MANY_SECS=${MANY_SECS:-5}
