@@ -1441,7 +1441,7 @@ round_trip(struct ch39x_ncm_tx_cfg *c, unsigned int ntbs)
 	ch39x_ncm_rx_init(&rx, &rc);
 	maxd = ch39x_ncm_tx_max_dgram(&t);
 	for (k = 0; k < ntbs; k++) {
-		uint8_t *b = tx_buf(&t), *in;
+		uint8_t *b = tx_buf(&t), *in, *d8;
 		struct ch39x_ncm_tx_end e;
 		enum ch39x_ncm_fit f = CH39X_NCM_FIT_OK;
 
@@ -1464,7 +1464,12 @@ round_trip(struct ch39x_ncm_tx_cfg *c, unsigned int ntbs)
 				break;
 			lens[n] = len;
 			seeds[n] = (uint8_t)rng();
-			fill_pat(ch39x_ncm_tx_add(&t, len), len, seeds[n]);
+			/* Every other one in one step (NULL: NDP at the end). */
+			d8 = (n & 1) ? ch39x_ncm_tx_try_add(&t, len) : NULL;
+			ok &= !(n & 1) || (d8 == NULL) == c->ndp_at_end;
+			if (d8 == NULL)
+				d8 = ch39x_ncm_tx_add(&t, len);
+			fill_pat(d8, len, seeds[n]);
 			n++;
 		}
 		e = ch39x_ncm_tx_finish(&t);

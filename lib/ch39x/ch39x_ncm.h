@@ -250,16 +250,25 @@ ch39x_ncm_tx_dgram_start(const struct ch39x_ncm_tx *t, uint64_t cur)
 }
 
 /*
- * ch39x_ncm_tx_check() == CH39X_NCM_FIT_OK, with the common case (a
- * front NDP with room, the datagram fits after the last) answered inline;
- * anything else, and every refusal, by the full check.
+ * Whether a datagram of len bytes goes after the last one in the common
+ * case: a front NDP with room, the datagram within the NTB. False says
+ * nothing more (ch39x_ncm_tx_check() tells).
+ */
+static inline bool
+ch39x_ncm_tx_fits_fast(const struct ch39x_ncm_tx *t, uint32_t len)
+{
+	return !t->ndp_at_end && len != 0 && t->n < t->max_entries &&
+		t->next + len <= t->limit;
+}
+
+/*
+ * ch39x_ncm_tx_check() == CH39X_NCM_FIT_OK, with the common case
+ * answered inline; anything else, and every refusal, by the full check.
  */
 static inline bool
 ch39x_ncm_tx_fits(struct ch39x_ncm_tx *t, uint32_t len)
 {
-	if (__builtin_expect(!t->ndp_at_end && len != 0 &&
-			     t->n < t->max_entries &&
-			     t->next + len <= t->limit, 1))
+	if (__builtin_expect(ch39x_ncm_tx_fits_fast(t, len), 1))
 		return true;
 	return ch39x_ncm_tx_check(t, len) == CH39X_NCM_FIT_OK;
 }
@@ -268,19 +277,15 @@ ch39x_ncm_tx_fits(struct ch39x_ncm_tx *t, uint32_t len)
 uint8_t *ch39x_ncm_tx_add_end(struct ch39x_ncm_tx *t, uint32_t len);
 
 /*
- * Reserve a datagram of len bytes (after a successful check) and return
- * where its bytes go; the caller copies them. Alignment gaps are zeroed.
- * A front NDP gets the datagram's entry at once (the table is written in
- * one pass, never read back).
+ * A datagram of len bytes into a front NDP's NTB, where it fits: the
+ * alignment gap zeroed, its entry written at once (the table is written
+ * in one pass, never read back).
  */
 static inline uint8_t *
-ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len)
+ch39x_ncm_tx_add_front(struct ch39x_ncm_tx *t, uint32_t len)
 {
-	uint32_t s;
+	uint32_t s = (uint32_t)t->next;
 
-	if (__builtin_expect(t->ndp_at_end, 0))
-		return ch39x_ncm_tx_add_end(t, len);
-	s = (uint32_t)t->next;
 	if (s != t->len) {
 		/*
 		 * The alignment gap: one 8-byte store when the datagram that
@@ -310,6 +315,31 @@ ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len)
 	t->payload += len;
 	t->refused = CH39X_NCM_FIT_OK;
 	return t->buf + s;
+}
+
+/*
+ * Reserve a datagram of len bytes (after a successful check) and return
+ * where its bytes go; the caller copies them. Alignment gaps are zeroed.
+ */
+static inline uint8_t *
+ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len)
+{
+	if (__builtin_expect(t->ndp_at_end, 0))
+		return ch39x_ncm_tx_add_end(t, len);
+	return ch39x_ncm_tx_add_front(t, len);
+}
+
+/*
+ * Check and add in one, for the common case: where the datagram goes, or
+ * NULL, having changed nothing, when ch39x_ncm_tx_fits_fast() says no
+ * (then ch39x_ncm_tx_check() and ch39x_ncm_tx_add() as ever).
+ */
+static inline uint8_t *
+ch39x_ncm_tx_try_add(struct ch39x_ncm_tx *t, uint32_t len)
+{
+	if (__builtin_expect(!ch39x_ncm_tx_fits_fast(t, len), 0))
+		return NULL;
+	return ch39x_ncm_tx_add_front(t, len);
 }
 
 struct ch39x_ncm_tx_end {

@@ -364,6 +364,7 @@ struct rt_dgram {
 
 struct rt {
 	struct ch39x_ncm_tx *t;
+	struct ch39x_ncm_tx *t_before;	/* a copy, to see what changed */
 	struct ch39x_ncm_tx_cfg cfg;
 	struct ch39x_ncm_rx *rx;
 	struct ch39x_ncm_tx_stats want;	/* what the TX stats must be */
@@ -651,8 +652,9 @@ run_round_trip(const uint8_t *data, size_t size)
 	c->max_dgram_len = ch39x_get_le16(data + 21);
 
 	s.t = malloc(sizeof(*s.t));
+	s.t_before = malloc(sizeof(*s.t));
 	s.rx = malloc(sizeof(*s.rx));
-	FUZZ_CHECK(s.t != NULL && s.rx != NULL);
+	FUZZ_CHECK(s.t != NULL && s.t_before != NULL && s.rx != NULL);
 	if (ch39x_ncm_tx_init(s.t, c) != 0) {
 		/* Only when not even an Ethernet header fits. */
 		FUZZ_CHECK(c->maxp == 0 ||
@@ -738,7 +740,22 @@ run_round_trip(const uint8_t *data, size_t size)
 				   CH39X_NCM_FIT_OK);
 		}
 		FUZZ_CHECK(s.n < CH39X_NCM_TX_MAX_DGRAMS);
-		dst = ch39x_ncm_tx_add(s.t, len);
+		/*
+		 * Every other datagram through the one-step add, which takes
+		 * what the check passed unless the NDP goes at the end, and
+		 * then changes nothing.
+		 */
+		dst = NULL;
+		if (k & 1) {
+			*s.t_before = *s.t;
+			dst = ch39x_ncm_tx_try_add(s.t, len);
+			FUZZ_CHECK((dst == NULL) == c->ndp_at_end);
+			if (dst == NULL)
+				FUZZ_CHECK(memcmp(s.t_before, s.t,
+						  sizeof(*s.t)) == 0);
+		}
+		if (dst == NULL)
+			dst = ch39x_ncm_tx_add(s.t, len);
 		FUZZ_CHECK(inside(dst, len, s.buf, s.t->limit));
 		off = (uint32_t)(dst - s.buf);
 		/* The datagram starts where the divisor and remainder say. */
@@ -756,6 +773,7 @@ run_round_trip(const uint8_t *data, size_t size)
 	free(s.buf);
 out:
 	free(s.rx);
+	free(s.t_before);
 	free(s.t);
 }
 
