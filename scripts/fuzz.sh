@@ -22,7 +22,7 @@ fuzz=$top/tests/fuzz
 lib=$top/lib/ch39x
 sim=$top/lib/ch39x_sim
 drv=$top/drivers/net/ch39x
-all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6"
+all="vendor_rx event net tso sim_out sim_cdc ncm_rx ncm_params cdc ecm devargs cpe_ip uevent cpe_prefix6 usbip"
 read -r -a harnesses <<< "${FUZZ_HARNESSES:-$all}"
 
 case $secs in
@@ -38,6 +38,7 @@ max_len() {
 	vendor_rx) echo 20000 ;;
 	sim_out) echo 20000 ;;
 	sim_cdc) echo 20000 ;;
+	usbip) echo 20000 ;;
 	ncm_rx) echo 20000 ;;
 	tso) echo 12000 ;;
 	net) echo 9300 ;;
@@ -84,7 +85,7 @@ rm -rf "$out/obj" "$out/obj-sim"
 mkdir -p "$out/obj" "$out/obj-sim"
 read -r -a usb_cflags <<< "$(pkg-config --cflags libusb-1.0)"
 read -r -a usb_libs <<< "$(pkg-config --libs libusb-1.0)"
-for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_ncm \
+for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_usbdesc ch39x_ncm \
 	   ch39x_ecm ch39x_libusb ch39x_libusb_select ch39x_libusb_open \
 	   ch39x_libusb_return ch39x_libusb_bus ch39x_uevent; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
@@ -93,7 +94,7 @@ for src in ch39x_vendor ch39x_net ch39x_tso ch39x_cdc ch39x_ncm \
 done
 # The device model (lib/ch39x_sim), linked with libpcap into the sim_*
 # harnesses only: the host-side parsers' harnesses go without it.
-for src in ch39x_sim ch39x_sim_wire ch39x_sim_vendor ch39x_sim_phy ch39x_sim_cdc \
+for src in ch39x_sim ch39x_sim_wire ch39x_sim_vendor ch39x_sim_phy ch39x_sim_cdc ch39x_sim_desc \
 	   ch39x_sim_wake; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
@@ -118,10 +119,17 @@ for h in "${harnesses[@]}"; do
 		extra_objs=("$out/obj-dpdk/ch39x_devargs.o" "${dpdk_libs[@]}")
 	elif [[ $h == sim_* ]]; then
 		extra_objs=("$out"/obj-sim/*.o -lpcap)
+	elif [ "$h" = usbip ]; then
+		# The server's codec and device side, over the model.
+		extra_cflags=(-I"$top/app/ch39x-usbip")
+		extra_objs=("$top/app/ch39x-usbip/usbip.c"
+			    "$top/app/ch39x-usbip/dev.c" "$out"/obj-sim/*.o
+			    -lpcap)
 	elif [ "$h" = cpe_ip ]; then
 		# The router's pure parsers, instrumented with the harness.
 		extra_cflags=(-I"$top/app/ch39x-cpe")
 		extra_objs=("$top/app/ch39x-cpe/frag.c" "$top/app/ch39x-cpe/fw.c"
+			    "$top/app/ch39x-cpe/guard.c"
 			    "$top/app/ch39x-cpe/pppoe.c")
 	elif [ "$h" = cpe_prefix6 ]; then
 		extra_cflags=(-I"$top/app/ch39x-cpe")

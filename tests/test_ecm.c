@@ -23,6 +23,7 @@
 #include "ch39x_ecm.h"
 
 #include "check.h"
+#include "cdc_build_check.h"
 
 /* ---- Descriptors ---- */
 
@@ -423,10 +424,18 @@ test_notify_fuzz(void)
 	CHECK(ps.stats.notifications > 0);
 }
 
+/* The builder, the walker's inverse (cdc_build_check.h). */
+static void
+test_build_config(void)
+{
+	check_build_config(ecm_cfg, sizeof(ecm_cfg));
+}
+
 int
 main(void)
 {
 	test_descs();
+	test_build_config();
 	test_rx();
 	test_tx();
 	test_filter();

@@ -25,6 +25,7 @@
 #include "ch39x_ncm.h"
 
 #include "check.h"
+#include "cdc_build_check.h"
 
 /* ---- Expected-bytes composer: zeros, explicit bytes, patterns ---- */
 
@@ -1850,6 +1851,126 @@ test_notify(void)
 	CHECK_EQ(ps.stats.notifications, 2);
 }
 
+/* The builder, the walker's inverse (cdc_build_check.h). */
+static void
+test_build_config(void)
+{
+	check_build_config(ncm_cfg, sizeof(ncm_cfg));
+}
+
+/*
+ * A composite device's configuration, as a modem's: an ACM serial port
+ * (interfaces 0 and 1: communication 02/02/01 with its Header, Call
+ * Management, ACM and Union descriptors, then its data interface), the
+ * gadget's NCM function moved to interfaces 2 and 3 (endpoints 0x84,
+ * 0x85, 0x06), and an ECM function at 4 and 5 (no IAD; 0x87, 0x88, 0x09).
+ */
+static uint32_t
+composite_cfg(uint8_t *b)
+{
+	static const uint8_t acm[] = {
+		0x08, 0x0B, 0x00, 0x02, 0x02, 0x02, 0x01, 0x00,
+		0x09, 0x04, 0x00, 0x00, 0x01, 0x02, 0x02, 0x01, 0x00,
+		0x05, 0x24, 0x00, 0x10, 0x01,
+		0x05, 0x24, 0x01, 0x00, 0x01,
+		0x04, 0x24, 0x02, 0x02,
+		0x05, 0x24, 0x06, 0x00, 0x01,
+		0x07, 0x05, 0x81, 0x03, 0x0A, 0x00, 0x09,
+		0x09, 0x04, 0x01, 0x00, 0x02, 0x0A, 0x00, 0x00, 0x00,
+		0x07, 0x05, 0x82, 0x02, 0x00, 0x02, 0x00,
+		0x07, 0x05, 0x03, 0x02, 0x00, 0x02, 0x00,
+	};
+	static const uint8_t ecm[] = {
+		0x09, 0x04, 0x04, 0x00, 0x01, 0x02, 0x06, 0x00, 0x00,
+		0x05, 0x24, 0x00, 0x10, 0x01,
+		0x05, 0x24, 0x06, 0x04, 0x05,
+		0x0D, 0x24, 0x0F, 0x05, 0x00, 0x00, 0x00, 0x00, 0xEA, 0x05,
+		0x00, 0x00, 0x00,
+		0x07, 0x05, 0x87, 0x03, 0x10, 0x00, 0x09,
+		0x09, 0x04, 0x05, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x00,
+		0x09, 0x04, 0x05, 0x01, 0x02, 0x0A, 0x00, 0x00, 0x00,
+		0x07, 0x05, 0x88, 0x02, 0x00, 0x02, 0x00,
+		0x07, 0x05, 0x09, 0x02, 0x00, 0x02, 0x00,
+	};
+	uint32_t n = 9, ncm;
+
+	memcpy(b, ncm_cfg, 9);
+	memcpy(b + n, acm, sizeof(acm));
+	n += sizeof(acm);
+	ncm = n;
+	memcpy(b + n, ncm_cfg + 9, sizeof(ncm_cfg) - 9);
+	n += sizeof(ncm_cfg) - 9;
+	/* The NCM function's interface numbers and endpoints, moved. */
+	b[ncm + 2] = 2;			/* IAD bFirstInterface */
+	b[ncm + 8 + 2] = 2;		/* communication interface */
+	b[ncm + 22 + 3] = 2;		/* Union master, slave */
+	b[ncm + 22 + 4] = 3;
+	b[ncm + 46 + 2] = 0x84;		/* interrupt IN */
+	b[ncm + 53 + 2] = 3;		/* data alt 0, alt 1 */
+	b[ncm + 62 + 2] = 3;
+	b[ncm + 71 + 2] = 0x85;		/* bulk IN, OUT */
+	b[ncm + 78 + 2] = 0x06;
+	memcpy(b + n, ecm, sizeof(ecm));
+	n += sizeof(ecm);
+	b[2] = (uint8_t)n;
+	b[3] = (uint8_t)(n >> 8);
+	b[4] = 6;
+	return n;
+}
+
+/* The network functions of a composite configuration, chosen by number. */
+static void
+test_functions(void)
+{
+	struct ch39x_cdc_fn fns[4];
+	struct ch39x_cdc_desc d;
+	uint8_t b[512], *x;
+	uint32_t n = composite_cfg(b), cut;
+
+	CHECK_EQ(n, 9 + 66 + 85 + 71);
+	/* The first NCM or ECM function: NCM at 2; the ACM port is not one. */
+	CHECK_EQ(parse_cfg_exact(b, n, 0, &d), 0);
+	CHECK_EQ(d.errors, 0);
+	CHECK_EQ(d.comm_if, 2);
+	CHECK_EQ(d.comm_subclass, CH39X_CDC_SUBCLASS_NCM);
+	CHECK_EQ(d.data_if, 3);
+	CHECK_EQ(d.intr_ep, 0x84);
+	CHECK_EQ(d.bulk_in, 0x85);
+	CHECK_EQ(d.bulk_out, 0x06);
+	CHECK(ch39x_cdc_usable(&d));
+	/* By the number of its communication interface. */
+	x = dup_exact(b, n);
+	CHECK_EQ(ch39x_cdc_parse_function(x, n, 0, 4, &d), 0);
+	CHECK(ch39x_cdc_usable(&d));
+	CHECK_EQ(d.comm_subclass, CH39X_CDC_SUBCLASS_ECM);
+	CHECK_EQ(d.data_if, 5);
+	CHECK_EQ(d.i_mac_address, 5);
+	CHECK_EQ(d.bulk_in, 0x88);
+	CHECK_EQ(d.bulk_out, 0x09);
+	CHECK_EQ(ch39x_cdc_parse_function(x, n, CH39X_CDC_SUBCLASS_NCM, 4, &d),
+		 0);
+	CHECK(!d.have_comm);
+	/* The ACM port's interface is no network function. */
+	CHECK_EQ(ch39x_cdc_parse_function(x, n, 0, 0, &d), 0);
+	CHECK(!d.have_comm);
+	CHECK_EQ(ch39x_cdc_list_functions(x, n, fns, 4), 2);
+	CHECK_EQ(fns[0].comm_if, 2);
+	CHECK_EQ(fns[0].subclass, CH39X_CDC_SUBCLASS_NCM);
+	CHECK(fns[0].have_data && fns[0].data_if == 3 && fns[0].usable);
+	CHECK_EQ(fns[1].comm_if, 4);
+	CHECK_EQ(fns[1].subclass, CH39X_CDC_SUBCLASS_ECM);
+	CHECK(fns[1].have_data && fns[1].data_if == 5 && fns[1].usable);
+	/* Room for one: the count says there are more. */
+	CHECK_EQ(ch39x_cdc_list_functions(x, n, fns, 1), 2);
+	free(x);
+	/* Every truncation, in an exact buffer: never more than two. */
+	for (cut = 0; cut < n; cut++) {
+		x = dup_exact(b, cut);
+		CHECK(ch39x_cdc_list_functions(x, cut, fns, 4) <= 2);
+		free(x);
+	}
+}
+
 int
 main(void)
 {
@@ -1869,6 +1990,8 @@ main(void)
 	test_round_trip();
 	test_rx_fuzz();
 	test_descs();
+	test_build_config();
+	test_functions();
 	test_mac_string();
 	test_notify();
 	printf("test_ncm: %u passed, %u failed\n", n_pass, n_fail);

@@ -1782,10 +1782,110 @@ test_rx_hold(void)
 	close_dev(d);
 }
 
+/* GET_DESCRIPTOR(type, index) through the model's control op. */
+static int
+get_desc(struct ch39x_usb_dev *d, uint8_t type, uint8_t idx, uint16_t lang,
+	 uint8_t *buf, uint16_t len)
+{
+	return d->ops->control(d, 0x80, 0x06, (uint16_t)(type << 8 | idx),
+			       lang, buf, len, 1000);
+}
+
+/*
+ * The standard descriptors a host enumerates with (§17): the device
+ * descriptor with the identity get_info gives, one configuration whose
+ * endpoints are the transport's, strings 0-3, the BOS at SuperSpeed only;
+ * a CDC function's configuration walks to exactly what get_cdc says.
+ */
+static void
+test_descriptors(void)
+{
+	static const struct {
+		uint16_t pid;
+		enum ch39x_usb_speed speed;
+		enum ch39x_framing framing;
+	} w[] = {
+		{ PID_CH397, HS, CH39X_FRAMING_VENDOR },
+		{ PID_CH398, SS, CH39X_FRAMING_VENDOR },
+		{ PID_CH398, SS, CH39X_FRAMING_NCM },
+		{ PID_CH398, HS, CH39X_FRAMING_ECM },
+	};
+	struct ch39x_cdc_desc cdc, walked;
+	struct ch39x_sim_config c;
+	struct ch39x_usb_info info;
+	struct ch39x_usb_dev *d;
+	uint8_t b[512];
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < DIM(w); i++) {
+		memset(&c, 0, sizeof(c));
+		c.pid = w[i].pid;
+		c.speed = w[i].speed;
+		c.framing = w[i].framing;
+		d = open_cfg(&c);
+		CHECK(d != NULL);
+		if (d == NULL)
+			continue;
+		CHECK_EQ(d->ops->get_info(d, &info), 0);
+		n = get_desc(d, 0x01, 0, 0, b, 64);
+		CHECK_EQ(n, 18);
+		CHECK_EQ(b[1], 0x01);
+		CHECK_EQ(ch39x_get_le16(b + 2), w[i].speed == SS ? 0x0300 : 0x0200);
+		CHECK_EQ(b[7], w[i].speed == SS ? 9 : 64);
+		CHECK_EQ(ch39x_get_le16(b + 8), 0x1A86);
+		CHECK_EQ(ch39x_get_le16(b + 10), w[i].pid);
+		CHECK_EQ(b[17], 1);
+		/* The first 8 bytes, as a host asks for bMaxPacketSize0. */
+		CHECK_EQ(get_desc(d, 0x01, 0, 0, b, 8), 8);
+		/* The configuration: its header first, then all of it. */
+		CHECK_EQ(get_desc(d, 0x02, 0, 0, b, 9), 9);
+		n = get_desc(d, 0x02, 0, 0, b, sizeof(b));
+		CHECK(n > 9);
+		CHECK_EQ(ch39x_get_le16(b + 2), n);
+		CHECK_EQ(b[5], info.config_value);
+		CHECK_EQ(get_desc(d, 0x02, 1, 0, b, sizeof(b)), -EPIPE);
+		if (w[i].framing != CH39X_FRAMING_VENDOR) {
+			CHECK_EQ(d->ops->get_cdc(d, &cdc), 0);
+			CHECK_EQ(ch39x_cdc_parse_config(b, (uint32_t)n, 0,
+							&walked), 0);
+			CHECK_EQ(walked.errors, 0);
+			CHECK(ch39x_cdc_usable(&walked));
+			CHECK_MEM(&walked, &cdc, sizeof(cdc));
+		} else {
+			/* One vendor interface: bulk IN, bulk OUT, intr IN. */
+			CHECK_EQ(b[4], 1);
+			CHECK_EQ(b[9 + 5], 0xFF);
+			CHECK_EQ(b[18 + 2], 0x81);
+			CHECK_EQ(ch39x_get_le16(b + 18 + 4),
+				 info.maxp[CH39X_EP_BULK_IN]);
+		}
+		/* Strings: languages, then the serial number get_info has. */
+		CHECK_EQ(get_desc(d, 0x03, 0, 0, b, sizeof(b)), 4);
+		CHECK_EQ(ch39x_get_le16(b + 2), 0x0409);
+		n = get_desc(d, 0x03, 3, 0x0409, b, sizeof(b));
+		CHECK_EQ(n, 2 + 2 * (int)strlen(info.serial));
+		CHECK_EQ(b[2], (uint8_t)info.serial[0]);
+		CHECK(get_desc(d, 0x03, 2, 0x0409, b, sizeof(b)) > 2);
+		CHECK_EQ(get_desc(d, 0x03, 3, 0x0407, b, sizeof(b)), -EPIPE);
+		n = get_desc(d, 0x0F, 0, 0, b, sizeof(b));
+		if (w[i].speed == SS) {
+			CHECK_EQ(n, 22);
+			CHECK_EQ(ch39x_get_le16(b + 2), 22);
+		} else {
+			CHECK_EQ(n, -EPIPE);
+		}
+		/* A device qualifier: the model runs at one speed. */
+		CHECK_EQ(get_desc(d, 0x06, 0, 0, b, sizeof(b)), -EPIPE);
+		close_dev(d);
+	}
+}
+
 int
 main(void)
 {
 	test_info();
+	test_descriptors();
 	test_ctrl(PID_CH397, HS);
 	test_ctrl(PID_CH398, SS);
 	test_events(PID_CH397, HS);

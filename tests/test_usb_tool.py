@@ -38,8 +38,12 @@ def dev_desc(vid, pid, n_cfg, dev_class=0):
 
 
 def config(value, ifaces):
-    """ifaces: (number, alt, class, subclass) tuples."""
-    body = b''.join(struct.pack('<BBBBBBBBB', 9, 4, n, a, 0, c, s, 0, 0)
+    """ifaces: (number, alt, class, subclass) tuples. A communication
+    interface (class 2) at alt 0 gets a Union naming the next interface as
+    its data interface, as every CDC function has."""
+    body = b''.join(struct.pack('<BBBBBBBBB', 9, 4, n, a, 0, c, s, 0, 0) +
+                    (struct.pack('<BBBBB', 5, 0x24, 6, n, n + 1)
+                     if c == 2 and a == 0 else b'')
                     for n, a, c, s in ifaces)
     n_if = len({i[0] for i in ifaces})
     return struct.pack('<BBHBBBBB', 9, 2, 9 + len(body), n_if, value, 0,
@@ -49,6 +53,11 @@ def config(value, ifaces):
 NCM = [(0, 0, 2, 0x0D), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
 ECM = [(0, 0, 2, 0x06), (1, 0, 0x0A, 0), (1, 1, 0x0A, 0)]
 VENDOR = [(0, 0, 0xFF, 0)]
+# A modem: an ACM serial port (0, 1) beside its NCM function (2, 3).
+ACM_NCM = [(0, 0, 2, 0x02), (1, 0, 0x0A, 0), (2, 0, 2, 0x0D),
+           (3, 0, 0x0A, 0), (3, 1, 0x0A, 0)]
+# A dock: NCM (0, 1) and ECM (2, 3) side by side.
+NCM_ECM = NCM + [(2, 0, 2, 0x06), (3, 0, 0x0A, 0), (3, 1, 0x0A, 0)]
 
 
 class Tree:
@@ -168,6 +177,14 @@ def build(tree):
     tree.device('1-4.3', 0x1209, 0x0004, [(1, ECM)], 1, serial='twin-b')
     tree.device('1-5', 0x0781, 0x5567, [(1, [(0, 0, 8, 6)])], 1,
                 serial='disk', drivers={0: 'usb-storage'})
+    tree.device('1-7', 0x1209, 0x0007, [(1, ACM_NCM)], 1, serial='modem',
+                drivers={0: 'cdc_acm', 1: 'cdc_acm', 2: 'cdc_ncm',
+                         3: 'cdc_ncm'}, nets={2: 'usb7'})
+    tree.device('1-8', 0x1209, 0x0008, [(1, NCM_ECM)], 1, serial='dock',
+                drivers={0: 'cdc_ncm', 1: 'cdc_ncm', 2: 'cdc_ether',
+                         3: 'cdc_ether'}, nets={0: 'usb8', 2: 'usb9'})
+    tree.device('1-9', 0x1209, 0x0009, [(1, ACM_NCM)], 1, serial='kept',
+                drivers={0: 'cdc_acm', 1: 'cdc_acm'})
     node = tree.device('2-1', 0x1A86, 0x5397, [(1, VENDOR)], 1, bus=2,
                        drivers={0: 'usbfs'})
     tree.process(4242, 'dpdk-testpmd', node, True)
@@ -177,7 +194,7 @@ def test_status(tree):
     rc, j = run_json(tree, 'status')
     devs = {d['path']: d for d in j.get('devices', [])}
     check(rc == 0 and list(devs) == ['1-1', '1-2', '1-3', '1-4.1', '1-4.2',
-                                     '1-4.3', '2-1'],
+                                     '1-4.3', '1-7', '1-8', '1-9', '2-1'],
           'status lists the network functions in bus order, no hubs, no '
           'disk: %s' % list(devs))
     d = devs.get('1-1', {})
@@ -221,12 +238,33 @@ def test_status(tree):
           all(x.get('proto') == 'ecm' for x in t),
           'identical adapters: each named by its path; by serial only when '
           'the serial is unique')
+    d = devs.get('1-7', {})
+    f = d.get('functions', [])
+    check(d.get('proto') == 'ncm' and d.get('composite') and len(f) == 1 and
+          f[0]['comm'] == 2 and f[0]['data'] == 3 and f[0]['default'] and
+          f[0]['drivers'] == ['cdc_ncm'] and
+          d.get('kernel_drivers') == ['cdc_acm', 'cdc_ncm'],
+          'a modem: its NCM function at 2+3 beside the ACM port, '
+          'composite: %s' % f)
+    d = devs.get('1-8', {})
+    f = d.get('functions', [])
+    check(d.get('proto') == 'ncm' and len(f) == 2 and
+          [(x['proto'], x['comm'], x['data'], x['default']) for x in f] ==
+          [('ncm', 0, 1, True), ('ecm', 2, 3, False)] and
+          f[1]['vdev'] == 'net_ch39x0,dev=1209:0008,path=1-8,function=2',
+          'a dock: NCM (default) and ECM, a --vdev with function= each')
+    check(not devs.get('1-1', {}).get('composite'),
+          'a single NCM function is not composite')
     rc, out, _ = run(tree, 'list')
     check(rc == 0 and '--vdev net_ch39x0,dev=1209:0001,path=1-1' in out and
           'protocol: vendor -- CH398 ID' in out and
           '1-1:1.0 cdc_ncm (usb0)' in out and
-          'pid 4242 (dpdk-testpmd, DPDK)' in out,
-          'text status shows protocol, drivers, netdev, holder, --vdev')
+          'pid 4242 (dpdk-testpmd, DPDK)' in out and
+          'network functions (configuration 1): ncm at 0+1 (default), '
+          'ecm at 2+3 (function=2)' in out and
+          '--vdev net_ch39x0,dev=1209:0008,path=1-8\n' in out,
+          'text status shows protocol, drivers, netdev, holder, --vdev, '
+          'a composite device\'s functions')
     rc, j = run_json(tree, 'status', '--all')
     check(rc == 0 and '1-5' in [d['path'] for d in j.get('devices', [])] and
           [d['proto'] for d in j['devices'] if d['path'] == '1-5'] == [None],
@@ -257,9 +295,32 @@ def test_plans(tree):
     check(rc == 1 and '3 USB devices match' in j.get('error', '') and
           '1-4.3' in j.get('error', ''),
           'an ambiguous VID:PID lists the candidates')
-    rc, j = run_json(tree, 'bind', '1-9', '--dry-run')
-    check(rc == 1 and 'no USB device matches 1-9' in j.get('error', ''),
+    rc, j = run_json(tree, 'bind', '1-19', '--dry-run')
+    check(rc == 1 and 'no USB device matches 1-19' in j.get('error', ''),
           'an unknown path is refused with the list')
+    drv = os.path.join(tree.sys, 'bus', 'usb', 'drivers')
+    rc, j = run_json(tree, 'bind', '1-7', '--dry-run')
+    check(rc == 0 and [(s['write'], s['value']) for s in j.get('steps', [])]
+          == [(os.path.join(drv, 'cdc_ncm', 'unbind'), '1-7:1.2'),
+              (os.path.join(drv, 'cdc_ncm', 'unbind'), '1-7:1.3')],
+          'bind a modem: only its NCM interfaces let go, cdc_acm keeps '
+          'the serial port')
+    rc, j = run_json(tree, 'bind', '1-8', '--function', '2', '--dry-run')
+    check(rc == 0 and [(s['write'], s['value']) for s in j.get('steps', [])]
+          == [(os.path.join(drv, 'cdc_ether', 'unbind'), '1-8:1.2'),
+              (os.path.join(drv, 'cdc_ether', 'unbind'), '1-8:1.3')],
+          'bind --function 2: the dock\'s ECM function only')
+    rc, j = run_json(tree, 'bind', '1-8', '--function', '1', '--dry-run')
+    check(rc == 1 and 'no network function at interface 1' in
+          j.get('error', ''),
+          'bind --function 1 (a data interface): refused: %s'
+          % j.get('error'))
+    rc, j = run_json(tree, 'unbind', '1-9', '--dry-run')
+    check(rc == 0 and [(os.path.basename(s['write']), s['value'])
+                       for s in j.get('steps', [])] ==
+          [('drivers_probe', '1-9:1.2'), ('drivers_probe', '1-9:1.3')],
+          'unbind of a modem the PMD kept: only its network interfaces '
+          'probed again, the serial port left bound')
     rc, j = run_json(tree, 'unbind', '1-1', '--dry-run')
     check(rc == 0 and j.get('steps') == [],
           'unbind of a device the kernel has: nothing to do')

@@ -80,6 +80,14 @@
 #define CPE_DEF_TCP_TIMEOUT	7440	/* established: as Linux, 2 h 4 min */
 #define CPE_DEF_TCP_TRANS	120	/* handshake and closing */
 #define CPE_DEF_TCP_CLOSE	10	/* after RST or both FINs */
+/*
+ * Embryonic entries (a handshake, UDP never answered): short, so that
+ * what a flood leaves goes soon (Linux: 120 s SYN_SENT, 60 s SYN_RECV,
+ * 30 s unreplied UDP). A real handshake refreshes its entry with each
+ * retransmission (1, 3, 7, 15 s ...).
+ */
+#define CPE_DEF_TCP_SYN		30
+#define CPE_DEF_UDP_UNREPLIED	30
 #define CPE_DEF_UDP_TIMEOUT	120
 #define CPE_DEF_ICMP_TIMEOUT	30
 #define CPE_DEF_ARP_TIMEOUT	60
@@ -177,6 +185,7 @@ struct cpe_opts {
 	uint16_t nat_lo, nat_hi;
 	uint32_t nat_sessions;
 	uint32_t tcp_timeout, tcp_trans, tcp_close, udp_timeout, icmp_timeout;
+	uint32_t tcp_syn, udp_unreplied;	/* embryonic entries' timeouts */
 	uint32_t arp_timeout;
 	double stats_interval;		/* 0: only at exit */
 	double duration;		/* 0: until a signal */
@@ -232,6 +241,9 @@ struct cpe_stats {
 	uint64_t slow_pkts;
 	uint64_t nat_created, nat_expired, nat_full, nat_no_mapping;
 	uint64_t nat_unsupported, nat_icmp_err_xlated;
+	/* Sessions pushed out of a full table, by evict.h's class, and
+	 * new ones from the WAN refused (a table full of assured ones). */
+	uint64_t nat_evicted[CPE_EV_NB], nat_full_refused;
 	uint64_t arp_req_sent, arp_replies_sent, arp_learned, arp_changed;
 	uint64_t arp_expired, neigh_queued, neigh_queue_drops;
 	uint64_t icmp_ttl, icmp_unreach, icmp_frag_needed, icmp_echo_replies;
@@ -399,7 +411,8 @@ int cpe_nat_icmp_error(struct rte_mbuf *m, bool from_wan);
 /* --fw-forward (nat.c): checks and reserves the ports at start; a WAN
  * packet to a forwarded port opens a session (0: x set, as
  * cpe_nat_in_lookup); a LAN packet to the WAN address and a forwarded
- * port, hairpin NAT (0: x set). -ENOENT: not a forward.
+ * port, hairpin NAT (0: x set). -ENOENT: not a forward; -EBUSY (forward
+ * in): a new connection the guard or a full table refused, drop it.
  */
 int cpe_nat_forward_setup(void);
 /* Every session deleted (the WAN address changed): how many. */
@@ -512,6 +525,21 @@ void cpe_fw_age_ms(uint32_t ms);
 void cpe_fw_print(FILE *f);
 void cpe_fw_json(FILE *f);
 void cpe_fw_tel(struct rte_tel_data *d);
+/*
+ * SYN-flood protection (guard.h) in the router (fw_glue.c): cpe_guard_syn_ok
+ * is the slow path's budget of TCP SYNs from the WAN (false: drop m now);
+ * cpe_guard_new whether m, a new IPv4 connection from the WAN to a forward
+ * (nat.c), may make state
+ * (false: drop it; counted by the guard).
+ */
+extern struct cpe_guard cpe_guard;
+/* Evictions by evict.h's class, text (" evicted_CLASS N"...) or JSON
+ * (", \"evicted\": {...}"). */
+void cpe_evict_print(FILE *f, const uint64_t *v, bool json);
+void cpe_evict_tel(struct rte_tel_data *d, const char *prefix,
+		   const uint64_t *v);
+bool cpe_guard_syn_ok(const struct rte_mbuf *m);
+bool cpe_guard_new(const struct rte_mbuf *m);
 /* pppoe_glue.c: the WAN over PPPoE (--wan PORT=pppoe). */
 struct cpe_pppoe_state {
 	bool up;			/* a session to carry */

@@ -870,6 +870,9 @@ stats(struct rte_tel_data *d)
 	cpe_tel_u64(d, "slow_pkts", s->slow_pkts);
 	cpe_tel_u64(d, "nat_sessions", cpe_nat_in_use());
 	cpe_tel_u64(d, "nat_expired", s->nat_expired);
+	cpe_tel_u64(d, "nat_full", s->nat_full);
+	cpe_tel_u64(d, "nat_full_refused", s->nat_full_refused);
+	cpe_evict_tel(d, "nat", s->nat_evicted);
 	cpe_tel_u64(d, "arp_expired", s->arp_expired);
 	cpe_tel_u64(d, "nd_expired", s->v6.nd_expired);
 	cpe_tel_u64(d, "neighbours", cpe_neigh_count());

@@ -9,12 +9,17 @@
  *
  * Connection tracking: one open-addressed table of a power-of-two number
  * of slots, a tuple hashed to a window of FW_WAYS slots; a new connection
- * takes a free or expired slot of its window, else evicts the window's
- * least recently used one (counted): the table is bounded whatever the
- * WAN sends. The key is the originator's tuple; a packet is looked up as
- * is (orig direction) and reversed (reply). TCP follows the handshake
- * and the closing (RST, both FINs) for its timeouts, as nat.c's sessions
- * do and with the same --tcp-*-timeout values.
+ * takes a free or expired slot of its window, else one of the window's
+ * by evict.h's policy (embryonic entries first, the WAN's before the
+ * LAN's, least recently used; a connection from the WAN never pushes out
+ * an assured one, it is refused): the table is bounded whatever the WAN
+ * sends, and what the WAN sends never takes a working connection's
+ * place. A connection from the WAN is made only when the guard admits
+ * it (guard.h: --synflood-rate). The key is the originator's tuple; a
+ * packet is looked up as is (orig direction) and reversed (reply). TCP
+ * follows the handshake and the closing (RST, both FINs) for its
+ * timeouts, as nat.c's sessions do and with the same --tcp-*-timeout
+ * values.
  */
 
 #include <arpa/inet.h>
@@ -46,6 +51,8 @@ static const char *const reason_names[CPE_FW_NB_REASONS] = {
 	[CPE_FW_DROP_SPOOF_WAN] = "wan_lan_source",
 	[CPE_FW_DROP_SPOOF_LAN] = "lan_foreign_source",
 	[CPE_FW_DROP_FRAG] = "wan_fragment",
+	[CPE_FW_DROP_SYNFLOOD] = "synflood_limit",
+	[CPE_FW_DROP_FULL] = "state_table_full",
 };
 
 const char *
@@ -166,6 +173,20 @@ parse_ports(struct cpe_fw_tuple *t, const uint8_t *l4, uint32_t len,
 }
 
 int
+cpe_fw_tuple_of(const uint8_t *l3, uint32_t len, struct cpe_fw_tuple *t)
+{
+	const uint8_t *l4;
+	uint32_t l4_len;
+	uint8_t hop, type;
+	bool frag;
+
+	if (parse_ip(l3, len, t, &hop, &frag, &l4, &l4_len) != 0)
+		return -1;
+	parse_ports(t, l4, l4_len, &type);
+	return 0;
+}
+
+int
 cpe_fw_parse(const uint8_t *l3, uint32_t len, struct cpe_fw_pkt *p)
 {
 	const uint8_t *l4, *q4;
@@ -233,13 +254,15 @@ timeout_of(const struct cpe_fw *fw, const struct cpe_fw_ct *c)
 	uint32_t t;
 
 	if (c->k.proto == 17)
-		t = fw->to.udp;
+		t = c->seen_reply ? fw->to.udp : fw->to.udp_unreplied;
 	else if (c->k.proto != 6)
 		t = fw->to.icmp;
 	else if (c->tcp == T_EST)
 		t = fw->to.tcp_est;
 	else if (c->tcp == T_CLOSE)
 		t = fw->to.tcp_close;
+	else if (c->tcp == T_SYN_SENT || c->tcp == T_SYN_RECV)
+		t = fw->to.tcp_syn;
 	else
 		t = fw->to.tcp_trans;
 	return (uint64_t)t * fw->hz;
@@ -283,12 +306,26 @@ lookup(struct cpe_fw *fw, const struct cpe_fw_tuple *k, uint64_t now)
 	return -1;
 }
 
+/* evict.h's class of a tracked connection. */
+static uint8_t
+class_of(const struct cpe_fw_ct *c)
+{
+	bool assured = c->k.proto == 6 ? c->tcp == T_EST || c->tcp == T_FIN :
+		c->seen_reply;
+
+	return cpe_ev_class(c->from_wan, assured);
+}
+
+/* A slot for k (from the WAN: from_wan, evict.h), or -1: refused. */
 static int64_t
-create(struct cpe_fw *fw, const struct cpe_fw_tuple *k, uint64_t now)
+create(struct cpe_fw *fw, const struct cpe_fw_tuple *k, uint64_t now,
+       bool from_wan)
 {
 	uint32_t h = hash_tuple(k), i, s, victim = UINT32_MAX;
+	struct cpe_ev_pick pick;
 	struct cpe_fw_ct *c;
 
+	cpe_ev_pick_init(&pick);
 	for (i = 0; i < FW_WAYS; i++) {
 		s = (h + i) & fw->mask;
 		c = &fw->ct[s];
@@ -300,17 +337,23 @@ create(struct cpe_fw *fw, const struct cpe_fw_tuple *k, uint64_t now)
 			victim = s;
 			break;
 		}
-		if (victim == UINT32_MAX || c->last < fw->ct[victim].last)
-			victim = s;
+		cpe_ev_consider(&pick, s, class_of(c), c->last);
 	}
-	c = &fw->ct[victim];
-	if (c->used) {
-		/* The window is full: its least recently used goes. */
+	if (victim == UINT32_MAX) {
+		/* The window is full: its least valuable goes, or none. */
+		if (!cpe_ev_may_evict(&pick, from_wan)) {
+			fw->st.full_refused++;
+			return -1;
+		}
+		victim = pick.idx;
 		slot_free(fw, victim);
 		fw->st.evicted++;
+		fw->st.evicted_cls[pick.cls]++;
 	}
+	c = &fw->ct[victim];
 	c->k = *k;
 	c->used = true;
+	c->from_wan = from_wan;
 	c->last = now;
 	c->flow[0] = c->flow[1] = -1;
 	fw->in_use++;
@@ -388,26 +431,6 @@ quotes_tracked(struct cpe_fw *fw, const struct cpe_fw_pkt *p, uint64_t now)
 	return find(fw, &p->quoted, now, &dir) >= 0;
 }
 
-static bool
-echo_rate_ok(struct cpe_fw *fw, uint64_t now)
-{
-	uint64_t per = fw->hz / (fw->cfg->echo_rate ? fw->cfg->echo_rate : 1);
-	uint64_t n;
-
-	if (per == 0)
-		per = 1;
-	n = (now - fw->refill) / per;
-	if (n) {
-		fw->tokens = fw->tokens + n > CPE_FW_ECHO_BURST ?
-			CPE_FW_ECHO_BURST : fw->tokens + n;
-		fw->refill += n * per;
-	}
-	if (fw->tokens == 0)
-		return false;
-	fw->tokens--;
-	return true;
-}
-
 static struct cpe_fw_rule *
 rule_match(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool pinhole)
 {
@@ -463,7 +486,7 @@ check_out(struct cpe_fw *fw, const struct cpe_fw_pkt *p, uint64_t now,
 	if (s < 0) {
 		if (p->t.proto == 6 && (p->tcp_flags & TCP_RST))
 			return CPE_FW_ACCEPT;
-		s = create(fw, &p->t, now);
+		s = create(fw, &p->t, now, false);
 		/* Without SYN: picked up in the middle (Linux's loose). */
 		fw->ct[s].tcp = p->t.proto != 6 ? T_NONE :
 			(p->tcp_flags & (TCP_SYN | TCP_ACK)) == TCP_SYN ?
@@ -493,7 +516,7 @@ check_icmp_in(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool fwd,
 		return CPE_FW_ACCEPT;
 	}
 	if (p->echo_req) {
-		if (!echo_rate_ok(fw, now))
+		if (!cpe_tb_take(&fw->echo, now))
 			return drop(fw, CPE_FW_DROP_ICMP_RATE);
 		fw->st.accepted_icmp++;
 		return CPE_FW_ACCEPT;
@@ -522,6 +545,16 @@ check_icmp_in(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool fwd,
 	return drop(fw, CPE_FW_DROP_ICMP_TYPE);
 }
 
+/* Whether the guard lets a new connection from the WAN make state. */
+static bool
+admit(struct cpe_fw *fw, const struct cpe_fw_pkt *p, uint64_t now)
+{
+	if (fw->guard == NULL || !fw->guard->cfg.on)
+		return true;
+	return cpe_guard_admit(fw->guard, p->t.proto, &p->t, sizeof(p->t),
+			       now) != CPE_GUARD_DROP;
+}
+
 /* From the WAN, forwarded to the LAN (fwd) or to the router. */
 static enum cpe_fw_reason
 check_in(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool fwd,
@@ -547,8 +580,14 @@ check_in(struct cpe_fw *fw, const struct cpe_fw_pkt *p, bool fwd,
 		r = rule_match(fw, p, fwd);
 		if (r != NULL && !(p->t.proto == 6 &&
 				   (p->tcp_flags & TCP_RST))) {
+			if (!admit(fw, p, now)) {
+				r->limited++;
+				return drop(fw, CPE_FW_DROP_SYNFLOOD);
+			}
+			s = create(fw, &p->t, now, true);
+			if (s < 0)
+				return drop(fw, CPE_FW_DROP_FULL);
 			r->hits++;
-			s = create(fw, &p->t, now);
 			fw->ct[s].rule = r->id;
 			fw->ct[s].tcp = p->t.proto != 6 ? T_NONE :
 				(p->tcp_flags & (TCP_SYN | TCP_ACK)) ==
@@ -639,8 +678,7 @@ cpe_fw_init(struct cpe_fw *fw, struct cpe_fw_cfg *cfg, uint64_t hz,
 	fw->hz = hz;
 	fw->to = *to;
 	fw->cfg = cfg;
-	fw->tokens = CPE_FW_ECHO_BURST;
-	fw->refill = now;
+	cpe_tb_init(&fw->echo, cfg->echo_rate, CPE_FW_ECHO_BURST, hz, now);
 	return 0;
 }
 

@@ -23,6 +23,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "evict.h"
+#include "guard.h"
+
 /* A packet as the firewall sees it; IPv4 addresses as ::ffff:a.b.c.d. */
 struct cpe_fw_tuple {
 	uint8_t src[16], dst[16];
@@ -57,6 +60,8 @@ enum cpe_fw_reason {
 	CPE_FW_DROP_SPOOF_WAN,		/* WAN source in a LAN prefix */
 	CPE_FW_DROP_SPOOF_LAN,		/* LAN source outside LAN prefixes */
 	CPE_FW_DROP_FRAG,		/* WAN fragment without state */
+	CPE_FW_DROP_SYNFLOOD,		/* new from the WAN, over the limit */
+	CPE_FW_DROP_FULL,		/* new from the WAN, table full */
 	CPE_FW_NB_REASONS
 };
 
@@ -77,6 +82,7 @@ struct cpe_fw_rule {
 	uint8_t addr[16];
 	uint16_t lo, hi;		/* destination ports */
 	uint64_t hits;
+	uint64_t limited;		/* new connections over the limit */
 	uint32_t id;			/* stable: 1, 2, ... never reused */
 	char text[64];			/* as given, for the counters */
 };
@@ -93,6 +99,7 @@ struct cpe_fw_forward {
 	uint16_t to;			/* its port for lo, host order */
 	uint64_t hits;			/* connections forwarded */
 	uint64_t hairpin;		/* of them from the LAN */
+	uint64_t limited;		/* new connections over the limit */
 	char text[64];			/* as given */
 };
 
@@ -105,6 +112,7 @@ struct cpe_fw_cfg {
 	struct cpe_fw_forward fwd[CPE_FW_MAX_FORWARDS];
 	uint16_t nb_fwd;
 	uint32_t echo_rate;		/* echo requests per second */
+	struct cpe_guard_cfg syn;	/* --synflood-* (guard.h) */
 };
 #define CPE_FW_DEF_STATES	65536
 #define CPE_FW_ECHO_RATE	1000	/* as OpenWrt's ICMPv6 rules */
@@ -112,6 +120,8 @@ struct cpe_fw_cfg {
 
 struct cpe_fw_timeouts {		/* seconds, shared with nat.c */
 	uint32_t tcp_est, tcp_trans, tcp_close, udp, icmp;
+	uint32_t tcp_syn;		/* handshake: SYN_SENT, SYN_RECV */
+	uint32_t udp_unreplied;		/* UDP never answered */
 };
 
 /* A tracked connection; the originator's tuple is the key. */
@@ -124,12 +134,15 @@ struct cpe_fw_ct {
 	uint32_t rule;			/* id of the rule that let it in; 0 */
 	bool used;
 	bool seen_reply;
+	bool from_wan;			/* opened by the WAN (a rule) */
 };
 
 struct cpe_fw_stats {
 	uint64_t drops[CPE_FW_NB_REASONS];
 	uint64_t created, expired, evicted, accepted_state;
 	uint64_t accepted_icmp;
+	uint64_t evicted_cls[CPE_EV_NB];	/* evicted, by class */
+	uint64_t full_refused;		/* = drops[CPE_FW_DROP_FULL] */
 };
 
 struct cpe_fw {
@@ -141,7 +154,9 @@ struct cpe_fw {
 	struct cpe_fw_timeouts to;
 	struct cpe_fw_cfg *cfg;
 	struct cpe_fw_stats st;
-	uint64_t tokens, refill;	/* echo request bucket */
+	struct cpe_tb echo;		/* echo request bucket */
+	/* New connections from the WAN (guard.h); NULL: unlimited. */
+	struct cpe_guard *guard;
 	/* Called before a slot is reused or freed (flow-cache links). */
 	void (*unlink)(uint32_t idx, const struct cpe_fw_ct *c);
 };
@@ -160,6 +175,8 @@ cpe_in_prefix(const uint8_t *a, const uint8_t *p, uint8_t plen)
 
 /* Parses an IP packet (from its first byte); -1: not IPv4/IPv6 or short. */
 int cpe_fw_parse(const uint8_t *l3, uint32_t len, struct cpe_fw_pkt *p);
+/* Only its tuple (as cpe_fw_parse's p->t): the guard's key, cheaper. */
+int cpe_fw_tuple_of(const uint8_t *l3, uint32_t len, struct cpe_fw_tuple *t);
 int cpe_fw_init(struct cpe_fw *fw, struct cpe_fw_cfg *cfg, uint64_t hz,
 		const struct cpe_fw_timeouts *to, uint64_t now);
 void cpe_fw_free(struct cpe_fw *fw);

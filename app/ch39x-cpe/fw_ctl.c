@@ -8,7 +8,9 @@
  *   /cpe/fw/add,open,RULE       a rule as --fw-open or --fw-pinhole
  *   /cpe/fw/add,pinhole,RULE    takes it; the reply holds its id
  *   /cpe/fw/del,ID              and the connections it let in go too
- *   /cpe/fw/rules               "ID KIND RULE hits N", in match order
+ *   /cpe/fw/rules               "ID KIND RULE hits N limited M", in match
+ *                               order (M: new connections over the
+ *                               --synflood-rate limit)
  *
  * The callbacks parse on the telemetry thread; the change runs on the
  * forwarding lcore (cpe_ctl_call) like every packet's verdict, so a rule
@@ -109,9 +111,10 @@ rules(const void *arg, struct rte_tel_data *d)
 		return;
 	rte_tel_data_start_array(a, RTE_TEL_STRING_VAL);
 	for (i = 0; i < c->nb_rules; i++) {
-		snprintf(buf, sizeof(buf), "%u %s %s hits %" PRIu64,
-			 c->rules[i].id, cpe_fw_rule_kind(&c->rules[i]),
-			 c->rules[i].text, c->rules[i].hits);
+		snprintf(buf, sizeof(buf), "%u %s %s hits %" PRIu64
+			 " limited %" PRIu64, c->rules[i].id,
+			 cpe_fw_rule_kind(&c->rules[i]), c->rules[i].text,
+			 c->rules[i].hits, c->rules[i].limited);
 		rte_tel_data_add_array_string(a, buf);
 	}
 	if (rte_tel_data_add_dict_container(d, "rules", a, 0) != 0)
@@ -169,7 +172,8 @@ cpe_fw_ctl_init(void)
 		{ "/cpe/fw/del", tel_del, "Deletes a firewall rule and "
 		  "closes its connections. Parameters: ID" },
 		{ "/cpe/fw/rules", tel_rules, "Lists the firewall rules with "
-		  "their ids and hits. No parameters" },
+		  "their ids, hits and new connections over the limit. No "
+		  "parameters" },
 	};
 
 	return cpe_ctl_register(cmds, RTE_DIM(cmds));

@@ -23,12 +23,14 @@
 #include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_tcp.h>
 #include <rte_telemetry.h>
 
 #include "cpe.h"
 
 struct cpe_fw cpe_fw;
 bool cpe_fw_on;
+struct cpe_guard cpe_guard;
 
 static void
 unlink_flows(uint32_t idx, const struct cpe_fw_ct *c)
@@ -52,10 +54,19 @@ cpe_fw_setup(void)
 	struct cpe_fw_timeouts to = {
 		.tcp_est = o->tcp_timeout, .tcp_trans = o->tcp_trans,
 		.tcp_close = o->tcp_close, .udp = o->udp_timeout,
-		.icmp = o->icmp_timeout,
+		.icmp = o->icmp_timeout, .tcp_syn = o->tcp_syn,
+		.udp_unreplied = o->udp_unreplied,
 	};
 
-	if (!o->fw.on || cpe.wan < 0)
+	if (cpe.wan < 0)
+		return 0;
+	/* The guard serves NAT's forwards too, firewall on or off. */
+	if (cpe_guard_init(&cpe_guard, &o->fw.syn, cpe.hz, cpe.now) != 0) {
+		fprintf(stderr, "ch39x-cpe: --synflood-protect: cannot "
+			"allocate its table\n");
+		return -1;
+	}
+	if (!o->fw.on)
 		return 0;
 	if (cpe_fw_init(&cpe_fw, &cpe.o->fw, cpe.hz, &to, cpe.now) != 0) {
 		fprintf(stderr, "ch39x-cpe: --fw-states %u: cannot allocate "
@@ -63,6 +74,7 @@ cpe_fw_setup(void)
 		return -1;
 	}
 	cpe_fw.unlink = unlink_flows;
+	cpe_fw.guard = &cpe_guard;
 	cpe_fw_on = true;
 	return 0;
 }
@@ -72,6 +84,7 @@ cpe_fw_close(void)
 {
 	cpe_fw_on = false;
 	cpe_fw_free(&cpe_fw);
+	cpe_guard_free(&cpe_guard);
 }
 
 void
@@ -205,6 +218,67 @@ cpe_fw_pass(uint16_t in, int out, const struct rte_mbuf *m, uint32_t *ct,
 		CPE_FW_ACCEPT;
 }
 
+/*
+ * A TCP SYN (no ACK, no RST) by its first bytes: IPv4 (not a later
+ * fragment) or IPv6 without extension headers; the callers checked
+ * the IP header's length.
+ */
+static bool
+is_syn(const struct rte_mbuf *m)
+{
+	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						    RTE_ETHER_HDR_LEN);
+	uint32_t len = rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN, off;
+
+	if ((l3[0] >> 4) == 4) {
+		off = (uint32_t)(l3[0] & 0xf) * 4;
+		if (l3[9] != IPPROTO_TCP || (l3[6] & 0x1f) != 0 || l3[7] != 0)
+			return false;
+	} else {
+		off = 40;
+		if (l3[6] != IPPROTO_TCP)
+			return false;
+	}
+	return off + 14 <= len && (l3[off + 13] & (RTE_TCP_SYN_FLAG |
+		RTE_TCP_ACK_FLAG | RTE_TCP_RST_FLAG)) == RTE_TCP_SYN_FLAG;
+}
+
+/* m's tuple as the firewall's (guard.h: the key both stages agree on). */
+static int
+tuple_of(const struct rte_mbuf *m, struct cpe_fw_tuple *t)
+{
+	return cpe_fw_tuple_of(rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						       RTE_ETHER_HDR_LEN),
+			       rte_pktmbuf_data_len(m) - RTE_ETHER_HDR_LEN, t);
+}
+
+bool
+cpe_guard_syn_ok(const struct rte_mbuf *m)
+{
+	struct cpe_fw_tuple t;
+
+	if (!is_syn(m) || cpe_guard_budget_take(&cpe_guard, cpe.now) ||
+	    tuple_of(m, &t) != 0)
+		return true;
+	return cpe_guard_budget_over(&cpe_guard, &t, sizeof(t), cpe.now);
+}
+
+bool
+cpe_guard_new(const struct rte_mbuf *m)
+{
+	struct cpe_fw_tuple t;
+
+	const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m,
+		const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	/* IPv4: nat.c's forwards (the firewall's own call is in fw.c). */
+	if (cpe_guard_admit_take(&cpe_guard, ip->next_proto_id, cpe.now) ||
+	    tuple_of(m, &t) != 0)
+		return true;
+	return cpe_guard_admit_over(&cpe_guard, t.proto, &t, sizeof(t),
+				    cpe.now) != CPE_GUARD_DROP;
+}
+
 void
 cpe_fw_out_local(uint16_t idx, const struct rte_mbuf *m)
 {
@@ -232,6 +306,50 @@ cpe_fw_link(uint32_t ct, uint16_t in, int32_t pos)
 }
 
 void
+cpe_evict_print(FILE *f, const uint64_t *v, bool json)
+{
+	unsigned int c;
+
+	fprintf(f, json ? ", \"evicted_by_class\": {" : "");
+	for (c = 0; c < CPE_EV_NB; c++)
+		fprintf(f, json ? "%s\"%s\": %" PRIu64 :
+			"%s evicted_%s %" PRIu64,
+			json && c ? ", " : "", cpe_ev_class_name(c), v[c]);
+	fprintf(f, json ? "}" : "");
+}
+
+void
+cpe_evict_tel(struct rte_tel_data *d, const char *prefix, const uint64_t *v)
+{
+	char name[64];
+	unsigned int c;
+
+	for (c = 0; c < CPE_EV_NB; c++) {
+		snprintf(name, sizeof(name), "%s_evicted_%s", prefix,
+			 cpe_ev_class_name(c));
+		cpe_tel_u64(d, name, v[c]);
+	}
+}
+
+static void
+guard_print(FILE *f, bool json)
+{
+	const struct cpe_guard *g = &cpe_guard;
+
+	fprintf(f, json ? "  \"synflood\": {\"on\": %s, \"rate\": %u, "
+		"\"burst\": %u, \"budget\": %u, \"admitted\": %" PRIu64
+		", \"retried\": %" PRIu64 ", \"limited_tcp\": %" PRIu64
+		", \"limited_udp\": %" PRIu64 ", \"budget_drops\": %" PRIu64
+		"},\n" : "  synflood: %s rate %u burst %u budget %u admitted %"
+		PRIu64 " retried %" PRIu64 " limited_tcp %" PRIu64
+		" limited_udp %" PRIu64 " budget_drops %" PRIu64 "\n",
+		g->cfg.on ? (json ? "true" : "on") : (json ? "false" : "off"),
+		g->cfg.rate, g->cfg.burst, g->cfg.budget, g->st.admitted,
+		g->st.retried, g->st.limited_tcp, g->st.limited_udp,
+		g->st.budget_drops);
+}
+
+void
 cpe_fw_print(FILE *f)
 {
 	const struct cpe_fw_stats *s = &cpe_fw.st;
@@ -239,28 +357,33 @@ cpe_fw_print(FILE *f)
 	int r;
 	uint16_t i;
 
+	guard_print(f, false);
 	for (i = 0; i < c->nb_fwd; i++)
 		fprintf(f, "  port forward %s: hits %" PRIu64 " hairpin %"
-			PRIu64 "\n", c->fwd[i].text, c->fwd[i].hits,
-			c->fwd[i].hairpin);
+			PRIu64 " limited %" PRIu64 "\n", c->fwd[i].text,
+			c->fwd[i].hits, c->fwd[i].hairpin, c->fwd[i].limited);
 	if (!cpe_fw_on) {
 		fprintf(f, "  firewall: off\n");
 		return;
 	}
 	fprintf(f, "  firewall: states %u of %u created %" PRIu64
 		" expired %" PRIu64 " evicted %" PRIu64 " accepted_state %"
-		PRIu64 " accepted_icmp %" PRIu64 "\n", cpe_fw.in_use,
-		cpe_fw.mask + 1, s->created, s->expired, s->evicted,
-		s->accepted_state, s->accepted_icmp);
+		PRIu64 " accepted_icmp %" PRIu64 " full_refused %" PRIu64,
+		cpe_fw.in_use, cpe_fw.mask + 1, s->created, s->expired,
+		s->evicted, s->accepted_state, s->accepted_icmp,
+		s->full_refused);
+	cpe_evict_print(f, s->evicted_cls, false);
+	fprintf(f, "\n");
 	fprintf(f, "  firewall drops:");
 	for (r = 1; r < CPE_FW_NB_REASONS; r++)
 		fprintf(f, " %s %" PRIu64, cpe_fw_reason_name(r),
 			s->drops[r]);
 	fprintf(f, "\n");
 	for (i = 0; i < c->nb_rules; i++)
-		fprintf(f, "  firewall rule %u %s %s: hits %" PRIu64 "\n",
-			c->rules[i].id, cpe_fw_rule_kind(&c->rules[i]),
-			c->rules[i].text, c->rules[i].hits);
+		fprintf(f, "  firewall rule %u %s %s: hits %" PRIu64
+			" limited %" PRIu64 "\n", c->rules[i].id,
+			cpe_fw_rule_kind(&c->rules[i]), c->rules[i].text,
+			c->rules[i].hits, c->rules[i].limited);
 }
 
 void
@@ -271,30 +394,36 @@ cpe_fw_json(FILE *f)
 	int r;
 	uint16_t i;
 
+	guard_print(f, true);
 	fprintf(f, "  \"firewall\": {\"on\": %s, \"forwards\": [",
 		cpe_fw_on ? "true" : "false");
 	for (i = 0; i < c->nb_fwd; i++)
 		fprintf(f, "%s{\"rule\": \"%s\", \"hits\": %" PRIu64
-			", \"hairpin\": %" PRIu64 "}", i ? ", " : "",
-			c->fwd[i].text, c->fwd[i].hits, c->fwd[i].hairpin);
+			", \"hairpin\": %" PRIu64 ", \"limited\": %" PRIu64 "}",
+			i ? ", " : "", c->fwd[i].text, c->fwd[i].hits,
+			c->fwd[i].hairpin, c->fwd[i].limited);
 	fprintf(f, "]");
 	if (cpe_fw_on) {
 		fprintf(f, ", \"states\": %u, \"capacity\": %u, \"created\": %"
 			PRIu64 ", \"expired\": %" PRIu64 ", \"evicted\": %"
 			PRIu64 ", \"accepted_state\": %" PRIu64
-			", \"accepted_icmp\": %" PRIu64 ", \"drops\": {",
-			cpe_fw.in_use, cpe_fw.mask + 1, s->created, s->expired,
-			s->evicted, s->accepted_state, s->accepted_icmp);
+			", \"accepted_icmp\": %" PRIu64 ", \"full_refused\": %"
+			PRIu64, cpe_fw.in_use, cpe_fw.mask + 1, s->created,
+			s->expired, s->evicted, s->accepted_state,
+			s->accepted_icmp, s->full_refused);
+		cpe_evict_print(f, s->evicted_cls, true);
+		fprintf(f, ", \"drops\": {");
 		for (r = 1; r < CPE_FW_NB_REASONS; r++)
 			fprintf(f, "%s\"%s\": %" PRIu64, r > 1 ? ", " : "",
 				cpe_fw_reason_name(r), s->drops[r]);
 		fprintf(f, "}, \"rules\": [");
 		for (i = 0; i < c->nb_rules; i++)
 			fprintf(f, "%s{\"id\": %u, \"kind\": \"%s\", "
-				"\"rule\": \"%s\", \"hits\": %" PRIu64 "}",
-				i ? ", " : "", c->rules[i].id,
-				cpe_fw_rule_kind(&c->rules[i]), c->rules[i].text,
-				c->rules[i].hits);
+				"\"rule\": \"%s\", \"hits\": %" PRIu64
+				", \"limited\": %" PRIu64 "}", i ? ", " : "",
+				c->rules[i].id, cpe_fw_rule_kind(&c->rules[i]),
+				c->rules[i].text, c->rules[i].hits,
+				c->rules[i].limited);
 		fprintf(f, "]");
 	}
 	fprintf(f, "},\n");
@@ -307,11 +436,19 @@ cpe_fw_tel(struct rte_tel_data *d)
 	int r;
 
 	cpe_tel_u64(d, "fw_on", cpe_fw_on);
+	cpe_tel_u64(d, "synflood_on", cpe_guard.cfg.on);
+	cpe_tel_u64(d, "synflood_admitted", cpe_guard.st.admitted);
+	cpe_tel_u64(d, "synflood_retried", cpe_guard.st.retried);
+	cpe_tel_u64(d, "synflood_limited_tcp", cpe_guard.st.limited_tcp);
+	cpe_tel_u64(d, "synflood_limited_udp", cpe_guard.st.limited_udp);
+	cpe_tel_u64(d, "synflood_budget_drops", cpe_guard.st.budget_drops);
 	for (r = 0; r < cpe.o->fw.nb_fwd; r++) {
 		snprintf(name, sizeof(name), "fw_forward_%d_hits", r + 1);
 		cpe_tel_u64(d, name, cpe.o->fw.fwd[r].hits);
 		snprintf(name, sizeof(name), "fw_forward_%d_hairpin", r + 1);
 		cpe_tel_u64(d, name, cpe.o->fw.fwd[r].hairpin);
+		snprintf(name, sizeof(name), "fw_forward_%d_limited", r + 1);
+		cpe_tel_u64(d, name, cpe.o->fw.fwd[r].limited);
 	}
 	if (!cpe_fw_on)
 		return;
@@ -319,11 +456,15 @@ cpe_fw_tel(struct rte_tel_data *d)
 	cpe_tel_u64(d, "fw_created", cpe_fw.st.created);
 	cpe_tel_u64(d, "fw_expired", cpe_fw.st.expired);
 	cpe_tel_u64(d, "fw_evicted", cpe_fw.st.evicted);
+	cpe_tel_u64(d, "fw_full_refused", cpe_fw.st.full_refused);
+	cpe_evict_tel(d, "fw", cpe_fw.st.evicted_cls);
 	for (r = 1; r < CPE_FW_NB_REASONS; r++) {
 		snprintf(name, sizeof(name), "fw_drop_%s",
 			 cpe_fw_reason_name(r));
 		cpe_tel_u64(d, name, cpe_fw.st.drops[r]);
 	}
+	/* A rule's limited count: /cpe/fw/rules (a telemetry dict holds 256
+	 * entries: 64 rules, 32 forwards and the rest fill most of it). */
 	for (r = 0; r < cpe.o->fw.nb_rules; r++) {
 		snprintf(name, sizeof(name), "fw_rule_%u_hits",
 			 cpe.o->fw.rules[r].id);

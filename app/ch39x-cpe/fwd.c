@@ -14,6 +14,7 @@
  * have taken installs it.
  */
 
+#include <errno.h>
 #include <string.h>
 
 #include <rte_icmp.h>
@@ -223,6 +224,7 @@ to_router(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 {
 	uint32_t ct;
 	bool c;
+	int rc;
 
 	if (cpe.o->nat && cpe.wan >= 0 && cpe.ports[in].wan &&
 	    ip->dst_addr == cpe.ports[in].ip_be && !frag) {
@@ -230,8 +232,12 @@ to_router(uint16_t in, struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
 			if (cpe_nat_icmp_error(m, true) == 0)
 				return LOCAL_ICMP_XLATED;
 		} else if (cpe_nat_in_lookup(m, x, l4, l4_len) == 0 ||
-			   cpe_nat_forward_in(m, x, l4, l4_len) == 0) {
+			   (rc = cpe_nat_forward_in(m, x, l4, l4_len)) == 0) {
 			return LOCAL_NAT_IN;
+		} else if (rc == -EBUSY) {
+			/* A forward's new connection refused (guard.h). */
+			rte_pktmbuf_free(m);
+			return LOCAL_DONE;
 		}
 	} else if (cpe.o->nat && cpe.wan >= 0 && cpe.o->fw.nb_fwd && !frag &&
 		   !cpe.ports[in].wan) {
@@ -293,6 +299,9 @@ cpe_slow_input(uint16_t in, struct rte_mbuf *m)
 	}
 	if (ip4_check(m, &ip, &tot) != 0)
 		goto bad;
+	/* The budget of SYNs from the WAN, before any lookup (guard.h). */
+	if (cpe.ports[in].wan && !cpe_guard_syn_ok(m))
+		goto drop;
 	cacheable = cpe.o->flow_cache && cpe_flow_key(in, m, key) == 0;
 	l4 = (uint8_t *)ip + rte_ipv4_hdr_len(ip);
 	l4_len = RTE_MIN(tot, (uint32_t)rte_pktmbuf_data_len(m) -

@@ -338,6 +338,9 @@ cpe_ip6_input(uint16_t in, struct rte_mbuf *m)
 	if (rte_pktmbuf_pkt_len(m) > RTE_ETHER_HDR_LEN + sizeof(*ip) + plen)
 		rte_pktmbuf_trim(m, rte_pktmbuf_pkt_len(m) -
 				 RTE_ETHER_HDR_LEN - sizeof(*ip) - plen);
+	/* The budget of SYNs from the WAN, before any lookup (guard.h). */
+	if (cpe.ports[in].wan && !cpe_guard_syn_ok(m))
+		goto drop;
 	if (IP6_DST(ip)[0] == 0xff || is_local(in, IP6_DST(ip))) {
 		/* Multicast: only what the router joined reaches it. */
 		if (!cpe_fw_src_ok(in, true, m))

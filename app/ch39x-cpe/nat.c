@@ -26,6 +26,13 @@
  * (so the replies come back through the router, RFC 4787 REQ-9, RFC 5382
  * REQ-8); such a session's external side is (router LAN address, a
  * dynamic port) and its replies are looked up on the LAN side.
+ *
+ * Under a flood: a forwarded connection is made only when the guard
+ * admits it (guard.h, --synflood-rate); a full table makes room by
+ * evict.h's policy (make_room: the forwards' handshakes and unanswered
+ * UDP first, assured sessions last, the LAN's never for the WAN's), and
+ * a handshake or an unanswered UDP session times out sooner
+ * (--tcp-syn-timeout, --udp-unreplied-timeout).
  */
 
 #include <errno.h>
@@ -58,6 +65,7 @@ struct sess {
 	uint16_t ext;			/* network order */
 	uint8_t tcp;
 	uint8_t fin;			/* bit 0: FIN out, bit 1: FIN in */
+	uint8_t seen;			/* bit 0: a packet out, bit 1: in */
 	bool used;
 	bool fwd;			/* ext is a forwarded port: kept */
 	bool hairpin;			/* LAN -> WAN address -> LAN */
@@ -77,6 +85,9 @@ static uint32_t *port_refs[3];
 static struct sess *sess;
 static uint32_t nb_sess;
 static uint32_t age_cursor;
+static uint32_t evict_cursor;		/* make_room's scan */
+/* Sessions make_room looks at for the one to push out. */
+#define NAT_EVICT_SCAN	64
 /* Bitmaps of external ports in use: TCP, UDP, ICMP. */
 static uint64_t ports_used[3][65536 / 64];
 static uint32_t port_cursor[3];
@@ -186,11 +197,14 @@ int
 cpe_nat_init(void)
 {
 	int i;
+	/* Extendable buckets: an add fails only when all --nat-sessions
+	 * are in use (make_room's cue), never on a crowded bucket first. */
 	struct rte_hash_parameters hp = {
 		.entries = cpe.o->nat_sessions,
 		.key_len = sizeof(struct nat_key),
 		.hash_func = rte_hash_crc,
 		.socket_id = SOCKET_ID_ANY,
+		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
 	};
 
 	hp.name = "cpe_nat_out";
@@ -269,13 +283,15 @@ timeout_of(const struct sess *s)
 	uint32_t t;
 
 	if (s->out.proto == IPPROTO_UDP)
-		t = o->udp_timeout;
+		t = s->seen == 3 ? o->udp_timeout : o->udp_unreplied;
 	else if (s->out.proto == IPPROTO_ICMP)
 		t = o->icmp_timeout;
 	else if (s->tcp == T_EST)
 		t = o->tcp_timeout;
 	else if (s->tcp == T_CLOSE)
 		t = o->tcp_close;
+	else if (s->tcp == T_SYN)
+		t = o->tcp_syn;
 	else
 		t = o->tcp_trans;
 	return (uint64_t)t * cpe.hz;
@@ -310,6 +326,56 @@ cpe_nat_flush(void)
 		n++;
 	}
 	return n;
+}
+
+/* evict.h's class: a forward's session is the WAN's. */
+static uint8_t
+class_of(const struct sess *s)
+{
+	bool assured = s->out.proto == IPPROTO_TCP ?
+		s->tcp == T_EST || s->tcp == T_FIN : s->seen == 3;
+
+	return cpe_ev_class(s->fwd, assured);
+}
+
+/*
+ * Room for a new session (from the WAN: from_wan) when all --nat-sessions
+ * are in use: an expired one found on the way, else the least valuable of
+ * NAT_EVICT_SCAN sessions (the scan goes round the table, so the oldest
+ * come first) goes (evict.h). 0, or -ENOSPC (refused, counted).
+ */
+static int
+make_room(bool from_wan)
+{
+	struct cpe_ev_pick pick;
+	struct sess *s;
+	uint32_t i, n = 0;
+
+	if (cpe_nat_in_use() < cpe.o->nat_sessions)
+		return 0;
+	cpe_ev_pick_init(&pick);
+	for (i = 0; i < nb_sess && n < NAT_EVICT_SCAN &&
+		     pick.cls != CPE_EV_EMBRYONIC_WAN; i++) {
+		if (++evict_cursor >= nb_sess)
+			evict_cursor = 0;
+		s = &sess[evict_cursor];
+		if (!s->used)
+			continue;
+		if (cpe.now - s->last > timeout_of(s)) {
+			sess_del(evict_cursor);
+			cpe.st.nat_expired++;
+			return 0;
+		}
+		cpe_ev_consider(&pick, evict_cursor, class_of(s), s->last);
+		n++;
+	}
+	if (!cpe_ev_may_evict(&pick, from_wan)) {
+		cpe.st.nat_full_refused++;
+		return -ENOSPC;
+	}
+	sess_del(pick.idx);
+	cpe.st.nat_evicted[pick.cls]++;
+	return 0;
 }
 
 void
@@ -466,6 +532,10 @@ cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	k.proto = ip->next_proto_id;
 	pos = rte_hash_lookup(h_out, &k);
 	if (pos < 0) {
+		if (make_room(false) != 0) {
+			cpe.st.nat_full++;
+			return -ENOSPC;
+		}
 		ext = map_get(&k);
 		if (ext == 0) {
 			cpe.st.nat_full++;
@@ -490,6 +560,7 @@ cpe_nat_out(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	if (k.proto == IPPROTO_TCP)
 		tcp_track(s, l4[13], 0);
 	s->last = cpe.now;
+	s->seen |= 1;
 	x->nat = true;
 	x->sip = wan->ip_be;
 	x->dip = ip->dst_addr;
@@ -529,6 +600,7 @@ cpe_nat_in_lookup(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	if (k.proto == IPPROTO_TCP)
 		tcp_track(s, l4[13], 1);
 	s->last = cpe.now;
+	s->seen |= 2;
 	x->nat = true;
 	x->sip = ip->src_addr;
 	x->dip = s->out.a;
@@ -613,10 +685,19 @@ cpe_nat_forward_in(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	in.pa = sp;
 	in.pb = dp;
 	in.proto = out.proto;
+	/* Made only when the guard admits it, and room made for it. */
+	if (!cpe_guard_new(m)) {
+		f->limited++;
+		return -EBUSY;
+	}
+	if (make_room(true) != 0) {
+		cpe.st.nat_full++;
+		return -EBUSY;
+	}
 	pos = sess_add(&out, &in, dp, l4);
 	if (pos < 0) {
 		cpe.st.nat_full++;
-		return -ENOSPC;
+		return -EBUSY;
 	}
 	sess[pos].fwd = true;
 	f->hits++;
@@ -653,6 +734,10 @@ cpe_nat_hairpin(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 		lan = lan_of(f->addr);
 		if (lan < 0)
 			return -ENOENT;
+		if (make_room(false) != 0) {
+			cpe.st.nat_full++;
+			return -ENOSPC;
+		}
 		pi = proto_idx(out.proto);
 		/* Its own port: no mapping (the source is rewritten to
 		 * the router's LAN address, not the WAN's).
@@ -685,6 +770,7 @@ cpe_nat_hairpin(struct rte_mbuf *m, struct cpe_xlate *x, uint8_t *l4,
 	if (out.proto == IPPROTO_TCP)
 		tcp_track(s, l4[13], 0);
 	s->last = cpe.now;
+	s->seen |= 1;
 	x->nat = true;
 	x->sip = s->in.b;
 	x->sport = s->ext;

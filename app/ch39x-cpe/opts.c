@@ -46,6 +46,9 @@ static const struct opt_def opt_defs[] = {
 	{ "tap", REQ },
 	{ "firewall", REQ }, { "fw-open", REQ }, { "fw-pinhole", REQ },
 	{ "fw-states", REQ }, { "fw-forward", REQ }, { "frag-max", REQ },
+	{ "synflood-protect", REQ }, { "synflood-rate", REQ },
+	{ "synflood-burst", REQ }, { "synflood-budget", REQ },
+	{ "tcp-syn-timeout", REQ }, { "udp-unreplied-timeout", REQ },
 	{ "frag-timeout", REQ },
 	{ "wan-rate", REQ }, { "down-rate", REQ }, { "wan-overhead", REQ },
 	{ "qos-classes", REQ }, { "qos-queue", REQ }, { "qos-map", REQ },
@@ -116,7 +119,11 @@ cpe_usage(FILE *f, const char *prog)
 "  --tcp-timeout S       established TCP session idle timeout (default %u)\n"
 "  --tcp-trans-timeout S TCP handshake/closing timeout (default %u)\n"
 "  --tcp-close-timeout S after a RST or both FINs (default %u)\n"
+"  --tcp-syn-timeout S   a handshake not completed (SYN sent, SYN+ACK\n"
+"                        seen) (default %u)\n"
 "  --udp-timeout S       UDP session idle timeout (default %u)\n"
+"  --udp-unreplied-timeout S\n"
+"                        UDP never answered (default %u)\n"
 "  --icmp-timeout S      ICMP echo session idle timeout (default %u)\n"
 "  --firewall on|off     the stateful firewall: LAN -> WAN accepted,\n"
 "                        WAN -> LAN and WAN -> router only replies,\n"
@@ -129,6 +136,17 @@ cpe_usage(FILE *f, const char *prog)
 "                        e.g. tcp/[2001:db8:1::10]:443 (IPv4 ADDR:PORT\n"
 "                        with --no-nat)\n"
 "  --fw-states N         tracked connections, 1024..4194304 (default %u)\n"
+"  --synflood-protect on|off\n"
+"                        limit new connections from the WAN (forwarded\n"
+"                        ports, open router ports, pinholes) per second;\n"
+"                        those over it are dropped before any state is\n"
+"                        made (default on)\n"
+"  --synflood-rate N     new connections a second, per protocol, 1..1000000\n"
+"                        (default %u, as OpenWrt fw4)\n"
+"  --synflood-burst N    ... in one burst, 1..1000000 (default %u)\n"
+"  --synflood-budget N   TCP SYNs from the WAN a second the slow path looks\n"
+"                        at, 0 (all)..10000000; beyond, dropped on arrival\n"
+"                        (default %u)\n"
 "  --fw-forward PROTO/PORT[-PORT]=IPV4[:PORT]\n"
 "                        forward a WAN port (range) to a LAN host (DNAT,\n"
 "                        with hairpin NAT), e.g. tcp/8080=192.168.1.10:80\n"
@@ -216,8 +234,11 @@ cpe_usage(FILE *f, const char *prog)
 		prog, prog, CPE_MAX_PORTS, CPE_MAX_PHYS,
 		CPE_DEF_MTU, CPE_DEF_FLOWS, CPE_DEF_FLOW_TIMEOUT,
 		CPE_DEF_NAT_SESSIONS, CPE_DEF_TCP_TIMEOUT, CPE_DEF_TCP_TRANS,
-		CPE_DEF_TCP_CLOSE, CPE_DEF_UDP_TIMEOUT, CPE_DEF_ICMP_TIMEOUT,
-		CPE_FW_DEF_STATES, CPE_DEF_ARP_TIMEOUT, cpe_idle_mode_name(CPE_DEF_IDLE),
+		CPE_DEF_TCP_CLOSE, CPE_DEF_TCP_SYN, CPE_DEF_UDP_TIMEOUT,
+		CPE_DEF_UDP_UNREPLIED, CPE_DEF_ICMP_TIMEOUT,
+		CPE_FW_DEF_STATES, CPE_GUARD_DEF_RATE, CPE_GUARD_DEF_BURST,
+		CPE_GUARD_DEF_BUDGET, CPE_DEF_ARP_TIMEOUT,
+		cpe_idle_mode_name(CPE_DEF_IDLE),
 		CPE_DEF_IDLE_SPIN_US,
 		UINT16_MAX - RTE_PKTMBUF_HEADROOM,
 		RTE_MBUF_DEFAULT_DATAROOM);
@@ -681,6 +702,8 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 	TIMEOUT("tcp-trans-timeout", tcp_trans)
 	TIMEOUT("tcp-close-timeout", tcp_close)
 	TIMEOUT("udp-timeout", udp_timeout)
+	TIMEOUT("tcp-syn-timeout", tcp_syn)
+	TIMEOUT("udp-unreplied-timeout", udp_unreplied)
 	TIMEOUT("icmp-timeout", icmp_timeout)
 	TIMEOUT("arp-timeout", arp_timeout)
 	else if (strcmp(name, "stats-interval") == 0) {
@@ -763,6 +786,23 @@ handle(struct cpe_opts *o, const char *name, const char *val, int depth)
 	} else if (strcmp(name, "frag-timeout") == 0) {
 		if (parse_u32(val, 1, 120, &o->frag_timeout) != 0)
 			return bad(name, val, "1..120 seconds");
+	} else if (strcmp(name, "synflood-protect") == 0) {
+		if (strcmp(val, "on") == 0)
+			o->fw.syn.on = true;
+		else if (strcmp(val, "off") == 0)
+			o->fw.syn.on = false;
+		else
+			return bad(name, val, "on, off");
+	} else if (strcmp(name, "synflood-rate") == 0) {
+		if (parse_u32(val, 1, 1000000, &o->fw.syn.rate) != 0)
+			return bad(name, val, "1..1000000 (a second)");
+	} else if (strcmp(name, "synflood-burst") == 0) {
+		if (parse_u32(val, 1, 1000000, &o->fw.syn.burst) != 0)
+			return bad(name, val, "1..1000000");
+	} else if (strcmp(name, "synflood-budget") == 0) {
+		if (parse_u32(val, 0, 10000000, &o->fw.syn.budget) != 0)
+			return bad(name, val, "0 (no budget)..10000000 (a "
+				   "second)");
 	} else if (strcmp(name, "fw-states") == 0) {
 		if (parse_u32(val, 1024, 4194304, &o->fw.states) != 0)
 			return bad(name, val, "1024..4194304");
@@ -886,6 +926,8 @@ defaults(struct cpe_opts *o)
 	o->tcp_trans = CPE_DEF_TCP_TRANS;
 	o->tcp_close = CPE_DEF_TCP_CLOSE;
 	o->udp_timeout = CPE_DEF_UDP_TIMEOUT;
+	o->tcp_syn = CPE_DEF_TCP_SYN;
+	o->udp_unreplied = CPE_DEF_UDP_UNREPLIED;
 	o->icmp_timeout = CPE_DEF_ICMP_TIMEOUT;
 	o->arp_timeout = CPE_DEF_ARP_TIMEOUT;
 	o->fw.on = true;
@@ -893,6 +935,10 @@ defaults(struct cpe_opts *o)
 	o->frag_max = CPE_FRAG_DEF_MAX;
 	o->frag_timeout = CPE_FRAG_DEF_TIMEOUT;
 	o->fw.echo_rate = CPE_FW_ECHO_RATE;
+	o->fw.syn.on = true;
+	o->fw.syn.rate = CPE_GUARD_DEF_RATE;
+	o->fw.syn.burst = CPE_GUARD_DEF_BURST;
+	o->fw.syn.budget = CPE_GUARD_DEF_BUDGET;
 	o->tx_csum = true;
 	o->vlan_offload = true;
 	o->idle = CPE_DEF_IDLE;

@@ -171,9 +171,12 @@ cpe_stats_print(FILE *f, bool final, double elapsed)
 		s->port_reprobe_errors, s->port_reprobe_gave_up);
 	fprintf(f, "  nat: sessions %u created %" PRIu64 " expired %" PRIu64
 		" full %" PRIu64 " no_mapping %" PRIu64 " unsupported %" PRIu64
-		" icmp_errors_translated %" PRIu64 "\n", cpe_nat_in_use(),
-		s->nat_created, s->nat_expired, s->nat_full, s->nat_no_mapping,
-		s->nat_unsupported, s->nat_icmp_err_xlated);
+		" icmp_errors_translated %" PRIu64 " full_refused %" PRIu64,
+		cpe_nat_in_use(), s->nat_created, s->nat_expired, s->nat_full,
+		s->nat_no_mapping, s->nat_unsupported, s->nat_icmp_err_xlated,
+		s->nat_full_refused);
+	cpe_evict_print(f, s->nat_evicted, false);
+	fprintf(f, "\n");
 	fprintf(f, "  arp: neighbours %u requests %" PRIu64 " replies %" PRIu64
 		" learned %" PRIu64 " changed %" PRIu64 " expired %" PRIu64
 		" queued %" PRIu64 " queue_drops %" PRIu64 "\n",
@@ -258,9 +261,12 @@ cpe_stats_json(FILE *f, double elapsed)
 	fprintf(f, "  \"nat\": {\"sessions\": %u, \"created\": %" PRIu64
 		", \"expired\": %" PRIu64 ", \"full\": %" PRIu64
 		", \"no_mapping\": %" PRIu64 ", \"unsupported\": %" PRIu64
-		", \"icmp_errors_translated\": %" PRIu64 "},\n",
-		cpe_nat_in_use(), s->nat_created, s->nat_expired, s->nat_full,
-		s->nat_no_mapping, s->nat_unsupported, s->nat_icmp_err_xlated);
+		", \"icmp_errors_translated\": %" PRIu64 ", \"full_refused\": %"
+		PRIu64, cpe_nat_in_use(), s->nat_created, s->nat_expired,
+		s->nat_full, s->nat_no_mapping, s->nat_unsupported,
+		s->nat_icmp_err_xlated, s->nat_full_refused);
+	cpe_evict_print(f, s->nat_evicted, true);
+	fprintf(f, "},\n");
 	fprintf(f, "  \"arp\": {\"neighbours\": %u, \"requests\": %" PRIu64
 		", \"replies\": %" PRIu64 ", \"learned\": %" PRIu64
 		", \"changed\": %" PRIu64 ", \"expired\": %" PRIu64

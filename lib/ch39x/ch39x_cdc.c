@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ch39x_cdc.h"
+#include "ch39x_usbdesc.h"
 #include "ch39x_vendor.h"	/* ch39x_get_le16() and friends, inline only */
 
 #define USB_DT_CONFIG_LEN	9
@@ -102,7 +103,7 @@ parse_func_desc(const uint8_t *p, uint8_t bl, struct ch39x_cdc_desc *d)
  * the offset of a malformed descriptor).
  */
 static uint32_t
-walk_comm(const uint8_t *blob, uint32_t end, uint8_t subclass,
+walk_comm(const uint8_t *blob, uint32_t end, uint8_t subclass, int want_if,
 	  struct ch39x_cdc_desc *d, bool *iad_two)
 {
 	bool in_comm = false;
@@ -128,7 +129,8 @@ walk_comm(const uint8_t *blob, uint32_t end, uint8_t subclass,
 			}
 			if (d->have_comm || p[3] != 0 ||
 			    p[5] != CH39X_CDC_CLASS_COMM ||
-			    !subclass_wanted(p[6], subclass))
+			    !subclass_wanted(p[6], subclass) ||
+			    (want_if >= 0 && p[2] != want_if))
 				break;
 			in_comm = true;
 			d->have_comm = true;
@@ -227,29 +229,46 @@ walk_data(const uint8_t *blob, uint32_t end, struct ch39x_cdc_desc *d)
 	}
 }
 
+/*
+ * Where a walk of the blob ends: wTotalLength when the blob starts with a
+ * configuration descriptor and it is the smaller (never past the blob).
+ */
+static uint32_t
+cfg_end(const uint8_t *blob, uint32_t len, uint32_t *errors)
+{
+	uint16_t total;
+
+	if (len < USB_DT_CONFIG_LEN || blob[0] < USB_DT_CONFIG_LEN ||
+	    blob[1] != CH39X_USB_DT_CONFIG) {
+		*errors |= CH39X_CDC_E_NO_CONFIG;
+		return len;
+	}
+	total = ch39x_get_le16(blob + 2);
+	if (total == len)
+		return len;
+	*errors |= CH39X_CDC_E_TOTAL_LEN;
+	/* Trust the smaller of the two, never past the blob. */
+	return total < len && total >= blob[0] ? total : len;
+}
+
 int
 ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 		       struct ch39x_cdc_desc *d)
 {
-	uint32_t end = len;
+	return ch39x_cdc_parse_function(blob, len, subclass, -1, d);
+}
+
+int
+ch39x_cdc_parse_function(const uint8_t *blob, uint32_t len, uint8_t subclass,
+			 int comm_if, struct ch39x_cdc_desc *d)
+{
+	uint32_t end;
 	bool iad_two = false;
 
 	memset(d, 0, sizeof(*d));
-	if (len >= USB_DT_CONFIG_LEN && blob[0] >= USB_DT_CONFIG_LEN &&
-	    blob[1] == CH39X_USB_DT_CONFIG) {
-		uint16_t total = ch39x_get_le16(blob + 2);
+	end = cfg_end(blob, len, &d->errors);
 
-		if (total != len) {
-			d->errors |= CH39X_CDC_E_TOTAL_LEN;
-			/* Trust the smaller of the two, never past the blob. */
-			if (total < len && total >= blob[0])
-				end = total;
-		}
-	} else {
-		d->errors |= CH39X_CDC_E_NO_CONFIG;
-	}
-
-	end = walk_comm(blob, end, subclass, d, &iad_two);
+	end = walk_comm(blob, end, subclass, comm_if, d, &iad_two);
 
 	if (d->have_union) {
 		if (d->union_master != d->comm_if)
@@ -268,6 +287,114 @@ ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 	if (d->have_data)
 		walk_data(blob, end, d);
 	return (d->errors & CH39X_CDC_E_MALFORMED) ? -1 : 0;
+}
+
+/* ---- Configuration descriptor builder ---- */
+
+/* The communication interface's functional descriptors, as d has them. */
+static void
+build_func_descs(struct ch39x_usb_cfg_builder *b,
+		 const struct ch39x_cdc_desc *d)
+{
+	uint8_t p[CH39X_CDC_FD_ETHERNET_LEN];
+
+	if (d->have_header) {
+		p[0] = CH39X_CDC_FD_HEADER_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_HEADER;
+		ch39x_put_le16(p + 3, d->bcd_cdc);
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_HEADER_LEN);
+	}
+	if (d->have_union) {
+		p[0] = CH39X_CDC_FD_UNION_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_UNION;
+		p[3] = d->union_master;
+		p[4] = d->union_slave;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_UNION_LEN);
+	}
+	if (d->have_ether) {
+		p[0] = CH39X_CDC_FD_ETHERNET_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_ETHERNET;
+		p[3] = d->i_mac_address;
+		ch39x_put_le32(p + 4, d->eth_stats);
+		ch39x_put_le16(p + 8, d->max_segment);
+		ch39x_put_le16(p + 10, d->mc_filters);
+		p[12] = d->power_filters;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_ETHERNET_LEN);
+	}
+	if (d->have_ncm) {
+		p[0] = CH39X_CDC_FD_NCM_LEN;
+		p[1] = CH39X_USB_DT_CS_INTERFACE;
+		p[2] = CH39X_CDC_FD_NCM;
+		ch39x_put_le16(p + 3, d->bcd_ncm);
+		p[5] = d->ncm_caps;
+		ch39x_usb_cfg_raw(b, p, CH39X_CDC_FD_NCM_LEN);
+	}
+}
+
+uint32_t
+ch39x_cdc_build_config(const struct ch39x_cdc_desc *d, uint8_t cfg_value,
+		       bool super, uint8_t *buf, uint32_t cap)
+{
+	struct ch39x_usb_cfg_builder b;
+
+	/* 500 mA: a USB 2.0 port's most; 896 mA on a SuperSpeed one. */
+	ch39x_usb_cfg_begin(&b, buf, cap, super, cfg_value, super ? 896 : 500);
+	ch39x_usb_cfg_iad(&b, d->comm_if, 2, CH39X_CDC_CLASS_COMM,
+			  d->comm_subclass, d->comm_protocol);
+	ch39x_usb_cfg_interface(&b, d->comm_if, 0, d->intr_ep ? 1 : 0,
+				CH39X_CDC_CLASS_COMM, d->comm_subclass,
+				d->comm_protocol);
+	build_func_descs(&b, d);
+	if (d->intr_ep)
+		ch39x_usb_cfg_endpoint(&b, d->intr_ep, CH39X_USB_EP_INTR,
+				       d->intr_maxp, d->intr_interval);
+	if (d->data_alt != 0)
+		ch39x_usb_cfg_interface(&b, d->data_if, 0, 0,
+					CH39X_CDC_CLASS_DATA, 0,
+					d->data_protocol);
+	ch39x_usb_cfg_interface(&b, d->data_if, d->data_alt, 2,
+				CH39X_CDC_CLASS_DATA, 0, d->data_protocol);
+	ch39x_usb_cfg_endpoint(&b, d->bulk_in, CH39X_USB_EP_BULK,
+			       d->bulk_in_maxp, 0);
+	ch39x_usb_cfg_endpoint(&b, d->bulk_out, CH39X_USB_EP_BULK,
+			       d->bulk_out_maxp, 0);
+	return ch39x_usb_cfg_end(&b);
+}
+
+unsigned int
+ch39x_cdc_list_functions(const uint8_t *blob, uint32_t len,
+			 struct ch39x_cdc_fn *fns, unsigned int max)
+{
+	struct ch39x_cdc_desc d;
+	unsigned int n = 0;
+	uint32_t off = 0, errors = 0, end = cfg_end(blob, len, &errors);
+
+	/* The walk's chain: what it would take as interfaces, no further. */
+	while (off + 2 <= end) {
+		const uint8_t *p = blob + off;
+
+		if (p[0] < 2 || p[0] > end - off)
+			break;
+		if (p[1] == CH39X_USB_DT_INTERFACE &&
+		    p[0] >= USB_DT_INTERFACE_LEN && p[3] == 0 &&
+		    p[5] == CH39X_CDC_CLASS_COMM && subclass_wanted(p[6], 0)) {
+			if (n < max) {
+				ch39x_cdc_parse_function(blob, len, p[6], p[2],
+							 &d);
+				fns[n].comm_if = p[2];
+				fns[n].subclass = p[6];
+				fns[n].have_data = d.have_data;
+				fns[n].data_if = d.data_if;
+				fns[n].usable = ch39x_cdc_usable(&d);
+			}
+			n++;
+		}
+		off += p[0];
+	}
+	return n;
 }
 
 bool

@@ -171,6 +171,54 @@ int ch39x_cdc_parse_config(const uint8_t *blob, uint32_t len, uint8_t subclass,
 			   struct ch39x_cdc_desc *d);
 
 /*
+ * The same walk for one function of a composite device (a modem's NCM
+ * beside its serial ports, a dock's NCM and ECM side by side): the
+ * communication interface whose bInterfaceNumber is comm_if (-1: the
+ * first, as ch39x_cdc_parse_config).
+ */
+int ch39x_cdc_parse_function(const uint8_t *blob, uint32_t len,
+			     uint8_t subclass, int comm_if,
+			     struct ch39x_cdc_desc *d);
+
+/*
+ * A configuration's network functions: the communication interfaces of
+ * subclass NCM or ECM (alt 0), in descriptor order, each with the data
+ * interface its walk finds. The interfaces of other functions (ACM serial
+ * ports, mass storage, ...) are not theirs.
+ */
+struct ch39x_cdc_fn {
+	uint8_t comm_if;
+	uint8_t subclass;	/* CH39X_CDC_SUBCLASS_NCM or _ECM */
+	bool have_data;
+	uint8_t data_if;
+	bool usable;		/* ch39x_cdc_usable() of its walk */
+};
+
+/*
+ * Fills up to max of them; returns how many the configuration has (more
+ * than max when fns was too small). Every length is checked, as in the
+ * walk.
+ */
+unsigned int ch39x_cdc_list_functions(const uint8_t *blob, uint32_t len,
+				      struct ch39x_cdc_fn *fns,
+				      unsigned int max);
+
+/*
+ * The walker's inverse, a device's side: the configuration descriptor of
+ * the CDC-NCM/ECM function d describes, as the simulated adapter sends it.
+ * An IAD over the two interfaces; the communication interface (class,
+ * subclass and protocol of d) with the Header, Union, Ethernet and, with
+ * have_ncm, NCM functional descriptors and its interrupt IN endpoint; the
+ * data interface's alt 0 without endpoints and alt d->data_alt with the
+ * bulk pair (data_alt 0: the pair at alt 0, no other alt). super adds the
+ * SuperSpeed endpoint companions. Returns wTotalLength, or 0 when cap is
+ * too small.
+ */
+uint32_t ch39x_cdc_build_config(const struct ch39x_cdc_desc *d,
+				uint8_t cfg_value, bool super, uint8_t *buf,
+				uint32_t cap);
+
+/*
  * Whether the walked function has what a driver needs, as Linux binds:
  * the communication interface, a data alt setting with both bulk
  * endpoints, the Ethernet functional descriptor, and for NCM the NCM

@@ -70,6 +70,8 @@ enum ch39x_libusb_proto {
  * fails and the message lists what was found. A device that offers several
  * of the asked protocols (in its configurations) is opened for the first of
  * vendor, NCM, ECM, switching configuration when that one is not active.
+ * Of a CDC function only its two interfaces are taken; open logs which
+ * function it took and what stays with the kernel.
  */
 struct ch39x_libusb_sel {
 	uint16_t vid;		/* 0: any (then pid must be 0 too) */
@@ -85,6 +87,16 @@ struct ch39x_libusb_sel {
 	 * (the devarg kernel_driver=keep).
 	 */
 	bool keep_kernel_driver;
+	/*
+	 * A composite device (a modem's serial ports and network function, a
+	 * phone's, a dock's NCM beside its ECM): has_function picks the
+	 * network function whose communication interface is function (its
+	 * bInterfaceNumber); without it, the first function of the protocol
+	 * chosen. Only that function's interfaces are claimed: every other
+	 * one stays with its kernel driver (the devarg function=).
+	 */
+	bool has_function;
+	uint8_t function;
 	/*
 	 * Problems after open (usbfs memory, failed submits) and each hand-over
 	 * between a kernel driver and the backend, one line without a newline;

@@ -327,6 +327,67 @@ read_config(struct lu_dev *u, uint8_t value, uint32_t *len, char *err,
 	return blob;
 }
 
+/* Network functions a log line names at most. */
+#define LU_MAX_FNS 8
+
+/*
+ * Which network function of the configuration open takes, and what stays
+ * with the kernel: the configuration's other interfaces (a modem's serial
+ * ports stay with cdc_acm or option) and its other network functions,
+ * with the devarg that would pick each.
+ */
+void
+lu_log_function(struct lu_dev *u, const uint8_t *blob, uint32_t len)
+{
+	const struct ch39x_cdc_desc *d = &u->cdc;
+	struct libusb_config_descriptor *c;
+	struct ch39x_cdc_fn fns[LU_MAX_FNS];
+	char others[192] = "", kept[320] = "", owner[LU_OWNER_MAX];
+	size_t o = 0, k = 0;
+	unsigned int n, i;
+	uint8_t num;
+	int j;
+
+	n = ch39x_cdc_list_functions(blob, len, fns, LU_MAX_FNS);
+	for (i = 0; i < n && i < LU_MAX_FNS && o < sizeof(others); i++)
+		if (fns[i].comm_if != d->comm_if)
+			o += (size_t)snprintf(others + o, sizeof(others) - o,
+				"%s%s at interface %u (function=%u)",
+				o ? ", " : "; other network functions: ",
+				fns[i].subclass == CH39X_CDC_SUBCLASS_NCM ?
+				"NCM" : "ECM", fns[i].comm_if, fns[i].comm_if);
+	if (libusb_get_config_descriptor_by_value(libusb_get_device(u->h),
+		u->info.config_value, &c) == 0) {
+		for (j = 0; j < c->bNumInterfaces && k < sizeof(kept); j++) {
+			if (c->interface[j].num_altsetting < 1)
+				continue;
+			num = c->interface[j].altsetting[0].bInterfaceNumber;
+			if (num == d->comm_if || num == d->data_if)
+				continue;
+			if (libusb_kernel_driver_active(u->h, num) == 1)
+				if_owner(u, u->info.config_value, num, owner,
+					 sizeof(owner));
+			else
+				snprintf(owner, sizeof(owner), "no driver");
+			k += (size_t)snprintf(kept + k, sizeof(kept) - k,
+				"%s%s:%u.%u %s", k ? ", " : "; left as they are: ",
+				u->path, u->info.config_value, num, owner);
+		}
+		libusb_free_config_descriptor(c);
+	}
+	if (u->has_function)
+		snprintf(owner, sizeof(owner), "chosen by function=%u",
+			 u->function);
+	else
+		snprintf(owner, sizeof(owner), "the first of its kind");
+	lu_log(u, "%s: %s function at interfaces %u (communication) and %u "
+	       "(data) of configuration %u, %s%s", u->path,
+	       proto_name(u->proto), d->comm_if, d->data_if,
+	       u->info.config_value, owner, kept);
+	if (others[0] != '\0')
+		lu_log(u, "%s: the device has more%s", u->path, others);
+}
+
 static int
 setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 {
@@ -340,7 +401,10 @@ setup_cdc(struct lu_dev *u, uint8_t cfg_value, char *err, size_t errlen)
 	blob = read_config(u, cfg_value, &len, err, errlen);
 	if (blob == NULL)
 		return -1;
-	ch39x_cdc_parse_config(blob, len, sub, d);
+	ch39x_cdc_parse_function(blob, len, sub,
+				 u->has_function ? u->function : -1, d);
+	if (ch39x_cdc_usable(d))
+		lu_log_function(u, blob, len);
 	free(blob);
 	if (!ch39x_cdc_usable(d)) {
 		snprintf(err, errlen, "the %s function is unusable:%s%s%s%s "
@@ -679,6 +743,8 @@ ch39x_libusb_open(const struct ch39x_libusb_sel *sel, char *err,
 	u->log = sel->log;
 	u->log_arg = sel->log_arg;
 	u->keep = sel->keep_kernel_driver;
+	u->has_function = sel->has_function;
+	u->function = sel->function;
 	u->protos = protos;
 	u->reenum_ms = sel->reenum_ms ? sel->reenum_ms : CH39X_LIBUSB_REENUM_MS;
 	snprintf(u->sel_serial, sizeof(u->sel_serial), "%s",

@@ -116,6 +116,8 @@ struct lu_dev {
 	bool switched;
 	uint8_t orig_cfg;		/* 0: the device was unconfigured */
 	bool keep;			/* keep_kernel_driver: undo nothing */
+	bool has_function;		/* the selection's function= */
+	uint8_t function;
 	/* The selection open was given, kept for the device's return. */
 	unsigned int protos;		/* never 0 */
 	unsigned int reenum_ms;
@@ -205,6 +207,7 @@ uint64_t usbfs_limit(void) LU_INTERNAL;
 int proto_bit(unsigned int p) LU_INTERNAL;
 void dev_path(libusb_device *dev, char *buf, size_t len) LU_INTERNAL;
 libusb_device * pick(libusb_context *ctx, const struct ch39x_libusb_sel *sel, unsigned int protos, struct lu_cand *out, char *err, size_t errlen) LU_INTERNAL;
+void lu_log_function(struct lu_dev *u, const uint8_t *blob, uint32_t len) LU_INTERNAL;
 int claim(struct lu_dev *u, uint8_t ifn, char *err, size_t errlen) LU_INTERNAL;
 void hand_back(struct lu_dev *u, bool keep) LU_INTERNAL;
 void lu_free(struct lu_dev *u) LU_INTERNAL;

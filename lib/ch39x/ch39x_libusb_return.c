@@ -160,7 +160,11 @@ lu_seen_drop(struct lu_dev *u)
 static void
 see(struct lu_dev *u, const struct lu_sysdev *sd)
 {
-	struct ch39x_libusb_sel sel = { .path = sd->name };
+	struct ch39x_libusb_sel sel = {
+		.path = sd->name,
+		.has_function = u->has_function,
+		.function = u->function,
+	};
 	struct ch39x_usb_info *id = &u->seen.info;
 	struct lu_cand cand;
 	libusb_device *dev = NULL;
@@ -267,6 +271,8 @@ lu_reattach(struct ch39x_usb_dev *d, char *err, size_t errlen)
 	u->seen.ctx = NULL;
 	memset(&sel, 0, sizeof(sel));
 	sel.path = u->seen.path;
+	sel.has_function = u->has_function;
+	sel.function = u->function;
 	/* Taken or not, the next look starts afresh. */
 	u->seen.busdev = 0;
 	u->lookup_since_ms = 0;

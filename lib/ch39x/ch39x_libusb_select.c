@@ -46,9 +46,13 @@ dev_path(libusb_device *dev, char *buf, size_t len)
 					i == 0 ? '-' : '.', ports[i]);
 }
 
-/* NCM and ECM functions of one configuration, from the parsed tree. */
+/*
+ * NCM and ECM functions of one configuration, from the parsed tree; with
+ * function >= 0, only the one whose communication interface has that
+ * number.
+ */
 static unsigned int
-cdc_offers(const struct libusb_config_descriptor *c)
+cdc_offers(const struct libusb_config_descriptor *c, int function)
 {
 	bool ncm = false, ecm = false, data = false;
 	const struct libusb_interface_descriptor *a;
@@ -57,6 +61,10 @@ cdc_offers(const struct libusb_config_descriptor *c)
 	for (i = 0; i < c->bNumInterfaces; i++) {
 		for (j = 0; j < c->interface[i].num_altsetting; j++) {
 			a = &c->interface[i].altsetting[j];
+			if (function >= 0 &&
+			    a->bInterfaceClass == CH39X_CDC_CLASS_COMM &&
+			    a->bInterfaceNumber != function)
+				continue;
 			if (a->bInterfaceClass == CH39X_CDC_CLASS_COMM &&
 			    a->bInterfaceSubClass == CH39X_CDC_SUBCLASS_NCM)
 				ncm = true;
@@ -85,7 +93,7 @@ vendor_config(const struct libusb_device_descriptor *dd)
 }
 
 static void
-classify(struct lu_cand *c)
+classify(struct lu_cand *c, int function)
 {
 	struct libusb_config_descriptor *cfg;
 	uint8_t vcfg = vendor_config(&c->dd);
@@ -100,8 +108,10 @@ classify(struct lu_cand *c)
 	for (i = 0; i < c->dd.bNumConfigurations; i++) {
 		if (libusb_get_config_descriptor(c->dev, (uint8_t)i, &cfg) != 0)
 			continue;
-		m = cdc_offers(cfg);
-		if (vcfg != 0 && cfg->bConfigurationValue == vcfg)
+		m = cdc_offers(cfg, function);
+		/* A function number names a CDC function, no vendor one. */
+		if (vcfg != 0 && cfg->bConfigurationValue == vcfg &&
+		    function < 0)
 			m |= CH39X_LIBUSB_VENDOR;
 		for (b = 0; b < 3; b++) {
 			if (!(m & (1u << b)))
@@ -221,6 +231,9 @@ sel_text(const struct ch39x_libusb_sel *sel, unsigned int protos, char *buf,
 	if (sel->path != NULL && sel->path[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, "path=%s ",
 					sel->path);
+	if (sel->has_function && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "function=%u ",
+					sel->function);
 	if (protos == CH39X_LIBUSB_ANY && off < len)
 		snprintf(buf + off, len - off, "class=any");
 	for (b = 0; b < 3 && off < len && protos != CH39X_LIBUSB_ANY; b++)
@@ -283,7 +296,7 @@ pick(libusb_context *ctx, const struct ch39x_libusb_sel *sel,
 		    c->dd.bDeviceClass == LIBUSB_CLASS_HUB)
 			continue;
 		dev_path(c->dev, c->path, sizeof(c->path));
-		classify(c);
+		classify(c, sel->has_function ? sel->function : -1);
 		nc++;
 	}
 	for (i = 0; i < (ssize_t)nc; i++) {

@@ -53,8 +53,11 @@ sim_control(struct ch39x_usb_dev *d, uint8_t req_type, uint8_t request,
 		pthread_mutex_unlock(&s->lock);
 		return -EPIPE;
 	}
-	rc = s->model->control(s, req_type, request, value, index, buf,
-			       length);
+	rc = sim_std_descriptor(s, req_type, request, value, index, buf,
+				length);
+	if (rc == -ENOENT)
+		rc = s->model->control(s, req_type, request, value, index,
+				       buf, length);
 	if (rc == -EPIPE)
 		SIM_ADD(s->cnt.ctrl_stalls, 1);
 	pthread_mutex_unlock(&s->lock);

@@ -19,7 +19,7 @@
 
 /* ---- class requests ---- */
 
-/* GET_DESCRIPTOR(STRING): language IDs, and the iMACAddress string. */
+/* GET_DESCRIPTOR(STRING) of the iMACAddress (ch39x_sim_desc.c: 0-3). */
 static int
 cdc_string(struct sim_dev *s, uint8_t idx, uint8_t *buf, uint16_t length)
 {
@@ -27,13 +27,7 @@ cdc_string(struct sim_dev *s, uint8_t idx, uint8_t *buf, uint16_t length)
 	uint8_t d[2 + 24];
 	uint32_t n, i;
 
-	if (idx == 0) {
-		d[0] = 4;
-		d[1] = CH39X_USB_DT_STRING;
-		d[2] = 0x09;	/* en-US */
-		d[3] = 0x04;
-		n = 4;
-	} else if (idx == CH39X_SIM_CDC_MAC_STRING) {
+	if (idx == CH39X_SIM_CDC_MAC_STRING) {
 		d[0] = sizeof(d);
 		d[1] = CH39X_USB_DT_STRING;
 		for (i = 0; i < 12; i++) {
@@ -468,9 +462,10 @@ sim_cdc_init(struct sim_dev *s)
 	c->max_segment = s->cfg.cdc_max_segment ? s->cfg.cdc_max_segment :
 		1514;
 	c->mc_filters = CH39X_SIM_CDC_MC_FILTERS;
+	/* As the walker finds them: ECM has no NCM descriptor. */
 	c->have_ncm = ncm;
-	c->bcd_ncm = 0x0100;
-	c->ncm_caps = CH39X_NCM_CAP_ETH_FILTER |
+	c->bcd_ncm = ncm ? 0x0100 : 0;
+	c->ncm_caps = !ncm ? 0 : CH39X_NCM_CAP_ETH_FILTER |
 		((s->cfg.ncm_quirks & CH39X_SIM_NCM_NO_MAX_DGRAM) ? 0 :
 		 CH39X_NCM_CAP_MAX_DATAGRAM);
 	c->have_data = true;
@@ -503,6 +498,26 @@ sim_cdc_init(struct sim_dev *s)
 	cdc_reset_function(s);
 }
 
+/* The function's configuration descriptor, from its walked form. */
+static uint32_t
+cdc_config_desc(struct sim_dev *s, uint8_t *buf, uint32_t cap)
+{
+	return ch39x_cdc_build_config(&s->cdc, SIM_CDC_CONFIG,
+				      s->prof.speed == CH39X_SPEED_SUPER, buf,
+				      cap);
+}
+
+static const char *
+cdc_name(const struct sim_dev *s)
+{
+	return is_ncm(s) ? "CDC-NCM" : "CDC-ECM";
+}
+
+/*
+ * ASSUMPTION (§17): a composite-style device descriptor (class 0xEF,
+ * subclass 2, protocol 1: "see the IADs"), as Linux's configfs gadgets
+ * with an NCM or ECM function enumerate.
+ */
 const struct sim_model sim_cdc_model = {
 	.control = cdc_control,
 	.rx_accept = cdc_rx_accept,
@@ -510,4 +525,9 @@ const struct sim_model sim_cdc_model = {
 	.rx_fill = cdc_rx_fill,
 	.tx_parse = cdc_tx_parse,
 	.intr_fill = cdc_intr_fill,
+	.config_desc = cdc_config_desc,
+	.dev_class = 0xEF,
+	.dev_subclass = 0x02,
+	.dev_protocol = 0x01,
+	.name = cdc_name,
 };

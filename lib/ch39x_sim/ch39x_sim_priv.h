@@ -18,7 +18,8 @@
  *   ch39x_sim_phy.c     the PHY: MII registers, the MMD and extended
  *                       windows, autonegotiation between the cable's ends;
  *   ch39x_sim_cdc.c     the chip (or any NIC) as a CDC-NCM/ECM function:
- *                       class requests, descriptors, NTBs, notifications.
+ *                       class requests, descriptors, NTBs, notifications;
+ *   ch39x_sim_desc.c    the standard descriptors a host enumerates with.
  * The USB function (vendor, NCM or ECM) is chosen at open as a struct
  * sim_model, so that the core does not branch on the framing per frame.
  */
@@ -154,6 +155,20 @@ struct sim_model {
 	void (*tx_parse)(struct sim_dev *s, const struct ch39x_xfer *x);
 	/* Complete the head interrupt transfer x when there is news. */
 	void (*intr_fill)(struct sim_dev *s, struct ch39x_xfer *x);
+	/*
+	 * The function's configuration descriptor, as GET_DESCRIPTOR
+	 * (CONFIGURATION) returns it (ch39x_sim_desc.c answers the rest of
+	 * the standard descriptors): its length, or 0 when cap is too small.
+	 * The bulk IN, bulk OUT and interrupt IN endpoints it lists first are
+	 * the transport's three (enum ch39x_ep).
+	 */
+	uint32_t (*config_desc)(struct sim_dev *s, uint8_t *buf, uint32_t cap);
+	/* The device descriptor's class, subclass, protocol (0: per interface). */
+	uint8_t dev_class;
+	uint8_t dev_subclass;
+	uint8_t dev_protocol;
+	/* What the function is, in the product string ("CDC-NCM"). */
+	const char *(*name)(const struct sim_dev *s);
 };
 
 /* Cycles one endpoint's thread spent in the model, on its own cache line. */
@@ -430,6 +445,20 @@ void sim_phy_generic_partner(uint16_t cap_mbps, struct sim_phy_adv *a)
 uint32_t sim_link_resolve(const struct sim_phy_adv *a,
 			  const struct sim_phy_adv *b, bool master)
 	SIM_INTERNAL;
+
+/*
+ * ch39x_sim_desc.c: the standard descriptors (device, configuration, BOS,
+ * strings 0-3) a host reads with GET_DESCRIPTOR, the model's identity on a
+ * real bus. Returns what a control request returns, or -ENOENT when the
+ * request is not one of these (the model's own, then).
+ */
+int sim_std_descriptor(struct sim_dev *s, uint8_t req_type, uint8_t request,
+		       uint16_t value, uint16_t index, uint8_t *buf,
+		       uint16_t length) SIM_INTERNAL;
+/* The strings' indexes: manufacturer, product, serial number. */
+#define SIM_STR_MANUFACTURER	1
+#define SIM_STR_PRODUCT		2
+#define SIM_STR_SERIAL		3
 
 /* ch39x_sim_cdc.c: the CDC function's descriptors and state. */
 void sim_cdc_init(struct sim_dev *s) SIM_INTERNAL;

@@ -18,6 +18,7 @@
 #include "ch39x_net.h"
 #include "ch39x_sim_priv.h"
 #include "ch39x_tso.h"
+#include "ch39x_usbdesc.h"
 
 /* ---- registers and the PHY (§2 and §3) ---- */
 
@@ -672,6 +673,45 @@ ch39x_sim_reg(struct ch39x_usb_dev *d, uint32_t addr)
 	return ch39x_get_le32(v);
 }
 
+/*
+ * The vendor configuration (§1): one vendor-class interface with bulk IN
+ * 1, bulk OUT 2 and interrupt IN 3, in the order the vendor driver takes
+ * them. ASSUMPTION (§17): the chip's other configurations are not
+ * modelled (the model enumerates in the vendor one), nor its class codes
+ * and power figures. The interrupt endpoint's interval is the event
+ * period in bInterval's units: frames at full speed, 2^(n-1) microframes
+ * above.
+ */
+static uint32_t
+vendor_config_desc(struct sim_dev *s, uint8_t *buf, uint32_t cap)
+{
+	bool super = s->prof.speed == CH39X_SPEED_SUPER;
+	struct ch39x_usb_cfg_builder b;
+	uint8_t ival = SIM_INTR_INTERVAL_MS;
+	uint32_t uframes = SIM_INTR_INTERVAL_MS * 8;
+
+	if (s->prof.speed != CH39X_SPEED_FULL)
+		for (ival = 1; uframes > 1; uframes >>= 1)
+			ival++;
+	ch39x_usb_cfg_begin(&b, buf, cap, super, s->prof.config_value,
+			    super ? 896 : 500);
+	ch39x_usb_cfg_interface(&b, 0, 0, 3, 0xFF, 0, 0);
+	ch39x_usb_cfg_endpoint(&b, 0x81, CH39X_USB_EP_BULK, s->prof.bulk_maxp,
+			       0);
+	ch39x_usb_cfg_endpoint(&b, 0x02, CH39X_USB_EP_BULK, s->prof.bulk_maxp,
+			       0);
+	ch39x_usb_cfg_endpoint(&b, 0x83, CH39X_USB_EP_INTR, s->prof.intr_len,
+			       ival);
+	return ch39x_usb_cfg_end(&b);
+}
+
+static const char *
+vendor_name(const struct sim_dev *s)
+{
+	(void)s;
+	return "vendor mode";
+}
+
 const struct sim_model sim_vendor_model = {
 	.control = vendor_control,
 	.rx_accept = vendor_rx_accept,
@@ -679,4 +719,6 @@ const struct sim_model sim_vendor_model = {
 	.rx_fill = vendor_rx_fill,
 	.tx_parse = vendor_tx_parse,
 	.intr_fill = vendor_intr_fill,
+	.config_desc = vendor_config_desc,
+	.name = vendor_name,
 };

@@ -19,7 +19,8 @@ bench_priv bench
 
 gcc -O2 -Wall -Wextra -Werror -I"$lib" -o "$priv/framing_cost" \
 	"$top/scripts/bench/framing_cost.c" "$lib/ch39x_vendor.c" \
-	"$lib/ch39x_ncm.c" "$lib/ch39x_ecm.c" "$lib/ch39x_cdc.c"
+	"$lib/ch39x_ncm.c" "$lib/ch39x_ecm.c" "$lib/ch39x_cdc.c" \
+	"$lib/ch39x_usbdesc.c"
 timeout 120 "$priv/framing_cost" > "$out/framing_cost.csv"
 column -s, -t < "$out/framing_cost.csv"
 

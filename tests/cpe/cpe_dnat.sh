@@ -29,20 +29,6 @@ tool=$(cd "$(dirname "$0")" && pwd)/cpe_fw_tool.py
 LAN_RT=192.168.71.1 LAN_C=192.168.71.2 LAN_S=192.168.71.3
 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
 bg_pids=
-extra_cleanup() { local p; for p in $bg_pids; do kill "$p" 2>/dev/null; done; return 0; }
-cpe_lib_extra_cleanup=extra_cleanup
-
-# serve NS TAG SPECS...: cpe_fw_tool.py's listeners (log: proto port peer data).
-serve() {
-	local ns=$1 tag=$2
-	shift 2
-	rm -f "$priv/$tag.log" "$priv/$tag.log.ready"
-	ip netns exec "$ns" timeout 300 $PY "$tool" serve "$priv/$tag.log" 280 \
-		"$@" >/dev/null 2>&1 &
-	bg_pids="$bg_pids $!"
-	wait_file "$priv/$tag.log.ready" 30 ||
-		{ echo "FAIL: listeners $tag did not start"; fail=1; }
-}
 
 # --- bad values: refused before anything starts, with the allowed forms --
 for bad in "tcp/0=192.168.71.3" "sctp/80=192.168.71.3" "tcp/80=192.168.71.3:70000" \

@@ -49,29 +49,12 @@ pl=pl$id pw=pw$id		# ch39x-cpe's control-plane TAPs
 # The Linux router's namespaces (the oracle).
 xr=fw_xr_$id xl=fw_xl_$id xw=fw_xw_$id
 bg_pids=
-extra_cleanup() {
-	local p n
-	for p in $bg_pids; do kill "$p" 2>/dev/null; done
-	for n in "$xr" "$xl" "$xw"; do ip netns del "$n" 2>/dev/null; done
-	return 0
-}
-cpe_lib_extra_cleanup=extra_cleanup
 # The routers live as long as the test may (meson's 900 s): on a busy
 # machine the cases take minutes, not the 250 s of cpe_lib's default.
 cpe_router_secs=850
 
 
-# serve NS TAG PORTS...: the listeners of cpe_fw_tool.py in NS.
-serve() {
-	local ns=$1 tag=$2
-	shift 2
-	rm -f "$priv/$tag.log" "$priv/$tag.log.ready"
-	ip netns exec "$ns" timeout 900 $PY "$tool" serve "$priv/$tag.log" 880 \
-		"$@" >/dev/null 2>&1 &
-	bg_pids="$bg_pids $!"
-	wait_file "$priv/$tag.log.ready" 30 ||
-		{ echo "FAIL: listeners $tag in $ns did not start"; fail=1; }
-}
+serve_secs=880
 
 # open_ports NS ARGS...: the ports nmap reports open (comma separated).
 open_ports() {
@@ -214,32 +197,7 @@ EXP
 # namespaces, listeners, markers and result file): most of a case is
 # waiting for what does not come, so side by side they take the time of
 # one.
-for n in "$xr" "$xl" "$xw"; do ip netns add "$n"; ip -n "$n" link set lo up; done
-ip -n "$xl" link add xl0 type veth peer name lan netns "$xr"
-ip -n "$xr" link add wan type veth peer name xw0 netns "$xw"
-for n in "$xr" "$xl" "$xw"; do
-	ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
-	ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
-done
-ip netns exec "$xr" sysctl -qw net.ipv4.ip_forward=1
-ip netns exec "$xr" sysctl -qw net.ipv6.conf.all.forwarding=1
-ip netns exec "$xr" sysctl -qw net.ipv4.conf.all.rp_filter=0
-ip netns exec "$xr" sysctl -qw net.ipv4.conf.default.rp_filter=0
-ip -n "$xr" addr add $LAN_RT/24 dev lan
-ip -n "$xr" -6 addr add $LAN6_RT/64 dev lan nodad
-ip -n "$xr" addr add $WAN_RT/24 dev wan
-ip -n "$xr" -6 addr add $WAN6_RT/64 dev wan nodad
-ip -n "$xl" addr add $LAN_H/24 dev xl0
-ip -n "$xl" -6 addr add $LAN6_H/64 dev xl0 nodad
-ip -n "$xw" addr add $WAN_H/24 dev xw0
-ip -n "$xw" -6 addr add $WAN6_H/64 dev xw0 nodad
-for l in "$xr lan" "$xr wan" "$xl xl0" "$xw xw0"; do
-	set -- $l; ip -n "$1" link set "$2" up
-done
-ip -n "$xr" route add default via $WAN_H
-ip -n "$xl" route add default via $LAN_RT
-ip -n "$xl" -6 route add default via $LAN6_RT
-ip -n "$xw" -6 route add 2001:db8:70::/64 via $WAN6_RT
+ds_linux "$xr" "$xl" "$xw"
 # doc/guides/cpe.rst's policy as nftables (OpenWrt's fw4 defaults plus
 # the two rules and the source checks).
 ip netns exec "$xr" nft -f - <<'NFT' || { echo "FAIL: nft ruleset"; fail=1; }
@@ -301,33 +259,7 @@ fw-open tcp/2222
 fw-pinhole tcp/[$LAN6_H]:8443
 json
 CONF
-# ch39x_up NAME [OPTIONS]: the router started, the hosts and the router's
-# Linux side addressed (again after a restart: the TAPs are new).
-ch39x_up() {
-	local name=$1 i n wmac
-	shift
-	start_router "$name" "$@"
-	for n in "$lan" "$wan" "$rt"; do
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
-		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
-	done
-	host_v4 $LAN_RT $LAN_H $WAN_H
-	ip -n "$lan" -6 addr add $LAN6_H/64 dev "$tl" nodad
-	ip -n "$lan" -6 route add default via $LAN6_RT
-	ip -n "$wan" -6 addr add $WAN6_H/64 dev "$tw" nodad
-	ip -n "$wan" -6 route add 2001:db8:70::/64 via $WAN6_RT
-	# The router's Linux side: its WAN IPv6 address on the TAP (the app
-	# sets IPv4 only), the WAN host's MAC known (ND answers are the app's).
-	for i in $(seq 100); do
-		ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
-		sleep 0.1
-	done
-	ip -n "$rt" -6 addr add $WAN6_RT/64 dev "$pw" nodad
-	wmac=$(ip -n "$wan" -br link show "$tw" | awk '{print $3}')
-	ip -n "$rt" neigh replace $WAN_H lladdr "$wmac" dev "$pw"
-	ip -n "$rt" -6 neigh replace $WAN6_H lladdr "$wmac" dev "$pw"
-}
-ch39x_up main
+ds_up main
 serve "$rt" cpe_rt tcp:22 tcp:2222 udp:53 tcpk:2223
 serve "$lan" cpe_lan tcp:80 tcp:8443 tcp:2222 udp:5353
 serve "$wan" cpe_wan tcp:8080 udp:9000
@@ -364,7 +296,7 @@ check '[ "$v" = pass ]' "a connection to the opened tcp/2223 ($v)"
 v=$(ok_drop Wn $PY "$tool" client tcp $WAN_RT 2223 rt1)
 check '[ "$v" = pass ]' "a second connection to tcp/2223 ($v)"
 r=$(T /cpe/fw/rules)
-check 'has "$r" "j[\"count\"] == 3 and j[\"rules\"][2].startswith(\"3 fw-open tcp/2223 hits \") and int(j[\"rules\"][2].split()[-1]) >= 2"' \
+check 'has "$r" "j[\"count\"] == 3 and j[\"rules\"][2].startswith(\"3 fw-open tcp/2223 hits \") and int(j[\"rules\"][2].split()[4]) >= 2 and j[\"rules\"][2].split()[5] == \"limited\""' \
 	"/cpe/fw/rules: rule 3 with at least 2 hits ($r)"
 r=$(T /cpe/fw/del,3)
 check 'has "$r" "j[\"deleted\"] == 3 and j[\"closed\"] >= 1"' "/cpe/fw/del,3 closes its connections ($r)"
@@ -411,7 +343,7 @@ flips=("nmap_tcp_router4 [22,2222]" "nmap_udp_router4 [53]"
        "spoof_lan_src6 pass" "bogon_src6 pass" "spoof_lan_src4_router pass"
        "udp_router4_closed pass" "icmp6_err_untracked pass"
        "lan_spoof_src4 pass" "lan_spoof_src6 pass" "frag6_tiny pass")
-ch39x_up off --firewall off
+ds_up off --firewall off
 only="${flips[*]% *}" cases off "$lan" "$wan" cpe_rt "$tl" "$tw"
 stop_router off
 for c in "${flips[@]}"; do

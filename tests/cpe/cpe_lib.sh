@@ -52,11 +52,14 @@ cpe_lib_init() {
 
 # Extra clean-up of a test (background helpers): set cpe_lib_extra_cleanup.
 cpe_lib_extra_cleanup=:
+# Killed and deleted here too: the helpers in bg_pids (serve, ...) and the
+# namespaces in lib_netns (ds_linux).
 cpe_lib_cleanup() {
 	$cpe_lib_extra_cleanup
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	local n
-	for n in "$rt" "$lan" "$wan"; do ip netns del "$n" 2>/dev/null; done
+	local n p
+	for p in ${bg_pids:-}; do kill "$p" 2>/dev/null; done
+	for n in "$rt" "$lan" "$wan" ${lib_netns:-}; do ip netns del "$n" 2>/dev/null; done
 	rm -rf "$priv"
 }
 
@@ -188,6 +191,85 @@ start_tap_wan() {
 		ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
 		sleep 0.1
 	done
+}
+
+# serve NS TAG SPECS...: tests/cpe/cpe_fw_tool.py's listeners in NS (its
+# path in $tool), each arrival logged to $priv/TAG.log, for serve_secs
+# seconds (default 280); their pids in bg_pids (the test's clean-up).
+serve() {
+	local ns=$1 tag=$2 secs=${serve_secs:-280}
+	shift 2
+	rm -f "$priv/$tag.log" "$priv/$tag.log.ready"
+	ip netns exec "$ns" timeout $((secs + 20)) /usr/bin/python3 "$tool" \
+		serve "$priv/$tag.log" "$secs" "$@" >/dev/null 2>&1 &
+	bg_pids="${bg_pids:-} $!"
+	wait_file "$priv/$tag.log.ready" 30 ||
+		{ echo "FAIL: listeners $tag in $ns did not start"; fail=1; }
+}
+
+# The dual-stack set-up of cpe_fw.sh and cpe_flood.sh, from their
+# addresses ($LAN_RT, $LAN_H, $WAN_RT, $WAN_H, $LAN6_RT, $LAN6_H,
+# $WAN6_RT, $WAN6_H; the LAN is $LAN6_H's /64):
+# ds_up NAME [OPTIONS]: ch39x-cpe started ($priv/cpe.conf), the hosts and
+# the router's Linux side ($pw: its WAN TAP) addressed, again after a
+# restart (the TAPs are new).
+ds_up() {
+	local name=$1 i n wmac
+	shift
+	start_router "$name" "$@"
+	for n in "$lan" "$wan" "$rt"; do
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
+	done
+	host_v4 "$LAN_RT" "$LAN_H" "$WAN_H"
+	ip -n "$lan" -6 addr add "$LAN6_H/64" dev "$tl" nodad
+	ip -n "$lan" -6 route add default via "$LAN6_RT"
+	ip -n "$wan" -6 addr add "$WAN6_H/64" dev "$tw" nodad
+	ip -n "$wan" -6 route add "${LAN6_H%::*}::/64" via "$WAN6_RT"
+	# The router's Linux side: its WAN IPv6 address on the TAP (the app
+	# sets IPv4 only), the WAN host's MAC known (ND answers are the app's).
+	for i in $(seq 100); do
+		ip -n "$rt" link show "$pw" 2>/dev/null | grep -q ',UP' && break
+		sleep 0.1
+	done
+	ip -n "$rt" -6 addr add "$WAN6_RT/64" dev "$pw" nodad
+	wmac=$(ip -n "$wan" -br link show "$tw" | awk '{print $3}')
+	ip -n "$rt" neigh replace "$WAN_H" lladdr "$wmac" dev "$pw"
+	ip -n "$rt" -6 neigh replace "$WAN6_H" lladdr "$wmac" dev "$pw"
+}
+
+# ds_linux XR XL XW: the same topology with a Linux router (namespaces
+# XR, its LAN host XL on veth xl0 - lan, its WAN host XW on veth xw0 -
+# wan), forwarding, addresses and routes; the caller loads its nftables.
+ds_linux() {
+	local xr=$1 xl=$2 xw=$3 n l
+	lib_netns="${lib_netns:-} $xr $xl $xw"
+	for n in "$xr" "$xl" "$xw"; do ip netns add "$n"; ip -n "$n" link set lo up; done
+	ip -n "$xl" link add xl0 type veth peer name lan netns "$xr"
+	ip -n "$xr" link add wan type veth peer name xw0 netns "$xw"
+	for n in "$xr" "$xl" "$xw"; do
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0
+		ip netns exec "$n" sysctl -qw net.ipv6.conf.default.accept_dad=0
+	done
+	ip netns exec "$xr" sysctl -qw net.ipv4.ip_forward=1
+	ip netns exec "$xr" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip netns exec "$xr" sysctl -qw net.ipv4.conf.all.rp_filter=0
+	ip netns exec "$xr" sysctl -qw net.ipv4.conf.default.rp_filter=0
+	ip -n "$xr" addr add "$LAN_RT/24" dev lan
+	ip -n "$xr" -6 addr add "$LAN6_RT/64" dev lan nodad
+	ip -n "$xr" addr add "$WAN_RT/24" dev wan
+	ip -n "$xr" -6 addr add "$WAN6_RT/64" dev wan nodad
+	ip -n "$xl" addr add "$LAN_H/24" dev xl0
+	ip -n "$xl" -6 addr add "$LAN6_H/64" dev xl0 nodad
+	ip -n "$xw" addr add "$WAN_H/24" dev xw0
+	ip -n "$xw" -6 addr add "$WAN6_H/64" dev xw0 nodad
+	for l in "$xr lan" "$xr wan" "$xl xl0" "$xw xw0"; do
+		set -- $l; ip -n "$1" link set "$2" up
+	done
+	ip -n "$xr" route add default via "$WAN_H"
+	ip -n "$xl" route add default via "$LAN_RT"
+	ip -n "$xl" -6 route add default via "$LAN6_RT"
+	ip -n "$xw" -6 route add "${LAN6_H%::*}::/64" via "$WAN6_RT"
 }
 
 stop_router() {

@@ -29,7 +29,9 @@ ok="--lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24"
 rc=0; "$cpe" -- --help > "$priv/out" || rc=$?
 if [ $rc -eq 0 ] && grep -q -- "--no-flow-cache" "$priv/out" &&
    grep -q -- "--no-vlan-offload" "$priv/out" && grep -q "PORT.VLAN" "$priv/out" &&
-   grep -q -- "--down-rate RATE" "$priv/out"; then
+   grep -q -- "--down-rate RATE" "$priv/out" &&
+   grep -q -- "--synflood-rate N .*" "$priv/out" &&
+   grep -q "(default 25, as OpenWrt fw4)" "$priv/out"; then
 	echo "ok: --help"; else echo "FAIL: --help (exit $rc)"; fail=1; fi
 expect "--lan 0=192.168.1.1/33: allowed values are PORT=ADDR/LEN" -- --lan 0=192.168.1.1/33 --wan 1=1.2.3.4/24
 expect "--wan: the router needs one --wan" -- --lan 0=10.0.0.1/24
@@ -52,6 +54,13 @@ expect "--fw-open icmp/22: allowed values are PROTO/PORT[-PORT]" -- $ok --fw-ope
 expect "--fw-pinhole tcp/[2001:db8::1]: allowed values are PROTO/[IPV6[/PLEN]]:PORT[-PORT]" -- $ok --fw-pinhole "tcp/[2001:db8::1]"
 expect "--fw-pinhole tcp/[2001:db8::/129]:80: allowed values" -- $ok --fw-pinhole "tcp/[2001:db8::/129]:80"
 expect "--fw-states 10: allowed values are 1024..4194304" -- $ok --fw-states 10
+# SYN-flood protection (doc/guides/cpe.rst, "Under a flood").
+expect "--synflood-protect yes: allowed values are on, off" -- $ok --synflood-protect yes
+expect "--synflood-rate 0: allowed values are 1..1000000 (a second)" -- $ok --synflood-rate 0
+expect "--synflood-burst 1000001: allowed values are 1..1000000" -- $ok --synflood-burst 1000001
+expect "--synflood-budget x: allowed values are 0 (no budget)..10000000" -- $ok --synflood-budget x
+expect "--tcp-syn-timeout 0: allowed values are 1..86400" -- $ok --tcp-syn-timeout 0
+expect "--udp-unreplied-timeout 86401: allowed values are 1..86400" -- $ok --udp-unreplied-timeout 86401
 expect "--bench-gen 2: allowed values are TX,RX" -- $ok --bench-gen 2
 expect "--neigh 1.2.3.4,ff:ff:ff:ff:ff:ff: allowed values are ADDR,XX" -- $ok --neigh 1.2.3.4,ff:ff:ff:ff:ff:ff
 expect "--idle sleep: allowed values are poll, adaptive, interrupt" -- $ok --idle sleep

@@ -124,7 +124,10 @@ static uint64_t now;
 static void
 setup(uint32_t states)
 {
-	struct cpe_fw_timeouts to = { 7440, 120, 10, 120, 30 };
+	struct cpe_fw_timeouts to = {
+		.tcp_est = 7440, .tcp_trans = 120, .tcp_close = 10,
+		.udp = 120, .icmp = 30, .tcp_syn = 30, .udp_unreplied = 30,
+	};
 
 	cpe_fw_free(&fw);
 	memset(&cfg, 0, sizeof(cfg));
@@ -198,11 +201,21 @@ test_tcp(const char *lan, const char *wan)
 	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
 	CHECK_EQ(fw.st.expired, 1);
 	CHECK_EQ(fw.in_use, 0);
-	/* A SYN waiting for its SYN+ACK: 120 s (handshake timeout). */
+	/* A SYN waiting for its SYN+ACK: 30 s (--tcp-syn-timeout). */
 	n = tcp(b, lan, wan, 40001, 80, SYN);
 	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
-	now += 121 * (uint64_t)HZ;
+	now += 29 * (uint64_t)HZ;
 	n = tcp(b, wan, lan, 80, 40001, SYN | ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	/* SYN_RECV (answered, no ACK yet): 30 s too. */
+	now += 31 * (uint64_t)HZ;
+	n = tcp(b, lan, wan, 40001, 80, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	CHECK_EQ(fw.st.created, 3);	/* picked up again, as established */
+	n = tcp(b, lan, wan, 40003, 80, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	now += 31 * (uint64_t)HZ;
+	n = tcp(b, wan, lan, 80, 40003, SYN | ACK);
 	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_TCP_INVALID);
 	/* Both FINs close: 10 s. */
 	n = tcp(b, lan, wan, 40002, 80, SYN);
@@ -418,6 +431,207 @@ test_bounded(void)
 	now += 200 * (uint64_t)HZ;
 	cpe_fw_age(&fw, fw.mask + 1, now);
 	CHECK_EQ(fw.in_use, 0);
+}
+
+/* A connection from lan: handshake (TCP) or an answered datagram (UDP). */
+static void
+lan_conn(const char *lan, const char *wan, uint8_t proto, uint16_t sp)
+{
+	uint8_t b[256];
+	uint32_t n;
+
+	if (proto == 17) {
+		n = udp(b, lan, wan, sp, 53);
+		CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+		n = udp(b, wan, lan, 53, sp);
+		CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+		return;
+	}
+	n = tcp(b, lan, wan, sp, 80, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	n = tcp(b, wan, lan, 80, sp, SYN | ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	n = tcp(b, lan, wan, sp, 80, ACK);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+}
+
+/* Whether the reply of lan_conn()'s connection still passes. */
+static bool
+lan_conn_alive(const char *lan, const char *wan, uint8_t proto, uint16_t sp)
+{
+	uint8_t b[256];
+	uint32_t n = proto == 17 ? udp(b, wan, lan, 53, sp) :
+		tcp(b, wan, lan, 80, sp, ACK);
+
+	return verdict(b, n, CPE_FW_WAN_LAN) == CPE_FW_ACCEPT;
+}
+
+/*
+ * Early drop (evict.h): a random-source SYN flood at a pinhole with the
+ * guard off (every SYN makes a state, the LAN host answers each) in a
+ * table of 1024: the flood's handshakes push each other out, never a LAN
+ * connection, and the LAN still opens new ones. A table full of assured
+ * connections refuses the WAN's new one, not the LAN's.
+ */
+static void
+test_early_drop(void)
+{
+	uint8_t b[256];
+	uint32_t n, i, alive = 0, refused = 0;
+	enum cpe_fw_reason r;
+	char a[64];
+
+	setup(1024);
+	CHECK(cpe_fw_rule_parse("tcp/[2001:db8:1::10]:443", true,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	for (i = 0; i < 100; i++) {
+		lan_conn(lan6, wan6, 6, (uint16_t)(40000 + i));
+		lan_conn(lan6, wan6, 17, (uint16_t)(50000 + i));
+	}
+	for (i = 0; i < 20000; i++) {
+		snprintf(a, sizeof(a), "2001:db8:f0:%x::%x", i >> 12,
+			 (i & 0xfff) + 1);
+		n = tcp(b, a, lan6, (uint16_t)(1024 + i), 443, SYN);
+		r = verdict(b, n, CPE_FW_WAN_LAN);
+		CHECK(r == CPE_FW_ACCEPT || r == CPE_FW_DROP_FULL);
+		if (r == CPE_FW_ACCEPT) {
+			n = tcp(b, lan6, a, 443, (uint16_t)(1024 + i),
+				SYN | ACK);
+			CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN),
+				 CPE_FW_ACCEPT);
+		}
+		now++;
+	}
+	CHECK(fw.in_use <= 1024);
+	CHECK(fw.st.evicted_cls[CPE_EV_EMBRYONIC_WAN] > 15000);
+	CHECK_EQ(fw.st.evicted_cls[CPE_EV_EMBRYONIC_LAN] +
+		 fw.st.evicted_cls[CPE_EV_ASSURED_LAN] +
+		 fw.st.evicted_cls[CPE_EV_ASSURED_WAN], 0);
+	CHECK_EQ(fw.st.full_refused, fw.st.drops[CPE_FW_DROP_FULL]);
+	for (i = 0; i < 100; i++) {
+		alive += lan_conn_alive(lan6, wan6, 6, (uint16_t)(40000 + i));
+		alive += lan_conn_alive(lan6, wan6, 17, (uint16_t)(50000 + i));
+	}
+	CHECK_EQ(alive, 200);
+	/* New LAN connections during the flood: every one made. */
+	for (i = 0; i < 300; i++) {
+		lan_conn(lan6, wan6, (uint8_t)(i & 1 ? 6 : 17),
+			 (uint16_t)(20000 + i));
+		snprintf(a, sizeof(a), "2001:db8:f1::%x", i + 1);
+		n = tcp(b, a, lan6, (uint16_t)(1024 + i), 443, SYN);
+		verdict(b, n, CPE_FW_WAN_LAN);
+	}
+	for (i = 0, alive = 0; i < 300; i++)
+		alive += lan_conn_alive(lan6, wan6, (uint8_t)(i & 1 ? 6 : 17),
+					(uint16_t)(20000 + i));
+	CHECK_EQ(alive, 300);
+	CHECK_EQ(fw.st.evicted_cls[CPE_EV_ASSURED_LAN], 0);
+
+	/* All assured, all the LAN's: the WAN is refused, the LAN not. */
+	setup(1024);
+	CHECK(cpe_fw_rule_parse("tcp/[2001:db8:1::10]:443", true,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	for (i = 0; i < 4000; i++) {
+		snprintf(a, sizeof(a), "2001:db8:1::%x", i + 100);
+		lan_conn(a, wan6, 17, 5000);
+	}
+	CHECK_EQ(fw.in_use, 1024);
+	for (i = 0; i < 100; i++) {
+		snprintf(a, sizeof(a), "2001:db8:f2::%x", i + 1);
+		n = tcp(b, a, lan6, 1024, 443, SYN);
+		refused += verdict(b, n, CPE_FW_WAN_LAN) == CPE_FW_DROP_FULL;
+	}
+	CHECK_EQ(refused, 100);
+	CHECK_EQ(fw.st.full_refused, 100);
+	CHECK_EQ(cfg.rules[0].hits, 0);
+	n = udp(b, lan6, wan6, 7000, 53);
+	CHECK_EQ(verdict(b, n, CPE_FW_LAN_WAN), CPE_FW_ACCEPT);
+	CHECK(fw.st.evicted_cls[CPE_EV_ASSURED_LAN] > 0);
+	/* Unanswered UDP goes in 30 s (--udp-unreplied-timeout). */
+	now += 31 * (uint64_t)HZ;
+	n = udp(b, wan6, lan6, 53, 7000);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_FWD_NEW);
+}
+
+/*
+ * The guard in the firewall: a flood at a pinhole and at an open router
+ * port, 25 a second with bursts of 50 (fw4's); the drops counted by
+ * reason and by rule, a retransmitted SYN let in, the LAN untouched.
+ */
+static void
+test_synflood(void)
+{
+	struct cpe_guard_cfg gc = { .on = true, .rate = 25, .burst = 50 };
+	struct cpe_guard g;
+	uint8_t b[256];
+	uint32_t n, i, ok = 0, ok_in = 0;
+	char a[64];
+
+	setup(4096);
+	CHECK_EQ(cpe_guard_init(&g, &gc, HZ, now), 0);
+	fw.guard = &g;
+	CHECK(cpe_fw_rule_parse("tcp/[2001:db8:1::10]:443", true,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	CHECK(cpe_fw_rule_parse("tcp/22", false,
+				&cfg.rules[cfg.nb_rules++]) == NULL);
+	cfg.rules[0].id = 1;
+	cfg.rules[1].id = 2;
+	/* 1000 SYNs in 1 s (random sources) at the pinhole. */
+	for (i = 0; i < 1000; i++) {
+		snprintf(a, sizeof(a), "2001:db8:f0::%x", i + 1);
+		n = tcp(b, a, lan6, 40000, 443, SYN);
+		ok += verdict(b, n, CPE_FW_WAN_LAN) == CPE_FW_ACCEPT;
+		now++;
+	}
+	CHECK(ok >= 50 + 24 && ok <= 50 + 26);
+	CHECK_EQ(cfg.rules[0].hits, ok);
+	CHECK_EQ(cfg.rules[0].limited, 1000 - ok);
+	CHECK_EQ(fw.st.drops[CPE_FW_DROP_SYNFLOOD], 1000 - ok);
+	CHECK_EQ(fw.st.created, ok);
+	/* The router's open port shares the bucket (the same protocol). */
+	for (i = 0; i < 100; i++) {
+		snprintf(a, sizeof(a), "198.51.%u.%u", 100 + i / 200,
+			 i % 200 + 1);
+		n = tcp(b, a, "198.51.100.2", 40000, 22, SYN);
+		ok_in += verdict(b, n, CPE_FW_WAN_IN) == CPE_FW_ACCEPT;
+	}
+	CHECK(ok_in <= 1);
+	CHECK_EQ(cfg.rules[1].limited, 100 - ok_in);
+	/* A client's SYN dropped, sent again 1 s later: in. */
+	n = tcp(b, wan6, lan6, 41000, 443, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_DROP_SYNFLOOD);
+	now += HZ;
+	for (i = 0; i < 100; i++) {
+		snprintf(a, sizeof(a), "2001:db8:f1::%x", i + 1);
+		n = tcp(b, a, lan6, 40000, 443, SYN);
+		ok += verdict(b, n, CPE_FW_WAN_LAN) == CPE_FW_ACCEPT;
+	}
+	n = tcp(b, wan6, lan6, 41000, 443, SYN);
+	CHECK_EQ(verdict(b, n, CPE_FW_WAN_LAN), CPE_FW_ACCEPT);
+	CHECK_EQ(g.st.retried, 1);
+	/* The LAN's connections are not the guard's. */
+	for (i = 0; i < 200; i++)
+		lan_conn(lan6, wan6, 6, (uint16_t)(30000 + i));
+	/* Answers to the LAN's are not new connections either. */
+	CHECK_EQ(g.st.admitted + g.st.retried, (uint64_t)ok + ok_in + 1);
+	/* The guard's key from the raw packet (the budget's, fw_glue.c) is
+	 * the firewall's tuple (the admission's): the same SYN to both. */
+	{
+		struct cpe_fw_tuple t;
+		struct cpe_fw_pkt p;
+
+		n = tcp(b, wan6, lan6, 41000, 443, SYN);
+		CHECK_EQ(cpe_fw_tuple_of(b, n, &t), 0);
+		CHECK_EQ(cpe_fw_parse(b, n, &p), 0);
+		CHECK(memcmp(&t, &p.t, sizeof(t)) == 0);
+		n = udp(b, wan4, lan4, 53, 5000);
+		CHECK_EQ(cpe_fw_tuple_of(b, n, &t), 0);
+		CHECK_EQ(cpe_fw_parse(b, n, &p), 0);
+		CHECK(memcmp(&t, &p.t, sizeof(t)) == 0);
+		CHECK_EQ(cpe_fw_tuple_of(b, 10, &t), -1);
+	}
+	fw.guard = NULL;
+	cpe_guard_free(&g);
 }
 
 static bool
@@ -692,6 +906,8 @@ main(void)
 	test_router();
 	test_pinhole();
 	test_bounded();
+	test_early_drop();
+	test_synflood();
 	test_bogons();
 	test_fragments();
 	test_parse();

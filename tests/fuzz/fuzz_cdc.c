@@ -159,6 +159,41 @@ find_fd(const uint8_t *b, const struct chain *c, uint32_t from, uint32_t to,
 	return NULL;
 }
 
+/*
+ * A composite device's network functions: as many as the chain has NCM or
+ * ECM communication interfaces at alt 0, each found again by its number
+ * and subclass with the same verdict.
+ */
+static void
+check_functions(const uint8_t *b, uint32_t len, const struct chain *c)
+{
+	struct ch39x_cdc_fn fns[8];
+	struct ch39x_cdc_desc d;
+	unsigned int n, i, k = 0;
+	const uint8_t *p;
+
+	for (i = 0; i < c->n; i++) {
+		p = b + c->off[i];
+		if (p[1] == CH39X_USB_DT_INTERFACE && p[0] >= 9 && p[3] == 0 &&
+		    p[5] == CH39X_CDC_CLASS_COMM &&
+		    (p[6] == CH39X_CDC_SUBCLASS_NCM ||
+		     p[6] == CH39X_CDC_SUBCLASS_ECM))
+			k++;
+	}
+	n = ch39x_cdc_list_functions(b, len, fns, 8);
+	FUZZ_CHECK(n == k);
+	for (i = 0; i < n && i < 8; i++) {
+		ch39x_cdc_parse_function(b, len, fns[i].subclass,
+					 fns[i].comm_if, &d);
+		FUZZ_CHECK(d.have_comm && d.comm_if == fns[i].comm_if &&
+			   d.comm_subclass == fns[i].subclass);
+		FUZZ_CHECK(fns[i].usable == ch39x_cdc_usable(&d));
+		FUZZ_CHECK(fns[i].have_data == d.have_data);
+		if (d.have_data)
+			FUZZ_CHECK(fns[i].data_if == d.data_if);
+	}
+}
+
 static void
 run_config(const uint8_t *data, size_t size)
 {
@@ -313,6 +348,7 @@ data:
 	if (r == 0)
 		FUZZ_CHECK(ec.in_maxp == d.bulk_in_maxp &&
 			   ec.out_maxp == d.bulk_out_maxp);
+	check_functions(b, len, c);
 	free(c->off);
 	free(c);
 	free(b);

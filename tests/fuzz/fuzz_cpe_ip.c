@@ -59,6 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cpe_frag_info fi;
 	enum cpe_frag_reason why;
+	struct cpe_fw_tuple t;
 	struct cpe_fw_pkt p;
 	uint8_t *b;
 	int rc;
@@ -84,6 +85,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 0 && data[0] == 0)
 		cpe_frag_age(&tab, 4, now + 100000);
 	(void)cpe_fw_parse(b, (uint32_t)size, &p);
+	/* The guard's key (fw_glue.c) is the parse's tuple, byte for byte. */
+	if (cpe_fw_tuple_of(b, (uint32_t)size, &t) == 0)
+		FUZZ_CHECK(memcmp(&t, &p.t, sizeof(t)) == 0);
 	pppoe(b, (uint32_t)size);
 	free(b);
 	return 0;

@@ -221,6 +221,14 @@ plain(const char *s)
 	return strpbrk(s, ",=[]") == NULL;
 }
 
+/* The keys a real and a simulated adapter both take. */
+static int
+format_common(const struct ch39x_args *a, char *buf, size_t cap)
+{
+	return snprintf(buf, cap, "%s%s", a->reconnect_off ? ",reconnect=off" :
+			"", a->presence_poll ? ",presence=poll" : "");
+}
+
 /* Write a result back as a devargs string with every key. */
 static int
 format_args(const struct ch39x_args *a, char *buf, size_t cap)
@@ -276,7 +284,12 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 				      a->xfer_size);
 		if (a->ncm_ndp_end)
 			n += snprintf(buf + n, cap - n, ",ncm_tx_ndp=end");
-		return n;
+		if (a->function.set)
+			n += snprintf(buf + n, cap - n, ",function=%u",
+				      a->function.num);
+		if (a->kernel_driver_keep)
+			n += snprintf(buf + n, cap - n, ",kernel_driver=keep");
+		return n + format_common(a, buf + n, cap - n);
 	}
 	n = snprintf(buf, cap, "sim=%s,usb_speed=%s,wire=%s%s,tso=%s,"
 		     "rx_csum=%s,sim_rate=%s,rx_copybreak=%u",
@@ -319,7 +332,7 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 			      c->rx_hold_bytes, c->rx_hold_us);
 	if (a->ncm_ndp_end)
 		n += snprintf(buf + n, cap - n, ",ncm_tx_ndp=end");
-	return n;
+	return n + format_common(a, buf + n, cap - n);
 }
 
 int

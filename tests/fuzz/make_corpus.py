@@ -758,6 +758,15 @@ def cdc_seeds():
     s["cfg_gadget_ecm_hs"] = b"\0\2" + config_desc(f_ecm())
     s["cfg_ncm_and_ecm_want_ecm"] = b"\0\2" + config_desc(
         f_ncm() + f_ecm(2), n_if=4)
+    # A modem: an ACM serial port (Header, Call Management, ACM, Union)
+    # before its NCM and ECM functions; the walks skip it.
+    acm = (iad(0, 2, 0x02)[:5] + bytes([0x02, 0x01, 0]) +
+           intf(0, 0, 1, 2, 0x02, 0x01) + fd_header() +
+           bytes([5, 0x24, 1, 0, 1, 4, 0x24, 2, 2]) + fd_union(0, 1) +
+           ep(0x8A, 3, 10, 9) + intf(1, 0, 2, 0x0A, 0, 0) +
+           ep(0x8B, 2, 512) + ep(0x0C, 2, 512))
+    s["cfg_acm_ncm_ecm"] = b"\0\0" + config_desc(
+        acm + f_ncm(2) + f_ecm(4), n_if=6)
     s["cfg_any_first_wins"] = b"\0\0" + config_desc(f_ecm() + f_ncm(2),
                                                     n_if=4)
     no_union = (iad(0, 2, 0x0D) + intf(0, 0, 1, 2, 0x0D, 0) + fd_header() +
@@ -981,6 +990,92 @@ def cpe_prefix6_seeds():
     return {k: v.encode() for k, v in s.items()}
 
 
+# ---- app/ch39x-usbip: a USB/IP peer's commands ----
+
+def uip_setup(rtype, req, value=0, index=0, length=0):
+    return struct.pack("<BBHHH", rtype, req, value, index, length)
+
+
+def uip_submit(seq, ep, d_in, length, setup=bytes(8), flags=0, data=b"",
+               npackets=0):
+    """CMD_SUBMIT as vhci-hcd sends it (devid 1-1, big-endian)."""
+    return struct.pack(">IIIIIIIiII", 1, seq, 0x10001, 1 if d_in else 0,
+                       ep, flags, length, 0, npackets, 0) + setup + data
+
+
+def uip_unlink(seq, target):
+    return struct.pack(">IIIIII", 2, seq, 0x10001, 0, 0, target) + bytes(24)
+
+
+def uip_ctrl(seq, rtype, req, value=0, index=0, length=0, data=b""):
+    return uip_submit(seq, 0, bool(rtype & 0x80), max(length, len(data)),
+                      uip_setup(rtype, req, value, index, length), data=data)
+
+
+def uip_enumerate(total):
+    """What Linux's hub sends before a driver binds."""
+    return (uip_ctrl(1, 0x80, 6, 0x0100, 0, 64) +
+            uip_ctrl(2, 0x80, 6, 0x0100, 0, 18) +
+            uip_ctrl(3, 0x80, 6, 0x0200, 0, 9) +
+            uip_ctrl(4, 0x80, 6, 0x0200, 0, total) +
+            uip_ctrl(5, 0x80, 6, 0x0300, 0, 255) +
+            uip_ctrl(6, 0x80, 6, 0x0303, 0x0409, 255) +
+            uip_ctrl(7, 0x00, 9, 1))
+
+
+def usbip_seeds():
+    frame = eth(0x0806) + bytes(28)
+    ncm = (uip_enumerate(94 + 18) +
+           uip_ctrl(10, 0xA1, 0x80, 0, 0, 28) +
+           uip_ctrl(11, 0x21, 0x84, 0, 0) +
+           uip_ctrl(12, 0xA1, 0x87, 0, 0, 2) +
+           uip_ctrl(13, 0x01, 11, 1, 1) +
+           uip_submit(14, 3, True, 16) +
+           uip_submit(15, 1, True, 16384) +
+           uip_submit(16, 1, True, 16384) +
+           uip_submit(17, 2, False, len(host_ntb16([frame])),
+                      data=host_ntb16([frame])) +
+           uip_submit(18, 3, True, 16) +
+           uip_unlink(19, 16) + uip_unlink(20, 999) +
+           uip_ctrl(21, 0x02, 1, 0, 0x81) +
+           uip_ctrl(22, 0x01, 11, 0, 1))
+    ecm = (uip_enumerate(88) +
+           uip_ctrl(10, 0x21, 0x43, 0x0C, 0) +
+           uip_ctrl(11, 0x21, 0x40, 1, 0, 6, DST) +
+           uip_ctrl(12, 0x01, 11, 1, 1) +
+           uip_submit(13, 3, True, 16) +
+           uip_submit(14, 1, True, 1514, flags=1) +
+           uip_submit(15, 2, False, 60, flags=0x40, data=pad60(frame)) +
+           uip_submit(16, 1, True, 1514) +
+           uip_unlink(17, 16) + uip_unlink(18, 15) +
+           uip_ctrl(19, 0x81, 10, 0, 1, 1) +
+           uip_ctrl(20, 0x80, 0, 0, 0, 2))
+    vendor = (uip_enumerate(39) +
+              uip_ctrl(10, 0xC0, 0x5F, 0, 0, 8) +
+              uip_submit(11, 3, True, 16) +
+              uip_submit(12, 1, True, 16384) +
+              uip_submit(13, 2, False, len(tx_rec(pad60(frame))),
+                         data=tx_rec(pad60(frame))) +
+              uip_unlink(14, 12))
+    return {
+        "ncm": bytes([0]) + ncm,
+        "ecm": bytes([1]) + ecm,
+        "vendor_ch397": bytes([2]) + vendor,
+        "ncm_quirks": bytes([3 | 7 << 2]) + ncm,
+        # A header that says IN with an OUT SETUP and 1 MiB: no data.
+        "ctrl_dir_lie": bytes([0]) + uip_submit(1, 0, True, 1 << 20,
+                                                uip_setup(0x21, 0x40, 16, 0,
+                                                          96)),
+        "iso": bytes([0]) + uip_submit(1, 1, True, 64, npackets=3),
+        "too_long": bytes([1]) + uip_submit(1, 1, True, (1 << 20) + 1),
+        "bad_command": bytes([1]) + struct.pack(">I", 5) + bytes(44),
+        "ops": bytes([0x80]) + struct.pack(">HHI", 0x0111, 0x8005, 0) +
+        struct.pack(">HHI", 0x0111, 0x8003, 0) + b"1-1".ljust(32, b"\0"),
+        "ops_no_nul": bytes([0x80]) + struct.pack(">HHI", 0x0111, 0x8003,
+                                                  0) + b"1" * 32,
+    }
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
@@ -997,6 +1092,7 @@ def main():
         "fuzz_devargs": devargs_seeds(),
         "fuzz_uevent": uevent_seeds(),
         "fuzz_cpe_prefix6": cpe_prefix6_seeds(),
+        "fuzz_usbip": usbip_seeds(),
     }
     total = 0
     for name, seeds in corpora.items():

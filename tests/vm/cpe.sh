@@ -95,6 +95,29 @@ nsx() {
 	chroot /host /usr/sbin/ip netns exec "$ns" "$@"
 }
 
+# iperf_listening NS: an iperf3 server in NS listens on its port 5201
+# (bounded: its start takes seconds under TCG on a busy machine)
+iperf_listening() {
+	il_i=0
+	while [ $il_i -lt 75 ]; do
+		nsx "$1" ss -Hltn 'sport = :5201' | grep -q LISTEN && return 0
+		sleep 0.2
+		il_i=$((il_i + 1))
+	done
+	return 1
+}
+
+# iperf_rate FILE: "MBITS BYTES" of the receiver in iperf3's text summary
+# ("[  5]   0.00-3.00  sec  2.31 MBytes  6.45 Mbits/sec  receiver"), or
+# "- 0" (no Python start: seconds each under TCG)
+iperf_rate() {
+	awk '/receiver$/ { b = $5; u = $6; r = $7; ru = $8 }
+		END { if (b == "") { print "- 0"; exit }
+		m = u ~ /^K/ ? 1e3 : u ~ /^M/ ? 1e6 : u ~ /^G/ ? 1e9 : 1
+		k = ru ~ /^K/ ? 1e-3 : ru ~ /^M/ ? 1 : ru ~ /^G/ ? 1e3 : 1e-6
+		printf "%.1f %d\n", r * k, b * m }' "$1"
+}
+
 # ndev PID IFNAME: "rx_bytes rx_packets tx_bytes tx_packets" of IFNAME in
 # the namespace of process PID
 ndev() {
@@ -103,9 +126,12 @@ ndev() {
 			END { if (!f) print 0, 0, 0, 0 }'
 }
 
-# the cdc_ncm netdev on PATH's interface 0 (in this namespace)
+# the kernel driver's netdev on PATH (in this namespace): on interface 0,
+# or on a composite gadget the network function's (the first with one)
 kdrv_if() {
-	ls "/sys/bus/usb/devices/$1:1.0/net" 2>/dev/null | head -n 1
+	for kd_i in /sys/bus/usb/devices/$1:1.*; do
+		ls "$kd_i/net" 2>/dev/null | head -n 1 | grep . && return
+	done
 }
 
 # wait_kdrv: both cdc_ncm netdevs present (bounded); sets KL, KW
@@ -159,22 +185,32 @@ wait_carrier() {
 
 # The two gadgets and the two hosts. Sets PL, PW (USB paths), GL, GW (the
 # gadget netdevs, in their namespaces), LPID, WPID (namespace anchors).
+# cpe_gadgets ["LAN_FUNCS" "WAN_FUNCS"]: each gadget's functions, in its
+# one configuration (default ncm.0 each; tests/vm/composite.sh gives a
+# serial port beside the network function: "acm.cw ncm.0"). An earlier
+# run's gadgets of these names are removed first.
 cpe_gadgets() {
+	CPE_LF=${1:-ncm.0}
+	CPE_WF=${2:-ncm.0}
 	# The gadgets of the transport tests stay idle but keep their kernel
 	# drivers' transfers queued: gone, for a quieter bus.
 	for g in ncm ecm multi fake398; do
 		echo "" > "$G/$g/UDC" 2>/dev/null
 	done
+	gadget_rm cpel
+	gadget_rm cpew
 	gadget cpel 0x1209 0x0005 || return 1
-	gfunc cpel ncm.0 02:00:00:00:0a:01 02:00:00:00:0a:02
-	config cpel c.1 ncm.0
+	# shellcheck disable=SC2086
+	gfuncs cpel 0a $CPE_LF && config cpel c.1 $CPE_LF || return 1
 	gadget cpew 0x1209 0x0006 || return 1
-	gfunc cpew ncm.0 02:00:00:00:0b:01 02:00:00:00:0b:02
-	config cpew c.1 ncm.0
+	# shellcheck disable=SC2086
+	gfuncs cpew 0b $CPE_WF && config cpew c.1 $CPE_WF || return 1
 	echo dummy_udc.4 > "$G/cpel/UDC" || return 1
 	echo dummy_udc.5 > "$G/cpew/UDC" || return 1
-	GL=$(cat "$G/cpel/functions/ncm.0/ifname")
-	GW=$(cat "$G/cpew/functions/ncm.0/ifname")
+	# shellcheck disable=SC2086
+	GL=$(gnet cpel $CPE_LF)
+	# shellcheck disable=SC2086
+	GW=$(gnet cpew $CPE_WF)
 	ns_new $LAN_NS && ns_new $WAN_NS || return 1
 	$IPB link set "$GL" netns $LAN_NS || return 1
 	$IPB link set "$GW" netns $WAN_NS || return 1
@@ -318,13 +354,14 @@ app_stop() {
 	tag=$REP-$1
 }
 
-# app_exit_result RESULT-NAME MORE: ch39x-cpe's exit 0 and cdc_ncm back on
-# both gadgets, one PASS or FAIL line (MORE: after "SIGTERM").
+# app_exit_result RESULT-NAME MORE: ch39x-cpe's exit 0 and the kernel's
+# driver (cdc_ncm, cdc_ether) back on both gadgets, one PASS or FAIL line
+# (MORE: after "SIGTERM").
 app_exit_result() {
 	if [ $arc = 0 ] && wait_kdrv; then
-		result PASS "$1" "ch39x-cpe exited 0 on SIGTERM$2; cdc_ncm bound again ($KL on $PL, $KW on $PW)"
+		result PASS "$1" "ch39x-cpe exited 0 on SIGTERM$2; the kernel's drivers bound again ($KL on $PL, $KW on $PW)"
 	else
-		result FAIL "$1" "ch39x-cpe exit $arc; cdc_ncm netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
+		result FAIL "$1" "ch39x-cpe exit $arc; kernel netdevs: '$(kdrv_if "$PL")' on $PL, '$(kdrv_if "$PW")' on $PW"
 	fi
 }
 

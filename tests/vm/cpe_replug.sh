@@ -2,11 +2,14 @@
 # Copyright(c) 2026 The ch39x authors
 #
 # ch39x-cpe through its WAN adapter's absence on a real USB stack (issue
-# 25), run by pmd.sh as the PMD test "cpereplug": cpe.sh's two NCM
-# gadgets are the router's ports (net_ch39x, reconnect=on by default, the
-# WAN chosen by path), the LAN host runs an iperf3 TCP upload to the WAN
-# host and pings it every 0.1 s, and in the middle of the transfer the
-# WAN gadget's UDC is unbound for 2 s and bound again. Checked:
+# 25), run by pmd.sh as the PMD test "cpereplug": cpe.sh's two gadgets
+# are the router's ports (net_ch39x, reconnect=on by default, the WAN
+# chosen by path), each a composite device as a modem is (issue 42): a
+# serial (ACM) port beside the network function, ECM on the LAN, NCM on
+# the WAN (CR_LAN_FUNCS, CR_WAN_FUNCS). The LAN host runs an iperf3 TCP
+# upload to the WAN host and pings it every 0.1 s, and in the middle of
+# the transfer the WAN gadget's UDC is unbound for 2 s and bound again.
+# Checked:
 #
 #   - the same router process forwards before and after (no restart);
 #   - the PMD logged the removal and the return, the router counted one
@@ -14,14 +17,22 @@
 #   - the TCP transfer completes, and the server received data in the
 #     seconds after the return (iperf3's intervals);
 #   - the first ping reply after the bind, and the pings lost;
-#   - ch39x-cpe exits 0 on SIGTERM and cdc_ncm gets both gadgets back.
+#   - ch39x-cpe exits 0 on SIGTERM and the kernel's drivers get both
+#     gadgets' network functions back;
+#   - the serial ports stay with cdc_acm while the router holds the
+#     network functions: 32 KiB each way over each (composite.sh's
+#     acm_start), the WAN's before it is pulled, the LAN's through the
+#     WAN's replug, complete and intact.
 #
 # Sourced by pmd.sh after cpe.sh (cpe_gadgets, app_up, app_stop,
-# app_exit_result, ping_through, nsx, $PL, $PW, $GW, ...).
+# app_exit_result, ping_through, nsx, $PL, $PW, $GW, ...) and composite.sh
+# (acm_start, acm_check, host_tty, if_drivers).
 
 CR_SECS=16	# iperf3 -t
 CR_PULL=5	# the WAN leaves this many seconds into the transfer
 CR_AWAY=2	# and is away this long
+CR_LAN_FUNCS="acm.cl ecm.0"
+CR_WAN_FUNCS="acm.cw ncm.0"
 
 cpe_replug_run() {
 	REP=replug
@@ -33,10 +44,16 @@ cpe_replug_run() {
 	for m in $(cat /modules/cpe.list 2>/dev/null); do
 		insmod "/modules/$m.ko" 2>/dev/null
 	done
-	if ! cpe_gadgets; then
-		result FAIL cpereplug-gadgets "two NCM gadgets with cdc_ncm: cpel at '$PL', cpew at '$PW'"
+	if ! cpe_gadgets "$CR_LAN_FUNCS" "$CR_WAN_FUNCS"; then
+		result FAIL cpereplug-gadgets "LAN $CR_LAN_FUNCS at '$PL', WAN $CR_WAN_FUNCS at '$PW', with the kernel's drivers"
 		return
 	fi
+	LT=$(host_tty "$PL" 0)
+	WT=$(host_tty "$PW" 0)
+	# shellcheck disable=SC2086
+	LG=$(gtty cpel $CR_LAN_FUNCS)
+	# shellcheck disable=SC2086
+	WG=$(gtty cpew $CR_WAN_FUNCS)
 	if ! app_up poll || ! ping_through; then
 		result FAIL cpereplug-start "${CPE_ERR:-no ping from the LAN host to the WAN host through ch39x-cpe}"
 		[ -n "$RTR_PID" ] && app_stop poll
@@ -44,10 +61,13 @@ cpe_replug_run() {
 	fi
 	pid0=$RTR_PID
 	err=/out/cpe-app-$tag.err
+	ACM_BYTES=32768
+	acm_start l "$LT" "$LG"
+	acm_start w "$WT" "$WG"
 	srv=/out/cpereplug-srv.json
 	nsx $WAN_NS timeout $((CR_SECS + 60)) iperf3 -s -1 -J > $srv 2>&1 &
 	sp=$!
-	sleep 1
+	iperf_listening $WAN_NS
 	nsx $LAN_NS timeout $((CR_SECS + 50)) iperf3 -c $WAN_IP -t $CR_SECS \
 		-J > /out/cpereplug-cli.json 2>&1 &
 	cp=$!
@@ -55,12 +75,20 @@ cpe_replug_run() {
 		> /tmp/cpereplug-ping.log 2>&1 &
 	pp=$!
 	sleep $CR_PULL
+	# The WAN's serial port before its gadget goes away.
+	during="$(if_drivers "$PL")$(if_drivers "$PW")"
+	if acm_check w && [ "$during" = "1.0=cdc_acm 1.1=cdc_acm 1.2=usbfs 1.3=usbfs 1.0=cdc_acm 1.1=cdc_acm 1.2=usbfs 1.3=usbfs " ]; then
+		result PASS cpereplug-acm-wan "WAN $WT <-> $WG through cdc_acm while ch39x-cpe forwarded on the NCM function: $ACM_MSG, intact; interfaces $during"
+	else
+		result FAIL cpereplug-acm-wan "WAN $WT <-> $WG: $ACM_MSG; interfaces while ch39x-cpe ran: $during"
+	fi
 	echo "" > "$G/cpew/UDC"
 	sleep $CR_AWAY
 	echo dummy_udc.5 > "$G/cpew/UDC"
 	tb=$(up)
 	t1=""
 	held=""
+	fills=0
 	i=0
 	while [ $i -lt 150 ] && [ -z "$t1" ]; do
 		nsx $LAN_NS /usr/bin/ping -n -q -c 1 -W 0.2 $WAN_IP \
@@ -70,15 +98,20 @@ cpe_replug_run() {
 		# f_ncm, whose flush timer fired while it was unbound (Linux
 		# 6.1; the NIC guide's replug section): 40 frames of a local
 		# EtherType on its netdev fill it; noted in the result.
-		if [ -z "$t1" ] && [ -z "$held" ] &&
-		   awk -v a="$tb" -v b="$(up)" 'BEGIN { exit !(b - a > 3) }'; then
-			held=$(awk -v a="$tb" -v b="$(up)" 'BEGIN { printf "%d", (b - a) * 1000 }')
+		# Again every 3 s without a reply: on a composite gadget the
+		# host's drivers take longer to enumerate, and frames written
+		# before the PMD has the function again are dropped by f_ncm.
+		if [ -z "$t1" ] &&
+		   awk -v a="$tb" -v b="$(up)" -v n="${fills:-0}" \
+		   'BEGIN { exit !(b - a > 3 * (n + 1)) }'; then
+			[ -z "$held" ] && held=$(awk -v a="$tb" -v b="$(up)" 'BEGIN { printf "%d", (b - a) * 1000 }')
+			fills=$((${fills:-0} + 1))
 			rp_fill "$GW" 40 $WAN_NS
 		fi
 		i=$((i + 1))
 	done
 	hnote=""
-	[ -n "$held" ] && hnote=" (none in the first ${held} ms: 40 frames written to the WAN host's $GW then, for f_ncm's held NTB)"
+	[ -n "$held" ] && hnote=" (none in the first ${held} ms: 40 frames written to the WAN host's $GW then, for f_ncm's held NTB, $fills time(s), 3 s apart)"
 	wait $cp
 	crc=$?
 	wait $sp
@@ -114,6 +147,12 @@ print(int(d.get("end", {}).get("sum_received", {}).get("bytes", 0)))' \
 		result FAIL cpereplug-wan "router pid $pid0 -> ${pid1:-none}; removal/return lines $gone/$back (1/1 expected); iperf3 client exit $crc; server bytes after the return '${a:-}' (all: ${tot:-}); first reply ${ms:-none} ms after the bind$hnote; pings $pings; WAN down/up ${stats:-?}"
 	fi
 	app_exit_result cpereplug-exit ""
+	if acm_check l; then
+		result PASS cpereplug-acm-lan "LAN $LT <-> $LG through cdc_acm while ch39x-cpe forwarded on the ECM function, across the WAN's replug: $ACM_MSG, intact"
+	else
+		result FAIL cpereplug-acm-lan "LAN $LT <-> $LG: $ACM_MSG"
+	fi
+	ACM_BYTES=65536
 	kill $LPID $WPID 2>/dev/null
 	$IPB netns del $LAN_NS 2>/dev/null
 	$IPB netns del $WAN_NS 2>/dev/null

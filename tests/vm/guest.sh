@@ -128,9 +128,9 @@ SS=0
 [ "$SPEED" = super ] && SS=1
 for m in $(cat /modules/usb.list); do
 	case $m in
-	# 8 UDCs: 0..3 here, 4..7 for pmd.sh (the FunctionFS CH398 and
-	# CH397, two identical ECM gadgets).
-	dummy_hcd) insmod /modules/$m.ko num=8 is_super_speed=$SS ;;
+	# 10 UDCs: 0..3 here, 4..7 for pmd.sh (the FunctionFS CH398 and
+	# CH397, two identical ECM gadgets), 8 and 9 for composite.sh.
+	dummy_hcd) insmod /modules/$m.ko num=10 is_super_speed=$SS ;;
 	*) insmod /modules/$m.ko ;;
 	esac || echo "[guest] insmod $m failed"
 done
@@ -177,6 +177,19 @@ if [ "$(param vmt_pppoe)" = 1 ]; then
 	exit 0
 fi
 
+# SPEED usbip: only the simulated adapter over USB/IP to the kernel's own
+# host drivers (tests/vm/usbip.sh), then done.
+if [ "$SPEED" = usbip ]; then
+	. "/host${S%/*}/usbip.sh"
+	usbip_run
+	kernel_log kernel-log-usbip 'usbip.*(error|fail)' \
+		"warnings, oopses or USB/IP errors in dmesg (above)" \
+		"no warnings, oopses or USB/IP errors"
+	echo "[guest] done at uptime $(up) s"
+	echo DONE >> /out/done
+	exit 0
+fi
+
 gadget() {	# name vid pid
 	mkdir "$G/$1" || return 1
 	echo "$2" > "$G/$1/idVendor"
@@ -192,6 +205,55 @@ gfunc() {	# gadget func.inst dev_addr host_addr
 	mkdir "$G/$1/functions/$2" || return 1
 	echo "$3" > "$G/$1/functions/$2/dev_addr"
 	echo "$4" > "$G/$1/functions/$2/host_addr"
+}
+# gfuncs GADGET XX FUNC...: the functions of a (composite) gadget; the
+# network ones (ncm, ecm, rndis) get the addresses 02:00:00:00:XX:01
+# (gadget) and :02 (host), the others (acm) none
+gfuncs() {
+	gf_g=$1
+	gf_x=$2
+	shift 2
+	for gf_f in "$@"; do
+		case $gf_f in
+		ncm.*|ecm.*|rndis.*)
+			gfunc "$gf_g" "$gf_f" "02:00:00:00:$gf_x:01" \
+				"02:00:00:00:$gf_x:02" || return 1 ;;
+		*)	mkdir "$G/$gf_g/functions/$gf_f" || return 1 ;;
+		esac
+	done
+}
+# gnet GADGET FUNC...: the gadget-side netdev of its network function
+gnet() {
+	gn_g=$1
+	shift
+	for gn_f in "$@"; do
+		[ -f "$G/$gn_g/functions/$gn_f/ifname" ] &&
+			cat "$G/$gn_g/functions/$gn_f/ifname" && return 0
+	done
+	return 1
+}
+# gtty GADGET FUNC...: the gadget side's tty of its serial (acm) function
+gtty() {
+	gt_g=$1
+	shift
+	for gt_f in "$@"; do
+		case $gt_f in
+		acm.*) echo "/dev/ttyGS$(cat "$G/$gt_g/functions/$gt_f/port_num")"
+			return 0 ;;
+		esac
+	done
+	return 1
+}
+# gadget_rm NAME: an earlier test's gadget taken off its UDC and removed
+gadget_rm() {
+	[ -d "$G/$1" ] || return 0
+	echo "" > "$G/$1/UDC" 2>/dev/null
+	for gr_c in "$G/$1"/configs/*; do
+		[ -d "$gr_c" ] || continue
+		find "$gr_c" -maxdepth 1 -type l -exec rm {} \;
+		rmdir "$gr_c/strings/0x409" "$gr_c"
+	done
+	rmdir "$G/$1"/functions/* "$G/$1/strings/0x409" "$G/$1"
 }
 config() {	# gadget c.N func.inst... (the N is bConfigurationValue)
 	c=$G/$1/configs/$2
@@ -248,6 +310,17 @@ devpath() {	# idVendor idProduct
 			[ "$(cat "$d/idProduct")" = "$2" ] &&
 			basename "$d"
 	done
+}
+# devpath_wait idVendor idProduct: its path once it enumerates (10 s at
+# most)
+devpath_wait() {
+	dw_i=0
+	while [ $dw_i -lt 100 ]; do
+		devpath "$1" "$2" | grep . && return 0
+		sleep 0.1
+		dw_i=$((dw_i + 1))
+	done
+	return 1
 }
 i=0
 while [ $i -lt 100 ]; do

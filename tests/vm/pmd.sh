@@ -22,8 +22,11 @@
 #                                          ECM and vendor runs end with
 #                                          RP_SHORT such cycles
 #                                          (rp_cycles)
-#   cpereplug  cpe.sh's two NCM gadgets    ch39x-cpe's WAN pulled in an
-#                                          iperf3 transfer (cpe_replug.sh)
+#   cpereplug  cpe.sh's two gadgets, each  ch39x-cpe's WAN pulled in an
+#              ACM + ECM/NCM               iperf3 transfer (cpe_replug.sh)
+#   composite  1209:000a, 1209:000b        a serial port beside NCM and
+#              (composite.sh)              ECM: the PMD takes only the
+#                                          network function
 #   twins      1209:0004 x 2 (here)        two identical ECM gadgets told
 #                                          apart by serial and path,
 #                                          driven by testpmd as an
@@ -318,14 +321,7 @@ ffs_gadget() {
 	FFS_UDC=dummy_udc.$UDC_NEXT
 	echo "$FFS_UDC" > "$G/$gname/UDC" || return 1
 	UDC_NEXT=$((UDC_NEXT + 1))
-	i=0
-	FFS_PATH=""
-	while [ -z "$FFS_PATH" ] && [ $i -lt 100 ]; do
-		FFS_PATH=$(devpath 1a86 "${gpid#0x}")
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -n "$FFS_PATH" ] || return 1
+	FFS_PATH=$(devpath_wait 1a86 "${gpid#0x}") || return 1
 	ip link set "$gtap" up
 	return 0
 }
@@ -487,9 +483,11 @@ jumbo_ping() {
 
 # ---- hand-over between the kernel and the PMD ----
 
-# kdrv_back NAME PATH GADGET-IFNAME NET DRIVER [CONFIG]: after testpmd has
-# quit (or ch39x-usb unbind), the kernel's driver is bound again to the
-# communication interface (0) with a netdev, in CONFIG when given, and
+# kdrv_back NAME PATH GADGET-IFNAME NET DRIVER [CONFIG [IFNUM]]: after
+# testpmd has quit (or ch39x-usb unbind), the kernel's driver is bound
+# again to the communication interface (IFNUM, default 0: a composite
+# gadget's network function sits after its serial port) with a netdev, in
+# CONFIG when given, and
 # that netdev passes traffic: moved into a network namespace of its own
 # (the guest has both ends of the link: without one the local routing
 # table would short-cut the ping), given NET.3 and pinged from the gadget
@@ -501,12 +499,13 @@ kdrv_back() {
 	kn=$4
 	kd=$5
 	kc=${6:-}
+	ki=${7:-0}
 	[ "$KDRV" = 1 ] || return 0
 	i=0
 	hn=""
 	while [ $i -lt 50 ]; do
 		cfg=$(cat "/sys/bus/usb/devices/$kp/bConfigurationValue")
-		d=/sys/bus/usb/devices/$kp:$cfg.0
+		d=/sys/bus/usb/devices/$kp:$cfg.$ki
 		if [ -e "$d/driver" ] &&
 		   [ "$(basename "$(readlink "$d/driver")")" = "$kd" ] &&
 		   { [ -z "$kc" ] || [ "$cfg" = "$kc" ]; }; then
@@ -519,7 +518,7 @@ kdrv_back() {
 	if [ -z "$hn" ]; then
 		drv=none
 		[ -e "$d/driver" ] && drv=$(basename "$(readlink "$d/driver")")
-		result FAIL "$kb-kdrv-back" "$kp: configuration $cfg (expected ${kc:-any}), $kp:$cfg.0 driver $drv (expected $kd) with no netdev"
+		result FAIL "$kb-kdrv-back" "$kp: configuration $cfg (expected ${kc:-any}), $kp:$cfg.$ki driver $drv (expected $kd) with no netdev"
 		return 1
 	fi
 	ipc="chroot /host /usr/sbin/ip"
@@ -863,8 +862,12 @@ pmd_run() {
 			pmd_many ;;
 		cpereplug)
 			. "/host${S%/*}/cpe.sh"
+			. "/host${S%/*}/composite.sh"
 			. "/host${S%/*}/cpe_replug.sh"
 			cpe_replug_run ;;
+		composite)
+			. "/host${S%/*}/composite.sh"
+			pmd_composite ;;
 		esac
 	done
 	echo "[guest] pmd tests done at uptime $(up) s"

@@ -23,12 +23,19 @@
 # Prints PASS/FAIL lines and a closing "N passed, N failed"; exits non-zero
 # on any failure.
 #
-#   bash tests/vm/run.sh                 both bus speeds (high, then super)
+#   bash tests/vm/run.sh                 both bus speeds (high, then super),
+#                                        then the boot "usbip"
 #   SPEEDS=high bash tests/vm/run.sh     one
+#   SPEEDS=usbip bash tests/vm/run.sh    only the simulated adapter's
+#                                        personalities over USB/IP to the
+#                                        kernel's own drivers
+#                                        (tests/vm/usbip.sh)
 #   KDRV=0 ...                           without the kernel's cdc_ncm/cdc_ether
 #   SANITIZE=1 ...                       test programs built with ASan+UBSan
 #   PMD_SO=path/librte_net_ch39x.so ...  the PMD (default build/drivers/...)
-#   PMD_TESTS="ch398 ch397 ncm ecm handover twins replug cpereplug"
+#   PMD_TESTS="ch398 ch397 ncm ecm handover twins composite replug
+#   cpereplug"                           (composite: high speed only, as
+#                                        the replugs)
 #   REPLUG_CYCLES=20                    unplug/replug cycles of "replug"
 #                                        (ch397: high speed only)
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
@@ -95,7 +102,7 @@ arm64) CACHE=$ROOT/.cache/vm-arm64 ;;
 *) echo "ARCH=$ARCH: amd64 or arm64"; exit 2 ;;
 esac
 CPE=${CPE:-0}		# 1: the router comparison (tests/vm/cpe.sh) only
-SPEEDS_DEF="high super"
+SPEEDS_DEF="high super usbip"
 QOS=${QOS:-0}		# 1: the shaper comparison (tests/vm/qos.sh) only
 PPPOE=${PPPOE:-0}	# 1: tests/cpe/cpe_pppoe_real.sh only
 # 1: ch39x-cpe with a plain and a PPPoE WAN against Linux over pppd's
@@ -119,7 +126,7 @@ if [ "$ARCH" = arm64 ]; then
 	[ -f "$PMD_SO_DEF" ] || PMD_SO_DEF=$PMD_ARM64_MIN
 fi
 PMD_SO=${PMD_SO:-$PMD_SO_DEF}
-PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins replug cpereplug}
+PMD_TESTS=${PMD_TESTS:-ch398 ch397 ncm ecm handover twins composite replug cpereplug}
 REPLUG_CYCLES=${REPLUG_CYCLES:-20}
 MANY_N=${MANY_N:-2 8}	# PMD test "many": adapters per testpmd (tests/vm/many.sh)
 MANY_SECS=${MANY_SECS:-5}
@@ -205,9 +212,15 @@ for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
 	case $v in *"'"*|*\\*) echo "CPE_QOS_*: no quotes or backslashes ($v)"; exit 2 ;; esac
 done
 
+# The pseudo-speed "usbip" (a boot of its own): the simulated adapter's
+# personalities served over USB/IP by app/ch39x-usbip to vhci-hcd, taken
+# by the kernel's cdc_ncm/cdc_ether (tests/vm/usbip.sh); amd64 only.
+[ "$ARCH" = arm64 ] && SPEEDS_DEF="high super"
 BOOT_MODULES="virtio_pci 9pnet_virtio 9p"
-USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs tun"
-HOSTDRV_MODULES="cdc_ether cdc_ncm"
+USB_MODULES="dummy_hcd libcomposite usb_f_ncm usb_f_ecm usb_f_ss_lb usb_f_fs usb_f_acm tun"
+# cdc-acm: the serial ports of the composite gadgets (tests/vm/composite.sh)
+HOSTDRV_MODULES="cdc_ether cdc_ncm cdc-acm"
+USBIP_MODULES="vhci-hcd"
 PERF_MODULES="pktgen"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
 CPE_MODULES="nf_tables nft_chain_nat nft_masq"
@@ -259,6 +272,10 @@ else
 	pkg-config --exists libpcap 2>/dev/null || need+=(libpcap-dev)
 	# The PMD tests ping with iputils (busybox ping has no -M do).
 	[ -x /usr/bin/ping ] || [ -x /bin/ping ] || need+=(iputils-ping)
+	# The boot "usbip": Debian's usbip tool attaches the model, iperf3
+	# runs through the kernel's netdev.
+	[ -x /usr/sbin/usbip ] || need+=(usbip)
+	command -v iperf3 >/dev/null || need+=(iperf3)
 fi
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing ${need[*]}"
@@ -354,7 +371,7 @@ fi
 # ---- the initramfs: static busybox, /init, the modules ----
 phase_start
 INITRD=$CACHE/initramfs-$KVER.cpio.gz
-STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES|$PPPOE_MODULES"
+STAMP=$( (echo "$KVER $BOOT_MODULES|$USB_MODULES|$HOSTDRV_MODULES|$PERF_MODULES|$CPE_MODULES|$QOS_MODULES|$PPPOE_MODULES|$USBIP_MODULES"
 	  cat "$VMDIR/init"
 	  echo "$BUSYBOX_VER") | sha256sum |
 	cut -c1-16)
@@ -405,6 +422,8 @@ if [ "$(cat "$INITRD.stamp" 2>/dev/null)" != "$STAMP" ]; then
 	add_modules cpe.list $CPE_MODULES
 	# shellcheck disable=SC2086
 	add_modules pppoe.list $PPPOE_MODULES
+	# shellcheck disable=SC2086
+	add_modules usbip.list $USBIP_MODULES
 	for m in $QOS_MODULES; do
 		modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" \
 			>/dev/null 2>&1 && add_modules qos.list "$m"
@@ -429,7 +448,8 @@ SRCS=("$VMDIR/transport_test.c" "$ROOT"/lib/ch39x/ch39x_libusb.c
       "$ROOT"/lib/ch39x/ch39x_libusb_open.c
       "$ROOT"/lib/ch39x/ch39x_libusb_return.c
       "$ROOT"/lib/ch39x/ch39x_libusb_bus.c "$ROOT"/lib/ch39x/ch39x_uevent.c
-      "$ROOT"/lib/ch39x/ch39x_cdc.c "$ROOT"/lib/ch39x/ch39x_ncm.c
+      "$ROOT"/lib/ch39x/ch39x_cdc.c "$ROOT"/lib/ch39x/ch39x_usbdesc.c
+      "$ROOT"/lib/ch39x/ch39x_ncm.c
       "$ROOT"/lib/ch39x/ch39x_ecm.c "$ROOT"/lib/ch39x/ch39x_vendor.c
       "$ROOT"/lib/ch39x/ch39x_net.c)
 CFLAGS=(-O2)
@@ -521,11 +541,12 @@ for speed in $SPEEDS; do
 		QOS_ARGS "$CPE_QOS_ARGS" \
 		QOS_DOWN_RATE "$CPE_QOS_DOWN_RATE" > "$RUN/qos.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
-	# The replugs (the PMD's, the router's) do not depend on the bus's
-	# speed: once, at high speed, for CI's time.
+	# The replugs (the PMD's, the router's) and the composite devices do
+	# not depend on the bus's speed: once, at high speed, for CI's time.
 	pmd_tests=$PMD_TESTS
 	[ "$speed" = super ] && pmd_tests=$(echo " $PMD_TESTS " |
-		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g')
+		sed 's/ ch397 / /g; s/ replug / /g; s/ cpereplug / /g;
+		     s/ composite / /g')
 	pmd_tests=$(echo $pmd_tests | tr ' ' ,)
 	log "boot ($speed speed, $ACCEL): $RUN"
 	t0=$(usec)
@@ -554,7 +575,7 @@ for speed in $SPEEDS; do
 			>> "$RUN/console.log"
 		case $line in
 		PASS*|FAIL*) echo "${line%% \[t=*}" | sed "s/^\(PASS\|FAIL\) /\1 [$speed] /" ;;
-		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[guest] perf"*|"[perf]"*|"[cpe]"*|"[qos]"*|"[guest] done"*|*"Kernel panic"*)
+		"[init] ready"*|"[guest] transport_test"*|"[guest] pmd"*|"[usbip]"*|"[guest] perf"*|"[perf]"*|"[cpe]"*|"[qos]"*|"[guest] done"*|*"Kernel panic"*)
 			log "$line" ;;
 		esac
 	done

@@ -348,6 +348,22 @@ arg_proto(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 	return ch39x_libusb_parse_protos(v, &a->protos) == 0 ? 0 : -EINVAL;
 }
 
+/* An interface number: decimal, in the row's range; 0 is one. */
+static int
+arg_function(const struct ch39x_devarg *d, const char *v,
+	     struct ch39x_args *a)
+{
+	long n;
+	char *end;
+
+	n = dec_in(v, &end, d->lo, d->hi);
+	if (n < 0 || *end != '\0')
+		return -EINVAL;
+	a->function.set = true;
+	a->function.num = (uint8_t)n;
+	return 0;
+}
+
 /* restore|keep: true for keep. */
 static int
 arg_kernel_driver(const struct ch39x_devarg *d, const char *v,

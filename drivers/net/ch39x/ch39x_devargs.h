@@ -24,6 +24,12 @@
 #define CH39X_MIN_XFER_SIZE	2048
 #define CH39X_MAX_XFER_SIZE	(1u << 20)
 
+/* An interface number given by a devarg (0 is one). */
+struct ch39x_arg_if {
+	bool set;
+	uint8_t num;
+};
+
 /* Devargs, validated at probe. */
 struct ch39x_args {
 	struct ch39x_sim_config sim;
@@ -42,6 +48,7 @@ struct ch39x_args {
 	char serial[CH39X_ARG_STR_MAX];
 	char path[CH39X_ARG_STR_MAX];
 	unsigned int protos;		/* CH39X_LIBUSB_* mask; 0: any */
+	struct ch39x_arg_if function;	/* function=N */
 	bool kernel_driver_keep;	/* kernel_driver=keep */
 	bool ncm_ndp_end;		/* ncm_tx_ndp=end */
 	bool reconnect_off;		/* reconnect=off */
@@ -188,6 +195,18 @@ struct ch39x_args {
 	  "`auto`", \
 	  "Real adapter: which USB function to drive (`auto`: vendor mode " \
 	  "for CH39x IDs, else NCM, else ECM).") SEP \
+	X(function, function, arg_function, 0, 31, \
+	  CH39X_DA_NEEDS_REAL | CH39X_DA_DECIMAL, \
+	  "<0-31>", \
+	  "decimal integers 0..31 (the bInterfaceNumber of a network " \
+	  "function's communication interface)", \
+	  "the first network function of the protocol `proto` picks", \
+	  "Real adapter with several network functions (a composite device: " \
+	  "a modem's or a phone's NCM beside its serial ports, a dock's NCM " \
+	  "and ECM): the one whose communication interface has this number " \
+	  "(`ch39x-usb status` lists them). Only that function's two " \
+	  "interfaces are taken; every other one stays with its kernel " \
+	  "driver.") SEP \
 	X(kernel_driver, kernel_driver_keep, arg_kernel_driver, 0, 0, \
 	  CH39X_DA_NEEDS_REAL, \
 	  "restore|keep", \

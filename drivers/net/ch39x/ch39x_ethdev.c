@@ -605,6 +605,8 @@ open_real(const char *name, const struct ch39x_args *a, char *err,
 	sel.path = a->path[0] ? a->path : NULL;
 	sel.protos = a->protos;
 	sel.keep_kernel_driver = a->kernel_driver_keep;
+	sel.has_function = a->function.set;
+	sel.function = a->function.num;
 	sel.log = libusb_log;
 	sel.log_arg = (void *)(uintptr_t)name;
 	u = ch39x_libusb_open(&sel, err, errlen);
