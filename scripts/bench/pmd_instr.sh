@@ -82,6 +82,7 @@ command -v valgrind >/dev/null ||
 mkdir -p "$out"
 bench_priv instr
 bench_copy_pmd
+started=$(date -u '+%Y-%m-%d %H:%M')
 
 # try CONFIG FRAME LABEL SECONDS: run, up to 3 times: a run fails when
 # the system's PMD directory, which EAL loads every plugin of, changes
@@ -182,16 +183,16 @@ done
 for f in $frames; do
 	timeout 300 valgrind --tool=callgrind \
 		--callgrind-out-file="$priv/calib-$f.out" "$calib" "$f" 3200 \
-		> "$priv/calib-$f.log" 2>&1 || {
+		> "$priv/calib-$f.log" 2> "$priv/calib-$f.err" || {
 		echo "pmd_instr: copy_calib $f failed" >&2
-		tail -5 "$priv/calib-$f.log" >&2
+		tail -5 "$priv/calib-$f.err" >&2
 		exit 1
 	}
 done
 
 if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP"
-	cp "$priv"/*.out* "$priv"/*.log "$priv"/*.pkts "$KEEP"/
+	cp "$priv"/*.out* "$priv"/*.log "$priv"/*.err "$priv"/*.pkts "$KEEP"/
 fi
 
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -201,7 +202,9 @@ if git -C "$top" status --porcelain -- drivers lib 2>/dev/null | grep -q .; then
 fi
 PYTHONPATH=$top/scripts/bench \
 python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" \
-	"$frames" "$configs" "$zc_copybreak" <<'PY'
+	"$frames" "$configs" "$zc_copybreak" "$started" \
+	"$(date -u +%H:%M) UTC, 1-minute load at the end $(cut -d' ' -f1 /proc/loadavg)" \
+	<<'PY'
 import collections, sys
 
 from callgrind import parse
@@ -209,6 +212,7 @@ from callgrind import parse
 priv, out, short, long_, top, rev = sys.argv[1:7]
 frames, configs = sys.argv[7].split(), sys.argv[8].split()
 zc_copybreak = int(sys.argv[9])
+started, ended = sys.argv[10:12]
 top = int(top)
 
 
@@ -221,7 +225,10 @@ def copy_cost(fr):
     for (caller, callee), v in arcs.items():
         if caller[1] == "main":
             by[callee[1]] += v
+    # copy_calib's standard output: "LEN N" (valgrind's goes to .err).
     n = int(open(f"{priv}/calib-{fr}.log").read().split()[1])
+    if by["copy_loop"] <= by["empty_loop"] or n <= 0:
+        sys.exit(f"pmd_instr: copy_calib {fr}: no copy loop in its profile")
     return (by["copy_loop"] - by["empty_loop"]) / n
 
 
@@ -378,6 +385,10 @@ with open(f"{out}/pmd_instr_fn.csv", "w") as f:
 
 
 with open(f"{out}/pmd_instr.txt", "w") as f:
+    f.write(f"command: CONFIGS=\"{' '.join(configs)}\" "
+            f"FRAMES=\"{' '.join(frames)}\" SHORT={short} LONG={long_} "
+            f"ZC_COPYBREAK={zc_copybreak} scripts/bench/pmd_instr.sh OUT\n"
+            f"run {started}-{ended}\n")
     f.write(f"PMD git {rev}; runs of {short} s and {long_} s (or 2x, 4x)"
             "\n\n")
     f.write(open(f"{out}/pmd_instr.csv").read().replace(",", " ") + "\n")
@@ -389,3 +400,33 @@ with open(f"{out}/pmd_instr.txt", "w") as f:
         f.write(f"  {r[4]:8.1f}  {r[3]:5}  {r[2]}\n")
 print(open(f"{out}/pmd_instr.txt").read())
 PY
+
+# OUT/pmd_instr.png (PLOT=0: none): the PMD's own count per packet of each
+# configuration and frame size, split into the frame copies as the run
+# made them (copy_inline: rte_memcpy's cost depends on the alignments,
+# which differ between framings: ECM's frames start their transfers) and
+# the rest, net_null's own beside them; the calibration's copies as a
+# point for comparison.
+[ "${PLOT:-1}" = 1 ] || exit 0
+bench_gnuplot
+awk -F, 'NR > 1 { printf "%s_%s %s %s %s\n", $1, $2, $3 - $19, $19, $17 }' \
+	"$out/pmd_instr.csv" > "$priv/plot.dat"
+gnuplot <<GP
+set terminal pngcairo size 1000,450 noenhanced
+set output "$out/pmd_instr.png"
+set title "Instructions per forwarded packet, the PMD's own (callgrind; $(grep -m1 "^PMD git" "$out/pmd_instr.txt" | cut -d";" -f1), $(grep -m1 "^run " "$out/pmd_instr.txt"))" font ",9"
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.7 border -1
+set boxwidth 0.7
+set ylabel "instructions per packet"
+set key top right font ",9"
+set xtics rotate by -30 font ",8"
+set bmargin 6
+set grid ytics
+plot "$priv/plot.dat" using 2:xtic(1) title "the rest (own - copy_inline)", \
+	'' using 3 title "frame copies as made (copy_inline)", \
+	'' using 0:4 with points pt 7 ps 1 lc rgb "black" \
+		title "copy_calib x copies"
+GP
+echo "wrote $out/pmd_instr.png"
