@@ -1261,6 +1261,155 @@ test_rx_seq(void)
 	CHECK_EQ(rx.stats.seq_gaps, 0);
 }
 
+/*
+ * What ch39x_ncm_rx_burst() gives for v, max datagrams at a time, as a
+ * struct got, with the parser's stats after it in *st. Returns what
+ * ch39x_ncm_rx_begin returned.
+ */
+static int
+rx_run_burst(struct ch39x_ncm_rx *rx, const uint8_t *v, uint32_t len,
+	     unsigned int max, struct got *g)
+{
+	struct ch39x_ncm_dgram d[64];
+	uint8_t *b = dup_exact(v, len);
+	unsigned int k, i;
+	int r;
+
+	memset(g, 0, sizeof(*g));
+	r = ch39x_ncm_rx_begin(rx, b, len);
+	while ((k = ch39x_ncm_rx_burst(rx, d, max)) != 0) {
+		CHECK(k <= max);
+		for (i = 0; i < k; i++) {
+			CHECK(d[i].data == b + d[i].offset &&
+			      d[i].offset + d[i].len <= len);
+			if (g->n < MAX_GOT) {
+				g->off[g->n] = d[i].offset;
+				g->len[g->n] = d[i].len;
+				g->first[g->n] = d[i].data[0];
+			}
+			g->n++;
+		}
+	}
+	/* Used up stays used up. */
+	CHECK_EQ(ch39x_ncm_rx_burst(rx, d, max), 0);
+	free(b);
+	return r;
+}
+
+/*
+ * R4, NTB16, block 140, two chained NDPs in front:
+ * NDP1 at 12: wLength 28, next 40: (64, 14), (80, 20), (512, 16) past the
+ * block, (104, 16), (0, 0).
+ * NDP2 at 40: wLength 16, next 0: (124, 14), (0, 0).
+ */
+static uint32_t
+mk_r4(uint8_t *v)
+{
+	static const uint8_t hdr[] = {
+		'N', 'C', 'M', 'H', 0x0C, 0x00, 0x00, 0x00,
+		0x8C, 0x00, 0x0C, 0x00,
+		/* 12: NDP1 */
+		'N', 'C', 'M', '0', 0x1C, 0x00, 0x28, 0x00,
+		0x40, 0x00, 0x0E, 0x00, 0x50, 0x00, 0x14, 0x00,
+		0x00, 0x02, 0x10, 0x00, 0x68, 0x00, 0x10, 0x00,
+		0x00, 0x00, 0x00, 0x00,
+		/* 40: NDP2 */
+		'N', 'C', 'M', '0', 0x10, 0x00, 0x00, 0x00,
+		0x7C, 0x00, 0x0E, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+
+	memset(v, 0, 140);
+	memcpy(v, hdr, sizeof(hdr));
+	fill_pat(v + 64, 14, 0x51);
+	fill_pat(v + 80, 20, 0x52);
+	fill_pat(v + 104, 16, 0x53);
+	fill_pat(v + 124, 14, 0x54);
+	return 140;
+}
+
+/* The batch parser against the one-by-one parser, on the same NTB. */
+static void
+burst_vs_next(const struct ch39x_ncm_rx_cfg *c, const uint8_t *v,
+	      uint32_t n)
+{
+	static const unsigned int maxes[] = { 1, 2, 3, 5, 64 };
+	struct ch39x_ncm_rx a, b;
+	struct got ga, gb;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++) {
+		ch39x_ncm_rx_init(&a, c);
+		ch39x_ncm_rx_init(&b, c);
+		CHECK_EQ(rx_run(&a, v, n, &ga), rx_run_burst(&b, v, n,
+							     maxes[i], &gb));
+		CHECK_EQ(ga.n, gb.n);
+		CHECK(memcmp(ga.off, gb.off, sizeof(ga.off)) == 0 &&
+		      memcmp(ga.len, gb.len, sizeof(ga.len)) == 0 &&
+		      memcmp(ga.first, gb.first, sizeof(ga.first)) == 0);
+		CHECK(memcmp(&a.stats, &b.stats, sizeof(a.stats)) == 0);
+	}
+}
+
+static void
+test_rx_burst(void)
+{
+	struct ch39x_ncm_rx_cfg c = rx_cfg16();
+	struct ch39x_ncm_rx rx;
+	struct got g;
+	uint8_t v[256];
+	unsigned int max;
+	uint32_t n;
+
+	/* Every batch size gives the same datagrams and counters. */
+	for (max = 1; max <= 6; max++) {
+		ch39x_ncm_rx_init(&rx, &c);
+		n = mk_r4(v);
+		CHECK_EQ(rx_run_burst(&rx, v, n, max, &g), 0);
+		CHECK_EQ(g.n, 4);
+		CHECK_EQ(g.off[0], 64);
+		CHECK_EQ(g.len[0], 14);
+		CHECK_EQ(g.first[0], pat(0x51, 0));
+		CHECK_EQ(g.off[1], 80);
+		CHECK_EQ(g.len[1], 20);
+		CHECK_EQ(g.off[2], 104);
+		CHECK_EQ(g.len[2], 16);
+		CHECK_EQ(g.first[2], pat(0x53, 0));
+		CHECK_EQ(g.off[3], 124);
+		CHECK_EQ(g.len[3], 14);
+		CHECK_EQ(g.first[3], pat(0x54, 0));
+		CHECK_EQ(rx.stats.dgrams, 4);
+		CHECK_EQ(rx.stats.dgram_bytes, 64);
+		CHECK_EQ(rx.stats.bad_dgram, 1);
+		CHECK_EQ(rx.stats.ntbs, 1);
+	}
+
+	/* The same as one datagram at a time, whatever is wrong. */
+	n = mk_r4(v);
+	burst_vs_next(&c, v, n);
+	v[25] = 0x00;		/* NDP1 (80, 20) -> (80, 0): ends NDP1 */
+	burst_vs_next(&c, v, n);
+	n = mk_r4(v);
+	v[16] = 0x18;		/* NDP1 wLength 24: no null entry */
+	burst_vs_next(&c, v, n);
+	n = mk_r4(v);
+	v[22] = 0x0D;		/* (64, 13): under 14 */
+	burst_vs_next(&c, v, n);
+	c.max_dgram = 15;	/* only the 14-byte ones */
+	n = mk_r4(v);
+	burst_vs_next(&c, v, n);
+	c = rx_cfg16();
+	n = mk_r1(v);
+	burst_vs_next(&c, v, n);
+	n = mk_r2(v);
+	burst_vs_next(&c, v, n);
+	burst_vs_next(&c, v, 60);	/* truncated */
+	c.ntb32 = true;
+	n = mk_r3(v);
+	burst_vs_next(&c, v, n);
+	v[36] = 0x00;		/* NDP A (80, 14) -> (0, 14) */
+	burst_vs_next(&c, v, n);
+}
+
 /* ---- Round trip TX -> RX ---- */
 
 static uint32_t rng_state = 12345;
@@ -1293,7 +1442,7 @@ round_trip(struct ch39x_ncm_tx_cfg *c, unsigned int ntbs)
 	ch39x_ncm_rx_init(&rx, &rc);
 	maxd = ch39x_ncm_tx_max_dgram(&t);
 	for (k = 0; k < ntbs; k++) {
-		uint8_t *b = tx_buf(&t), *in;
+		uint8_t *b = tx_buf(&t), *in, *d8;
 		struct ch39x_ncm_tx_end e;
 		enum ch39x_ncm_fit f = CH39X_NCM_FIT_OK;
 
@@ -1307,11 +1456,21 @@ round_trip(struct ch39x_ncm_tx_cfg *c, unsigned int ntbs)
 			if (rng() % 8 == 0)
 				break;		/* end of burst */
 			f = ch39x_ncm_tx_check(&t, len);
+			/* The inline answer is the full check's. */
+			ok &= ch39x_ncm_tx_fits(&t, len) ==
+			      (f == CH39X_NCM_FIT_OK);
+			ok &= !ch39x_ncm_tx_fits(&t, 0) &&
+			      !ch39x_ncm_tx_fits(&t, maxd + 1);
 			if (f != CH39X_NCM_FIT_OK)
 				break;
 			lens[n] = len;
 			seeds[n] = (uint8_t)rng();
-			fill_pat(ch39x_ncm_tx_add(&t, len), len, seeds[n]);
+			/* Every other one in one step (NULL: NDP at the end). */
+			d8 = (n & 1) ? ch39x_ncm_tx_try_add(&t, len) : NULL;
+			ok &= !(n & 1) || (d8 == NULL) == c->ndp_at_end;
+			if (d8 == NULL)
+				d8 = ch39x_ncm_tx_add(&t, len);
+			fill_pat(d8, len, seeds[n]);
 			n++;
 		}
 		e = ch39x_ncm_tx_finish(&t);
@@ -1405,6 +1564,8 @@ test_rx_fuzz(void)
 			n = rng() % (n + 1);
 		rx_run(&rx, v, n, &g);
 		CHECK_EQ(rx.stats.dgrams, g.n);
+		if (it % 8 == 0)
+			burst_vs_next(&c, v, n);
 	}
 }
 
@@ -2088,6 +2249,7 @@ main(void)
 	test_rx_valid();
 	test_rx_malformed();
 	test_rx_seq();
+	test_rx_burst();
 	test_round_trip();
 	test_rx_fuzz();
 	test_mbim_tx();

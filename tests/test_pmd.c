@@ -1772,6 +1772,161 @@ test_cdc(uint16_t a, uint16_t b, const char *tag, const struct cdc_case *cc)
 	}
 }
 
+/* The bytes a frame of make_chain()'s has on the wire, tag inserted. */
+static uint32_t
+wire_bytes(const struct rte_mbuf *m, uint8_t *out)
+{
+	const uint8_t *p = rte_pktmbuf_read(m, 0, m->pkt_len, out);
+	uint32_t len = m->pkt_len;
+
+	if (p != out)
+		memcpy(out, p, len);
+	if (m->ol_flags & RTE_MBUF_F_TX_VLAN) {
+		memmove(out + 16, out + 12, len - 12);
+		out[12] = 0x81;
+		out[13] = 0x00;
+		out[14] = (uint8_t)(m->vlan_tci >> 8);
+		out[15] = (uint8_t)m->vlan_tci;
+		len += 4;
+	}
+	return len;
+}
+
+/*
+ * The CDC fast paths (issue 44): one burst whose frames the fast paths
+ * take and hand on in turn arrives whole, in order, byte for byte, and
+ * counted. In it: plain frames; frames with a tag to insert in software
+ * and chained ones (the TX general path: ECM submits the fast path's
+ * transfers between them); with NCM, frames over the receiver's MTU (in
+ * the NTB with the others: dropped and counted by RX); with rx_copybreak
+ * (the case's devargs), frames that long, attached among copied ones.
+ * Then, for ECM, a receive call that takes more transfers than one of
+ * its batches polls (64).
+ */
+static void
+test_cdc_fast(uint16_t a, uint16_t b, const char *tag,
+	      const struct cdc_case *cc)
+{
+	static const uint32_t lens[] = {
+		60, 1514, 100, 3000, 512, 1024, 200, 1201, 3000, 1000,
+		64, 1513, 1500, 999, 2048, 72,
+	};
+	static uint8_t want[RTE_DIM(lens)][9300], got_b[9300];
+	const bool ncm = cc->div != 0;
+	const uint32_t cb = strstr(cc->args, "rx_copybreak=1000") ? 1000 : 0;
+	uint32_t wlen[RTE_DIM(lens)], i, k, n = 0, bad = 0, attached = 0;
+	uint64_t drops0, zc0, wbytes = 0, dropped = 0, obytes = 0;
+	struct rte_mbuf *tx[RTE_DIM(lens)], *rx[128];
+	unsigned int exp[RTE_DIM(lens)], nexp = 0, got, sent;
+	struct rte_ether_addr ma, mb;
+	struct rte_eth_stats sa, sb;
+
+	/* The sender takes 3000-byte frames; the receiver's MTU is 1500. */
+	CHECK(port_up2(a, RTE_ETH_RX_OFFLOAD_SCATTER,
+		       RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+		       RTE_ETH_TX_OFFLOAD_MULTI_SEGS, ncm ? 3000 : 1500) == 0 &&
+	      port_up(b, 0, 1500) == 0, "%s ports up", tag);
+	CHECK(wait_link(a, 1) && wait_link(b, 1), "%s link", tag);
+	rte_eth_promiscuous_enable(a);
+	rte_eth_promiscuous_enable(b);
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	rte_eth_stats_reset(a);
+	rte_eth_stats_reset(b);
+	drops0 = xstat(b, "rx_oversize_mtu_drops");
+	zc0 = xstat(b, "rx_zerocopy_frames");
+	for (i = 0; i < RTE_DIM(lens); i++) {
+		if (!ncm && lens[i] > 1514)
+			continue;
+		/* Every third frame chained, every fourth tagged. */
+		tx[n] = make_chain(&mb, &ma, lens[i], (uint8_t)(i * 17),
+				   i % 3 == 1 ? 700 : 2000);
+		if (tx[n] == NULL)
+			break;
+		if (i % 4 == 3 && lens[i] + 4 <= 1518) {
+			tx[n]->ol_flags |= RTE_MBUF_F_TX_VLAN;
+			tx[n]->vlan_tci = (uint16_t)(0x100 + i);
+		}
+		wlen[n] = wire_bytes(tx[n], want[n]);
+		obytes += wlen[n];
+		if (wlen[n] > 1518) {
+			dropped++;
+		} else {
+			exp[nexp++] = n;
+			wbytes += wlen[n];
+		}
+		n++;
+	}
+	for (sent = 0, k = 0; sent < n && k < 100; k++)
+		sent += rte_eth_tx_burst(a, 0, tx + sent, (uint16_t)(n - sent));
+	CHECK(sent == n, "%s sent %u of %u", tag, sent, n);
+	got = rx_wait(b, rx, nexp);
+	CHECK(got == nexp, "%s received %u of %u", tag, got, nexp);
+	for (i = 0; i < got && i < nexp; i++) {
+		uint32_t j = exp[i];
+
+		if (rx[i]->pkt_len != wlen[j] ||
+		    memcmp(rte_pktmbuf_read(rx[i], 0, wlen[j], got_b),
+			   want[j], wlen[j]) != 0)
+			bad++;
+		if (RTE_MBUF_HAS_EXTBUF(rx[i])) {
+			attached++;
+			if (cb == 0 || wlen[j] < cb)
+				bad++;
+		} else if (cb && wlen[j] >= cb) {
+			bad++;
+		}
+	}
+	CHECK(bad == 0, "%s: %u frames differ, out of order or wrongly "
+	      "attached", tag, bad);
+	if (got)
+		rte_pktmbuf_free_bulk(rx, got);
+	CHECK(xstat(b, "rx_oversize_mtu_drops") == drops0 + dropped,
+	      "%s rx_oversize_mtu_drops %lu, want %lu", tag,
+	      (unsigned long)(xstat(b, "rx_oversize_mtu_drops") - drops0),
+	      (unsigned long)dropped);
+	CHECK(xstat(b, "rx_zerocopy_frames") - zc0 == attached,
+	      "%s rx_zerocopy_frames %lu, %u attached", tag,
+	      (unsigned long)(xstat(b, "rx_zerocopy_frames") - zc0), attached);
+	CHECK(cb == 0 || attached > 0, "%s nothing attached", tag);
+	rte_eth_stats_get(a, &sa);
+	rte_eth_stats_get(b, &sb);
+	CHECK(sa.opackets == n && sa.obytes == obytes,
+	      "%s tx %lu/%lu, want %u/%lu", tag, (unsigned long)sa.opackets,
+	      (unsigned long)sa.obytes, n, (unsigned long)obytes);
+	CHECK(sb.ipackets == nexp && sb.ibytes == wbytes &&
+	      sb.ierrors == dropped, "%s rx %lu/%lu/%lu, want %u/%lu/%lu", tag,
+	      (unsigned long)sb.ipackets, (unsigned long)sb.ibytes,
+	      (unsigned long)sb.ierrors, nexp, (unsigned long)wbytes,
+	      (unsigned long)dropped);
+	CHECK(xstat(b, "rx_frames") == nexp + dropped, "%s rx_frames %lu",
+	      tag, (unsigned long)xstat(b, "rx_frames"));
+	if (!ncm) {
+		CHECK(xstat(a, "tx_usb_xfers") == n &&
+		      xstat(b, "rx_usb_xfers") == n, "%s transfers %lu %lu",
+		      tag, (unsigned long)xstat(a, "tx_usb_xfers"),
+		      (unsigned long)xstat(b, "rx_usb_xfers"));
+		/* 100 frames, then one receive call takes them all. */
+		for (i = 0; i < 100; i++)
+			rx[i] = make_frame(&mb, &ma, 60, (uint8_t)i);
+		for (sent = 0, k = 0; sent < 100 && k < 100; k++)
+			sent += rte_eth_tx_burst(a, 0, rx + sent,
+						 (uint16_t)(100 - sent));
+		CHECK(sent == 100, "%s 100 sent: %u", tag, sent);
+		got = rte_eth_rx_burst(b, 0, rx, 128);
+		got += rx_wait(b, rx + got, 100 - got);
+		CHECK(got == 100, "%s 100 received: %u", tag, got);
+		for (i = 0, bad = 0; i < got; i++)
+			bad += rx[i]->pkt_len != 60 ||
+				rte_pktmbuf_mtod(rx[i], uint8_t *)[14] !=
+				(uint8_t)(i + 14 * 7);
+		CHECK(bad == 0, "%s %u of 100 out of order or wrong", tag, bad);
+		rte_pktmbuf_free_bulk(rx, got);
+	}
+	CHECK(port_up(a, 0, 0) == 0 && port_up(b, 0, 0) == 0, "%s ports back",
+	      tag);
+}
+
 /*
  * Faults of a CDC pair: garbage from the device (counted, dropped,
  * traffic goes on), stalls on each bulk endpoint, and an unplug
@@ -2123,6 +2278,12 @@ static void
 tc_cdc(void)
 {
 	test_cdc(tc.port[0], tc.port[1], tc.c->name, tc.c->data);
+}
+
+static void
+tc_cdc_fast(void)
+{
+	test_cdc_fast(tc.port[0], tc.port[1], tc.c->name, tc.c->data);
 }
 
 static void
@@ -2628,6 +2789,15 @@ tc_rndis_keepalive(void)
 	CHECK(one_frame(b, a, &ma), "no traffic after the reset");
 }
 
+/* The CDC fast paths with zero-copy RX (test_cdc_fast()). */
+static const struct cdc_case cdc_ncm_zc = {
+	"sim=ncm,sim_max_segment=9014,sim_rate=unlimited,reconnect=off,"
+	"rx_copybreak=1000", 8, true, false,
+};
+static const struct cdc_case cdc_ecm_zc = {
+	"sim=ecm,sim_max_segment=9014,sim_rate=unlimited,reconnect=off,"
+	"rx_copybreak=1000", 0, true, false,
+};
 static const struct end_marks_case end_zlp = {
 	"sim=ch397,wire=loop", "tx_zlps",
 };
@@ -3005,6 +3175,12 @@ static const struct unit_test_case pmd_cases[] = {
 	CASE("cdc_ecm", setup_cdc, teardown_ports, tc_cdc, &cdc_ecm),
 	CASE("cdc_ecm_faults", setup_cdc, teardown_ports, tc_cdc_faults,
 	     &cdc_ecm),
+	CASE("cdc_ncm_fast", setup_cdc, teardown_ports, tc_cdc_fast, &cdc_ncm),
+	CASE("cdc_ncm_fast_zc", setup_cdc, teardown_ports, tc_cdc_fast,
+	     &cdc_ncm_zc),
+	CASE("cdc_ecm_fast", setup_cdc, teardown_ports, tc_cdc_fast, &cdc_ecm),
+	CASE("cdc_ecm_fast_zc", setup_cdc, teardown_ports, tc_cdc_fast,
+	     &cdc_ecm_zc),
 	CASE("zerocopy", setup_pair_quiet, teardown_ports, tc_zerocopy,
 	     "sim_rate=unlimited,rx_copybreak=256,rx_xfers=16"),
 	CASE("usb_faults", setup_pair_quiet, teardown_ports, tc_usb_faults,

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "ch39x_ncm.h"
-#include "ch39x_vendor.h"	/* ch39x_get_le16() and friends, inline only */
 
 static bool
 pow2_ge4(uint32_t v)
@@ -155,24 +154,12 @@ tx_empty_len(const struct ch39x_ncm_tx *t)
 	return tx_front_ndp_off(t) + tx_front_ndp_size(t);
 }
 
-/*
- * First offset at or after cur where a datagram may start: the smallest
- * s >= cur with s % divisor == dgram_rem.
- */
-static uint64_t
-tx_dgram_start(const struct ch39x_ncm_tx *t, uint64_t cur)
-{
-	uint32_t mask = t->divisor - 1u;
-
-	return cur + ((t->dgram_rem + t->divisor - (cur & mask)) & mask);
-}
-
 /* Whether datagram number n + 1 of len bytes fits after cur bytes. */
 static bool
 tx_fits_at(const struct ch39x_ncm_tx *t, uint64_t cur, uint32_t n,
 	   uint32_t len)
 {
-	uint64_t end = tx_dgram_start(t, cur) + len;
+	uint64_t end = ch39x_ncm_tx_dgram_start(t, cur) + len;
 
 	if (!t->ndp_at_end)
 		return end <= t->limit;
@@ -260,6 +247,12 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	if (!tx_fits_at(t, tx_empty_len(t), 0, CH39X_NCM_ETH_HLEN))
 		return -1;
 	t->refused = CH39X_NCM_FIT_OK;
+	t->empty = tx_empty_len(t);
+	t->max_dgram = ch39x_ncm_tx_max_dgram(t);
+	if (!t->ndp_at_end) {
+		t->ndp_off = tx_front_ndp_off(t);
+		t->ent_off = t->ndp_off + tx_ndp_hdr(t);
+	}
 	return 0;
 }
 
@@ -272,7 +265,7 @@ ch39x_ncm_tx_buf_size(const struct ch39x_ncm_tx *t)
 uint32_t
 ch39x_ncm_tx_max_dgram(const struct ch39x_ncm_tx *t)
 {
-	uint64_t s = tx_dgram_start(t, tx_empty_len(t));
+	uint64_t s = ch39x_ncm_tx_dgram_start(t, tx_empty_len(t));
 	uint64_t room;
 
 	if (t->ndp_at_end) {
@@ -295,10 +288,9 @@ ch39x_ncm_tx_begin(struct ch39x_ncm_tx *t, uint8_t *buf)
 	t->n = 0;
 	t->payload = 0;
 	t->refused = CH39X_NCM_FIT_OK;
-	t->len = tx_empty_len(t);
-	t->ndp_off = t->ndp_at_end ? 0 : tx_front_ndp_off(t);
-	/* NTH and the front NDP's room are written at finish. */
-	memset(buf, 0, t->len);
+	t->len = t->empty;
+	t->next = ch39x_ncm_tx_dgram_start(t, t->len);
+	t->ent = buf + t->ent_off;
 }
 
 enum ch39x_ncm_fit
@@ -308,7 +300,8 @@ ch39x_ncm_tx_check(struct ch39x_ncm_tx *t, uint32_t len)
 
 	if (len == 0)
 		return CH39X_NCM_FIT_BAD_LEN;
-	if (!tx_fits_at(t, tx_empty_len(t), 0, len))
+	/* As tx_fits_at(t, t->empty, 0, len), worked out at init. */
+	if (len > t->max_dgram)
 		return CH39X_NCM_FIT_TOO_BIG;
 	if (t->dev_max_dgrams && t->n >= t->dev_max_dgrams)
 		r = CH39X_NCM_FIT_MAX_DGRAMS;
@@ -346,21 +339,55 @@ ch39x_ncm_tx_add_ips(struct ch39x_ncm_tx *t, uint32_t len, uint8_t session)
 }
 
 uint8_t *
-ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len)
+ch39x_ncm_tx_add_end(struct ch39x_ncm_tx *t, uint32_t len)
 {
-	uint32_t s = (uint32_t)tx_dgram_start(t, t->len);
+	uint32_t s = (uint32_t)ch39x_ncm_tx_dgram_start(t, t->len);
 
 	memset(t->buf + t->len, 0, s - t->len);
 	t->ent_idx[t->n] = s;
 	t->ent_len[t->n] = len;
 	t->n++;
 	t->len = s + len;
+	t->next = ch39x_ncm_tx_dgram_start(t, t->len);
 	t->payload += len;
 	t->refused = CH39X_NCM_FIT_OK;
 	return t->buf + s;
 }
 
-/* Write the NDP at off; returns its wLength. */
+/*
+ * The signature of the NDPs this builder writes; an ips builder's carries
+ * the NTB's session in its high byte.
+ */
+static uint32_t
+tx_ndp_sign(const struct ch39x_ncm_tx *t)
+{
+	if (t->ips)
+		return (t->ntb32 ? CH39X_MBIM_NDP32_IPS_SIGN :
+			CH39X_MBIM_NDP16_IPS_SIGN) | (uint32_t)t->session << 24;
+	return t->ntb32 ? CH39X_NCM_NDP32_SIGN : CH39X_NCM_NDP16_SIGN;
+}
+
+/*
+ * The front NDP, whose entries ch39x_ncm_tx_add() wrote: its header, the
+ * null entry, and zeros in the room no datagram took and in the NTH's
+ * padding before it (nothing else of them was written since begin).
+ */
+static void
+tx_close_front_ndp(struct ch39x_ncm_tx *t)
+{
+	uint8_t *p = t->buf + t->ndp_off;
+	uint32_t nth = tx_nth_len(t), hdr = tx_ndp_hdr(t), dpe = tx_dpe(t);
+	uint32_t used = (uint32_t)t->n * dpe;
+
+	if (t->ndp_off > nth)
+		memset(t->buf + nth, 0, t->ndp_off - nth);
+	memset(p, 0, hdr);
+	ch39x_put_le32(p, tx_ndp_sign(t));
+	ch39x_put_le16(p + 4, (uint16_t)(hdr + used + dpe));
+	memset(p + hdr + used, 0, ((uint32_t)t->max_entries + 1) * dpe - used);
+}
+
+/* Write the NDP at off from the entries kept aside; returns its wLength. */
 static uint32_t
 tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 {
@@ -372,9 +399,7 @@ tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 	/* Reserved fields, next index and the null entry are zero. */
 	memset(p, 0, ndp_len);
 	if (t->ntb32) {
-		ch39x_put_le32(p, t->ips ? CH39X_MBIM_NDP32_IPS_SIGN |
-			       (uint32_t)t->session << 24 :
-			       CH39X_NCM_NDP32_SIGN);
+		ch39x_put_le32(p, tx_ndp_sign(t));
 		ch39x_put_le16(p + 4, (uint16_t)ndp_len);
 		p += CH39X_NCM_NDP32_HDR_LEN;
 		for (i = 0; i < t->n; i++, p += dpe) {
@@ -382,9 +407,7 @@ tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 			ch39x_put_le32(p + 4, t->ent_len[i]);
 		}
 	} else {
-		ch39x_put_le32(p, t->ips ? CH39X_MBIM_NDP16_IPS_SIGN |
-			       (uint32_t)t->session << 24 :
-			       CH39X_NCM_NDP16_SIGN);
+		ch39x_put_le32(p, tx_ndp_sign(t));
 		ch39x_put_le16(p + 4, (uint16_t)ndp_len);
 		p += CH39X_NCM_NDP16_HDR_LEN;
 		for (i = 0; i < t->n; i++, p += dpe) {
@@ -437,9 +460,8 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 		ndp_len = tx_write_ndp(t, ndp);
 		t->len = ndp + ndp_len;
 	} else {
-		/* Entries not used stay zero from begin. */
 		ndp = t->ndp_off;
-		tx_write_ndp(t, ndp);
+		tx_close_front_ndp(t);
 	}
 
 	/*
@@ -735,4 +757,96 @@ ch39x_ncm_rx_next(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d)
 		rx->stats.dgram_bytes += len;
 		return 1;
 	}
+}
+
+/*
+ * The good datagrams of the open NDP from entry rx->entry on, into d[] (at
+ * most max): each entry read in one access per field, the checks of
+ * ch39x_ncm_rx_next() on it folded into three comparisons, nothing
+ * written back but the cursor. Stops at the first entry that is not a
+ * good datagram (null, bad, the end of wLength), which the caller's
+ * ch39x_ncm_rx_next() then takes. n32 is a constant in each caller: the
+ * entry layout folds in.
+ */
+static inline unsigned int
+rx_good_entries(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
+		unsigned int max, uint64_t *bytes, const bool n32)
+{
+	const uint32_t dpe = n32 ? CH39X_NCM_DPE32_LEN : CH39X_NCM_DPE16_LEN;
+	const uint8_t *b = rx->buf, *p;
+	uint32_t block = rx->block, hdr = rx->hdr_len;
+	uint32_t min = rx->cfg.min_dgram;
+	uint32_t maxd = rx->cfg.max_dgram ? rx->cfg.max_dgram : UINT32_MAX;
+	/*
+	 * idx in [hdr, block] is idx - hdr <= span; len in [min, maxd] is
+	 * len - min <= lspan (both unsigned: what is below wraps above).
+	 */
+	uint32_t span = block - hdr, lspan = maxd - min;
+	uint32_t idx, len, w;
+	uint64_t sum = 0;
+	unsigned int n, lim;
+
+	/* entry <= entry_end always: both lie in the block, entry steps. */
+	lim = (rx->entry_end - rx->entry) / dpe;
+	if (lim > max)
+		lim = max;
+	if (maxd < min)
+		lim = 0;	/* nothing is good: the slow path counts */
+	p = b + rx->entry;
+	for (n = 0; n < lim; n++, p += dpe) {
+		if (n32) {
+			idx = ch39x_get_le32(p);
+			len = ch39x_get_le32(p + 4);
+		} else {
+			w = ch39x_get_le32(p);
+			idx = w & 0xFFFFu;
+			len = w >> 16;
+		}
+		/*
+		 * min_dgram is at least 1 and the NTH is not empty: a null or
+		 * half-null entry fails here too and is the slow path's.
+		 */
+		if (idx - hdr > span || len > block - idx || len - min > lspan)
+			break;
+		d[n].data = b + idx;
+		d[n].len = len;
+		d[n].offset = idx;
+		d[n].session = rx->session;	/* of the open NDP (ips) */
+		sum += len;
+	}
+	if (n != 0) {
+		rx->entry += n * dpe;
+		rx->first_entry = false;
+		*bytes += sum;
+	}
+	return n;
+}
+
+unsigned int
+ch39x_ncm_rx_burst(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
+		   unsigned int max)
+{
+	const bool n32 = rx->cfg.ntb32;
+	uint64_t bytes = 0;
+	unsigned int n = 0, fast = 0, k;
+
+	while (n < max) {
+		if (rx->in_ndp) {
+			k = n32 ? rx_good_entries(rx, d + n, max - n, &bytes,
+						  true) :
+				rx_good_entries(rx, d + n, max - n, &bytes,
+						false);
+			n += k;
+			fast += k;
+			if (n == max)
+				break;
+		}
+		/* The entry that stopped the run, or the next NDP. */
+		if (ch39x_ncm_rx_next(rx, &d[n]) == 0)
+			break;
+		n++;
+	}
+	rx->stats.dgrams += fast;
+	rx->stats.dgram_bytes += bytes;
+	return n;
 }

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "ch39x_cdc.h"
+#include "ch39x_le.h"
 
 /* Signatures, as the little-endian dwSignature reads. */
 #define CH39X_NCM_NTH16_SIGN	0x484D434Eu	/* "NCMH" */
@@ -224,14 +225,25 @@ struct ch39x_ncm_tx {
 	uint16_t max_entries;	/* datagrams per NDP (our room) */
 	uint16_t maxp;
 	uint16_t seq;		/* wSequence of the next NTB */
+	/* Derived at init, for the per-datagram path. */
+	uint32_t empty;		/* bytes of an NTB with no datagram yet */
+	uint32_t max_dgram;	/* ch39x_ncm_tx_max_dgram() */
+	uint32_t ent_off;	/* front NDP: offset of its first entry */
 	struct ch39x_ncm_tx_stats stats;
 	/* Current NTB. */
 	uint8_t *buf;
 	uint32_t len;		/* bytes used so far */
+	uint64_t next;		/* where a datagram added now would start */
+	uint8_t *ent;		/* front NDP: where the next entry goes */
 	uint32_t ndp_off;	/* NDP offset when placed in front */
 	uint32_t payload;	/* datagram bytes */
 	uint16_t n;		/* datagrams */
 	enum ch39x_ncm_fit refused;	/* last refusal since the last add */
+	/*
+	 * NDP at the end: the entries wait here for finish, which alone
+	 * knows where the NDP goes. A front NDP's entries are written in
+	 * place as each datagram is added.
+	 */
 	uint32_t ent_idx[CH39X_NCM_TX_MAX_DGRAMS];
 	uint32_t ent_len[CH39X_NCM_TX_MAX_DGRAMS];
 };
@@ -245,25 +257,125 @@ int ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c);
 uint32_t ch39x_ncm_tx_buf_size(const struct ch39x_ncm_tx *t);
 /* Largest datagram an empty NTB holds. */
 uint32_t ch39x_ncm_tx_max_dgram(const struct ch39x_ncm_tx *t);
-/* Start an NTB in buf. */
+/*
+ * Start an NTB in buf. Nothing is written until the datagrams come: the
+ * NTH and the NDP's header and room are written (and zeroed) at finish.
+ */
 void ch39x_ncm_tx_begin(struct ch39x_ncm_tx *t, uint8_t *buf);
 /* Whether a datagram of len bytes may be added now, and if not why. */
 enum ch39x_ncm_fit ch39x_ncm_tx_check(struct ch39x_ncm_tx *t, uint32_t len);
+
+/*
+ * First offset at or after cur where a datagram may start: the smallest
+ * s >= cur with s % divisor == dgram_rem.
+ */
+static inline uint64_t
+ch39x_ncm_tx_dgram_start(const struct ch39x_ncm_tx *t, uint64_t cur)
+{
+	uint32_t mask = t->divisor - 1u;
+
+	return cur + ((t->dgram_rem + t->divisor - (cur & mask)) & mask);
+}
+
+/*
+ * Whether a datagram of len bytes goes after the last one in the common
+ * case: a front NDP with room, the datagram within the NTB. False says
+ * nothing more (ch39x_ncm_tx_check() tells).
+ */
+static inline bool
+ch39x_ncm_tx_fits_fast(const struct ch39x_ncm_tx *t, uint32_t len)
+{
+	return !t->ndp_at_end && len != 0 && t->n < t->max_entries &&
+		t->next + len <= t->limit;
+}
+
+/*
+ * ch39x_ncm_tx_check() == CH39X_NCM_FIT_OK, with the common case
+ * answered inline; anything else, and every refusal, by the full check.
+ */
 static inline bool
 ch39x_ncm_tx_fits(struct ch39x_ncm_tx *t, uint32_t len)
 {
+	if (__builtin_expect(ch39x_ncm_tx_fits_fast(t, len), 1))
+		return true;
 	return ch39x_ncm_tx_check(t, len) == CH39X_NCM_FIT_OK;
 }
+
+/* ch39x_ncm_tx_add() of an NTB whose NDP goes at the end. */
+uint8_t *ch39x_ncm_tx_add_end(struct ch39x_ncm_tx *t, uint32_t len);
+
+/*
+ * A datagram of len bytes into a front NDP's NTB, where it fits: the
+ * alignment gap zeroed, its entry written at once (the table is written
+ * in one pass, never read back).
+ */
+static inline uint8_t *
+ch39x_ncm_tx_add_front(struct ch39x_ncm_tx *t, uint32_t len)
+{
+	uint32_t s = (uint32_t)t->next;
+
+	if (s != t->len) {
+		/*
+		 * The alignment gap: one 8-byte store when the datagram that
+		 * follows (whose bytes the caller writes over it) covers the
+		 * rest, else memset.
+		 */
+		if (s - t->len <= 8 && s + len - t->len >= 8) {
+			uint64_t z = 0;
+
+			memcpy(t->buf + t->len, &z, sizeof(z));
+		} else {
+			memset(t->buf + t->len, 0, s - t->len);
+		}
+	}
+	if (t->ntb32) {
+		ch39x_put_le32(t->ent, s);
+		ch39x_put_le32(t->ent + 4, len);
+		t->ent += CH39X_NCM_DPE32_LEN;
+	} else {
+		/* wDatagramIndex and wDatagramLength in one store. */
+		ch39x_put_le32(t->ent, s | len << 16);
+		t->ent += CH39X_NCM_DPE16_LEN;
+	}
+	t->n++;
+	t->len = s + len;
+	t->next = ch39x_ncm_tx_dgram_start(t, t->len);
+	t->payload += len;
+	t->refused = CH39X_NCM_FIT_OK;
+	return t->buf + s;
+}
+
 /*
  * Reserve a datagram of len bytes (after a successful check) and return
  * where its bytes go; the caller copies them. Alignment gaps are zeroed.
  */
-uint8_t *ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len);
+static inline uint8_t *
+ch39x_ncm_tx_add(struct ch39x_ncm_tx *t, uint32_t len)
+{
+	if (__builtin_expect(t->ndp_at_end, 0))
+		return ch39x_ncm_tx_add_end(t, len);
+	return ch39x_ncm_tx_add_front(t, len);
+}
+
 /*
- * MBIM (an ips builder): as the two above for a datagram of IP session
+ * Check and add in one, for the common case: where the datagram goes, or
+ * NULL, having changed nothing, when ch39x_ncm_tx_fits_fast() says no
+ * (then ch39x_ncm_tx_check() and ch39x_ncm_tx_add() as ever).
+ */
+static inline uint8_t *
+ch39x_ncm_tx_try_add(struct ch39x_ncm_tx *t, uint32_t len)
+{
+	if (__builtin_expect(!ch39x_ncm_tx_fits_fast(t, len), 0))
+		return NULL;
+	return ch39x_ncm_tx_add_front(t, len);
+}
+
+/*
+ * MBIM (an ips builder): as ch39x_ncm_tx_check() and ch39x_ncm_tx_add() for a datagram of IP session
  * session. One NTB carries one session's NDP: a datagram of another
  * session than the NTB's first is refused with CH39X_NCM_FIT_SESSION (the
- * caller closes the NTB and adds it to the next one).
+ * caller closes the NTB and adds it to the next one). The session-blind
+ * ch39x_ncm_tx_try_add() is not for an ips builder.
  */
 enum ch39x_ncm_fit ch39x_ncm_tx_check_ips(struct ch39x_ncm_tx *t,
 					  uint32_t len, uint8_t session);
@@ -382,6 +494,16 @@ int ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf,
 		       uint32_t len);
 /* Returns 1 and fills *d, or 0 when the NTB is used up. */
 int ch39x_ncm_rx_next(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d);
+/*
+ * Up to max datagrams at once into d[]: what as many calls of
+ * ch39x_ncm_rx_next() would yield, with the same checks and counters.
+ * The entries of an open NDP that describe good datagrams are read in
+ * one loop, each field once, the counters added once per call; the
+ * others (a null entry, a bad one, the next NDP) go through
+ * ch39x_ncm_rx_next(). Returns how many, 0 when the NTB is used up.
+ */
+unsigned int ch39x_ncm_rx_burst(struct ch39x_ncm_rx *rx,
+				struct ch39x_ncm_dgram *d, unsigned int max);
 /* Forget the sequence number (after a stop or a data interface reset). */
 void ch39x_ncm_rx_reset_seq(struct ch39x_ncm_rx *rx);
 

@@ -16,19 +16,23 @@ _POS = re.compile(r"^(ob|cob|fl|fi|fe|cfi|cfl|fn|cfn)=(.*)$")
 _REF = re.compile(r"^\((\d+)\)(?: (.*))?$")
 
 
-def parse(path):
+def parse(path, inlined=None):
     """(self, arcs, files) of the profile at PATH, its first event
     (instructions) only:
     self   Counter of self counts by (object, function);
     arcs   Counter of inclusive counts of call arcs by
            ((object, function) of the caller, (object, function) of the
            callee);
-    files  the source file of each (object, function), as first seen."""
+    files  the source file of each (object, function), as first seen.
+    inlined, a Counter when given, gets the self counts by (object,
+    function, source file of the line): a function's lines that came
+    from another file (an inline function of a header: rte_memcpy.h
+    in a burst function, say) under that file."""
     names = {"ob": {}, "fl": {}, "fn": {}}
     selfc = collections.Counter()
     arcs = collections.Counter()
     files = {}
-    ob = fl = fn = cob = cfn = None
+    ob = fl = fi = fn = cob = cfn = None
     in_call = False
     with open(path, errors="replace") as f:
         for line in f:
@@ -45,9 +49,12 @@ def parse(path):
                 if key == "ob":
                     ob = val
                 elif key == "fl":
-                    fl = val
+                    fl = fi = val
+                elif key in ("fi", "fe"):
+                    fi = val
                 elif key == "fn":
                     fn = val
+                    fi = fl
                     files.setdefault((ob, fn), fl)
                 elif key == "cob":
                     cob = val
@@ -69,4 +76,6 @@ def parse(path):
                 cob = cfn = None
             else:
                 selfc[(ob, fn)] += cost
+                if inlined is not None:
+                    inlined[(ob, fn, fi)] += cost
     return selfc, arcs, files

@@ -9,8 +9,10 @@
 # net_ch39x pairs (wire=pair, sim_rate=unlimited) with vendor framing
 # (sim=ch398), CDC-NCM (sim=ncm) and CDC-ECM (sim=ecm), against net_null
 # and net_ring, each with FRAMES-byte frames (testpmd --txpkts; net_null
-# size=). Every function's self count is put in one layer by its object
-# and source file:
+# size=); ch39x_zc, ch39x_ncm_zc and ch39x_ecm_zc are the same pairs with
+# zero-copy RX (rx_copybreak=ZC_COPYBREAK, default 1024: frames that long
+# or longer are attached to their transfer, not copied). Every function's
+# self count is put in one layer by its object and source file:
 #   pmd    the PMD under test: drivers/net/ch39x and lib/ch39x (the
 #          device model's files excepted), or librte_net_null /
 #          librte_net_ring
@@ -23,8 +25,23 @@
 # it makes (inclusive counts of those call arcs: mempool and mbuf, and
 # the loader's __tls_get_addr for per-lcore data, in own_dpdk; memcpy
 # and memset in own_libc). lib/ch39x serves the model too: a function
-# there that the model calls is the model's in the share of its calls.
+# there that the model calls is the model's in the share of its calls,
+# and so, in turn, are the functions it calls (the NTB builder's helpers
+# under the model's ch39x_ncm_tx_check(), say).
 # Only the forwarding lcore's thread is counted (--separate-threads).
+# The copy calibration: copy_calib (scripts/bench/copy_calib.c, built
+# beside the PMD: the same compiler, flags and rte_memcpy()) under
+# callgrind in the same run, what one copy of a FRAMES-byte frame costs
+# (its two loops' difference over the copies, averaged over the 16
+# alignments and both directions); "copy" is that times the copies a
+# forwarded packet takes (ch39x: 2, the RX copy out of the transfer and
+# the TX copy into the next, 1 with zero-copy RX of frames at least
+# rx_copybreak long; net_null and net_ring copy no frame byte), and
+# "work", own less copy, the PMD's per-packet work beside the copy;
+# "copy_inline", to read the calibration against, the copies as the run
+# itself made them: the PMD's lines of rte_memcpy.h and of the vector
+# intrinsics it is made of (callgrind counts an inline function's lines
+# under its header).
 # Writes OUT/pmd_instr.csv (layers per configuration), OUT/pmd_instr_fn.csv
 # (the TOP functions by self count per configuration) and
 # OUT/pmd_instr.txt (both as tables, with the command and the PMD's git
@@ -38,6 +55,11 @@
 #   PMD_REV     what the PMD was built from, for the report (default the
 #               work tree's git revision, +changes when drivers/ or lib/
 #               have uncommitted changes)
+#   KEEP        a directory to keep the profiles in (callgrind_annotate
+#               reads them), with each run's log
+#   CALIB       the copy calibration program (default the build's
+#               scripts/bench/copy_calib, PMD_SO's build's when
+#               PMD_SO is given)
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -46,12 +68,21 @@ short=${SHORT:-3}
 long=${LONG:-12}
 frames=${FRAMES:-64 1514}
 configs=${CONFIGS:-ch39x ch39x_ncm ch39x_ecm net_null net_ring}
-bench_build "$so"
+zc_copybreak=${ZC_COPYBREAK:-1024}
+# The calibration of the PMD's own build: PMD_SO's build tree (an LTS
+# build's, say) when PMD_SO is given.
+if [ -n "${PMD_SO:-}" ] && [ -z "${CALIB:-}" ]; then
+	calib=$(cd "$(dirname "$so")/../../.." && pwd)/scripts/bench/copy_calib
+else
+	calib=${CALIB:-$build/scripts/bench/copy_calib}
+fi
+bench_build "$so" "$calib"
 command -v valgrind >/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
 mkdir -p "$out"
 bench_priv instr
 bench_copy_pmd
+started=$(date -u '+%Y-%m-%d %H:%M')
 
 # try CONFIG FRAME LABEL SECONDS: run, up to 3 times: a run fails when
 # the system's PMD directory, which EAL loads every plugin of, changes
@@ -73,16 +104,18 @@ try() {
 run() {
 	local c=$1 f=$2 s=$4 tag=$1-$2-$3 vdev pid i
 	case $c in
-	ch39x | ch39x_ncm | ch39x_ecm)
-		local sim=${c#ch39x_}
-		[ "$c" != ch39x ] || sim=ch398
+	ch39x | ch39x_ncm | ch39x_ecm | ch39x_zc | ch39x_ncm_zc | ch39x_ecm_zc)
+		local sim=${c#ch39x_} extra=
+		sim=${sim%_zc}
+		case $c in ch39x | ch39x_zc) sim=ch398 ;; esac
+		case $c in *_zc) extra=,rx_copybreak=$zc_copybreak ;; esac
 		vdev=(-d "$priv/pmd.so"
-			--vdev "net_ch39x0,sim=$sim,wire=pair:instr$$,sim_rate=unlimited"
-			--vdev "net_ch39x1,sim=$sim,wire=pair:instr$$,sim_rate=unlimited") ;;
+			--vdev "net_ch39x0,sim=$sim,wire=pair:instr$$,sim_rate=unlimited$extra"
+			--vdev "net_ch39x1,sim=$sim,wire=pair:instr$$,sim_rate=unlimited$extra") ;;
 	net_null) vdev=(--vdev "net_null0,size=$f" --vdev "net_null1,size=$f") ;;
 	net_ring) vdev=(--vdev net_ring0 --vdev net_ring1) ;;
 	*) echo "pmd_instr: unknown configuration $c (ch39x, ch39x_ncm," \
-		"ch39x_ecm, net_null, net_ring)" >&2; exit 1 ;;
+		"ch39x_ecm, their _zc, net_null, net_ring)" >&2; exit 1 ;;
 	esac
 	# testpmd forwards until its standard input gives a line: SECONDS
 	# after it says it started (valgrind's start-up varies with the load;
@@ -146,6 +179,22 @@ for c in $configs; do
 	done
 done
 
+# The copy calibration, one run per frame size.
+for f in $frames; do
+	timeout 300 valgrind --tool=callgrind \
+		--callgrind-out-file="$priv/calib-$f.out" "$calib" "$f" 3200 \
+		> "$priv/calib-$f.log" 2> "$priv/calib-$f.err" || {
+		echo "pmd_instr: copy_calib $f failed" >&2
+		tail -5 "$priv/calib-$f.err" >&2
+		exit 1
+	}
+done
+
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp "$priv"/*.out* "$priv"/*.log "$priv"/*.err "$priv"/*.pkts "$KEEP"/
+fi
+
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=
 if git -C "$top" status --porcelain -- drivers lib 2>/dev/null | grep -q .; then
@@ -153,17 +202,49 @@ if git -C "$top" status --porcelain -- drivers lib 2>/dev/null | grep -q .; then
 fi
 PYTHONPATH=$top/scripts/bench \
 python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" \
-	"$frames" "$configs" <<'PY'
+	"$frames" "$configs" "$zc_copybreak" "$started" \
+	"$(date -u +%H:%M) UTC, 1-minute load at the end $(cut -d' ' -f1 /proc/loadavg)" \
+	<<'PY'
 import collections, sys
 
 from callgrind import parse
 
 priv, out, short, long_, top, rev = sys.argv[1:7]
 frames, configs = sys.argv[7].split(), sys.argv[8].split()
+zc_copybreak = int(sys.argv[9])
+started, ended = sys.argv[10:12]
 top = int(top)
 
 
-def parse_fwd(tag):
+def copy_cost(fr):
+    """Instructions of one copy of fr bytes: copy_calib's two loops."""
+    # Inclusive counts of main's calls of the loops: the compiler may
+    # have split a loop into parts (copy_loop.cold).
+    arcs = parse(f"{priv}/calib-{fr}.out")[1]
+    by = collections.Counter()
+    for (caller, callee), v in arcs.items():
+        if caller[1] == "main":
+            by[callee[1]] += v
+    # copy_calib's standard output: "LEN N" (valgrind's goes to .err).
+    n = int(open(f"{priv}/calib-{fr}.log").read().split()[1])
+    if by["copy_loop"] <= by["empty_loop"] or n <= 0:
+        sys.exit(f"pmd_instr: copy_calib {fr}: no copy loop in its profile")
+    return (by["copy_loop"] - by["empty_loop"]) / n
+
+
+def copies(cfg, fr):
+    """Frame copies per forwarded packet (see the script's comment)."""
+    if not cfg.startswith("ch39x"):
+        return 0
+    if cfg.endswith("_zc") and int(fr) >= zc_copybreak:
+        return 1
+    return 2
+
+
+calib = {fr: copy_cost(fr) for fr in frames}
+
+
+def parse_fwd(tag, inlined=None):
     """The forwarding lcore's profile: of the threads other than the main
     one (-01, EAL's initialisation), the one that ran the most; the others
     wait in system calls."""
@@ -176,7 +257,15 @@ def parse_fwd(tag):
             if line.startswith(("summary:", "totals:")):
                 return int(line.split()[1])
         return 0
-    return parse(max(files, key=total))
+    return parse(max(files, key=total), inlined)
+
+
+def is_copy_file(fi):
+    """A line of the copy: rte_memcpy.h or the compiler's vector
+    intrinsics it is made of."""
+    base = (fi or "").rsplit("/", 1)[-1]
+    return base == "rte_memcpy.h" or base.endswith("intrin.h") or \
+        base == "arm_neon.h"
 
 
 def layer(cfg, key, fnfile):
@@ -205,29 +294,42 @@ LAYERS = ["pmd", "model", "dpdk", "libc", "app", "other"]
 rows, fnrows = [], []
 for cfg in configs:
     for fr in frames:
-        a = parse_fwd(f"{cfg}-{fr}-short")
-        b = parse_fwd(f"{cfg}-{fr}-long")
+        ia, ib = collections.Counter(), collections.Counter()
+        a = parse_fwd(f"{cfg}-{fr}-short", ia)
+        b = parse_fwd(f"{cfg}-{fr}-long", ib)
         files = {**a[2], **b[2]}
         dp = packets(f"{cfg}-{fr}-long") - packets(f"{cfg}-{fr}-short")
         if dp <= 0:
             sys.exit(f"pmd_instr: {cfg} {fr}: the long run forwarded no more "
                      "packets than the short one")
         # lib/ch39x serves the device model too (its checksum emulation
-        # parses headers with ch39x_parse_hdrs): such a function's self
-        # count and calls go to the model in the share of its inclusive
-        # count that the model's calls into it make.
+        # parses headers with ch39x_parse_hdrs, its NCM personality
+        # builds and parses NTBs with ch39x_ncm.c): such a function's
+        # self count and calls go to the model in the share of its
+        # inclusive count that the model's calls into it make, the calls
+        # of a function partly the model's counting in that part, down
+        # the call graph (to a fixed point: the graph may have cycles).
         lay = {}
         for k in set(a[0]) | set(b[0]) | {c for arc in
                                           set(a[1]) | set(b[1]) for c in arc}:
             lay[k] = layer(cfg, k, files)
-        into = collections.defaultdict(collections.Counter)
-        for (caller, callee) in set(a[1]) | set(b[1]):
-            into[callee][lay[caller] == "model"] += (b[1][caller, callee] -
-                                                     a[1][caller, callee])
+        arcw = {arc: b[1][arc] - a[1][arc] for arc in set(a[1]) | set(b[1])}
         model_share = {}
-        for k, c in into.items():
-            if lay[k] == "pmd" and c[True] > 0:
-                model_share[k] = c[True] / (c[True] + c[False])
+        for _ in range(100):
+            tot = collections.Counter()
+            mod = collections.Counter()
+            for (caller, callee), w in arcw.items():
+                if lay[callee] != "pmd" or w <= 0 or caller == callee:
+                    continue
+                tot[callee] += w
+                mod[callee] += w * (1.0 if lay[caller] == "model" else
+                                    model_share.get(caller, 0.0))
+            new = {k: mod[k] / tot[k] for k in tot if mod[k] > 0}
+            done = set(new) == set(model_share) and all(
+                abs(new[k] - model_share[k]) < 1e-9 for k in new)
+            model_share = new
+            if done:
+                break
         per = collections.Counter()
         fns = collections.Counter()
         for k in set(a[0]) | set(b[0]):
@@ -247,9 +349,13 @@ for cfg in configs:
                 own["libc" if lc == "libc" else "dpdk"] += (1 - model_share.get(caller, 0.0)) * (
                     b[1][caller, callee] - a[1][caller, callee]) / dp
         total = sum(per.values())
+        # The copies as the run made them: the PMD's lines of
+        # rte_memcpy() (inline), for the calibration to be read against.
+        inl = sum(ib[k] - ia[k] for k in set(ia) | set(ib)
+                  if is_copy_file(k[2]) and lay.get(k[:2]) == "pmd") / dp
         rows.append([cfg, fr, per["pmd"] + own["dpdk"] + own["libc"],
                      per["pmd"], own["dpdk"], own["libc"]] +
-                    [per[x] for x in LAYERS[1:]] + [total, dp])
+                    [per[x] for x in LAYERS[1:]] + [total, dp, inl])
         for k, v in fns.most_common(top):
             name = k[1]
             if name.startswith("0x"):
@@ -260,13 +366,18 @@ for cfg in configs:
 null = {r[1]: r[2] for r in rows if r[0] == "net_null"}
 head = ["config", "frame", "own", "pmd_code", "own_dpdk", "own_libc",
         "model", "dpdk", "libc", "app", "other", "total",
-        "own_per_net_null", "packets"]
+        "own_per_net_null", "packets", "copy_calib", "copies", "copy",
+        "work", "copy_inline"]
 with open(f"{out}/pmd_instr.csv", "w") as f:
     f.write(",".join(head) + "\n")
     for r in rows:
         ratio = r[2] / null[r[1]] if null.get(r[1]) else float("nan")
+        k = copies(r[0], r[1])
+        cp = k * calib[r[1]]
         f.write(",".join([r[0], r[1]] + [f"{x:.1f}" for x in r[2:12]] +
-                         [f"{ratio:.2f}", str(r[12])]) + "\n")
+                         [f"{ratio:.2f}", str(r[12]),
+                          f"{calib[r[1]]:.1f}", str(k), f"{cp:.1f}",
+                          f"{r[2] - cp:.1f}", f"{r[13]:.1f}"]) + "\n")
 with open(f"{out}/pmd_instr_fn.csv", "w") as f:
     f.write("config,frame,function,layer,instr_per_packet\n")
     for r in fnrows:
@@ -274,6 +385,10 @@ with open(f"{out}/pmd_instr_fn.csv", "w") as f:
 
 
 with open(f"{out}/pmd_instr.txt", "w") as f:
+    f.write(f"command: CONFIGS=\"{' '.join(configs)}\" "
+            f"FRAMES=\"{' '.join(frames)}\" SHORT={short} LONG={long_} "
+            f"ZC_COPYBREAK={zc_copybreak} scripts/bench/pmd_instr.sh OUT\n"
+            f"run {started}-{ended}\n")
     f.write(f"PMD git {rev}; runs of {short} s and {long_} s (or 2x, 4x)"
             "\n\n")
     f.write(open(f"{out}/pmd_instr.csv").read().replace(",", " ") + "\n")
@@ -285,3 +400,33 @@ with open(f"{out}/pmd_instr.txt", "w") as f:
         f.write(f"  {r[4]:8.1f}  {r[3]:5}  {r[2]}\n")
 print(open(f"{out}/pmd_instr.txt").read())
 PY
+
+# OUT/pmd_instr.png (PLOT=0: none): the PMD's own count per packet of each
+# configuration and frame size, split into the frame copies as the run
+# made them (copy_inline: rte_memcpy's cost depends on the alignments,
+# which differ between framings: ECM's frames start their transfers) and
+# the rest, net_null's own beside them; the calibration's copies as a
+# point for comparison.
+[ "${PLOT:-1}" = 1 ] || exit 0
+bench_gnuplot
+awk -F, 'NR > 1 { printf "%s_%s %s %s %s\n", $1, $2, $3 - $19, $19, $17 }' \
+	"$out/pmd_instr.csv" > "$priv/plot.dat"
+gnuplot <<GP
+set terminal pngcairo size 1000,450 noenhanced
+set output "$out/pmd_instr.png"
+set title "Instructions per forwarded packet, the PMD's own (callgrind; $(grep -m1 "^PMD git" "$out/pmd_instr.txt" | cut -d";" -f1), $(grep -m1 "^run " "$out/pmd_instr.txt"))" font ",9"
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.7 border -1
+set boxwidth 0.7
+set ylabel "instructions per packet"
+set key top right font ",9"
+set xtics rotate by -30 font ",8"
+set bmargin 6
+set grid ytics
+plot "$priv/plot.dat" using 2:xtic(1) title "the rest (own - copy_inline)", \
+	'' using 3 title "frame copies as made (copy_inline)", \
+	'' using 0:4 with points pt 7 ps 1 lc rgb "black" \
+		title "copy_calib x copies"
+GP
+echo "wrote $out/pmd_instr.png"

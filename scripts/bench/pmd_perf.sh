@@ -160,7 +160,7 @@ fi
 gnuplot <<GP
 set terminal pngcairo size 900,450 noenhanced
 set output "$out/pmd_perf.png"
-set title "pmd_perf_autotest, 64 B, cycles per packet (median of $runs)"
+set title "pmd_perf_autotest, 64 B, cycles per packet (median of $runs; $(date -u '+%Y-%m-%d %H:%M') UTC)"
 set datafile separator ","
 set style data histograms
 set style fill solid 0.7
@@ -169,5 +169,8 @@ set ylabel "cycles per packet (log)"
 set key off
 set xtics rotate by -25 font ",9"
 set bmargin 5
-plot "$out/pmd_perf.csv" using 2:xtic(1) every ::1
+# A configuration without a result (its runs timed out or failed) gets
+# no bar: its tick says so.
+plot "$out/pmd_perf.csv" using 2:xtic(strcol(2) eq "nan" ? \
+	strcol(1) . " (no result)" : strcol(1)) every ::1
 GP

@@ -14,7 +14,10 @@
  * Raw mode (bit 1 clear): arbitrary device bytes.
  *   byte 0   bit 2: forget the sequence number (ch39x_ncm_rx_reset_seq)
  *            before transfer byte 1 bits 4-5; bit 3: MBIM (ips)
- *   byte 1   bits 0-1: number of transfers - 1 (1..4)
+ *   byte 1   bits 0-1: number of transfers - 1 (1..4); bits 6-7: the
+ *            batch of a second parser fed the same transfers through
+ *            ch39x_ncm_rx_burst (1, 2, 7 or 64 datagrams), which must
+ *            give the same datagrams and counters
  *   byte 2-3 LE max_ntb (0 = any)
  *   byte 4   min_dgram (0 = 14)
  *   byte 5-6 LE max_dgram (0 = no limit)
@@ -232,9 +235,46 @@ check_ndps(const struct ch39x_ncm_rx *rx)
 			FUZZ_CHECK(rx->ndps[i] != rx->ndps[j]);
 }
 
+/*
+ * The batch parser (ch39x_ncm_rx_burst) beside the one-by-one one: each
+ * datagram the latter yields must be the next of the former's batches.
+ */
+struct batch {
+	struct ch39x_ncm_rx *rx;
+	struct ch39x_ncm_dgram d[64];
+	unsigned int max, n, i;
+};
+
+static void
+batch_expect(struct batch *b, const struct ch39x_ncm_dgram *d)
+{
+	if (b->i == b->n) {
+		b->n = ch39x_ncm_rx_burst(b->rx, b->d, b->max);
+		b->i = 0;
+		FUZZ_CHECK(b->n >= 1 && b->n <= b->max);
+	}
+	FUZZ_CHECK(b->d[b->i].data == d->data && b->d[b->i].len == d->len &&
+		   b->d[b->i].offset == d->offset &&
+		   b->d[b->i].session == d->session);
+	b->i++;
+}
+
+/* The one-by-one parser is done with the NTB: so is the batch one. */
+static void
+batch_end(struct batch *b, const struct ch39x_ncm_rx *rx)
+{
+	FUZZ_CHECK(b->i == b->n);
+	FUZZ_CHECK(ch39x_ncm_rx_burst(b->rx, b->d, b->max) == 0);
+	FUZZ_CHECK(memcmp(&rx->stats, &b->rx->stats, sizeof(rx->stats)) == 0);
+	b->n = 0;
+	b->i = 0;
+}
+
 static void
 run_raw(const uint8_t *data, size_t size)
 {
+	static const unsigned int batch_max[] = { 1, 2, 7, 64 };
+	struct batch bt;
 	const uint8_t *p = data + 7, *end = data + size;
 	unsigned int nx, reset_at, i, k;
 	uint32_t lens[MAX_XFERS], block, xl, got, bound;
@@ -268,8 +308,13 @@ run_raw(const uint8_t *data, size_t size)
 	lens[nx - 1] = (uint32_t)left;
 
 	rx = malloc(sizeof(*rx));
-	FUZZ_CHECK(rx != NULL);
+	bt.rx = malloc(sizeof(*bt.rx));
+	FUZZ_CHECK(rx != NULL && bt.rx != NULL);
 	ch39x_ncm_rx_init(rx, &cfg);
+	ch39x_ncm_rx_init(bt.rx, &cfg);
+	bt.max = batch_max[data[1] >> 6];
+	bt.n = 0;
+	bt.i = 0;
 	FUZZ_CHECK(rx->cfg.min_dgram == (cfg.min_dgram ? cfg.min_dgram :
 					 cfg.ips ? CH39X_MBIM_MIN_DGRAM :
 					 CH39X_NCM_ETH_HLEN));
@@ -282,10 +327,12 @@ run_raw(const uint8_t *data, size_t size)
 		p += xl;
 		if (i == reset_at) {
 			ch39x_ncm_rx_reset_seq(rx);
+			ch39x_ncm_rx_reset_seq(bt.rx);
 			t.seq_valid = false;
 		}
 		block = expect_begin(&rx->cfg, xb, xl, &t);
 		r = ch39x_ncm_rx_begin(rx, xb, xl);
+		FUZZ_CHECK(ch39x_ncm_rx_begin(bt.rx, xb, xl) == r);
 		FUZZ_CHECK(r == (block ? 0 : -1));
 		check_stats(rx, &t);
 		if (r == 0)
@@ -299,6 +346,7 @@ run_raw(const uint8_t *data, size_t size)
 		while (ch39x_ncm_rx_next(rx, &d) == 1) {
 			FUZZ_CHECK(r == 0);
 			check_dgram(rx, xb, xl, block, &d);
+			batch_expect(&bt, &d);
 			t.dgrams++;
 			t.dgram_bytes += d.len;
 			/* The rest of the stats is checked per transfer. */
@@ -307,6 +355,7 @@ run_raw(const uint8_t *data, size_t size)
 			FUZZ_CHECK(++got <= bound);
 		}
 		check_ndps(rx);
+		batch_end(&bt, rx);
 		FUZZ_CHECK(!rx->in_ndp && rx->next_ndp == 0);
 		/* Once used up, the NTB stays used up. */
 		before = rx->stats;
@@ -317,6 +366,7 @@ run_raw(const uint8_t *data, size_t size)
 		free(xb);
 	}
 	FUZZ_CHECK(p == end);
+	free(bt.rx);
 	free(rx);
 }
 
@@ -331,6 +381,7 @@ struct rt_dgram {
 
 struct rt {
 	struct ch39x_ncm_tx *t;
+	struct ch39x_ncm_tx *t_before;	/* a copy, to see what changed */
 	struct ch39x_ncm_tx_cfg cfg;
 	struct ch39x_ncm_rx *rx;
 	struct ch39x_ncm_tx_stats want;	/* what the TX stats must be */
@@ -652,8 +703,9 @@ run_round_trip(const uint8_t *data, size_t size)
 	s.session = data[25];
 
 	s.t = malloc(sizeof(*s.t));
+	s.t_before = malloc(sizeof(*s.t));
 	s.rx = malloc(sizeof(*s.rx));
-	FUZZ_CHECK(s.t != NULL && s.rx != NULL);
+	FUZZ_CHECK(s.t != NULL && s.t_before != NULL && s.rx != NULL);
 	if (ch39x_ncm_tx_init(s.t, c) != 0) {
 		/* Only when not even an Ethernet header fits. */
 		FUZZ_CHECK(c->maxp == 0 ||
@@ -707,6 +759,13 @@ run_round_trip(const uint8_t *data, size_t size)
 			break;
 		bytes += len;
 		r = rt_check(&s, len);
+		/*
+		 * The inline fast answer is the full check's (NCM: it knows
+		 * nothing of MBIM's sessions).
+		 */
+		if (!s.cfg.ips)
+			FUZZ_CHECK(ch39x_ncm_tx_fits(s.t, len) ==
+				   (r == CH39X_NCM_FIT_OK));
 		if (r == CH39X_NCM_FIT_BAD_LEN) {
 			FUZZ_CHECK(len == 0);
 			continue;
@@ -744,7 +803,22 @@ run_round_trip(const uint8_t *data, size_t size)
 			FUZZ_CHECK(rt_check(&s, len) == CH39X_NCM_FIT_OK);
 		}
 		FUZZ_CHECK(s.n < CH39X_NCM_TX_MAX_DGRAMS);
-		dst = rt_add(&s, len);
+		/*
+		 * Every other NCM datagram through the one-step add, which
+		 * takes what the check passed unless the NDP goes at the end,
+		 * and then changes nothing (session-blind: not for MBIM).
+		 */
+		dst = NULL;
+		if ((k & 1) && !s.cfg.ips) {
+			*s.t_before = *s.t;
+			dst = ch39x_ncm_tx_try_add(s.t, len);
+			FUZZ_CHECK((dst == NULL) == c->ndp_at_end);
+			if (dst == NULL)
+				FUZZ_CHECK(memcmp(s.t_before, s.t,
+						  sizeof(*s.t)) == 0);
+		}
+		if (dst == NULL)
+			dst = rt_add(&s, len);
 		FUZZ_CHECK(inside(dst, len, s.buf, s.t->limit));
 		off = (uint32_t)(dst - s.buf);
 		/* The datagram starts where the divisor and remainder say. */
@@ -763,6 +837,7 @@ run_round_trip(const uint8_t *data, size_t size)
 	free(s.buf);
 out:
 	free(s.rx);
+	free(s.t_before);
 	free(s.t);
 }
 

@@ -16,6 +16,14 @@
 #                  Debian's libxdp only falls back to generic mode given
 #                  xdp_prog= (libxdp's default program, xsk_def_xdp_prog.o)
 #
+# and, when PERF_DRIVERS names them (controls, not in the default set):
+#
+#   kernel_spin    the kernel driver while a busy loop holds CPU 1, as
+#                  testpmd's forwarding lcore does: what a busy vCPU
+#                  costs the kernel's side under TCG, the PMD aside
+#   ch39x_fwd0     net_ch39x with testpmd's forwarding lcore on CPU 0
+#                  (--main-lcore 1), beside pktgen, instead of CPU 1
+#
 # with the kernel's pktgen as the source on the other side:
 #
 #   gadget -> host: pktgen on the gadget's netdev, to the host side's MAC;
@@ -58,6 +66,14 @@ PERF_APP=$(param vmt_perf_app)
 PERF_DEVS=$(param vmt_perf_devs | tr ',' ' ')
 PERF_DEVS=${PERF_DEVS:-ncm ecm}
 PERF_PROFILE=$(param vmt_perf_profile)
+# PERF_DIAG=1, from /out/perf.conf (run.sh writes it: the kernel caps the
+# command line's variables): in the first round, 2 s more of each gadget
+# -> host window with the USB monitor on the gadget's bus and the function
+# tracer on the host controller's pass, URB submissions and completions;
+# a "[diag]" line each in perf.txt (diag()).
+PERF_DIAG=0
+# shellcheck disable=SC1091
+[ -f /out/perf.conf ] && . /out/perf.conf
 PROF_TAG=""
 PERF_VALS=/tmp/perf.vals
 PERF_CPU=/tmp/perf.cpu
@@ -154,6 +170,71 @@ window() {
 		printf "%d %d %d %d", ($2 - $1) / dt, b0, b1, ($14 - $9) / dt }'
 }
 
+# diag KEY PATH: PERF_DIAG's look at 2 s of the traffic now flowing from
+# the gadget at PATH (first round only), one "[diag] KEY ..." line:
+# - usbmon (text API) on its bus, the bulk IN endpoint of its device:
+#   transfers completed per second and their bytes (the NTB or frame
+#   sizes the gadget sent), and how many transfers the host had queued
+#   when each completed (its own submissions in flight: those whose
+#   first event in the capture is a completion were queued before it
+#   began), their mean and minimum, and the share of completions that
+#   left none queued;
+# - ftrace's function tracer: calls per second and per CPU of
+#   dummy_timer (dummy_hcd's pass over the queues, which moves the data
+#   and completes transfers), usb_hcd_giveback_urb (completions) and
+#   usb_submit_urb (submissions, the gadget side's included).
+diag() {
+	[ "$PERF_DIAG" = 1 ] && [ "${PERF_ROUND:-0}" = 0 ] || return 0
+	bus=$(cat "/sys/bus/usb/devices/$2/busnum" 2>/dev/null)
+	dev=$(cat "/sys/bus/usb/devices/$2/devnum" 2>/dev/null)
+	um=/sys/kernel/debug/usb/usbmon/${bus}u
+	tr=/sys/kernel/debug/tracing
+	if [ ! -r "$um" ] || [ ! -d "$tr" ]; then
+		perf_line "[diag] $1: no usbmon ($um) or tracefs"
+		return 0
+	fi
+	echo 0 > $tr/tracing_on
+	echo function > $tr/current_tracer
+	echo "dummy_timer usb_hcd_giveback_urb usb_submit_urb" \
+		> $tr/set_ftrace_filter
+	echo 4096 > $tr/buffer_size_kb
+	echo > $tr/trace
+	echo 1 > $tr/tracing_on
+	timeout 2 cat "$um" > /tmp/usbmon.txt
+	echo 0 > $tr/tracing_on
+	u=$(awk -v a="$(printf 'Bi:%d:%03d:' "$bus" "$dev")" '
+		index($4, a) != 1 { next }
+		$3 == "S" { if (!($1 in seen)) seen[$1] = "S"; s++; next }
+		$3 == "C" { if (!($1 in seen)) { seen[$1] = "C"; pre++ }
+			c++; b += $6; if (t0 == "") t0 = $2; t1 = $2
+			q[c] = s - c; next }
+		END { if (c < 2 || t1 <= t0) { print "no bulk IN completions"; exit }
+			mn = 1e9; for (i = 1; i <= c; i++) { v = pre + q[i]
+				m += v; if (v < mn) mn = v; if (v <= 0) z++ }
+			printf "usbmon: %d transfers/s of %d bytes, queued at completion mean %.1f min %d, none left after %.0f%%",
+				(c - 1) * 1e6 / (t1 - t0), b / c, m / c, mn, 100 * z / c }' /tmp/usbmon.txt)
+	f=$(awk '$1 !~ /^#/ { cpu = ""; fn = ""
+		for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { cpu = substr($i, 2, length($i) - 2)
+			for (j = i + 1; j <= NF; j++) if ($j ~ /^[0-9.]+:$/) { fn = $(j + 1); break }
+			break }
+		if (fn != "") n[fn "@cpu" cpu]++ }
+		END { for (k in n) printf "%s=%.0f/s ", k, n[k] / 2 }' $tr/trace |
+		tr ' ' '\n' | sort | tr '\n' ' ')
+	echo nop > $tr/current_tracer
+	perf_line "[diag] $1 $u; ftrace: $f"
+	rm -f /tmp/usbmon.txt
+}
+
+# spin_start CPU / spin_stop: a busy loop on CPU (kernel_spin)
+spin_start() {
+	chroot /host taskset -c "$1" sh -c 'while :; do :; done' &
+	SPIN_PID=$!
+}
+spin_stop() {
+	kill "$SPIN_PID" 2>/dev/null
+	wait "$SPIN_PID" 2>/dev/null
+}
+
 # prof_tag DEV DRIVER SIZE DIR: the next window's profile name (round 1)
 prof_tag() {
 	PROF_TAG=""
@@ -207,24 +288,34 @@ tp_rx() {
 	tp_stat RX-packets
 }
 
-# perf_kernel NAME PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER
+# perf_kernel NAME PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER [spin]:
+# spin: with a busy loop on CPU 1 throughout (label DRIVER+spin)
 perf_kernel() {
+	kl=$6
+	[ "${7:-}" = spin ] && kl=$6+spin
 	if ! kdrv_up "$2"; then
-		result FAIL "perf-$1-kernel" "no $6 netdev with carrier on $2"
+		result FAIL "perf-$1-$kl" "no $6 netdev with carrier on $2"
 		return
 	fi
 	kif=$KIF
+	[ "$PERF_DIAG" = 1 ] && [ "${PERF_ROUND:-0}" = 0 ] &&
+		perf_line "[diag] $SPEED $1 $kl: rx_max $(cat "/sys/class/net/$kif/cdc_ncm/rx_max" 2>/dev/null || echo -) (SET_NTB_INPUT_SIZE), tx_max $(cat "/sys/class/net/$kif/cdc_ncm/tx_max" 2>/dev/null || echo -)"
+	[ "${7:-}" = spin ] && spin_start 1
 	sleep 1
 	for s in $PERF_SIZES; do
 		pg_setup "$3" "$s" "$5"
-		prof_tag "$1" "$6" "$s" g2h
+		prof_tag "$1" "$kl" "$s" g2h
 		g2h=$(window pg_start pg_stop "nstat $kif rx_packets")
+		pg_start
+		diag "$SPEED $1 $kl size=$s g2h" "$2"
+		pg_stop
 		pg_setup "$kif" "$s" "$4"
-		prof_tag "$1" "$6" "$s" h2g
+		prof_tag "$1" "$kl" "$s" h2g
 		h2g=$(window pg_start pg_stop "nstat $3 rx_packets")
 		PROF_TAG=""
-		perf_val "$SPEED $1 $6 size=$s" "$g2h" "$h2g"
+		perf_val "$SPEED $1 $kl size=$s" "$g2h" "$h2g"
 	done
+	[ "${7:-}" = spin ] && spin_stop
 	echo "rem_device_all" > $PG/kpktgend_0
 	ip link set "$kif" down
 }
@@ -243,6 +334,17 @@ perf_gadget() {
 		case $d in
 		kernel)
 			perf_kernel "$pn" "$path" "$gif" "$gmac" "$hmac" "$drv" ;;
+		kernel_spin)
+			perf_kernel "$pn" "$path" "$gif" "$gmac" "$hmac" \
+				"$drv" spin ;;
+		ch39x_fwd0)
+			# shellcheck disable=SC2034 # tp_start's
+			TP_EAL="--main-lcore 1"
+			perf_pmd "$pn" "$gif" "$gmac" "$hmac" net_ch39x+fwd0 \
+				"$PRIV/librte_net_ch39x.so" net_ch39x0 \
+				"dev=$vp,path=$path"
+			# shellcheck disable=SC2034
+			TP_EAL="" ;;
 		ch39x)
 			perf_pmd "$pn" "$gif" "$gmac" "$hmac" net_ch39x \
 				"$PRIV/librte_net_ch39x.so" net_ch39x0 \
@@ -304,6 +406,12 @@ perf_pmd() {
 		pg_setup "$gif" "$s" "$hmac"
 		prof_tag "$pn" "$label" "$s" g2h
 		g2h=$(window pg_start pg_stop tp_rx)
+		if [ "$PERF_DIAG" = 1 ] && [ "${PERF_ROUND:-0}" = 0 ]; then
+			pg_start
+			diag "$SPEED $pn $label size=$s g2h" \
+				"$(echo "$8" | sed -n 's/.*path=\([^,]*\).*/\1/p')"
+			pg_stop
+		fi
 		echo "stop" >&3
 		echo "set fwd txonly" >&3
 		echo "set txpkts $s" >&3
@@ -331,8 +439,9 @@ perf_summary() {
 	for s in $PERF_SIZES; do
 		line=""
 		ok=1
-		for d in "$kdrv_sum" net_ch39x "net_ch39x,$DEEP" \
-			 net_af_packet net_af_xdp; do
+		for d in "$kdrv_sum" "$kdrv_sum+spin" net_ch39x \
+			 net_ch39x+fwd0 "net_ch39x,$DEEP" net_af_packet \
+			 net_af_xdp; do
 			k="$SPEED $pn_sum $d size=$s"
 			grep -q "^$k " $PERF_VALS || continue
 			# The CSV's driver column: devargs joined with '+'.

@@ -56,8 +56,10 @@
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
 #   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
 #   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1
-#   PERF_DEVS="ncm ecm" PERF_PROFILE=0] ...
-#                                        throughput comparison (perf.sh)
+#   PERF_DEVS="ncm ecm" PERF_PROFILE=0 PERF_DIAG=0] ...
+#                                        throughput comparison (perf.sh;
+#                                        PERF_DRIVERS may also name the
+#                                        controls kernel_spin, ch39x_fwd0)
 #   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
 #   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0 CPE_SAT=0|1|2
 #   CPE_WAN="ncm|rndis [ncm|rndis]"]
@@ -172,6 +174,7 @@ PERF_DRIVERS=${PERF_DRIVERS:-kernel ch39x af_packet af_xdp}
 PERF_APP=${PERF_APP:-1}
 PERF_DEVS=${PERF_DEVS:-ncm ecm}	# the gadgets PERF measures
 PERF_PROFILE=${PERF_PROFILE:-0}	# 1: perf profiles of round 1 (perf.sh)
+PERF_DIAG=${PERF_DIAG:-0}	# 1: usbmon and ftrace in round 1 (perf.sh)
 CPE_REPS=${CPE_REPS:-3}
 CPE_SECS=${CPE_SECS:-5}
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
@@ -211,7 +214,7 @@ perf_n() { echo $#; }
 # shellcheck disable=SC2086
 [ "$PERF" = 1 ] && BOOT_TIMEOUT=$((BOOT_TIMEOUT + PERF_REPS *
 	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * (40 + $(perf_n $PERF_SIZES) *
-	4 * (PERF_SECS + 3)) + PERF_APP * 300 + PERF_PROFILE *
+	4 * (PERF_SECS + 3)) + PERF_APP * 300 + (PERF_PROFILE + PERF_DIAG) *
 	($(perf_n $PERF_DRIVERS) + PERF_DEEP) * $(perf_n $PERF_SIZES) * 4 * 40))
 # The replug test: a cycle takes 1-5 s under TCG (10 s allowed), plus the
 # router's replug (about a minute).
@@ -285,7 +288,7 @@ USBIP_MODULES="vhci-hcd"
 MBIM_MODULES="cdc_mbim veth"
 # The modem's operator side: a host behind it on a veth (tests/vm/modem.sh)
 MODEM_MODULES="veth"
-PERF_MODULES="pktgen"
+PERF_MODULES="pktgen usbmon"
 # The Linux router of CPE=1: forwarding with nftables masquerade.
 CPE_MODULES="nf_tables nft_chain_nat nft_masq"
 # The Linux routers of QOS=1: cake, and HTB with fq_codel as its leaf
@@ -609,6 +612,9 @@ for speed in $SPEEDS; do
 		QOS_FIFO_ARGS "$CPE_QOS_FIFO_ARGS" \
 		QOS_ARGS "$CPE_QOS_ARGS" \
 		QOS_DOWN_RATE "$CPE_QOS_DOWN_RATE" > "$RUN/qos.conf"
+	# PERF=1's settings beyond the command line's (qos.conf's reason).
+	[ "$PERF" = 1 ] && printf "%s='%s'\n" PERF_DIAG "$PERF_DIAG" \
+		> "$RUN/perf.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
 	# The replugs (the PMD's, the router's) and the composite devices do
 	# not depend on the bus's speed: once, at high speed, for CI's time;

@@ -289,6 +289,14 @@ ch39x_rxq_start(struct ch39x_rxq *q)
 	int rc;
 
 	q->rearm = rx_rearm_template(q);
+	/*
+	 * A pool of pinned external buffers (rte_pktmbuf_pool_create_extbuf)
+	 * has every mbuf flagged external, and keeps the flag; any other
+	 * pool's mbufs come with no flag.
+	 */
+	q->ol_rearm = (rte_pktmbuf_priv_flags(q->mp) &
+		       RTE_PKTMBUF_POOL_F_PINNED_EXT_BUF) ?
+		RTE_MBUF_F_EXTERNAL : 0;
 
 	/* Transfers the application still holds come back by the ring. */
 	while (q->returned && rte_ring_sc_dequeue(q->returned, &p) == 0)
@@ -526,6 +534,23 @@ rx_mbim_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f)
 	return 1;
 }
 
+/* A CDC frame: its devices report nothing about checksums or tags. */
+static __rte_always_inline void
+rx_cdc_frame(struct ch39x_rx_frame *f, const uint8_t *data, uint32_t len)
+{
+	f->data = data;
+	f->len = len;
+	f->info = 0;
+	f->vlan_stripped = false;
+	f->ip_csum = CH39X_CSUM_UNKNOWN;
+	f->l4_csum = CH39X_CSUM_UNKNOWN;
+	f->straddled = false;
+}
+
+/*
+ * The next frame of the transfer being read: vendor, ECM, RNDIS or MBIM
+ * (NCM's come in batches, rx_ncm_run()).
+ */
 static __rte_always_inline int
 rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f,
 	       const enum ch39x_framing fr)
@@ -539,32 +564,22 @@ rx_frames_next(struct ch39x_rxq *q, struct ch39x_rx_frame *f,
 	case CH39X_FRAMING_NCM:
 		if (ch39x_ncm_rx_next(&q->ncm, &d) == 0)
 			return 0;
-		f->data = d.data;
-		f->len = d.len;
-		break;
+		rx_cdc_frame(f, d.data, d.len);
+		return 1;
 	case CH39X_FRAMING_ECM:
 		if (!q->ecm_ready)
 			return 0;
 		q->ecm_ready = false;
-		f->data = q->ecm_buf;
-		f->len = q->ecm_len;
-		break;
+		rx_cdc_frame(f, q->ecm_buf, q->ecm_len);
+		return 1;
 	case CH39X_FRAMING_RNDIS:
 		if (rx_rndis_next(q, &rf) == 0)
 			return 0;
-		f->data = rf.data;
-		f->len = rf.len;
-		break;
+		rx_cdc_frame(f, rf.data, rf.len);
+		return 1;
 	default:
 		return ch39x_rx_next(&q->parser, f);
 	}
-	/* CDC devices report nothing about checksums or tags. */
-	f->info = 0;
-	f->vlan_stripped = false;
-	f->ip_csum = CH39X_CSUM_UNKNOWN;
-	f->l4_csum = CH39X_CSUM_UNKNOWN;
-	f->straddled = false;
-	return 1;
 }
 
 /* What each framing's parser found and dropped, for the statistics. */
@@ -677,10 +692,23 @@ rx_stash_ready(struct ch39x_rxq *q, uint32_t n)
  * refcnt are 1 for any mbuf in a pool (the rte_mbuf_raw_free() contract),
  * and tx_offload, which means nothing on a received packet, is left as
  * it was, as DPDK's vector PMDs do. data_off, refcnt, nb_segs and port in
- * one store of the queue's template (q->rearm). The caller sets data_len,
+ * one store of the queue's template (q->rearm), ol_flags in another (no
+ * flag, but a pinned external buffer's). The caller sets data_len,
  * the head's pkt_len, nb_segs, packet_type and vlan_tci
  * (rx_offload_flags()); the other segments' are not read.
  */
+static __rte_always_inline void
+rx_mbuf_rearm(const struct ch39x_rxq *q, struct rte_mbuf *m)
+{
+	RTE_ASSERT(m->next == NULL && m->nb_segs == 1 &&
+		   rte_mbuf_refcnt_read(m) == 1);
+	*(uint64_t *)((uintptr_t)m + offsetof(struct rte_mbuf, rearm_data)) =
+		q->rearm;
+	m->ol_flags = q->ol_rearm;
+	m->vlan_tci_outer = 0;
+}
+
+/* The stash's top mbuf, rearmed. */
 static __rte_always_inline struct rte_mbuf *
 rx_stash_take(struct ch39x_rxq *q)
 {
@@ -689,12 +717,7 @@ rx_stash_take(struct ch39x_rxq *q)
 	/* The next one's first line, while this frame is copied. */
 	if (q->stash_n)
 		rte_prefetch0(q->stash[q->stash_n - 1]);
-	RTE_ASSERT(m->next == NULL && m->nb_segs == 1 &&
-		   rte_mbuf_refcnt_read(m) == 1);
-	*(uint64_t *)((uintptr_t)m + offsetof(struct rte_mbuf, rearm_data)) =
-		q->rearm;
-	m->ol_flags &= RTE_MBUF_F_EXTERNAL;
-	m->vlan_tci_outer = 0;
+	rx_mbuf_rearm(q, m);
 	return m;
 }
 
@@ -972,6 +995,250 @@ rx_vendor_run(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	return n;
 }
 
+/* What a burst counts as it goes: added to the queue's counters once. */
+struct rx_tally {
+	uint64_t bytes;
+	uint64_t xfers;
+	uint64_t xbytes;
+	uint64_t mtu_drops;
+	uint64_t mbuf_drops;
+	uint64_t nombuf;
+	uint64_t vlan_sw;
+	uint32_t last_oversize;
+};
+
+/*
+ * One frame through everything the queue may have to do to it: the MTU,
+ * software VLAN strip and checksum, zero-copy, chains; MBIM's Ethernet
+ * header (q->mbim_hdr, q->mbim_hl bytes) prepended in the headroom, and
+ * none of the software work (its datagrams are IP, tags made by us).
+ * Returns its mbuf, or NULL when it is dropped (counted in t). fr is a
+ * constant in each caller.
+ */
+static __rte_always_inline struct rte_mbuf *
+rx_frame(struct ch39x_rxq *q, struct ch39x_xfer *x, struct ch39x_rx_frame *f,
+	 struct rx_tally *t, bool ptype, const enum ch39x_framing fr)
+{
+	const bool mbim = fr == CH39X_FRAMING_MBIM;
+	uint32_t hl = mbim ? q->mbim_hl : 0;
+	struct rte_mbuf *m;
+	uint8_t *h;
+
+	if (unlikely(f->len + hl > q->max_frame)) {
+		t->mtu_drops++;
+		t->last_oversize = f->len + hl;
+		return NULL;
+	}
+	if (!mbim && q->sw_vlan_strip) {
+		rx_sw_vlan_strip(f);
+		t->vlan_sw += f->vlan_stripped;
+	}
+	if (!mbim && q->sw_csum) {
+		rx_sw_csum(f);
+		q->c.csum_sw++;
+	}
+	/*
+	 * Attach long frames, but keep half of the transfers in
+	 * circulation: a held mbuf pins its whole transfer, and an
+	 * application holding one frame of each would starve RX.
+	 */
+	if (q->copybreak && f->len >= q->copybreak && !f->straddled &&
+	    q->lent < q->nb_xfers / 2) {
+		m = rx_attach(q, x, f);
+	} else if (likely(f->len <= q->data_room)) {
+		m = rx_copy_one(q, f);
+	} else if (q->scatter) {
+		m = rx_copy_chain(q, f);
+	} else {
+		t->mbuf_drops++;
+		return NULL;
+	}
+	if (unlikely(m == NULL)) {
+		t->nombuf++;
+		return NULL;
+	}
+	if (mbim) {
+		/* The headroom takes the header (RTE_PKTMBUF_HEADROOM). */
+		h = (uint8_t *)rte_pktmbuf_prepend(m, (uint16_t)hl);
+		if (unlikely(h == NULL)) {
+			rte_pktmbuf_free(m);
+			t->mbuf_drops++;
+			return NULL;
+		}
+		rte_memcpy(h, q->mbim_hdr, hl);
+		m->packet_type = ptype ? rx_ptype(h, f->len + hl) :
+			RTE_PTYPE_UNKNOWN;
+		t->bytes += f->len + hl;
+		return m;
+	}
+	m->packet_type = ptype ? rx_ptype(f->data, f->len) : RTE_PTYPE_UNKNOWN;
+	t->bytes += f->len;
+	return m;
+}
+
+/* rx_frame() of a CDC frame the fast paths below leave. */
+static __rte_noinline struct rte_mbuf *
+rx_cdc_frame_slow(struct ch39x_rxq *q, struct ch39x_xfer *x,
+		  const uint8_t *data, uint32_t len, struct rx_tally *t,
+		  bool ptype)
+{
+	struct ch39x_rx_frame f;
+
+	rx_cdc_frame(&f, data, len);
+	return rx_frame(q, x, &f, t, ptype, CH39X_FRAMING_NCM);
+}
+
+/*
+ * Copy a frame that needs no software work and fits one data room into a
+ * rearmed mbuf: a CDC frame, which says nothing about checksums or tags.
+ */
+static __rte_always_inline struct rte_mbuf *
+rx_fill_cdc(struct rte_mbuf *m, const uint8_t *data, uint32_t len, bool ptype)
+{
+	m->vlan_tci = 0;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	rte_memcpy(rte_pktmbuf_mtod(m, void *), data, len);
+	m->packet_type = ptype ? rx_ptype(data, len) : RTE_PTYPE_UNKNOWN;
+	return m;
+}
+
+/* rx_fill_cdc() into an mbuf of the stash (the caller made sure of one). */
+static __rte_always_inline struct rte_mbuf *
+rx_copy_cdc(struct ch39x_rxq *q, const uint8_t *data, uint32_t len,
+	    bool ptype)
+{
+	return rx_fill_cdc(rx_stash_take(q), data, len, ptype);
+}
+
+/*
+ * The longest frame the fast paths take: within the MTU and one data
+ * room, and below rx_copybreak (longer ones are attached by rx_frame()).
+ * 0 when the queue has software work to do on every frame.
+ */
+static __rte_always_inline uint32_t
+rx_fast_limit(const struct ch39x_rxq *q)
+{
+	uint32_t limit = RTE_MIN(q->max_frame, (uint32_t)q->data_room);
+
+	if (q->sw_vlan_strip || q->sw_csum)
+		return 0;
+	if (q->copybreak)
+		limit = RTE_MIN(limit, q->copybreak - 1);
+	return limit;
+}
+
+/* Datagrams taken from the NCM parser at a time. */
+#define CH39X_RX_RUN	64
+
+/*
+ * NCM: the transfer's datagrams in batches from the parser
+ * (ch39x_ncm_rx_burst(): the NDP's entries read once, its counters added
+ * per batch), each copied into an mbuf, unless it needs more
+ * (rx_frame()). Returns the new n; *used_up when the NTB has no more.
+ */
+static __rte_always_inline uint16_t
+rx_ncm_run(struct ch39x_rxq *q, struct ch39x_xfer *x, struct rte_mbuf **pkts,
+	   uint16_t n, uint16_t nb, struct rx_tally *t, bool ptype,
+	   uint32_t limit, bool *used_up)
+{
+	struct ch39x_ncm_dgram d[CH39X_RX_RUN];
+	struct rte_mbuf *m, **sp;
+	unsigned int k, i;
+	uint32_t len;
+
+	RTE_BUILD_BUG_ON(CH39X_RX_RUN > CH39X_RX_STASH);
+	k = ch39x_ncm_rx_burst(&q->ncm, d, RTE_MIN(nb - n, CH39X_RX_RUN));
+	if (k == 0) {
+		*used_up = true;
+		return n;
+	}
+	if (!rx_stash_ready(q, k))
+		limit = 0;	/* rx_frame() counts what finds no mbuf */
+	/* The stash's top k mbufs, taken in turn (the slow path's too). */
+	sp = q->stash + q->stash_n;
+	for (i = 0; i < k; i++) {
+		len = d[i].len;
+		if (likely(len <= limit)) {
+			m = *--sp;
+			if (i + 1 < k)
+				rte_prefetch0(sp[-1]);
+			rx_mbuf_rearm(q, m);
+			pkts[n++] = rx_fill_cdc(m, d[i].data, len, ptype);
+			t->bytes += len;
+			continue;
+		}
+		q->stash_n = (uint16_t)(sp - q->stash);
+		m = rx_cdc_frame_slow(q, x, d[i].data, len, t, ptype);
+		sp = q->stash + q->stash_n;
+		if (m != NULL)
+			pkts[n++] = m;
+	}
+	q->stash_n = (uint16_t)(sp - q->stash);
+	return n;
+}
+
+/*
+ * ECM: a frame per bulk IN transfer, so the transfers are polled in
+ * batches, each frame copied into an mbuf and its transfer resubmitted
+ * at once; the parser's counters are added per burst. A transfer whose
+ * frame needs more (a bad length, software work, zero-copy, an empty
+ * pool) goes the way of the other framings (rx_frames_begin(),
+ * rx_frame(), rx_xfer_done()).
+ */
+static __rte_always_inline uint16_t
+rx_ecm_burst(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
+	     struct rx_tally *t, bool ptype)
+{
+	struct ch39x_usb_dev *u = q->ad->usb;
+	struct ch39x_xfer *xs[CH39X_RX_RUN], *x;
+	uint32_t limit = RTE_MIN(rx_fast_limit(q), q->ad->ecm.max_frame);
+	uint64_t frames = 0, fbytes = 0;
+	unsigned int k, i, want;
+	struct ch39x_rx_frame f;
+	struct rte_mbuf *m;
+	uint32_t len;
+	uint16_t n = 0;
+
+	while (n < nb) {
+		want = RTE_MIN(nb - n, CH39X_RX_RUN);
+		k = u->ops->poll(u, CH39X_EP_BULK_IN, xs, want);
+		t->xfers += k;
+		for (i = 0; i < k; i++) {
+			x = xs[i];
+			if (unlikely(x->status != CH39X_XFER_OK)) {
+				rx_xfer_failed(q, x);
+				continue;
+			}
+			len = x->actual;
+			t->xbytes += len;
+			if (likely(len >= CH39X_ECM_MIN_FRAME && len <= limit &&
+				   rx_stash_ready(q, 1))) {
+				pkts[n++] = rx_copy_cdc(q, x->buf, len, ptype);
+				frames++;
+				fbytes += len;
+				rx_resubmit(q, x);
+				continue;
+			}
+			rx_frames_begin(q, x, CH39X_FRAMING_ECM);
+			if (q->copybreak)
+				rte_mbuf_ext_refcnt_set(&q->shinfo[x - q->xfers],
+							1);
+			if (rx_frames_next(q, &f, CH39X_FRAMING_ECM) &&
+			    (m = rx_frame(q, x, &f, t, ptype,
+					   CH39X_FRAMING_ECM)) != NULL)
+				pkts[n++] = m;
+			rx_xfer_done(q, x);
+		}
+		if (k < want)
+			break;
+	}
+	q->ecm.frames += frames;
+	q->ecm.frame_bytes += fbytes;
+	t->bytes += fbytes;
+	return n;
+}
+
 static __rte_always_inline uint16_t
 rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	     const enum ch39x_framing fr)
@@ -979,17 +1246,17 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 	struct ch39x_usb_dev *u = q->ad->usb;
 	struct ch39x_xfer *x = q->cur;
 	struct ch39x_rx_frame f;
+	struct rx_tally t = { .bytes = 0 };
 	struct rte_mbuf *m;
-	uint64_t bytes = 0, xfers = 0, xbytes = 0;
-	uint64_t mtu_drops = 0, mbuf_drops = 0, nombuf = 0, vlan_sw = 0;
-	uint32_t last_oversize = 0, hl = 0;
 	uint16_t n = 0;
+	bool used_up;
 	/* ch39x_dev_ptypes_set(): the application reads the packet type. */
 	const bool ptype = !__atomic_load_n(&q->ad->rx_ptype_off,
 					    __ATOMIC_RELAXED);
 	/* Frames that need no software work (rx_vendor_run()). */
 	const bool run = fr == CH39X_FRAMING_VENDOR && !q->sw_vlan_strip &&
 		!q->sw_csum && q->copybreak == 0;
+	const uint32_t limit = rx_fast_limit(q);
 
 	if (q->lent)
 		rx_take_returned(q);
@@ -1002,27 +1269,41 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 							(void **)pkts, nb, NULL);
 		q->c.mbim_answers += n;
 		for (uint16_t i = 0; i < n; i++)
-			bytes += pkts[i]->pkt_len;
+			t.bytes += pkts[i]->pkt_len;
+	}
+	if (fr == CH39X_FRAMING_ECM) {
+		n = rx_ecm_burst(q, pkts, nb, &t, ptype);
+		goto out;
 	}
 	while (n < nb) {
 		if (x == NULL) {
 			if (u->ops->poll(u, CH39X_EP_BULK_IN, &x, 1) == 0)
 				break;
-			xfers++;
+			t.xfers++;
 			if (unlikely(x->status != CH39X_XFER_OK)) {
 				rx_xfer_failed(q, x);
 				x = NULL;
 				continue;
 			}
-			xbytes += x->actual;
+			t.xbytes += x->actual;
 			rx_frames_begin(q, x, fr);
 			/* The parser's own hold while it reads the transfer. */
 			if (q->copybreak)
 				rte_mbuf_ext_refcnt_set(
 					&q->shinfo[x - q->xfers], 1);
 		}
+		if (fr == CH39X_FRAMING_NCM) {
+			used_up = false;
+			n = rx_ncm_run(q, x, pkts, n, nb, &t, ptype, limit,
+				       &used_up);
+			if (used_up) {
+				rx_xfer_done(q, x);
+				x = NULL;
+			}
+			continue;
+		}
 		if (run) {
-			n = rx_vendor_run(q, pkts, n, nb, &bytes, ptype);
+			n = rx_vendor_run(q, pkts, n, nb, &t.bytes, ptype);
 			if (n == nb)
 				break;
 		}
@@ -1031,74 +1312,24 @@ rx_burst_dev(struct ch39x_rxq *q, struct rte_mbuf **pkts, uint16_t nb,
 			x = NULL;
 			continue;
 		}
-		if (fr == CH39X_FRAMING_MBIM)
-			hl = q->mbim_hl;
-		if (unlikely(f.len + hl > q->max_frame)) {
-			mtu_drops++;
-			last_oversize = f.len + hl;
-			continue;
-		}
-		if (fr != CH39X_FRAMING_MBIM && q->sw_vlan_strip) {
-			rx_sw_vlan_strip(&f);
-			vlan_sw += f.vlan_stripped;
-		}
-		if (fr != CH39X_FRAMING_MBIM && q->sw_csum) {
-			rx_sw_csum(&f);
-			q->c.csum_sw++;
-		}
-		/*
-		 * Attach long frames, but keep half of the transfers in
-		 * circulation: a held mbuf pins its whole transfer, and an
-		 * application holding one frame of each would starve RX.
-		 */
-		if (q->copybreak && f.len >= q->copybreak && !f.straddled &&
-		    q->lent < q->nb_xfers / 2) {
-			m = rx_attach(q, x, &f);
-		} else if (likely(f.len <= q->data_room)) {
-			m = rx_copy_one(q, &f);
-		} else if (q->scatter) {
-			m = rx_copy_chain(q, &f);
-		} else {
-			mbuf_drops++;
-			continue;
-		}
-		if (unlikely(m == NULL)) {
-			nombuf++;
-			continue;
-		}
-		if (fr == CH39X_FRAMING_MBIM) {
-			/* The headroom takes the header (RTE_PKTMBUF_HEADROOM). */
-			uint8_t *h = (uint8_t *)rte_pktmbuf_prepend(m,
-							(uint16_t)hl);
-
-			if (unlikely(h == NULL)) {
-				rte_pktmbuf_free(m);
-				mbuf_drops++;
-				continue;
-			}
-			rte_memcpy(h, q->mbim_hdr, hl);
-			m->packet_type = ptype ? rx_ptype(h, f.len + hl) :
-				RTE_PTYPE_UNKNOWN;
-			bytes += f.len + hl;
+		m = rx_frame(q, x, &f, &t, ptype, fr);
+		if (m != NULL)
 			pkts[n++] = m;
-			continue;
-		}
-		m->packet_type = ptype ? rx_ptype(f.data, f.len) :
-			RTE_PTYPE_UNKNOWN;
-		bytes += f.len;
-		pkts[n++] = m;
 	}
 	q->cur = x;
+out:
 	q->c.packets += n;
-	q->c.bytes += bytes;
-	q->c.usb_xfers += xfers;
-	q->c.usb_bytes += xbytes;
-	q->c.mtu_drops += mtu_drops;
-	q->c.vlan_sw += vlan_sw;
-	if (unlikely(mtu_drops))
-		rx_log_oversize(q, q->c.mtu_drops, last_oversize);
-	q->c.mbuf_drops += mbuf_drops;
-	q->c.nombuf += nombuf;
+	q->c.bytes += t.bytes;
+	q->c.usb_xfers += t.xfers;
+	q->c.usb_bytes += t.xbytes;
+	if (unlikely(t.mtu_drops | t.mbuf_drops | t.nombuf | t.vlan_sw)) {
+		q->c.mtu_drops += t.mtu_drops;
+		q->c.vlan_sw += t.vlan_sw;
+		if (t.mtu_drops)
+			rx_log_oversize(q, q->c.mtu_drops, t.last_oversize);
+		q->c.mbuf_drops += t.mbuf_drops;
+		q->c.nombuf += t.nombuf;
+	}
 	return n;
 }
 

@@ -92,6 +92,7 @@ struct ch39x_rxq {
 	 * per mbuf, as DPDK's vector PMDs rearm theirs.
 	 */
 	uint64_t rearm;
+	uint64_t ol_rearm;		/* ol_flags of a fresh mbuf */
 	uint64_t rx_ol[CH39X_RX_CSUM_TAB];	/* rx_ol_table_init() */
 	uint16_t stash_n;
 	struct rte_mbuf *stash[CH39X_RX_STASH];

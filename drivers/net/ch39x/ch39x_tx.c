@@ -138,9 +138,15 @@ struct tx_state {
 static __rte_always_inline void
 tx_begin(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
-	ch39x_tx_agg_init(&st->a, st->x->buf);
 	st->packets0 = q->c.packets;
-	if (fr == CH39X_FRAMING_NCM || fr == CH39X_FRAMING_MBIM)
+	/* The NTB builder counts an NTB's datagrams and bytes itself. */
+	if (fr == CH39X_FRAMING_NCM) {
+		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
+		return;
+	}
+	/* MBIM's and RNDIS's frames are counted in st->a, as the vendor's. */
+	ch39x_tx_agg_init(&st->a, st->x->buf);
+	if (fr == CH39X_FRAMING_MBIM)
 		ch39x_ncm_tx_begin(q->ncm, st->x->buf);
 	else if (fr == CH39X_FRAMING_RNDIS)
 		ch39x_rndis_tx_begin(q->rndis, st->x->buf);
@@ -169,8 +175,6 @@ tx_add(struct ch39x_txq *q, struct tx_state *st, const struct ch39x_tx_desc *d,
 {
 	switch (fr) {
 	case CH39X_FRAMING_NCM:
-		st->a.frames++;
-		st->a.frame_bytes += d->len;
 		return ch39x_ncm_tx_add(q->ncm, d->len);
 	case CH39X_FRAMING_RNDIS:
 		st->a.frames++;
@@ -234,6 +238,10 @@ static __rte_always_inline void
 tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 {
 	struct ch39x_usb_dev *u = q->ad->usb;
+	/* Its records and their bytes, before finish closes the NTB. */
+	uint32_t recs = fr == CH39X_FRAMING_NCM ? q->ncm->n : st->a.frames;
+	uint64_t rec_bytes = fr == CH39X_FRAMING_NCM ? q->ncm->payload :
+		st->a.frame_bytes;
 	struct ch39x_tx_end e = tx_finish(q, st, fr);
 	struct ch39x_xfer *x = st->x;
 	/*
@@ -260,8 +268,8 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	}
 	st->xfers++;
 	st->xbytes += e.len;
-	q->c.records += st->a.frames;
-	q->c.rec_bytes += st->a.frame_bytes;
+	q->c.records += recs;
+	q->c.rec_bytes += rec_bytes;
 }
 
 /*
@@ -283,6 +291,10 @@ tx_recycle(struct ch39x_txq *q, bool fresh)
 		k = u->ops->collect(u, CH39X_EP_BULK_OUT, done,
 				    CH39X_MAX_XFERS);
 	for (i = 0; i < k; i++) {
+		if (likely(done[i]->status == CH39X_XFER_OK)) {
+			q->free[q->nb_free++] = done[i];
+			continue;
+		}
 		/* The frames of a failed transfer are lost: counted, each. */
 		frames = q->frames[done[i] - q->xfers];
 		switch (done[i]->status) {
@@ -625,9 +637,15 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 			q->c.invalid++;
 			return 0;
 		}
-		if (!tx_room(q, st, len, fr))
-			return -1;
-		dst = tx_add_plain(q, st, len, fr);
+		/* NCM: into the open NTB in one step when it fits. */
+		dst = NULL;
+		if (fr == CH39X_FRAMING_NCM && st->x != NULL)
+			dst = ch39x_ncm_tx_try_add(q->ncm, len);
+		if (dst == NULL) {
+			if (!tx_room(q, st, len, fr))
+				return -1;
+			dst = tx_add_plain(q, st, len, fr);
+		}
 		rte_memcpy(dst, rte_pktmbuf_mtod(m, const void *), len);
 		q->c.packets++;
 		q->c.bytes += len;
@@ -692,23 +710,109 @@ tx_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m,
 static __rte_always_inline void
 tx_free(struct rte_mbuf **pkts, uint16_t n)
 {
+	/* The reference count and nb_segs, side by side: both 1. */
+	const uint32_t one_one = 1u | 1u << 16;
 	struct rte_mempool *mp;
 	struct rte_mbuf *m;
+	uintptr_t odd = 0;
+	uint32_t rs;
 	uint16_t i;
 
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, nb_segs) !=
+			 offsetof(struct rte_mbuf, refcnt) + 2);
 	if (n == 0)
 		return;
 	mp = pkts[0]->pool;
+	/* Every mbuf looked at, without a branch: what differs adds up. */
 	for (i = 0; i < n; i++) {
 		m = pkts[i];
-		if (unlikely(m->pool != mp || !RTE_MBUF_DIRECT(m) ||
-			     m->nb_segs != 1 ||
-			     rte_mbuf_refcnt_read(m) != 1)) {
-			rte_pktmbuf_free_bulk(pkts, n);
-			return;
-		}
+		memcpy(&rs, &m->refcnt, sizeof(rs));
+		odd |= ((uintptr_t)m->pool ^ (uintptr_t)mp) |
+			(uintptr_t)(m->ol_flags & (RTE_MBUF_F_INDIRECT |
+						   RTE_MBUF_F_EXTERNAL)) |
+			(uintptr_t)(rs ^ one_one);
+	}
+	if (unlikely(odd != 0)) {
+		rte_pktmbuf_free_bulk(pkts, n);
+		return;
 	}
 	rte_mempool_put_bulk(mp, (void **)pkts, n);
+}
+
+/*
+ * ECM: a frame per bulk OUT transfer. A plain frame (one segment, no
+ * offload, no tag) is copied into a free transfer and submitted at once,
+ * the short-packet rule inline, its counters added per burst; any other
+ * goes through tx_one(), whose transfer is submitted before the next
+ * frame so that frames leave in order. Returns the frames consumed.
+ */
+static __rte_always_inline uint16_t
+tx_ecm_frames(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf **pkts,
+	      uint16_t nb)
+{
+	struct ch39x_usb_dev *u = q->ad->usb;
+	const struct ch39x_ecm_cfg *c = &q->ad->ecm;
+	uint64_t packets = 0, bytes = 0, xbytes = 0, zlps = 0;
+	uint64_t recs = 0, rec_bytes = 0;
+	struct ch39x_ecm_tx_end e;
+	struct ch39x_xfer *x;
+	struct rte_mbuf *m;
+	uint32_t len;
+	uint16_t n;
+	int rc;
+
+	for (n = 0; n < nb; n++) {
+		m = pkts[n];
+		len = m->pkt_len;
+		if (unlikely((m->ol_flags & TX_OL_WORK) || m->nb_segs != 1 ||
+			     len < RTE_ETHER_HDR_LEN || len > q->max_frame)) {
+			rc = tx_one(q, st, m, CH39X_FRAMING_ECM);
+			if (st->x != NULL)
+				tx_submit(q, st, CH39X_FRAMING_ECM);
+			if (rc != 0) {
+				q->c.full++;
+				break;
+			}
+			continue;
+		}
+		if (q->nb_free == 0 && tx_reap(q) == 0) {
+			q->c.full++;
+			break;
+		}
+		x = q->free[--q->nb_free];
+		rte_memcpy(x->buf, rte_pktmbuf_mtod(m, const void *), len);
+		x->len = len;
+		x->zlp = false;
+		if (unlikely(c->out_maxp == 0 || len % c->out_maxp == 0)) {
+			e = ch39x_ecm_tx_finish(c, x->buf, len);
+			x->len = e.len;
+			x->zlp = e.zlp;
+			zlps += e.zlp;
+		}
+		q->frames[x - q->xfers] = 1;
+		packets++;
+		bytes += len;
+		rc = u->ops->submit(u, x);
+		if (unlikely(rc != 0)) {
+			/* The frame is lost, and counted. */
+			q->c.usb_errors++;
+			q->free[q->nb_free++] = x;
+			if (rc == -ENODEV)
+				ch39x_set_gone(q->ad, true);
+			continue;
+		}
+		st->xfers++;
+		xbytes += x->len;
+		recs++;
+		rec_bytes += len;
+	}
+	q->c.packets += packets;
+	q->c.bytes += bytes;
+	q->c.records += recs;
+	q->c.rec_bytes += rec_bytes;
+	st->xbytes += xbytes;
+	q->c.zlps += zlps;
+	return n;
 }
 
 static __rte_always_inline uint16_t
@@ -734,10 +838,14 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	 * less per burst while the queue has room.
 	 */
 	tx_recycle(q, false);
-	for (n = 0; n < nb; n++) {
-		if (tx_one(q, &st, pkts[n], fr) != 0) {
-			q->c.full++;
-			break;
+	if (fr == CH39X_FRAMING_ECM) {
+		n = tx_ecm_frames(q, &st, pkts, nb);
+	} else {
+		for (n = 0; n < nb; n++) {
+			if (tx_one(q, &st, pkts[n], fr) != 0) {
+				q->c.full++;
+				break;
+			}
 		}
 	}
 	if (st.x != NULL)
