@@ -28,8 +28,10 @@
 # Addresses are link-local (169.254.0.0/16): the links exist only inside
 # this VM, which has no network device at all.
 
+# param vmt_NAME: the value of vmt.NAME on the kernel command line (run.sh).
 param() {
-	tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1
+	tr ' ' '\n' < /proc/cmdline |
+		sed -n "s/^$1=//p; s/^vmt\.${1#vmt_}=//p" | tail -n 1
 }
 up() {
 	cut -d' ' -f1 /proc/uptime

@@ -250,21 +250,26 @@ done
 	$(perf_n $CPE_QOS_ROUTERS) * (120 + $(perf_n $CPE_QOS_LOADS) *
 	(CPE_QOS_SECS + 30)))); VM_MEM=1536; }
 # QOS=1's settings go to the guest in the run's directory (qos.conf), not
-# on the kernel command line, whose variables the kernel caps at 32.
+# on the kernel command line, whose variables the kernel caps at 32. The
+# guest's parameters are named vmt.NAME: a name with a dot is a module's
+# parameter to the kernel, which it neither passes to init nor counts
+# against that cap (an unknown NAME=value becomes one of init's 32
+# environment variables: past that the kernel panics, "Too many boot env
+# vars"); param vmt_NAME reads vmt.NAME.
 QOS_APPEND=
-[ "$QOS" = 1 ] && QOS_APPEND=" vmt_qos=1"
+[ "$QOS" = 1 ] && QOS_APPEND=" vmt.qos=1"
 # PPPOE=1: dialling, the transfers, the concentrator's restart (~3 min
 # under TCG on a busy machine).
-[ "$PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_pppoe=1"
+[ "$PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt.pppoe=1"
 	BOOT_TIMEOUT=$((BOOT_TIMEOUT + 300)); }
 # MBIM_PERF=1: the boot "usbip" with the MBIM modem only, Linux and
 # ch39x-cpe forwarding through it CPE_REPS times (tests/vm/mbim_perf.sh).
-[ "$MBIM_PERF" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_mbim_perf=1"
+[ "$MBIM_PERF" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt.mbim_perf=1"
 	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * (1 + $(perf_n $CPE_MODES)) *
 		(90 + CPE_SECS)))
 	VM_MEM=1536; }
 # CPE_PPPOE=1: three routers dialling and flooded CPE_REPS times.
-[ "$CPE_PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt_cpe_pppoe=1"
+[ "$CPE_PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt.cpe_pppoe=1"
 	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * 3 * (120 + CPE_SECS)))
 	VM_MEM=1536; }
 for v in "$CPE_QOS_REPS" "$CPE_QOS_SECS" "$CPE_QOS_RATE" "$CPE_QOS_ROUTERS" \
@@ -648,7 +653,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt_script=$VMDIR/guest.sh ${TREE_ARGS:+vmt_tree=$ROOT }vmt_out=$RUN vmt_bin=$BIN vmt_speed=$speed vmt_kdrv=$KDRV vmt_gadget=$GBIN vmt_pmd=$PMD_SO vmt_pmd_tests=$pmd_tests vmt_replug_cycles=$REPLUG_CYCLES vmt_bursts=$BURSTS vmt_many_n=${MANY_N// /,} vmt_many_secs=$MANY_SECS vmt_perf=$PERF vmt_perf_reps=$PERF_REPS vmt_perf_secs=$PERF_SECS vmt_perf_deep=$PERF_DEEP vmt_perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt_perf_deep_args=$PERF_DEEP_ARGS }vmt_perf_sizes=${PERF_SIZES// /,} vmt_perf_drivers=${PERF_DRIVERS// /,} vmt_perf_app=$PERF_APP vmt_perf_devs=${PERF_DEVS// /,} vmt_perf_profile=$PERF_PROFILE vmt_cpe=$CPE vmt_cpe_reps=$CPE_REPS vmt_cpe_secs=$CPE_SECS vmt_cpe_rates=${CPE_RATES// /,} vmt_cpe_modes=${CPE_MODES// /,} vmt_cpe_strace=$CPE_STRACE vmt_cpe_profile=$CPE_PROFILE vmt_cpe_sat=$CPE_SAT vmt_cpe_wan=${CPE_WAN// /,}${CPE_ARGS:+ vmt_cpe_args=$CPE_ARGS}$QOS_APPEND" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt.script=$VMDIR/guest.sh ${TREE_ARGS:+vmt.tree=$ROOT }vmt.out=$RUN vmt.bin=$BIN vmt.speed=$speed vmt.kdrv=$KDRV vmt.gadget=$GBIN vmt.pmd=$PMD_SO vmt.pmd_tests=$pmd_tests vmt.replug_cycles=$REPLUG_CYCLES vmt.bursts=$BURSTS vmt.many_n=${MANY_N// /,} vmt.many_secs=$MANY_SECS vmt.perf=$PERF vmt.perf_reps=$PERF_REPS vmt.perf_secs=$PERF_SECS vmt.perf_deep=$PERF_DEEP vmt.perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt.perf_deep_args=$PERF_DEEP_ARGS }vmt.perf_sizes=${PERF_SIZES// /,} vmt.perf_drivers=${PERF_DRIVERS// /,} vmt.perf_app=$PERF_APP vmt.perf_devs=${PERF_DEVS// /,} vmt.perf_profile=$PERF_PROFILE vmt.cpe=$CPE vmt.cpe_reps=$CPE_REPS vmt.cpe_secs=$CPE_SECS vmt.cpe_rates=${CPE_RATES// /,} vmt.cpe_modes=${CPE_MODES// /,} vmt.cpe_strace=$CPE_STRACE vmt.cpe_profile=$CPE_PROFILE vmt.cpe_sat=$CPE_SAT vmt.cpe_wan=${CPE_WAN// /,}${CPE_ARGS:+ vmt.cpe_args=$CPE_ARGS}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \
