@@ -75,6 +75,14 @@ class Modem:
     def ctl(self, *words):
         return json.loads(AT_MODEM.ctl_request(self.sock, words))
 
+    def wait_registered(self, secs=30):
+        """Until the responder has registered (--reg-delay after its
+        start: on a loaded machine later than a dialer's first query)."""
+        t = time.monotonic() + secs
+        while self.ctl('state').get('reg') not in (1, 5) and \
+                time.monotonic() < t:
+            time.sleep(0.05)
+
     def received(self):
         """The command lines the modem got, in order."""
         with open(self.log) as f:
@@ -334,6 +342,7 @@ def t_registration():
 
 def t_signal_status():
     with Modem('--csq', '20', '--rsrp', '-101', '--rsrq', '-12.5') as m:
+        m.wait_registered()
         r = dial(m, '--json', 'status')
         s = json.loads(r.out)
         check(r.rc == 0 and s['sim'] == 'ready' and s['registered'] and
