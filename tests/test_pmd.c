@@ -2773,6 +2773,7 @@ tc_rndis_keepalive(void)
 {
 	uint16_t a = tc.port[0], b = tc.port[1];
 	struct rte_ether_addr ma;
+	unsigned int i;
 
 	cdc_up(a, b, "rndis");
 	rte_eth_macaddr_get(a, &ma);
@@ -2783,9 +2784,18 @@ tc_rndis_keepalive(void)
 	CHECK(xstat(a, "rndis_resets") == 0 &&
 	      xstat(a, "rndis_timeouts") == 0, "reset %" PRIu64,
 	      xstat(a, "rndis_resets"));
-	/* The next KEEPALIVE is refused on the bus. */
-	CHECK(rte_pmd_ch39x_sim_fail_ctrl(a, 1) == 0, "fail_ctrl");
-	CHECK(xstat_within(a, "rndis_resets", 1, 15000), "no reset");
+	/*
+	 * The next control request is refused on the bus: meant for the
+	 * next KEEPALIVE, but another request (an indication's read, a
+	 * link query) may come first and take the failure on a loaded
+	 * machine; then the keepalive after it is refused again (3 tries).
+	 */
+	for (i = 0; i < 3 && xstat(a, "rndis_resets") == 0; i++) {
+		CHECK(rte_pmd_ch39x_sim_fail_ctrl(a, 1) == 0, "fail_ctrl");
+		xstat_within(a, "rndis_resets", 1, 15000);
+	}
+	CHECK(xstat(a, "rndis_resets") >= 1, "no reset after %u refused "
+	      "requests", i);
 	CHECK(one_frame(b, a, &ma), "no traffic after the reset");
 }
 
