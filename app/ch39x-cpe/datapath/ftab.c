@@ -74,10 +74,13 @@ void
 cpe_ftab_del(struct cpe_ftab *t, uint32_t pos)
 {
 	struct cpe_fent *f = cpe_ftab_at(t, pos);
+	/* The key on 8 bytes: rte_hash's CRC reads it 8 bytes at a time. */
+	uint64_t k[(sizeof(struct cpe_flow6_key) + 7) / 8];
 
 	if (!f->used)
 		return;
-	rte_hash_del_key(t->h, (char *)f + t->key_off);
+	memcpy(k, (char *)f + t->key_off, t->key_len);
+	rte_hash_del_key(t->h, k);
 	f->used = false;
 }
 

@@ -65,11 +65,14 @@ struct cpe_mb {
 	uint32_t sess;			/* NAT session, UINT32_MAX: none */
 	uint32_t sip, dip;		/* NAT's new addresses, network order */
 	uint16_t sport, dport;		/* and ports (ICMP: echo id in sport) */
-	/* IPv4's all in the first cache line; IPv6's key spills over. */
+	/*
+	 * IPv4's all in the first cache line; IPv6's key spills over. On 8
+	 * bytes: rte_hash's CRC reads a key 8 bytes at a time.
+	 */
 	union {
 		uint8_t k4[16];		/* flow4's key (CPE_MB_KEY4) */
 		uint8_t k6[40];		/* flow6's key (CPE_MB_KEY6) */
-	} key;
+	} __rte_aligned(8) key;
 	uint8_t nh6[16];		/* IPv6 next hop */
 };
 
