@@ -118,7 +118,10 @@ vm_ok=$(bg_ok vm)
 bg_pid=$!
 
 # External programs (dpdk-testpmd) cannot load an ASan-built plugin, so the
-# sanitizer pass covers the suites whose programs we build ourselves.
+# sanitizer pass covers the suites whose programs we build ourselves; of
+# the router's, those of the data path (the suite cpe less cpe_long: QoS
+# timing, telemetry, idle, DHCP, replug and MBIM run in the main pass
+# only, for CI's time budget).
 if [ ! -f "$asandir/build.ninja" ]; then
 	meson setup "$asandir" "$top" -Dsanitize=true >/dev/null || rc=1
 fi
@@ -126,7 +129,8 @@ if ninja -C "$asandir" >/dev/null; then
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ASAN_OPTIONS=detect_leaks=1 \
 	meson test -C "$asandir" --print-errorlogs --num-processes 1 \
-		--suite unit --suite pmd --suite fuzz --suite app --suite cpe ||
+		--suite unit --suite pmd --suite fuzz --suite app --suite cpe \
+		--no-suite cpe_long ||
 		rc=1
 else
 	echo "sanitizer build failed"; rc=1
