@@ -143,11 +143,18 @@ fi
 # exists), else DPDK_TARBALL, DPDK_SRC, DPDK_GIT or Debian's archive. A
 # release whose source cannot be had is reported as a skip with the reason
 # (exit 3); a build or test failure counts as a failure.
+# Each leg's output is kept in .cache/lts/VERSION.log too, for
+# scripts/lts_report.py (doc/lts/dpdk-lts.txt).
 lts_dirs=()
+mkdir -p "$top/.cache/lts"
 for v in ${LTS_VERSIONS:-23.11 24.11 25.11}; do
 	rm -f "$top/build-lts-$v/meson-logs/testlog.json"
-	LTS_SUITES="unit pmd" bash "$top/scripts/dpdk-lts.sh" "$v"
-	lrc=$?
+	s=$SECONDS
+	LTS_SUITES="unit pmd" bash "$top/scripts/dpdk-lts.sh" "$v" 2>&1 |
+		tee "$top/.cache/lts/$v.log"
+	lrc=${PIPESTATUS[0]}
+	echo "test.sh: dpdk-lts $v took $((SECONDS - s)) s" |
+		tee -a "$top/.cache/lts/$v.log"
 	if [ "$lrc" -eq 3 ]; then
 		echo "dpdk-lts $v: SKIP, no DPDK $v source on this machine (see above)"
 		continue
