@@ -39,7 +39,9 @@
 # PKG_CONFIG_PATH names its libdpdk.pc, its driver-SDK headers come with it
 # (-Denable_driver_sdk=true), its lib and bin directories come first in
 # LD_LIBRARY_PATH and PATH, and the in-process test suites 'unit' and 'pmd'
-# run. Set LTS_SUITES to run other suites (e.g. "unit pmd testpmd").
+# run. Set LTS_SUITES to run other suites (e.g. "unit pmd testpmd"), and
+# LTS_PMD_JOBS to limit the PMD's build to that many compile jobs (scripts/
+# test.sh's leg beside its main pass: one, to leave that pass a core).
 #
 #   scripts/dpdk-lts.sh --source VERSION
 #                     prints the source a build would use now (the line
@@ -65,7 +67,7 @@ bdir="$top/build-lts-$ver"
 run_pmd_tests() {
 	local args=()
 	for s in $suites; do args+=(--suite "$s"); done
-	ninja -C "$bdir"
+	ninja -C "$bdir" ${LTS_PMD_JOBS:+-j "$LTS_PMD_JOBS"}
 	meson test -C "$bdir" --num-processes 1 --print-errorlogs "${args[@]}"
 }
 

@@ -12,8 +12,9 @@
 # The Debian packages too (scripts/deb.sh for amd64 and arm64,
 # tests/deb_install.sh, tests/deb_arm64.sh), as one more step; DEB=0: not.
 #
-# The guests run beside the main pass, the arm64 suites and the packages
-# beside the sanitizer pass (see "two stages" below); each step says how
+# The guests (then the first LTS leg) run beside the main pass, the arm64
+# suites and the packages beside the sanitizer pass and the other LTS legs
+# (see "two stages" below); each step says how
 # long it took ("test.sh: ... took N s").
 #
 # scripts/test.sh --under-load (or STRESS=N scripts/test.sh): instead, every
@@ -73,6 +74,33 @@ bg_ok() {
 		END { print (seen && !bad) ? 1 : 0 }' "$bg_status"
 }
 
+# The DPDK LTS releases after the system's 22.11 (scripts/dpdk-lts.sh): the
+# PMD and its apps built against each, its unit and pmd suites run. The
+# minimal DPDK is cached per machine; its source comes from DPDK's release
+# tarballs in DPDK_TARBALLS (.ci/run sets it to ../shared/dpdk when that
+# exists), else DPDK_TARBALL, DPDK_SRC, DPDK_GIT or Debian's archive. A
+# release whose source cannot be had is reported as a skip with the reason
+# (exit 3); a build or test failure counts as a failure. Each leg's output
+# is kept in .cache/lts/VERSION.log too, for scripts/lts_report.py
+# (doc/lts/dpdk-lts.txt).
+lts_versions=(${LTS_VERSIONS:-23.11 24.11 25.11})
+mkdir -p "$top/.cache/lts"
+# lts_leg VERSION: one leg; "lts VERSION 0" in the status file on failure.
+lts_leg() {
+	local v=$1 s=$SECONDS lrc
+	rm -f "$top/build-lts-$v/meson-logs/testlog.json"
+	LTS_SUITES="unit pmd" bash "$top/scripts/dpdk-lts.sh" "$v" 2>&1 |
+		tee "$top/.cache/lts/$v.log"
+	lrc=${PIPESTATUS[0]}
+	echo "test.sh: dpdk-lts $v took $((SECONDS - s)) s" |
+		tee -a "$top/.cache/lts/$v.log"
+	case $lrc in
+	0) ;;
+	3) echo "dpdk-lts $v: SKIP, no DPDK $v source on this machine (see above)" ;;
+	*) echo "dpdk-lts $v: FAIL (exit $lrc)"; echo "lts $v 0" >> "$bg_status" ;;
+	esac
+}
+
 # Stage 1, in the background: the libusb transport on a real Linux USB
 # stack: NCM and ECM gadgets in a QEMU guest (tests/vm/run.sh), at high
 # speed and SuperSpeed; then the router's PPPoE WAN against pppoe-server
@@ -83,6 +111,10 @@ bg_ok() {
 	bash "$top/tests/vm/run.sh" && PPPOE=1 bash "$top/tests/vm/run.sh" && st=1
 	echo "vm $st" >> "$bg_status"
 	bg_took "the guests" "$s"
+	# The guests end some minutes before the main pass: the first LTS
+	# leg takes that core (about 3 minutes with its DPDK cached), one
+	# compile job at a time so that the main pass keeps the other.
+	[ ${#lts_versions[@]} -eq 0 ] || LTS_PMD_JOBS=1 lts_leg "${lts_versions[0]}"
 ) > "$bg_log" 2>&1 &
 bg_pid=$!
 meson test -C "$builddir" --print-errorlogs --num-processes 1 || rc=1
@@ -136,35 +168,16 @@ else
 	echo "sanitizer build failed"; rc=1
 fi
 
-# The DPDK LTS releases after the system's 22.11 (scripts/dpdk-lts.sh): the
-# PMD and its apps built against each, its unit and pmd suites run. The
-# minimal DPDK is cached per machine; its source comes from DPDK's release
-# tarballs in DPDK_TARBALLS (.ci/run sets it to ../shared/dpdk when that
-# exists), else DPDK_TARBALL, DPDK_SRC, DPDK_GIT or Debian's archive. A
-# release whose source cannot be had is reported as a skip with the reason
-# (exit 3); a build or test failure counts as a failure.
-# Each leg's output is kept in .cache/lts/VERSION.log too, for
-# scripts/lts_report.py (doc/lts/dpdk-lts.txt).
-lts_dirs=()
-mkdir -p "$top/.cache/lts"
-for v in ${LTS_VERSIONS:-23.11 24.11 25.11}; do
-	rm -f "$top/build-lts-$v/meson-logs/testlog.json"
-	s=$SECONDS
-	LTS_SUITES="unit pmd" bash "$top/scripts/dpdk-lts.sh" "$v" 2>&1 |
-		tee "$top/.cache/lts/$v.log"
-	lrc=${PIPESTATUS[0]}
-	echo "test.sh: dpdk-lts $v took $((SECONDS - s)) s" |
-		tee -a "$top/.cache/lts/$v.log"
-	if [ "$lrc" -eq 3 ]; then
-		echo "dpdk-lts $v: SKIP, no DPDK $v source on this machine (see above)"
-		continue
-	fi
-	lts_dirs+=("$top/build-lts-$v")
-	if [ "$lrc" -ne 0 ]; then
-		echo "dpdk-lts $v: FAIL (exit $lrc)"
-		rc=1
-	fi
+# The other LTS legs (the first ran after the guests).
+for v in "${lts_versions[@]:1}"; do
+	lts_leg "$v"
 done
+lts_dirs=()
+for v in "${lts_versions[@]}"; do
+	[ -f "$top/build-lts-$v/meson-logs/testlog.json" ] &&
+		lts_dirs+=("$top/build-lts-$v")
+done
+grep -q '^lts ' "$bg_status" && rc=1
 
 logdirs=("$builddir" "$asandir" "${lts_dirs[@]}")
 took "the sanitizer pass and the LTS builds"
