@@ -11,7 +11,10 @@ Two literal blocks of the architecture page are made, never drawn by hand:
   them: ``CH39X_CPE -- --graph-dot`` (control/graph.c: every node
   RTE_NODE_REGISTER made, the per-port clones for one port "K" and the
   drop reasons' clones, the edges added at graph creation), one line a
-  node: its name and its next edges in edge order.
+  node: its name and its next edges in edge order. Only the nodes whose
+  RTE_NODE_REGISTER is in APP_DIR's C files (".name = ...") and their
+  clones are drawn, so that a DPDK release whose own node library gets
+  linked in draws the same.
 - ".. cpe-files": the app's modules by layer and what each depends on
   (includes and calls by name), as ``tests/check_cpe_structure.py APP_DIR
   --text`` prints them: no circle, no call back up.
@@ -38,6 +41,7 @@ import sys
 WIDTH = 78
 EDGE_RE = re.compile(r'^\s*"([^"]+)"\s*->\s*"([^"]+)"\s*\[label="(\d+)"\];')
 NODE_RE = re.compile(r'^\s*"([^"]+)";')
+NAME_RE = re.compile(r'\.name\s*=\s*"([^"]+)"')
 MARKS = {
     'cpe-graph': '.. cpe-graph: ch39x-cpe -- --graph-dot '
                  '(scripts/cpe_graph_doc.py)',
@@ -60,8 +64,24 @@ def wrap(head, words, indent):
     return [ln.rstrip() for ln in lines]
 
 
-def graph_lines(app):
-    """The nodes and their edges, from the router's own --graph-dot."""
+def registered(app_dir):
+    """The names of the nodes app_dir's C files register."""
+    names = set()
+    for root, _, files in os.walk(app_dir):
+        for f in files:
+            if not f.endswith('.c'):
+                continue
+            with open(os.path.join(root, f), encoding='utf-8') as fh:
+                text = fh.read()
+            if 'RTE_NODE_REGISTER' in text:
+                names.update(NAME_RE.findall(text))
+    return names
+
+
+def graph_lines(app, app_dir):
+    """The nodes and their edges, from the router's own --graph-dot:
+    those app_dir registers and their clones (NAME-SUFFIX), not nodes a
+    DPDK library linked in may register (librte_node's)."""
     # A cross build runs the program under meson's wrapper (qemu-user).
     cmd = shlex.split(os.environ.get('MESON_EXE_WRAPPER', '')) + [app]
     res = subprocess.run(cmd + ['--', '--graph-dot'], capture_output=True,
@@ -79,8 +99,12 @@ def graph_lines(app):
         m = NODE_RE.match(ln)
         if m:
             nodes.setdefault(m.group(1), [])
+    ours = registered(app_dir)
+    nodes = {n: e for n, e in nodes.items()
+             if n in ours or n.split('-')[0] in ours}
     if not nodes:
-        sys.exit('cpe_graph_doc: no node in %s --graph-dot' % app)
+        sys.exit('cpe_graph_doc: no node of %s in %s --graph-dot' %
+                 (app_dir, app))
     width = max(len(n) for n in nodes if nodes[n]) + 2
     out = []
     for name in sorted(n for n in nodes if nodes[n]):
@@ -154,7 +178,7 @@ def main():
     ap.add_argument('--update', action='store_true',
                     help='rewrite the blocks in --doc')
     a = ap.parse_args()
-    want = {'cpe-graph': block('cpe-graph', graph_lines(a.app)),
+    want = {'cpe-graph': block('cpe-graph', graph_lines(a.app, a.app_dir)),
             'cpe-files': block('cpe-files', files_lines(a.app_dir))}
     if a.doc is None:
         for k in ('cpe-graph', 'cpe-files'):
