@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The ch39x authors
-"""Check the CPE guide's option reference against the router's option table.
+"""Check the CPE option reference (doc/guides/cpe_options.rst) against
+the router's option table.
 
-usage: check_cpe_opts_doc.py CH39X_CPE cpe.rst
+usage: check_cpe_opts_doc.py CH39X_CPE cpe_options.rst
 
 The reference is made from app/ch39x-cpe/control/opts_table.h:
 `ch39x-cpe -- --options-rst` prints it. The guide holds it between the
@@ -61,7 +62,7 @@ def main(argv):
           'of `ch39x-cpe -- --options-rst`:' % (guide, BEGIN, END))
     sys.stdout.writelines(difflib.unified_diff(
         [l + '\n' for l in have], [l + '\n' for l in want],
-        'cpe.rst', 'ch39x-cpe -- --options-rst'))
+        os.path.basename(guide), 'ch39x-cpe -- --options-rst'))
     return 1
 
 
