@@ -23,15 +23,17 @@ tpargs=(-i --total-num-mbufs=8192 --enable-scatter --mbuf-size=2048
 
 python3 "$here/tcp_pcap.py" gen "$priv/a.pcap" --ip 4 --frames 20 --frame-len 9014
 python3 "$here/tcp_pcap.py" gen "$priv/b.pcap" --ip 6 --frames 20 --frame-len 9000
+. "$here/testpmd_lib.sh"
 {
-	sleep 1
 	echo "set fwd io"
 	echo "start"
-	sleep 2
+	# Until both ports have taken their 20 frames (30 s at most).
+	tp_until "$priv/io.log" "show port xstats all" '/rx_chained_frames:/ {
+		n++; t += ($2 == 20) } END { if (n == 2) print t }' 2 || true
 	echo "stop"
 	echo "show port xstats all"
 	echo "quit"
-} | timeout 60 dpdk-testpmd "${eal[@]}" \
+} | timeout 120 $TP_LINEBUF dpdk-testpmd "${eal[@]}" \
 	--vdev "net_ch39x0,wire=pcap:$priv/a.pcap:$priv/b-out.pcap" \
 	--vdev "net_ch39x1,wire=pcap:$priv/b.pcap:$priv/a-out.pcap" \
 	-- "${tpargs[@]}" > "$priv/io.log" 2>&1 || { tail -30 "$priv/io.log"; exit 1; }
@@ -43,7 +45,9 @@ for d in a b; do
 		echo "FAIL: $d.pcap changed on the way"; fail=1
 	fi
 done
-chains=$(awk '/rx_chained_frames:/ {print $2}' "$priv/io.log" | paste -sd' ')
+# The last report of both ports (the feeder asked while waiting too).
+chains=$(awk '/rx_chained_frames:/ {print $2}' "$priv/io.log" | tail -n 2 |
+	paste -sd' ')
 if [ "$chains" = "20 20" ]; then
 	echo "ok: every frame arrived as an mbuf chain on both ports ($chains)"
 else
@@ -51,20 +55,20 @@ else
 fi
 
 {
-	sleep 1
 	echo "set fwd txonly"
 	echo "set txpkts 2000,2000,2000,2000,1000"
 	echo "set burst 8"
 	echo "start"
-	sleep 1
+	tp_until "$priv/tx.log" "show port xstats 0" \
+		'/tx_good_packets:/ { print ($2 >= 64); exit }' 1 || true
 	echo "stop"
 	echo "show port xstats 0"
 	echo "quit"
-} | timeout 60 dpdk-testpmd "${eal[@]}" \
+} | timeout 120 $TP_LINEBUF dpdk-testpmd "${eal[@]}" \
 	--vdev "net_ch39x0,wire=pcap::$priv/tx.pcap" \
 	--vdev "net_ch39x1,wire=loop" \
 	-- "${tpargs[@]}" > "$priv/tx.log" 2>&1 || { tail -30 "$priv/tx.log"; exit 1; }
-sent=$(awk '/tx_good_packets:/ {print $2; exit}' "$priv/tx.log")
+sent=$(awk '/tx_good_packets:/ { v = $2 } END { print v }' "$priv/tx.log")
 frames=$(tshark -r "$priv/tx.pcap" 2>/dev/null | wc -l)
 n9000=$(tshark -r "$priv/tx.pcap" -Y "frame.len == 9000" 2>/dev/null | wc -l)
 badip=$(tshark -r "$priv/tx.pcap" -o ip.check_checksum:TRUE \

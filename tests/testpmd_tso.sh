@@ -17,6 +17,7 @@ chmod 700 "$priv"
 cp "$pmd_so" "$priv/"
 so=$priv/$(basename "$pmd_so")
 fail=0
+. "$here/testpmd_lib.sh"
 
 # run IP MSS TSO-MODE OUT-PCAP EXPECTED-PATH [INPUT-MTU]
 # Port 0 receives frames of INPUT-MTU (default 9000); port 1 sends at MTU
@@ -28,7 +29,6 @@ run() {
 		--frames 8 --frame-len $((in_mtu + 14))
 	rm -f "$out"
 	{
-		sleep 1
 		echo "port stop all"
 		echo "csum set ip hw 1"
 		echo "csum set tcp hw 1"
@@ -37,11 +37,13 @@ run() {
 		echo "port start all"
 		echo "set fwd csum"
 		echo "start"
-		sleep 2
+		# Until the 8 super-frames have been sent (30 s at most).
+		tp_until "$log" "show port xstats 1" '/tx_tso_(hw|sw)_frames:/ {
+			n++; t += $2 } END { if (n == 2) print (t >= 8) }' 1 || true
 		echo "stop"
 		echo "show port xstats 1"
 		echo "quit"
-	} | timeout 60 dpdk-testpmd --no-huge --no-pci -m 512 \
+	} | timeout 120 $TP_LINEBUF dpdk-testpmd --no-huge --no-pci -m 512 \
 		--file-prefix "ch39x_tso_$$" -d "$so" \
 		--vdev "net_ch39x0,wire=pcap:$in:" \
 		--vdev "net_ch39x1,wire=pcap::$out,tso=$mode" \
@@ -68,8 +70,9 @@ run() {
 	fi
 	# Which path did the work: the chip's (hardware) or the PMD's.
 	local hw sw
-	hw=$(awk '/tx_tso_hw_frames:/ {print $2}' "$log")
-	sw=$(awk '/tx_tso_sw_frames:/ {print $2}' "$log")
+	# The last report (the feeder asked while waiting too).
+	hw=$(awk '/tx_tso_hw_frames:/ { v = $2 } END { print v }' "$log")
+	sw=$(awk '/tx_tso_sw_frames:/ { v = $2 } END { print v }' "$log")
 	if [ "$5" = hw ] && [ "${hw:-0}" -eq 8 ] && [ "${sw:-0}" -eq 0 ]; then
 		echo "ok: hardware TSO took all 8 super-frames"
 	elif [ "$5" = sw ] && [ "${sw:-0}" -eq 8 ] && [ "${hw:-0}" -eq 0 ]; then
