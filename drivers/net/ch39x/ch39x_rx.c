@@ -847,6 +847,8 @@ rx_ncm_run(struct ch39x_rxq *q, struct ch39x_xfer *x, struct rte_mbuf **pkts,
 
 	RTE_BUILD_BUG_ON(CH39X_RX_RUN > CH39X_RX_STASH);
 	k = ch39x_ncm_rx_burst(&q->ncm, d, RTE_MIN(nb - n, CH39X_RX_RUN));
+	/* The last batch of the NTB: no call more to learn it is empty. */
+	*used_up = ch39x_ncm_rx_used_up(&q->ncm);
 	if (k == 0) {
 		*used_up = true;
 		return n;
