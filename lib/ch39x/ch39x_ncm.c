@@ -765,7 +765,8 @@ ch39x_ncm_rx_next(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d)
  * ch39x_ncm_rx_next() on it folded into three comparisons, nothing
  * written back but the cursor. Stops at the first entry that is not a
  * good datagram (null, bad, the end of wLength), which the caller's
- * ch39x_ncm_rx_next() then takes. n32 is a constant in each caller: the
+ * ch39x_ncm_rx_next() then takes, but for the null entry that ends an
+ * NDP of good ones, which it closes. n32 is a constant in each caller: the
  * entry layout folds in.
  */
 static inline unsigned int
@@ -782,7 +783,7 @@ rx_good_entries(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
 	 * len - min <= lspan (both unsigned: what is below wraps above).
 	 */
 	uint32_t span = block - hdr, lspan = maxd - min;
-	uint32_t idx, len, w;
+	uint32_t idx = 0, len = 0, w;
 	uint64_t sum = 0;
 	unsigned int n, lim;
 
@@ -818,6 +819,15 @@ rx_good_entries(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
 		rx->entry += n * dpe;
 		rx->first_entry = false;
 		*bytes += sum;
+		/*
+		 * A null entry after good ones, the clean end of the NDP: closed
+		 * here as ch39x_ncm_rx_next() would (nothing to count), a call
+		 * less per NDP.
+		 */
+		if (n < lim && idx == 0 && len == 0) {
+			rx->entry += dpe;
+			rx->in_ndp = false;
+		}
 	}
 	return n;
 }
@@ -829,19 +839,27 @@ ch39x_ncm_rx_burst(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
 	const bool n32 = rx->cfg.ntb32;
 	uint64_t bytes = 0;
 	unsigned int n = 0, fast = 0, k;
+	uint32_t off;
 
 	while (n < max) {
-		if (rx->in_ndp) {
-			k = n32 ? rx_good_entries(rx, d + n, max - n, &bytes,
-						  true) :
-				rx_good_entries(rx, d + n, max - n, &bytes,
-						false);
-			n += k;
-			fast += k;
-			if (n == max)
+		/*
+		 * The next NDP, opened here as ch39x_ncm_rx_next() would, so
+		 * that its first entry is read in the batch too.
+		 */
+		if (!rx->in_ndp) {
+			off = rx->next_ndp;
+			rx->next_ndp = 0;
+			if (off == 0 || !rx_open_ndp(rx, off))
 				break;
+			continue;
 		}
-		/* The entry that stopped the run, or the next NDP. */
+		k = n32 ? rx_good_entries(rx, d + n, max - n, &bytes, true) :
+			rx_good_entries(rx, d + n, max - n, &bytes, false);
+		n += k;
+		fast += k;
+		if (n == max || !rx->in_ndp)
+			continue;
+		/* The entry that stopped the run: null, bad or the last. */
 		if (ch39x_ncm_rx_next(rx, &d[n]) == 0)
 			break;
 		n++;

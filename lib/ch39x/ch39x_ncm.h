@@ -499,11 +499,22 @@ int ch39x_ncm_rx_next(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d);
  * ch39x_ncm_rx_next() would yield, with the same checks and counters.
  * The entries of an open NDP that describe good datagrams are read in
  * one loop, each field once, the counters added once per call; the
- * others (a null entry, a bad one, the next NDP) go through
- * ch39x_ncm_rx_next(). Returns how many, 0 when the NTB is used up.
+ * others (a null entry, a bad one) go through ch39x_ncm_rx_next(); the
+ * next NDP is opened in the batch. Returns how many, 0 when the NTB is
+ * used up.
  */
 unsigned int ch39x_ncm_rx_burst(struct ch39x_ncm_rx *rx,
 				struct ch39x_ncm_dgram *d, unsigned int max);
+/*
+ * Whether the NTB has nothing more to yield: no NDP open and none next
+ * (the next ch39x_ncm_rx_next() or ch39x_ncm_rx_burst() would return 0),
+ * so that a caller that got a short batch need not ask again.
+ */
+static inline bool
+ch39x_ncm_rx_used_up(const struct ch39x_ncm_rx *rx)
+{
+	return !rx->in_ndp && rx->next_ndp == 0;
+}
 /* Forget the sequence number (after a stop or a data interface reset). */
 void ch39x_ncm_rx_reset_seq(struct ch39x_ncm_rx *rx);
 

@@ -41,7 +41,11 @@
 # "copy_inline", to read the calibration against, the copies as the run
 # itself made them: the PMD's lines of rte_memcpy.h and of the vector
 # intrinsics it is made of (callgrind counts an inline function's lines
-# under its header).
+# under its header), and "work_made", own less copy_inline: the
+# per-packet work beside the copies as made (the calibration averages 16
+# misalignments; a framing's real ones cost less or more: ECM's frames
+# start their transfers). pmd_instr.txt opens with the table
+# own = copy + work of both.
 # Writes OUT/pmd_instr.csv (layers per configuration), OUT/pmd_instr_fn.csv
 # (the TOP functions by self count per configuration) and
 # OUT/pmd_instr.txt (both as tables, with the command and the PMD's git
@@ -367,7 +371,7 @@ null = {r[1]: r[2] for r in rows if r[0] == "net_null"}
 head = ["config", "frame", "own", "pmd_code", "own_dpdk", "own_libc",
         "model", "dpdk", "libc", "app", "other", "total",
         "own_per_net_null", "packets", "copy_calib", "copies", "copy",
-        "work", "copy_inline"]
+        "work", "copy_inline", "work_made"]
 with open(f"{out}/pmd_instr.csv", "w") as f:
     f.write(",".join(head) + "\n")
     for r in rows:
@@ -377,7 +381,8 @@ with open(f"{out}/pmd_instr.csv", "w") as f:
         f.write(",".join([r[0], r[1]] + [f"{x:.1f}" for x in r[2:12]] +
                          [f"{ratio:.2f}", str(r[12]),
                           f"{calib[r[1]]:.1f}", str(k), f"{cp:.1f}",
-                          f"{r[2] - cp:.1f}", f"{r[13]:.1f}"]) + "\n")
+                          f"{r[2] - cp:.1f}", f"{r[13]:.1f}",
+                          f"{r[2] - r[13]:.1f}"]) + "\n")
 with open(f"{out}/pmd_instr_fn.csv", "w") as f:
     f.write("config,frame,function,layer,instr_per_packet\n")
     for r in fnrows:
@@ -391,6 +396,17 @@ with open(f"{out}/pmd_instr.txt", "w") as f:
             f"run {started}-{ended}\n")
     f.write(f"PMD git {rev}; runs of {short} s and {long_} s (or 2x, 4x)"
             "\n\n")
+    # own = copy + work per configuration and frame, instructions per
+    # forwarded packet: the copy by the calibration and as made.
+    f.write("own = copy + work (instructions per forwarded packet; copy: "
+            "copy_calib x copies | as made)\n")
+    f.write(f"{'config':14} {'frame':>5} {'own':>7} {'copy':>7} {'work':>7}"
+            f" {'copy_made':>9} {'work_made':>9}\n")
+    for r in rows:
+        cp = copies(r[0], r[1]) * calib[r[1]]
+        f.write(f"{r[0]:14} {r[1]:>5} {r[2]:7.1f} {cp:7.1f} "
+                f"{r[2] - cp:7.1f} {r[13]:9.1f} {r[2] - r[13]:9.1f}\n")
+    f.write("\n")
     f.write(open(f"{out}/pmd_instr.csv").read().replace(",", " ") + "\n")
     cur = None
     for r in fnrows:

@@ -46,6 +46,7 @@
 #include "ch39x_reconnect.h"
 #include "ch39x_rx_intr.h"
 #include "ch39x_rx.h"
+#include "ch39x_rxq.h"
 #include "ch39x_tx.h"
 #include "ch39x_xstats.h"
 

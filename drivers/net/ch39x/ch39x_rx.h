@@ -120,15 +120,7 @@ void ch39x_rx_parsed_ncm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_ecm(const struct ch39x_rxq *q, struct ch39x_rx_parsed *p);
 void ch39x_rx_parsed_rndis(const struct ch39x_rxq *q,
 			   struct ch39x_rx_parsed *p);
-int ch39x_rxq_alloc(struct ch39x_adapter *ad, struct ch39x_rxq *q,
-		    uint16_t nb_desc);
-int ch39x_rxq_bind(struct rte_eth_dev *dev, struct ch39x_rxq *q);
-void ch39x_rxq_free(struct ch39x_rxq *q);
-int ch39x_rxq_resize(struct ch39x_adapter *ad, uint32_t size);
-void ch39x_rxq_stop(struct ch39x_rxq *q);
-int ch39x_rxq_start(struct ch39x_rxq *q);
-/* Cancel every transfer of ep and wait (bounded) until all are back. */
-void ch39x_drain_ep(struct ch39x_usb_dev *u, enum ch39x_ep ep,
-		    struct ch39x_xfer *xs, uint16_t n);
+/* The queue's checksum-flag table (q->rx_ol), from its parser's. */
+void ch39x_rx_ol_init(struct ch39x_rxq *q);
 
 #endif /* CH39X_RX_H */

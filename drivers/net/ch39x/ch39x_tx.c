@@ -26,6 +26,7 @@
 #include "ch39x_mbim_port.h"
 #include "ch39x_net.h"
 #include "ch39x_rx.h"
+#include "ch39x_rxq.h"
 #include "ch39x_tso.h"
 #include "ch39x_tx.h"
 #include "ch39x_xfer_buf.h"
