@@ -73,6 +73,13 @@ wan_host() {
 	ip -n "$wan" link set "$tw" up
 	ip -n "$wan" route add 100.64.0.0/10 via 198.51.100.2
 }
+# mbim_router: the router "main" with $priv/cpe.conf, the hosts' IPv4.
+mbim_router() {
+	start_router main
+	host_v4 $LAN_RT $LAN_H 10.255.255.1
+	ip -n "$wan" addr flush dev "$tw"
+	wan_host
+}
 # nat_path TAG [quick]: a UDP datagram from the LAN host seen at the WAN
 # host from the session's address; a ping; iperf3 TCP both ways (not
 # quick).
@@ -130,10 +137,7 @@ for i in range(5):
 	echo "route default,100.64.39.1"
 	echo json
 } > "$priv/cpe.conf"
-start_router main
-host_v4 $LAN_RT $LAN_H 10.255.255.1
-ip -n "$wan" addr flush dev "$tw"
-wan_host
+mbim_router
 check 'wait_session' "the PMD connected the modem (/ch39x/mbim,1 connected)"
 r=$(ctl /ch39x/mbim)
 check 'echo "$r" | grep -q "\"ports\": \[1\]\|\"ports\":\[1\]"' "/ch39x/mbim: port 1 is the MBIM port ($r)"
@@ -152,10 +156,7 @@ stop_router main
 	echo "tap 1=$pw"
 	echo json
 } > "$priv/cpe.conf"
-start_router main
-host_v4 $LAN_RT $LAN_H 10.255.255.1
-ip -n "$wan" addr flush dev "$tw"
-wan_host
+mbim_router
 r=$(ctl /cpe/wan)
 check '[ "$(field "$r" mode)" = dhcp ] && [ "$(field "$r" address)" = none ]' "dynamic: no address before the tool ($r)"
 ip netns exec "$rt" timeout 200 python3 "$tool" -p "cpe_${id}_main" \
@@ -188,10 +189,7 @@ check 'echo "$out" | grep -q -- "--wan 1=mbim: port 1 is not a net_ch39x MBIM po
 	echo "wan 1=mbim"
 	echo json
 } > "$priv/cpe.conf"
-start_router main
-host_v4 $LAN_RT $LAN_H 10.255.255.1
-ip -n "$wan" addr flush dev "$tw"
-wan_host
+mbim_router
 ip -n "$wan" addr add 2001:db8:ff::1/64 dev "$tw" nodad
 ip -n "$wan" -6 route add 2001:db8:39::/64 via 2001:db8:ff::2
 check 'wait_wan 100.64.39.2/30' "mbim: the session's 100.64.39.2/30 is the WAN's, no tool, no DHCP"
