@@ -27,9 +27,9 @@
 # default IPv6 route from the RA in the session; ch39x-cpe-mbim only puts
 # the LAN's /64 on the LAN TAP (dnsmasq's RAs) and writes the DNS; the
 # LAN host's IPv4 through NAT and its SLAAC IPv6 to the operator's host;
-# the model's network lost: the session, the link, the addresses go and
-# nothing leaves; found again: the PMD redials and the same traffic flows
-# without a restart; no ARP or solicitation ever asked of the PMD; the
+# the network ends the session: the link and the addresses go, the LAN's
+# pings meanwhile are dropped (counted), the PMD redials and the same
+# traffic flows again without a restart; no ARP or solicitation ever asked of the PMD; the
 # session's counters and the PMD's MBIM xstats in the exit JSON.
 #
 # Usage: cpe_mbim.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
@@ -237,26 +237,30 @@ wait_lan6() {
 check 'wait_lan6' "mbim: the LAN host took an address from the router's LAN RA (the session's /64)"
 nat_path mbim quick
 check 'L ping -6 -c 3 -i 0.3 -W 5 2001:db8:ff::1 >/dev/null' "mbim: the LAN host's IPv6 ($(lan6)) reaches the operator's 2001:db8:ff::1 through the session"
-# The network lost: the session, its link and addresses go.
-r=$(ctl /cpe/sim/mbim,1,lose)
-t_lose=$SECONDS
-wait_down() {
-	local i w
-	for i in $(seq 60); do
-		w=$(ctl /cpe/wan)
-		[ "$(field "$w" address)" = none ] && [ "$(field "$w" prefix6)" = none ] && return 0
-		sleep 0.5
+# The network ends the session: the link and the addresses go until the
+# PMD redials (1 s later); LAN pings meanwhile are lost and counted, then
+# answered again, without a restart.
+wait_downs() {
+	local i
+	for i in $(seq 100); do
+		[ "$(field "$(ctl /cpe/wan)" mbim_downs)" = 1 ] && return 0
+		sleep 0.1
 	done
 	return 1
 }
-check 'wait_down' "mbim: coverage lost ($r): the WAN's address and /64 withdrawn"
-check '! L ping -c 1 -W 1 $WAN_H >/dev/null 2>&1 && ! L ping -6 -c 1 -W 1 2001:db8:ff::1 >/dev/null 2>&1' "mbim: nothing reaches the WAN while the session is down"
-r=$(ctl /cpe/wan)
-check '[ "$(field "$r" mbim_downs)" = 1 ] && [ "$(field "$r" mbim_state)" != connected ]' "mbim: the session down in /cpe/wan (state $(field "$r" mbim_state), downs $(field "$r" mbim_downs))"
+L ping -n -i 0.1 -w 5 $WAN_H > "$priv/ping_drop.txt" 2>&1 &
+pp=$!
+bg_pids="$bg_pids $pp"
 sleep 1
-r=$(ctl /cpe/sim/mbim,1,find)
-check 'wait_wan 100.64.39.2/30 && wait_gw6' "mbim: coverage back ($r): the PMD redialled, the address and the IPv6 route are back ($((SECONDS - t_lose)) s after the loss)"
-check 'L ping -c 3 -i 0.3 -W 5 $WAN_H >/dev/null' "mbim: IPv4 through NAT again, no restart"
+t_drop=$SECONDS
+r=$(ctl /cpe/sim/mbim,1,drop)
+check 'wait_downs' "mbim: the network ended the session ($r): the router saw it (mbim_downs 1)"
+check 'wait_wan 100.64.39.2/30 && wait_gw6' "mbim: the PMD redialled: the address and the IPv6 route are back ($((SECONDS - t_drop)) s after the drop)"
+wait "$pp" 2>/dev/null
+v=$(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p' "$priv/ping_drop.txt")
+r=$(ctl /cpe/wan)
+check '[ -n "$v" ] && [ "${v#* }" -gt 0 ] && [ "${v#* }" -lt "${v% *}" ] && [ "$(field "$r" clears)" = 1 ]' "mbim: LAN pings through the drop: ${v#* } of ${v% *} answered, the address cleared once"
+check 'L ping -c 3 -i 0.3 -W 5 $WAN_H >/dev/null' "mbim: IPv4 through NAT again"
 check 'wait_lan6 && L ping -6 -c 3 -i 0.3 -W 5 2001:db8:ff::1 >/dev/null' "mbim: IPv6 again"
 kill "$mt" "$dl" 2>/dev/null; wait "$mt" "$dl" 2>/dev/null; mt= dl=
 x=$(ctl /ethdev/xstats,1)
@@ -265,5 +269,9 @@ check 'echo "$v" | awk "\$1 == 0 && \$2 == 0 && \$3 == 2 {ok=1} END {exit !ok}"'
 stop_router main
 v=$(json "$priv/main.json" "' '.join(str(x) for x in (j['mbim']['state'], j['mbim']['ups'], j['mbim']['downs'], j['mbim']['follow'], j['mbim']['xstats']['mbim_dials'], j['wan']['mode'], j['wan']['clears']))")
 check '[ "$v" = "connected 2 1 True 2 mbim 1" ]' "mbim: the exit JSON's mbim object (state ups downs follow dials, wan mode clears: $v)"
+# The gap's pings: dropped and counted (the link down at port_tx, no
+# route once the address went, or NAT without an address).
+v=$(json "$priv/main.json" "j['drops']['no_route'] + j['wan']['no_addr_drops'] + sum(p['down_drops'] for p in j['ports'])")
+check '[ "$v" -gt 0 ] 2>/dev/null' "mbim: the pings of the gap dropped and counted ($v: no_route + no_addr_drops + down_drops)"
 echo "the --wan 1=mbim part: $((SECONDS - t_mbim)) s"
 cpe_lib_done
