@@ -193,19 +193,33 @@ check 'echo "$out" | grep -q -- "--wan 1=mbim: port 1 is not a net_ch39x MBIM po
 mbim_router
 ip -n "$wan" addr add 2001:db8:ff::1/64 dev "$tw" nodad
 ip -n "$wan" -6 route add 2001:db8:39::/64 via 2001:db8:ff::2
-check 'wait_wan 100.64.39.2/30' "mbim: the session's 100.64.39.2/30 is the WAN's, no tool, no DHCP"
-r=$(ctl /cpe/wan)
-v=$(echo "$r" | python3 -c "import json,sys; j=json.load(sys.stdin); print(j['mode'], j['gateway'], j['mbim_state'], j['mbim_ipv6'], j['prefix6'], ' '.join(j['lan6']), j['mbim_dns'])" 2>/dev/null)
-check '[ "$v" = "mbim 100.64.39.1 connected 2001:db8:39::2/64 2001:db8:39::/64 $pl=2001:db8:39::1/64 198.51.100.1 2001:db8:ff::1" ]' "mbim: /cpe/wan: gateway, session, its /64 on the pd LAN, DNS ($v)"
-wait_gw6() {
-	local i
-	for i in $(seq 60); do
-		[ "$(field "$(ctl /cpe/wan)" gateway6)" = fe80::1 ] && return 0
-		sleep 0.5
+# One telemetry client for the rest (a ch39x-cpe-ctl a query costs
+# seconds on a busy machine).
+sock=/var/run/dpdk/cpe_${id}_main/dpdk_telemetry.v2
+for i in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+coproc TEL { timeout 200 python3 "$here/cpe_tel.py" "$sock"; }
+bg_pids="$bg_pids $TEL_PID"
+read -r -t 60 ready <&"${TEL[0]}"
+# until_wan PATTERN...: /cpe/wan until its reply holds every pattern (60 s
+# at most); the last reply in $wr.
+until_wan() {
+	local i p ok
+	for i in $(seq 240); do
+		wr=$(tel /cpe/wan)
+		ok=1
+		for p in "$@"; do
+			case $wr in *"$p"*) ;; *) ok=0 ;; esac
+		done
+		[ $ok = 1 ] && return 0
+		sleep 0.25
 	done
 	return 1
 }
-check 'wait_gw6' "mbim: the default IPv6 route via fe80::1 from the session's RA"
+A4='"address": "100.64.39.2/30"' G6='"gateway6": "fe80::1"'
+check 'until_wan "$A4" "$G6"' "mbim: the session's 100.64.39.2/30 is the WAN's, no tool, no DHCP; ::/0 via fe80::1 from the session's RA"
+r=$wr
+v=$(echo "$r" | python3 -c "import json,sys; j=json.load(sys.stdin); print(j['mode'], j['gateway'], j['mbim_state'], j['mbim_ipv6'], j['prefix6'], ' '.join(j['lan6']), j['mbim_dns'])" 2>/dev/null)
+check '[ "$v" = "mbim 100.64.39.1 connected 2001:db8:39::2/64 2001:db8:39::/64 $pl=2001:db8:39::1/64 198.51.100.1 2001:db8:ff::1" ]' "mbim: /cpe/wan: gateway, session, its /64 on the pd LAN, DNS ($v)"
 # The Linux side: the LAN's /64 on its TAP for dnsmasq, the DNS.
 ip netns exec "$rt" timeout 200 python3 "$tool" -p "cpe_${id}_main" \
 	--interval 0.5 --resolv "$priv/resolv6.conf" > "$priv/tool6.log" 2>&1 &
@@ -241,31 +255,22 @@ check 'L ping -6 -c 3 -i 0.3 -W 5 2001:db8:ff::1 >/dev/null' "mbim: the LAN host
 # The network ends the session: the link and the addresses go until the
 # PMD redials (1 s later); LAN pings meanwhile are lost and counted, then
 # answered again, without a restart.
-wait_downs() {
-	local i
-	for i in $(seq 100); do
-		[ "$(field "$(ctl /cpe/wan)" mbim_downs)" = 1 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-L ping -n -i 0.05 -w 5 $WAN_H > "$priv/ping_drop.txt" 2>&1 &
+L ping -n -i 0.05 -w 4 $WAN_H > "$priv/ping_drop.txt" 2>&1 &
 pp=$!
 bg_pids="$bg_pids $pp"
-sleep 1
+sleep 0.5
 t_drop=$SECONDS
-r=$(ctl /cpe/sim/mbim,1,drop)
-check 'wait_downs' "mbim: the network ended the session ($r): the router saw it (mbim_downs 1)"
-check 'wait_wan 100.64.39.2/30 && wait_gw6' "mbim: the PMD redialled: the address and the IPv6 route are back ($((SECONDS - t_drop)) s after the drop)"
+r=$(tel /cpe/sim/mbim,1,drop)
+check 'until_wan "\"mbim_downs\": 1," "$A4" "$G6"' "mbim: the network ended the session ($r); the router saw it (mbim_downs 1), the PMD redialled: the address and the IPv6 route are back ($((SECONDS - t_drop)) s after the drop)"
 wait "$pp" 2>/dev/null
 v=$(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p' "$priv/ping_drop.txt")
-r=$(ctl /cpe/wan)
-check '[ -n "$v" ] && [ "${v#* }" -gt 0 ] && [ "${v#* }" -lt "${v% *}" ] && [ "$(field "$r" clears)" = 1 ]' "mbim: LAN pings through the drop: ${v#* } of ${v% *} answered, the address cleared once"
+check '[ -n "$v" ] && [ "${v#* }" -gt 0 ] && [ "${v#* }" -lt "${v% *}" ] && echo "$wr" | grep -q "\"clears\": 1,"' "mbim: LAN pings through the drop: ${v#* } of ${v% *} answered, the address cleared once"
 check 'L ping -c 3 -i 0.3 -W 5 $WAN_H >/dev/null' "mbim: IPv4 through NAT again"
 check 'wait_lan6 && L ping -6 -c 3 -i 0.3 -W 5 2001:db8:ff::1 >/dev/null' "mbim: IPv6 again"
 kill "$mt" "$dl" 2>/dev/null; wait "$mt" "$dl" 2>/dev/null; mt= dl=
-x=$(ctl /ethdev/xstats,1)
+x=$(tel /ethdev/xstats,1)
 v=$(echo "$x" | python3 -c "import json,sys; j=json.load(sys.stdin); print(j['tx_mbim_answered'], j['rx_ncm_bad_datagrams'], j['mbim_dials'])" 2>/dev/null)
+kill "$TEL_PID" 2>/dev/null
 check 'echo "$v" | awk "\$1 == 0 && \$2 == 0 && \$3 == 2 {ok=1} END {exit !ok}"' "mbim: no ARP or solicitation asked of the PMD (answered 0), no bad datagram, two dials (answered bad dials: $v)"
 stop_router main
 v=$(json "$priv/main.json" "' '.join(str(x) for x in (j['mbim']['state'], j['mbim']['ups'], j['mbim']['downs'], j['mbim']['follow'], j['mbim']['xstats']['mbim_dials'], j['wan']['mode'], j['wan']['clears']))")
