@@ -226,7 +226,7 @@ ip netns exec "$rt" timeout 200 python3 "$tool" -p "cpe_${id}_main" \
 mt=$!
 wait_tap6() {
 	local i
-	for i in $(seq 60); do
+	for i in $(seq 180); do
 		ip -n "$rt" -6 addr show dev "$pl" | grep -q 2001:db8:39::1/64 &&
 			return 0
 		sleep 0.5
@@ -234,7 +234,7 @@ wait_tap6() {
 	return 1
 }
 check 'wait_tap6 && grep -q "^nameserver 198.51.100.1$" "$priv/resolv6.conf"' "mbim: ch39x-cpe-mbim put 2001:db8:39::1/64 on the LAN TAP and wrote the DNS"
-tail -n 1 "$priv/tool6.log"
+tail -n 3 "$priv/tool6.log"
 ip netns exec "$rt" timeout 200 dnsmasq --no-daemon --port=0 \
 	--interface="$pl" --bind-interfaces --enable-ra \
 	--dhcp-range=::,constructor:"$pl",ra-only,64 "$(lan_ra "$pl")" \
@@ -243,7 +243,7 @@ dl=$!
 lan6() { ip -n "$lan" -6 addr show dev "$tl" scope global | sed -n 's/.*inet6 \(2001:db8:39:[^/]*\)\/64.*/\1/p' | head -n 1; }
 wait_lan6() {
 	local i
-	for i in $(seq 60); do
+	for i in $(seq 180); do
 		[ -n "$(lan6)" ] && ip -n "$lan" -6 route show default | grep -q via && return 0
 		sleep 0.5
 	done
