@@ -4,7 +4,8 @@
 """usertools/ch39x-cpe-mbim against a fake router: a telemetry socket (as
 EAL's, SOCK_SEQPACKET, the hello then one JSON reply a command) that
 answers /ch39x/mbim with the states given and records what the tool sends.
-The PMD's own answers are checked end to end by tests/cpe/cpe_mbim.sh.
+The PMD's own answers are checked end to end by tests/cpe/cpe_mbim.sh;
+with --wan PORT=mbim (/cpe/wan's mode) only the Linux side is the tool's.
 
 Usage: test_cpe_mbim_tool.py TOOL
 """
@@ -45,9 +46,10 @@ class FakeRouter(threading.Thread):
     the next of states (the last one again once used up), /cpe/wan/* ok.
     """
 
-    def __init__(self, path, states, ports=(1,)):
+    def __init__(self, path, states, ports=(1,), wan=None):
         super().__init__(daemon=True)
         self.sent = []
+        self.wan = wan
         self.states = list(states)
         self.ports = list(ports)
         self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -63,6 +65,8 @@ class FakeRouter(threading.Thread):
             st = self.states.pop(0) if len(self.states) > 1 else \
                 self.states[0]
             return {name: st}
+        if c == "/cpe/wan":
+            return {name: self.wan}
         if name.startswith("/cpe/wan/"):
             return {name: {"ok": True}}
         return {name: None}
@@ -82,9 +86,9 @@ class FakeRouter(threading.Thread):
             conn.send(json.dumps(self.reply(c)).encode())
 
 
-def run(tool, d, states, *args, ports=(1,)):
+def run(tool, d, states, *args, ports=(1,), wan=None):
     path = os.path.join(d, "sock%d" % len(os.listdir(d)))
-    fr = FakeRouter(path, states, ports)
+    fr = FakeRouter(path, states, ports, wan)
     resolv = os.path.join(d, "resolv.conf")
     p = subprocess.run([sys.executable, tool, "-s", path, "--resolv", resolv]
                        + list(args), capture_output=True, text=True,
@@ -98,7 +102,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         p, sent, resolv = run(tool, d, [UP], "--once")
         check(p.returncode == 0 and sent == [
-            "/ch39x/mbim", "/ch39x/mbim,1",
+            "/ch39x/mbim", "/cpe/wan", "/ch39x/mbim,1",
             "/cpe/wan/set,100.64.39.2/30,100.64.39.1"],
             "once, connected: the one MBIM port, the session's address "
             "and gateway to the WAN: %s %s" % (p.returncode, sent))
@@ -109,7 +113,7 @@ def main():
         os.remove(resolv)
 
         p, sent, _ = run(tool, d, [DOWN], "--once", "--port", "1")
-        check(p.returncode == 1 and sent == ["/ch39x/mbim,1",
+        check(p.returncode == 1 and sent == ["/cpe/wan", "/ch39x/mbim,1",
                                              "/cpe/wan/clear"],
               "once, not connected: the WAN cleared, exit 1: %s" % sent)
         check(not os.path.exists(resolv), "no DNS servers written then")
@@ -120,7 +124,7 @@ def main():
         gone = None	# what EAL answers when the callback fails
         p, sent, _ = run(tool, d, [DOWN, UP, UP, changed, DOWN, gone],
                          "--interval", "0.01")
-        wan = [c for c in sent if c.startswith("/cpe/wan")]
+        wan = [c for c in sent if c.startswith("/cpe/wan/")]
         check(p.returncode == 1 and wan == [
             "/cpe/wan/clear", "/cpe/wan/set,100.64.39.2/30,100.64.39.1",
             "/cpe/wan/set,100.64.39.6/30,100.64.39.5", "/cpe/wan/clear"],
@@ -131,9 +135,19 @@ def main():
         p, sent, _ = run(tool, d, [DOWN], "--timeout", "0.2", "--interval",
                          "0.05", "--dry-run")
         check(p.returncode == 1 and "no session after" in p.stderr and
-              not any(c.startswith("/cpe/wan") for c in sent) and
+              not any(c.startswith("/cpe/wan/") for c in sent) and
               "/cpe/wan/clear" in p.stdout,
               "--timeout gives up; --dry-run prints, sends nothing")
+
+        # --wan PORT=mbim: the router follows the session itself; the
+        # tool puts the LAN's /64 on its TAP and writes the DNS only.
+        mw = {"mode": "mbim", "lan6": ["tapl=2001:db8:39::1/64"]}
+        p, sent, _ = run(tool, d, [UP], "--once", "--dry-run", wan=mw)
+        check(p.returncode == 0 and
+              not any(c.startswith("/cpe/wan/") for c in sent) and
+              "ip -6 addr replace 2001:db8:39::1/64 dev tapl nodad" in
+              p.stdout, "mode mbim: no /cpe/wan/set, the LAN /64 onto the "
+              "TAP: %s %s %r" % (p.returncode, sent, p.stdout))
 
         p, sent, _ = run(tool, d, [UP], "--once", ports=(0, 1))
         check(p.returncode == 1 and "name one with --port" in p.stderr,

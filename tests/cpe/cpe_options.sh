@@ -84,7 +84,7 @@ expect "--route ::/0,ff02::1: allowed values are PREFIX/LEN,GATEWAY with an IPv6
 pd="--lan 0=192.168.1.1/24 --wan 1=dhcp --tap 0=pl0 --tap 1=pw0"
 expect "--lan 0=pdx: allowed values are PORT=ADDR/LEN or PORT=pd[:ID]" -- $pd --lan 0=pdx
 expect "--lan 0=pd:65536: allowed values are PORT=ADDR/LEN or PORT=pd[:ID]" -- $pd --lan 0=pd:65536
-expect "--wan 1=pd: allowed values are PORT=ADDR/LEN, PORT=dhcp or PORT=pppoe" -- $pd --wan 1=pd
+expect "--wan 1=pd: allowed values are PORT=ADDR/LEN, PORT=dhcp, PORT=pppoe or PORT=mbim" -- $pd --wan 1=pd
 expect "--lan 0=pd:2: allowed values are one pd a port" -- $pd --lan 0=pd --lan 0=pd:2
 expect "--lan 2=pd: the LAN's router advertisements come from its TAP; allowed: add --tap 2=IFNAME" -- $pd --lan 0=pd --lan 2=pd
 expect "--lan 0=pd: the DHCPv6 client runs on the WAN's TAP; allowed: add --tap 1=IFNAME" -- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 --tap 0=pl0 --lan 0=pd

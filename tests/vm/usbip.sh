@@ -553,12 +553,15 @@ uip_cpe_ctl() {
 # uip_mbim_pmd: ch39x-cpe in the guest, its WAN the modem through the
 # PMD's libusb backend (cdc_mbim detached, bound again at exit), its LAN
 # a simulated NCM port whose TAP is a LAN host (namespace uiplan,
-# 192.168.75.2). The PMD dials the modem (apn=internet); the WAN is the
-# session's 100.64.39.2/30 (protocol reference section 24) with its
-# gateway; the LAN host reaches the operator's host (uip_mbim's namespace
-# uipmbim, 198.51.100.1) through NAT and the modem: pings of several
-# sizes, iperf3 both ways; the port's counters; cdc_mbim back after.
-# About 45 s of guest time under TCG (the dial 16 s of it).
+# 192.168.75.2). The PMD dials the modem (apn=internet); the router
+# follows the session (--wan 1=mbim): its 100.64.39.2/30 (protocol
+# reference section 24) and gateway, its /64 on the LAN (pd, router
+# 2001:db8:39::1), ::/0 from the session's RA, no ARP or ND asked of the
+# PMD; the LAN host reaches the operator's host (uip_mbim's namespace
+# uipmbim, 198.51.100.1 and 2001:db8:ff::1) through NAT and the modem:
+# pings of several sizes, IPv6 pings, iperf3 both ways; the port's
+# counters; cdc_mbim back after. About 45 s of guest time under TCG (the
+# dial 16 s of it).
 uip_mbim_pmd() {
 	tag=mbim
 	b=$(uip_field $tag 1)
@@ -573,8 +576,8 @@ uip_mbim_pmd() {
 		--file-prefix cpe_uip -d "$PRIV/librte_net_ch39x.so" \
 		--vdev "net_ch39x0,sim=ncm,sim_rate=unlimited,wire=tap:uiplan0" \
 		--vdev "net_ch39x1,dev=1a86:*,path=$path,proto=mbim,apn=internet" \
-		-- --lan 0=192.168.75.1/24 --wan 1=100.64.39.2/30 \
-		--route default,100.64.39.1 --json \
+		-- --lan 0=192.168.75.1/24 --lan 0=pd --tap 0=uipl6 \
+		--wan 1=mbim --json \
 		> /out/usbip-mbim-cpe.json 2> /out/usbip-mbim-cpe.err &
 	job=$!
 	i=0
@@ -594,6 +597,9 @@ uip_mbim_pmd() {
 	$IPB -n uiplan addr add 192.168.75.2/24 dev uiplan0
 	$IPB -n uiplan link set uiplan0 up
 	$IPB -n uiplan route add default via 192.168.75.1
+	nsx uiplan /bin/sh -c "echo 0 > /proc/sys/net/ipv6/conf/uiplan0/disable_ipv6"
+	$IPB -n uiplan addr add 2001:db8:39::100/64 dev uiplan0 nodad
+	$IPB -n uiplan -6 route add default via 2001:db8:39::1
 	i=0
 	st=""
 	while [ $i -lt 60 ]; do
@@ -611,6 +617,30 @@ uip_mbim_pmd() {
 		wait $job 2>/dev/null
 		return ;;
 	esac
+	# The router follows the session: /cpe/wan (the RA may come later).
+	i=0
+	wv=""
+	while [ $i -lt 40 ]; do
+		wv=$(uip_cpe_ctl /cpe/wan | chroot /host python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+print(j["mode"], j["address"], j["gateway"], j["prefix6"], j["gateway6"], j["mbim_state"])' 2>/dev/null)
+		[ "$wv" = "mbim 100.64.39.2/30 100.64.39.1 2001:db8:39::/64 fe80::1 connected" ] && break
+		sleep 0.5
+		i=$((i + 1))
+	done
+	if [ "$wv" = "mbim 100.64.39.2/30 100.64.39.1 2001:db8:39::/64 fe80::1 connected" ]; then
+		result PASS usbip-mbim-pmd-wan "--wan 1=mbim: the router took the session's configuration (mode address gateway prefix6 gateway6 state: $wv)"
+	else
+		result FAIL usbip-mbim-pmd-wan "/cpe/wan: '$wv'"
+	fi
+	rx6=$(nsx uiplan /usr/bin/ping -6 -n -q -c 3 -i 0.3 -w 10 \
+		2001:db8:ff::1 2>&1 | sed -n 's/.* \([0-9]*\) received.*/\1/p')
+	if [ "${rx6:-0}" = 3 ]; then
+		result PASS usbip-mbim-pmd-ipv6 "LAN host 2001:db8:39::100 -> 2001:db8:ff::1 through ch39x-cpe and the PMD's MBIM session: 3 of 3 echo replies"
+	else
+		result FAIL usbip-mbim-pmd-ipv6 "LAN host -> 2001:db8:ff::1: ${rx6:-0} of 3 echo replies"
+	fi
 	# The LAN host to the operator's host: sizes, NAT, the modem.
 	ok=0
 	n=0
@@ -654,7 +684,8 @@ except Exception:
 import json, sys
 j = json.load(sys.stdin)
 print(j["tx_mbim_answered"], j["rx_ncm_bad_datagrams"], j["mbim_function_errors"], j["mbim_dials"], j["rx_good_packets"], j["tx_good_packets"])' 2>/dev/null)
-	if [ $ok = $n ] && [ $io = 2 ]; then
+	# Point to point: the router asked the PMD no ARP or ND.
+	if [ $ok = $n ] && [ $io = 2 ] && [ "${xv%% *}" = 0 ]; then
 		result PASS usbip-mbim-pmd-nat "LAN host -> 198.51.100.1 through ch39x-cpe's NAT and the PMD's MBIM port: $ok of $n ping sizes 0..1472 (DF), iperf3 TCP ${UIP_IPERF%, }; WAN port: answered/bad datagrams/FUNCTION_ERROR/dials/rx/tx $xv"
 	else
 		result FAIL usbip-mbim-pmd-nat "pings $ok of $n, iperf3 ${UIP_IPERF%, } ($io of 2); WAN port $xv"

@@ -7,74 +7,44 @@
  *
  *   /cpe/sim/unplug,PORT   takes a simulated net_ch39x adapter off its bus
  *   /cpe/sim/replug,PORT   puts it back
+ *   /cpe/sim/mbim,PORT,EVENT[,ARG]   an event of a simulated MBIM modem's
+ *                          network (sim=mbim): lose (coverage gone), find
+ *                          (back), drop (the network ends session ARG),
+ *                          signal (RSSI ARG)
  *
  * The PMD's functions (rte_pmd_ch39x.h) are looked up at run time, so
  * any PMD (or none of ours) is fine.
  */
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctl.h"
+#include "pmd_sym.h"
 #include "rte_pmd_ch39x.h"
-
-#define SO_NAMES_MAX		256
 
 static const char *const sim_allowed =
 	"PORT, a DPDK port id of the router, e.g. 1";
 
+static const char *const mbim_allowed =
+	"PORT,EVENT[,ARG]: PORT a DPDK port id of the router, EVENT lose, "
+	"find, drop (ARG the session, 0 by default) or signal (ARG the "
+	"RSSI 0..31), e.g. 1,drop";
+
 struct sim_cmd {
 	uint16_t port;			/* DPDK port id */
 	bool up;			/* replug */
+	int mbim_ev;			/* /cpe/sim/mbim: the event, else 0 */
+	uint32_t arg;
 };
 
-struct so_names {
-	char *name[SO_NAMES_MAX];
-	unsigned int n;
+static const char *const mbim_events[] = {
+	[RTE_PMD_CH39X_SIM_MBIM_LOSE_NETWORK] = "lose",
+	[RTE_PMD_CH39X_SIM_MBIM_FIND_NETWORK] = "find",
+	[RTE_PMD_CH39X_SIM_MBIM_DROP_SESSION] = "drop",
+	[RTE_PMD_CH39X_SIM_MBIM_SIGNAL] = "signal",
 };
-
-static int
-so_name(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct so_names *s = arg;
-
-	RTE_SET_USED(size);
-	if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0' &&
-	    s->n < SO_NAMES_MAX)
-		s->name[s->n++] = strdup(info->dlpi_name);
-	return 0;
-}
-
-/*
- * A function of the loaded net_ch39x PMD, or NULL. EAL opens plugins
- * without RTLD_GLOBAL: each loaded object is asked (after the walk, which
- * holds the loader's lock).
- */
-static void *
-pmd_sym(const char *fn)
-{
-	struct so_names s = { .n = 0 };
-	void *sym = dlsym(RTLD_DEFAULT, fn), *h;
-	unsigned int i;
-
-	if (sym != NULL)
-		return sym;
-	dl_iterate_phdr(so_name, &s);
-	for (i = 0; i < s.n; i++) {
-		h = s.name[i] != NULL && sym == NULL ?
-			dlopen(s.name[i], RTLD_NOW | RTLD_NOLOAD) : NULL;
-		if (h != NULL) {
-			/* EAL's own handle keeps the object loaded. */
-			sym = dlsym(h, fn);
-			dlclose(h);
-		}
-		free(s.name[i]);
-	}
-	return sym;
-}
 
 /* The phys index of DPDK port id, or nb_phys (the error's reply made). */
 static uint16_t
@@ -97,6 +67,21 @@ phys_of(struct cpe_router *r, uint16_t id, struct rte_tel_data *d)
 	return ifs->nb_phys;
 }
 
+/* The PMD's MBIM network event on port id: 0 or a negative errno. */
+static int
+mbim_event(uint16_t id, int ev, uint32_t arg)
+{
+	static int (*fn)(uint16_t, enum rte_pmd_ch39x_sim_mbim_event,
+			 uint32_t);
+
+	if (fn == NULL)
+		fn = (int (*)(uint16_t, enum rte_pmd_ch39x_sim_mbim_event,
+			      uint32_t))cpe_pmd_sym("rte_pmd_ch39x_sim_mbim_event");
+	if (fn == NULL)
+		return -ENOTSUP;
+	return fn(id, (enum rte_pmd_ch39x_sim_mbim_event)ev, arg);
+}
+
 /* The PMD's unplug or replug of port id: 0 or a negative errno. */
 static int
 plug(uint16_t id, bool up)
@@ -105,10 +90,10 @@ plug(uint16_t id, bool up)
 	static int (*replug)(uint16_t, enum rte_pmd_ch39x_replug);
 
 	if (unplug == NULL)
-		unplug = (int (*)(uint16_t))pmd_sym("rte_pmd_ch39x_sim_unplug");
+		unplug = (int (*)(uint16_t))cpe_pmd_sym("rte_pmd_ch39x_sim_unplug");
 	if (replug == NULL)
 		replug = (int (*)(uint16_t, enum rte_pmd_ch39x_replug))
-			pmd_sym("rte_pmd_ch39x_sim_replug");
+			cpe_pmd_sym("rte_pmd_ch39x_sim_replug");
 	if ((up ? (void *)replug : (void *)unplug) == NULL)
 		return -ENOTSUP;
 	return up ? replug(id, RTE_PMD_CH39X_REPLUG_SAME) : unplug(id);
@@ -124,7 +109,16 @@ sim(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 
 	if (k == r->dp->ifs.nb_phys)
 		return;
-	rc = r->dp->ifs.phys[k].gone ? -ENODEV : plug(c->port, c->up);
+	rc = r->dp->ifs.phys[k].gone ? -ENODEV : c->mbim_ev ?
+		mbim_event(c->port, c->mbim_ev, c->arg) : plug(c->port, c->up);
+	if (rc != 0 && c->mbim_ev) {
+		snprintf(err, sizeof(err), "port %u: MBIM event %s failed: "
+			 "%s (%d)%s", c->port, mbim_events[c->mbim_ev],
+			 strerror(-rc), rc, rc == -ENOTSUP ? ": not a "
+			 "simulated MBIM modem (sim=mbim)" : "");
+		cpe_ctl_error(r, d, err, NULL);
+		return;
+	}
 	if (rc != 0) {
 		snprintf(err, sizeof(err), "port %u: %s failed: %s (%d)%s",
 			 c->port, c->up ? "replug" : "unplug", strerror(-rc),
@@ -139,8 +133,42 @@ sim(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 	}
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "port", c->port);
-	rte_tel_data_add_dict_string(d, c->up ? "replugged" : "unplugged",
-				     "simulated adapter");
+	if (c->mbim_ev)
+		rte_tel_data_add_dict_string(d, "mbim_event",
+					     mbim_events[c->mbim_ev]);
+	else
+		rte_tel_data_add_dict_string(d, c->up ? "replugged" :
+					     "unplugged", "simulated adapter");
+}
+
+/* /cpe/sim/mbim,PORT,EVENT[,ARG] */
+static int
+tel_mbim(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct sim_cmd c = { 0 };
+	char buf[48], *f[3], *end;
+	unsigned long v;
+	int n, e;
+
+	n = cpe_ctl_split(params, buf, sizeof(buf), f, 3);
+	if (n < 2 || f[0][0] < '0' || f[0][0] > '9')
+		return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+	v = strtoul(f[0], &end, 10);
+	if (*end != '\0' || v >= RTE_MAX_ETHPORTS)
+		return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+	c.port = (uint16_t)v;
+	for (e = 1; e < (int)RTE_DIM(mbim_events); e++)
+		if (strcmp(f[1], mbim_events[e]) == 0)
+			c.mbim_ev = e;
+	if (c.mbim_ev == 0 || (n == 3 && (f[2][0] < '0' || f[2][0] > '9')))
+		return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+	if (n == 3) {
+		v = strtoul(f[2], &end, 10);
+		if (*end != '\0' || v > 31)
+			return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+		c.arg = (uint32_t)v;
+	}
+	return cpe_ctl_call(sim, &c, sizeof(c), d);
 }
 
 /* /cpe/sim/unplug,PORT and /cpe/sim/replug,PORT */
@@ -170,6 +198,9 @@ cpe_ctl_sim_init(void)
 		  "adapter off its USB bus. Parameters: PORT" },
 		{ "/cpe/sim/replug", tel_sim, "Puts an unplugged simulated "
 		  "net_ch39x adapter back. Parameters: PORT" },
+		{ "/cpe/sim/mbim", tel_mbim, "An event of a simulated MBIM "
+		  "modem's network. Parameters: PORT,EVENT[,ARG] (lose, find, "
+		  "drop, signal)" },
 	};
 
 	return cpe_ctl_register(cmds, RTE_DIM(cmds));

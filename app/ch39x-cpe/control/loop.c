@@ -44,6 +44,7 @@
 #include "tap.h"
 #include "wan.h"
 #include "wan6.h"
+#include "wan_mbim.h"
 
 /* The tables' aging for ms milliseconds; the neighbours' at 4 Hz. */
 static void
@@ -67,6 +68,7 @@ housekeeping(struct cpe_router *r, uint64_t t0, uint64_t last_hk)
 	cpe_hotplug_poll(r);
 	cpe_ctl_poll(r);
 	cpe_wan6_age(r);
+	cpe_wan_mbim_poll(r);
 	if ((t0 / (hz / 4)) != (last_hk / (hz / 4))) {
 		cpe_arp_age(dp->arp);
 		cpe_nd6_age(dp->nd6);
@@ -249,6 +251,8 @@ setup(struct cpe_router *r)
 		rc = cpe_hotplug_init(r);
 	if (rc == 0)
 		rc = cpe_wan_create(r);
+	if (rc == 0)
+		rc = cpe_wan_mbim_setup(r);
 	if (rc == 0)
 		rc = cpe_ctl_init(r);
 	if (rc == 0)

@@ -89,7 +89,7 @@ ip6_global_unicast(const uint8_t *a)
 /* What --lan/--wan PORT=... asks for, before it is matched to a port. */
 struct port_arg {
 	struct cpe_port_cfg key;	/* id and vlan */
-	bool dhcp, pppoe, pd;
+	bool dhcp, pppoe, mbim, pd;
 	uint32_t ip, pd_id;
 	uint8_t plen;
 	bool v6;
@@ -105,7 +105,8 @@ static const char *const lan_allowed =
 	"0=192.168.1.1/24, 0.10=192.168.10.1/24, 0=fd00:1::1/64 or "
 	"0=pd:1";
 static const char *const wan_allowed =
-	"PORT=ADDR/LEN, PORT=dhcp or PORT=pppoe, PORT a DPDK port id "
+	"PORT=ADDR/LEN, PORT=dhcp, PORT=pppoe or PORT=mbim, PORT a DPDK "
+	"port id "
 	"0..1023 or "
 	"PORT.VLAN with an 802.1Q VLAN id 1..4094, ADDR/LEN a "
 	"unicast IPv4 address with a prefix length 1..30 or a global "
@@ -119,9 +120,10 @@ parse_addr_part(const char *s, bool wan, struct port_arg *a)
 {
 	a->dhcp = wan && strcmp(s, "dhcp") == 0;
 	a->pppoe = wan && strcmp(s, "pppoe") == 0;
+	a->mbim = wan && strcmp(s, "mbim") == 0;
 	a->pd = !wan && strncmp(s, "pd", 2) == 0;
 	a->pd_id = UINT16_MAX + 1u;
-	if (a->dhcp || a->pppoe)
+	if (a->dhcp || a->pppoe || a->mbim)
 		return 0;	/* the address comes at run time (wan.c) */
 	if (a->pd)		/* pd: the next free number; pd:ID that one */
 		return s[2] != '\0' && (s[2] != ':' ||
@@ -177,12 +179,13 @@ static int
 port_apply(struct cpe_port_cfg *p, const char *name, const char *val,
 	   const struct port_arg *a)
 {
-	if (a->dhcp || a->pppoe) {
-		if (p->ip != 0 || p->dhcp || p->pppoe)
+	if (a->dhcp || a->pppoe || a->mbim) {
+		if (p->ip != 0 || p->dhcp || p->pppoe || p->mbim)
 			return bad(name, val, "one IPv4 address a port: "
-				   "ADDR/LEN, dhcp or pppoe, not two");
+				   "ADDR/LEN, dhcp, pppoe or mbim, not two");
 		p->dhcp = a->dhcp;
 		p->pppoe = a->pppoe;
+		p->mbim = a->mbim;
 	} else if (a->pd) {
 		if (p->pd)
 			return bad(name, val, "one pd a port");
@@ -193,7 +196,7 @@ port_apply(struct cpe_port_cfg *p, const char *name, const char *val,
 			return bad(name, val, "at most 4 IPv6 prefixes a port");
 		p->ip6[p->nb_ip6++] = a->a6;
 	} else {
-		if (p->ip != 0 || p->dhcp || p->pppoe)
+		if (p->ip != 0 || p->dhcp || p->pppoe || p->mbim)
 			return bad(name, val, "one IPv4 address a port (repeat "
 				   "the port only with IPv6 prefixes)");
 		p->ip = a->ip;

@@ -106,7 +106,7 @@ check_pd_port(const struct cpe_opts *o, const struct cpe_port_cfg *p,
 			"%u=IFNAME\n", p->id, p->id);
 		return -EINVAL;
 	}
-	if (wan >= 0 && !has_tap(o, &o->ports[wan])) {
+	if (wan >= 0 && !o->ports[wan].mbim && !has_tap(o, &o->ports[wan])) {
 		fprintf(stderr, PROG ": --lan %u=pd: the DHCPv6 client runs on "
 			"the WAN's TAP; allowed: add --tap %u=IFNAME\n", p->id,
 			o->ports[wan].id);
@@ -200,11 +200,12 @@ check_port(const struct cpe_opts *o, const struct cpe_port_cfg *p)
 			"for it\n", mtu, p->id);
 		return -EINVAL;
 	}
-	if (p->wan && p->ip == 0 && !p->dhcp && !p->pppoe && o->nat) {
+	if (p->wan && p->ip == 0 && !p->dhcp && !p->pppoe && !p->mbim &&
+	    o->nat) {
 		fprintf(stderr, PROG ": --wan: NAPT needs an IPv4 address on "
 			"the WAN port; allowed values are an IPv4 --wan "
-			"PORT=ADDR/LEN, --wan PORT=dhcp, --wan PORT=pppoe, or "
-			"--no-nat\n");
+			"PORT=ADDR/LEN, --wan PORT=dhcp, --wan PORT=pppoe, "
+			"--wan PORT=mbim, or --no-nat\n");
 		return -EINVAL;
 	}
 	return 0;

@@ -44,7 +44,7 @@
 	  "PORT.VLAN (VLAN 1..4094): an 802.1Q sub-interface, e.g. " \
 	  "0.10=192.168.10.1/24; plain PORT is the port's untagged " \
 	  "interface. 16 interfaces on at most 8 DPDK ports") \
-	X("wan", "PORT=ADDR/LEN|PORT=dhcp|PORT=pppoe", OPT_FN, opt_wan, 0, 0, \
+	X("wan", "PORT=ADDR/LEN|PORT=dhcp|PORT=pppoe|PORT=mbim", OPT_FN, opt_wan, 0, 0, \
 	  0, 0, NULL, NULL, \
 	  "The WAN port; NAPT translates LAN sources to ADDR; repeatable as " \
 	  "--lan (IPv6 is routed, not NATed). PORT=dhcp: its IPv4 address " \
@@ -52,7 +52,10 @@
 	  "--tap reports over telemetry (/cpe/wan/set). PORT=pppoe: a PPPoE " \
 	  "session; pppd on the port's --tap dials, its ip-up hook hands " \
 	  "the session and addresses over (/cpe/wan/pppoe); IP MTU the " \
-	  "link's - 8. PORT.VLAN as for --lan") \
+	  "link's - 8. PORT=mbim: a net_ch39x MBIM modem's session 0, " \
+	  "point to point (no ARP), its IPv4 address, gateway and IPv6 /64 " \
+	  "(onto the pd LANs) from the session's IP configuration, " \
+	  "following its connect state. PORT.VLAN as for --lan") \
 	X("route", "PREFIX/LEN,GW", OPT_FN, opt_route, 0, 0, 0, 0, NULL, NULL, \
 	  "A static route (PREFIX/LEN may be 'default'); GW must be on a " \
 	  "connected subnet. Connected routes come from the port addresses. " \

@@ -30,6 +30,7 @@
 #include "rt.h"
 #include "wan.h"
 #include "wan6.h"
+#include "wan_mbim.h"
 #include "wan_pppoe.h"
 #include "wan_state.h"
 
@@ -42,6 +43,8 @@ cpe_wan_mode(const struct cpe_router *r)
 		return "none";
 	if (r->o->ports[wan].pppoe)
 		return "pppoe";
+	if (r->o->ports[wan].mbim)
+		return "mbim";
 	return r->o->ports[wan].dhcp ? "dhcp" : "static";
 }
 
@@ -191,6 +194,7 @@ cpe_wan_tel(struct cpe_router *r, struct rte_tel_data *d)
 	cpe_tel_u64(d, "no_addr_drops", no_addr_drops());
 	if (r->o->ports[wan].pppoe)
 		cpe_wan_pppoe_tel(r, d);
+	cpe_wan_mbim_tel(r, d);
 	cpe_wan6_tel(r, d);
 }
 
@@ -211,6 +215,7 @@ cpe_wan_print(struct cpe_router *r, FILE *f)
 		w->clears, w->nat_flushed, no_addr_drops());
 	if (wan >= 0 && r->o->ports[wan].pppoe)
 		cpe_wan_pppoe_print(r, f);
+	cpe_wan_mbim_print(r, f);
 	cpe_wan6_print(r, f);
 }
 
@@ -236,6 +241,7 @@ cpe_wan_json(struct cpe_router *r, FILE *f)
 	fprintf(f, "},\n");
 	if (wan >= 0 && r->o->ports[wan].pppoe)
 		cpe_wan_pppoe_json(r, f);
+	cpe_wan_mbim_json(r, f);
 }
 
 int
@@ -248,6 +254,7 @@ cpe_wan_create(struct cpe_router *r)
 void
 cpe_wan_free(struct cpe_router *r)
 {
+	cpe_wan_mbim_free(r);
 	free(r->wan);
 	r->wan = NULL;
 }

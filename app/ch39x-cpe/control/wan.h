@@ -30,7 +30,7 @@ int cpe_wan_set4(struct cpe_router *r, uint32_t ip, uint8_t plen,
 		 uint32_t gw, const char **err);
 /* The lease or the session gone. */
 void cpe_wan_clear4(struct cpe_router *r);
-/* "static", "dhcp", "pppoe" or "none". */
+/* "static", "dhcp", "pppoe", "mbim" or "none". */
 const char *cpe_wan_mode(const struct cpe_router *r);
 /* /cpe/wan's reply (also that of the commands that change the WAN). */
 void cpe_wan_tel(struct cpe_router *r, struct rte_tel_data *d);

@@ -19,6 +19,8 @@
 
 #include "cpe_conf.h"
 
+struct cpe_wan_mbim;
+
 struct cpe_wan6 {
 	bool on;
 	struct cpe_ip6 pfx;		/* the delegation, host bits clear */
@@ -39,6 +41,7 @@ struct cpe_wan {
 	uint64_t since;			/* TSC of the last change */
 	uint64_t sets, renewals, clears, nat_flushed;
 	struct cpe_wan6 w6;
+	struct cpe_wan_mbim *mbim;	/* an MBIM modem's (wan_mbim.c) */
 };
 
 #endif /* CPE_WAN_STATE_H */

@@ -43,6 +43,12 @@ struct cpe_iface {
 	struct cpe_ip6 ip6[CPE_MAX_IP6];
 	uint8_t nb_ip6;
 	bool pd6;			/* ip6[nb_ip6 - 1] is delegated */
+	/*
+	 * Point to point (an MBIM modem's session, control/wan_mbim.c):
+	 * every next hop is peer, no ARP or neighbour discovery asked.
+	 */
+	bool p2p;
+	struct rte_ether_addr peer;
 };
 
 /* A DPDK port: polled by its port_rx node, its frames sorted by VLAN. */

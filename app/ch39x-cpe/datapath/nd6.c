@@ -41,6 +41,8 @@ one(void *ctx, struct rte_mbuf *m)
 	if (unlikely(c->ifs->ifs[out].pppoe)) {
 		if (cpe_pppoe_nexthop(&c->ifs->pppoe, &eh->dst_addr) != 0)
 			return ND6_DROP_PPPOE;
+	} else if (unlikely(c->ifs->ifs[out].p2p)) {
+		rte_ether_addr_copy(&c->ifs->ifs[out].peer, &eh->dst_addr);
 	} else {
 		rc = cpe_nd6_resolve(c->nd6, out, mb->nh6, m, &eh->dst_addr);
 		if (rc != 0) {

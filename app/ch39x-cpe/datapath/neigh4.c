@@ -8,6 +8,7 @@
  * unknown: held, a few per hop, while ARP asks (the requests leave with
  * what the table lets go of). On the PPPoE interface the next hop is the
  * concentrator, no ARP (pppoe_dp.h); without a session nothing leaves.
+ * On a point-to-point interface (an MBIM session) the fixed peer's.
  */
 
 #include "dpconf.h"
@@ -43,6 +44,8 @@ one(void *ctx, struct rte_mbuf *m)
 	if (unlikely(c->ifs->ifs[out].pppoe)) {
 		if (cpe_pppoe_nexthop(&c->ifs->pppoe, &eh->dst_addr) != 0)
 			return NEIGH4_DROP_PPPOE;
+	} else if (unlikely(c->ifs->ifs[out].p2p)) {
+		rte_ether_addr_copy(&c->ifs->ifs[out].peer, &eh->dst_addr);
 	} else {
 		rc = cpe_arp_resolve(c->arp, out, mb->nh, m, &eh->dst_addr);
 		if (rc != 0) {

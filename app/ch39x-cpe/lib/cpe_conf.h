@@ -49,6 +49,7 @@ struct cpe_port_cfg {
 	uint8_t plen;
 	bool dhcp;			/* --wan PORT=dhcp: IPv4 from a lease */
 	bool pppoe;			/* --wan PORT=pppoe: from pppd */
+	bool mbim;			/* --wan PORT=mbim: from the modem */
 	uint32_t mtu;			/* --mtu PORT=N; 0: the global one */
 	struct cpe_ip6 ip6[CPE_MAX_IP6];	/* IPv6 prefixes, --lan/--wan */
 	uint8_t nb_ip6;

@@ -93,6 +93,7 @@ info_fill(const struct ch39x_mbim_port *m, uint32_t i,
 	info->vlan_id = s->vlan;
 	info->phase = (uint16_t)s->phase;
 	snprintf(info->apn, sizeof(info->apn), "%s", s->cfg.apn);
+	memcpy(info->peer_mac, m->eth.peer_mac, sizeof(info->peer_mac));
 	snprintf(info->error, sizeof(info->error), "%s", s->err);
 	snprintf(info->provider, sizeof(info->provider), "%s", st->provider);
 	if (m->have_caps) {

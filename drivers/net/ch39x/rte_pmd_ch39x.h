@@ -147,6 +147,12 @@ struct rte_pmd_ch39x_mbim_info {
 	uint64_t drops;		/**< connected sessions the network ended */
 	struct rte_pmd_ch39x_mbim_ip ipv4;
 	struct rte_pmd_ch39x_mbim_ip ipv6;
+	/**
+	 * The fixed MAC the port's frames come from and go to (the modem's
+	 * side of the Ethernet view): a router sends to it without ARP or
+	 * neighbour discovery, the link being point to point.
+	 */
+	uint8_t peer_mac[6];
 };
 
 /**
