@@ -136,6 +136,8 @@ for h in "${harnesses[@]}"; do
 		# The router's pure parsers, instrumented with the harness.
 		extra_cflags=(-I"$top/app/ch39x-cpe/lib")
 		extra_objs=("$top/app/ch39x-cpe/lib/frag.c" "$top/app/ch39x-cpe/lib/fw.c"
+			    "$top/app/ch39x-cpe/lib/fw_parse.c"
+			    "$top/app/ch39x-cpe/lib/fw_text.c"
 			    "$top/app/ch39x-cpe/lib/guard.c"
 			    "$top/app/ch39x-cpe/lib/pppoe.c")
 	elif [ "$h" = cpe_prefix6 ]; then

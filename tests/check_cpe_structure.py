@@ -21,7 +21,9 @@ calls through pointers, such as a node's process(), are not seen).
 Checked: no file over 600 lines, no function over 80 (the lines from its
 name to its closing brace), no dependency on a higher layer (a call or an
 include "back up"), no circle among the modules (Tarjan's strongly
-connected components). Exit 1 naming each fault.
+connected components), no global besides those GLOBALS names (a variable
+at file scope or a static one in a function, not const; the nodes'
+registrations are the graph's). Exit 1 naming each fault.
 
 --dot prints the modules' graph as DOT; --text as the layered list that
 doc/guides/architecture.rst shows (tests/check_cpe_arch_doc.py).
@@ -36,7 +38,21 @@ MAX_FUNC = 80
 LAYER_NAMES = {0: 'lib', 1: 'datapath (tables)', 2: 'datapath (nodes)',
                3: 'control', 4: 'main'}
 
+# The globals allowed, each with why: the graph and the configuration.
+GLOBALS = {
+    ('datapath/dpconf.c', 'the_dp'):
+        'the configuration the nodes take at init() (rte_graph gives '
+        'init() no argument)',
+    ('main.c', 'opts'): 'the configuration (the options)',
+    ('control/opts.c', 'where'):
+        'the configuration being read: the file and line for messages',
+    ('control/ctl.c', 'the_box'):
+        'the telemetry mailbox: DPDK 22.11 telemetry callbacks and the '
+        'signal handler carry no argument',
+}
+
 DEF_RE = re.compile(r'^([A-Za-z_]\w*)\(')
+NAME_RE = re.compile(r'(\w+)\s*(\[[^]]*\]\s*)*$')
 INC_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 CALL_RE = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
 
@@ -88,6 +104,31 @@ def functions(lines):
     return out
 
 
+def globals_of(lines):
+    """(name, line) of the mutable variables of static storage: at file
+    scope (column 0) or static in a function, not const; a declaration
+    ends with ";" or opens an initializer with "= {"."""
+    out = []
+    depth = 0
+    for i, line in enumerate(lines):
+        s = line.strip()
+        head = s.split('=')[0]
+        words = head.replace('*', ' ').split()
+        decl = s.endswith(';') or ('=' in s and s.endswith('{'))
+        if decl and '(' not in head and words and \
+                words[0] not in ('typedef', 'extern', 'return', 'case',
+                                 'goto', 'else', 'enum', 'union') and \
+                'const' not in words and 'rte_node_register' not in words:
+            at_top = depth == 0 and not line[:1].isspace() and \
+                not (words[0] == 'struct' and len(words) < 3)
+            if at_top or (depth > 0 and words[0] == 'static'):
+                m = NAME_RE.search(head.rstrip(' ;'))
+                if m:
+                    out.append((m.group(1), i + 1))
+        depth += line.count('{') - line.count('}')
+    return out
+
+
 def layer(path, text):
     if path.startswith('lib/'):
         return 0
@@ -116,6 +157,12 @@ def scan(app):
         n = raw[f].count('\n')
         if n > MAX_FILE:
             faults.append('%s: %d lines (at most %d)' % (f, n, MAX_FILE))
+        if f.endswith('.c'):
+            for (name, ln) in globals_of(lines):
+                if (f, name) not in GLOBALS:
+                    faults.append('%s:%d: global %s (only the graph and the '
+                                  'configuration: pass state as arguments '
+                                  'or keep it in its node)' % (f, ln, name))
         m = stem(f)
         lay = layer(f, raw[f])
         mod_layer[m] = max(mod_layer.get(m, 0), lay)

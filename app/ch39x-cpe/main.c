@@ -7,7 +7,7 @@
  *
  * The options are parsed before EAL, so that --help and bad values need
  * no device, and so that a config file's vdev lines become EAL --vdev
- * arguments. Then the router (control/router.c): its ports, the graph of
+ * arguments. Then the router (control/loop.c): its ports, the graph of
  * its nodes (datapath/), the loop that walks it on the main lcore until
  * a signal or --duration, the statistics at exit.
  */
@@ -21,6 +21,7 @@
 #include <rte_errno.h>
 #include <rte_log.h>
 
+#include "ctl.h"
 #include "graph.h"
 #include "loop.h"
 #include "opts.h"
@@ -29,7 +30,7 @@ static void
 on_signal(int sig)
 {
 	RTE_SET_USED(sig);
-	cpe_router_stop();
+	cpe_ctl_stop();
 }
 
 /*

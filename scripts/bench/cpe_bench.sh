@@ -26,8 +26,9 @@
 # ch39x-cpe busy polls (--idle poll), as when these numbers were first taken.
 # Writes OUT/cpe_bench.csv and OUT/cpe_bench.png.
 # FW=1 measures the firewall's cost alone, PPPOE=1 a PPPoE WAN's against
-# a plain one (see below).
-# Usage: [FW=1|PPPOE=1] scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
+# a plain one, BASE=DIR this build's router against another build's (see
+# below).
+# Usage: [FW=1|PPPOE=1|BASE=DIR] scripts/bench/cpe_bench.sh [SECONDS] [RUNS] [OUT]
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -59,6 +60,13 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 jget() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # --- 1. simulated ports -------------------------------------------------
+# sim_run_base TAG ARGS: sim_run, the base build's PMD for a base_* TAG.
+sim_run_base() {
+	local saved=("${cpe_gen[@]}")
+	case $1 in base_*) cpe_gen=("${cpe_gen[@]/#$priv\/pmd.so/$priv/base_pmd.so}") ;; esac
+	sim_run "$@"
+	cpe_gen=("${saved[@]}")
+}
 sim_run() {
 	local tag=$1 i
 	shift
@@ -73,6 +81,38 @@ sim_run() {
 		jget "$priv/sim.json" 'j["app_cycles_per_pkt"]' >> "$priv/sim_$tag.cyc"
 	done
 }
+# BASE=DIR: this build's router side by side with another build's
+# (DIR/ch39x-cpe with its PMD DIR/librte_net_ch39x.so, e.g. the commit
+# before a change), the simulated fast path and --no-flow-cache, the four
+# alternating run by run (the machine's load falls on both alike);
+# medians printed (OUT/cpe_bench_base.txt), then exit.
+if [ -n "${BASE:-}" ]; then
+	[ -x "$BASE/ch39x-cpe" ] && [ -f "$BASE/librte_net_ch39x.so" ] ||
+		{ echo "cpe_bench: BASE=$BASE needs ch39x-cpe and librte_net_ch39x.so there"; exit 1; }
+	cp "$BASE/librte_net_ch39x.so" "$priv/base_pmd.so"
+	n=$runs; runs=1
+	tags="base_fast new_fast base_slow new_slow"
+	for tag in $tags; do : > "$priv/all_$tag"; done
+	for i in $(seq "$n"); do
+		for tag in $tags; do
+			args=()
+			case $tag in *slow) args+=(--no-flow-cache) ;; esac
+			c=$cpe
+			if [ "${tag%_*}" = base ]; then
+				c=$BASE/ch39x-cpe
+			fi
+			cpe=$c sim_run_base "$tag" "${args[@]}"
+			cat "$priv/sim_$tag.pps" >> "$priv/all_$tag"
+		done
+	done
+	for tag in $tags; do
+		printf '%-10s %s pps (median of %s: %s)\n' "$tag" \
+			"$(median < "$priv/all_$tag")" "$n" \
+			"$(paste -sd' ' "$priv/all_$tag")"
+	done | tee "$out/cpe_bench_base.txt"
+	exit 0
+fi
+
 # FW=1: only the firewall's cost, side by side: the simulated fast path
 # with the firewall on (the default) and --firewall off, through NAT and
 # routed (--no-nat: every flow a tracked connection the fast path

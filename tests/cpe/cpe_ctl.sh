@@ -19,8 +19,13 @@
 # TAP, ::3 on the macvlan, 2001:db8:99::1 on lo, the route
 # 2001:db8:99::/48 moved, a static neighbour, deleted, a default ::/0 added
 # and deleted. Listings show both families. Bad commands get "error"
-# replies naming the allowed values. The same router process serves
-# everything and exits 0.
+# replies naming the allowed values. The graph's per-node statistics
+# (/cpe/nodes, /cpe/stats "nodes", the exit JSON) count the echoes on the
+# nodes they pass, and /cpe/trace,N shows a ping's way through the nodes
+# (slow path out with NAT, the reply back), a packet without a route
+# ending at drop-no_route beside its ICMP error, and a WAN packet for a
+# LAN host ending at drop-nat. The same router process serves everything
+# and exits 0.
 #
 # Usage: cpe_ctl.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root.
@@ -127,6 +132,71 @@ echo "  /cpe/routes: $out"
 check 'echo "$out" | grep -q "\"$NET via $GW1 port 1\""' "/cpe/routes lists $NET via $GW1"
 check 'echo "$out" | grep -q "\"203.0.113.0/24 connected port 1\""' "/cpe/routes lists the WAN connected route"
 
+# --- the graph's statistics and a packet trace ---------------------------
+# nodes_py PY: PY over the /cpe/nodes reply in $n (json: j).
+nodes_py() { echo "$n" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
+# pk JSON NODE: the packets NODE handled in a /cpe/nodes reply.
+pk() { echo "$1" | python3 -c "import json,sys; print(json.load(sys.stdin).get(sys.argv[1], {}).get('packets', -1))" "$2"; }
+# trace_of JSON FIRST WANT...: the path of the traced packet that starts
+# at FIRST and has the WANT steps in order, as "a b c", or nothing.
+trace_of() {
+	echo "$1" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+first, want = sys.argv[1], sys.argv[2:]
+for k, p in sorted((k, v) for k, v in t.items() if k.isdigit()):
+    it = iter(p)
+    if p and p[0] == first and all(w in it for w in want):
+        print(" ".join(p))
+        break
+' "${@:2}"
+}
+# trace_until FIRST WANT...: the path trace_of finds in /cpe/trace, once
+# it is there (10 s); the last reply in $priv/trace.json.
+trace_until() {
+	local r p i
+	for i in $(seq 50); do
+		r=$(tel /cpe/trace)
+		p=$(trace_of "$r" "$@")
+		[ -n "$p" ] && break
+		sleep 0.2
+	done
+	echo "$r" > "$priv/trace.json"
+	echo "$p"
+}
+n0=$(tel /cpe/nodes)
+out=$(L ping -c 3 -i 0.2 -W 5 $REMOTE 2>&1)
+check 'answered "$out" 3' "ping $REMOTE (for the node statistics)"
+n1=$(tel /cpe/nodes)
+echo "  /cpe/nodes: $n1"
+# Telemetry keys: a clone's '-' is '_' (port_rx_0 is node port_rx-0).
+for nd in port_rx_0 port_rx_1 port_tx_0 port_tx_1 flow4; do
+	check '[ "$(pk "$n1" $nd)" -ge $(( $(pk "$n0" $nd) + 3 )) ]' \
+		"/cpe/nodes: $nd handled the 3 echoes ($(pk "$n0" $nd) -> $(pk "$n1" $nd) packets)"
+done
+for nd in ip4_input ip4_route nat4_out nat4_in; do
+	check '[ "$(pk "$n1" $nd)" -ge 1 ]' "/cpe/nodes: $nd handled the flow's first packets ($(pk "$n1" $nd))"
+done
+n=$n1
+check '[ "$(nodes_py "all(v[\"calls\"] >= 1 and v[\"cycles\"] > 0 for k, v in j.items() if v[\"packets\"] > 0)")" = True ]' \
+	"/cpe/nodes: every node with packets has calls and cycles"
+check '[ "$(nodes_py "j[\"port_rx_0\"][\"calls\"] >= j[\"port_rx_0\"][\"packets\"] // 256")" = True ]' \
+	"/cpe/nodes: calls and packets are the graph's (port_rx_0)"
+s=$(tel /cpe/stats)
+check 'echo "$s" | python3 -c "import json,sys; j=json.load(sys.stdin); sys.exit(not (j[\"nodes\"][\"port_rx_0\"] >= $(pk "$n1" port_rx_0) and j[\"node_cycles\"][\"port_rx_0\"] > 0))"' \
+	"/cpe/stats: nodes and node_cycles per node"
+# A trace of a new ping's first echo request (a new flow: the slow path)
+# and of its reply (the NAT's way back).
+out=$(tel /cpe/trace,8)
+check 'echo "$out" | grep -q "\"tracing\": 8"' "/cpe/trace,8 ($out)"
+out=$(L ping -c 1 -W 5 $REMOTE 2>&1)
+check 'answered "$out" 1' "ping $REMOTE (traced)"
+p=$(trace_until port_rx-0 ip4_input ip4_route nat4_out port_tx-1 sent)
+echo "  /cpe/trace: $(cat "$priv/trace.json")"
+check '[ -n "$p" ]' "the echo request's trace: port_rx-0 .. ip4_input .. ip4_route .. nat4_out .. port_tx-1 .. sent ($p)"
+p=$(trace_until port_rx-1 nat4_in port_tx-0 sent)
+check '[ -n "$p" ]' "the echo reply's trace: port_rx-1 .. nat4_in .. port_tx-0 .. sent ($p)"
+
 # --- a route change under a ping stream --------------------------------
 # ping_start COUNT [DST]: a 0.1 s ping stream to DST ($REMOTE) in the
 # background, sniffed; it returns once the sniffer has seen 10 echo
@@ -210,6 +280,22 @@ check 'echo "$out" | head -1 | grep -q "\"deleted\": \"$NET\""' "/cpe/route/del,
 check '! echo "$out" | tail -1 | grep -q "$NET"' "$NET gone from /cpe/routes"
 out=$(L ping -c 2 -i 0.3 -W 5 $REMOTE 2>&1)
 check 'echo "$out" | grep -q "From $LAN_RT.*Unreachable"' "ping $REMOTE: ICMP unreachable from $LAN_RT"
+tel /cpe/trace,8 > /dev/null
+out=$(L ping -c 1 -W 5 $REMOTE 2>&1)
+p=$(trace_until port_rx-0 ip4_route icmp4_error drop-no_route dropped)
+echo "  /cpe/trace: $(cat "$priv/trace.json")"
+check '[ -n "$p" ] && [ "$(echo "$p" | grep -o "dropped" | wc -l)" = 1 ]' \
+	"a packet without a route: drop-no_route, dropped in its trace ($p)"
+check 'echo "$p" | grep -q "icmp4_error.* port_tx-0 sent"' "its ICMP error's way is in its trace too ($p)"
+# A packet the router drops silently: a new connection from the WAN to
+# a LAN host (NAT, no port forward): its trace ends at drop-<reason>.
+ip -n "$wan" route add 192.168.50.0/24 via $WAN_RT dev "$tw"
+tel /cpe/trace,8 > /dev/null
+ip netns exec "$wan" ping -c 1 -W 2 $LAN_H > /dev/null 2>&1
+p=$(trace_until port_rx-1 ip4_input)
+echo "  /cpe/trace: $(cat "$priv/trace.json")"
+check 'echo "$p" | grep -q " drop-nat dropped\$"' "WAN to a LAN host: the trace ends at drop-nat, dropped ($p)"
+ip -n "$wan" route del 192.168.50.0/24 via $WAN_RT dev "$tw"
 out=$(tel /cpe/route/add,default,$GW1)
 check 'echo "$out" | grep -q "\"route\": \"0.0.0.0/0\""' "a default route via $GW1 added"
 out=$(L ping -c 2 -i 0.2 -W 5 $REMOTE 2>&1)
@@ -323,4 +409,7 @@ check '[ "${c% * *}" = 7 ]' "exit stats: 7 route changes (3 IPv4, 4 IPv6) ($c)"
 c=${c#* }
 check '[ "${c% *}" = 4 ]' "exit stats: 4 neighbour changes"
 check '[ "${c#* }" -ge ${#bad[@]} ]' "exit stats: the errors counted (${c#* } >= ${#bad[@]})"
+c=$(json "$j" '"%d %d %d" % (j["nodes"]["port_rx-1"]["packets"], j["nodes"]["drop-nat"]["packets"], j["nodes"]["drop-no_route"]["calls"])')
+check '[ "${c%% *}" -ge 8 ] && [ "$(echo $c | cut -d" " -f2)" -ge 1 ] && [ "${c##* }" -ge 1 ]' \
+	"exit stats: nodes by name (port_rx-1 packets, drop-nat packets, drop-no_route calls: $c)"
 cpe_lib_done

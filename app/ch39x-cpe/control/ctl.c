@@ -34,14 +34,22 @@ struct cpe_ctl {
 	pthread_mutex_t lock;
 	/* Counted on telemetry threads, folded into the loop's by it. */
 	uint64_t bad_requests;
+	uint32_t quit;			/* __atomic: cpe_ctl_stop() */
+	struct cpe_router *r;		/* to wake its loop (idle.h) */
 };
+
+/*
+ * The mailbox, for the callers that carry no argument: the telemetry
+ * callbacks (DPDK 22.11's rte_telemetry_register_cmd() passes none) and
+ * the signal handler. The control plane's one file-scope pointer: only
+ * this file reads it; the router itself is reached through arguments.
+ */
+static struct cpe_ctl *the_box;
 
 static struct cpe_ctl *
 box(void)
 {
-	struct cpe_router *r = cpe_router_get();
-
-	return r != NULL ? r->ctl : NULL;
+	return __atomic_load_n(&the_box, __ATOMIC_ACQUIRE);
 }
 
 /* An error reply: what is wrong, and what is allowed instead. */
@@ -160,7 +168,7 @@ cpe_ctl_call(cpe_ctl_fn fn, const void *arg, size_t len,
 	c->d = d;
 	__atomic_store_n(&c->state, BOX_POSTED, __ATOMIC_RELEASE);
 	/* The loop may be asleep (--idle interrupt). */
-	cpe_idle_kick(cpe_router_get());
+	cpe_idle_kick(c->r);
 	deadline = now_ms() + CTL_WAIT_MS;
 	while ((st = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE)) !=
 	       BOX_DONE) {
@@ -185,6 +193,8 @@ cpe_ctl_poll(struct cpe_router *r)
 	struct cpe_ctl *c = r->ctl;
 	uint32_t posted = BOX_POSTED;
 
+	if (__atomic_load_n(&c->quit, __ATOMIC_RELAXED) != 0)
+		r->quit = true;
 	if (__atomic_load_n(&c->bad_requests, __ATOMIC_RELAXED) != 0)
 		r->st.ctl_errors += __atomic_exchange_n(&c->bad_requests, 0,
 							 __ATOMIC_RELAXED);
@@ -224,7 +234,21 @@ cpe_ctl_init(struct cpe_router *r)
 	if (r->ctl == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&r->ctl->lock, NULL);
+	r->ctl->r = r;
+	__atomic_store_n(&the_box, r->ctl, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* Async-signal-safe: a flag and an eventfd write. */
+void
+cpe_ctl_stop(void)
+{
+	struct cpe_ctl *c = box();
+
+	if (c == NULL)
+		return;
+	__atomic_store_n(&c->quit, 1, __ATOMIC_RELEASE);
+	cpe_idle_kick(c->r);
 }
 
 void

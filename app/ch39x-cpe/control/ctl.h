@@ -73,6 +73,8 @@ int cpe_ctl_no_params(struct rte_tel_data *d, const char *cmd,
 int cpe_ctl_init(struct cpe_router *r);
 void cpe_ctl_poll(struct cpe_router *r);
 void cpe_ctl_close(struct cpe_router *r);
+/* Asks the loop to stop (from a signal handler: no argument). */
+void cpe_ctl_stop(void);
 
 /* The commands' files: each registers its commands (loop.c calls them
  * after cpe_ctl_init()). */

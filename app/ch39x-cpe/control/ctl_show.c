@@ -9,6 +9,11 @@
  *                 ("nodes") and the TSC cycles it took ("node_cycles")
  *   /cpe/ports    the DPDK ports: up, down, reprobing or failed
  *   /cpe/nodes    per node: calls, packets, cycles (the graph's stats)
+ *
+ * Telemetry takes only letters, digits, '_' and '/' in a dict's keys: a
+ * clone's name (port_rx-0, drop-no_route) is shown with '_' for its '-'
+ * (port_rx_0, drop_no_route); the exit JSON and /cpe/trace keep the
+ * node's own name.
  */
 
 #include <inttypes.h>
@@ -71,6 +76,18 @@ counters(struct cpe_router *r, const struct cpe_stats *s,
 	cpe_tel_u64(d, "generation", r->dp->env.gen);
 }
 
+/* Node name as a telemetry key (see above). */
+static const char *
+tel_key(const char *name, char *key, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < size && name[i] != '\0'; i++)
+		key[i] = name[i] == '-' ? '_' : name[i];
+	key[i] = '\0';
+	return key;
+}
+
 /* Two dicts filled from the graph's stats: packets and cycles by node. */
 struct node_dicts {
 	struct rte_tel_data *pkts, *cycles;
@@ -81,10 +98,11 @@ node_counts(void *arg, const char *name, uint64_t calls, uint64_t objs,
 	    uint64_t cycles)
 {
 	struct node_dicts *n = arg;
+	char key[RTE_NODE_NAMESIZE];
 
 	RTE_SET_USED(calls);
-	cpe_tel_u64(n->pkts, name, objs);
-	cpe_tel_u64(n->cycles, name, cycles);
+	cpe_tel_u64(n->pkts, tel_key(name, key, sizeof(key)), objs);
+	cpe_tel_u64(n->cycles, key, cycles);
 }
 
 /* c (an allocated dict) into d at key, or freed. */
@@ -167,6 +185,7 @@ node_entry(void *arg, const char *name, uint64_t calls, uint64_t objs,
 	   uint64_t cycles)
 {
 	struct rte_tel_data *d = arg, *e = rte_tel_data_alloc();
+	char key[RTE_NODE_NAMESIZE];
 
 	if (e == NULL)
 		return;
@@ -174,7 +193,7 @@ node_entry(void *arg, const char *name, uint64_t calls, uint64_t objs,
 	cpe_tel_u64(e, "calls", calls);
 	cpe_tel_u64(e, "packets", objs);
 	cpe_tel_u64(e, "cycles", cycles);
-	add_dict(d, name, e);
+	add_dict(d, tel_key(name, key, sizeof(key)), e);
 }
 
 static void

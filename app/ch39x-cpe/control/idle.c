@@ -4,7 +4,7 @@
 
 /*
  * CPU that follows the load (--idle): what the forwarding loop does when
- * a loop found no packet. router.c calls cpe_idle() once at the end of
+ * a loop found no packet. loop.c calls cpe_idle() once at the end of
  * every loop with the number of packets received and the earliest time
  * the loop must run anyway (statistics, the end of --duration).
  *

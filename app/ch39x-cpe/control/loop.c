@@ -254,23 +254,10 @@ setup(struct cpe_router *r)
 	if (rc == 0)
 		rc = cpe_wan_mbim_setup(r);
 	if (rc == 0)
-		rc = cpe_ctl_init(r);
-	if (rc == 0)
 		rc = commands();
 	if (rc == 0)
 		rc = cpe_gen_start(r);
 	return rc;
-}
-
-void
-cpe_router_stop(void)
-{
-	struct cpe_router *r = cpe_router_get();
-
-	if (r == NULL)
-		return;
-	r->quit = true;
-	cpe_idle_kick(r);
 }
 
 int
@@ -290,8 +277,10 @@ cpe_router_run(struct cpe_opts *o)
 	r->dp->env.now = rte_rdtsc();
 	for (i = 0; i < CPE_MAX_PORTS; i++)
 		r->dp->tap_fd[i] = -1;
-	cpe_router_set(r);
-	rc = setup(r);
+	/* The mailbox first: a signal during the setup stops the loop. */
+	rc = cpe_ctl_init(r);
+	if (rc == 0)
+		rc = setup(r);
 	if (rc == 0)
 		run(r);
 	cpe_ctl_close(r);
@@ -299,6 +288,7 @@ cpe_router_run(struct cpe_opts *o)
 	cpe_hotplug_close(r);
 	cpe_graph_close(r);
 	cpe_ports_close(r);
+	cpe_wan_mbim_free(r);
 	cpe_wan_free(r);
 	return rc;
 }

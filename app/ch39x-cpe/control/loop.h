@@ -16,7 +16,5 @@
 /* main(): the router of options o, run until a signal or --duration;
  * 0, or what failed (reported). */
 int cpe_router_run(struct cpe_opts *o);
-/* A signal's: the loop ends at its next turn (any thread). */
-void cpe_router_stop(void);
 
 #endif /* CPE_LOOP_H */

@@ -15,9 +15,10 @@
  * (the datapath's headers), between two walks, on the same lcore: no locking.
  *
  * struct cpe_router is the router: the configuration, the graph and the
- * control plane's own state. One exists, made by main(); the telemetry
- * callbacks, the signal handler and the ports' event callbacks that
- * take no argument find it through cpe_router_get().
+ * control plane's own state. One exists, made by cpe_router_run()
+ * (loop.c) and handed to every function as an argument; the telemetry
+ * callbacks and the signal handler, which carry none, reach the loop
+ * through ctl.c's mailbox only.
  */
 
 #include <stdbool.h>
@@ -75,9 +76,5 @@ struct cpe_router {
 	struct cpe_inject *inject;
 	struct cpe_ip6_deliver *ip6_deliver;
 };
-
-/* The router made by cpe_router_run() (loop.c), NULL before. */
-struct cpe_router *cpe_router_get(void);
-void cpe_router_set(struct cpe_router *r);
 
 #endif /* CPE_ROUTER_H */

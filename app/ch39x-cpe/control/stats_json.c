@@ -17,6 +17,7 @@
 #include "qos_sched.h"
 #include "stats.h"
 #include "wan.h"
+#include "wan_mbim.h"
 
 static void
 ports_json(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
@@ -235,6 +236,7 @@ cpe_stats_json(struct cpe_router *r, FILE *f, double elapsed)
 	cpe_fw_json(r, f);
 	cpe_frag_json(r, f);
 	cpe_wan_json(r, f);
+	cpe_wan_mbim_json(r, f);
 	cpe_qos_json(r->dp->qos, f);
 	cpu_json(r, &s, f);
 	nodes_json(r, f);

@@ -23,6 +23,7 @@
 #include "qos_sched.h"
 #include "stats.h"
 #include "wan.h"
+#include "wan_mbim.h"
 
 static void
 ports_print(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
@@ -220,6 +221,7 @@ cpe_stats_print(struct cpe_router *r, FILE *f, bool final, double elapsed)
 	cpe_fw_print(r, f);
 	cpe_frag_print(r, f);
 	cpe_wan_print(r, f);
+	cpe_wan_mbim_print(r, f);
 	cpe_qos_print(r->dp->qos, f);
 	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
 		"router, %.1f in the PMD), generation %u\n",

@@ -30,7 +30,6 @@
 #include "rt.h"
 #include "wan.h"
 #include "wan6.h"
-#include "wan_mbim.h"
 #include "wan_pppoe.h"
 #include "wan_state.h"
 
@@ -194,7 +193,6 @@ cpe_wan_tel(struct cpe_router *r, struct rte_tel_data *d)
 	cpe_tel_u64(d, "no_addr_drops", no_addr_drops());
 	if (r->o->ports[wan].pppoe)
 		cpe_wan_pppoe_tel(r, d);
-	cpe_wan_mbim_tel(r, d);
 	cpe_wan6_tel(r, d);
 }
 
@@ -215,7 +213,6 @@ cpe_wan_print(struct cpe_router *r, FILE *f)
 		w->clears, w->nat_flushed, no_addr_drops());
 	if (wan >= 0 && r->o->ports[wan].pppoe)
 		cpe_wan_pppoe_print(r, f);
-	cpe_wan_mbim_print(r, f);
 	cpe_wan6_print(r, f);
 }
 
@@ -241,7 +238,6 @@ cpe_wan_json(struct cpe_router *r, FILE *f)
 	fprintf(f, "},\n");
 	if (wan >= 0 && r->o->ports[wan].pppoe)
 		cpe_wan_pppoe_json(r, f);
-	cpe_wan_mbim_json(r, f);
 }
 
 int
@@ -254,7 +250,6 @@ cpe_wan_create(struct cpe_router *r)
 void
 cpe_wan_free(struct cpe_router *r)
 {
-	cpe_wan_mbim_free(r);
 	free(r->wan);
 	r->wan = NULL;
 }

@@ -33,6 +33,7 @@
 #include "pd6.h"
 #include "wan.h"
 #include "wan6.h"
+#include "wan_mbim.h"
 #include "wan_pppoe.h"
 
 static const char *const set_allowed =
@@ -44,11 +45,20 @@ struct lease {
 	uint8_t plen;
 };
 
+/* The WAN's state; an MBIM session's beside it (wan_mbim sits above
+ * wan: it sets the address through it). */
+static void
+wan_tel(struct cpe_router *r, struct rte_tel_data *d)
+{
+	cpe_wan_tel(r, d);
+	cpe_wan_mbim_tel(r, d);
+}
+
 static void
 show(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 {
 	RTE_SET_USED(arg);
-	cpe_wan_tel(r, d);
+	wan_tel(r, d);
 }
 
 static void
@@ -70,7 +80,7 @@ set(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 		cpe_ctl_error(r, d, "/cpe/wan/set: refused", err);
 		return;
 	}
-	cpe_wan_tel(r, d);
+	wan_tel(r, d);
 }
 
 struct session {
@@ -96,7 +106,7 @@ set_pppoe(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 		return;
 	}
 	cpe_wan_pppoe_up(r, ss->sid, ss->ac);
-	cpe_wan_tel(r, d);
+	wan_tel(r, d);
 }
 
 static void
@@ -104,7 +114,7 @@ clear(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 {
 	RTE_SET_USED(arg);
 	cpe_wan_clear4(r);
-	cpe_wan_tel(r, d);
+	wan_tel(r, d);
 }
 
 /* /cpe/wan and /cpe/wan/clear: no parameters. */
@@ -189,7 +199,7 @@ set6(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 		return;
 	}
 	cpe_wan6_delegate(r, &g->pfx, g->preferred, g->valid);
-	cpe_wan_tel(r, d);
+	wan_tel(r, d);
 }
 
 static void
@@ -198,7 +208,7 @@ clear6(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 	const struct deleg *g = arg;
 
 	cpe_wan6_withdraw(r, &g->pfx);
-	cpe_wan_tel(r, d);
+	wan_tel(r, d);
 }
 
 /* Parsed parameters (pd6.c) as the forwarding lcore's delegation. */

@@ -84,16 +84,10 @@ arp_in_process(struct rte_graph *g, struct rte_node *node, void **objs,
 {
 	struct cpe_arp_in *c = CPE_CTX(node);
 	struct cpe_ntab *t = cpe_arp_ntab(c->arp);
-	struct rte_mbuf *out[CPE_BURST];
-	uint16_t next[CPE_BURST], n, i;
 
 	cpe_node_each(g, node, c->env, objs, cnt, one, c);
 	/* What the learning let go of: waited for these neighbours. */
-	while ((n = cpe_ntab_take(t, out, CPE_BURST)) != 0) {
-		for (i = 0; i < n; i++)
-			next[i] = ARP_IN_OUT;
-		cpe_enqueue(g, node, c->env, (void **)out, next, n);
-	}
+	cpe_ntab_send(t, g, node, c->env, ARP_IN_OUT);
 	return cnt;
 }
 

@@ -14,6 +14,7 @@
  * state.
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -60,6 +61,19 @@ struct cpe_dp {
 /* Set by control/graph.c before the graph is made; read by node inits. */
 void cpe_dp_set(struct cpe_dp *dp);
 struct cpe_dp *cpe_dp_conf(void);
+
+/* Which DPDK port clone id is of (ids: dp->rx_node or dp->tx_node), or
+ * -ENOENT. */
+static inline int
+cpe_dp_phys_of(const struct cpe_dp *dp, const rte_node_t *ids, rte_node_t id)
+{
+	uint16_t k;
+
+	for (k = 0; k < dp->ifs.nb_phys; k++)
+		if (ids[k] == id)
+			return k;
+	return -ENOENT;
+}
 
 /* The control plane's way to a node's state, by its name; NULL: none. */
 void *cpe_node_state_of(const char *name);

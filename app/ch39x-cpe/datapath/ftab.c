@@ -217,25 +217,9 @@ cpe_flow6_key(const struct rte_mbuf *m, struct cpe_flow6_key *k)
 	k->port = (uint8_t)cpe_in(m);
 	k->pad = 0;
 	k->icmp_type = 0;
-	switch (ip->proto) {
-	case IPPROTO_TCP:
-		/* SYN, FIN and RST to the slow path: the firewall's state. */
-		if (l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_FIN_FLAG |
-			      RTE_TCP_RST_FLAG))
-			return -1;
-		/* fall through */
-	case IPPROTO_UDP:
-		memcpy(&k->sport, l4, 2);
-		memcpy(&k->dport, l4 + 2, 2);
-		return 0;
-	case IPPROTO_ICMPV6:
-		if (l4[0] != 128 && l4[0] != 129)	/* echo only */
-			return -1;
-		k->icmp_type = l4[0];
-		memcpy(&k->sport, l4 + 4, 2);
-		k->dport = 0;
-		return 0;
-	default:
-		return -1;
-	}
+	return cpe_flow_l4_key(ip->proto, l4,
+			       RTE_MIN((uint32_t)rte_be_to_cpu_16(ip->payload_len),
+				       rte_pktmbuf_data_len(m) - 14u - 40u),
+			       IPPROTO_ICMPV6, 128, 129, &k->sport, &k->dport,
+			       &k->icmp_type);
 }

@@ -115,6 +115,38 @@ uint32_t cpe_ftab_age(struct cpe_ftab *t, uint32_t ms);
 uint32_t cpe_ftab_drop_phys(struct cpe_ftab *t, uint16_t k);
 
 /*
+ * A flow key's L4 part from l4 (l4_len bytes there) of protocol proto:
+ * TCP (not SYN, FIN or RST: the slow path follows those for NAT and the
+ * firewall) and UDP by their ports, an echo (types req and rep of
+ * protocol icmp) by its id; -1: not for the fast path. Both families'
+ * keys.
+ */
+static __rte_always_inline int
+cpe_flow_l4_key(uint8_t proto, const uint8_t *l4, uint32_t l4_len,
+		uint8_t icmp, uint8_t req, uint8_t rep, uint16_t *sport,
+		uint16_t *dport, uint8_t *icmp_type)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		if (l4_len < 20 || (l4[13] & (RTE_TCP_SYN_FLAG |
+			RTE_TCP_FIN_FLAG | RTE_TCP_RST_FLAG)))
+			return -1;
+		/* fall through */
+	case IPPROTO_UDP:
+		memcpy(sport, l4, 2);
+		memcpy(dport, l4 + 2, 2);
+		return 0;
+	default:
+		if (proto != icmp || (l4[0] != req && l4[0] != rep))
+			return -1;
+		*icmp_type = l4[0];
+		memcpy(sport, l4 + 4, 2);
+		*dport = 0;
+		return 0;
+	}
+}
+
+/*
  * The IPv4 key of a packet the fast path may take (in m->port's
  * interface), or -1. Only the first segment is read: headers are there
  * whatever the MTU.
@@ -144,28 +176,11 @@ cpe_flow4_key(const struct rte_mbuf *m, struct cpe_flow4_key *k)
 	k->port = (uint8_t)cpe_in(m);
 	k->pad = 0;
 	k->icmp_type = 0;
-	switch (ip->next_proto_id) {
-	case IPPROTO_TCP:
-		/* SYN, FIN and RST to the slow path: NAT follows TCP there. */
-		if (l4[13] & (RTE_TCP_SYN_FLAG | RTE_TCP_FIN_FLAG |
-			      RTE_TCP_RST_FLAG))
-			return -1;
-		/* fall through */
-	case IPPROTO_UDP:
-		memcpy(&k->sport, l4, 2);
-		memcpy(&k->dport, l4 + 2, 2);
-		return 0;
-	case IPPROTO_ICMP:
-		if (l4[0] != RTE_ICMP_TYPE_ECHO_REQUEST &&
-		    l4[0] != RTE_ICMP_TYPE_ECHO_REPLY)
-			return -1;
-		k->icmp_type = l4[0];
-		memcpy(&k->sport, l4 + 4, 2);
-		k->dport = 0;
-		return 0;
-	default:
-		return -1;
-	}
+	return cpe_flow_l4_key(ip->next_proto_id, l4,
+			       rte_pktmbuf_data_len(m) - 14u - 20u, IPPROTO_ICMP,
+			       RTE_ICMP_TYPE_ECHO_REQUEST,
+			       RTE_ICMP_TYPE_ECHO_REPLY, &k->sport, &k->dport,
+			       &k->icmp_type);
 }
 
 /* The IPv6 key of a packet the fast path may take, or -1. */

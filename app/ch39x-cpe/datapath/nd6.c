@@ -65,16 +65,10 @@ nd6_process(struct rte_graph *g, struct rte_node *node, void **objs,
 {
 	struct nd6_node *c = CPE_CTX(node);
 	struct cpe_ntab *t = cpe_nd6_ntab(c->nd6);
-	struct rte_mbuf *out[CPE_BURST];
-	uint16_t next[CPE_BURST], n, i;
 
 	cpe_node_each(g, node, c->env, objs, cnt, one, c);
 	/* The solicitations it asked, and what an answer let go of. */
-	while ((n = cpe_ntab_take(t, out, CPE_BURST)) != 0) {
-		for (i = 0; i < n; i++)
-			next[i] = ND6_OUT;
-		cpe_enqueue(g, node, c->env, (void **)out, next, n);
-	}
+	cpe_ntab_send(t, g, node, c->env, ND6_OUT);
 	return cnt;
 }
 

@@ -125,9 +125,9 @@ nd6_in_process(struct rte_graph *g, struct rte_node *node, void **objs,
 {
 	struct cpe_nd6_in *c = CPE_CTX(node);
 	struct cpe_ntab *t = cpe_nd6_ntab(c->nd6);
-	struct rte_mbuf *m, *out[CPE_BURST];
+	struct rte_mbuf *m;
 	struct rte_ipv6_hdr *ip;
-	uint16_t next[CPE_BURST], i, n;
+	uint16_t i;
 
 	for (i = 0; i < cnt; i++) {
 		m = objs[i];
@@ -141,11 +141,7 @@ nd6_in_process(struct rte_graph *g, struct rte_node *node, void **objs,
 			na_input(c, m, ip);
 		}
 	}
-	while ((n = cpe_ntab_take(t, out, CPE_BURST)) != 0) {
-		for (i = 0; i < n; i++)
-			next[i] = ND6_IN_OUT;
-		cpe_enqueue(g, node, c->env, (void **)out, next, n);
-	}
+	cpe_ntab_send(t, g, node, c->env, ND6_IN_OUT);
 	return cnt;
 }
 

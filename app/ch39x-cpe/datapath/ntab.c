@@ -80,6 +80,20 @@ cpe_ntab_take(struct cpe_ntab *t, struct rte_mbuf **pkts, uint16_t n)
 }
 
 void
+cpe_ntab_send(struct cpe_ntab *t, struct rte_graph *g, struct rte_node *node,
+	      const struct cpe_env *env, uint16_t edge)
+{
+	struct rte_mbuf *out[CPE_BURST];
+	uint16_t next[CPE_BURST], n, i;
+
+	while ((n = cpe_ntab_take(t, out, CPE_BURST)) != 0) {
+		for (i = 0; i < n; i++)
+			next[i] = edge;
+		cpe_enqueue(g, node, env, (void **)out, next, n);
+	}
+}
+
+void
 cpe_nent_drop_queue(struct cpe_ntab *t, struct cpe_nent *e)
 {
 	if (e->nq) {

@@ -88,6 +88,11 @@ void cpe_ntab_put(struct cpe_ntab *t, struct rte_mbuf *m);
 /* The out list into pkts (at most n): how many. */
 uint16_t cpe_ntab_take(struct cpe_ntab *t, struct rte_mbuf **pkts,
 		       uint16_t n);
+/* The out list (requests asked, packets an answer let go of) on node's
+ * edge (the nodes that resolve or learn neighbours: their output). */
+void cpe_ntab_send(struct cpe_ntab *t, struct rte_graph *g,
+		   struct rte_node *node, const struct cpe_env *env,
+		   uint16_t edge);
 void cpe_nent_drop_queue(struct cpe_ntab *t, struct cpe_nent *e);
 void cpe_nent_flush(struct cpe_ntab *t, struct cpe_nent *e);
 int cpe_nent_hold(struct cpe_ntab *t, struct cpe_nent *e, uint32_t pos,

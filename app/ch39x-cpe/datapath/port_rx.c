@@ -190,13 +190,13 @@ port_rx_init(const struct rte_graph *g, struct rte_node *node)
 	struct cpe_dp *dp = cpe_dp_conf();
 	struct cpe_port_rx *c;
 	uint16_t k;
+	int rc;
 
 	RTE_SET_USED(g);
-	for (k = 0; k < dp->ifs.nb_phys; k++)
-		if (dp->rx_node[k] == node->id)
-			break;
-	if (k == dp->ifs.nb_phys)
-		return -ENOENT;
+	rc = cpe_dp_phys_of(dp, dp->rx_node, node->id);
+	if (rc < 0)
+		return rc;
+	k = (uint16_t)rc;
 	c = cpe_node_state(node, sizeof(*c));
 	if (c == NULL)
 		return -ENOMEM;

@@ -242,13 +242,13 @@ port_tx_init(const struct rte_graph *g, struct rte_node *node)
 	struct cpe_dp *dp = cpe_dp_conf();
 	struct cpe_port_tx *c;
 	uint16_t k, i;
+	int rc;
 
 	RTE_SET_USED(g);
-	for (k = 0; k < dp->ifs.nb_phys; k++)
-		if (dp->tx_node[k] == node->id)
-			break;
-	if (k == dp->ifs.nb_phys)
-		return -ENOENT;
+	rc = cpe_dp_phys_of(dp, dp->tx_node, node->id);
+	if (rc < 0)
+		return rc;
+	k = (uint16_t)rc;
 	c = cpe_node_state(node, sizeof(*c));
 	if (c == NULL)
 		return -ENOMEM;
