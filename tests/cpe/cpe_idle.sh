@@ -98,6 +98,10 @@ run_mode() {
 	fi
 	check 'json "$j" "j[\"process_cpu_s\"] >= j[\"thread_cpu_s\"] > 0" | grep -q True' \
 		"$mode: process CPU $(json "$j" 'j["process_cpu_s"]') s >= forwarding thread $(json "$j" 'j["thread_cpu_s"]') s"
+	# The ports' PMD xstats at exit: the non-zero ones, per port; each
+	# carried the iperf3 run in USB transfers.
+	check 'json "$j" "all(int(j[\"xstats\"][p][\"tx_usb_xfers\"]) > 0 and int(j[\"xstats\"][p][\"rx_usb_xfers\"]) > 0 and min(j[\"xstats\"][p].values()) > 0 for p in (\"0\", \"1\"))" | grep -q True' \
+		"$mode: JSON xstats of both ports, non-zero only: transfers $(json "$j" '[(p, x["tx_usb_xfers"], x["rx_usb_xfers"]) for p, x in j["xstats"].items()]')"
 }
 
 run_mode interrupt

@@ -29,7 +29,8 @@
 #              gadgets (the PMD takes them from cdc_ncm and gives them
 #              back at exit), once for each of CPE_MODES, a word W of
 #              which runs it with --idle W (poll: busy polling), W.N
-#              with --idle W --idle-spin N
+#              with --idle W --idle-spin N, W+K=V[+K=V] with the
+#              devargs K=V on the WAN port too (e.g. adaptive+tx_xfers=48)
 #
 # The same traffic through each, from the namespaces: nothing (idle), TCP
 # LAN -> WAN with iperf3 at each of CPE_RATES (-b), TCP at iperf3's
@@ -367,15 +368,24 @@ linux_down() {
 # app_up MODE
 app_up() {
 	APP_N=$((APP_N + 1))
-	tag=$REP-$1
-	# W.N: --idle W --idle-spin N
-	ia="--idle ${1%%.*}"
-	[ "${1%%.*}" != "$1" ] && ia="$ia --idle-spin ${1#*.}"
+	# the WAN's name too: with two WANs both rounds run the same mode
+	tag=$REP-$1$WSFX
+	# W.N+K=V+K=V: --idle W --idle-spin N, devargs K=V on the WAN port
+	am=${1%%+*}
+	ad=""
+	[ "$am" != "$1" ] && ad=",$(echo "${1#*+}" | tr '+' ',')"
+	ia="--idle ${am%%.*}"
+	[ "${am%%.*}" != "$am" ] && ia="$ia --idle-spin ${am#*.}"
 	# Long enough for the round; stopped by SIGTERM before.
+	wd=$WAN_DEVARGS
+	WAN_DEVARGS=$WAN_DEVARGS$ad
 	# shellcheck disable=SC2086
 	app_launch $((200 + ($(echo $CPE_RATES | wc -w) + 3) * (CPE_SECS + 40))) \
-		"ch39x-cpe -l 1 ${ia:-(busy polling)} $CPE_ARGS on net_ch39x0 $PL, net_ch39x1 $PW" \
+		"ch39x-cpe -l 1 ${ia:-(busy polling)} $CPE_ARGS on net_ch39x0 $PL, net_ch39x1 $PW$WAN_DEVARGS" \
 		--lan 0=$RT_LAN/24 --wan 1=$RT_WAN/24 $ia $CPE_ARGS --json
+	ar=$?
+	WAN_DEVARGS=$wd
+	return $ar
 }
 
 # app_launch LIM DESC ARG...: ch39x-cpe (its run APP_N, output tag) on the
@@ -385,6 +395,7 @@ app_up() {
 app_launch() {
 	lim=$1 RTR_DESC=$2
 	shift 2
+	app_leftovers
 	timeout "$lim" chroot /host "$CPE_BIN" -l 1 --no-huge --no-pci \
 		-m 256 --file-prefix "cpe_vm$APP_N" \
 		-d "$PRIV/librte_net_ch39x.so" \
@@ -400,29 +411,108 @@ app_launch() {
 		sleep 0.25
 		i=$((i + 1))
 	done
+	RTR_PID=$(app_child $APP_JOB)
 	if ! grep -q "forwarding on 2 ports" "/out/cpe-app-$tag.err"; then
-		CPE_ERR="ch39x-cpe did not start: $(grep -v '^EAL: Detected' "/out/cpe-app-$tag.err" | tail -n 4 | tr '\n' ' ')"
-		kill $APP_JOB 2>/dev/null
-		wait $APP_JOB 2>/dev/null
+		app_failed "/out/cpe-app-$tag"
+		CPE_ERR="ch39x-cpe did not start ($APP_WHY): $(grep -v '^EAL: Detected' "/out/cpe-app-$tag.err" | tail -n 4 | tr '\n' ' ')"
 		return 1
 	fi
-	RTR_PID=$(pidof ch39x-cpe | cut -d' ' -f1)
 	# Taking the devices resets the gadgets' links.
 	wait_carrier $LAN_NS "$GL" && wait_carrier $WAN_NS "$GW"
+	return 0
+}
+
+# app_child JOB: the PID of this run's ch39x-cpe, nothing when it is gone.
+# The guest's timeout is busybox's: the job's own process execs chroot and
+# then ch39x-cpe, and a grandchild watches it (and sends the signal at the
+# limit); coreutils' timeout would be its parent instead. Either way not
+# pidof: that names every ch39x-cpe, a leftover of an earlier run too.
+app_child() {
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = ch39x-cpe ] &&
+		{ echo "$1"; return 0; }
+	for ac_d in /proc/[0-9]*; do
+		ac_s=""
+		read -r ac_s < "$ac_d/stat" 2>/dev/null || continue
+		# "PID (COMM) STATE PPID ...": COMM may hold spaces
+		case "$ac_s" in
+		*"(ch39x-cpe) "*) ;;
+		*) continue ;;
+		esac
+		ac_s=${ac_s##*) }
+		[ "$(echo "$ac_s" | cut -d' ' -f2)" = "$1" ] &&
+			{ echo "${ac_d#/proc/}"; return 0; }
+	done
+	return 0
+}
+
+# app_kill: the router's run ends: SIGTERM to the job and to ch39x-cpe
+# (the same process under busybox's timeout), SIGKILL to whatever is left
+# after 20 s; the job's exit status in arc.
+app_kill() {
+	ak_c=$(app_child $APP_JOB)
+	kill -TERM $APP_JOB $ak_c 2>/dev/null
+	i=0
+	while { kill -0 $APP_JOB 2>/dev/null || { [ -n "$ak_c" ] && kill -0 "$ak_c" 2>/dev/null; }; } && [ $i -lt 100 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	kill -KILL $APP_JOB $ak_c 2>/dev/null
+	wait $APP_JOB 2>/dev/null
+	arc=$?
+}
+
+# app_failed PREFIX: a start that did not reach "forwarding": why (exit
+# status, or still running), and into PREFIX.diag the processes named
+# ch39x-cpe and the kernel's last messages (all levels: a segfault is
+# KERN_INFO, below the console's loglevel); the run killed. APP_WHY.
+app_failed() {
+	if kill -0 $APP_JOB 2>/dev/null; then
+		APP_WHY="still starting after 150 s, pid ${RTR_PID:-none}; killed"
+		app_kill
+	else
+		wait $APP_JOB 2>/dev/null
+		arc=$?
+		APP_WHY="exit status $arc"
+		[ $arc -gt 128 ] && APP_WHY="$APP_WHY (signal $((arc - 128)))"
+	fi
+	{
+		echo "$APP_WHY"
+		echo "ch39x-cpe processes: $(pidof ch39x-cpe)"
+		for af_p in $(pidof ch39x-cpe); do
+			echo "$af_p: $(tr '\0' ' ' < /proc/$af_p/cmdline 2>/dev/null)"
+		done
+		echo "kernel log:"
+		dmesg 2>/dev/null | tail -n 40
+	} > "$1.diag" 2>&1
+	RTR_PID=""
+	grep -q "segfault\|general protection\|trap" "$1.diag" &&
+		APP_WHY="$APP_WHY; the kernel: $(grep "segfault\|general protection\|trap" "$1.diag" | tail -n 1)"
+	APP_WHY="$APP_WHY; $1.diag"
+}
+
+# app_leftovers: a ch39x-cpe of an earlier run still there holds the USB
+# devices; it is logged and killed before another starts
+app_leftovers() {
+	for al_p in $(pidof ch39x-cpe); do
+		cpe_log "rep $REP: a ch39x-cpe left over (pid $al_p: $(tr '\0' ' ' < /proc/$al_p/cmdline 2>/dev/null | cut -c1-200)); killed"
+		kill -KILL "$al_p" 2>/dev/null
+	done
 	return 0
 }
 
 # app_stop NAME: SIGTERM to ch39x-cpe, at most 30 s for it to go; its exit
 # status in arc, tag=REP-NAME (qos.sh too).
 app_stop() {
+	as_t=$(up)
 	kill -TERM "$RTR_PID" 2>/dev/null
 	i=0
 	while kill -0 "$RTR_PID" 2>/dev/null && [ $i -lt 150 ]; do
 		sleep 0.2
 		i=$((i + 1))
 	done
-	wait $APP_JOB
-	arc=$?
+	# still there after 30 s: killed, its exit status says so
+	app_kill
+	cpe_log "rep $REP ch39x-cpe-$1$WSFX: exit $arc $(echo "$(up) $as_t" | awk '{ printf "%.1f", $1 - $2 }') s after SIGTERM"
 	RTR_PID=""
 	tag=$REP-$1
 }
@@ -440,7 +530,7 @@ app_exit_result() {
 
 app_down() {
 	app_stop "$1"
-	app_exit_result "cpe-ch39x-$1-exit-$REP" ""
+	app_exit_result "cpe-ch39x-$1$WSFX-exit-$REP" ""
 }
 
 # ---- measurement ----

@@ -153,12 +153,11 @@ qos_app_up() {
 		# an option this build does not know: no later rep can start it
 		grep -q "unknown option\|unknown key\|allowed values" \
 			"/out/qos-app-$tag.err" && QOS_SKIP="$QOS_SKIP $n"
-		kill $APP_JOB 2>/dev/null
-		wait $APP_JOB 2>/dev/null
+		app_kill
 		wait_kdrv
 		return 1
 	fi
-	RTR_PID=$(pidof ch39x-cpe | cut -d' ' -f1)
+	RTR_PID=$(app_child $APP_JOB)
 	RTR_DESC="ch39x-cpe -l 1 --wan-rate $QOS_RATE $* on net_ch39x0 $PL, net_ch39x1 $PW"
 	# Taking the devices resets the gadgets' links.
 	wait_carrier $LAN_NS "$GL" && wait_carrier $WAN_NS "$GW"

@@ -67,7 +67,10 @@
 #                                        two NCM gadgets, or an RNDIS WAN,
 #                                        or both WANs in turn in each rep
 #                                        (tests/vm/cpe.sh; CPE_SAT=2 adds
-#                                        the TCP maximum WAN -> LAN):
+#                                        the TCP maximum WAN -> LAN; a
+#                                        mode W+K=V adds devargs K=V to
+#                                        the WAN port, e.g.
+#                                        adaptive+tx_xfers=48):
 #                                        only that, at super speed unless
 #                                        SPEEDS says otherwise
 #   QOS=1 [CPE_QOS_REPS=3 CPE_QOS_SECS=12 CPE_QOS_RATE=20M

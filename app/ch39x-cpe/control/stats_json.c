@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_ethdev.h>
@@ -43,6 +44,44 @@ ports_json(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
 			cpe_hotplug_state(r, ifs->ifs[i].phys));
 	}
 	fprintf(f, "\n  ],\n");
+}
+
+/*
+ * The PMD's extended statistics of each port that are not zero: what a
+ * port did per USB transfer (frames per transfer, transfers refused for
+ * want of a free one, ...), the evidence behind a rate.
+ */
+static void
+xstats_json(struct cpe_router *r, FILE *f)
+{
+	const struct cpe_ifaces *ifs = &r->dp->ifs;
+	struct rte_eth_xstat_name *nm;
+	struct rte_eth_xstat *xs;
+	int n, k, j, c, np = 0;
+	uint16_t i;
+
+	fprintf(f, "  \"xstats\": {");
+	for (i = 0; i < ifs->nb; i++) {
+		n = rte_eth_xstats_get(ifs->ifs[i].id, NULL, 0);
+		if (n <= 0)
+			continue;
+		xs = calloc((size_t)n, sizeof(*xs));
+		nm = calloc((size_t)n, sizeof(*nm));
+		k = xs && nm ? rte_eth_xstats_get(ifs->ifs[i].id, xs, n) : -1;
+		if (k > n || (k > 0 && rte_eth_xstats_get_names(ifs->ifs[i].id,
+							      nm, n) != n))
+			k = -1;
+		fprintf(f, "%s\n    \"%u\": {", np++ ? "," : "",
+			ifs->ifs[i].id);
+		for (j = 0, c = 0; j < k; j++)
+			if (xs[j].value != 0 && xs[j].id < (uint64_t)n)
+				fprintf(f, "%s\"%s\": %" PRIu64, c++ ? ", " : "",
+					nm[xs[j].id].name, xs[j].value);
+		fprintf(f, "}");
+		free(xs);
+		free(nm);
+	}
+	fprintf(f, "\n  },\n");
 }
 
 static void
@@ -229,6 +268,7 @@ cpe_stats_json(struct cpe_router *r, FILE *f, double elapsed)
 	fprintf(f, "{\n  \"elapsed_s\": %.3f,\n  \"flow_cache\": %s,\n",
 		elapsed, r->o->flow_cache ? "true" : "false");
 	ports_json(r, &s, f);
+	xstats_json(r, f);
 	vlan_json(r, &s, f);
 	fast_json(&s, f);
 	ip4_json(&s, f);
