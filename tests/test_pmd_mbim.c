@@ -324,6 +324,36 @@ learn_cable(struct pair *p)
  * Probe dials (connect=auto): link up, the IP configuration of §24; ARP
  * and ND answered with the peer's MAC; datagrams of every size both ways.
  */
+/*
+ * A UDP datagram of LEN bytes from the far host down to the modem's user:
+ * 1 when it arrives exact (the MAC pair, every byte, an IPv4 packet type)
+ * and, with COPY_ONLY, copied rather than attached to its transfer.
+ */
+static int
+down_exact(struct pair *p, uint32_t len, uint8_t tag, int copy_only)
+{
+	uint8_t b[1600];
+	struct rte_mbuf *m;
+	const uint8_t *d;
+	int ok;
+
+	udp4(b, len, far4, ue4, tag);
+	send1(p->far, eth_frame(p->model_mac, p->far_mac.addr_bytes, 0,
+				0x0800, b, len));
+	m = recv_match(p->mb, 0x0800, ue4, WAIT_MS);
+	if (m == NULL)
+		return 0;
+	d = rte_pktmbuf_mtod(m, const uint8_t *);
+	ok = m->pkt_len == len + 14 &&
+		memcmp(d, p->mb_mac.addr_bytes, 6) == 0 &&
+		memcmp(d + 6, peer_mac, 6) == 0 &&
+		memcmp(d + 14, b, len) == 0 &&
+		(m->packet_type & RTE_PTYPE_L3_MASK) == RTE_PTYPE_L3_IPV4 &&
+		!(copy_only && RTE_MBUF_HAS_EXTBUF(m));
+	rte_pktmbuf_free(m);
+	return ok;
+}
+
 static void
 tc_dial_data(void)
 {
@@ -457,20 +487,7 @@ tc_dial_data(void)
 				memcmp(d + 14, b, len) == 0;
 			rte_pktmbuf_free(m);
 		}
-		udp4(b, len, far4, ue4, (uint8_t)(len + 1));
-		send1(p.far, eth_frame(p.model_mac, p.far_mac.addr_bytes, 0,
-				       0x0800, b, len));
-		m = recv_match(p.mb, 0x0800, ue4, WAIT_MS);
-		if (m != NULL) {
-			d = rte_pktmbuf_mtod(m, uint8_t *);
-			ok += m->pkt_len == len + 14 &&
-				memcmp(d, p.mb_mac.addr_bytes, 6) == 0 &&
-				memcmp(d + 6, peer_mac, 6) == 0 &&
-				memcmp(d + 14, b, len) == 0 &&
-				(m->packet_type & RTE_PTYPE_L3_MASK) ==
-				RTE_PTYPE_L3_IPV4;
-			rte_pktmbuf_free(m);
-		}
+		ok += down_exact(&p, len, (uint8_t)(len + 1), 0);
 	}
 	CHECK(ok == 2 * sizes, "%u of %u datagrams exact both ways (last "
 	      "size %u)", ok, 2 * sizes, len);
@@ -493,30 +510,15 @@ tc_dial_data(void)
 static void
 tc_copybreak(void)
 {
-	uint8_t b[1600];
 	struct pair p;
-	struct rte_mbuf *m;
 	uint32_t len, ok = 0, sizes = 0;
-	uint8_t *d;
 
 	CHECK(pair_up(&p, "zc", "rx_copybreak=60", 0), "ports up");
 	CHECK(wait_link(p.mb, 1, WAIT_MS), "link up once connected");
 	CHECK(learn_cable(&p), "uplink reaches the far host");
 	for (len = 60; len <= 1500; len += 90) {
 		sizes++;
-		udp4(b, len, far4, ue4, (uint8_t)(len + 3));
-		send1(p.far, eth_frame(p.model_mac, p.far_mac.addr_bytes, 0,
-				       0x0800, b, len));
-		m = recv_match(p.mb, 0x0800, ue4, WAIT_MS);
-		if (m != NULL) {
-			d = rte_pktmbuf_mtod(m, uint8_t *);
-			ok += m->pkt_len == len + 14 &&
-				memcmp(d, p.mb_mac.addr_bytes, 6) == 0 &&
-				memcmp(d + 6, peer_mac, 6) == 0 &&
-				memcmp(d + 14, b, len) == 0 &&
-				!RTE_MBUF_HAS_EXTBUF(m);
-			rte_pktmbuf_free(m);
-		}
+		ok += down_exact(&p, len, (uint8_t)(len + 3), 1);
 	}
 	CHECK(ok == sizes, "%u of %u datagrams exact and copied", ok, sizes);
 	CHECK(xstat(p.mb, "rx_zerocopy_frames") == 0 &&

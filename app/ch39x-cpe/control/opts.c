@@ -17,6 +17,7 @@
 
 #include <rte_common.h>
 
+#include "num.h"
 #include "opts.h"
 #include "opts_check.h"
 #include "opts_table.h"
@@ -43,26 +44,12 @@ cpe_opt_bad(const char *name, const char *val, const char *allowed)
 	return -EINVAL;
 }
 
-static int
-parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-	char *end;
-
-	if (s == NULL || !isdigit((unsigned char)s[0]))
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno != 0 || *end != '\0' || *v < lo || *v > hi)
-		return -EINVAL;
-	return 0;
-}
-
 int
 cpe_opt_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *v)
 {
 	uint64_t x;
 
-	if (parse_u64(s, lo, hi, &x) != 0)
+	if (cpe_parse_u64(s, lo, hi, &x) != 0)
 		return -EINVAL;
 	*v = (uint32_t)x;
 	return 0;

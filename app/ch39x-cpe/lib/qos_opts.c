@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "qos.h"
 
 #define RATE_ALLOWED "a rate in bits/s, 64k..10G: digits with an " \
@@ -45,15 +46,12 @@ static int
 parse_uint(const char *s, unsigned long lo, unsigned long hi,
 	   unsigned long *v)
 {
-	char *end;
+	uint64_t x;
+	int rc = cpe_parse_u64(s, lo, hi, &x);
 
-	if (s == NULL || !isdigit((unsigned char)s[0]))
-		return -EINVAL;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || *v < lo || *v > hi)
-		return -EINVAL;
-	return 0;
+	if (rc == 0)
+		*v = (unsigned long)x;
+	return rc;
 }
 
 /* A unit suffix and what one of it is worth. */
