@@ -329,8 +329,10 @@ cpe_graph_dot(FILE *f)
 
 	if (nodes(1, "K", rx, tx) != 0)
 		return;
+	/* 22.11 returns the number of nodes, 25.11 the highest id: asking
+	 * one id past either is harmless (no node, NULL). */
 	n = rte_node_max_count();
-	for (id = 0; id < n && k < RTE_DIM(ids); id++) {
+	for (id = 0; id <= n && k < RTE_DIM(ids); id++) {
 		name = rte_node_id_to_name(id);
 		if (name != NULL && drawn(name))
 			ids[k++] = id;
