@@ -320,7 +320,10 @@ check '[ "$(gen "$out")" -gt "$(gen "$s4")" ]' "the generation grew ($(gen "$s4"
 check '[ "$(seen_macs)" = "$mac1 $mac2 " ] && [ "$(after $mac2)" -ge 10 ]' \
 	"echo6 requests went to $GW61 ($mac1), then to $GW62 ($mac2) only (saw: $(seen_macs); $(after $mac2) after the change)"
 rcvd=$(received)
-check '[ "${rcvd:-0}" -ge 55 ]' "at most 5 of 60 ping6s lost across the change (received ${rcvd:-0})"
+# The pings sent while the new gateway is being solicited wait in the
+# neighbour's hold or are dropped; under qemu-user (the arm64 suites) on a
+# busy machine the exchange took 0.7 s once (53 received): at most 1 s.
+check '[ "${rcvd:-0}" -ge 50 ]' "at most 10 of 60 ping6s lost across the change (received ${rcvd:-0})"
 out=$(tel /cpe/neighs)
 check 'echo "$out" | grep -q "\"$GW62 lladdr $mac2 port 1 reachable\"" && echo "$out" | grep -q "\"$GW1 lladdr"' \
 	"/cpe/neighs: $GW62 learnt as $mac2, IPv4 entries too ($out)"
