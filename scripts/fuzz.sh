@@ -102,7 +102,8 @@ done
 # The device model (lib/ch39x_sim), linked with libpcap into the sim_*
 # harnesses only: the host-side parsers' harnesses go without it.
 for src in ch39x_sim ch39x_sim_wire ch39x_sim_vendor ch39x_sim_phy ch39x_sim_cdc \
-	   ch39x_sim_desc ch39x_sim_rndis ch39x_sim_mbim ch39x_sim_wake; do
+	   ch39x_sim_desc ch39x_sim_rndis ch39x_sim_mbim ch39x_sim_mbim_wire \
+	   ch39x_sim_wake; do
 	clang "${cflags[@]}" "${usb_cflags[@]}" \
 		-fsanitize=fuzzer-no-link,address,undefined \
 		-c "$sim/$src.c" -o "$out/obj-sim/$src.o"

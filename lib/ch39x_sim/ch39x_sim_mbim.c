@@ -35,133 +35,7 @@
 #include "ch39x_net.h"
 #include "ch39x_sim_priv.h"
 
-/* ASSUMPTION (§24): what this modem is and does. */
-#define MBIM_SESSIONS		4	/* MaxSessions, each routed */
-#define MBIM_QUEUE		32	/* fragments waiting for the host */
-#define MBIM_LOCAL		16	/* the modem's own packets waiting */
-#define MBIM_LOCAL_LEN		256	/* each at most (RA, NA) */
-#define MBIM_MAX_SEGMENT	2048	/* wMaxSegmentSize */
-#define MBIM_MTU		1500	/* wMTU, IPv4Mtu, IPv6Mtu */
-#define MBIM_RSSI		20	/* -73 dBm */
-#define MBIM_ARP_RETRY_NS	500000000ull
-#define MBIM_RA_LIFETIME	1800
-#define MBIM_PREFIX_VALID	3600
-#define MBIM_PREFIX_PREFERRED	1800
-
-/* The operator's side, on the cable (§24). */
-static const uint8_t wire_ip4[4] = { 198, 51, 100, 2 };
-static const uint8_t wire_gw4[4] = { 198, 51, 100, 1 };
-static const uint8_t wire_ip6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0xff,
-	[15] = 2 };
-static const uint8_t wire_gw6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0xff,
-	[15] = 1 };
-/* The sessions' gateway, as the host sees it. */
-static const uint8_t sess_ll6[16] = { 0xfe, 0x80, [15] = 1 };
-static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
-struct mbim_frag {
-	uint16_t len;
-	uint8_t b[CH39X_MBIM_CTRL_MAX];
-};
-
-struct mbim_local {
-	uint8_t session;
-	uint16_t len;
-	uint8_t b[MBIM_LOCAL_LEN];
-};
-
-struct sim_mbim {
-	/* Control: under s->lock. */
-	bool open;
-	uint32_t max_ctrl;		/* our fragments' size */
-	struct ch39x_mbim_reasm reasm;
-	uint32_t q_head;
-	uint32_t q_n;
-	uint32_t notify;		/* RESPONSE_AVAILABLE owed */
-	uint32_t radio;
-	bool coverage;			/* a network to register with */
-	uint32_t reg;
-	uint64_t reg_at;		/* registered then, while searching */
-	uint32_t packet;
-	uint32_t rssi;
-	uint32_t signal_interval;
-	/* Sessions: written under s->lock, read by the data threads. */
-	uint32_t active;		/* bit n: session n */
-	uint32_t ip_type[MBIM_SESSIONS];	/* granted */
-	/* The cable's far end, learnt: its MAC, bit 48 set once known. */
-	uint64_t peer;
-	uint64_t arp_ns;		/* last ARP for the gateway */
-	pthread_mutex_t wire_lock;
-	/* The modem's own packets into the sessions. */
-	pthread_mutex_t local_lock;
-	uint32_t l_head;
-	uint32_t l_n;
-	struct mbim_local local[MBIM_LOCAL];
-	struct ch39x_sim_mbim_state st;
-	/* Buffers of the control path (under s->lock). */
-	uint8_t in[CH39X_MBIM_MSG_MAX];
-	uint8_t out[CH39X_MBIM_MSG_MAX];
-	uint8_t info[CH39X_MBIM_MSG_MAX];
-	struct mbim_frag q[MBIM_QUEUE];
-};
-
-#define ST_ADD(m, f, n) SIM_ADD((m)->st.f, (n))
-
-static uint16_t
-be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-/* ---- The sessions' addresses (§24) ---- */
-
-/* Session n: 100.64.(39 + n).2/30, gateway .1. */
-static void
-sess_ip4(uint32_t n, uint8_t a[4], uint8_t last)
-{
-	a[0] = 100;
-	a[1] = 64;
-	a[2] = (uint8_t)(39 + n);
-	a[3] = last;
-}
-
-/* Session n: 2001:db8:(0x39 + n)::/64, the host's address ::2. */
-static void
-sess_ip6(uint32_t n, uint8_t a[16], uint8_t last)
-{
-	memset(a, 0, 16);
-	a[0] = 0x20;
-	a[1] = 0x01;
-	a[2] = 0x0d;
-	a[3] = 0xb8;
-	a[5] = (uint8_t)(0x39 + n);
-	a[15] = last;
-}
-
-static bool
-has_v4(uint32_t ip_type)
-{
-	return ip_type != CH39X_MBIM_IP_V6;
-}
-
-static bool
-has_v6(uint32_t ip_type)
-{
-	return ip_type != CH39X_MBIM_IP_V4;
-}
-
-static bool
-sess_active(const struct sim_mbim *m, uint32_t n)
-{
-	return n < MBIM_SESSIONS &&
-		(__atomic_load_n(&m->active, __ATOMIC_ACQUIRE) & (1u << n));
-}
-
-static uint32_t
-sess_type(const struct sim_mbim *m, uint32_t n)
-{
-	return __atomic_load_n(&m->ip_type[n], __ATOMIC_RELAXED);
-}
+#include "ch39x_sim_mbim_priv.h"
 
 /* ---- Control: the queue of fragments for the host ---- */
 
@@ -234,8 +108,8 @@ send_status(struct sim_dev *s, uint32_t type, uint32_t tid, uint32_t status)
 
 /* ---- The modem's own packets into a session ---- */
 
-static void
-local_push(struct sim_dev *s, uint8_t session, const uint8_t *p,
+void
+sim_mbim_local_push(struct sim_dev *s, uint8_t session, const uint8_t *p,
 	   uint32_t len)
 {
 	struct sim_mbim *m = s->mbim;
@@ -257,8 +131,8 @@ local_push(struct sim_dev *s, uint8_t session, const uint8_t *p,
 	sim_wake_pushed(s->rx_ring);
 }
 
-static uint32_t
-local_pop(struct sim_dev *s, uint8_t *buf, uint8_t *session)
+uint32_t
+sim_mbim_local_pop(struct sim_dev *s, uint8_t *buf, uint8_t *session)
 {
 	struct sim_mbim *m = s->mbim;
 	struct mbim_local *l;
@@ -285,8 +159,8 @@ local_pop(struct sim_dev *s, uint8_t *buf, uint8_t *session)
  * server, from fe80::1 to dst (ff02::1 unsolicited, or the soliciting
  * host).
  */
-static void
-send_ra(struct sim_dev *s, uint32_t n, const uint8_t dst[16])
+void
+sim_mbim_send_ra(struct sim_dev *s, uint32_t n, const uint8_t dst[16])
 {
 	uint8_t b[MBIM_LOCAL_LEN];
 	struct ch39x_ra ra;
@@ -305,7 +179,7 @@ send_ra(struct sim_dev *s, uint32_t n, const uint8_t dst[16])
 	memcpy(ra.dns[0], wire_gw6, 16);
 	ra.dns_lifetime = MBIM_RA_LIFETIME;
 	len = ch39x_nd_build_ra(b, sizeof(b), &ra);
-	local_push(s, (uint8_t)n, b, len);
+	sim_mbim_local_push(s, (uint8_t)n, b, len);
 }
 
 /* ---- The modem's state machine (under s->lock) ---- */
@@ -654,7 +528,7 @@ cmd_connect_set(struct sim_dev *s, const struct ch39x_mbim_msg *msg,
 	__atomic_fetch_or(&m->active, 1u << c.session_id, __ATOMIC_RELEASE);
 	/* The network advertises the session's prefix at once. */
 	if (has_v6(type))
-		send_ra(s, c.session_id, ch39x_ip6_all_nodes);
+		sim_mbim_send_ra(s, c.session_id, ch39x_ip6_all_nodes);
 	return build_connect(s, c.session_id);
 }
 
@@ -969,293 +843,6 @@ mbim_intr_fill(struct sim_dev *s, struct ch39x_xfer *x)
 	SIM_ADD(s->cnt.cdc_notifications, 1);
 }
 
-/* ---- The cable: the operator's network ---- */
-
-static void
-wire_send(struct sim_dev *s, const uint8_t *f, uint32_t len)
-{
-	pthread_mutex_lock(&s->mbim->wire_lock);
-	sim_wire_send(s, f, len);
-	pthread_mutex_unlock(&s->mbim->wire_lock);
-}
-
-static void
-learn_peer(struct sim_mbim *m, const uint8_t *mac)
-{
-	uint64_t v = 1ull << 48;
-	int i;
-
-	if (mac[0] & 1)
-		return;
-	for (i = 0; i < 6; i++)
-		v |= (uint64_t)mac[i] << (8 * i);
-	__atomic_store_n(&m->peer, v, __ATOMIC_RELAXED);
-}
-
-/*
- * The MAC uplink frames go to: the far end's, once heard from; until
- * then broadcast, and an ARP request for the gateway now and then.
- */
-static void
-peer_mac(struct sim_dev *s, uint8_t mac[6])
-{
-	struct sim_mbim *m = s->mbim;
-	uint64_t v = __atomic_load_n(&m->peer, __ATOMIC_RELAXED);
-	uint64_t now, last;
-	struct ch39x_arp a;
-	uint8_t f[CH39X_ARP_FRAME_LEN];
-	int i;
-
-	if (v >> 48) {
-		for (i = 0; i < 6; i++)
-			mac[i] = (uint8_t)(v >> (8 * i));
-		return;
-	}
-	memcpy(mac, bcast, 6);
-	now = now_ns();
-	last = __atomic_load_n(&m->arp_ns, __ATOMIC_RELAXED);
-	if (last && now - last < MBIM_ARP_RETRY_NS)
-		return;
-	__atomic_store_n(&m->arp_ns, now, __ATOMIC_RELAXED);
-	memset(&a, 0, sizeof(a));
-	a.op = CH39X_ARP_REQUEST;
-	memcpy(a.sha, s->mac, 6);
-	memcpy(a.spa, wire_ip4, 4);
-	memcpy(a.tpa, wire_gw4, 4);
-	ch39x_arp_build(f, sizeof(f), bcast, &a);
-	wire_send(s, f, sizeof(f));
-}
-
-/* The session an IPv4 or IPv6 address of ours belongs to, or -1. */
-static int
-owner4(const struct sim_mbim *m, const uint8_t a[4])
-{
-	uint8_t mine[4];
-	uint32_t n;
-
-	for (n = 0; n < MBIM_SESSIONS; n++) {
-		if (!sess_active(m, n) || !has_v4(sess_type(m, n)))
-			continue;
-		sess_ip4(n, mine, 2);
-		if (memcmp(a, mine, 4) == 0)
-			return (int)n;
-	}
-	return -1;
-}
-
-static int
-owner6(const struct sim_mbim *m, const uint8_t a[16])
-{
-	uint8_t pfx[16];
-	uint32_t n;
-
-	for (n = 0; n < MBIM_SESSIONS; n++) {
-		if (!sess_active(m, n) || !has_v6(sess_type(m, n)))
-			continue;
-		sess_ip6(n, pfx, 0);
-		if (memcmp(a, pfx, 8) == 0)
-			return (int)n;
-	}
-	return -1;
-}
-
-/* ARP on the cable for our address or a session's: answered. */
-static void
-wire_arp(struct sim_dev *s, const uint8_t *f, uint32_t len)
-{
-	struct sim_mbim *m = s->mbim;
-	uint8_t out[CH39X_ARP_FRAME_LEN];
-	struct ch39x_arp a;
-
-	if (ch39x_arp_parse(f + CH39X_ETH_HLEN, len - CH39X_ETH_HLEN, &a) != 0)
-		return;
-	learn_peer(m, a.sha);
-	if (!ch39x_arp_wants_answer(&a) ||
-	    (memcmp(a.tpa, wire_ip4, 4) != 0 && owner4(m, a.tpa) < 0))
-		return;
-	if (ch39x_arp_answer(out, sizeof(out), &a, s->mac)) {
-		wire_send(s, out, sizeof(out));
-		ST_ADD(m, wire_answers, 1);
-	}
-}
-
-/* A neighbour solicitation on the cable: ours or a session's answered. */
-static bool
-wire_nd(struct sim_dev *s, const uint8_t *f, uint32_t len)
-{
-	struct sim_mbim *m = s->mbim;
-	uint8_t out[CH39X_ETH_HLEN + 128];
-	struct ch39x_nd n;
-	uint32_t nl;
-
-	if (ch39x_nd_parse(f + CH39X_ETH_HLEN, len - CH39X_ETH_HLEN, &n) != 0)
-		return false;
-	if (n.type != CH39X_ND_NS)
-		return true;
-	if (!ch39x_nd_ns_wants_answer(&n) ||
-	    (memcmp(n.target, wire_ip6, 16) != 0 && owner6(m, n.target) < 0))
-		return true;
-	nl = ch39x_nd_build_na(out + CH39X_ETH_HLEN, sizeof(out) -
-			       CH39X_ETH_HLEN, &n, s->mac, CH39X_NA_ROUTER |
-			       CH39X_NA_SOLICITED | CH39X_NA_OVERRIDE);
-	if (nl == 0)
-		return true;
-	memcpy(out, f + 6, 6);
-	memcpy(out + 6, s->mac, 6);
-	out[12] = 0x86;
-	out[13] = 0xDD;
-	wire_send(s, out, CH39X_ETH_HLEN + nl);
-	ST_ADD(m, wire_answers, 1);
-	return true;
-}
-
-/*
- * The downlink's datagrams: the modem's own packets first, then the
- * cable's frames routed to the session whose address they are for (ARP
- * and solicitations on the cable are answered there and then).
- */
-static uint32_t
-mbim_take(struct sim_dev *s, uint8_t *buf, uint8_t *session)
-{
-	struct sim_mbim *m = s->mbim;
-	uint32_t len, iplen;
-	uint16_t type;
-	int n;
-
-	len = local_pop(s, buf, session);
-	if (len != 0)
-		return len;
-	while ((len = sim_frame_take(s, buf)) != 0) {
-		type = be16(buf + 12);
-		if (type == CH39X_ETHERTYPE_ARP) {
-			wire_arp(s, buf, len);
-			continue;
-		}
-		n = -1;
-		if (type == CH39X_ETHERTYPE_IPV4 && len >= CH39X_ETH_HLEN + 20 &&
-		    (buf[14] >> 4) == 4) {
-			iplen = be16(buf + 16);
-			learn_peer(m, buf + 6);
-			n = owner4(m, buf + 30);
-		} else if (type == CH39X_ETHERTYPE_IPV6 &&
-			   len >= CH39X_ETH_HLEN + CH39X_IP6_HLEN &&
-			   (buf[14] >> 4) == 6) {
-			iplen = CH39X_IP6_HLEN + be16(buf + 18);
-			learn_peer(m, buf + 6);
-			if (wire_nd(s, buf, len))
-				continue;
-			n = owner6(m, buf + 38);
-		} else {
-			continue;
-		}
-		/* The IP length, not the cable's padding. */
-		if (n < 0 || iplen > len - CH39X_ETH_HLEN || iplen < 20) {
-			ST_ADD(m, down_dropped, 1);
-			continue;
-		}
-		ST_ADD(m, down_packets, 1);
-		*session = (uint8_t)n;
-		memmove(buf, buf + CH39X_ETH_HLEN, iplen);
-		return iplen;
-	}
-	return 0;
-}
-
-static void
-mbim_rx_fill(struct sim_dev *s, uint64_t now)
-{
-	sim_ntb_fill(s, now, mbim_take);
-}
-
-/*
- * Neighbour discovery from the host on session n, for the modem itself:
- * a router solicitation gets an advertisement, a solicitation (not
- * duplicate address detection) an advertisement without link-layer
- * option (there is no link). Returns whether the packet was one.
- */
-static bool
-host_nd(struct sim_dev *s, const uint8_t *d, uint32_t len, uint8_t n)
-{
-	uint8_t b[MBIM_LOCAL_LEN];
-	struct ch39x_nd nd;
-	uint32_t nl;
-
-	if (len < CH39X_IP6_HLEN || d[6] != CH39X_IPPROTO_ICMPV6 ||
-	    ch39x_nd_parse(d, len, &nd) != 0)
-		return false;
-	if (nd.type == CH39X_ND_RS) {
-		send_ra(s, n, ch39x_ip6_all_nodes);
-	} else if (ch39x_nd_ns_wants_answer(&nd)) {
-		nl = ch39x_nd_build_na(b, sizeof(b), &nd, NULL,
-				       CH39X_NA_ROUTER | CH39X_NA_SOLICITED);
-		local_push(s, n, b, nl);
-	}
-	return true;
-}
-
-/*
- * One uplink datagram of session n: the modem's own business, or routed
- * to the cable from an address the session was given. ASSUMPTION: other
- * sources are dropped, as an operator's gateway does; the TTL is not
- * decremented.
- */
-static void
-mbim_out(struct sim_dev *s, const uint8_t *d, uint32_t len, uint8_t n)
-{
-	struct sim_mbim *m = s->mbim;
-	uint8_t f[CH39X_ETH_HLEN + MBIM_MAX_SEGMENT], mine[16];
-	bool ok = false;
-
-	if (!sess_active(m, n)) {
-		ST_ADD(m, up_dropped, 1);
-		return;
-	}
-	if ((d[0] >> 4) == 4 && len >= 20 && has_v4(sess_type(m, n))) {
-		sess_ip4(n, mine, 2);
-		ok = memcmp(d + 12, mine, 4) == 0;
-	} else if ((d[0] >> 4) == 6 && len >= CH39X_IP6_HLEN &&
-		   has_v6(sess_type(m, n))) {
-		if (host_nd(s, d, len, n))
-			return;
-		sess_ip6(n, mine, 0);
-		ok = memcmp(d + 8, mine, 8) == 0;
-	}
-	if (!ok) {
-		ST_ADD(m, up_dropped, 1);
-		return;
-	}
-	peer_mac(s, f);
-	memcpy(f + 6, s->mac, 6);
-	f[12] = (d[0] >> 4) == 4 ? 0x08 : 0x86;
-	f[13] = (d[0] >> 4) == 4 ? 0x00 : 0xDD;
-	memcpy(f + CH39X_ETH_HLEN, d, len);
-	wire_send(s, f, CH39X_ETH_HLEN + len);
-	ST_ADD(m, up_packets, 1);
-}
-
-static void
-mbim_tx_parse(struct sim_dev *s, const struct ch39x_xfer *x)
-{
-	sim_ntb_parse(s, x, MBIM_MAX_SEGMENT, mbim_out);
-}
-
-/*
- * The cable's frames the modem takes: to its address, broadcast (ARP)
- * and multicast (solicitations to solicited-node groups).
- */
-static bool
-mbim_rx_accept(struct sim_dev *s, const uint8_t *f)
-{
-	return (f[0] & 1) != 0 || memcmp(f, s->mac, 6) == 0;
-}
-
-static uint32_t
-mbim_rx_max_frame(const struct sim_dev *s)
-{
-	(void)s;
-	return CH39X_ETH_HLEN + MBIM_MAX_SEGMENT;
-}
-
 /* ---- Set-up, events ---- */
 
 void
@@ -1448,10 +1035,10 @@ mbim_name(const struct sim_dev *s)
  */
 const struct sim_model sim_mbim_model = {
 	.control = mbim_control,
-	.rx_accept = mbim_rx_accept,
-	.rx_max_frame = mbim_rx_max_frame,
-	.rx_fill = mbim_rx_fill,
-	.tx_parse = mbim_tx_parse,
+	.rx_accept = sim_mbim_rx_accept,
+	.rx_max_frame = sim_mbim_rx_max_frame,
+	.rx_fill = sim_mbim_rx_fill,
+	.tx_parse = sim_mbim_tx_parse,
 	.intr_fill = mbim_intr_fill,
 	.config_desc = mbim_config_desc,
 	.dev_class = 0xEF,
