@@ -6,9 +6,10 @@
 #   scripts/build.sh --arch arm64   cross build for arm64 (aarch64) into
 #                                   ./build-arm64, against Debian's arm64
 #                                   packages unpacked into
-#                                   .cache/sysroot-arm64 (sysroot-arm64.sh)
+#                                   the machine's cache (sysroot-arm64.sh)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/machine_cache.sh"
 arch=""
 if [ "${1:-}" = "--arch" ]; then
 	arch=${2:-}
@@ -27,7 +28,7 @@ if [ "$arch" = arm64 ]; then
 	# The sysroot's path, for the committed cross file (which cannot read
 	# the environment): a [constants] file meson reads first.
 	mkdir -p "$builddir"
-	printf "[constants]\nsysroot = '%s'\n" "$top/.cache/sysroot-arm64" \
+	printf "[constants]\nsysroot = '%s'\n" "$ch39x_cache/sysroot-arm64" \
 		> "$builddir/sysroot.ini.new"
 	cmp -s "$builddir/sysroot.ini.new" "$builddir/sysroot.ini" ||
 		mv "$builddir/sysroot.ini.new" "$builddir/sysroot.ini"

@@ -73,17 +73,18 @@ if [ "$arch" != "$host_arch" ]; then
 	# dpkg-shlibdeps cannot find in this machine's dpkg database, go into
 	# debian/shlibs.local.
 	bash "$top/scripts/sysroot-$arch.sh"
-	sysroot=$top/.cache/sysroot-$arch
+	. "$top/scripts/machine_cache.sh"
+	sysroot=$ch39x_cache/sysroot-$arch
 	export CH39X_SYSROOT=$sysroot DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}"
 	while IFS='=' read -r name v; do
 		name=${name%%:*}
-		for deb in "$top/.cache/apt-$arch/debs/${name}_"*"_$arch.deb"; do
+		for deb in "$ch39x_cache/apt-$arch/debs/${name}_"*"_$arch.deb"; do
 			[ -f "$deb" ] || continue
 			dpkg-deb -I "$deb" shlibs 2>/dev/null | grep -v '^udeb:' || true
 		done
 	done < "$sysroot/.ch39x-sysroot" | sort -u > "$src/debian/shlibs.local"
 	[ -s "$src/debian/shlibs.local" ] ||
-		{ echo "deb: no shlibs in $top/.cache/apt-$arch/debs" >&2; exit 1; }
+		{ echo "deb: no shlibs in $ch39x_cache/apt-$arch/debs" >&2; exit 1; }
 	build_args+=(-a "$arch" -Pcross,nocheck -d)
 fi
 echo "deb: dpkg-buildpackage ${build_args[*]} (log: $out/build.log)"

@@ -50,11 +50,14 @@ pkgs=(libdpdk-dev dpdk dpdk-dev libusb-1.0-0-dev libpcap-dev meson ninja-build
 # need clang's libFuzzer (scripts/fuzz.sh), valgrind (the instruction
 # guards) and the arm64 cross tools (scripts/sysroot-arm64.sh); they are
 # installed here, before those steps run side by side and would race for
-# apt's lock.
+# apt's lock. ccache: scripts/test.sh builds the tree nine times (main,
+# sanitizer, fuzzers, three LTS legs, arm64, two packages); meson uses
+# ccache when it is there, and test.sh makes its cache shared between
+# checkouts (CCACHE_BASEDIR), so a machine's second run compiles little.
 test_pkgs=(tshark iproute2 iputils-ping iperf3 udev dnsmasq-base busybox-static
 	nftables nmap hping3 python3-scapy ppp pppoe isc-dhcp-server
 	isc-dhcp-client kea-dhcp6-server dhcpcd-base
-	clang libclang-rt-14-dev valgrind
+	clang libclang-rt-14-dev valgrind ccache
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user-static)
 [ "$tests" = 1 ] && pkgs+=("${test_pkgs[@]}")
 # The Debian packages (scripts/deb.sh): dpkg-buildpackage's build-essential

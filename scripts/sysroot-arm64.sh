@@ -3,9 +3,11 @@
 # Makes the arm64 (aarch64) sysroot that the cross build links against and
 # that qemu-aarch64 runs the tests in: Debian 12's own arm64 packages of
 # DPDK 22.11 (libdpdk-dev and every library it depends on), libusb-1.0 and
-# libpcap, with glibc, unpacked into .cache/sysroot-arm64. Installs the
-# cross compiler and qemu-user-static. Idempotent: does nothing when the
-# sysroot holds the packages the current apt lists name.
+# libpcap, with glibc, unpacked into sysroot-arm64 of the machine's cache
+# (scripts/machine_cache.sh: ~/.cache/ch39x unless CH39X_CACHE says). Installs
+# the cross compiler and qemu-user-static. Idempotent: does nothing when the
+# sysroot holds the packages the current apt lists name; one run at a time
+# per machine (a lock beside it).
 #
 #   scripts/sysroot-arm64.sh     (scripts/build.sh --arch arm64 calls it)
 #
@@ -17,8 +19,9 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-sysroot="$top/.cache/sysroot-arm64"
-apt_dir="$top/.cache/apt-arm64"
+. "$top/scripts/machine_cache.sh"
+sysroot="$ch39x_cache/sysroot-arm64"
+apt_dir="$ch39x_cache/apt-arm64"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 case ${1:-} in
@@ -41,6 +44,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
 		--no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+machine_cache_lock sysroot-arm64
 
 # What the build and the tests need, in the amd64 version the driver-SDK
 # headers were taken from (the same DPDK source for both architectures).

@@ -24,6 +24,11 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 builddir=${BUILDDIR:-$top/build}
 asandir=${ASAN_BUILDDIR:-$top/build-asan}
+# ccache (scripts/setup.sh installs it; meson uses it when it is there)
+# keyed on paths relative to the checkout, so that the nine builds of the
+# tree hit the machine's cache from any clone: CI's fresh clone compiles
+# only what changed since the machine's last run.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$top} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 
 # The test suites' tools too (and the package tools, with DEB=1): all
 # that apt must install comes now, before steps run side by side; build.sh
@@ -127,8 +132,8 @@ vm_ok=$(bg_ok vm)
 # qemu-aarch64 (scripts/test-arm64.sh, about 8 minutes with the sysroot
 # cached, 12 without; CH39X_ARM64=0 leaves them out; their tests are
 # counted like the others), then the Debian packages (DEB=0 leaves them
-# out; about 9 to 13 minutes on a fresh clone, 2 to 3 with the caches of
-# .cache/deb-root and .cache/deb-deps): built for amd64 and arm64,
+# out; about 9 to 13 minutes on a fresh machine, less once the machine's
+# cache holds the clean Debian tree and its dependencies' layer): built for amd64 and arm64,
 # installed into a clean Debian 12 tree, arm64 checked. The packages
 # come second: the arm64 one uses the sysroot the cross build makes.
 (

@@ -19,8 +19,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 debs=${1:-$top/build-deb/arm64}
 amd=${2:-$top/build-deb/amd64}
-apt_debs=$top/.cache/apt-arm64/debs
-stamp=$top/.cache/sysroot-arm64/.ch39x-sysroot
+. "$top/scripts/machine_cache.sh"
+apt_debs=$ch39x_cache/apt-arm64/debs
+stamp=$ch39x_cache/sysroot-arm64/.ch39x-sysroot
 pkgs=(librte-net-ch39x librte-net-ch39x-dev ch39x-tools ch39x-cpe)
 fail=0
 . "$(dirname "$0")/check.sh"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # The amd64 Debian packages (scripts/deb.sh) installed into a clean Debian
-# 12 tree (tests/deb/root.sh: debootstrap, cached in .cache/deb-root; each
+# 12 tree (tests/deb/root.sh: debootstrap, cached in the machine's cache; each
 # run works on an overlay of it, thrown away at the end), as a user would:
 # apt-get install of the .deb files, dependencies from the archive.
 #   files     the PMD in DPDK's plugin directory, the udev rule (the same
@@ -39,7 +39,11 @@ if ! ls "$debs"/librte-net-ch39x_*_amd64.deb >/dev/null 2>&1; then
 	DEBOUT=$debs bash "$top/scripts/deb.sh" --arch amd64 >/dev/null
 fi
 t0=$(date +%s)
-base=$(bash "$top/tests/deb/root.sh" "$top/.cache/deb-root")
+. "$top/scripts/machine_cache.sh"
+# The tree and its dependencies' layer are the machine's (shared by
+# checkouts): one install test at a time uses them.
+machine_cache_lock deb-root
+base=$(bash "$top/tests/deb/root.sh" "$ch39x_cache/deb-root")
 t1=$(date +%s)
 echo "deb-root: $base ($((t1 - t0)) s)"
 
@@ -86,7 +90,7 @@ apt_q() { inr apt-get -y -q -o Dpkg::Use-Pty=0 "$@" >>"$work/apt.log" 2>&1; }
 
 # The dependencies (what apt would install with the packages, and udev
 # to parse the rule below; no package of ours depends on it) go into a
-# second layer, cached in .cache/deb-deps/KEY, KEY naming the exact
+# second layer, cached in deb-deps/KEY beside the tree, KEY naming the exact
 # package versions: the tree before the install already has them, and
 # the purge must bring it back to exactly that.
 mount_root "$base" "$work/probe/upper" "$work/probe/work" ||

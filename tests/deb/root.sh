@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # A clean Debian 12 (bookworm) tree for tests/deb_install.sh, made once by
-# debootstrap (--variant=minbase) and kept in .cache/deb-root; every test
+# debootstrap (--variant=minbase) and kept in DIR (deb_install.sh: deb-root
+# in the machine's cache, scripts/machine_cache.sh); every test
 # run works on an overlay of it, so the tree itself stays as debootstrap
 # left it (plus apt's index files) and is reused.
 #
