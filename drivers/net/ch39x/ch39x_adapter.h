@@ -47,6 +47,7 @@ struct ch39x_rndis_ctrl_stats {
 	uint64_t bad_notifications;	/* other interrupt transfers */
 	uint64_t keepalives;		/* our KEEPALIVE, sent when idle */
 	uint64_t resets;		/* RESET after a failed keepalive */
+	uint64_t empty_stalls;		/* reads of an empty response queue */
 };
 
 /* An RNDIS device: what INITIALIZE and the queries said (§18). */
