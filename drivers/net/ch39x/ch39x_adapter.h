@@ -103,6 +103,8 @@ struct ch39x_adapter {
 	 */
 	bool intr_hooked;
 	bool intr_news;
+	/* The transport's event_rounds after the alarm's last look. */
+	uint64_t intr_rounds;
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
 	/*
