@@ -218,18 +218,22 @@ for dst in ("02:1a:86:00:87:02", "02:1a:86:00:87:99",
 PY
 }
 
-# rf_snap: "RX-packets rx_rndis_filtered" of the running testpmd, now
-# (asked, and awaited in its log: at most 10 s)
-rf_snap() {
-	c0=$(grep -c '^rx_rndis_filtered:' "$TP_LOG")
-	echo "show port stats 0" >&3
-	echo "show port xstats 0" >&3
+# rf_xstats: ask the running testpmd for a port's xstats and await them
+# in its log (a new KEY line: at most 10 s)
+rf_xstats() {	# KEY port
+	c0=$(grep -c "^$1:" "$TP_LOG")
+	echo "show port xstats $2" >&3
 	i=0
-	while [ "$(grep -c '^rx_rndis_filtered:' "$TP_LOG")" -le "$c0" ] &&
-	      [ $i -lt 50 ]; do
+	while [ "$(grep -c "^$1:" "$TP_LOG")" -le "$c0" ] && [ $i -lt 50 ]; do
 		sleep 0.2
 		i=$((i + 1))
 	done
+}
+
+# rf_snap: "RX-packets rx_rndis_filtered" of the running testpmd, now
+rf_snap() {
+	echo "show port stats 0" >&3
+	rf_xstats rx_rndis_filtered 0
 	echo "$(tp_stat RX-packets) $(tp_xstat rx_rndis_filtered)"
 }
 
@@ -319,16 +323,8 @@ rf_iperf() {
 }
 
 # rf_polls: the RNDIS port's intr_polls in the running testpmd, now
-# (asked, and awaited in its log: at most 10 s)
 rf_polls() {
-	c0=$(grep -c '^intr_polls:' "$TP_LOG")
-	echo "show port xstats 1" >&3
-	i=0
-	while [ "$(grep -c '^intr_polls:' "$TP_LOG")" -le "$c0" ] &&
-	      [ $i -lt 50 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
+	rf_xstats intr_polls 1
 	tp_xstat intr_polls
 }
 
