@@ -2785,6 +2785,15 @@ tc_rndis_keepalive(void)
 	      xstat(a, "rndis_timeouts") == 0, "reset %" PRIu64,
 	      xstat(a, "rndis_resets"));
 	/*
+	 * Each notification is read until the device's queue is empty, and
+	 * the model stalls that read as f_rndis does: an answer, not a
+	 * failed request.
+	 */
+	CHECK(xstat(a, "rndis_empty_stalls") >= 1 &&
+	      xstat(a, "ctrl_errors") == 0,
+	      "empty-queue stalls %" PRIu64 ", ctrl_errors %" PRIu64,
+	      xstat(a, "rndis_empty_stalls"), xstat(a, "ctrl_errors"));
+	/*
 	 * The next control request is refused on the bus: meant for the
 	 * next KEEPALIVE, but another request (an indication's read, a
 	 * link query) may come first and take the failure on a loaded

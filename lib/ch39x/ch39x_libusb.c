@@ -968,6 +968,12 @@ lu_intr_hook(struct ch39x_usb_dev *d, void (*fn)(void *arg), void *arg)
 	u->intr_arg = arg;
 }
 
+static uint64_t
+lu_event_rounds(struct ch39x_usb_dev *d)
+{
+	return __atomic_load_n(&to_lu(d)->sweeps, __ATOMIC_ACQUIRE);
+}
+
 void
 lu_wake_close(struct lu_dev *u)
 {
@@ -994,6 +1000,7 @@ const struct ch39x_usb_ops lu_ops = {
 	.rx_wake_fd = lu_rx_wake_fd,
 	.rx_arm = lu_rx_arm,
 	.intr_hook = lu_intr_hook,
+	.event_rounds = lu_event_rounds,
 	.buf_alloc = buf_alloc,
 	.buf_free = ch39x_libusb_buf_free,
 	.lookup = lu_lookup,

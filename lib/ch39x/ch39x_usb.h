@@ -184,6 +184,16 @@ struct ch39x_usb_ops {
 	void (*intr_hook)(struct ch39x_usb_dev *d, void (*fn)(void *arg),
 			  void *arg);
 	/*
+	 * event_rounds, any thread; NULL where the backend has no
+	 * intr_hook. How many times any thread has looked for the device's
+	 * finished transfers (libusb: event rounds, made or spared). The
+	 * interrupt endpoint's poller compares it across its own looks: when
+	 * another thread's looks moved it (the application's bursts), those
+	 * reap the interrupt transfer too and intr_hook brings the news, so
+	 * the poller need not look often.
+	 */
+	uint64_t (*event_rounds)(struct ch39x_usb_dev *d);
+	/*
 	 * Transfer buffers, both NULL where the caller allocates its own.
 	 * Control thread, with no bulk transfer in flight (queue set-up,
 	 * resize and release). buf_alloc: a buffer of size bytes for bulk IN

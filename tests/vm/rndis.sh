@@ -218,18 +218,22 @@ for dst in ("02:1a:86:00:87:02", "02:1a:86:00:87:99",
 PY
 }
 
-# rf_snap: "RX-packets rx_rndis_filtered" of the running testpmd, now
-# (asked, and awaited in its log: at most 10 s)
-rf_snap() {
-	c0=$(grep -c '^rx_rndis_filtered:' "$TP_LOG")
-	echo "show port stats 0" >&3
-	echo "show port xstats 0" >&3
+# rf_xstats: ask the running testpmd for a port's xstats and await them
+# in its log (a new KEY line: at most 10 s)
+rf_xstats() {	# KEY port
+	c0=$(grep -c "^$1:" "$TP_LOG")
+	echo "show port xstats $2" >&3
 	i=0
-	while [ "$(grep -c '^rx_rndis_filtered:' "$TP_LOG")" -le "$c0" ] &&
-	      [ $i -lt 50 ]; do
+	while [ "$(grep -c "^$1:" "$TP_LOG")" -le "$c0" ] && [ $i -lt 50 ]; do
 		sleep 0.2
 		i=$((i + 1))
 	done
+}
+
+# rf_snap: "RX-packets rx_rndis_filtered" of the running testpmd, now
+rf_snap() {
+	echo "show port stats 0" >&3
+	rf_xstats rx_rndis_filtered 0
 	echo "$(tp_stat RX-packets) $(tp_xstat rx_rndis_filtered)"
 }
 
@@ -292,13 +296,16 @@ rf_iperf() {
 		result FAIL frndis-iperf3 "testpmd: $TP_ERR"
 	else
 		echo "set promisc all on" >&3
+		p0=$(rf_polls)
+		t0=$(date +%s)
 		up=$(rf_iperf_one "")
 		down=$(rf_iperf_one -R)
 		# Port 0 is af_packet's: the RNDIS port's counters are 1's.
-		echo "show port xstats 1" >&3
-		sleep 1
+		p1=$(rf_polls)
+		t1=$(date +%s)
 		tp_finish
 		bad=$(tp_xstat rx_rndis_bad_lengths)
+		rf_intr_check "$p0" "$p1" $((t1 - t0))
 		# Data each way (no rate threshold: that is the load's)
 		if [ -n "$(echo "$up" | tr -d '0.')" ] &&
 		   [ -n "$(echo "$down" | tr -d '0.')" ] && [ "$bad" = 0 ]; then
@@ -313,6 +320,29 @@ rf_iperf() {
 	chroot /host /usr/sbin/ip netns del $nb 2>/dev/null
 	# The gadget's netdev comes back to the initial namespace.
 	chroot /host /usr/sbin/ip netns del $na 2>/dev/null
+}
+
+# rf_polls: the RNDIS port's intr_polls in the running testpmd, now
+rf_polls() {
+	rf_xstats intr_polls 1
+	tp_xstat intr_polls
+}
+
+# While testpmd forwards (its polls reap the interrupt transfer), the
+# interrupt endpoint's alarm looks only when the hook brings news and
+# every 100 ms (it looked every 2 ms before: ~190-500 a second); and
+# f_rndis's stall of its empty response queue, ending the read of every
+# notification, is not a failed control request.
+rf_intr_check() {	# polls-before polls-after seconds
+	looks=$(($2 - $1))
+	stalls=$(tp_xstat rndis_empty_stalls)
+	errs=$(tp_xstat ctrl_errors)
+	if [ "$3" -gt 0 ] && [ "$looks" -le $((30 * $3 + 10)) ] &&
+	   [ "$stalls" -ge 1 ] && [ "$errs" = 0 ]; then
+		result PASS frndis-intr "forwarding for $3 s: $looks looks at the interrupt endpoint (at most 30/s), $stalls empty-queue stalls, ctrl_errors 0"
+	else
+		result FAIL frndis-intr "forwarding for $3 s: $looks looks at the interrupt endpoint (at most 30/s), empty-queue stalls $stalls, ctrl_errors $errs"
+	fi
 }
 
 # One iperf3 run of 3 s from the gadget's side (-R: the other way), at

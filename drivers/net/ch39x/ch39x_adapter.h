@@ -47,6 +47,7 @@ struct ch39x_rndis_ctrl_stats {
 	uint64_t bad_notifications;	/* other interrupt transfers */
 	uint64_t keepalives;		/* our KEEPALIVE, sent when idle */
 	uint64_t resets;		/* RESET after a failed keepalive */
+	uint64_t empty_stalls;		/* reads of an empty response queue */
 };
 
 /* An RNDIS device: what INITIALIZE and the queries said (§18). */
@@ -102,6 +103,8 @@ struct ch39x_adapter {
 	 */
 	bool intr_hooked;
 	bool intr_news;
+	/* The transport's event_rounds after the alarm's last look. */
+	uint64_t intr_rounds;
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
 	/*

@@ -30,10 +30,10 @@
  * errno; quiet keeps an expected refusal (an optional request) out of the
  * log.
  */
-int
-ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
-	      uint16_t value, uint16_t index, void *data, uint16_t len,
-	      const char *what, bool quiet)
+static int
+ctrl_request(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
+	     uint16_t value, uint16_t index, void *data, uint16_t len,
+	     const char *what, bool quiet, bool stall_ok)
 {
 	struct ch39x_usb_dev *u = ad->usb;
 	int rc;
@@ -44,6 +44,8 @@ ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
 			     CH39X_CTRL_TIMEOUT_MS);
 	if (rc == -ENODEV)
 		ch39x_set_gone(ad, true);
+	if (rc == -EPIPE && stall_ok)
+		return rc;
 	if (rc < 0) {
 		ad->ctrl_errors++;
 		if (!quiet)
@@ -53,6 +55,24 @@ ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
 				strerror(-rc));
 	}
 	return rc;
+}
+
+int
+ch39x_control(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
+	      uint16_t value, uint16_t index, void *data, uint16_t len,
+	      const char *what, bool quiet)
+{
+	return ctrl_request(ad, type, req, value, index, data, len, what,
+			    quiet, false);
+}
+
+int
+ch39x_control_may_stall(struct ch39x_adapter *ad, uint8_t type, uint8_t req,
+			uint16_t value, uint16_t index, void *data,
+			uint16_t len, const char *what)
+{
+	return ctrl_request(ad, type, req, value, index, data, len, what,
+			    true, true);
 }
 
 int

@@ -4,11 +4,16 @@
 
 /*
  * net_ch39x: the interrupt IN endpoint. Its transfer is submitted at
- * start; an EAL alarm looks for its completion every CH39X_INTR_POLL_MS
- * (seldom while the application sleeps on the Rx interrupt) and hands it
- * to the device type's notify op (link events), and sees removal while
- * the port is started. EAL's interrupt thread, except intr_reaped(),
- * which runs on whatever thread reaped the transfer.
+ * start and stays submitted; an EAL alarm hands each completion to the
+ * device type's notify op (link events) and sees removal while the port
+ * is started. Where the transport calls intr_reaped() as it reaps the
+ * transfer (libusb), the alarm is event-driven: the application's own
+ * polls or its Rx interrupt wake-up reap it, and intr_reaped() brings the
+ * alarm at once; the alarm then only looks seldom, as a safety net. It
+ * looks every CH39X_INTR_POLL_MS only while no other thread reaps (the
+ * port started but nobody polls it) or without the hook (the simulated
+ * adapter). EAL's interrupt thread, except intr_reaped(), which runs on
+ * whatever thread reaped the transfer.
  */
 
 #include <errno.h>
@@ -38,6 +43,19 @@
  * polls while armed).
  */
 #define CH39X_INTR_ARMED_POLL_MS 1000
+/*
+ * While another thread reaps the device's transfers (the application
+ * polls: the transport's event_rounds moved since the last look) and
+ * the transport calls intr_reaped() for the interrupt transfer: the news
+ * comes by that call, and this look is the safety net that notices when
+ * the application stops polling (then the short period resumes) and
+ * runs the device type's tick (RNDIS's KEEPALIVE after 5 s of silence).
+ * 500 looks a second were 8-24 % of a vCPU beside an RNDIS router's
+ * flood in the VM (doc/perf/cpe_rndis_wan.txt).
+ */
+#ifndef CH39X_INTR_WATCH_MS
+#define CH39X_INTR_WATCH_MS	100
+#endif
 
 void
 ch39x_intr_poll(struct ch39x_adapter *ad)
@@ -124,20 +142,27 @@ intr_reaped(void *arg)
  * transport's wake-up descriptor fires for a finished interrupt transfer
  * too (ch39x_usb_ops.rx_wake_fd), the woken application reaps it, and
  * intr_reaped() (or, without the hook, the disarm: ch39x_rx_arm()) brings the
- * short period back. Each side stores before it reads the other's flag:
- * one of them always sees the other.
+ * short period back. While the application polls (reaped_elsewhere) and
+ * the hook is there, its polls reap the transfer and intr_reaped() brings
+ * the alarm: the slow look is CH39X_INTR_WATCH_MS. Each side stores
+ * before it reads the other's flag: one of them always sees the other.
  */
 static void
-intr_alarm_next(struct ch39x_adapter *ad)
+intr_alarm_next(struct ch39x_adapter *ad, bool reaped_elsewhere)
 {
-	if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST)) {
+	bool armed = __atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST);
+	uint64_t slow_us;
+
+	if (armed || (reaped_elsewhere && ad->intr_hooked)) {
+		slow_us = armed ? CH39X_INTR_ARMED_POLL_MS * 1000 :
+			CH39X_INTR_WATCH_MS * 1000;
 		/* Only this thread sets it: no second slow look pending. */
 		rte_eal_alarm_cancel(intr_alarm_slow, ad);
 		__atomic_store_n(&ad->alarm_slow, true, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST) &&
+		if ((!armed ||
+		     __atomic_load_n(&ad->rx_armed, __ATOMIC_SEQ_CST)) &&
 		    !__atomic_load_n(&ad->intr_news, __ATOMIC_SEQ_CST)) {
-			rte_eal_alarm_set(CH39X_INTR_ARMED_POLL_MS * 1000,
-					  intr_alarm_slow, ad);
+			rte_eal_alarm_set(slow_us, intr_alarm_slow, ad);
 			return;
 		}
 		/* Disarmed or news meanwhile: whoever takes the flag goes on. */
@@ -148,16 +173,41 @@ intr_alarm_next(struct ch39x_adapter *ad)
 	rte_eal_alarm_set(intr_poll_us(ad), intr_alarm, ad);
 }
 
+/*
+ * Whether another thread looked for the device's finished transfers
+ * since the alarm's last look (then its looks reap the interrupt
+ * transfer too); and the count as of now, for the next look.
+ */
+static bool
+intr_reaped_elsewhere(struct ch39x_adapter *ad)
+{
+	struct ch39x_usb_dev *u = ad->usb;
+	uint64_t n;
+
+	if (u->ops->event_rounds == NULL)
+		return false;
+	n = u->ops->event_rounds(u);
+	if (n == ad->intr_rounds)
+		return false;
+	ad->intr_rounds = n;
+	return true;
+}
+
 static void
 intr_alarm(void *arg)
 {
 	struct ch39x_adapter *ad = arg;
+	bool elsewhere;
 
 	if (!ch39x_started(ad))
 		return;
 	ad->intr_polls++;
 	__atomic_store_n(&ad->intr_news, false, __ATOMIC_SEQ_CST);
+	elsewhere = intr_reaped_elsewhere(ad);
 	ch39x_intr_poll(ad);
+	/* Not this look's own rounds: the next look compares from here. */
+	if (ad->usb->ops->event_rounds != NULL)
+		ad->intr_rounds = ad->usb->ops->event_rounds(ad->usb);
 	/* The model's counters, where a secondary process can read them. */
 	if (ad->is_sim)
 		ch39x_sim_get_counters(ad->usb, &ad->sim_snap);
@@ -166,7 +216,7 @@ intr_alarm(void *arg)
 		return;
 	}
 	if (ch39x_started(ad))
-		intr_alarm_next(ad);
+		intr_alarm_next(ad, elsewhere);
 }
 
 /*
@@ -194,6 +244,8 @@ ch39x_intr_submit(struct ch39x_adapter *ad)
 	ad->rx_armed = false;
 	ad->alarm_slow = false;
 	ad->intr_news = false;
+	ad->intr_rounds = u->ops->event_rounds != NULL ?
+		u->ops->event_rounds(u) : 0;
 	return 0;
 }
 

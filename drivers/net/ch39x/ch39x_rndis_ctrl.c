@@ -63,14 +63,25 @@ rn_send(struct ch39x_adapter *ad, const uint8_t *msg, uint32_t len)
 			     "SEND_ENCAPSULATED_COMMAND", false);
 }
 
-/* One answer into ad->rndis.resp; its length, or a negative errno. */
+/*
+ * One answer into ad->rndis.resp; its length, or a negative errno. A
+ * stall is the device's "nothing queued" (f_rndis stalls a read of its
+ * empty queue, as the reading of every notification ends): counted in
+ * empty_stalls, not as a failed request (ctrl_errors).
+ */
 static int
 rn_get(struct ch39x_adapter *ad)
 {
-	return ch39x_control(ad, CH39X_CDC_REQT_IN,
-			     CH39X_RNDIS_GET_ENCAPSULATED, 0, ad->cdc.comm_if,
-			     ad->rndis.resp, sizeof(ad->rndis.resp),
-			     "GET_ENCAPSULATED_RESPONSE", true);
+	int rc;
+
+	rc = ch39x_control_may_stall(ad, CH39X_CDC_REQT_IN,
+				     CH39X_RNDIS_GET_ENCAPSULATED, 0,
+				     ad->cdc.comm_if, ad->rndis.resp,
+				     sizeof(ad->rndis.resp),
+				     "GET_ENCAPSULATED_RESPONSE");
+	if (rc == -EPIPE)
+		ad->rndis.st.empty_stalls++;
+	return rc;
 }
 
 static void rn_link_query(struct ch39x_adapter *ad);

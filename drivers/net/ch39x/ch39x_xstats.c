@@ -278,6 +278,7 @@ static const struct ch39x_xs_def xs_rndis_defs[] = {
 	XS_RN("bad_notifications", bad_notifications),
 	XS_RN("keepalives", keepalives),
 	XS_RN("resets", resets),
+	XS_RN("empty_stalls", empty_stalls),
 };
 
 /*
