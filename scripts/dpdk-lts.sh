@@ -68,7 +68,8 @@ run_pmd_tests() {
 	local args=()
 	for s in $suites; do args+=(--suite "$s"); done
 	ninja -C "$bdir" ${LTS_PMD_JOBS:+-j "$LTS_PMD_JOBS"}
-	meson test -C "$bdir" --num-processes 1 --print-errorlogs "${args[@]}"
+	meson test -C "$bdir" --num-processes 1 --print-errorlogs \
+		--timeout-multiplier "${TIMEOUT_MULTIPLIER:-1}" "${args[@]}"
 }
 
 if [ "$ver" = 22.11 ]; then

@@ -22,6 +22,7 @@ if ! readelf -h "$so" | grep -q 'Machine:.*AArch64'; then
 	exit 1
 fi
 meson test -C "$builddir" --print-errorlogs --num-processes 1 \
+	--timeout-multiplier "${TIMEOUT_MULTIPLIER:-1}" \
 	--suite unit --suite pmd --suite fuzz --suite app --suite cpe || rc=1
 read -r ok bad < <(python3 "$top/scripts/testlog_count.py" "$builddir")
 echo "arm64: ${ok:-0} passed, ${bad:-1} failed"
