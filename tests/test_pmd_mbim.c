@@ -673,6 +673,40 @@ tc_indications(void)
 	pair_down("ind");
 }
 
+/*
+ * Coverage gone for a while, then back: the redial started during the
+ * loss waits for registration (up to 60 s) rather than failing into a
+ * growing back-off, so the session is back within a bound once the
+ * network is found.
+ */
+static void
+tc_lose_find(void)
+{
+	uint64_t t0, f0;
+	struct pair p;
+
+	CHECK(pair_up(&p, "lf", "", 0), "ports up");
+	CHECK(wait_link(p.mb, 1, WAIT_MS), "connected");
+	f0 = info_of(p.mb, 0).dial_failures;
+	CHECK(rte_pmd_ch39x_sim_mbim_event(p.mb,
+		RTE_PMD_CH39X_SIM_MBIM_LOSE_NETWORK, 0) == 0, "coverage off");
+	CHECK(wait_link(p.mb, 0, WAIT_MS), "link down with the network");
+	/* Past the first redial (1 s) and what a 2 s back-off would be. */
+	usleep(4000 * 1000);
+	t0 = now_ms();
+	CHECK(rte_pmd_ch39x_sim_mbim_event(p.mb,
+		RTE_PMD_CH39X_SIM_MBIM_FIND_NETWORK, 0) == 0, "coverage on");
+	CHECK(wait_link(p.mb, 1, WAIT_MS), "link up again");
+	printf("  lose/find: connected %" PRIu64 " ms after the network came "
+	       "back (4 s without it)\n", now_ms() - t0);
+	CHECK(now_ms() - t0 < 2500 &&
+	      info_of(p.mb, 0).dial_failures == f0,
+	      "connected %" PRIu64 " ms after the network came back, %"
+	      PRIu64 " failed redials", now_ms() - t0,
+	      info_of(p.mb, 0).dial_failures - f0);
+	pair_down("lf");
+}
+
 /* connect=manual: nothing until asked; a wrong APN; disconnect. */
 static void
 tc_manual(void)
@@ -854,6 +888,7 @@ static const struct {
 	{ "mbim_devargs", tc_devargs },
 	{ "mbim_copybreak", tc_copybreak },
 	{ "mbim_tx_hold", tc_tx_hold },
+	{ "mbim_lose_find", tc_lose_find },
 };
 
 int
