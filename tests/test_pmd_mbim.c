@@ -260,8 +260,10 @@ pair_up(struct pair *p, const char *tag, const char *mbim_args,
 	char a[512], name[64];
 
 	snprintf(name, sizeof(name), "net_ch39x_%s_m", tag);
-	snprintf(a, sizeof(a), "sim=mbim,usb_speed=high,sim_rate=unlimited,"
-		 "wire=pair:%s%s%s", tag, mbim_args[0] ? "," : "", mbim_args);
+	snprintf(a, sizeof(a), "sim=mbim,%s%swire=pair:%s%s%s",
+		 strstr(mbim_args, "usb_speed=") ? "" : "usb_speed=high,",
+		 strstr(mbim_args, "sim_rate=") ? "" : "sim_rate=unlimited,",
+		 tag, mbim_args[0] ? "," : "", mbim_args);
 	p->mb = probe(name, a);
 	snprintf(name, sizeof(name), "net_ch39x_%s_f", tag);
 	snprintf(a, sizeof(a), "sim=ncm,sim_rate=unlimited,wire=pair:%s", tag);
@@ -527,6 +529,102 @@ tc_copybreak(void)
 	pair_down("zc");
 }
 
+/*
+ * n single-frame bursts of 64-byte datagrams up to the far host, then
+ * nothing but RX polls of both ports: how many reached it, in order and
+ * exact.
+ */
+static uint32_t
+hold_run(struct pair *p, uint32_t n)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+	struct rte_mbuf *pk[32];
+	uint32_t i, got = 0;
+	uint8_t b[64], w[64];
+	const uint8_t *d;
+	uint16_t k, j;
+
+	for (i = 0; i < n && now_ms() < end; ) {
+		udp4(b, sizeof(b), ue4, far4, (uint8_t)i);
+		if (send1(p->mb, eth_frame(peer_mac, p->mb_mac.addr_bytes, 0,
+					   0x0800, b, sizeof(b))))
+			i++;
+		else	/* every transfer in flight: the RX poll reaps */
+			rte_pktmbuf_free_bulk(pk, rte_eth_rx_burst(p->mb, 0,
+								   pk, 32));
+	}
+	while (got < n && now_ms() < end) {
+		k = rte_eth_rx_burst(p->mb, 0, pk, 32);
+		rte_pktmbuf_free_bulk(pk, k);
+		k = rte_eth_rx_burst(p->far, 0, pk, 32);
+		for (j = 0; j < k; j++) {
+			d = rte_pktmbuf_mtod(pk[j], const uint8_t *);
+			if (pk[j]->data_len >= 14 + sizeof(w) &&
+			    d[12] == 0x08 && d[13] == 0x00 &&
+			    memcmp(d + 14 + 16, far4, 4) == 0) {
+				udp4(w, sizeof(w), ue4, far4, (uint8_t)got);
+				if (memcmp(d + 14, w, sizeof(w)) == 0)
+					got++;
+				else
+					end = 0;	/* lost or reordered */
+			}
+			rte_pktmbuf_free(pk[j]);
+		}
+		if (k == 0)
+			usleep(100);
+	}
+	return got;
+}
+
+/*
+ * tx_hold_us: on a full-speed bus kept at its rate (sim_rate=line) a
+ * transfer is still with the modem
+ * when the next single-frame burst comes, so the bursts share NTBs; the
+ * last held one leaves through the RX poll alone; nothing is lost or
+ * reordered. tx_hold_us=0: an NTB per burst.
+ */
+static void
+tc_tx_hold(void)
+{
+	static const char *const args[2] = {
+		"usb_speed=full,sim_rate=line,tx_hold_us=10000",
+		"usb_speed=full,sim_rate=line,tx_hold_us=0",
+	};
+	const uint32_t n = 200;
+	uint64_t ntbs, held;
+	struct pair p;
+	uint32_t got;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		CHECK(pair_up(&p, "hold", args[k], 0), "ports up (%s)",
+		      args[k]);
+		CHECK(wait_link(p.mb, 1, WAIT_MS), "connected");
+		CHECK(learn_cable(&p), "uplink reaches the far host");
+		ntbs = xstat(p.mb, "tx_ncm_ntbs");
+		got = hold_run(&p, n);
+		ntbs = xstat(p.mb, "tx_ncm_ntbs") - ntbs;
+		held = xstat(p.mb, "tx_mbim_ntb_held");
+		CHECK(got == n, "%s: %u of %u datagrams at the far host, in "
+		      "order, exact", args[k], got, n);
+		if (k == 0)
+			CHECK(held > 0 && ntbs < n / 2 &&
+			      xstat(p.mb, "tx_mbim_hold_sent") >= 1,
+			      "bursts held open: %" PRIu64 " times, %" PRIu64
+			      " NTBs for %u datagrams, the last one sent by "
+			      "the RX poll", held, ntbs, n);
+		else
+			CHECK(held == 0 && ntbs == n, "no hold: %" PRIu64
+			      " NTBs for %u datagrams, held %" PRIu64, ntbs,
+			      n, held);
+		printf("  %s: %" PRIu64 " NTBs for %u single-frame bursts, "
+		       "held %" PRIu64 " times, %" PRIu64 " sent by the RX "
+		       "poll\n", args[k], ntbs, n, held,
+		       xstat(p.mb, "tx_mbim_hold_sent"));
+		pair_down("hold");
+	}
+}
+
 /* Indications: the network lost and found, a session ended, the signal. */
 static void
 tc_indications(void)
@@ -576,6 +674,40 @@ tc_indications(void)
 	CHECK(rte_eth_dev_start(p.mb) == 0 && wait_link(p.mb, 1, WAIT_MS),
 	      "link at start");
 	pair_down("ind");
+}
+
+/*
+ * Coverage gone for a while, then back: the redial started during the
+ * loss waits for registration (up to 60 s) rather than failing into a
+ * growing back-off, so the session is back within a bound once the
+ * network is found.
+ */
+static void
+tc_lose_find(void)
+{
+	uint64_t t0, f0;
+	struct pair p;
+
+	CHECK(pair_up(&p, "lf", "", 0), "ports up");
+	CHECK(wait_link(p.mb, 1, WAIT_MS), "connected");
+	f0 = info_of(p.mb, 0).dial_failures;
+	CHECK(rte_pmd_ch39x_sim_mbim_event(p.mb,
+		RTE_PMD_CH39X_SIM_MBIM_LOSE_NETWORK, 0) == 0, "coverage off");
+	CHECK(wait_link(p.mb, 0, WAIT_MS), "link down with the network");
+	/* Past the first redial (1 s) and what a 2 s back-off would be. */
+	usleep(4000 * 1000);
+	t0 = now_ms();
+	CHECK(rte_pmd_ch39x_sim_mbim_event(p.mb,
+		RTE_PMD_CH39X_SIM_MBIM_FIND_NETWORK, 0) == 0, "coverage on");
+	CHECK(wait_link(p.mb, 1, WAIT_MS), "link up again");
+	printf("  lose/find: connected %" PRIu64 " ms after the network came "
+	       "back (4 s without it)\n", now_ms() - t0);
+	CHECK(now_ms() - t0 < 2500 &&
+	      info_of(p.mb, 0).dial_failures == f0,
+	      "connected %" PRIu64 " ms after the network came back, %"
+	      PRIu64 " failed redials", now_ms() - t0,
+	      info_of(p.mb, 0).dial_failures - f0);
+	pair_down("lf");
 }
 
 /* connect=manual: nothing until asked; a wrong APN; disconnect. */
@@ -758,6 +890,8 @@ static const struct {
 	{ "mbim_replug", tc_replug },
 	{ "mbim_devargs", tc_devargs },
 	{ "mbim_copybreak", tc_copybreak },
+	{ "mbim_tx_hold", tc_tx_hold },
+	{ "mbim_lose_find", tc_lose_find },
 };
 
 int

@@ -37,14 +37,47 @@ MP_CSV=/out/mbim-perf.csv
 MP_MODES=$(param vmt_cpe_modes | tr , ' ')
 MP_MODES=${MP_MODES:-poll}
 MP_SUM=/out/mbim-perf.txt
+# tx_hold_us values to run ch39x-cpe with (router ch39x-cpe-MODE-hN);
+# none: the PMD's default (router ch39x-cpe-MODE)
+MP_HOLDS=$(param vmt_mbim_holds | tr , ' ')
 
 mp_log() {
 	echo "$1" >> $MP_SUM
 	echo "[mbim-perf] $1"
 }
 
+# mp_cpu: "pid comm ticks" of every process and kernel thread (user +
+# system time in USER_HZ ticks, 100 a second)
+mp_cpu() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk 'NF > 14 { i = index($0, "("); j = index($0, ") ");
+		rest = substr($0, j + 2); split(rest, r, " ");
+		c = substr($0, i + 1, j - i - 1); gsub(/ /, "_", c);
+		print $1, c, r[12] + r[13] }'
+}
+
+# mp_top BEFORE AFTER SECS: the busiest processes between two mp_cpu
+# samples, "comm pct" (of one CPU), most first
+mp_top() {
+	awk -v s="$3" 'FNR == NR { t[$1] = $3; next }
+		{ d = $3 - t[$1]; if (d > 0) printf "%s %.0f\n", $2, d / s }' \
+		"$1" "$2" | sort -k2 -n -r | head -n 8 | tr '\n' ' '
+}
+
+# mp_usb KEY...: the server's counters of the modem, one line
+mp_usb() {
+	uip_stats
+	mu_b=$(uip_field mbim 1)
+	for k in "$@"; do
+		printf '%s ' "$(uip_stat "$mu_b" "$k")"
+	done
+}
+
+MP_USB_KEYS="bulk_out_submitted bulk_out_bytes model_tx_frames bulk_in_submitted bulk_in_bytes model_rx_delivered model_tx_wire_dropped"
+
 # mp_flood ROUTER REP: the flood through the router for CPE_SECS; a CSV
-# line "rep,router,frames/s received,frames/s sent,busy %"
+# line "rep,router,frames/s received,frames/s sent,busy %,OUT URBs/s,
+# datagrams per OUT URB, bytes per OUT URB, IN URBs/s"; the busiest
+# processes into the summary
 mp_flood() {
 	mac=$(cat /sys/class/net/mpr0/address)
 	nsx mpl /bin/sh -c "P=/proc/net/pktgen
@@ -63,6 +96,10 @@ mp_flood() {
 	nsx mpl /bin/sh -c 'echo start > /proc/net/pktgen/pgctrl' &
 	pg=$!
 	sleep 1
+	u0=$(mp_usb $MP_USB_KEYS)
+	v0=$(up)
+	mp_cpu > /tmp/mp_cpu0
+	k0=$(up)
 	w0=$(ndev $MP_WPID uipmbim)
 	p0=$(awk '$1 == "pkts-sofar:" { print $2 }' /proc/$MP_LPID/net/pktgen/mpl0 2>/dev/null)
 	c0=$(awk '$1 == "cpu" { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
@@ -72,6 +109,10 @@ mp_flood() {
 	c1=$(awk '$1 == "cpu" { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
 	p1=$(awk '$1 == "pkts-sofar:" { print $2 }' /proc/$MP_LPID/net/pktgen/mpl0 2>/dev/null)
 	w1=$(ndev $MP_WPID uipmbim)
+	mp_cpu > /tmp/mp_cpu1
+	k1=$(up)
+	v1=$(up)
+	u1=$(mp_usb $MP_USB_KEYS)
 	nsx mpl /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
 	wait $pg
 	nsx mpl /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
@@ -81,8 +122,16 @@ mp_flood() {
 		dt = $16 - $15; if (dt <= 0) dt = 1;
 		busy = 0; if ($14 > $12) busy = 200 * (1 - ($13 - $11) / ($14 - $12));
 		printf "%d,%d,%.1f", ($6 - $2) / dt, ($10 - $9) / dt, busy }')
-	echo "$2,$1,$row" >> $MP_CSV
+	# the server's counters: OUT URBs, their bytes, the datagrams in
+	# them; IN URBs, their bytes, the datagrams; the cable's drops
+	usb=$(echo "$u0 $u1 $v0 $v1" | awk '{
+		dt = $16 - $15; if (dt <= 0) dt = 1;
+		ou = $8 - $1; ob = $9 - $2; od = $10 - $3; iu = $11 - $4;
+		if (ou <= 0) ou = 1;
+		printf "%d,%.2f,%d,%d", ou / dt, od / ou, ob / ou, iu / dt }')
+	echo "$2,$1,$row,$usb" >> $MP_CSV
 	mp_log "rep $2 $1: $(echo "$row" | awk -F, '{ printf "%d frames/s received of %d/s sent; guest CPU busy %.1f %% (of 2 vCPUs: 200)", $1, $2, $3 }')"
+	mp_log "rep $2 $1: USB/IP $(echo "$usb" | awk -F, '{ printf "%d OUT URBs/s, %.2f datagrams and %d bytes per OUT URB, %d IN URBs/s", $1, $2, $3, $4 }'); busiest (% of a CPU): $(mp_top /tmp/mp_cpu0 /tmp/mp_cpu1 "$(echo "$k0 $k1" | awk '{ print $2 - $1 }')")"
 	sleep 2
 }
 
@@ -133,6 +182,8 @@ mp_linux() {
 mp_cpe() {
 	rep=$1
 	mode=$2
+	hold=${3:-}
+	name=ch39x-cpe-$mode${hold:+-h$hold}
 	b=$(uip_field mbim 1)
 	path=$(uip_port "$b" | cut -d' ' -f2)
 	afp=$(ls /host/run/dpdk-pmds-all/librte_net_af_packet.so.[0-9]* \
@@ -142,10 +193,10 @@ mp_cpe() {
 	timeout 200 chroot /host "$cpe_bin" -l 1 --no-huge --no-pci -m 256 \
 		--file-prefix cpe_uip -d "$PRIV/librte_net_ch39x.so" -d "$afp" \
 		--vdev net_af_packet0,iface=mpr0 \
-		--vdev "net_ch39x1,dev=1a86:*,path=$path,proto=mbim,apn=internet,ip_type=ipv4" \
+		--vdev "net_ch39x1,dev=1a86:*,path=$path,proto=mbim,apn=internet,ip_type=ipv4${hold:+,tx_hold_us=$hold}" \
 		-- --lan 0=192.168.76.1/24 --wan 1=100.64.39.2/30 \
 		--route default,100.64.39.1 --idle "$mode" --json \
-		> "/out/mbim-perf-cpe-$rep.json" 2> "/out/mbim-perf-cpe-$rep.err" &
+		> "/out/mbim-perf-$name-$rep.json" 2> "/out/mbim-perf-$name-$rep.err" &
 	job=$!
 	i=0
 	st=""
@@ -157,10 +208,10 @@ mp_cpe() {
 		i=$((i + 1))
 	done
 	if mp_ping; then
-		mp_flood "ch39x-cpe-$mode" "$rep"
-		result PASS "mbim-perf-ch39x-cpe-$mode-$rep" "af_packet mpr0 + the PMD's MBIM port: $(tail -n 1 $MP_CSV)"
+		mp_flood "$name" "$rep"
+		result PASS "mbim-perf-$name-$rep" "af_packet mpr0 + the PMD's MBIM port: $(tail -n 1 $MP_CSV)"
 	else
-		result FAIL "mbim-perf-ch39x-cpe-$mode-$rep" "no ping through ch39x-cpe: $st $(grep -v '^EAL' "/out/mbim-perf-cpe-$rep.err" | tail -n 3 | tr '\n' ' ')"
+		result FAIL "mbim-perf-$name-$rep" "no ping through ch39x-cpe: $st $(grep -v '^EAL' "/out/mbim-perf-$name-$rep.err" | tail -n 3 | tr '\n' ' ')"
 	fi
 	kill -TERM $job 2>/dev/null
 	i=0
@@ -174,7 +225,7 @@ mp_cpe() {
 mbim_perf() {
 	: > $MP_CSV
 	: > $MP_SUM
-	echo "rep,router,rx_fps,tx_fps,busy" > $MP_CSV
+	echo "rep,router,rx_fps,tx_fps,busy,out_urbs,dg_per_out_urb,bytes_per_out_urb,in_urbs" > $MP_CSV
 	if ! pmd_prepare || ! uip_bound mbim cdc_mbim; then
 		result FAIL mbim-perf-setup "no PMD, or no cdc_mbim on the modem"
 		return
@@ -198,12 +249,21 @@ mbim_perf() {
 	while [ $r -le "$CPE_REPS" ]; do
 		mp_linux $r
 		for mode in $MP_MODES; do
-			mp_cpe $r "$mode"
+			if [ -z "$MP_HOLDS" ]; then
+				mp_cpe $r "$mode"
+				continue
+			fi
+			for h in $MP_HOLDS; do
+				mp_cpe $r "$mode" "$h"
+			done
 		done
 		r=$((r + 1))
 	done
 	line=""
-	for rt in linux $(for mode in $MP_MODES; do echo "ch39x-cpe-$mode"; done); do
+	for rt in linux $(for mode in $MP_MODES; do
+		if [ -z "$MP_HOLDS" ]; then echo "ch39x-cpe-$mode"; continue; fi
+		for h in $MP_HOLDS; do echo "ch39x-cpe-$mode-h$h"; done
+	done); do
 		m=$(awk -F, -v r=$rt '$2 == r { print $3 }' $MP_CSV | sort -n |
 			awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)], a[1], a[NR]; else print 0, 0, 0 }')
 		mp_log "median $rt: ${m%% *} frames/s (min-max ${m#* })"

@@ -96,7 +96,7 @@
 #                                        kernel PPPoE, pppoe-server as the
 #                                        concentrator (tests/vm/
 #                                        cpe_pppoe.sh): only that
-#   MBIM_PERF=1 [CPE_REPS=3 CPE_SECS=5 CPE_MODES=poll] ...
+#   MBIM_PERF=1 [CPE_REPS=3 CPE_SECS=5 CPE_MODES=poll MBIM_HOLDS="0 500"] ...
 #                                        60-byte UDP frames/s through
 #                                        ch39x-cpe (af_packet LAN, the
 #                                        PMD's MBIM WAN) and through Linux
@@ -267,9 +267,12 @@ QOS_APPEND=
 	BOOT_TIMEOUT=$((BOOT_TIMEOUT + 300)); }
 # MBIM_PERF=1: the boot "usbip" with the MBIM modem only, Linux and
 # ch39x-cpe forwarding through it CPE_REPS times (tests/vm/mbim_perf.sh).
-[ "$MBIM_PERF" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt.mbim_perf=1"
-	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * (1 + $(perf_n $CPE_MODES)) *
-		(90 + CPE_SECS)))
+# MBIM_HOLDS="0 500": ch39x-cpe once per tx_hold_us value (router
+# ch39x-cpe-MODE-hN), beside the PMD's default.
+MBIM_HOLDS=${MBIM_HOLDS:-}
+[ "$MBIM_PERF" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt.mbim_perf=1${MBIM_HOLDS:+ vmt.mbim_holds=${MBIM_HOLDS// /,}}"
+	BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS * (1 + $(perf_n $CPE_MODES) *
+		$(perf_n "${MBIM_HOLDS:-x}")) * (90 + CPE_SECS)))
 	VM_MEM=1536; }
 # CPE_PPPOE=1: three routers dialling and flooded CPE_REPS times.
 [ "$CPE_PPPOE" = 1 ] && { QOS_APPEND="$QOS_APPEND vmt.cpe_pppoe=1"

@@ -37,6 +37,13 @@
 #define CH39X_CDC_MAX_FRAME	(CH39X_CDC_MAX_MTU + CH39X_L2_OVERHEAD)
 #define CH39X_NCM_DEF_NTB	16384
 #define CH39X_NCM_NDP_ENTRIES	64
+/*
+ * MBIM's small IP datagrams (no Ethernet header, 4-byte alignment): a
+ * 16 KiB NTB holds a few hundred; 128 pointers (Linux stops at 40) so
+ * that an NTB the TX queue holds open (tx_hold_us) fills further. The
+ * device's wNtbOutMaxDatagrams still bounds it.
+ */
+#define CH39X_MBIM_NDP_ENTRIES	128
 #define CH39X_NCM_RX_XFERS	16
 #define CH39X_NCM_TX_XFERS	32
 /* ECM moves a frame per transfer: more of them in flight (usbnet: 60). */
@@ -448,7 +455,8 @@ ncm_setup(struct ch39x_adapter *ad)
 	ch39x_ncm_tx_cfg_from_params(&c, &ad->ntbp, ad->ntb32,
 				     ad->info.maxp[CH39X_EP_BULK_OUT]);
 	c.size = ad->args.xfer_size ? ad->args.xfer_size : CH39X_NCM_DEF_NTB;
-	c.ndp_entries = CH39X_NCM_NDP_ENTRIES;
+	c.ndp_entries = is_mbim(ad) ? CH39X_MBIM_NDP_ENTRIES :
+		CH39X_NCM_NDP_ENTRIES;
 	c.max_dgram_len = RTE_MIN(ad->dev_max_dgram,
 				  (uint32_t)CH39X_CDC_MAX_FRAME);
 	c.ndp_at_end = ad->args.ncm_ndp_end;

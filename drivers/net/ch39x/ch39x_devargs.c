@@ -398,6 +398,17 @@ arg_connect(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
 	return arg_bool(d, v, a, "auto", "manual");
 }
 
+/* Kept as N + 1: 0 is "not given" (the default), tx_hold_us=0 is off. */
+static int
+arg_tx_hold(const struct ch39x_devarg *d, const char *v, struct ch39x_args *a)
+{
+	int rc = arg_uint(d, v, a);
+
+	if (rc == 0)
+		a->tx_hold_us1++;
+	return rc;
+}
+
 /* N:APN[+N:APN...]: N 1..255 in decimal, each once; APN 1..100. */
 static int
 arg_sessions(const struct ch39x_devarg *d, const char *v,
@@ -693,5 +704,6 @@ bool
 ch39x_args_mbim_set(const struct ch39x_args *a)
 {
 	return a->apn[0] || a->user[0] || a->password[0] || a->auth ||
-		a->ip_type || a->nb_sessions || a->mbim_manual;
+		a->ip_type || a->nb_sessions || a->mbim_manual ||
+		a->tx_hold_us1;
 }

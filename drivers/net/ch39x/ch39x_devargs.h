@@ -63,6 +63,7 @@ struct ch39x_args {
 	uint8_t auth;			/* CH39X_MBIM_AUTH_* + 1; 0: not set */
 	uint8_t ip_type;		/* CH39X_MBIM_IP_* + 1; 0: not set */
 	bool mbim_manual;		/* connect=manual */
+	uint32_t tx_hold_us1;		/* tx_hold_us=N as N + 1; 0: not set */
 	/* sessions=N:APN[+N:APN...]: further sessions, VLAN N each. */
 	uint8_t nb_sessions;
 	uint8_t session_id[CH39X_MBIM_MORE_SESSIONS];
@@ -338,6 +339,15 @@ struct ch39x_args {
 	  "MBIM: `auto` connects the sessions from probe on and again after " \
 	  "the network ends them; `manual` waits for " \
 	  "rte_pmd_ch39x_mbim_connect().") SEP \
+	X(tx_hold_us, tx_hold_us1, arg_tx_hold, 0, 10000, \
+	  CH39X_DA_MBIM | CH39X_DA_DECIMAL, \
+	  "<0-10000>", \
+	  "integers 0..10000 (microseconds)", \
+	  "`500`", \
+	  "MBIM: how long an NTB stays open for the next bursts' " \
+	  "datagrams while earlier ones are still on their way to the " \
+	  "modem (as cdc_ncm's TX timer); `0` sends every burst's NTB at " \
+	  "once.") SEP \
 	X(reconnect, reconnect_off, arg_on_off, 0, 0, 0, \
 	  "on|off", \
 	  "on, off", \

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include <ethdev_driver.h>
+#include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_malloc.h>
 #include <rte_ring.h>
@@ -30,6 +31,9 @@
 #include "ch39x_rx.h"
 #include "ch39x_tx.h"
 #include "ch39x_xstats.h"
+
+/* tx_hold_us's default: about the time a burst of 60-byte frames takes. */
+#define CH39X_MBIM_TX_HOLD_US	500u
 
 /*
  * The peer's fixed address: the modem as the application's neighbour
@@ -183,9 +187,29 @@ mbim_txq_init(struct ch39x_adapter *ad, struct ch39x_txq *q)
 		return rc;
 	q->mbim = ad->mbim;
 	q->mbim_max_ip = mbim_max_ip(ad);
+	rte_spinlock_init(&q->hold_lock);
+	q->hold = NULL;
+	q->hold_cycles = (ad->args.tx_hold_us1 ? ad->args.tx_hold_us1 - 1u :
+			  CH39X_MBIM_TX_HOLD_US) * rte_get_timer_hz() / 1000000u;
 	/* One frame of a software TSO segmentation at a time. */
 	q->mbim_seg = rte_malloc("ch39x_mbim_seg", mbim_tx_max_frame(ad), 64);
 	return q->mbim_seg != NULL ? 0 : -ENOMEM;
+}
+
+/*
+ * The RX burst, then the NTB the TX queue holds (tx_hold_us) if it is
+ * due: an application polls its ports' RX whether or not it sends, so
+ * a held NTB never waits for the next TX burst.
+ */
+static uint16_t
+mbim_rx_burst(void *rxq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct ch39x_rxq *q = rxq;
+	uint16_t n = ch39x_rx_burst_mbim(rxq, pkts, nb);
+
+	if (q->ad->txq != NULL)
+		ch39x_tx_mbim_flush(q->ad->txq);
+	return n;
 }
 
 /* The sessions as the devargs ask for them. */
@@ -353,7 +377,7 @@ const struct ch39x_dev_ops ch39x_mbim_ops = {
 	.txq_init = mbim_txq_init,
 	.rx_parsed = ch39x_rx_parsed_ncm,
 	.xstats = &ch39x_xs_mbim,
-	.rx_burst = ch39x_rx_burst_mbim,
+	.rx_burst = mbim_rx_burst,
 	.tx_burst = ch39x_tx_burst_mbim,
 	.stop = mbim_stop,
 	.close = mbim_close,

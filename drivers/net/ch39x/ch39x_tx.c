@@ -112,9 +112,18 @@ ch39x_txq_start(struct ch39x_txq *q)
 	q->nb_free = q->nb_xfers;
 }
 
+static void tx_mbim_send_held(struct ch39x_txq *q);
+
 void
 ch39x_txq_stop(struct ch39x_txq *q)
 {
+	/* A held NTB goes before the endpoint is drained. */
+	if (q->hold != NULL) {
+		rte_spinlock_lock(&q->hold_lock);
+		if (q->hold != NULL)
+			tx_mbim_send_held(q);
+		rte_spinlock_unlock(&q->hold_lock);
+	}
 	ch39x_drain_ep(q->ad->usb, CH39X_EP_BULK_OUT, q->xfers, q->nb_xfers);
 	ch39x_txq_start(q);
 }
@@ -128,6 +137,7 @@ struct tx_state {
 	uint64_t packets0;	/* q->c.packets when x was begun */
 	uint64_t xfers;
 	uint64_t xbytes;
+	uint64_t until;		/* MBIM: a resumed hold's deadline; 0: fresh */
 };
 
 /*
@@ -903,6 +913,7 @@ tx_mbim_room(struct ch39x_txq *q, struct tx_state *st, uint32_t len,
 		if (q->nb_free != 0 || tx_reap(q) != 0) {
 			st->x = q->free[--q->nb_free];
 			tx_begin(q, st, CH39X_FRAMING_MBIM);
+			st->until = 0;
 			break;
 		}
 		if (!wait || ch39x_is_gone(q->ad))
@@ -1068,6 +1079,107 @@ tx_mbim_one(struct ch39x_txq *q, struct tx_state *st, struct rte_mbuf *m)
 	return tx_mbim_frame(q, st, q->scratch, len, tci, false);
 }
 
+/*
+ * NTB batching across bursts. Every OUT transfer costs the host and the
+ * bus the same whatever it carries (one URB, one reply), and a router
+ * hands the port a few frames per burst: while earlier transfers are
+ * still in flight, sending now would only queue behind them, so the
+ * burst's NTB stays open for the next bursts' datagrams, until it is
+ * full, tx_hold_us has passed, or nothing is in flight any more (then it
+ * leaves at the RX poll). cdc_ncm fills its NTBs behind a timer the same
+ * way. With nothing in flight a burst's NTB leaves at once: a lone frame
+ * waits for nobody.
+ */
+
+/* The shortest datagram: an IPv4 header. */
+#define TX_MBIM_MIN_IP	20u
+
+/* Transfers with the device (not free, not the one being filled). */
+static __rte_always_inline uint32_t
+tx_in_flight(const struct ch39x_txq *q)
+{
+	return (uint32_t)q->nb_xfers - q->nb_free - 1u;
+}
+
+/* The held NTB back into a burst's state (hold_lock held). */
+static __rte_always_inline void
+tx_mbim_resume(struct ch39x_txq *q, struct tx_state *st)
+{
+	st->x = q->hold;
+	ch39x_tx_agg_init(&st->a, st->x->buf);
+	st->a.frames = q->hold_frames;
+	st->a.frame_bytes = q->hold_bytes;
+	st->packets0 = q->hold_packets0;
+	st->until = q->hold_until;
+	q->hold = NULL;
+}
+
+/* Send the held NTB now (hold_lock held). */
+static void
+tx_mbim_send_held(struct ch39x_txq *q)
+{
+	struct tx_state st = { .x = NULL };
+
+	tx_mbim_resume(q, &st);
+	tx_submit(q, &st, CH39X_FRAMING_MBIM);
+	q->c.usb_xfers += st.xfers;
+	q->c.usb_bytes += st.xbytes;
+	q->c.mbim_hold_sent++;
+}
+
+/* The burst's NTB at its end: held (see above) or sent. */
+static void
+tx_mbim_close(struct ch39x_txq *q, struct tx_state *st)
+{
+	uint64_t now;
+
+	/* Room left for at least one more IPv4 header's datagram. */
+	if (q->hold_cycles == 0 || tx_in_flight(q) == 0 ||
+	    ch39x_ncm_tx_check(q->ncm, TX_MBIM_MIN_IP) != CH39X_NCM_FIT_OK) {
+		tx_submit(q, st, CH39X_FRAMING_MBIM);
+		return;
+	}
+	now = rte_get_timer_cycles();
+	if (st->until != 0 && now >= st->until) {
+		tx_submit(q, st, CH39X_FRAMING_MBIM);
+		return;
+	}
+	q->hold_until = st->until != 0 ? st->until : now + q->hold_cycles;
+	q->hold = st->x;
+	q->hold_frames = st->a.frames;
+	q->hold_bytes = st->a.frame_bytes;
+	q->hold_packets0 = st->packets0;
+	st->x = NULL;
+	q->c.mbim_held++;
+}
+
+/*
+ * From the port's RX burst: the held NTB leaves when its time has come
+ * or the transfers before it are done. Skipped while a TX burst runs (it
+ * decides itself).
+ */
+void
+ch39x_tx_mbim_flush(struct ch39x_txq *q)
+{
+	if (likely(__atomic_load_n(&q->hold, __ATOMIC_RELAXED) == NULL) ||
+	    !rte_spinlock_trylock(&q->hold_lock))
+		return;
+	/* busy is the TX burst's: under hold_lock, one of them has it. */
+	if (!ch39x_burst_enter(&q->busy, q->ad)) {
+		rte_spinlock_unlock(&q->hold_lock);
+		return;
+	}
+	if (q->hold != NULL) {
+		tx_recycle(q, false);
+		/* The held one is neither free nor in flight. */
+		if (q->nb_free + 1u >= q->nb_xfers ||
+		    rte_get_timer_cycles() >= q->hold_until)
+			tx_mbim_send_held(q);
+	}
+	ch39x_burst_leave(&q->busy);
+	rte_spinlock_unlock(&q->hold_lock);
+}
+
 uint16_t
 ch39x_tx_burst_mbim(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
@@ -1075,12 +1187,17 @@ ch39x_tx_burst_mbim(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 	struct tx_state st = { .x = NULL };
 	uint16_t n;
 
+	/* hold_lock first: the RX burst's flush shares busy under it. */
+	rte_spinlock_lock(&q->hold_lock);
 	if (unlikely(!ch39x_burst_enter(&q->busy, q->ad))) {
+		rte_spinlock_unlock(&q->hold_lock);
 		rte_pktmbuf_free_bulk(pkts, nb);
 		q->c.absent += nb;
 		return nb;
 	}
 	tx_recycle(q, false);
+	if (q->hold != NULL)
+		tx_mbim_resume(q, &st);
 	for (n = 0; n < nb; n++) {
 		if (tx_mbim_one(q, &st, pkts[n]) != 0) {
 			q->c.full++;
@@ -1088,13 +1205,14 @@ ch39x_tx_burst_mbim(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 		}
 	}
 	if (st.x != NULL)
-		tx_submit(q, &st, CH39X_FRAMING_MBIM);
+		tx_mbim_close(q, &st);
 	if (unlikely(!q->ad->dev->data->dev_link.link_status))
 		q->c.link_down += n;
 	tx_free(pkts, n);
 	q->c.usb_xfers += st.xfers;
 	q->c.usb_bytes += st.xbytes;
 	ch39x_burst_leave(&q->busy);
+	rte_spinlock_unlock(&q->hold_lock);
 	return n;
 }
 

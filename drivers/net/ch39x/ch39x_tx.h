@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
 
 #include "ch39x_ncm.h"
 #include "ch39x_rndis.h"
@@ -59,6 +60,8 @@ struct ch39x_tx_counters {
 	uint64_t mbim_runt;	/* too short for its headers */
 	uint64_t mbim_answered;	/* ARP requests, NS: answered by the PMD */
 	uint64_t mbim_answer_drops; /* answers lost: no mbuf, ring full */
+	uint64_t mbim_held;	/* bursts that left their NTB open */
+	uint64_t mbim_hold_sent; /* held NTBs sent by the RX poll or stop */
 };
 
 struct ch39x_mbim_port;
@@ -91,6 +94,20 @@ struct ch39x_txq {
 	uint32_t *frames;
 	uint8_t *bufs;
 	bool busy;			/* in a burst (ch39x_burst_enter()) */
+	/*
+	 * MBIM: the NTB a burst left open for the next ones (tx_hold_us):
+	 * its datagrams and their bytes, q->c.packets when it was begun,
+	 * the timer cycle it leaves by. hold_lock: taken by the TX burst,
+	 * and tried by the RX burst to send a hold that is due (the two
+	 * queues may be polled by different lcores).
+	 */
+	struct ch39x_xfer *hold;
+	uint32_t hold_frames;
+	uint32_t hold_bytes;
+	uint64_t hold_packets0;
+	uint64_t hold_until;
+	uint64_t hold_cycles;		/* tx_hold_us in timer cycles; 0: off */
+	rte_spinlock_t hold_lock;
 	struct ch39x_tx_counters c;
 };
 
@@ -99,6 +116,11 @@ uint16_t ch39x_tx_burst_ncm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_ecm(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_rndis(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 uint16_t ch39x_tx_burst_mbim(void *txq, struct rte_mbuf **pkts, uint16_t nb);
+/*
+ * From the MBIM port's RX burst (the RX lcore): the NTB the TX queue
+ * holds open (tx_hold_us) leaves when it is due.
+ */
+void ch39x_tx_mbim_flush(struct ch39x_txq *q);
 uint16_t ch39x_tx_prepare(void *txq, struct rte_mbuf **pkts, uint16_t nb);
 int ch39x_txq_alloc(struct ch39x_adapter *ad, struct ch39x_txq *q,
 		    uint16_t nb_desc);
