@@ -79,11 +79,12 @@ housekeeping(struct cpe_router *r, uint64_t t0, uint64_t last_hk)
 static void
 account(struct cpe_router *r, uint32_t got, uint64_t t0, uint64_t pmd0)
 {
-	uint64_t t1 = rte_rdtsc() - t0;
+	uint64_t t1;
 
 	r->st.loops++;
 	if (!got)
 		return;
+	t1 = rte_rdtsc() - t0;
 	r->st.busy_cycles += t1;
 	r->st.busy_pkts += got;
 	/* The router's share: the walk but for the PMDs' bursts. */
@@ -104,6 +105,47 @@ account(struct cpe_router *r, uint32_t got, uint64_t t0, uint64_t pmd0)
  * One walk, the ports' backlogs, a trace's end; packets received. Not
  * inlined: scripts/bench/cpe_instr.sh counts the nodes it calls.
  */
+/*
+ * rte_graph_walk() as DPDK's run-to-completion model does it, with its
+ * per-node statistics (rte_graph_cluster_stats) kept cheaper. DPDK's
+ * builds (RTE_LIBRTE_GRAPH_STATS) read the TSC before and after every
+ * node call, the source nodes' empty polls included, and a read costs
+ * about 90 cycles on a virtual machine, half the flow cache's whole
+ * work on a packet (doc/perf/cpe_graph.txt). Here calls and objects
+ * are counted as DPDK counts them, every call; a node's cycles on its
+ * first call and every CPE_WALK_SAMPLE-th (mb.h) after, counted that
+ * many times: an estimate, and a node that ran shows cycles.
+ */
+static __rte_always_inline void
+graph_walk(struct rte_graph *graph)
+{
+	const rte_graph_off_t *cir_start = graph->cir_start;
+	const rte_node_t mask = graph->cir_mask;
+	uint32_t head = graph->head;
+	struct rte_node *node;
+	uint64_t t;
+	uint16_t rc;
+
+	while (likely(head != graph->tail)) {
+		node = RTE_PTR_ADD(graph, cir_start[(int32_t)head++]);
+		RTE_ASSERT(node->fence == RTE_GRAPH_FENCE);
+		rte_prefetch0(node->objs);
+		if (likely(node->total_calls % CPE_WALK_SAMPLE != 0)) {
+			rc = node->process(graph, node, node->objs, node->idx);
+		} else {
+			t = rte_rdtsc();
+			rc = node->process(graph, node, node->objs, node->idx);
+			node->total_cycles += (rte_rdtsc() - t) *
+				CPE_WALK_SAMPLE;
+		}
+		node->total_calls++;
+		node->total_objs += rc;
+		node->idx = 0;
+		head = likely((int32_t)head > 0) ? head & mask : head;
+	}
+	graph->tail = 0;
+}
+
 static __rte_noinline uint32_t
 walk(struct cpe_router *r)
 {
@@ -111,7 +153,9 @@ walk(struct cpe_router *r)
 	uint16_t k;
 
 	env->walk_rx = 0;
-	rte_graph_walk(r->graph);
+	/* The PMDs' bursts timed on one walk in CPE_WALK_SAMPLE. */
+	env->sample = ++r->walks % CPE_WALK_SAMPLE == 0;
+	graph_walk(r->graph);
 	for (k = 0; k < r->dp->ifs.nb_phys; k++)
 		cpe_port_tx_retry(r->tx[k]);
 	/* All the packets a trace asked for went their way. */

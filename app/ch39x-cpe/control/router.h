@@ -57,6 +57,7 @@ struct cpe_router {
 	struct cpe_opts *o;		/* the configuration */
 	struct cpe_dp *dp;		/* the graph's */
 	struct rte_graph *graph;
+	uint32_t walks;			/* loop.c's walk(): its count */
 	struct rte_graph_cluster_stats *gstats;
 	void (*stat_fn)(void *arg, const char *name, uint64_t calls,
 			uint64_t objs, uint64_t cycles);

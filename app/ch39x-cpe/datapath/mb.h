@@ -32,7 +32,14 @@ struct cpe_env {
 	uint32_t gen;
 	uint32_t poll_mask;		/* DPDK ports (phys bits) this walk polls */
 	uint32_t walk_rx;		/* packets this walk received */
-	uint64_t pmd_cycles;		/* TSC cycles in the PMDs' bursts */
+	/*
+	 * TSC cycles in the PMDs' bursts: timed on one walk in
+	 * CPE_WALK_SAMPLE (sample set), counted that many times (an
+	 * estimate: a TSC read costs about 90 cycles on a virtual machine,
+	 * and most polls are empty).
+	 */
+	uint64_t pmd_cycles;
+	bool sample;			/* this walk times the bursts */
 	uint64_t trace_flag;		/* ol_flags bit of a traced packet */
 	struct cpe_trace *trace;	/* non-NULL while packets are traced */
 	struct rte_mempool *pool;
@@ -40,6 +47,9 @@ struct cpe_env {
 };
 
 #define CPE_NO_IF		UINT16_MAX
+
+/* One walk in this many times the PMDs' bursts and the source nodes. */
+#define CPE_WALK_SAMPLE		16
 
 /* A node's verdict on a packet it kept, freed, held or sent: no edge. */
 #define CPE_CONSUMED		UINT16_MAX
@@ -93,8 +103,16 @@ enum {
 	CPE_MB_HELD = 1 << 13,		/* a later fragment held once (fragdp.h) */
 };
 
+/*
+ * Rounded up to whole cache lines, not only to RTE_MBUF_PRIV_ALIGN: the
+ * private area lies between the mbuf and its headroom, so its size moves
+ * where every frame starts. At 96 bytes a frame started 32 bytes into a
+ * line and its Ethernet, IPv4 and UDP headers (42 bytes) spanned two
+ * lines; whole lines keep the frame on a line's start as without a
+ * private area (doc/perf/cpe_graph.txt: cycles per packet by that).
+ */
 #define CPE_MB_PRIV_SIZE	RTE_ALIGN(sizeof(struct cpe_mb), \
-					  RTE_MBUF_PRIV_ALIGN)
+					  RTE_CACHE_LINE_SIZE)
 
 static inline struct cpe_mb *
 cpe_mb(struct rte_mbuf *m)

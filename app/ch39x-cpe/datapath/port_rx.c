@@ -174,10 +174,15 @@ port_rx_process(struct rte_graph *g, struct rte_node *node, void **objs,
 		c->polls_skipped++;
 		return 0;
 	}
-	t0 = rte_rdtsc();
-	n = rte_eth_rx_burst(ph->id, 0, (struct rte_mbuf **)node->objs,
-			     CPE_BURST);
-	env->pmd_cycles += rte_rdtsc() - t0;
+	if (unlikely(env->sample)) {
+		t0 = rte_rdtsc();
+		n = rte_eth_rx_burst(ph->id, 0, (struct rte_mbuf **)node->objs,
+				     CPE_BURST);
+		env->pmd_cycles += (rte_rdtsc() - t0) * CPE_WALK_SAMPLE;
+	} else {
+		n = rte_eth_rx_burst(ph->id, 0, (struct rte_mbuf **)node->objs,
+				     CPE_BURST);
+	}
 	if (n == 0)
 		return 0;
 	port_rx_got(g, node, c, n);
