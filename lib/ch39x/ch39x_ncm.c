@@ -378,9 +378,9 @@ ch39x_ncm_tx_add_end(struct ch39x_ncm_tx *t, uint32_t len)
 /*
  * The front NDP, whose entries ch39x_ncm_tx_add() wrote: its header from
  * the init's template (NTB16: signature, wLength and a zero
- * wNextNdpIndex in one store), the null entry and zeros in the room no
- * datagram took, and in the NTH's padding before it (nothing else of
- * them was written since begin).
+ * wNextNdpIndex in two 32-bit stores), the null entry and zeros in the
+ * room no datagram took, and in the NTH's padding before it (nothing else
+ * of them was written since begin).
  */
 static void
 tx_close_front_ndp(struct ch39x_ncm_tx *t)
