@@ -168,6 +168,19 @@ tx_fits_at(const struct ch39x_ncm_tx *t, uint64_t cur, uint32_t n,
 	       (uint64_t)(n + 2) * tx_dpe(t) <= t->limit;
 }
 
+/*
+ * The signature of the NDPs this builder writes; an ips builder's carries
+ * the NTB's session in its high byte.
+ */
+static uint32_t
+tx_ndp_sign(const struct ch39x_ncm_tx *t)
+{
+	if (t->ips)
+		return (t->ntb32 ? CH39X_MBIM_NDP32_IPS_SIGN :
+			CH39X_MBIM_NDP16_IPS_SIGN) | (uint32_t)t->session << 24;
+	return t->ntb32 ? CH39X_NCM_NDP32_SIGN : CH39X_NCM_NDP16_SIGN;
+}
+
 void
 ch39x_ncm_tx_cfg_from_params(struct ch39x_ncm_tx_cfg *c,
 			     const struct ch39x_ncm_ntb_params *p, bool ntb32,
@@ -249,6 +262,14 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	t->refused = CH39X_NCM_FIT_OK;
 	t->empty = tx_empty_len(t);
 	t->max_dgram = ch39x_ncm_tx_max_dgram(t);
+	t->nth_len = (uint8_t)tx_nth_len(t);
+	t->ndp_hdr = (uint8_t)tx_ndp_hdr(t);
+	t->dpe = (uint8_t)tx_dpe(t);
+	t->nth_tpl = (uint64_t)(t->ntb32 ? CH39X_NCM_NTH32_SIGN :
+				CH39X_NCM_NTH16_SIGN) |
+		     (uint64_t)t->nth_len << 32;
+	t->ndp_sign = tx_ndp_sign(t);
+	t->ndp_room = ((uint32_t)t->max_entries + 1) * t->dpe;
 	if (!t->ndp_at_end) {
 		t->ndp_off = tx_front_ndp_off(t);
 		t->ent_off = t->ndp_off + tx_ndp_hdr(t);
@@ -355,36 +376,31 @@ ch39x_ncm_tx_add_end(struct ch39x_ncm_tx *t, uint32_t len)
 }
 
 /*
- * The signature of the NDPs this builder writes; an ips builder's carries
- * the NTB's session in its high byte.
- */
-static uint32_t
-tx_ndp_sign(const struct ch39x_ncm_tx *t)
-{
-	if (t->ips)
-		return (t->ntb32 ? CH39X_MBIM_NDP32_IPS_SIGN :
-			CH39X_MBIM_NDP16_IPS_SIGN) | (uint32_t)t->session << 24;
-	return t->ntb32 ? CH39X_NCM_NDP32_SIGN : CH39X_NCM_NDP16_SIGN;
-}
-
-/*
- * The front NDP, whose entries ch39x_ncm_tx_add() wrote: its header, the
- * null entry, and zeros in the room no datagram took and in the NTH's
- * padding before it (nothing else of them was written since begin).
+ * The front NDP, whose entries ch39x_ncm_tx_add() wrote: its header from
+ * the init's template (NTB16: signature, wLength and a zero
+ * wNextNdpIndex in two 32-bit stores), the null entry and zeros in the
+ * room no datagram took, and in the NTH's padding before it (nothing else
+ * of them was written since begin).
  */
 static void
 tx_close_front_ndp(struct ch39x_ncm_tx *t)
 {
 	uint8_t *p = t->buf + t->ndp_off;
-	uint32_t nth = tx_nth_len(t), hdr = tx_ndp_hdr(t), dpe = tx_dpe(t);
-	uint32_t used = (uint32_t)t->n * dpe;
+	uint32_t used = (uint32_t)t->n * t->dpe;
+	uint32_t sign = t->ips ? tx_ndp_sign(t) : t->ndp_sign;
+	uint64_t h = (uint64_t)sign |
+		     (uint64_t)(t->ndp_hdr + used + t->dpe) << 32;
 
-	if (t->ndp_off > nth)
-		memset(t->buf + nth, 0, t->ndp_off - nth);
-	memset(p, 0, hdr);
-	ch39x_put_le32(p, tx_ndp_sign(t));
-	ch39x_put_le16(p + 4, (uint16_t)(hdr + used + dpe));
-	memset(p + hdr + used, 0, ((uint32_t)t->max_entries + 1) * dpe - used);
+	if (t->ndp_off > t->nth_len)
+		memset(t->buf + t->nth_len, 0, t->ndp_off - t->nth_len);
+	ch39x_put_le32(p, (uint32_t)h);
+	ch39x_put_le32(p + 4, (uint32_t)(h >> 32));
+	if (t->ntb32) {
+		/* dwNextNdpIndex and the reserved words. */
+		ch39x_put_le32(p + 8, 0);
+		ch39x_put_le32(p + 12, 0);
+	}
+	memset(p + t->ndp_hdr + used, 0, t->ndp_room - used);
 }
 
 /* Write the NDP at off from the entries kept aside; returns its wLength. */
@@ -421,11 +437,9 @@ tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 struct ch39x_ncm_tx_end
 ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 {
-	struct ch39x_ncm_tx_end e;
+	struct ch39x_ncm_tx_end e = { .dgrams = t->n };
 	uint32_t ndp, ndp_len, len;
 
-	memset(&e, 0, sizeof(e));
-	e.dgrams = t->n;
 	if (t->n == 0)
 		return e;
 
@@ -486,10 +500,10 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 		}
 	}
 
-	ch39x_put_le32(t->buf, t->ntb32 ? CH39X_NCM_NTH32_SIGN :
-					  CH39X_NCM_NTH16_SIGN);
-	ch39x_put_le16(t->buf + 4, (uint16_t)tx_nth_len(t));
-	ch39x_put_le16(t->buf + 6, t->seq);
+	/* Signature, wHeaderLength and wSequence: the template and seq. */
+	ch39x_put_le32(t->buf, (uint32_t)t->nth_tpl);
+	ch39x_put_le32(t->buf + 4, (uint32_t)(t->nth_tpl >> 32) |
+		       (uint32_t)t->seq << 16);
 	if (t->ntb32) {
 		ch39x_put_le32(t->buf + 8, len);
 		ch39x_put_le32(t->buf + 12, ndp);
@@ -545,13 +559,16 @@ ch39x_ncm_rx_reset_seq(struct ch39x_ncm_rx *rx)
 	rx->seq_valid = false;
 }
 
-int
-ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf, uint32_t len)
+/*
+ * ch39x_ncm_rx_begin() for one NTB format: n32 is a constant in each
+ * caller, so the NTH's layout folds in.
+ */
+static inline __attribute__((always_inline)) int
+rx_begin_fmt(struct ch39x_ncm_rx *rx, const uint8_t *buf, uint32_t len,
+	     const bool n32)
 {
-	uint32_t nth = rx->cfg.ntb32 ? CH39X_NCM_NTH32_LEN :
-				       CH39X_NCM_NTH16_LEN;
-	uint32_t sig = rx->cfg.ntb32 ? CH39X_NCM_NTH32_SIGN :
-				       CH39X_NCM_NTH16_SIGN;
+	const uint32_t nth = n32 ? CH39X_NCM_NTH32_LEN : CH39X_NCM_NTH16_LEN;
+	const uint32_t sig = n32 ? CH39X_NCM_NTH32_SIGN : CH39X_NCM_NTH16_SIGN;
 	uint32_t block, ndp;
 	uint16_t seq;
 
@@ -573,7 +590,7 @@ ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf, uint32_t len)
 		return -1;
 	}
 	seq = ch39x_get_le16(buf + 6);
-	if (rx->cfg.ntb32) {
+	if (n32) {
 		block = ch39x_get_le32(buf + 8);
 		ndp = ch39x_get_le32(buf + 12);
 	} else {
@@ -616,12 +633,17 @@ ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf, uint32_t len)
 	return 0;
 }
 
+int
+ch39x_ncm_rx_begin(struct ch39x_ncm_rx *rx, const uint8_t *buf, uint32_t len)
+{
+	return rx->cfg.ntb32 ? rx_begin_fmt(rx, buf, len, true) :
+		rx_begin_fmt(rx, buf, len, false);
+}
+
 /* Whether an NDP of signature sig is read; sets its session (ips). */
 static bool
-rx_ndp_ours(struct ch39x_ncm_rx *rx, uint32_t sig)
+rx_ndp_ours(struct ch39x_ncm_rx *rx, uint32_t sig, const bool n32)
 {
-	bool n32 = rx->cfg.ntb32;
-
 	if (!rx->cfg.ips)
 		return sig == (n32 ? CH39X_NCM_NDP32_SIGN :
 			       CH39X_NCM_NDP16_SIGN);
@@ -635,11 +657,12 @@ rx_ndp_ours(struct ch39x_ncm_rx *rx, uint32_t sig)
 /*
  * Open the NDP at off. Returns false when the chain must end here (bad or
  * revisited NDP); true with in_ndp set, or clear for a skipped signature.
+ * n32 is a constant in each caller (rx_open_ndp()): the NDP's layout
+ * folds in.
  */
-static bool
-rx_open_ndp(struct ch39x_ncm_rx *rx, uint32_t off)
+static inline __attribute__((always_inline)) bool
+rx_open_ndp_fmt(struct ch39x_ncm_rx *rx, uint32_t off, const bool n32)
 {
-	bool n32 = rx->cfg.ntb32;
 	uint32_t hdr = n32 ? CH39X_NCM_NDP32_HDR_LEN : CH39X_NCM_NDP16_HDR_LEN;
 	uint32_t min = n32 ? CH39X_NCM_NDP32_MIN_LEN : CH39X_NCM_NDP16_MIN_LEN;
 	uint32_t dpe = n32 ? CH39X_NCM_DPE32_LEN : CH39X_NCM_DPE16_LEN;
@@ -671,7 +694,7 @@ rx_open_ndp(struct ch39x_ncm_rx *rx, uint32_t off)
 		return false;
 	}
 	rx->next_ndp = n32 ? ch39x_get_le32(p + 8) : ch39x_get_le16(p + 6);
-	if (!rx_ndp_ours(rx, ch39x_get_le32(p))) {
+	if (!rx_ndp_ours(rx, ch39x_get_le32(p), n32)) {
 		/*
 		 * CRC mode is never set; MBIM's NDPs are not an NCM
 		 * function's, DSS streams and NCM NDPs not an MBIM one's.
@@ -685,6 +708,13 @@ rx_open_ndp(struct ch39x_ncm_rx *rx, uint32_t off)
 	rx->in_ndp = true;
 	rx->first_entry = true;
 	return true;
+}
+
+static bool
+rx_open_ndp(struct ch39x_ncm_rx *rx, uint32_t off)
+{
+	return rx->cfg.ntb32 ? rx_open_ndp_fmt(rx, off, true) :
+		rx_open_ndp_fmt(rx, off, false);
 }
 
 int
@@ -849,7 +879,8 @@ ch39x_ncm_rx_burst(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
 		if (!rx->in_ndp) {
 			off = rx->next_ndp;
 			rx->next_ndp = 0;
-			if (off == 0 || !rx_open_ndp(rx, off))
+			if (off == 0 || !(n32 ? rx_open_ndp_fmt(rx, off, true) :
+					  rx_open_ndp_fmt(rx, off, false)))
 				break;
 			continue;
 		}

@@ -229,6 +229,18 @@ struct ch39x_ncm_tx {
 	uint32_t empty;		/* bytes of an NTB with no datagram yet */
 	uint32_t max_dgram;	/* ch39x_ncm_tx_max_dgram() */
 	uint32_t ent_off;	/* front NDP: offset of its first entry */
+	/*
+	 * Written once at init, for the close of each NTB: the NTH's first
+	 * 6 bytes (signature, wHeaderLength), the NDP's signature (an ips
+	 * builder's takes the session at close), the NTH, NDP header and
+	 * entry lengths, and the front NDP's room (all entries and the null).
+	 */
+	uint64_t nth_tpl;
+	uint32_t ndp_sign;
+	uint8_t nth_len;
+	uint8_t ndp_hdr;
+	uint8_t dpe;
+	uint32_t ndp_room;
 	struct ch39x_ncm_tx_stats stats;
 	/* Current NTB. */
 	uint8_t *buf;

@@ -11,7 +11,11 @@
 # and net_ring, each with FRAMES-byte frames (testpmd --txpkts; net_null
 # size=); ch39x_zc, ch39x_ncm_zc and ch39x_ecm_zc are the same pairs with
 # zero-copy RX (rx_copybreak=ZC_COPYBREAK, default 1024: frames that long
-# or longer are attached to their transfer, not copied). Every function's
+# or longer are attached to their transfer, not copied); ch39x_ncm_bigtx
+# is the NCM pair with 63 KiB TX NTBs (xfer_size=64512 on a model whose
+# dwNtbOutMaxSize is 65535: a burst of 32 frames of 1514 bytes in one NTB;
+# the model's IN NTBs stay at its 16 KiB), which shows what the NTB's
+# fill, not the frame, costs per packet. Every function's
 # self count is put in one layer by its object and source file:
 #   pmd    the PMD under test: drivers/net/ch39x and lib/ch39x (the
 #          device model's files excepted), or librte_net_null /
@@ -108,18 +112,22 @@ try() {
 run() {
 	local c=$1 f=$2 s=$4 tag=$1-$2-$3 vdev pid i
 	case $c in
-	ch39x | ch39x_ncm | ch39x_ecm | ch39x_zc | ch39x_ncm_zc | ch39x_ecm_zc)
+	ch39x | ch39x_ncm | ch39x_ecm | ch39x_zc | ch39x_ncm_zc | ch39x_ecm_zc | \
+	ch39x_ncm_bigtx)
 		local sim=${c#ch39x_} extra=
 		sim=${sim%_zc}
 		case $c in ch39x | ch39x_zc) sim=ch398 ;; esac
 		case $c in *_zc) extra=,rx_copybreak=$zc_copybreak ;; esac
+		case $c in ch39x_ncm_bigtx)
+			sim=ncm extra=,sim_ntb_out_max=65535,xfer_size=64512 ;;
+		esac
 		vdev=(-d "$priv/pmd.so"
 			--vdev "net_ch39x0,sim=$sim,wire=pair:instr$$,sim_rate=unlimited$extra"
 			--vdev "net_ch39x1,sim=$sim,wire=pair:instr$$,sim_rate=unlimited$extra") ;;
 	net_null) vdev=(--vdev "net_null0,size=$f" --vdev "net_null1,size=$f") ;;
 	net_ring) vdev=(--vdev net_ring0 --vdev net_ring1) ;;
 	*) echo "pmd_instr: unknown configuration $c (ch39x, ch39x_ncm," \
-		"ch39x_ecm, their _zc, net_null, net_ring)" >&2; exit 1 ;;
+		"ch39x_ecm, their _zc, ch39x_ncm_bigtx, net_null, net_ring)" >&2; exit 1 ;;
 	esac
 	# testpmd forwards until its standard input gives a line: SECONDS
 	# after it says it started (valgrind's start-up varies with the load;
