@@ -169,6 +169,7 @@ bg_pid=$!
 if [ ! -f "$asandir/build.ninja" ]; then
 	meson setup "$asandir" "$top" -Dsanitize=true >/dev/null || rc=1
 fi
+asan_ok=1
 if ninja -C "$asandir" >/dev/null; then
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ASAN_OPTIONS=detect_leaks=1 \
@@ -177,7 +178,7 @@ if ninja -C "$asandir" >/dev/null; then
 		--no-suite cpe_long ||
 		rc=1
 else
-	echo "sanitizer build failed"; rc=1
+	echo "sanitizer build failed"; rc=1; asan_ok=0
 fi
 
 # The other LTS legs (the first ran after the guests).
@@ -214,12 +215,26 @@ if [ "${DEB:-1}" = 1 ]; then
 	[ "$deb_ok" = 1 ] || rc=1
 fi
 
+# The end of the log names every failure (CI shows only the end): the
+# meson tests' by name with their last lines (testlog_count.py, on
+# stderr), the steps' by name.
 read -r ok bad < <(python3 "$top/scripts/testlog_count.py" "${logdirs[@]}")
-deb_steps=()
-[ "${DEB:-1}" = 1 ] && deb_steps=("$deb_ok")
-for step in "$fuzz_ok" "$vm_ok" "${deb_steps[@]}"; do
-	if [ "$step" -eq 1 ]; then ok=$((ok + 1)); else bad=$((bad + 1)); fi
+steps=("fuzz $fuzz_ok" "guests $vm_ok")
+[ "${DEB:-1}" = 1 ] && steps+=("packages $deb_ok")
+for step in "${steps[@]}"; do
+	if [ "${step##* }" -eq 1 ]; then
+		ok=$((ok + 1))
+	else
+		bad=$((bad + 1))
+		echo "FAILED: step ${step% *} (its output is above)"
+	fi
 done
+grep '^lts ' "$bg_status" | while read -r _ v _; do
+	echo "FAILED: the DPDK $v leg (.cache/lts/$v.log)"
+done
+[ "${CH39X_ARM64:-1}" = 1 ] && [ "$(bg_ok arm64)" != 1 ] &&
+	echo "FAILED: the arm64 suites (scripts/test-arm64.sh, output above)"
+[ "$asan_ok" = 1 ] || echo "FAILED: the sanitizer build (output above)"
 [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ] && bad=1
 echo "$ok passed, $bad failed"
 [ "$bad" -eq 0 ]
