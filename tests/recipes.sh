@@ -24,14 +24,18 @@ fail=0
 # from each port: forwarding went on. The counts depend on the machine's
 # load, so no rate is asserted; the sleeps leave room for a loaded one.
 . "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/testpmd_lib.sh"
 
 # run NAME EAL-AND-TESTPMD-ARGS...: testpmd reads the commands on stdin, one
-# a line; a line "sleep N" waits instead. The log is $priv/NAME.log.
+# a line, from its first prompt on (tp_ready: the sleeps below count from
+# there, not from a start-up that a busy machine makes slow); a line
+# "sleep N" waits instead. The log is $priv/NAME.log.
 run() {
 	local name=$1 line
 	shift
 	{
-		sleep 1
+		tp_ready "$priv/$name.log" 120 ||
+			echo "$name: no testpmd prompt after 120 s" >&2
 		while IFS= read -r line; do
 			case "$line" in
 			sleep*) $line ;;
@@ -39,7 +43,7 @@ run() {
 			esac
 		done
 		echo quit
-	} | (cd "$priv" && timeout 90 "$testpmd" "${dots[@]}" \
+	} | (cd "$priv" && timeout 240 "$testpmd" "${dots[@]}" \
 		--file-prefix "ch39x_rc_$$" "$@") > "$priv/$name.log" 2>&1 || {
 		echo "FAIL: $name: testpmd failed"; tail -20 "$priv/$name.log"
 		fail=1; }

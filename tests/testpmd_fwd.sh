@@ -20,16 +20,21 @@ chmod 700 "$priv"
 cp "$pmd_so" "$priv/"
 log=$priv/testpmd.log
 
+# The forwarding time counts from testpmd's answer to "start", not from
+# when the command was written: on a busy machine testpmd's start-up can
+# take longer than any fixed sleep, and a "stop" written before it reads
+# "start" ended a run after a few milliseconds (99 frames forwarded).
+. "$(dirname "$0")/testpmd_lib.sh"
 {
-	sleep 1
-	echo "start tx_first"
+	tp_ask "$log" "start tx_first" '/packet forwarding - ports=/ {
+		print 1; exit }' 120 || echo "testpmd did not start forwarding" >&2
 	sleep "$secs"
 	echo "stop"
 	echo "show port stats all"
 	echo "show port xstats 0"
 	echo "show port info all"
 	echo "quit"
-} | timeout $((secs + 60)) "$testpmd" --no-huge --no-pci -m 512 \
+} | timeout $((secs + 180)) $TP_LINEBUF "$testpmd" --no-huge --no-pci -m 512 \
 	--file-prefix "ch39x_tp_$$" \
 	-d "$priv/$(basename "$pmd_so")" \
 	--vdev "net_ch39x0,wire=pair:tp$$$extra" \

@@ -19,6 +19,18 @@ tp_lines() {
 	echo "${n:-0}"
 }
 
+# tp_ready LOG [SECS]: waits until testpmd shows its first prompt in LOG
+# (its ports are set up and started), at most SECS (default 60); status 1
+# if it did not. Commands written before are read then anyway, but a
+# timed "start ... sleep N ... stop" must count from there.
+tp_ready() {
+	local end=$((SECONDS + ${2:-60}))
+	until grep -q "testpmd> " "$1" 2>/dev/null; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.1
+	done
+}
+
 # tp_ask LOG CMD AWKPROG [SECS]: sends CMD, then runs AWKPROG over what LOG
 # got since, every 0.1 s, until it prints something (left in TP_OUT, status
 # 0) or SECS (default 30) pass (TP_OUT empty, status 1).
