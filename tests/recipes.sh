@@ -27,19 +27,21 @@ fail=0
 . "$(dirname "$0")/testpmd_lib.sh"
 
 # run NAME EAL-AND-TESTPMD-ARGS...: testpmd reads the commands on stdin, one
-# a line, from its first prompt on (tp_ready: the sleeps below count from
-# there, not from a start-up that a busy machine makes slow); a line
-# "sleep N" waits instead. The log is $priv/NAME.log.
+# a line; a line "sleep N" waits instead, counted from when testpmd has
+# run every command before it (tp_prompts), not from when they were
+# written: a busy machine makes testpmd's start-up and "port start" slow.
+# The log is $priv/NAME.log.
 run() {
-	local name=$1 line
+	local name=$1 line sent=0
 	shift
 	{
-		tp_ready "$priv/$name.log" 120 ||
-			echo "$name: no testpmd prompt after 120 s" >&2
 		while IFS= read -r line; do
 			case "$line" in
-			sleep*) $line ;;
-			*) echo "$line" ;;
+			sleep*)
+				tp_prompts "$priv/$name.log" $((sent + 1)) 120 ||
+					echo "$name: testpmd still busy after 120 s" >&2
+				$line ;;
+			*) echo "$line"; sent=$((sent + 1)) ;;
 			esac
 		done
 		echo quit

@@ -19,13 +19,15 @@ tp_lines() {
 	echo "${n:-0}"
 }
 
-# tp_ready LOG [SECS]: waits until testpmd shows its first prompt in LOG
-# (its ports are set up and started), at most SECS (default 60); status 1
-# if it did not. Commands written before are read then anyway, but a
-# timed "start ... sleep N ... stop" must count from there.
-tp_ready() {
-	local end=$((SECONDS + ${2:-60}))
-	until grep -q "testpmd> " "$1" 2>/dev/null; do
+# tp_prompts LOG N [SECS]: waits until testpmd has shown N prompts in LOG,
+# at most SECS (default 60); status 1 if it did not. testpmd prompts once
+# when its ports are up, then once after each command it has run: N =
+# commands written + 1 means all of them are done. A timed "start ...
+# sleep N ... stop" must count from there, not from when the commands
+# were written (testpmd reads them late on a busy machine).
+tp_prompts() {
+	local end=$((SECONDS + ${3:-60}))
+	until [ "$(grep -o "testpmd> " "$1" 2>/dev/null | wc -l)" -ge "$2" ]; do
 		[ "$SECONDS" -ge "$end" ] && return 1
 		sleep 0.1
 	done
