@@ -84,7 +84,8 @@ sim_run() {
 # BASE=DIR: this build's router side by side with another build's
 # (DIR/ch39x-cpe with its PMD DIR/librte_net_ch39x.so, e.g. the commit
 # before a change), the simulated fast path and --no-flow-cache, the four
-# alternating run by run (the machine's load falls on both alike);
+# alternating run by run in a rotating order (the machine's load falls on
+# both alike);
 # medians printed (OUT/cpe_bench_base.txt), then exit.
 if [ -n "${BASE:-}" ]; then
 	[ -x "$BASE/ch39x-cpe" ] && [ -f "$BASE/librte_net_ch39x.so" ] ||
@@ -93,8 +94,13 @@ if [ -n "${BASE:-}" ]; then
 	n=$runs; runs=1
 	tags="base_fast new_fast base_slow new_slow"
 	for tag in $tags; do : > "$priv/all_$tag"; : > "$priv/all_$tag.ns"; done
+	read -r -a order <<<"$tags"
 	for i in $(seq "$n"); do
-		for tag in $tags; do
+		# Each round starts one tag further on (rotated order): a
+		# tag that always ran right after another, or last, would
+		# carry what that position costs on a shared machine.
+		for j in 0 1 2 3; do
+			tag=${order[$(( (i + j) % 4 ))]}
 			args=()
 			case $tag in *slow) args+=(--no-flow-cache) ;; esac
 			c=$cpe
