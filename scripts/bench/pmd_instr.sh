@@ -80,6 +80,12 @@
 #   CALIB       the copy calibration program (default the build's
 #               scripts/bench/copy_calib, PMD_SO's build's when
 #               PMD_SO is given)
+#   DUMP_INSTR  1 (default): testpmd's profiles by instruction, for the
+#               copies counted by address; 0: by line only, the copies
+#               as made then counted by rte_memcpy's lines (copy_inline
+#               = copy_lines; the report says so), for a run that reads
+#               only "own" (tests/pmd_instr_guard.sh: shorter, smaller
+#               profiles)
 #   FROM        a KEEP directory of an earlier run: no testpmd run, its
 #               profiles and its PMD's copy are read again (the
 #               calibration is run anew), for the report of a changed
@@ -93,6 +99,8 @@ long=${LONG:-12}
 frames=${FRAMES:-64 1514}
 configs=${CONFIGS:-ch39x ch39x_ncm ch39x_ecm net_null net_ring}
 zc_copybreak=${ZC_COPYBREAK:-1024}
+dump_instr=(--dump-instr=yes)
+[ "${DUMP_INSTR:-1}" = 1 ] || dump_instr=(--dump-instr=no)
 # The calibration of the PMD's own build: PMD_SO's build tree (an LTS
 # build's, say) when PMD_SO is given.
 if [ -n "${PMD_SO:-}" ] && [ -z "${CALIB:-}" ]; then
@@ -151,7 +159,7 @@ run() {
 	# One profile per thread: the forwarding lcore's is the one counted.
 	rm -f "$priv/in"
 	mkfifo "$priv/in"
-	timeout 900 stdbuf -oL valgrind --tool=callgrind --dump-instr=yes \
+	timeout 900 stdbuf -oL valgrind --tool=callgrind "${dump_instr[@]}" \
 		--separate-threads=yes --callgrind-out-file="$priv/$tag.out" \
 		"$testpmd" --no-huge --no-pci -m 512 -l 0,1 \
 		--file-prefix "ch39x_instr_$$" "${vdev[@]}" -- \
@@ -244,7 +252,7 @@ python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" 
 	"$frames" "$configs" "$zc_copybreak" "$started" \
 	"$(date -u +%H:%M) UTC, 1-minute load at the end $(cut -d' ' -f1 /proc/loadavg)" \
 	"$calib" <<'PY'
-import collections, sys
+import collections, os, sys
 
 from callgrind import inlined_addrs, parse
 
@@ -354,8 +362,10 @@ def packets(tag):
 
 LAYERS = ["pmd", "model", "dpdk", "libc", "app", "other"]
 rows, fnrows = [], []
+by_lines = set()
 pmd_copy = inlined_addrs(f"{priv}/pmd.so", COPY_FN, COPY_FILES) \
-    if any(c.startswith("ch39x") for c in configs) else set()
+    if any(c.startswith("ch39x") for c in configs) and \
+    os.environ.get("DUMP_INSTR", "1") == "1" else set()
 for cfg in configs:
     for fr in frames:
         ia, ib = collections.Counter(), collections.Counter()
@@ -424,6 +434,10 @@ for cfg in configs:
                    k[0].rsplit("/", 1)[-1] == "pmd.so") / dp
         inl = sum(ib[k] - ia[k] for k in set(ia) | set(ib)
                   if is_copy_file(k[2]) and lay.get(k[:2]) == "pmd") / dp
+        if (not sa and not sb) or not pmd_copy:
+            made = inl	# DUMP_INSTR=0: no address in the profiles
+            if cfg.startswith("ch39x"):
+                by_lines.add(cfg)
         rows.append([cfg, fr, per["pmd"] + own["dpdk"] + own["libc"],
                      per["pmd"], own["dpdk"], own["libc"]] +
                     [per[x] for x in LAYERS[1:]] + [total, dp, made, inl])
@@ -476,7 +490,11 @@ with open(f"{out}/pmd_instr.txt", "w") as f:
         f.write(f"{r[0]:14} {r[1]:>5} {r[2]:7.1f} {cp:7.1f} "
                 f"{r[2] - cp:7.1f} {r[13]:9.1f} {r[2] - r[13]:9.1f}"
                 f" {r[14]:10.1f} {r[2] - r[14]:10.1f}\n")
-    f.write("\n" + "\n".join(calib_check) + "\n\n")
+    f.write("\n" + "\n".join(calib_check) + "\n")
+    if by_lines:
+        f.write("copy_made of " + " ".join(sorted(by_lines)) + " by lines "
+                "(DUMP_INSTR=0: no addresses in the profiles)\n")
+    f.write("\n")
     f.write(open(f"{out}/pmd_instr.csv").read().replace(",", " ") + "\n")
     cur = None
     for r in fnrows:
