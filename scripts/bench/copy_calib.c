@@ -7,8 +7,8 @@
  * copy costs in instructions, with the memcpy the PMD copies frames with
  * (DPDK's rte_memcpy(), inline), built by meson beside the PMD with the
  * same compiler, flags and DPDK headers. pmd_instr.sh runs it under
- * callgrind in the same run as testpmd and reads the self counts of the
- * two loops below:
+ * callgrind in the same run as testpmd and reads the counts of the four
+ * loops below:
  *   copy_loop   N copies of LEN bytes, as the PMD's two copies of a frame
  *               make them: RX, from a transfer buffer at each of the 16
  *               offsets modulo 16 into an mbuf's data (cache-line
@@ -21,12 +21,13 @@
  *               copy (rte_memcpy()'s aligned path: ECM's frames start
  *               their transfers)
  * so that a copy is (copy_loop - empty_loop) / N, an aligned one
- * (copy_loop_aligned - empty_loop_aligned) / N. pmd_instr.sh also reads
- * which of those instructions the line table gives rte_memcpy.h's lines
- * (and the intrinsics'), and which the call's: the rest of a copy, a
- * loop's set-up that the compiler hoists out of the inlined body and
- * files under the caller's line; the PMD's run is counted by lines, and
- * that rest is added to it from here.
+ * (copy_loop_aligned - empty_loop_aligned) / N. pmd_instr.sh also counts
+ * each copy loop's copies by instruction address, by the rule it counts
+ * the PMD's copies with (callgrind.inlined_addrs(): the inlined
+ * rte_memcpy() by the debug information, and the code that runs only
+ * inside it): the two counts agreeing says that the rule finds the whole
+ * copy and nothing else, the same rte_memcpy() called with a size known
+ * only at run time, as the PMD calls it.
  * Usage: copy_calib LEN [N]   (N: copies, default 3200)
  */
 
