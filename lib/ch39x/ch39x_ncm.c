@@ -230,6 +230,7 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 	t->ndp_align = pow2_ge4(c->ndp_align) && c->ndp_align < t->limit ?
 		       c->ndp_align : CH39X_NCM_MIN_ALIGN;
 	t->dgram_rem = c->remainder < t->divisor ? c->remainder : 0;
+	t->gap_store_min = t->divisor <= 8 ? 8 : UINT32_MAX;
 	/*
 	 * wNdpOutPayloadRemainder places the datagram's payload, the bytes
 	 * after the 14-byte Ethernet header, so that the IP header lands
@@ -246,6 +247,8 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 					   (hlen & mask)) & mask);
 	}
 
+	t->div_mask = t->divisor - 1u;
+	t->rem_div = (uint32_t)t->dgram_rem + t->divisor;
 	t->dev_max_dgrams = c->max_dgrams;
 	entries = c->ndp_entries ? c->ndp_entries : CH39X_NCM_TX_DEF_DGRAMS;
 	if (entries > CH39X_NCM_TX_MAX_DGRAMS)
@@ -261,6 +264,7 @@ ch39x_ncm_tx_init(struct ch39x_ncm_tx *t, const struct ch39x_ncm_tx_cfg *c)
 		return -1;
 	t->refused = CH39X_NCM_FIT_OK;
 	t->empty = tx_empty_len(t);
+	t->first = (uint32_t)ch39x_ncm_tx_dgram_start(t, t->empty);
 	t->max_dgram = ch39x_ncm_tx_max_dgram(t);
 	t->nth_len = (uint8_t)tx_nth_len(t);
 	t->ndp_hdr = (uint8_t)tx_ndp_hdr(t);
@@ -310,7 +314,7 @@ ch39x_ncm_tx_begin(struct ch39x_ncm_tx *t, uint8_t *buf)
 	t->payload = 0;
 	t->refused = CH39X_NCM_FIT_OK;
 	t->len = t->empty;
-	t->next = ch39x_ncm_tx_dgram_start(t, t->len);
+	t->next = t->first;
 	t->ent = buf + t->ent_off;
 }
 

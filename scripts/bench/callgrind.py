@@ -16,7 +16,17 @@ _POS = re.compile(r"^(ob|cob|fl|fi|fe|cfi|cfl|fn|cfn)=(.*)$")
 _REF = re.compile(r"^\((\d+)\)(?: (.*))?$")
 
 
-def parse(path, inlined=None):
+def _sub(tok, last):
+    """A subposition: absolute (decimal or 0x hex), +N/-N relative to the
+    last one, or * the same."""
+    if tok == "*":
+        return last
+    if tok[0] in "+-":
+        return last + int(tok, 0)
+    return int(tok, 0)
+
+
+def parse(path, inlined=None, instrs=None):
     """(self, arcs, files) of the profile at PATH, its first event
     (instructions) only:
     self   Counter of self counts by (object, function);
@@ -27,16 +37,28 @@ def parse(path, inlined=None):
     inlined, a Counter when given, gets the self counts by (object,
     function, source file of the line): a function's lines that came
     from another file (an inline function of a header: rte_memcpy.h
-    in a burst function, say) under that file."""
+    in a burst function, say) under that file.
+    instrs, a Counter when given, gets the self counts by (object,
+    function, instruction address) of a profile made with
+    --dump-instr=yes (positions "instr line"; the address as in the
+    object's file, as objdump shows it)."""
     names = {"ob": {}, "fl": {}, "fn": {}}
     selfc = collections.Counter()
     arcs = collections.Counter()
     files = {}
     ob = fl = fi = fn = cob = cfn = None
     in_call = False
+    npos = 1		# subpositions before the costs: "positions:" says
+    has_instr = False
+    pos = [0, 0]
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
+            if line.startswith("positions:"):
+                kinds = line.split()[1:]
+                npos = len(kinds)
+                has_instr = kinds[0] == "instr"
+                continue
             m = _POS.match(line)
             if m:
                 key, val = m.groups()
@@ -69,7 +91,9 @@ def parse(path, inlined=None):
             if not line or not (line[0].isdigit() or line[0] in "+-*"):
                 continue
             parts = line.split()
-            cost = int(parts[1]) if len(parts) > 1 else 0
+            for i in range(min(npos, len(parts), 2)):
+                pos[i] = _sub(parts[i], pos[i])
+            cost = int(parts[npos]) if len(parts) > npos else 0
             if in_call:
                 arcs[(ob, fn), (cob or ob, cfn)] += cost
                 in_call = False
@@ -78,4 +102,141 @@ def parse(path, inlined=None):
                 selfc[(ob, fn)] += cost
                 if inlined is not None:
                     inlined[(ob, fn, fi)] += cost
+                if instrs is not None and has_instr:
+                    instrs[(ob, fn, pos[0])] += cost
     return selfc, arcs, files
+
+
+
+_INSN = re.compile(r"^\s+([0-9a-f]+):\t(\S+)\s*(.*)$")
+_HEAD = re.compile(r"^(\S+)\(\):$")
+_OUTER = re.compile(r"^inlined by .* \((\S+)\)$")
+_SYM = re.compile(r"^[0-9a-f]+ <(.*)>:$")
+_LOC = re.compile(r"^(\S+):\d+(?: \(discriminator \d+\))?$")
+_TARGET = re.compile(r"^([0-9a-f]+) <")
+
+
+def _disasm(obj, pattern, files):
+    """OBJ's instructions by function, from objdump --inlines: for each,
+    (address, mnemonic, direct target or None, inside): inside when the
+    debug information puts it in an inlined call of a function whose
+    name matches PATTERN, at any depth, or gives it a line of a file
+    whose base name is in FILES. objdump prints each instruction's
+    inline chain: the innermost function's name when it changes, its
+    file:line when that does, and "inlined by FILE:LINE (CALLER)" for
+    each scope out."""
+    import subprocess
+    pat = re.compile(pattern)
+    out = subprocess.run(["objdump", "-d", "-l", "--inlines",
+                          "--no-show-raw-insn", obj], capture_output=True,
+                         text=True, check=True).stdout
+    fns = {}
+    cur = None
+    fn_in = chain_in = file_in = in_block = False
+    for line in out.splitlines():
+        m = _INSN.match(line)
+        if m:
+            t = _TARGET.match(m.group(3)) if m.group(2).startswith("j") \
+                else None
+            if cur is not None:
+                cur.append((int(m.group(1), 16), m.group(2),
+                            int(t.group(1), 16) if t else None,
+                            fn_in or chain_in or file_in))
+            in_block = False
+            continue
+        if not in_block:
+            in_block, chain_in = True, False
+        m = _HEAD.match(line)
+        if m:
+            fn_in = bool(pat.match(m.group(1)))
+            continue
+        m = _OUTER.match(line)
+        if m:
+            chain_in = chain_in or bool(pat.match(m.group(1)))
+            continue
+        m = _LOC.match(line)
+        if m:
+            file_in = m.group(1).rsplit("/", 1)[-1] in files
+            continue
+        m = _SYM.match(line)
+        if m:
+            cur = fns.setdefault(m.group(1), [])
+            fn_in = chain_in = file_in = False
+    return fns
+
+
+def inlined_addrs(obj, pattern, files=()):
+    """The addresses of OBJ's instructions that belong to the inlined
+    calls of the functions whose names match PATTERN (an inlined
+    rte_memcpy(), say): those that its debug information puts inside
+    such a call (its inline scope or a line of one of FILES), and the
+    code that runs only inside one: the rest of a basic block that is
+    entered only from those instructions (or from other such blocks)
+    and leaves only into them (a loop's set-up that the compiler
+    hoisted out of the inlined body carries the caller's line and
+    scope). Control flow from objdump's direct jumps; a block that an
+    indirect jump may enter, or that ends in one or in a return, is not
+    such code."""
+    addrs = set()
+    for insns in _disasm(obj, pattern, set(files)).values():
+        if not insns:
+            continue
+        idx = {a: i for i, (a, _, _, _) in enumerate(insns)}
+        targets = {t for (_, _, t, _) in insns if t is not None}
+        # Basic blocks: starts at jump targets and after jumps/returns.
+        starts = [0]
+        for i, (a, mn, t, _) in enumerate(insns):
+            if i and (a in targets or insns[i - 1][1].startswith(("j", "ret"))):
+                starts.append(i)
+        starts = sorted(set(starts))
+        blocks = [(b, e) for b, e in zip(starts, starts[1:] + [len(insns)])]
+        block_of = {}
+        for k, (b, e) in enumerate(blocks):
+            for i in range(b, e):
+                block_of[i] = k
+        inside = [x[3] for x in insns]
+
+        def uncond(mn):
+            return mn in ("jmp", "jmpq", "ret", "retq", "ud2") or \
+                mn.startswith(("ret", "bnd"))
+
+        preds = collections.defaultdict(list)	# block -> instr indexes
+        succs = collections.defaultdict(list)	# block -> instr indexes
+        open_ended = set()
+        for k, (b, e) in enumerate(blocks):
+            last = e - 1
+            a, mn, t, _ = insns[last]
+            if mn.startswith("j") and t is None:
+                open_ended.add(k)	# an indirect jump
+            if mn.startswith("ret"):
+                open_ended.add(k)
+            if t is not None:
+                if t in idx:
+                    succs[k].append(idx[t])
+                    preds[block_of[idx[t]]].append(last)
+                else:
+                    open_ended.add(k)	# into another function
+            if not uncond(mn) and e < len(insns):
+                succs[k].append(e)
+                preds[block_of[e]].append(last)
+        cand = {k for k, (b, e) in enumerate(blocks)
+                if not all(inside[b:e]) and preds[k] and
+                k not in open_ended}
+        # Blocks after an unconditional jump that no direct jump enters
+        # may be an indirect jump's target: they have no preds here.
+        changed = True
+        while changed:
+            changed = False
+            for k in list(cand):
+                ok = all(inside[i] or block_of[i] in cand for i in preds[k]) \
+                    and all(inside[i] or block_of[i] in cand
+                            for i in succs[k])
+                if not ok:
+                    cand.discard(k)
+                    changed = True
+        for k in cand:
+            b, e = blocks[k]
+            for i in range(b, e):
+                inside[i] = True
+        addrs.update(a for (a, _, _, _), x in zip(insns, inside) if x)
+    return addrs

@@ -42,14 +42,26 @@
 # the TX copy into the next, 1 with zero-copy RX of frames at least
 # rx_copybreak long; net_null and net_ring copy no frame byte), and
 # "work", own less copy, the PMD's per-packet work beside the copy;
-# "copy_inline", to read the calibration against, the copies as the run
-# itself made them: the PMD's lines of rte_memcpy.h and of the vector
-# intrinsics it is made of (callgrind counts an inline function's lines
-# under its header), and "work_made", own less copy_inline: the
-# per-packet work beside the copies as made (the calibration averages 16
-# misalignments; a framing's real ones cost less or more: ECM's frames
-# start their transfers). pmd_instr.txt opens with the table
-# own = copy + work of both.
+# "copy_inline" (copy_made in the text), the copies as the run itself
+# made them, and "work_made", own less copy_inline: the per-packet work
+# beside the copies as made (the calibration averages 16 misalignments;
+# a framing's real ones cost less or more: ECM's frames start their
+# transfers). The copies as made are counted by instruction address
+# (callgrind --dump-instr=yes): the instructions that the PMD's debug
+# information puts in an inlined rte_memcpy() (its inline scope, at any
+# depth, or a line of rte_memcpy.h), and the code that runs only inside
+# one: the rest of a basic block entered only from the copy's
+# instructions and leaving only into them (callgrind.inlined_addrs()).
+# That last part is the point: the compiler hoists a long copy's loop
+# set-up (its trip count and end pointer) out of the inlined body and
+# files it under the caller's line and scope, which made ECM's
+# 1514-byte copies look 6 instructions dearer than its 64-byte ones on
+# "work" (both ECM call sites); counting by the copy's lines alone
+# ("copy_lines", kept beside it) misses it. The same rule counts
+# copy_calib's own copies, and the report prints both its counts, by
+# the loops' difference and by address: equal, the rule finds the whole
+# copy, and no more (there the set-up lands on rte_memcpy.h's lines).
+# pmd_instr.txt opens with the table own = copy + work of all of them.
 # Writes OUT/pmd_instr.csv (layers per configuration), OUT/pmd_instr_fn.csv
 # (the TOP functions by self count per configuration) and
 # OUT/pmd_instr.txt (both as tables, with the command and the PMD's git
@@ -68,6 +80,16 @@
 #   CALIB       the copy calibration program (default the build's
 #               scripts/bench/copy_calib, PMD_SO's build's when
 #               PMD_SO is given)
+#   DUMP_INSTR  1 (default): testpmd's profiles by instruction, for the
+#               copies counted by address; 0: by line only, the copies
+#               as made then counted by rte_memcpy's lines (copy_inline
+#               = copy_lines; the report says so), for a run that reads
+#               only "own" (tests/pmd_instr_guard.sh: shorter, smaller
+#               profiles)
+#   FROM        a KEEP directory of an earlier run: no testpmd run, its
+#               profiles and its PMD's copy are read again (the
+#               calibration is run anew), for the report of a changed
+#               accounting on the same counts
 set -euo pipefail
 # shellcheck source=scripts/bench/bench_lib.sh
 . "$(dirname "$0")/bench_lib.sh"
@@ -77,6 +99,8 @@ long=${LONG:-12}
 frames=${FRAMES:-64 1514}
 configs=${CONFIGS:-ch39x ch39x_ncm ch39x_ecm net_null net_ring}
 zc_copybreak=${ZC_COPYBREAK:-1024}
+dump_instr=(--dump-instr=yes)
+[ "${DUMP_INSTR:-1}" = 1 ] || dump_instr=(--dump-instr=no)
 # The calibration of the PMD's own build: PMD_SO's build tree (an LTS
 # build's, say) when PMD_SO is given.
 if [ -n "${PMD_SO:-}" ] && [ -z "${CALIB:-}" ]; then
@@ -135,7 +159,7 @@ run() {
 	# One profile per thread: the forwarding lcore's is the one counted.
 	rm -f "$priv/in"
 	mkfifo "$priv/in"
-	timeout 900 stdbuf -oL valgrind --tool=callgrind \
+	timeout 900 stdbuf -oL valgrind --tool=callgrind "${dump_instr[@]}" \
 		--separate-threads=yes --callgrind-out-file="$priv/$tag.out" \
 		"$testpmd" --no-huge --no-pci -m 512 -l 0,1 \
 		--file-prefix "ch39x_instr_$$" "${vdev[@]}" -- \
@@ -170,7 +194,16 @@ run() {
 # A long run that forwarded no more than the short one (the short one had
 # the machine to itself, say) cannot be used: both are run again, up to
 # three times.
-for c in $configs; do
+if [ -n "${FROM:-}" ]; then
+	# The runs of an earlier KEEP: its profiles and its PMD's copy.
+	cp "$FROM"/*.out* "$FROM"/*.log "$FROM"/*.pkts "$FROM"/pmd.so "$priv"/
+	rm -f "$priv"/calib-*
+	started="$(cat "$FROM/started" 2>/dev/null || echo "$started"), profiles kept in $FROM, this report $started"
+	configs_run=
+else
+	configs_run=$configs
+fi
+for c in $configs_run; do
 	for f in $frames; do
 		for attempt in 1 2 3; do
 			try "$c" "$f" short "$short"
@@ -193,7 +226,7 @@ done
 
 # The copy calibration, one run per frame size.
 for f in $frames; do
-	timeout 300 valgrind --tool=callgrind \
+	timeout 300 valgrind --tool=callgrind --dump-instr=yes \
 		--callgrind-out-file="$priv/calib-$f.out" "$calib" "$f" 3200 \
 		> "$priv/calib-$f.log" 2> "$priv/calib-$f.err" || {
 		echo "pmd_instr: copy_calib $f failed" >&2
@@ -204,7 +237,9 @@ done
 
 if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP"
-	cp "$priv"/*.out* "$priv"/*.log "$priv"/*.err "$priv"/*.pkts "$KEEP"/
+	cp "$priv"/*.out* "$priv"/*.log "$priv"/*.err "$priv"/*.pkts \
+		"$priv"/pmd.so "$KEEP"/
+	echo "$started" > "$KEEP/started"
 fi
 
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -216,10 +251,10 @@ PYTHONPATH=$top/scripts/bench \
 python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" \
 	"$frames" "$configs" "$zc_copybreak" "$started" \
 	"$(date -u +%H:%M) UTC, 1-minute load at the end $(cut -d' ' -f1 /proc/loadavg)" \
-	<<'PY'
-import collections, sys
+	"$calib" <<'PY'
+import collections, os, sys
 
-from callgrind import parse
+from callgrind import inlined_addrs, parse
 
 priv, out, short, long_, top, rev = sys.argv[1:7]
 frames, configs = sys.argv[7].split(), sys.argv[8].split()
@@ -228,20 +263,43 @@ started, ended = sys.argv[10:12]
 top = int(top)
 
 
+# The copy's code: what the debug information puts in an inlined
+# rte_memcpy() (its inline scope, the lines of rte_memcpy.h), and the
+# code that runs only inside one (callgrind.inlined_addrs()).
+COPY_FN, COPY_FILES = r"^(rte_memcpy|rte_mov)", ("rte_memcpy.h",)
+calib_prog = sys.argv[12]
+calib_copy = inlined_addrs(calib_prog, COPY_FN, COPY_FILES)
+calib_check = []
+
+
 def copy_cost(fr):
-    """Instructions of one copy of fr bytes: copy_calib's two loops."""
+    """Instructions of one copy of fr bytes: copy_calib's two loops; the
+    aligned loops' too, and the copy's code counted by address in each,
+    for the check that counting by address finds the whole copy."""
     # Inclusive counts of main's calls of the loops: the compiler may
     # have split a loop into parts (copy_loop.cold).
-    arcs = parse(f"{priv}/calib-{fr}.out")[1]
+    ins = collections.Counter()
+    arcs = parse(f"{priv}/calib-{fr}.out", None, ins)[1]
     by = collections.Counter()
     for (caller, callee), v in arcs.items():
         if caller[1] == "main":
             by[callee[1]] += v
+    found = collections.Counter()
+    for (ob, fn, addr), v in ins.items():
+        if addr in calib_copy and ob.endswith("copy_calib"):
+            found[fn.split(".")[0].split("'")[0]] += v
     # copy_calib's standard output: "LEN N" (valgrind's goes to .err).
     n = int(open(f"{priv}/calib-{fr}.log").read().split()[1])
     if by["copy_loop"] <= by["empty_loop"] or n <= 0:
         sys.exit(f"pmd_instr: copy_calib {fr}: no copy loop in its profile")
-    return (by["copy_loop"] - by["empty_loop"]) / n
+    mixed = (by["copy_loop"] - by["empty_loop"]) / n
+    aligned = (by["copy_loop_aligned"] - by["empty_loop_aligned"]) / n
+    calib_check.append(
+        f"copy_calib {fr} B: a copy {mixed:.2f} (16 alignments), "
+        f"{aligned:.2f} (aligned) by its loops' difference; "
+        f"{found['copy_loop'] / n:.2f} and "
+        f"{found['copy_loop_aligned'] / n:.2f} counted by address")
+    return mixed
 
 
 def copies(cfg, fr):
@@ -256,7 +314,7 @@ def copies(cfg, fr):
 calib = {fr: copy_cost(fr) for fr in frames}
 
 
-def parse_fwd(tag, inlined=None):
+def parse_fwd(tag, inlined=None, instrs=None):
     """The forwarding lcore's profile: of the threads other than the main
     one (-01, EAL's initialisation), the one that ran the most; the others
     wait in system calls."""
@@ -269,7 +327,7 @@ def parse_fwd(tag, inlined=None):
             if line.startswith(("summary:", "totals:")):
                 return int(line.split()[1])
         return 0
-    return parse(max(files, key=total), inlined)
+    return parse(max(files, key=total), inlined, instrs)
 
 
 def is_copy_file(fi):
@@ -304,11 +362,16 @@ def packets(tag):
 
 LAYERS = ["pmd", "model", "dpdk", "libc", "app", "other"]
 rows, fnrows = [], []
+by_lines = set()
+pmd_copy = inlined_addrs(f"{priv}/pmd.so", COPY_FN, COPY_FILES) \
+    if any(c.startswith("ch39x") for c in configs) and \
+    os.environ.get("DUMP_INSTR", "1") == "1" else set()
 for cfg in configs:
     for fr in frames:
         ia, ib = collections.Counter(), collections.Counter()
-        a = parse_fwd(f"{cfg}-{fr}-short", ia)
-        b = parse_fwd(f"{cfg}-{fr}-long", ib)
+        sa, sb = collections.Counter(), collections.Counter()
+        a = parse_fwd(f"{cfg}-{fr}-short", ia, sa)
+        b = parse_fwd(f"{cfg}-{fr}-long", ib, sb)
         files = {**a[2], **b[2]}
         dp = packets(f"{cfg}-{fr}-long") - packets(f"{cfg}-{fr}-short")
         if dp <= 0:
@@ -361,13 +424,23 @@ for cfg in configs:
                 own["libc" if lc == "libc" else "dpdk"] += (1 - model_share.get(caller, 0.0)) * (
                     b[1][caller, callee] - a[1][caller, callee]) / dp
         total = sum(per.values())
-        # The copies as the run made them: the PMD's lines of
-        # rte_memcpy() (inline), for the calibration to be read against.
+        # The copies as the run made them: the PMD's instructions of its
+        # inlined rte_memcpy() calls, counted by address (pmd_copy); and
+        # as the line table has them (rte_memcpy.h's and the intrinsics'
+        # lines), which misses what the compiler hoisted out of the
+        # inlined body under the caller's line.
+        made = sum(sb[k] - sa[k] for k in set(sa) | set(sb)
+                   if k[2] in pmd_copy and lay.get(k[:2]) == "pmd" and
+                   k[0].rsplit("/", 1)[-1] == "pmd.so") / dp
         inl = sum(ib[k] - ia[k] for k in set(ia) | set(ib)
                   if is_copy_file(k[2]) and lay.get(k[:2]) == "pmd") / dp
+        if (not sa and not sb) or not pmd_copy:
+            made = inl	# DUMP_INSTR=0: no address in the profiles
+            if cfg.startswith("ch39x"):
+                by_lines.add(cfg)
         rows.append([cfg, fr, per["pmd"] + own["dpdk"] + own["libc"],
                      per["pmd"], own["dpdk"], own["libc"]] +
-                    [per[x] for x in LAYERS[1:]] + [total, dp, inl])
+                    [per[x] for x in LAYERS[1:]] + [total, dp, made, inl])
         for k, v in fns.most_common(top):
             name = k[1]
             if name.startswith("0x"):
@@ -379,7 +452,7 @@ null = {r[1]: r[2] for r in rows if r[0] == "net_null"}
 head = ["config", "frame", "own", "pmd_code", "own_dpdk", "own_libc",
         "model", "dpdk", "libc", "app", "other", "total",
         "own_per_net_null", "packets", "copy_calib", "copies", "copy",
-        "work", "copy_inline", "work_made"]
+        "work", "copy_inline", "work_made", "copy_lines"]
 with open(f"{out}/pmd_instr.csv", "w") as f:
     f.write(",".join(head) + "\n")
     for r in rows:
@@ -390,7 +463,7 @@ with open(f"{out}/pmd_instr.csv", "w") as f:
                          [f"{ratio:.2f}", str(r[12]),
                           f"{calib[r[1]]:.1f}", str(k), f"{cp:.1f}",
                           f"{r[2] - cp:.1f}", f"{r[13]:.1f}",
-                          f"{r[2] - r[13]:.1f}"]) + "\n")
+                          f"{r[2] - r[13]:.1f}", f"{r[14]:.1f}"]) + "\n")
 with open(f"{out}/pmd_instr_fn.csv", "w") as f:
     f.write("config,frame,function,layer,instr_per_packet\n")
     for r in fnrows:
@@ -407,13 +480,20 @@ with open(f"{out}/pmd_instr.txt", "w") as f:
     # own = copy + work per configuration and frame, instructions per
     # forwarded packet: the copy by the calibration and as made.
     f.write("own = copy + work (instructions per forwarded packet; copy: "
-            "copy_calib x copies | as made)\n")
+            "copy_calib x copies | as made, by address | as made, by "
+            "rte_memcpy's lines)\n")
     f.write(f"{'config':14} {'frame':>5} {'own':>7} {'copy':>7} {'work':>7}"
-            f" {'copy_made':>9} {'work_made':>9}\n")
+            f" {'copy_made':>9} {'work_made':>9}"
+            f" {'copy_lines':>10} {'work_lines':>10}\n")
     for r in rows:
         cp = copies(r[0], r[1]) * calib[r[1]]
         f.write(f"{r[0]:14} {r[1]:>5} {r[2]:7.1f} {cp:7.1f} "
-                f"{r[2] - cp:7.1f} {r[13]:9.1f} {r[2] - r[13]:9.1f}\n")
+                f"{r[2] - cp:7.1f} {r[13]:9.1f} {r[2] - r[13]:9.1f}"
+                f" {r[14]:10.1f} {r[2] - r[14]:10.1f}\n")
+    f.write("\n" + "\n".join(calib_check) + "\n")
+    if by_lines:
+        f.write("copy_made of " + " ".join(sorted(by_lines)) + " by lines "
+                "(DUMP_INSTR=0: no addresses in the profiles)\n")
     f.write("\n")
     f.write(open(f"{out}/pmd_instr.csv").read().replace(",", " ") + "\n")
     cur = None
