@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The ch39x authors
 """Check ch39x-cpe's shape: sizes, layers, no circle.
 
-usage: check_cpe_structure.py APP_DIR [--dot | --text]
+usage: check_cpe_structure.py APP_DIR [--dot | --text | --selftest]
 
 APP_DIR is app/ch39x-cpe. Its files are in layers, each calling and
 including only those below it:
@@ -23,10 +23,13 @@ name to its closing brace), no dependency on a higher layer (a call or an
 include "back up"), no circle among the modules (Tarjan's strongly
 connected components), no global besides those GLOBALS names (a variable
 at file scope or a static one in a function, not const; the nodes'
-registrations are the graph's). Exit 1 naming each fault.
+registrations are the graph's), and no allowed one that is gone. Exit 1
+naming each fault.
 
 --dot prints the modules' graph as DOT; --text as the layered list that
 doc/guides/architecture.rst shows (tests/check_cpe_arch_doc.py).
+--selftest also checks the check: a copy of the app with a new global
+added (control/, datapath/) must be refused.
 """
 
 import os
@@ -44,11 +47,11 @@ GLOBALS = {
         'the configuration the nodes take at init() (rte_graph gives '
         'init() no argument)',
     ('main.c', 'opts'): 'the configuration (the options)',
-    ('control/opts.c', 'where'):
-        'the configuration being read: the file and line for messages',
     ('control/ctl.c', 'the_box'):
-        'the telemetry mailbox: DPDK 22.11 telemetry callbacks and the '
-        'signal handler carry no argument',
+        'the telemetry mailbox for the callers that get no argument: the '
+        'signal handler (POSIX gives a handler only the signal number) '
+        'and, before DPDK 24.11 (no rte_telemetry_register_cmd_arg), the '
+        'telemetry callbacks',
 }
 
 DEF_RE = re.compile(r'^([A-Za-z_]\w*)\(')
@@ -149,6 +152,7 @@ def scan(app):
            for f in files}
     code = {f: strip_comments(raw[f]) for f in files}
     faults = []
+    seen = set()
     mod_layer = {}
     defs = {}		# function name -> module
     bodies = {}		# module -> [(function, body text)]
@@ -159,6 +163,7 @@ def scan(app):
             faults.append('%s: %d lines (at most %d)' % (f, n, MAX_FILE))
         if f.endswith('.c'):
             for (name, ln) in globals_of(lines):
+                seen.add((f, name))
                 if (f, name) not in GLOBALS:
                     faults.append('%s:%d: global %s (only the graph and the '
                                   'configuration: pass state as arguments '
@@ -174,6 +179,9 @@ def scan(app):
                 defs[name] = m
             bodies.setdefault(m, []).append(
                 (name, '\n'.join(lines[a + 1:b])))
+    for (f, name) in sorted(set(GLOBALS) - seen):
+        faults.append('%s: global %s is allowed but gone: drop it from '
+                      'GLOBALS' % (f, name))
     # A header without a .c of its own shares its module with the .c
     # files that define its functions: take the layer of the header.
     by_base = {os.path.basename(f): stem(f) for f in files}
@@ -269,10 +277,36 @@ def text(deps, mod_layer):
     return '\n'.join(out)
 
 
+def selftest(app):
+    """The check must fail on a new global: a copy of the app with one
+    added to a file of each folder is refused, naming it."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, 'app')
+        shutil.copytree(app, copy, ignore=shutil.ignore_patterns(
+            '*.o', 'meson.build'))
+        out = []
+        for (f, decl) in (('control/opts.c', 'static char where[512];'),
+                          ('datapath/flow4.c', 'uint64_t flow4_seen;'),
+                          ('control/ctl.c', 'static int once = 1;')):
+            with open(os.path.join(copy, f), 'a', encoding='utf-8') as fh:
+                fh.write('\n%s\n' % decl)
+            name = decl.split('=')[0].rstrip(' ;').split()[-1].split('[')[0]
+            faults = scan(copy)[0]
+            if not any(('%s:' % f) in x and ('global %s ' % name) in x
+                       for x in faults):
+                out.append('a new global %s in %s passes the check' %
+                           (name, f))
+        return out
+
+
 def main(argv):
     if len(argv) < 2 or len(argv) > 3:
         sys.exit(__doc__)
     faults, deps, mod_layer = scan(argv[1])
+    if len(argv) == 3 and argv[2] == '--selftest':
+        faults += selftest(argv[1])
     if len(argv) == 3 and argv[2] == '--dot':
         print(dot(deps, mod_layer))
     elif len(argv) == 3 and argv[2] == '--text':

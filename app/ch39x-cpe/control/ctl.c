@@ -21,6 +21,8 @@
  * is "router busy" and the command is withdrawn, not run later.
  */
 #define CTL_WAIT_MS		2000
+/* The files that register commands (loop.c's commands()). */
+#define CTL_SETS		8
 
 /* The mailbox: the telemetry thread posts, the forwarding lcore runs. */
 enum { BOX_IDLE, BOX_POSTED, BOX_TAKEN, BOX_DONE };
@@ -36,13 +38,21 @@ struct cpe_ctl {
 	uint64_t bad_requests;
 	uint32_t quit;			/* __atomic: cpe_ctl_stop() */
 	struct cpe_router *r;		/* to wake its loop (idle.h) */
+#ifndef CPE_TEL_ARG
+	/* The registered commands, for tel_noarg() to find a callback. */
+	const struct cpe_ctl_cmd *sets[CTL_SETS];
+	unsigned int set_len[CTL_SETS];
+	unsigned int nb_sets;
+#endif
 };
 
 /*
- * The mailbox, for the callers that carry no argument: the telemetry
- * callbacks (DPDK 22.11's rte_telemetry_register_cmd() passes none) and
- * the signal handler. The control plane's one file-scope pointer: only
- * this file reads it; the router itself is reached through arguments.
+ * The mailbox, for the callers that carry no argument: the signal
+ * handler (a POSIX handler gets only the signal's number), and before
+ * DPDK 24.11 the telemetry callbacks (rte_telemetry_register_cmd()
+ * passes none; from 24.11 rte_telemetry_register_cmd_arg() hands them
+ * the mailbox). The control plane's one file-scope pointer: only this
+ * file reads it; the router itself is reached through arguments.
  */
 static struct cpe_ctl *the_box;
 
@@ -64,11 +74,10 @@ reply_error(struct rte_tel_data *d, const char *err, const char *allowed)
 }
 
 int
-cpe_ctl_bad(struct rte_tel_data *d, const char *cmd, const char *params,
-	    const char *allowed)
+cpe_ctl_bad(struct cpe_ctl *c, struct rte_tel_data *d, const char *cmd,
+	    const char *params, const char *allowed)
 {
 	char err[RTE_TEL_MAX_STRING_LEN];
-	struct cpe_ctl *c = box();
 
 	if (c != NULL)
 		__atomic_fetch_add(&c->bad_requests, 1, __ATOMIC_RELAXED);
@@ -78,12 +87,12 @@ cpe_ctl_bad(struct rte_tel_data *d, const char *cmd, const char *params,
 }
 
 int
-cpe_ctl_no_params(struct rte_tel_data *d, const char *cmd,
-		  const char *params)
+cpe_ctl_no_params(struct cpe_ctl *c, struct rte_tel_data *d,
+		  const char *cmd, const char *params)
 {
 	if (params == NULL || params[0] == '\0')
 		return 0;
-	cpe_ctl_bad(d, cmd, params, "no parameters");
+	cpe_ctl_bad(c, d, cmd, params, "no parameters");
 	return -EINVAL;
 }
 
@@ -151,11 +160,10 @@ withdrawn(struct cpe_ctl *c, uint64_t deadline, uint32_t st)
 }
 
 int
-cpe_ctl_call(cpe_ctl_fn fn, const void *arg, size_t len,
+cpe_ctl_call(struct cpe_ctl *c, cpe_ctl_fn fn, const void *arg, size_t len,
 	     struct rte_tel_data *d)
 {
 	const struct timespec pause = { .tv_nsec = 200000 };
-	struct cpe_ctl *c = box();
 	uint64_t deadline;
 	uint32_t st;
 
@@ -208,15 +216,48 @@ cpe_ctl_poll(struct cpe_router *r)
 	__atomic_store_n(&c->state, BOX_DONE, __ATOMIC_RELEASE);
 }
 
+#ifndef CPE_TEL_ARG
+/*
+ * Before DPDK 24.11 every command is registered with this callback,
+ * which finds the command's own by its name and gives it the mailbox.
+ */
+static int
+tel_noarg(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct cpe_ctl *c = box();
+	unsigned int s, i, n;
+
+	n = c != NULL ? __atomic_load_n(&c->nb_sets, __ATOMIC_ACQUIRE) : 0;
+	for (s = 0; s < n; s++)
+		for (i = 0; i < c->set_len[s]; i++)
+			if (strcmp(c->sets[s][i].cmd, cmd) == 0)
+				return c->sets[s][i].fn(cmd, params, c, d);
+	return -EINVAL;
+}
+#endif
+
 int
-cpe_ctl_register(const struct cpe_ctl_cmd *cmds, unsigned int n)
+cpe_ctl_register(struct cpe_ctl *c, const struct cpe_ctl_cmd *cmds,
+		 unsigned int n)
 {
 	unsigned int i;
 	int rc;
 
+#ifndef CPE_TEL_ARG
+	if (c->nb_sets == CTL_SETS)
+		return -ENOSPC;
+	c->sets[c->nb_sets] = cmds;
+	c->set_len[c->nb_sets] = n;
+	__atomic_store_n(&c->nb_sets, c->nb_sets + 1, __ATOMIC_RELEASE);
+#endif
 	for (i = 0; i < n; i++) {
-		rc = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn,
+#ifdef CPE_TEL_ARG
+		rc = rte_telemetry_register_cmd_arg(cmds[i].cmd, cmds[i].fn,
+						    c, cmds[i].help);
+#else
+		rc = rte_telemetry_register_cmd(cmds[i].cmd, tel_noarg,
 						cmds[i].help);
+#endif
 		if (rc != 0) {
 			fprintf(stderr, "ch39x-cpe: cannot register the "
 				"telemetry command %s: %s\n", cmds[i].cmd,
@@ -254,6 +295,8 @@ cpe_ctl_stop(void)
 void
 cpe_ctl_close(struct cpe_router *r)
 {
-	/* Telemetry keeps its commands: a late one finds no box, refused. */
+	/* Telemetry keeps its commands and the mailbox they were given
+	 * (never freed): a late command finds no loop to take it and is
+	 * answered "router busy". */
 	RTE_SET_USED(r);
 }

@@ -30,6 +30,7 @@
 
 #include <rte_telemetry.h>
 
+#include "cpe_compat.h"
 #include "fields.h"
 #include "router.h"
 
@@ -40,19 +41,29 @@
 typedef void (*cpe_ctl_fn)(struct cpe_router *r, const void *arg,
 			   struct rte_tel_data *d);
 
+/*
+ * A command's callback, on a telemetry thread: box is the mailbox
+ * (struct cpe_ctl *) to hand to cpe_ctl_call() and the replies. The type
+ * of DPDK's telemetry_arg_cb (24.11), in any release.
+ */
+typedef int (*cpe_ctl_cb)(const char *cmd, const char *params, void *box,
+			  struct rte_tel_data *d);
+
 struct cpe_ctl_cmd {
 	const char *cmd;
-	telemetry_cb fn;
+	cpe_ctl_cb fn;
 	const char *help;
 };
 
-int cpe_ctl_register(const struct cpe_ctl_cmd *cmds, unsigned int n);
+/* cmds (which must outlive the router: static) with the mailbox c. */
+int cpe_ctl_register(struct cpe_ctl *c, const struct cpe_ctl_cmd *cmds,
+		     unsigned int n);
 /* fn(r, copy of arg, d) on the forwarding lcore; waits for it. */
-int cpe_ctl_call(cpe_ctl_fn fn, const void *arg, size_t len,
-		 struct rte_tel_data *d);
+int cpe_ctl_call(struct cpe_ctl *c, cpe_ctl_fn fn, const void *arg,
+		 size_t len, struct rte_tel_data *d);
 /* A bad request's reply (telemetry thread, counted). */
-int cpe_ctl_bad(struct rte_tel_data *d, const char *cmd, const char *params,
-		const char *allowed);
+int cpe_ctl_bad(struct cpe_ctl *c, struct rte_tel_data *d, const char *cmd,
+		const char *params, const char *allowed);
 /* A refused command's reply (forwarding lcore, counted). */
 void cpe_ctl_error(struct cpe_router *r, struct rte_tel_data *d,
 		   const char *err, const char *allowed);
@@ -65,24 +76,25 @@ struct rte_tel_data *cpe_ctl_list_start(struct rte_tel_data *d,
 					const char *key);
 /* A command without parameters: 0, or -EINVAL and the bad request's
  * reply in d (the callback returns 0). */
-int cpe_ctl_no_params(struct rte_tel_data *d, const char *cmd,
-		      const char *params);
+int cpe_ctl_no_params(struct cpe_ctl *c, struct rte_tel_data *d,
+		      const char *cmd, const char *params);
 
 /* The mailbox (before the commands are registered), its service
  * between two walks, its end. */
 int cpe_ctl_init(struct cpe_router *r);
 void cpe_ctl_poll(struct cpe_router *r);
 void cpe_ctl_close(struct cpe_router *r);
-/* Asks the loop to stop (from a signal handler: no argument). */
+/* Asks the loop to stop (from a signal handler, which gets no argument:
+ * ctl.c's file-scope pointer to the mailbox). */
 void cpe_ctl_stop(void);
 
-/* The commands' files: each registers its commands (loop.c calls them
- * after cpe_ctl_init()). */
-int cpe_ctl_route_init(void);
-int cpe_ctl_show_init(void);
-int cpe_ctl_sim_init(void);
-int cpe_ctl_trace_init(void);
-int cpe_fw_ctl_init(void);
-int cpe_wan_ctl_init(void);
+/* The commands' files: each registers its commands with the mailbox
+ * (loop.c calls them after cpe_ctl_init()). */
+int cpe_ctl_route_init(struct cpe_ctl *c);
+int cpe_ctl_show_init(struct cpe_ctl *c);
+int cpe_ctl_sim_init(struct cpe_ctl *c);
+int cpe_ctl_trace_init(struct cpe_ctl *c);
+int cpe_fw_ctl_init(struct cpe_ctl *c);
+int cpe_wan_ctl_init(struct cpe_ctl *c);
 
 #endif /* CPE_CTL_H */

@@ -226,7 +226,8 @@ neighs(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 /* --- telemetry callbacks (telemetry threads) --------------------------- */
 
 static int
-tel_route_add(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_route_add(const char *cmd, const char *params, void *box,
+	      struct rte_tel_data *d)
 {
 	struct ctl_rn c = { 0 };
 	char buf[128], *f[2];
@@ -234,29 +235,31 @@ tel_route_add(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 2) != 2 ||
 	    cpe_ctl_parse_prefix(f[0], &c.dst, &c.plen) != 0 ||
 	    cpe_ctl_parse_addr(f[1], &c.gw) != 0)
-		return cpe_ctl_bad(d, cmd, params, route_add_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, route_add_allowed);
 	/* "default": the default route of the gateway's family. */
 	if (strcmp(f[0], "default") == 0)
 		c.dst.af = c.gw.af;
 	if (c.dst.af != c.gw.af)
-		return cpe_ctl_bad(d, cmd, params, route_add_allowed);
-	return cpe_ctl_call(route_add, &c, sizeof(c), d);
+		return cpe_ctl_bad(box, d, cmd, params, route_add_allowed);
+	return cpe_ctl_call(box, route_add, &c, sizeof(c), d);
 }
 
 static int
-tel_route_del(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_route_del(const char *cmd, const char *params, void *box,
+	      struct rte_tel_data *d)
 {
 	struct ctl_rn c = { 0 };
 	char buf[128], *f[1];
 
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
 	    cpe_ctl_parse_prefix(f[0], &c.dst, &c.plen) != 0)
-		return cpe_ctl_bad(d, cmd, params, route_del_allowed);
-	return cpe_ctl_call(route_del, &c, sizeof(c), d);
+		return cpe_ctl_bad(box, d, cmd, params, route_del_allowed);
+	return cpe_ctl_call(box, route_del, &c, sizeof(c), d);
 }
 
 static int
-tel_neigh_add(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_neigh_add(const char *cmd, const char *params, void *box,
+	      struct rte_tel_data *d)
 {
 	struct ctl_rn c = { 0 };
 	char buf[128], *f[2];
@@ -265,34 +268,37 @@ tel_neigh_add(const char *cmd, const char *params, struct rte_tel_data *d)
 	    cpe_ctl_parse_addr(f[0], &c.dst) != 0 ||
 	    rte_ether_unformat_addr(f[1], &c.mac) != 0 ||
 	    !rte_is_valid_assigned_ether_addr(&c.mac))
-		return cpe_ctl_bad(d, cmd, params, neigh_add_allowed);
-	return cpe_ctl_call(neigh_add, &c, sizeof(c), d);
+		return cpe_ctl_bad(box, d, cmd, params, neigh_add_allowed);
+	return cpe_ctl_call(box, neigh_add, &c, sizeof(c), d);
 }
 
 static int
-tel_neigh_del(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_neigh_del(const char *cmd, const char *params, void *box,
+	      struct rte_tel_data *d)
 {
 	struct ctl_rn c = { 0 };
 	char buf[128], *f[1];
 
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
 	    cpe_ctl_parse_addr(f[0], &c.dst) != 0)
-		return cpe_ctl_bad(d, cmd, params, neigh_del_allowed);
-	return cpe_ctl_call(neigh_del, &c, sizeof(c), d);
+		return cpe_ctl_bad(box, d, cmd, params, neigh_del_allowed);
+	return cpe_ctl_call(box, neigh_del, &c, sizeof(c), d);
 }
 
 /* The listings take no parameters. */
 static int
-tel_list(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_list(const char *cmd, const char *params, void *box,
+	 struct rte_tel_data *d)
 {
-	if (cpe_ctl_no_params(d, cmd, params) != 0)
+	if (cpe_ctl_no_params(box, d, cmd, params) != 0)
 		return 0;
-	return cpe_ctl_call(strcmp(cmd, "/cpe/routes") == 0 ? routes : neighs,
+	return cpe_ctl_call(box,
+			    strcmp(cmd, "/cpe/routes") == 0 ? routes : neighs,
 			    NULL, 0, d);
 }
 
 int
-cpe_ctl_route_init(void)
+cpe_ctl_route_init(struct cpe_ctl *c)
 {
 	static const struct cpe_ctl_cmd cmds[] = {
 		{ "/cpe/route/add", tel_route_add, "Adds or replaces a route. "
@@ -309,5 +315,5 @@ cpe_ctl_route_init(void)
 	};
 
 	RTE_BUILD_BUG_ON(sizeof(struct ctl_rn) > CPE_CTL_ARG_MAX);
-	return cpe_ctl_register(cmds, RTE_DIM(cmds));
+	return cpe_ctl_register(c, cmds, RTE_DIM(cmds));
 }

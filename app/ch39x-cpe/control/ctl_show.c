@@ -205,21 +205,22 @@ nodes(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 }
 
 static int
-tel_show(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_show(const char *cmd, const char *params, void *box,
+	 struct rte_tel_data *d)
 {
 	cpe_ctl_fn fn = stats;
 
-	if (cpe_ctl_no_params(d, cmd, params) != 0)
+	if (cpe_ctl_no_params(box, d, cmd, params) != 0)
 		return 0;
 	if (strcmp(cmd, "/cpe/ports") == 0)
 		fn = ports;
 	else if (strcmp(cmd, "/cpe/nodes") == 0)
 		fn = nodes;
-	return cpe_ctl_call(fn, NULL, 0, d);
+	return cpe_ctl_call(box, fn, NULL, 0, d);
 }
 
 int
-cpe_ctl_show_init(void)
+cpe_ctl_show_init(struct cpe_ctl *c)
 {
 	static const struct cpe_ctl_cmd cmds[] = {
 		{ "/cpe/stats", tel_show, "The router's main counters, and "
@@ -230,5 +231,5 @@ cpe_ctl_show_init(void)
 		  "packets, TSC cycles. No parameters" },
 	};
 
-	return cpe_ctl_register(cmds, RTE_DIM(cmds));
+	return cpe_ctl_register(c, cmds, RTE_DIM(cmds));
 }

@@ -143,7 +143,8 @@ sim(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 
 /* /cpe/sim/mbim,PORT,EVENT[,ARG] */
 static int
-tel_mbim(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_mbim(const char *cmd, const char *params, void *box,
+	 struct rte_tel_data *d)
 {
 	struct sim_cmd c = { 0 };
 	char buf[48], *f[3], *end;
@@ -152,28 +153,29 @@ tel_mbim(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	n = cpe_ctl_split(params, buf, sizeof(buf), f, 3);
 	if (n < 2 || f[0][0] < '0' || f[0][0] > '9')
-		return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, mbim_allowed);
 	v = strtoul(f[0], &end, 10);
 	if (*end != '\0' || v >= RTE_MAX_ETHPORTS)
-		return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, mbim_allowed);
 	c.port = (uint16_t)v;
 	for (e = 1; e < (int)RTE_DIM(mbim_events); e++)
 		if (strcmp(f[1], mbim_events[e]) == 0)
 			c.mbim_ev = e;
 	if (c.mbim_ev == 0 || (n == 3 && (f[2][0] < '0' || f[2][0] > '9')))
-		return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, mbim_allowed);
 	if (n == 3) {
 		v = strtoul(f[2], &end, 10);
 		if (*end != '\0' || v > 31)
-			return cpe_ctl_bad(d, cmd, params, mbim_allowed);
+			return cpe_ctl_bad(box, d, cmd, params, mbim_allowed);
 		c.arg = (uint32_t)v;
 	}
-	return cpe_ctl_call(sim, &c, sizeof(c), d);
+	return cpe_ctl_call(box, sim, &c, sizeof(c), d);
 }
 
 /* /cpe/sim/unplug,PORT and /cpe/sim/replug,PORT */
 static int
-tel_sim(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_sim(const char *cmd, const char *params, void *box,
+	struct rte_tel_data *d)
 {
 	struct sim_cmd c = { 0 };
 	char buf[16], *f[1], *end;
@@ -181,17 +183,17 @@ tel_sim(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
 	    f[0][0] < '0' || f[0][0] > '9')
-		return cpe_ctl_bad(d, cmd, params, sim_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, sim_allowed);
 	id = strtoul(f[0], &end, 10);
 	if (*end != '\0' || id >= RTE_MAX_ETHPORTS)
-		return cpe_ctl_bad(d, cmd, params, sim_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, sim_allowed);
 	c.port = (uint16_t)id;
 	c.up = strcmp(cmd, "/cpe/sim/replug") == 0;
-	return cpe_ctl_call(sim, &c, sizeof(c), d);
+	return cpe_ctl_call(box, sim, &c, sizeof(c), d);
 }
 
 int
-cpe_ctl_sim_init(void)
+cpe_ctl_sim_init(struct cpe_ctl *c)
 {
 	static const struct cpe_ctl_cmd cmds[] = {
 		{ "/cpe/sim/unplug", tel_sim, "Takes a simulated net_ch39x "
@@ -203,5 +205,5 @@ cpe_ctl_sim_init(void)
 		  "drop, signal)" },
 	};
 
-	return cpe_ctl_register(cmds, RTE_DIM(cmds));
+	return cpe_ctl_register(c, cmds, RTE_DIM(cmds));
 }

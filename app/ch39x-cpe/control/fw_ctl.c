@@ -124,7 +124,8 @@ rules(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 /* --- telemetry callbacks (telemetry threads) --------------------------- */
 
 static int
-tel_add(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_add(const char *cmd, const char *params, void *box,
+	struct rte_tel_data *d)
 {
 	struct cpe_fw_rule r;
 	char buf[128], *f[2];
@@ -133,12 +134,13 @@ tel_add(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 2) != 2 ||
 	    (strcmp(f[0], "open") != 0 && strcmp(f[0], "pinhole") != 0) ||
 	    cpe_fw_rule_parse(f[1], f[0][0] == 'p', &r) != NULL)
-		return cpe_ctl_bad(d, cmd, params, add_allowed);
-	return cpe_ctl_call(add, &r, sizeof(r), d);
+		return cpe_ctl_bad(box, d, cmd, params, add_allowed);
+	return cpe_ctl_call(box, add, &r, sizeof(r), d);
 }
 
 static int
-tel_del(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_del(const char *cmd, const char *params, void *box,
+	struct rte_tel_data *d)
 {
 	char buf[16], *f[1], *end;
 	unsigned long id;
@@ -146,24 +148,25 @@ tel_del(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
 	    f[0][0] < '1' || f[0][0] > '9')
-		return cpe_ctl_bad(d, cmd, params, del_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, del_allowed);
 	id = strtoul(f[0], &end, 10);
 	if (*end != '\0' || id > INT32_MAX)
-		return cpe_ctl_bad(d, cmd, params, del_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, del_allowed);
 	id32 = (uint32_t)id;
-	return cpe_ctl_call(del, &id32, sizeof(id32), d);
+	return cpe_ctl_call(box, del, &id32, sizeof(id32), d);
 }
 
 static int
-tel_rules(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_rules(const char *cmd, const char *params, void *box,
+	  struct rte_tel_data *d)
 {
-	if (cpe_ctl_no_params(d, cmd, params) != 0)
+	if (cpe_ctl_no_params(box, d, cmd, params) != 0)
 		return 0;
-	return cpe_ctl_call(rules, NULL, 0, d);
+	return cpe_ctl_call(box, rules, NULL, 0, d);
 }
 
 int
-cpe_fw_ctl_init(void)
+cpe_fw_ctl_init(struct cpe_ctl *c)
 {
 	static const struct cpe_ctl_cmd cmds[] = {
 		{ "/cpe/fw/add", tel_add, "Adds a firewall rule. "
@@ -176,5 +179,5 @@ cpe_fw_ctl_init(void)
 		  "parameters" },
 	};
 
-	return cpe_ctl_register(cmds, RTE_DIM(cmds));
+	return cpe_ctl_register(c, cmds, RTE_DIM(cmds));
 }

@@ -258,20 +258,20 @@ trace_setup(struct cpe_router *r)
 
 /* The telemetry commands, each file's. */
 static int
-commands(void)
+commands(struct cpe_ctl *c)
 {
-	int rc = cpe_ctl_route_init();
+	int rc = cpe_ctl_route_init(c);
 
 	if (rc == 0)
-		rc = cpe_ctl_show_init();
+		rc = cpe_ctl_show_init(c);
 	if (rc == 0)
-		rc = cpe_ctl_sim_init();
+		rc = cpe_ctl_sim_init(c);
 	if (rc == 0)
-		rc = cpe_ctl_trace_init();
+		rc = cpe_ctl_trace_init(c);
 	if (rc == 0)
-		rc = cpe_fw_ctl_init();
+		rc = cpe_fw_ctl_init(c);
 	if (rc == 0)
-		rc = cpe_wan_ctl_init();
+		rc = cpe_wan_ctl_init(c);
 	return rc;
 }
 
@@ -298,7 +298,7 @@ setup(struct cpe_router *r)
 	if (rc == 0)
 		rc = cpe_wan_mbim_setup(r);
 	if (rc == 0)
-		rc = commands();
+		rc = commands(r->ctl);
 	if (rc == 0)
 		rc = cpe_gen_start(r);
 	return rc;

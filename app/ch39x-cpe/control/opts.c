@@ -33,14 +33,25 @@
 static const struct cpe_opt_def opt_defs[] = { CPE_OPTIONS(ROW) };
 #undef ROW
 
-/* Where a value came from, for the error messages. */
-static char where[512];
+/* "FILE:LINE: " of a config file's line, "" on the command line. */
+static const char *
+where(const struct cpe_opt_at *at, char *buf, size_t size)
+{
+	if (at->file == NULL)
+		return "";
+	snprintf(buf, size, "%s:%u: ", at->file, at->line);
+	return buf;
+}
 
 int
-cpe_opt_bad(const char *name, const char *val, const char *allowed)
+cpe_opt_bad(const struct cpe_opt_at *at, const char *val,
+	    const char *allowed)
 {
-	fprintf(stderr, PROG ": %s--%s%s%s: allowed values are %s\n", where,
-		name, val ? " " : "", val ? val : "", allowed);
+	char buf[512];
+
+	fprintf(stderr, PROG ": %s--%s%s%s: allowed values are %s\n",
+		where(at, buf, sizeof(buf)), at->name, val ? " " : "",
+		val ? val : "", allowed);
 	return -EINVAL;
 }
 
@@ -78,7 +89,7 @@ field_of(struct cpe_opts *o, const struct cpe_opt_def *d)
 /* One option's value (NULL: none) into o, as its row says. */
 static int
 handle(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-       int depth)
+       const struct cpe_opt_at *at)
 {
 	bool *flag = field_of(o, d);
 
@@ -90,21 +101,21 @@ handle(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 	case OPT_U32:
 		if (cpe_opt_u32(val, (uint32_t)d->lo, (uint32_t)d->hi,
 				field_of(o, d)) != 0)
-			return cpe_opt_bad(d->name, val, d->allowed);
+			return cpe_opt_bad(at, val, d->allowed);
 		return 0;
 	case OPT_SECS:
 		if (parse_secs(val, d->lo, d->hi, field_of(o, d)) != 0)
-			return cpe_opt_bad(d->name, val, d->allowed);
+			return cpe_opt_bad(at, val, d->allowed);
 		return 0;
 	case OPT_ONOFF:
 		if (strcmp(val, "on") != 0 && strcmp(val, "off") != 0)
-			return cpe_opt_bad(d->name, val, d->allowed);
+			return cpe_opt_bad(at, val, d->allowed);
 		*flag = strcmp(val, "on") == 0;
 		return 0;
 	case OPT_FN:
 		break;
 	}
-	return d->fn(o, d, val, depth);
+	return d->fn(o, d, val, at);
 }
 
 static const struct cpe_opt_def *
@@ -153,36 +164,39 @@ split_line(char *line, char **key, char **val)
 	return true;
 }
 
-/* One line's option: 0 or <0 (reported). */
+/* One line's option (at: its file and line): 0 or <0 (reported). */
 static int
-file_opt(struct cpe_opts *o, const char *key, const char *val, int depth)
+file_opt(struct cpe_opts *o, const char *key, const char *val,
+	 struct cpe_opt_at *at)
 {
 	const struct cpe_opt_def *d = find_opt(key);
-	char keys[1024];
+	char keys[1024], buf[512];
+	const char *w = where(at, buf, sizeof(buf));
 
 	if (d == NULL || (d->kind == OPT_FN && d->fn == NULL)) {
 		list_opts(keys, sizeof(keys), "");
 		fprintf(stderr, PROG ": %sunknown key '%s'; allowed keys are: "
-			"%s\n", where, key, keys);
+			"%s\n", w, key, keys);
 		return -EINVAL;
 	}
 	if (d->arg[0] != '\0' && *val == '\0') {
-		fprintf(stderr, PROG ": %s'%s' needs a value\n", where, key);
+		fprintf(stderr, PROG ": %s'%s' needs a value\n", w, key);
 		return -EINVAL;
 	}
 	if (d->arg[0] == '\0' && *val != '\0') {
-		fprintf(stderr, PROG ": %s'%s' takes no value\n", where, key);
+		fprintf(stderr, PROG ": %s'%s' takes no value\n", w, key);
 		return -EINVAL;
 	}
+	at->name = d->name;
 	/* The handlers copy what must outlive the line (vdev lines). */
-	return handle(o, d, d->arg[0] ? val : NULL, depth);
+	return handle(o, d, d->arg[0] ? val : NULL, at);
 }
 
 int
 cpe_opts_file(struct cpe_opts *o, const char *path, int depth)
 {
+	struct cpe_opt_at at = { .file = path, .depth = depth };
 	char line[512], *key, *val;
-	unsigned int lineno = 0;
 	FILE *f;
 	int rc = 0;
 
@@ -193,13 +207,11 @@ cpe_opts_file(struct cpe_opts *o, const char *path, int depth)
 		return -errno;
 	}
 	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-		lineno++;
+		at.line++;
 		if (!split_line(line, &key, &val))
 			continue;
-		snprintf(where, sizeof(where), "%s:%u: ", path, lineno);
-		rc = file_opt(o, key, val, depth);
+		rc = file_opt(o, key, val, &at);
 	}
-	where[0] = '\0';
 	fclose(f);
 	return rc;
 }
@@ -254,6 +266,7 @@ static int
 argv_opt(struct cpe_opts *o, int argc, char **argv, int *i)
 {
 	const char *name = argv[*i] + 2, *val = NULL;
+	struct cpe_opt_at at = { .depth = 0 };
 	const struct cpe_opt_def *d;
 	char keys[1024];
 
@@ -284,7 +297,8 @@ argv_opt(struct cpe_opts *o, int argc, char **argv, int *i)
 		fprintf(stderr, PROG ": --%s takes no value\n", name);
 		return -EINVAL;
 	}
-	return handle(o, d, val, 0);
+	at.name = d->name;
+	return handle(o, d, val, &at);
 }
 
 int
@@ -294,7 +308,6 @@ cpe_opts_parse(int argc, char **argv, struct cpe_opts *o)
 
 	defaults(o);
 	for (i = 1; i < argc; i++) {
-		where[0] = '\0';
 		rc = argv_opt(o, argc, argv, &i);
 		if (rc != 0)
 			return rc;

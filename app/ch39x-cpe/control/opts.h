@@ -33,10 +33,22 @@ void cpe_opts_free(struct cpe_opts *o);
 enum cpe_opt_kind { OPT_ON, OPT_OFF, OPT_U32, OPT_SECS, OPT_ONOFF, OPT_FN };
 
 struct cpe_opt_def;
-/* An option's value (NULL: none) into o: 0, or <0 (reported). depth: 0
- * on the command line, 1 in a config file. */
+
+/*
+ * Where a value is being read, for its messages, handed down the parser
+ * (no file-scope state): the option's name, and the config file and line
+ * (file NULL on the command line).
+ */
+struct cpe_opt_at {
+	const char *name;
+	const char *file;
+	unsigned int line;
+	int depth;		/* 0: the command line, 1: a config file */
+};
+
+/* An option's value (NULL: none) into o: 0, or <0 (reported). */
 typedef int (*cpe_opt_fn)(struct cpe_opts *o, const struct cpe_opt_def *d,
-			  const char *val, int depth);
+			  const char *val, const struct cpe_opt_at *at);
 
 struct cpe_opt_def {
 	const char *name;
@@ -50,8 +62,10 @@ struct cpe_opt_def {
 	const char *help;
 };
 
-/* The error of a bad value: "--NAME VAL: allowed values are ALLOWED". */
-int cpe_opt_bad(const char *name, const char *val, const char *allowed);
+/* The error of a bad value: "[FILE:LINE: ]--NAME VAL: allowed values are
+ * ALLOWED", NAME at->name. */
+int cpe_opt_bad(const struct cpe_opt_at *at, const char *val,
+		const char *allowed);
 int cpe_opt_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *v);
 /* A config file's options (depth 1), as on the command line. */
 int cpe_opts_file(struct cpe_opts *o, const char *path, int depth);
@@ -59,7 +73,7 @@ int cpe_opts_file(struct cpe_opts *o, const char *path, int depth);
 /* The parsers of the OPT_FN rows (opts_args.c). */
 #define CPE_OPT_FN_DECL(f) \
 	int f(struct cpe_opts *o, const struct cpe_opt_def *d, \
-	      const char *val, int depth)
+	      const char *val, const struct cpe_opt_at *at)
 CPE_OPT_FN_DECL(opt_lan);
 CPE_OPT_FN_DECL(opt_wan);
 CPE_OPT_FN_DECL(opt_route);

@@ -141,8 +141,8 @@ parse_addr_part(const char *s, bool wan, struct port_arg *a)
 
 /* The configured port a names, a new one, or NULL (reported). */
 static struct cpe_port_cfg *
-port_for(struct cpe_opts *o, const char *name, const char *val, bool wan,
-	 const struct port_arg *a)
+port_for(struct cpe_opts *o, const struct cpe_opt_at *at, const char *val,
+	 bool wan, const struct port_arg *a)
 {
 	struct cpe_port_cfg *p = NULL;
 	uint16_t i;
@@ -151,21 +151,21 @@ port_for(struct cpe_opts *o, const char *name, const char *val, bool wan,
 		if (o->ports[i].id == a->key.id &&
 		    o->ports[i].vlan == a->key.vlan) {
 			if (o->ports[i].wan != wan) {
-				bad(name, val, wan ?
+				bad(at, val, wan ?
 				    "a port not already given to --lan" :
 				    "a port not already given to --wan");
 				return NULL;
 			}
 			p = &o->ports[i];
 		} else if (wan && o->ports[i].wan) {
-			bad(name, val, "one --wan port only");
+			bad(at, val, "one --wan port only");
 			return NULL;
 		}
 	}
 	if (p != NULL)
 		return p;
 	if (o->nb_ports == CPE_MAX_PORTS) {
-		bad(name, val, "at most 16 interfaces (--lan and --wan)");
+		bad(at, val, "at most 16 interfaces (--lan and --wan)");
 		return NULL;
 	}
 	p = &o->ports[o->nb_ports++];
@@ -176,28 +176,28 @@ port_for(struct cpe_opts *o, const char *name, const char *val, bool wan,
 
 /* a's address onto port p: one IPv4 (static, dhcp or pppoe), IPv6s. */
 static int
-port_apply(struct cpe_port_cfg *p, const char *name, const char *val,
+port_apply(struct cpe_port_cfg *p, const struct cpe_opt_at *at, const char *val,
 	   const struct port_arg *a)
 {
 	if (a->dhcp || a->pppoe || a->mbim) {
 		if (p->ip != 0 || p->dhcp || p->pppoe || p->mbim)
-			return bad(name, val, "one IPv4 address a port: "
+			return bad(at, val, "one IPv4 address a port: "
 				   "ADDR/LEN, dhcp, pppoe or mbim, not two");
 		p->dhcp = a->dhcp;
 		p->pppoe = a->pppoe;
 		p->mbim = a->mbim;
 	} else if (a->pd) {
 		if (p->pd)
-			return bad(name, val, "one pd a port");
+			return bad(at, val, "one pd a port");
 		p->pd = true;
 		p->pd_id = a->pd_id;
 	} else if (a->v6) {
 		if (p->nb_ip6 == CPE_MAX_IP6)
-			return bad(name, val, "at most 4 IPv6 prefixes a port");
+			return bad(at, val, "at most 4 IPv6 prefixes a port");
 		p->ip6[p->nb_ip6++] = a->a6;
 	} else {
 		if (p->ip != 0 || p->dhcp || p->pppoe || p->mbim)
-			return bad(name, val, "one IPv4 address a port (repeat "
+			return bad(at, val, "one IPv4 address a port (repeat "
 				   "the port only with IPv6 prefixes)");
 		p->ip = a->ip;
 		p->plen = a->plen;
@@ -211,7 +211,8 @@ port_apply(struct cpe_port_cfg *p, const char *name, const char *val,
  * address (one router port).
  */
 static int
-opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
+opt_port(struct cpe_opts *o, const struct cpe_opt_at *at, const char *val,
+	 bool wan)
 {
 	const char *allowed = wan ? wan_allowed : lan_allowed;
 	struct cpe_port_cfg *p;
@@ -220,33 +221,33 @@ opt_port(struct cpe_opts *o, const char *name, const char *val, bool wan)
 
 	memset(&a, 0, sizeof(a));
 	if (strlen(val) >= sizeof(buf))
-		return bad(name, val, allowed);
+		return bad(at, val, allowed);
 	strcpy(buf, val);
 	eq = strchr(buf, '=');
 	if (eq == NULL)
-		return bad(name, val, allowed);
+		return bad(at, val, allowed);
 	*eq = '\0';
 	if (cpe_parse_port_vlan(buf, &a.key.id, &a.key.vlan) != 0 ||
 	    parse_addr_part(eq + 1, wan, &a) != 0)
-		return bad(name, val, allowed);
-	p = port_for(o, name, val, wan, &a);
-	return p == NULL ? -EINVAL : port_apply(p, name, val, &a);
+		return bad(at, val, allowed);
+	p = port_for(o, at, val, wan, &a);
+	return p == NULL ? -EINVAL : port_apply(p, at, val, &a);
 }
 
 int
 opt_lan(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	int depth)
+	const struct cpe_opt_at *at)
 {
-	RTE_SET_USED(depth);
-	return opt_port(o, d->name, val, false);
+	RTE_SET_USED(d);
+	return opt_port(o, at, val, false);
 }
 
 int
 opt_wan(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	int depth)
+	const struct cpe_opt_at *at)
 {
-	RTE_SET_USED(depth);
-	return opt_port(o, d->name, val, true);
+	RTE_SET_USED(d);
+	return opt_port(o, at, val, true);
 }
 
 /*
@@ -254,17 +255,17 @@ opt_wan(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
  * returns 0, or the error naming what the option allows.
  */
 static int
-split_pair(const char *name, const char *val, const char *allowed,
+split_pair(const struct cpe_opt_at *at, const char *val, const char *allowed,
 	   char *buf, size_t cap, const char **second)
 {
 	char *comma;
 
 	if (strlen(val) >= cap)
-		return bad(name, val, allowed);
+		return bad(at, val, allowed);
 	strcpy(buf, val);
 	comma = strchr(buf, ',');
 	if (comma == NULL)
-		return bad(name, val, allowed);
+		return bad(at, val, allowed);
 	*comma = '\0';
 	*second = comma + 1;
 	return 0;
@@ -272,7 +273,7 @@ split_pair(const char *name, const char *val, const char *allowed,
 
 /* An IPv6 route: PREFIX/LEN,GATEWAY, ::/0 the default. */
 static int
-opt_route6(struct cpe_opts *o, const char *name, const char *val,
+opt_route6(struct cpe_opts *o, const struct cpe_opt_at *at, const char *val,
 	   const char *pfx, const char *gw)
 {
 	const char *allowed = "PREFIX/LEN,GATEWAY with an IPv6 prefix "
@@ -283,18 +284,18 @@ opt_route6(struct cpe_opts *o, const char *name, const char *val,
 	uint8_t i, bits;
 
 	if (o->nb_routes6 == CPE_MAX_ROUTES)
-		return bad(name, val, "at most 256 IPv6 routes");
+		return bad(at, val, "at most 256 IPv6 routes");
 	r = &o->routes6[o->nb_routes6];
 	if (parse_prefix6(pfx, &r->prefix) != 0 ||
 	    inet_pton(AF_INET6, gw, r->gw) != 1 ||
 	    (!ip6_global_unicast(r->gw) &&
 	     !(r->gw[0] == 0xfe && (r->gw[1] & 0xc0) == 0x80)))
-		return bad(name, val, allowed);
+		return bad(at, val, allowed);
 	for (i = 0; i < 16; i++) {
 		bits = r->prefix.plen > i * 8 ?
 			(uint8_t)RTE_MIN(8, r->prefix.plen - i * 8) : 0;
 		if (r->prefix.a[i] & (uint8_t)~(0xff00 >> bits))
-			return bad(name, val, "a prefix without host bits set "
+			return bad(at, val, "a prefix without host bits set "
 				   "(PREFIX/LEN,GATEWAY)");
 	}
 	o->nb_routes6++;
@@ -303,7 +304,7 @@ opt_route6(struct cpe_opts *o, const char *name, const char *val,
 
 int
 opt_route(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	  int depth)
+	  const struct cpe_opt_at *at)
 {
 	const char *allowed = "PREFIX/LEN,GATEWAY or default,GATEWAY, "
 		"e.g. default,203.0.113.1 or 10.0.0.0/8,192.168.1.254, or "
@@ -312,20 +313,20 @@ opt_route(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 	const char *gw;
 	char buf[128];
 
-	RTE_SET_USED(depth);
-	if (split_pair(d->name, val, allowed, buf, sizeof(buf), &gw) != 0)
+	RTE_SET_USED(d);
+	if (split_pair(at, val, allowed, buf, sizeof(buf), &gw) != 0)
 		return -EINVAL;
 	if (strchr(buf, ':') != NULL || strchr(gw, ':') != NULL)
-		return opt_route6(o, d->name, val, buf, gw);
+		return opt_route6(o, at, val, buf, gw);
 	if (o->nb_routes == CPE_MAX_ROUTES)
-		return bad(d->name, val, "at most 256 routes");
+		return bad(at, val, "at most 256 routes");
 	r = &o->routes[o->nb_routes];
 	if (parse_prefix(buf, true, &r->prefix, &r->plen) != 0 ||
 	    cpe_parse_ip(gw, &r->gw) != 0 || r->gw == 0)
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	if (r->plen < 32 &&
 	    (r->prefix & (r->plen ? ~0u >> r->plen : ~0u)) != 0)
-		return bad(d->name, val, "a prefix without host bits set "
+		return bad(at, val, "a prefix without host bits set "
 			   "(PREFIX/LEN,GATEWAY)");
 	o->nb_routes++;
 	return 0;
@@ -333,23 +334,23 @@ opt_route(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 
 int
 opt_neigh(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	  int depth)
+	  const struct cpe_opt_at *at)
 {
 	const char *allowed = "ADDR,XX:XX:XX:XX:XX:XX (a unicast MAC)";
 	struct cpe_neigh_cfg *n;
 	const char *mac;
 	char buf[80];
 
-	RTE_SET_USED(depth);
-	if (split_pair(d->name, val, allowed, buf, sizeof(buf), &mac) != 0)
+	RTE_SET_USED(d);
+	if (split_pair(at, val, allowed, buf, sizeof(buf), &mac) != 0)
 		return -EINVAL;
 	if (o->nb_neigh == CPE_MAX_NEIGH_STATIC)
-		return bad(d->name, val, "at most 64 static neighbours");
+		return bad(at, val, "at most 64 static neighbours");
 	n = &o->neigh[o->nb_neigh];
 	if (cpe_parse_ip(buf, &n->ip) != 0 ||
 	    rte_ether_unformat_addr(mac, &n->mac) != 0 ||
 	    !rte_is_valid_assigned_ether_addr(&n->mac))
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	o->nb_neigh++;
 	return 0;
 }
@@ -357,30 +358,30 @@ opt_neigh(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 /* --mtu N, or PORT=N: one port's (matched to --lan/--wan in the checks). */
 int
 opt_mtu(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	int depth)
+	const struct cpe_opt_at *at)
 {
 	const char *allowed = "N (68..9198, every port) or PORT=N for one "
 		"router port, e.g. 1=1400";
 	char buf[32], *eq;
 	uint32_t id, mtu;
 
-	RTE_SET_USED(depth);
+	RTE_SET_USED(d);
 	if (strchr(val, '=') == NULL) {
 		if (cpe_opt_u32(val, 68, 9198, &o->mtu) != 0)
-			return bad(d->name, val, "68..9198, or PORT=N for one "
+			return bad(at, val, "68..9198, or PORT=N for one "
 				   "port");
 		return 0;
 	}
 	if (strlen(val) >= sizeof(buf))
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	strcpy(buf, val);
 	eq = strchr(buf, '=');
 	*eq = '\0';
 	if (cpe_opt_u32(buf, 0, 1023, &id) != 0 ||
 	    cpe_opt_u32(eq + 1, 68, 9198, &mtu) != 0)
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	if (o->nb_port_mtu == CPE_MAX_PHYS)
-		return bad(d->name, val, "at most 8 per-port MTUs");
+		return bad(at, val, "at most 8 per-port MTUs");
 	o->port_mtu[o->nb_port_mtu].id = (uint16_t)id;
 	o->port_mtu[o->nb_port_mtu].mtu = mtu;
 	o->nb_port_mtu++;
@@ -389,16 +390,16 @@ opt_mtu(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 
 int
 opt_nat_ports(struct cpe_opts *o, const struct cpe_opt_def *d,
-	      const char *val, int depth)
+	      const char *val, const struct cpe_opt_at *at)
 {
 	uint32_t lo, hi;
 	char *end;
 
-	RTE_SET_USED(depth);
+	RTE_SET_USED(d);
 	lo = (uint32_t)strtoul(val, &end, 10);
 	if (!isdigit((unsigned char)val[0]) || *end != '-' ||
 	    cpe_opt_u32(end + 1, 1, 65535, &hi) != 0 || lo < 1 || lo > hi)
-		return bad(d->name, val, "LO-HI with 1 <= LO <= HI <= 65535, "
+		return bad(at, val, "LO-HI with 1 <= LO <= HI <= 65535, "
 			   "e.g. 1024-65535");
 	o->nat_lo = (uint16_t)lo;
 	o->nat_hi = (uint16_t)hi;
@@ -408,41 +409,40 @@ opt_nat_ports(struct cpe_opts *o, const struct cpe_opt_def *d,
 /* --fw-open and --fw-pinhole: a rule each, ids in the order given. */
 int
 opt_fw_rule(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	    int depth)
+	    const struct cpe_opt_at *at)
 {
 	struct cpe_fw_rule r;
 	const char *allowed;
 	int id;
 
-	RTE_SET_USED(depth);
 	allowed = cpe_fw_rule_parse(val, d->name[3] == 'p', &r);
 	if (allowed != NULL)
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	id = cpe_fw_rule_add(&o->fw, &r);
 	if (id == -ENOSPC)
-		return bad(d->name, val, "at most 64 --fw-open and "
+		return bad(at, val, "at most 64 --fw-open and "
 			   "--fw-pinhole rules in all");
 	if (id < 0)
-		return bad(d->name, val, "a rule not given before");
+		return bad(at, val, "a rule not given before");
 	return 0;
 }
 
 int
 opt_fw_forward(struct cpe_opts *o, const struct cpe_opt_def *d,
-	       const char *val, int depth)
+	       const char *val, const struct cpe_opt_at *at)
 {
 	struct cpe_fw_forward f;
 	const char *allowed = cpe_fw_forward_parse(val, &f);
 	int rc;
 
-	RTE_SET_USED(depth);
+	RTE_SET_USED(d);
 	if (allowed != NULL)
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	rc = cpe_fw_forward_add(&o->fw, &f);
 	if (rc == -ENOSPC)
-		return bad(d->name, val, "at most 32 --fw-forward");
+		return bad(at, val, "at most 32 --fw-forward");
 	if (rc != 0)
-		return bad(d->name, val, "WAN ports not forwarded by an "
+		return bad(at, val, "WAN ports not forwarded by an "
 			   "earlier --fw-forward of the protocol");
 	return 0;
 }
@@ -473,13 +473,13 @@ tap_parse(const char *val, struct cpe_tap_cfg *t)
 
 int
 opt_tap(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	int depth)
+	const struct cpe_opt_at *at)
 {
-	RTE_SET_USED(depth);
+	RTE_SET_USED(d);
 	if (o->nb_taps == CPE_MAX_PORTS)
-		return bad(d->name, val, "at most 8 --tap (one per port)");
+		return bad(at, val, "at most 8 --tap (one per port)");
 	if (tap_parse(val, &o->taps[o->nb_taps]) != 0)
-		return bad(d->name, val, "PORT=IFNAME, PORT a --lan/--wan port "
+		return bad(at, val, "PORT=IFNAME, PORT a --lan/--wan port "
 			   "id, IFNAME 1..15 characters without '/', ':' or "
 			   "blanks, e.g. 0=cpe-lan");
 	o->nb_taps++;
@@ -488,9 +488,9 @@ opt_tap(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 
 int
 opt_idle(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	 int depth)
+	 const struct cpe_opt_at *at)
 {
-	RTE_SET_USED(depth);
+	RTE_SET_USED(d);
 	if (strcmp(val, "poll") == 0)
 		o->idle = CPE_IDLE_POLL;
 	else if (strcmp(val, "adaptive") == 0)
@@ -498,22 +498,22 @@ opt_idle(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 	else if (strcmp(val, "interrupt") == 0)
 		o->idle = CPE_IDLE_INTERRUPT;
 	else
-		return bad(d->name, val, "poll, adaptive, interrupt");
+		return bad(at, val, "poll, adaptive, interrupt");
 	return 0;
 }
 
 int
 opt_gen(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	int depth)
+	const struct cpe_opt_at *at)
 {
 	const char *allowed = "TX,RX[,FLOWS[,SIZE]]: port ids 0..1023, "
 		"FLOWS 1..65536, SIZE 60..1514";
 	char buf[80], *f[4], *save = NULL, *t;
 	uint32_t v[4] = { 0, 0, 256, 64 }, n = 0;
 
-	RTE_SET_USED(depth);
+	RTE_SET_USED(d);
 	if (strlen(val) >= sizeof(buf))
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	strcpy(buf, val);
 	for (t = strtok_r(buf, ",", &save); t != NULL && n < 4;
 	     t = strtok_r(NULL, ",", &save))
@@ -523,7 +523,7 @@ opt_gen(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 	    cpe_opt_u32(f[1], 0, 1023, &v[1]) ||
 	    (n > 2 && cpe_opt_u32(f[2], 1, 65536, &v[2])) ||
 	    (n > 3 && cpe_opt_u32(f[3], 60, 1514, &v[3])) || v[0] == v[1])
-		return bad(d->name, val, allowed);
+		return bad(at, val, allowed);
 	o->gen.on = true;
 	o->gen.tx_port = (uint16_t)v[0];
 	o->gen.rx_port = (uint16_t)v[1];
@@ -535,34 +535,35 @@ opt_gen(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
 /* The scheduler's options: qos_class.c parses them. */
 int
 opt_qos(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	int depth)
+	const struct cpe_opt_at *at)
 {
 	const char *allowed = cpe_qos_opt(&o->qos, d->name, val);
 
-	RTE_SET_USED(depth);
-	return allowed != NULL ? bad(d->name, val, allowed) : 0;
+	return allowed != NULL ? bad(at, val, allowed) : 0;
 }
 
 int
 opt_config(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	   int depth)
+	   const struct cpe_opt_at *at)
 {
-	if (depth > 0)
-		return bad(d->name, val, "none inside a config file (no "
+	RTE_SET_USED(d);
+	if (at->depth > 0)
+		return bad(at, val, "none inside a config file (no "
 			   "nesting)");
 	o->config = val;
-	return cpe_opts_file(o, val, depth + 1);
+	return cpe_opts_file(o, val, at->depth + 1);
 }
 
 int
 opt_vdev(struct cpe_opts *o, const struct cpe_opt_def *d, const char *val,
-	 int depth)
+	 const struct cpe_opt_at *at)
 {
-	if (depth == 0)
-		return bad(d->name, val, "none after '--': give --vdev to EAL, "
+	RTE_SET_USED(d);
+	if (at->depth == 0)
+		return bad(at, val, "none after '--': give --vdev to EAL, "
 			   "before '--' (vdev lines are for config files)");
 	if (o->nb_vdevs == CPE_MAX_PHYS)
-		return bad(d->name, val, "at most 8 vdev lines");
+		return bad(at, val, "at most 8 vdev lines");
 	o->vdevs[o->nb_vdevs] = strdup(val);
 	if (o->vdevs[o->nb_vdevs] == NULL)
 		return -ENOMEM;

@@ -17,8 +17,9 @@
  * struct cpe_router is the router: the configuration, the graph and the
  * control plane's own state. One exists, made by cpe_router_run()
  * (loop.c) and handed to every function as an argument; the telemetry
- * callbacks and the signal handler, which carry none, reach the loop
- * through ctl.c's mailbox only.
+ * callbacks reach the loop through ctl.c's mailbox only (their argument
+ * from DPDK 24.11; before, and for the signal handler, which carries
+ * none, ctl.c's pointer to it).
  */
 
 #include <stdbool.h>

@@ -132,7 +132,8 @@ trace(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 
 /* /cpe/trace[,N] */
 static int
-tel_trace(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_trace(const char *cmd, const char *params, void *box,
+	  struct rte_tel_data *d)
 {
 	char buf[16], *f[1], *end;
 	unsigned long n = 0;
@@ -141,22 +142,22 @@ tel_trace(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (params != NULL && params[0] != '\0') {
 		if (cpe_ctl_split(params, buf, sizeof(buf), f, 1) != 1 ||
 		    f[0][0] < '1' || f[0][0] > '9')
-			return cpe_ctl_bad(d, cmd, params, trace_allowed);
+			return cpe_ctl_bad(box, d, cmd, params, trace_allowed);
 		n = strtoul(f[0], &end, 10);
 		if (*end != '\0' || n > CPE_TRACE_MAX_PKTS)
-			return cpe_ctl_bad(d, cmd, params, trace_allowed);
+			return cpe_ctl_bad(box, d, cmd, params, trace_allowed);
 	}
 	n16 = (uint16_t)n;
-	return cpe_ctl_call(trace, &n16, sizeof(n16), d);
+	return cpe_ctl_call(box, trace, &n16, sizeof(n16), d);
 }
 
 int
-cpe_ctl_trace_init(void)
+cpe_ctl_trace_init(struct cpe_ctl *c)
 {
 	static const struct cpe_ctl_cmd cmds[] = {
 		{ "/cpe/trace", tel_trace, "Traces the next N packets through "
 		  "the nodes, or shows the last trace. Parameters: none or N" },
 	};
 
-	return cpe_ctl_register(cmds, RTE_DIM(cmds));
+	return cpe_ctl_register(c, cmds, RTE_DIM(cmds));
 }

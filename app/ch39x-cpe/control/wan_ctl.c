@@ -119,34 +119,36 @@ clear(struct cpe_router *r, const void *arg, struct rte_tel_data *d)
 
 /* /cpe/wan and /cpe/wan/clear: no parameters. */
 static int
-tel_plain(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_plain(const char *cmd, const char *params, void *box,
+	  struct rte_tel_data *d)
 {
 	if (params != NULL && params[0] != '\0')
-		return cpe_ctl_bad(d, cmd, params, "no parameters");
-	return cpe_ctl_call(strcmp(cmd, "/cpe/wan") == 0 ? show : clear,
+		return cpe_ctl_bad(box, d, cmd, params, "no parameters");
+	return cpe_ctl_call(box, strcmp(cmd, "/cpe/wan") == 0 ? show : clear,
 			    NULL, 0, d);
 }
 
 /* /cpe/wan/set,ADDR/LEN,GATEWAY */
 static int
-tel_set(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_set(const char *cmd, const char *params, void *box,
+	struct rte_tel_data *d)
 {
 	struct lease l = { 0 };
 	char buf[64], *f[2], *slash, *end;
 	unsigned long len;
 
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 2) != 2)
-		return cpe_ctl_bad(d, cmd, params, set_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, set_allowed);
 	slash = strchr(f[0], '/');
 	if (slash == NULL || slash[1] < '0' || slash[1] > '9')
-		return cpe_ctl_bad(d, cmd, params, set_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, set_allowed);
 	*slash = '\0';
 	len = strtoul(slash + 1, &end, 10);
 	if (*end != '\0' || len < 1 || len > 30 ||
 	    cpe_parse_ip(f[0], &l.ip) != 0 || cpe_parse_ip(f[1], &l.gw) != 0)
-		return cpe_ctl_bad(d, cmd, params, set_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, set_allowed);
 	l.plen = (uint8_t)len;
-	return cpe_ctl_call(set, &l, sizeof(l), d);
+	return cpe_ctl_call(box, set, &l, sizeof(l), d);
 }
 
 static const char *const pppoe_allowed =
@@ -156,7 +158,8 @@ static const char *const pppoe_allowed =
 
 /* /cpe/wan/pppoe,SID,ACMAC,LOCAL,PEER */
 static int
-tel_pppoe(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_pppoe(const char *cmd, const char *params, void *box,
+	  struct rte_tel_data *d)
 {
 	struct session ss = { 0 };
 	struct rte_ether_addr ac;
@@ -164,18 +167,18 @@ tel_pppoe(const char *cmd, const char *params, struct rte_tel_data *d)
 	unsigned long sid;
 
 	if (cpe_ctl_split(params, buf, sizeof(buf), f, 4) != 4)
-		return cpe_ctl_bad(d, cmd, params, pppoe_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, pppoe_allowed);
 	sid = strtoul(f[0], &end, 0);
 	if (f[0][0] < '0' || f[0][0] > '9' || *end != '\0' || sid < 1 ||
 	    sid > 65534 || rte_ether_unformat_addr(f[1], &ac) != 0 ||
 	    !rte_is_unicast_ether_addr(&ac) || rte_is_zero_ether_addr(&ac) ||
 	    cpe_parse_ip(f[2], &ss.l.ip) != 0 ||
 	    cpe_parse_ip(f[3], &ss.l.gw) != 0 || ss.l.gw == 0)
-		return cpe_ctl_bad(d, cmd, params, pppoe_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, pppoe_allowed);
 	ss.sid = (uint16_t)sid;
 	memcpy(ss.ac, ac.addr_bytes, sizeof(ss.ac));
 	ss.l.plen = 32;
-	return cpe_ctl_call(set_pppoe, &ss, sizeof(ss), d);
+	return cpe_ctl_call(box, set_pppoe, &ss, sizeof(ss), d);
 }
 
 /* Under RTE_TEL_MAX_STRING_LEN, as telemetry's strings must be. */
@@ -223,33 +226,35 @@ deleg_of(const struct cpe_pd6 *p, struct deleg *g)
 
 /* /cpe/wan/prefix6,PREFIX/LEN,PREFERRED,VALID */
 static int
-tel_prefix6(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_prefix6(const char *cmd, const char *params, void *box,
+	    struct rte_tel_data *d)
 {
 	struct deleg g = { 0 };
 	struct cpe_pd6 p;
 
 	if (cpe_pd6_parse(params, &p) != 0)
-		return cpe_ctl_bad(d, cmd, params, prefix6_allowed);
+		return cpe_ctl_bad(box, d, cmd, params, prefix6_allowed);
 	deleg_of(&p, &g);
-	return cpe_ctl_call(set6, &g, sizeof(g), d);
+	return cpe_ctl_call(box, set6, &g, sizeof(g), d);
 }
 
 /* /cpe/wan/prefix6/clear[,PREFIX/LEN] */
 static int
-tel_clear(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_clear(const char *cmd, const char *params, void *box,
+	  struct rte_tel_data *d)
 {
 	struct deleg g = { 0 };
 	struct cpe_pd6 p;
 
 	if (cpe_pd6_parse_clear(params, &p) != 0)
-		return cpe_ctl_bad(d, cmd, params, "nothing (the current "
+		return cpe_ctl_bad(box, d, cmd, params, "nothing (the current "
 				   "prefix) or PREFIX/LEN, only while current");
 	deleg_of(&p, &g);
-	return cpe_ctl_call(clear6, &g, sizeof(g), d);
+	return cpe_ctl_call(box, clear6, &g, sizeof(g), d);
 }
 
 int
-cpe_wan_ctl_init(void)
+cpe_wan_ctl_init(struct cpe_ctl *c)
 {
 	static const struct cpe_ctl_cmd cmds[] = {
 		{ "/cpe/wan", tel_plain, "The WAN's mode, IPv4 address, "
@@ -268,5 +273,5 @@ cpe_wan_ctl_init(void)
 		  "prefix withdrawn. Parameters: none or PREFIX/LEN" },
 	};
 
-	return cpe_ctl_register(cmds, RTE_DIM(cmds));
+	return cpe_ctl_register(c, cmds, RTE_DIM(cmds));
 }

@@ -48,6 +48,16 @@
 #endif
 
 /*
+ * DPDK 24.11 added rte_telemetry_register_cmd_arg() (experimental): a
+ * command's callback gets an argument, the router's mailbox
+ * (control/ctl.c). Before, a callback gets none, and ctl.c hands it the
+ * mailbox from its file-scope pointer.
+ */
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+#define CPE_TEL_ARG 1
+#endif
+
+/*
  * The graph library (rte_graph, rte_node):
  * - 22.11 marks it experimental (meson.build defines
  *   ALLOW_EXPERIMENTAL_API for the app); 23.11 made it stable.
