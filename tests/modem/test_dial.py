@@ -53,6 +53,18 @@ def check(cond, what):
         FAILED.append(what)
 
 
+def unplug(m):
+    """The modem's tty name goes first, as udev removes /dev/ttyACM0 with
+    the device: a link left to the pty's /dev/pts/N would lead a dialer
+    that reopens it (watch) to whichever case's modem Linux gives that
+    number next (the cases run side by side): unit_dial once found
+    another case's pty locked by a watch that way."""
+    try:
+        os.unlink(m.tty)
+    except FileNotFoundError:
+        pass
+
+
 class Modem:
     """A responder on a fresh pty; its link is .tty."""
 
@@ -95,6 +107,7 @@ class Modem:
                     if ' > ' in l]
 
     def stop(self):
+        unplug(self)
         self.p.terminate()
         try:
             self.p.wait(10)
@@ -568,6 +581,7 @@ def t_watch_replug():
     m = Modem('--families', 'qnetdevctl')
     w = Watch(m, '--poll', '1', '--backoff', '0.5,2')
     ok = w.wait('call up')
+    unplug(m)
     m.p.terminate()
     m.p.wait(10)
     time.sleep(0.5)
