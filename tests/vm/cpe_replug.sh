@@ -28,7 +28,12 @@
 # app_exit_result, ping_through, nsx, $PL, $PW, $GW, ...) and composite.sh
 # (acm_start, acm_check, host_tty, if_drivers).
 
-CR_SECS=16	# iperf3 -t
+# iperf3 -t: room after the return for TCP's retransmission back-off
+# (about 3.5 s of outage: its next try comes seconds after the port is
+# back) and for f_ncm's held NTB below, on a guest that a busy host slows
+# (16 s once left no data after the return: the reply came 15 s after the
+# bind, the one fill itself slow to start).
+CR_SECS=30
 CR_PULL=5	# the WAN leaves this many seconds into the transfer
 CR_AWAY=2	# and is away this long
 CR_LAN_FUNCS="acm.cl ecm.0"
@@ -89,6 +94,7 @@ cpe_replug_run() {
 	t1=""
 	held=""
 	fills=0
+	fill_pids=""
 	i=0
 	while [ $i -lt 150 ] && [ -z "$t1" ]; do
 		nsx $LAN_NS /usr/bin/ping -n -q -c 1 -W 0.2 $WAN_IP \
@@ -106,12 +112,17 @@ cpe_replug_run() {
 		   'BEGIN { exit !(b - a > 3 * (n + 1)) }'; then
 			[ -z "$held" ] && held=$(awk -v a="$tb" -v b="$(up)" 'BEGIN { printf "%d", (b - a) * 1000 }')
 			fills=$((${fills:-0} + 1))
-			rp_fill "$GW" 40 $WAN_NS
+			# In the background: the pings go on meanwhile (a
+			# python start-up in a loaded guest takes seconds).
+			rp_fill "$GW" 40 $WAN_NS > /dev/null &
+			fill_pids="$fill_pids $!"
 		fi
 		i=$((i + 1))
 	done
 	hnote=""
 	[ -n "$held" ] && hnote=" (none in the first ${held} ms: 40 frames written to the WAN host's $GW then, for f_ncm's held NTB, $fills time(s), 3 s apart)"
+	# shellcheck disable=SC2086
+	[ -z "$fill_pids" ] || wait $fill_pids
 	wait $cp
 	crc=$?
 	wait $sp
