@@ -184,12 +184,15 @@ for h in "${harnesses[@]}"; do
 	printf '%-12s %12s %10s  %s\n' "$h" "${execs:-?}" "$ncorp" "$result"
 done
 
+# $out/failures.txt: each failed harness with the lines that say why
+# (scripts/fuzz_report.sh), for the end of scripts/test.sh's log.
+: > "$out/failures.txt"
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "fuzz: failures in ${failed[*]}; inputs in $out/artifacts/:" >&2
 	ls -1 "$out/artifacts/" >&2 || true
 	for h in "${failed[@]}"; do
-		grep -m3 -E 'ERROR:|runtime error|invariant violated' \
-			"$out/logs/fuzz_$h.log" >&2 || true
+		bash "$top/scripts/fuzz_report.sh" "$h" "$out" "$top" |
+			tee -a "$out/failures.txt" >&2
 	done
 	exit 1
 fi

@@ -66,8 +66,8 @@ took() { echo "test.sh: $1 took $((SECONDS - t0)) s"; t0=$SECONDS; }
 # Every suite is built to pass on a busy machine, and CI's are busy
 # anyway. A background step's output follows when it ends; its verdict
 # is a file of "NAME 1|0" lines.
-bg_log=$(mktemp) bg_status=$(mktemp)
-trap 'rm -f "$bg_log" "$bg_status"' EXIT
+bg_log=$(mktemp) bg_status=$(mktemp) bg_fails=$(mktemp)
+trap 'rm -f "$bg_log" "$bg_status" "$bg_fails"' EXIT
 # bg_took WHAT START: inside a background step, how long WHAT took since
 # START (a $SECONDS), printed with the step's output.
 bg_took() { echo "test.sh: $1 took $((SECONDS - $2)) s (in the background)"; }
@@ -76,6 +76,7 @@ bg_took() { echo "test.sh: $1 took $((SECONDS - $2)) s (in the background)"; }
 bg_wait() {
 	wait "$1" || rc=1
 	cat "$bg_log"
+	grep -E '^(FAIL|not ok)' "$bg_log" >> "$bg_fails" || true
 	: > "$bg_log"
 	took "waiting for $2"
 }
@@ -215,6 +216,16 @@ if [ "${DEB:-1}" = 1 ]; then
 	[ "$deb_ok" = 1 ] || rc=1
 fi
 
+# What a failed step said, again at the end: the fuzzers' harness and
+# sanitizer lines, the background steps' FAIL lines (guests, packages).
+step_why() {
+	case $1 in
+	fuzz) sed 's/^/  /' "${FUZZ_BUILDDIR:-$top/build-fuzz}/failures.txt" 2>/dev/null ;;
+	guests|packages) head -20 "$bg_fails" | sed 's/^/  /' ;;
+	esac
+	return 0
+}
+
 # The end of the log names every failure (CI shows only the end): the
 # meson tests' by name with their last lines (testlog_count.py, on
 # stderr), the steps' by name.
@@ -227,6 +238,7 @@ for step in "${steps[@]}"; do
 	else
 		bad=$((bad + 1))
 		echo "FAILED: step ${step% *} (its output is above)"
+		step_why "${step% *}"
 	fi
 done
 grep '^lts ' "$bg_status" | while read -r _ v _; do

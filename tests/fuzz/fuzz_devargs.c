@@ -71,6 +71,7 @@ check_args(const struct ch39x_args *a)
 	FUZZ_CHECK(c->framing == CH39X_FRAMING_VENDOR ||
 		   c->framing == CH39X_FRAMING_NCM ||
 		   c->framing == CH39X_FRAMING_ECM ||
+		   c->framing == CH39X_FRAMING_RNDIS ||
 		   c->framing == CH39X_FRAMING_MBIM);
 	FUZZ_CHECK((c->ncm_quirks & ~7u) == 0);
 	if (c->ncm_quirks || c->ncm_out_max)
@@ -405,7 +406,8 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	if (c->framing != CH39X_FRAMING_VENDOR)
 		n += snprintf(buf + n, cap - n, ",sim=%s",
 			      c->framing == CH39X_FRAMING_NCM ? "ncm" :
-			      c->framing == CH39X_FRAMING_MBIM ? "mbim" : "ecm");
+			      c->framing == CH39X_FRAMING_MBIM ? "mbim" :
+			      c->framing == CH39X_FRAMING_RNDIS ? "rndis" : "ecm");
 	if (c->mbim_apn[0])
 		n += snprintf(buf + n, cap - n, ",sim_apn=%s", c->mbim_apn);
 	if (c->mbim_user[0])
