@@ -73,10 +73,12 @@ check_args(const struct ch39x_args *a)
 		   c->framing == CH39X_FRAMING_ECM ||
 		   c->framing == CH39X_FRAMING_MBIM);
 	FUZZ_CHECK((c->ncm_quirks & ~7u) == 0);
-	if (c->ncm_quirks || c->ncm_out_max)
+	if (c->ncm_quirks || c->ncm_out_max || c->ncm_in_max)
 		FUZZ_CHECK(c->framing == CH39X_FRAMING_NCM);
 	FUZZ_CHECK(c->ncm_out_max == 0 ||
 		   (c->ncm_out_max >= 2048 && c->ncm_out_max <= 65535));
+	FUZZ_CHECK(c->ncm_in_max == 0 ||
+		   (c->ncm_in_max >= 2048 && c->ncm_in_max <= 65535));
 	FUZZ_CHECK(c->cdc_max_segment == 0 ||
 		   (c->framing != CH39X_FRAMING_VENDOR &&
 		    c->framing != CH39X_FRAMING_MBIM &&
@@ -181,6 +183,8 @@ check_absent(const char *s, const struct ch39x_args *a)
 		FUZZ_CHECK(a->sim.ncm_quirks == 0);
 	if (strstr(s, "sim_ntb_out_max") == NULL)
 		FUZZ_CHECK(a->sim.ncm_out_max == 0);
+	if (strstr(s, "sim_ntb_in_max") == NULL)
+		FUZZ_CHECK(a->sim.ncm_in_max == 0);
 	if (strstr(s, "sim_max_segment") == NULL)
 		FUZZ_CHECK(a->sim.cdc_max_segment == 0);
 	if (strstr(s, "ncm_tx_ndp") == NULL)
@@ -431,6 +435,9 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	if (c->ncm_out_max)
 		n += snprintf(buf + n, cap - n, ",sim_ntb_out_max=%u",
 			      c->ncm_out_max);
+	if (c->ncm_in_max)
+		n += snprintf(buf + n, cap - n, ",sim_ntb_in_max=%u",
+			      c->ncm_in_max);
 	if (c->cdc_max_segment)
 		n += snprintf(buf + n, cap - n, ",sim_max_segment=%u",
 			      c->cdc_max_segment);
