@@ -2059,6 +2059,8 @@ test_bad_devargs(void)
 		"net_ch39x_b,sim=ch397,sim_quirks=ndp_end",
 		"net_ch39x_b,sim=ncm,sim_quirks=ndp_end+",
 		"net_ch39x_b,sim=ncm,sim_ntb_out_max=1024",
+		"net_ch39x_b,sim=ncm,sim_ntb_in_max=65536",
+		"net_ch39x_b,sim=ecm,sim_ntb_in_max=32768",
 		"net_ch39x_b,sim=ecm,sim_max_segment=9217",
 		"net_ch39x_b,sim=ncm,ncm_tx_ndp=middle",
 		"net_ch39x_b,wire=tap:",
@@ -2817,6 +2819,56 @@ static const struct cdc_case cdc_ecm_zc = {
 	"sim=ecm,sim_max_segment=9014,sim_rate=unlimited,reconnect=off,"
 	"rx_copybreak=1000", 0, true, false,
 };
+/*
+ * A device announcing 64 KiB NTBs both ways (sim_ntb_in_max and
+ * sim_ntb_out_max) and a host asking for 63 KiB ones (xfer_size): a burst
+ * of 32 frames of 1514 bytes goes in one TX NTB, and the model's IN NTBs
+ * take more than the 10 such frames a 16 KiB one holds.
+ */
+static const struct cdc_case cdc_ncm_big_ntb = {
+	"sim=ncm,sim_ntb_in_max=65535,sim_ntb_out_max=65535,xfer_size=64512,"
+	"sim_rate=unlimited,reconnect=off", 0, false, false,
+};
+
+static void
+tc_ncm_big_ntb(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	struct rte_mbuf *tx[32], *rx[32];
+	struct rte_ether_addr ma, mb;
+	uint64_t tx0, rx0;
+	unsigned int i, n, sent;
+
+	cdc_up(a, b, "ncm big NTBs");
+	rte_eth_macaddr_get(a, &ma);
+	rte_eth_macaddr_get(b, &mb);
+	for (i = 0; i < RTE_DIM(tx); i++) {
+		tx[i] = make_frame(&mb, &ma, 1514, (uint8_t)i);
+		CHECK(tx[i] != NULL, "frame %u", i);
+	}
+	tx0 = xstat(a, "tx_ncm_ntbs");
+	rx0 = xstat(b, "rx_ncm_ntbs");
+	sent = rte_eth_tx_burst(a, 0, tx, RTE_DIM(tx));
+	rte_pktmbuf_free_bulk(tx + sent, RTE_DIM(tx) - sent);
+	CHECK(sent == RTE_DIM(tx), "sent %u of %u", sent,
+	      (unsigned int)RTE_DIM(tx));
+	n = rx_wait(b, rx, RTE_DIM(rx));
+	for (i = 0; i < n; i++) {
+		CHECK(rx[i]->pkt_len == 1514 && marker_seq(rx[i]) < 0 &&
+		      rte_pktmbuf_mtod(rx[i], const uint8_t *)[1513] ==
+		      (uint8_t)(i + 1513 * 7), "frame %u: %u bytes", i,
+		      rx[i]->pkt_len);
+	}
+	rte_pktmbuf_free_bulk(rx, n);
+	CHECK(n == RTE_DIM(rx), "received %u of %u", n,
+	      (unsigned int)RTE_DIM(rx));
+	CHECK(xstat(a, "tx_ncm_ntbs") - tx0 == 1, "TX NTBs %" PRIu64
+	      " for the burst, want 1", xstat(a, "tx_ncm_ntbs") - tx0);
+	CHECK(xstat(b, "rx_ncm_ntbs") - rx0 < 4, "RX NTBs %" PRIu64
+	      " for 32 frames of 1514 B: 16 KiB ones (4 or more)",
+	      xstat(b, "rx_ncm_ntbs") - rx0);
+}
+
 static const struct end_marks_case end_zlp = {
 	"sim=ch397,wire=loop", "tx_zlps",
 };
@@ -3195,6 +3247,8 @@ static const struct unit_test_case pmd_cases[] = {
 	CASE("cdc_ecm_faults", setup_cdc, teardown_ports, tc_cdc_faults,
 	     &cdc_ecm),
 	CASE("cdc_ncm_fast", setup_cdc, teardown_ports, tc_cdc_fast, &cdc_ncm),
+	CASE("ncm_big_ntb", setup_cdc, teardown_ports, tc_ncm_big_ntb,
+	     &cdc_ncm_big_ntb),
 	CASE("cdc_ncm_fast_zc", setup_cdc, teardown_ports, tc_cdc_fast,
 	     &cdc_ncm_zc),
 	CASE("cdc_ecm_fast", setup_cdc, teardown_ports, tc_cdc_fast, &cdc_ecm),

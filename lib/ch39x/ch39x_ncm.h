@@ -336,22 +336,22 @@ ch39x_ncm_tx_add_front(struct ch39x_ncm_tx *t, uint32_t len)
 {
 	uint32_t s = (uint32_t)t->next;
 
-	if (s != t->len) {
-		/*
-		 * The alignment gap, shorter than the divisor: one 8-byte
-		 * store when the divisor is at most 8 and the datagram that
-		 * follows (whose bytes the caller writes over the store's
-		 * rest) at least 8 bytes long, else memset. The one compare
-		 * against a bound set at init keeps a 1514-byte frame's
-		 * 2-byte gap (divisor 4) as cheap as it can be.
-		 */
-		if (__builtin_expect(len >= t->gap_store_min, 1)) {
-			uint64_t z = 0;
+	/*
+	 * The alignment gap, shorter than the divisor: one 8-byte store
+	 * when the divisor is at most 8 and the datagram that follows
+	 * (whose bytes the caller writes over the store's rest) at least 8
+	 * bytes long, else memset. The store is made whether there is a
+	 * gap or not (with none, the datagram covers it all: len + the gap
+	 * >= 8 keeps it inside the NTB), so that a 1514-byte frame's 2-byte
+	 * gap (divisor 4) costs what a 64-byte frame's none does: one
+	 * compare against a bound set at init and the store.
+	 */
+	if (__builtin_expect(len >= t->gap_store_min, 1)) {
+		uint64_t z = 0;
 
-			memcpy(t->buf + t->len, &z, sizeof(z));
-		} else {
-			memset(t->buf + t->len, 0, s - t->len);
-		}
+		memcpy(t->buf + t->len, &z, sizeof(z));
+	} else if (s != t->len) {
+		memset(t->buf + t->len, 0, s - t->len);
 	}
 	if (t->ntb32) {
 		ch39x_put_le32(t->ent, s);

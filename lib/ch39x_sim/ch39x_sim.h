@@ -70,6 +70,7 @@ struct ch39x_sim_config {
 	enum ch39x_framing framing;
 	uint16_t cdc_max_segment;	/* wMaxSegmentSize; 0: 1514 */
 	uint32_t ncm_out_max;		/* dwNtbOutMaxSize; 0: 16384 */
+	uint32_t ncm_in_max;		/* dwNtbInMaxSize; 0: 16384 */
 	uint32_t ncm_quirks;		/* CH39X_SIM_NCM_*, CH39X_SIM_RNDIS_* */
 	/*
 	 * CH39X_FRAMING_MBIM: an LTE/5G modem (§24) whose cable is the

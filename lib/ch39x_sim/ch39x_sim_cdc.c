@@ -536,7 +536,8 @@ sim_cdc_init(struct sim_dev *s)
 	s->ntbp.formats = (s->cfg.ncm_quirks & CH39X_SIM_NCM_NTB32_ONLY) ?
 		CH39X_NCM_FMT_NTB32_BIT :
 		(CH39X_NCM_FMT_NTB16_BIT | CH39X_NCM_FMT_NTB32_BIT);
-	s->ntbp.in_max_size = SIM_NCM_NTB_MAX;
+	s->ntbp.in_max_size = s->cfg.ncm_in_max ? s->cfg.ncm_in_max :
+		SIM_NCM_NTB_MAX;
 	s->ntbp.in_divisor = 4;
 	s->ntbp.in_alignment = 4;
 	s->ntbp.out_max_size = s->cfg.ncm_out_max ? s->cfg.ncm_out_max :

@@ -14,8 +14,10 @@
 # or longer are attached to their transfer, not copied); ch39x_ncm_bigtx
 # is the NCM pair with 63 KiB TX NTBs (xfer_size=64512 on a model whose
 # dwNtbOutMaxSize is 65535: a burst of 32 frames of 1514 bytes in one NTB;
-# the model's IN NTBs stay at its 16 KiB), which shows what the NTB's
-# fill, not the frame, costs per packet. Every function's
+# the model's IN NTBs stay at its 16 KiB) and ch39x_ncm_big the same with
+# a model whose dwNtbInMaxSize is 65535 too (sim_ntb_in_max; the PMD then
+# asks for 64512-byte IN NTBs: a burst in one NTB each way), which show
+# what the NTB's fill, not the frame, costs per packet. Every function's
 # self count is put in one layer by its object and source file:
 #   pmd    the PMD under test: drivers/net/ch39x and lib/ch39x (the
 #          device model's files excepted), or librte_net_null /
@@ -137,13 +139,16 @@ run() {
 	local c=$1 f=$2 s=$4 tag=$1-$2-$3 vdev pid i
 	case $c in
 	ch39x | ch39x_ncm | ch39x_ecm | ch39x_zc | ch39x_ncm_zc | ch39x_ecm_zc | \
-	ch39x_ncm_bigtx)
+	ch39x_ncm_bigtx | ch39x_ncm_big)
 		local sim=${c#ch39x_} extra=
 		sim=${sim%_zc}
 		case $c in ch39x | ch39x_zc) sim=ch398 ;; esac
 		case $c in *_zc) extra=,rx_copybreak=$zc_copybreak ;; esac
 		case $c in ch39x_ncm_bigtx)
 			sim=ncm extra=,sim_ntb_out_max=65535,xfer_size=64512 ;;
+		ch39x_ncm_big)
+			sim=ncm extra=,sim_ntb_out_max=65535,sim_ntb_in_max=65535
+			extra=$extra,xfer_size=64512 ;;
 		esac
 		vdev=(-d "$priv/pmd.so"
 			--vdev "net_ch39x0,sim=$sim,wire=pair:instr$$,sim_rate=unlimited$extra"
@@ -151,7 +156,8 @@ run() {
 	net_null) vdev=(--vdev "net_null0,size=$f" --vdev "net_null1,size=$f") ;;
 	net_ring) vdev=(--vdev net_ring0 --vdev net_ring1) ;;
 	*) echo "pmd_instr: unknown configuration $c (ch39x, ch39x_ncm," \
-		"ch39x_ecm, their _zc, ch39x_ncm_bigtx, net_null, net_ring)" >&2; exit 1 ;;
+		"ch39x_ecm, their _zc, ch39x_ncm_bigtx, ch39x_ncm_big, net_null," \
+		"net_ring)" >&2; exit 1 ;;
 	esac
 	# testpmd forwards until its standard input gives a line: SECONDS
 	# after it says it started (valgrind's start-up varies with the load;

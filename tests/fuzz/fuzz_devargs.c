@@ -73,11 +73,16 @@ check_args(const struct ch39x_args *a)
 		   c->framing == CH39X_FRAMING_ECM ||
 		   c->framing == CH39X_FRAMING_RNDIS ||
 		   c->framing == CH39X_FRAMING_MBIM);
-	FUZZ_CHECK((c->ncm_quirks & ~7u) == 0);
-	if (c->ncm_quirks || c->ncm_out_max)
+	FUZZ_CHECK((c->ncm_quirks & ~(7u | CH39X_SIM_RNDIS_SINGLE |
+				      CH39X_SIM_RNDIS_WIRELESS)) == 0);
+	if ((c->ncm_quirks & 7u) || c->ncm_out_max || c->ncm_in_max)
 		FUZZ_CHECK(c->framing == CH39X_FRAMING_NCM);
+	if (c->ncm_quirks & (CH39X_SIM_RNDIS_SINGLE | CH39X_SIM_RNDIS_WIRELESS))
+		FUZZ_CHECK(c->framing == CH39X_FRAMING_RNDIS);
 	FUZZ_CHECK(c->ncm_out_max == 0 ||
 		   (c->ncm_out_max >= 2048 && c->ncm_out_max <= 65535));
+	FUZZ_CHECK(c->ncm_in_max == 0 ||
+		   (c->ncm_in_max >= 2048 && c->ncm_in_max <= 65535));
 	FUZZ_CHECK(c->cdc_max_segment == 0 ||
 		   (c->framing != CH39X_FRAMING_VENDOR &&
 		    c->framing != CH39X_FRAMING_MBIM &&
@@ -182,6 +187,8 @@ check_absent(const char *s, const struct ch39x_args *a)
 		FUZZ_CHECK(a->sim.ncm_quirks == 0);
 	if (strstr(s, "sim_ntb_out_max") == NULL)
 		FUZZ_CHECK(a->sim.ncm_out_max == 0);
+	if (strstr(s, "sim_ntb_in_max") == NULL)
+		FUZZ_CHECK(a->sim.ncm_in_max == 0);
 	if (strstr(s, "sim_max_segment") == NULL)
 		FUZZ_CHECK(a->sim.cdc_max_segment == 0);
 	if (strstr(s, "ncm_tx_ndp") == NULL)
@@ -407,7 +414,8 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 		n += snprintf(buf + n, cap - n, ",sim=%s",
 			      c->framing == CH39X_FRAMING_NCM ? "ncm" :
 			      c->framing == CH39X_FRAMING_MBIM ? "mbim" :
-			      c->framing == CH39X_FRAMING_RNDIS ? "rndis" : "ecm");
+			      c->framing == CH39X_FRAMING_RNDIS ? "rndis" :
+			      "ecm");
 	if (c->mbim_apn[0])
 		n += snprintf(buf + n, cap - n, ",sim_apn=%s", c->mbim_apn);
 	if (c->mbim_user[0])
@@ -421,18 +429,34 @@ format_args(const struct ch39x_args *a, char *buf, size_t cap)
 	if (c->mbim_register_ms)
 		n += snprintf(buf + n, cap - n, ",sim_register_ms=%u",
 			      c->mbim_register_ms);
-	if (c->ncm_quirks)
-		n += snprintf(buf + n, cap - n, ",sim_quirks=%s%s%s%s%s",
-			      c->ncm_quirks & 1 ? "ndp_end" : "",
-			      (c->ncm_quirks & 1) && (c->ncm_quirks & 6) ?
-			      "+" : "",
-			      c->ncm_quirks & 2 ? "ntb32_only" : "",
-			      (c->ncm_quirks & 2) && (c->ncm_quirks & 4) ?
-			      "+" : "",
-			      c->ncm_quirks & 4 ? "no_max_datagram" : "");
+	if (c->ncm_quirks) {
+		static const struct {
+			uint32_t bit;
+			const char *name;
+		} q[] = {
+			{ CH39X_SIM_NCM_NDP_END, "ndp_end" },
+			{ CH39X_SIM_NCM_NTB32_ONLY, "ntb32_only" },
+			{ CH39X_SIM_NCM_NO_MAX_DGRAM, "no_max_datagram" },
+			{ CH39X_SIM_RNDIS_SINGLE, "rndis_single" },
+			{ CH39X_SIM_RNDIS_WIRELESS, "rndis_wireless" },
+		};
+		const char *sep = ",sim_quirks=";
+		unsigned int i;
+
+		for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+			if (!(c->ncm_quirks & q[i].bit))
+				continue;
+			n += snprintf(buf + n, cap - n, "%s%s", sep,
+				      q[i].name);
+			sep = "+";
+		}
+	}
 	if (c->ncm_out_max)
 		n += snprintf(buf + n, cap - n, ",sim_ntb_out_max=%u",
 			      c->ncm_out_max);
+	if (c->ncm_in_max)
+		n += snprintf(buf + n, cap - n, ",sim_ntb_in_max=%u",
+			      c->ncm_in_max);
 	if (c->cdc_max_segment)
 		n += snprintf(buf + n, cap - n, ",sim_max_segment=%u",
 			      c->cdc_max_segment);

@@ -655,14 +655,17 @@ defaults:
 		a->sim.speed = a->sim.pid == CH39X_PID_CH398 ?
 			CH39X_SPEED_SUPER : CH39X_SPEED_HIGH;
 	if ((a->sim.framing != CH39X_FRAMING_NCM &&
-	     ((a->sim.ncm_quirks & ~RNDIS_QUIRKS) || a->sim.ncm_out_max)) ||
+	     ((a->sim.ncm_quirks & ~RNDIS_QUIRKS) || a->sim.ncm_out_max ||
+	      a->sim.ncm_in_max)) ||
 	    (a->sim.framing != CH39X_FRAMING_RNDIS &&
 	     (a->sim.ncm_quirks & RNDIS_QUIRKS))) {
 		PMD_LOG(ERR, "%s describes the simulated NCM adapter (ndp_end, "
-			"ntb32_only, no_max_datagram; with %s: sim=ncm) or "
-			"the RNDIS one (rndis_single, rndis_wireless: "
-			"sim=rndis)", ch39x_devargs[CH39X_DA_sim_quirks].key,
-			ch39x_devargs[CH39X_DA_sim_ntb_out_max].key);
+			"ntb32_only, no_max_datagram; with %s and %s: "
+			"sim=ncm) or the RNDIS one (rndis_single, "
+			"rndis_wireless: sim=rndis)",
+			ch39x_devargs[CH39X_DA_sim_quirks].key,
+			ch39x_devargs[CH39X_DA_sim_ntb_out_max].key,
+			ch39x_devargs[CH39X_DA_sim_ntb_in_max].key);
 		return -EINVAL;
 	}
 	if (!a->real && a->sim.framing != CH39X_FRAMING_MBIM &&

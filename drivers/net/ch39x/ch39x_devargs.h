@@ -257,6 +257,13 @@ struct ch39x_args {
 	  "decimal integers 2048..65535", \
 	  "16384", \
 	  "`sim=ncm`: the model's dwNtbOutMaxSize.") SEP \
+	X(sim_ntb_in_max, sim.ncm_in_max, arg_uint, CH39X_NCM_NTB_MIN_SIZE, \
+	  65535, CH39X_DA_SIM | CH39X_DA_DECIMAL, \
+	  "<2048-65535>", \
+	  "decimal integers 2048..65535", \
+	  "16384", \
+	  "`sim=ncm`: the model's dwNtbInMaxSize (the RX NTB size the " \
+	  "host may ask for).") SEP \
 	X(sim_max_segment, sim.cdc_max_segment, arg_uint, 1514, 9216, \
 	  CH39X_DA_SIM | CH39X_DA_DECIMAL, \
 	  "<1514-9216>", \
