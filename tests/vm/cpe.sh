@@ -78,6 +78,8 @@ CPE_STRACE=$(param vmt_cpe_strace)
 # 1: in the 2 s each fixed TCP rate's iperf3 has left after its window, a
 # system-wide perf profile (cpu-clock samples, kernel and user), for both
 # routers: where the router's CPU goes, in cpe-profile-REP-ROUTER-RATE.txt
+# 1: a 2 s system-wide perf profile after each fixed TCP rate and inside
+# the UDP flood (cpe-profile-REP-ROUTER-LOAD.data, kallsyms.txt)
 CPE_PROFILE=$(param vmt_cpe_profile)
 # 0: only idle and CPE_RATES (no TCP maximum, no UDP flood): for pooling
 # more fixed-rate samples in the same time (tests/vm/cpe_pool.py); 2: the
@@ -741,6 +743,8 @@ udp() {
 	GEN_PIDS=$(kpktgend_pids)
 	measure "$1"
 	GEN_PIDS=""
+	# where the CPU goes in the flood itself (pktgen still sending)
+	[ "$CPE_PROFILE" = 1 ] && cpe_profile "$1"
 	nsx $LAN_NS /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
 	wait $pg
 	nsx $LAN_NS /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
