@@ -75,11 +75,10 @@ CPE_MODES=${CPE_MODES:-poll}
 # and 2 s after each fixed TCP rate's window (strace -c -f: slows the
 # process, so never inside a measured window)
 CPE_STRACE=$(param vmt_cpe_strace)
-# 1: in the 2 s each fixed TCP rate's iperf3 has left after its window, a
+# 1: in the 2 s each fixed TCP rate's iperf3 has left after its window,
+# and after the UDP flood's window with pktgen still sending, a
 # system-wide perf profile (cpu-clock samples, kernel and user), for both
-# routers: where the router's CPU goes, in cpe-profile-REP-ROUTER-RATE.txt
-# 1: a 2 s system-wide perf profile after each fixed TCP rate and inside
-# the UDP flood (cpe-profile-REP-ROUTER-LOAD.data, kallsyms.txt)
+# routers: where the router's CPU goes, in cpe-profile-REP-ROUTER-LOAD.data
 CPE_PROFILE=$(param vmt_cpe_profile)
 # 0: only idle and CPE_RATES (no TCP maximum, no UDP flood): for pooling
 # more fixed-rate samples in the same time (tests/vm/cpe_pool.py); 2: the
