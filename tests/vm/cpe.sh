@@ -75,9 +75,10 @@ CPE_MODES=${CPE_MODES:-poll}
 # and 2 s after each fixed TCP rate's window (strace -c -f: slows the
 # process, so never inside a measured window)
 CPE_STRACE=$(param vmt_cpe_strace)
-# 1: in the 2 s each fixed TCP rate's iperf3 has left after its window, a
+# 1: in the 2 s each fixed TCP rate's iperf3 has left after its window,
+# and after the UDP flood's window with pktgen still sending, a
 # system-wide perf profile (cpu-clock samples, kernel and user), for both
-# routers: where the router's CPU goes, in cpe-profile-REP-ROUTER-RATE.txt
+# routers: where the router's CPU goes, in cpe-profile-REP-ROUTER-LOAD.data
 CPE_PROFILE=$(param vmt_cpe_profile)
 # 0: only idle and CPE_RATES (no TCP maximum, no UDP flood): for pooling
 # more fixed-rate samples in the same time (tests/vm/cpe_pool.py); 2: the
@@ -741,6 +742,8 @@ udp() {
 	GEN_PIDS=$(kpktgend_pids)
 	measure "$1"
 	GEN_PIDS=""
+	# where the CPU goes in the flood itself (pktgen still sending)
+	[ "$CPE_PROFILE" = 1 ] && cpe_profile "$1"
 	nsx $LAN_NS /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
 	wait $pg
 	nsx $LAN_NS /bin/sh -c 'echo rem_device_all > /proc/net/pktgen/kpktgend_0'
