@@ -81,19 +81,80 @@ sim_run() {
 		jget "$priv/sim.json" 'j["app_cycles_per_pkt"]' >> "$priv/sim_$tag.cyc"
 	done
 }
+# pcap_frames FILE: 256 UDP flows LAN -> WAN as --bench-gen sends them
+# (192.168.1.101:10000+i -> 198.19.0.1:9, 60 bytes, checksums right), a
+# pcap file for net_pcap's infinite_rx.
+pcap_frames() {
+	python3 - "$1" <<-'PY'
+		import struct, sys
+		def csum(b):
+		    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+		    while s >> 16:
+		        s = (s & 0xffff) + (s >> 16)
+		    return ~s & 0xffff
+		src, dst = bytes([192, 168, 1, 101]), bytes([198, 19, 0, 1])
+		out = [struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)]
+		for i in range(256):
+		    udp = struct.pack("!HHHH", 10000 + i, 9, 26, 0) + bytes(18)
+		    ph = src + dst + struct.pack("!BBH", 0, 17, len(udp))
+		    c = csum(ph + udp) or 0xffff
+		    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
+		    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0,
+		                     64, 17, 0, src, dst)
+		    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+		    f = bytes.fromhex("020000000001020000000065") + b"\x08\x00" + ip + udp
+		    out.append(struct.pack("<IIII", 0, 0, len(f), len(f)) + f)
+		open(sys.argv[1], "wb").write(b"".join(out))
+	PY
+}
+# pcap_run TAG ARGS: one run of the router alone on one lcore, its LAN a
+# net_pcap port that replays pcap_frames without end (infinite_rx: every
+# RX burst full), its WAN a net_pcap port that drops what it is given
+# (no tx_pcap) and receives nothing: no generator, no simulated adapter,
+# the router the only bound. Appends the pps (WAN packets / elapsed),
+# the pps per second of the router thread's CPU (WAN packets /
+# thread_cpu_s: what it sustains on a core of its own, whatever share
+# of the machine it got) and the loop's ns per packet.
+pcap_run() {
+	local tag=$1
+	shift
+	timeout $((secs + 60)) "$cpe" --no-huge --no-pci -m 1024 -l 0 \
+		--file-prefix "cb_$id" \
+		--vdev "net_pcap0,rx_pcap=$priv/lan.pcap,infinite_rx=1" \
+		--vdev "net_pcap1,rx_pcap=$priv/empty.pcap" \
+		-- --lan 0=192.168.1.1/24 --wan 1=203.0.113.2/24 \
+		--route default,203.0.113.1 \
+		--neigh 203.0.113.1,02:00:00:00:00:99 \
+		--json --idle poll --duration "$secs" "$@" \
+		> "$priv/sim.json" 2> "$priv/sim.err" ||
+		{ tail "$priv/sim.err"; return 1; }
+	jget "$priv/sim.json" 'j["ports"][1]["tx"] / j["elapsed_s"]' >> "$priv/all_$tag"
+	jget "$priv/sim.json" 'j["ports"][1]["tx"] / j["thread_cpu_s"]' >> "$priv/all_$tag.cpu"
+	jget "$priv/sim.json" 'j["clean_cycles_per_pkt"] * 1e9 / j["tsc_hz"]' >> "$priv/all_$tag.ns"
+}
 # BASE=DIR: this build's router side by side with another build's
 # (DIR/ch39x-cpe with its PMD DIR/librte_net_ch39x.so, e.g. the commit
 # before a change), the simulated fast path and --no-flow-cache, the four
 # alternating run by run in a rotating order (the machine's load falls on
 # both alike);
 # medians printed (OUT/cpe_bench_base.txt), then exit.
+# BASE=DIR SRC=pcap: the same four with pcap_run's ports instead (the
+# router-bound figure; OUT/cpe_bench_base_pcap.txt).
 if [ -n "${BASE:-}" ]; then
 	[ -x "$BASE/ch39x-cpe" ] && [ -f "$BASE/librte_net_ch39x.so" ] ||
 		{ echo "cpe_bench: BASE=$BASE needs ch39x-cpe and librte_net_ch39x.so there"; exit 1; }
 	cp "$BASE/librte_net_ch39x.so" "$priv/base_pmd.so"
 	n=$runs; runs=1
 	tags="base_fast new_fast base_slow new_slow"
-	for tag in $tags; do : > "$priv/all_$tag"; : > "$priv/all_$tag.ns"; done
+	for tag in $tags; do
+		: > "$priv/all_$tag"; : > "$priv/all_$tag.ns"; : > "$priv/all_$tag.cpu"
+	done
+	txt=$out/cpe_bench_base.txt
+	if [ "${SRC:-sim}" = pcap ]; then
+		pcap_frames "$priv/lan.pcap"
+		head -c 24 "$priv/lan.pcap" > "$priv/empty.pcap"
+		txt=$out/cpe_bench_base_pcap.txt
+	fi
 	read -r -a order <<<"$tags"
 	for i in $(seq "$n"); do
 		# Each round starts one tag further on (rotated order): a
@@ -107,6 +168,10 @@ if [ -n "${BASE:-}" ]; then
 			if [ "${tag%_*}" = base ]; then
 				c=$BASE/ch39x-cpe
 			fi
+			if [ "${SRC:-sim}" = pcap ]; then
+				cpe=$c pcap_run "$tag" "${args[@]}"
+				continue
+			fi
 			cpe=$c sim_run_base "$tag" "${args[@]}"
 			cat "$priv/sim_$tag.pps" >> "$priv/all_$tag"
 			cat "$priv/sim_$tag.ns" >> "$priv/all_$tag.ns"
@@ -116,15 +181,30 @@ if [ -n "${BASE:-}" ]; then
 	# packets, those over 50 us, preempted, left out: steadier than the
 	# pps when the machine is shared).
 	for tag in $tags; do
-		printf '%-10s %s pps (median of %s: %s)\n' "$tag" \
+		printf '%-10s %.0f pps (median of %s: %s)\n' "$tag" \
 			"$(median < "$priv/all_$tag")" "$n" \
-			"$(paste -sd' ' "$priv/all_$tag")"
-	done | tee "$out/cpe_bench_base.txt"
+			"$(xargs printf '%.0f ' < "$priv/all_$tag")"
+	done | tee "$txt"
 	for tag in $tags; do
 		printf '%-10s %.1f ns/packet, loop (median of %s: %s)\n' "$tag" \
 			"$(median < "$priv/all_$tag.ns")" "$n" \
 			"$(xargs printf '%.1f ' < "$priv/all_$tag.ns")"
-	done | tee -a "$out/cpe_bench_base.txt"
+	done | tee -a "$txt"
+	[ -s "$priv/all_base_fast.cpu" ] || exit 0
+	for tag in $tags; do
+		printf '%-10s %s pps per router CPU second (median of %s: %s)\n' \
+			"$tag" "$(median < "$priv/all_$tag.cpu" | xargs printf '%.0f')" \
+			"$n" "$(xargs printf '%.0f ' < "$priv/all_$tag.cpu")"
+	done | tee -a "$txt"
+	# new/base round by round (the pair ran in the same round).
+	for k in "" .cpu .ns; do
+		for p in fast slow; do
+			paste "$priv/all_new_$p$k" "$priv/all_base_$p$k" |
+				awk '{print $1 / $2}' | median |
+				xargs printf 'new/base %s %s: %.3f (median of the rounds)\n' \
+					"$p" "${k:-.pps}"
+		done
+	done | tee -a "$txt"
 	exit 0
 fi
 

@@ -17,8 +17,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_mempool.h>
 
 #include "idle.h"
 #include "ports.h"
@@ -224,6 +227,55 @@ vlan_setup(struct cpe_router *r)
 	return 0;
 }
 
+/*
+ * rte_pktmbuf_pool_create's pool, its objects packed end to end. Without
+ * hugepages (--no-huge) a mempool keeps each object inside one 4 KB page;
+ * an mbuf of 2 KB data room (2.5 KB with its private area) then takes a
+ * page of its own, and every mbuf, its private area and its frame's
+ * first line fall in the same three L1 sets: a 12-way L1 keeps only 12
+ * bursts' packets there, and each node of the graph, visiting the burst's
+ * 32 after the node before it, found them evicted (doc/perf/cpe_graph.txt
+ * section 7: 18 L1 misses a packet on the slow path, 4 in the pre-graph
+ * router, which visits a packet once). The pages only matter for an
+ * object's IOVA; with IOVA as VA an object across two pages is contiguous
+ * there too, so the pool is made without that constraint
+ * (RTE_MEMPOOL_F_NO_IOVA_CONTIG), as rte_pktmbuf_pool_create_by_ops does
+ * it otherwise. With hugepages or physical addresses: unchanged.
+ */
+static struct rte_mempool *
+pool_create(const char *name, unsigned int n, unsigned int cache,
+	    uint16_t priv, uint16_t room, int socket)
+{
+	struct rte_pktmbuf_pool_private mbp = {
+		.mbuf_data_room_size = room,
+		.mbuf_priv_size = priv,
+	};
+	struct rte_mempool *mp;
+	int ret;
+
+	if (rte_eal_has_hugepages() || rte_eal_iova_mode() != RTE_IOVA_VA)
+		return rte_pktmbuf_pool_create(name, n, cache, priv, room,
+					       socket);
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) +
+		(unsigned int)priv + room, cache, sizeof(mbp), socket,
+		RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	if (mp == NULL)
+		return NULL;
+	ret = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(),
+					 NULL);
+	if (ret == 0) {
+		rte_pktmbuf_pool_init(mp, &mbp);
+		ret = rte_mempool_populate_default(mp);
+	}
+	if (ret < 0) {
+		rte_mempool_free(mp);
+		rte_errno = -ret;
+		return NULL;
+	}
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+}
+
 /* The mbufs: the rings and backlogs of every port, the schedulers',
  * the neighbour queues', in frames of the largest MTU. */
 static int
@@ -240,7 +292,7 @@ make_pool(struct cpe_router *r)
 	n = nb_all * (NB_DESC * 2 + RX_STASH + CPE_TXQ + CPE_BURST) *
 		per_frame + CPE_NEIGH_ENTRIES * (1 + CPE_NEIGH_QUEUE) + 4096 +
 		cpe_qos_mbufs(&o->qos) * per_frame;
-	r->dp->env.pool = rte_pktmbuf_pool_create("cpe_pool", n, 256,
+	r->dp->env.pool = pool_create("cpe_pool", n, 256,
 		CPE_MB_PRIV_SIZE,
 		(uint16_t)(o->data_room + RTE_PKTMBUF_HEADROOM),
 		(int)rte_socket_id());
