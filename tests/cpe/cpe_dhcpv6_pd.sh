@@ -41,16 +41,6 @@ extra_cleanup() {
 }
 cpe_lib_extra_cleanup=extra_cleanup
 R() { timeout 30 ip netns exec "$rt" "$@"; }
-# until SECS CMD...: CMD until it succeeds (SECS seconds at most).
-until_ok() {
-	local secs=$1 i
-	shift
-	for i in $(seq $((secs * 5))); do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	return 1
-}
 pfx_is() { [ "$(field "$(ctl /cpe/wan)" prefix6)" = "$1" ]; }
 
 # dhcpd6 POOL: the ISP's DHCPv6 server delegating POOL::/56 (one prefix),
@@ -141,7 +131,7 @@ check 'answered "$out" 3' "ping6 from $h1 to the WAN server ($(echo "$out" | gre
 # iperf3 TCP through the fast path.
 W iperf3 -s -1 -J -B 2001:db8:ffff::80 > "$priv/srv.json" 2>&1 &
 sp=$!
-until_ok 20 eval 'ip netns exec "$wan" ss -Hltn "sport = :5201" | grep -q .'
+listening "$wan" 5201
 hits0=$(field "$(ctl /cpe/stats)" fast_hits6)
 L timeout 30 iperf3 -6 -c 2001:db8:ffff::80 -t 3 -J > "$priv/cli.json" 2>&1
 wait "$sp"

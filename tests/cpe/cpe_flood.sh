@@ -279,7 +279,7 @@ services() {
 	serve "$rn" ${t}_rt tcp:2222 udp:5353
 	ip netns exec "$wn" timeout 600 iperf3 -s >/dev/null 2>&1 &
 	bg_pids="$bg_pids $!"
-	sleep 0.5
+	listening "$wn" 5201
 }
 # stream NS_LAN TAG: the established connection (a message every 50 ms,
 # the answers' times appended to $priv/stream_TAG.log).

@@ -67,7 +67,7 @@ run_mode() {
 	# --- TCP through NAT ------------------------------------------
 	W iperf3 -s -1 -J -B $WAN_H > "$priv/srv_$mode.json" 2>&1 &
 	local sp=$!
-	sleep 0.5
+	listening "$wan" 5201
 	L timeout 30 iperf3 -c $WAN_H -t 3 -J > "$priv/cli_$mode.json" 2>&1
 	wait $sp
 	rh=$(json "$priv/srv_$mode.json" 'j["start"]["connected"][0]["remote_host"]')

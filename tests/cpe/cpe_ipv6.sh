@@ -75,12 +75,8 @@ check 'answered "$out" 3' "dual stack: IPv4 ping through NAT to $WAN_H ($(echo "
 tcp_run() {
 	local tag=$1 secs=$2
 	W iperf3 -s -1 -J -B $WAN6_H > "$priv/srv_$tag.json" 2>&1 &
-	local sp=$! i
-	# The client starts once the server listens (a busy machine is slow).
-	for i in $(seq 100); do
-		ip netns exec "$wan" ss -Hltn 'sport = :5201' | grep -q . && break
-		sleep 0.1
-	done
+	local sp=$!
+	listening "$wan" 5201
 	L timeout 30 iperf3 -6 -c $WAN6_H -t "$secs" -J > "$priv/cli_$tag.json" 2>&1
 	wait $sp
 }

@@ -74,6 +74,26 @@ answered() {
 	r=$(echo "$1" | sed -n 's/.* \([0-9]\+\) received.*/\1/p')
 	[ "${r:-0}" -ge $(($2 > 1 ? $2 - 1 : 1)) ]
 }
+# until_ok SECS CMD...: CMD until it succeeds, SECS seconds at most (by
+# the clock: under TCG one try may take a second).
+until_ok() {
+	local end=$((SECONDS + $1)) i
+	local -
+	set +o pipefail
+	shift
+	for i in $(seq 1000); do
+		"$@" >/dev/null 2>&1 && return 0
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.3
+	done
+	return 1
+}
+# listening NETNS PORT [SECS]: until a TCP socket listens on PORT in NETNS
+# (an iperf3 server just started in the background: on a busy machine it
+# may take seconds, and a client started before gets "connection refused").
+listening() {
+	until_ok "${3:-20}" eval "ip netns exec '$1' ss -Hltn 'sport = :$2' | grep -q ."
+}
 # wait_file FILE SECS: until FILE exists (a helper's "ready"), bounded.
 wait_file() {
 	local i

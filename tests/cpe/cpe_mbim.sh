@@ -111,10 +111,7 @@ for i in range(5):
 		W timeout 60 iperf3 -s -1 -B $WAN_H -p 5276 -J \
 			> "$priv/iperf_s_$tag$dir.json" 2>&1 &
 		bg_pids="$bg_pids $!"
-		for i in $(seq 50); do
-			W ss -Hltn 'sport = :5276' | grep -q LISTEN && break
-			sleep 0.1
-		done
+		listening "$wan" 5276
 		r=
 		[ $dir = down ] && r=-R
 		timeout 60 ip netns exec "$lan" iperf3 -c $WAN_H -p 5276 -t 3 \

@@ -90,7 +90,7 @@ tcp_run() {
 	local tag=$1 secs=$2
 	W iperf3 -s -1 -J -B $WAN_H > "$priv/srv_$tag.json" 2>&1 &
 	local sp=$!
-	sleep 0.5
+	listening "$wan" 5201
 	L timeout 30 iperf3 -c $WAN_H -t "$secs" -J > "$priv/cli_$tag.json" 2>&1
 	wait $sp
 }

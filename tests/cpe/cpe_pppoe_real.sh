@@ -315,9 +315,9 @@ out=$(L ping -c 3 -i 0.3 -W 5 $SERVER 2>&1)
 check 'answered "$out" 3' "LAN -> the ISP's server through the session ($(echo "$out" | grep -o '[0-9]* received'))"
 W timeout 60 iperf3 -s -1 -B $SERVER -p 5275 > "$priv/iperf_s.log" 2>&1 &
 bg_pids="$bg_pids $!"
-sleep 0.5
+listening "$wan" 5275
 out=$(timeout 60 ip netns exec "$lan" iperf3 -c $SERVER -p 5275 -t 3 --connect-timeout 5000 2>&1)
-check 'echo "$out" | grep -q receiver' "iperf3 TCP LAN -> server in the session ($(echo "$out" | grep receiver | awk '{print $7, $8}'))"
+check 'echo "$out" | grep -q receiver' "iperf3 TCP LAN -> server in the session ($(echo "$out" | grep receiver | awk '{print $7, $8}')$(echo "$out" | grep -m1 'iperf3: error' || true))"
 ppp_if=$(ip -n "$rt" -br link show type ppp | awk '{print $1; exit}')
 out=$(ip netns exec "$rt" timeout 30 ping -c 3 -i 0.3 -W 5 -I "$ppp_if" $AC_IP 2>&1)
 check 'answered "$out" 3' "the router's Linux (pppd's $ppp_if) reaches the concentrator: replies go up in the session ($(echo "$out" | grep -o '[0-9]* received'))"
@@ -348,20 +348,6 @@ check '[ "$(field "$r" pppoe_rx_ctl)" -ge 3 ] && [ "$(field "$r" pppoe_rx_data)"
 sid1=$(field "$r" pppoe_session_id)
 
 # --- IPv6 over the session ----------------------------------------------------
-# until_ok SECS CMD...: CMD until it succeeds, SECS seconds at most (by
-# the clock: under TCG one try may take a second).
-until_ok() {
-	local end=$((SECONDS + $1)) i
-	local -
-	set +o pipefail
-	shift
-	for i in $(seq 1000); do
-		"$@" >/dev/null 2>&1 && return 0
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.3
-	done
-	return 1
-}
 pfx_is() { [ "$(field "$(ctl /cpe/wan)" prefix6)" = "$1" ]; }
 gw6_is() { [ "$(field "$(ctl /cpe/wan)" gateway6)" = "$1" ]; }
 # The RA's source: one of the concentrator's link-local addresses.
@@ -432,7 +418,7 @@ if ipv6_learnt "first session"; then
 	h0=$(field "$(ctl /cpe/stats)" fast_hits6)
 	W timeout 60 iperf3 -s -1 -J -B $SERVER6 -p 5276 > "$priv/iperf6_s.json" 2>&1 &
 	bg_pids="$bg_pids $!"
-	until_ok 20 eval 'ip netns exec "$wan" ss -Hltn "sport = :5276" | grep . >/dev/null'
+	listening "$wan" 5276
 	timeout 60 ip netns exec "$lan" iperf3 -6 -c $SERVER6 -p 5276 -t 3 \
 		--connect-timeout 5000 -J > "$priv/iperf6_c.json" 2>&1
 	rh=$(json "$priv/iperf6_s.json" 'j["start"]["connected"][0]["remote_host"]')
