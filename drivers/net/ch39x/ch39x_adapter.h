@@ -64,8 +64,7 @@ struct ch39x_rndis_dev {
 	uint32_t speed;			/* Mbit/s, 0: unknown */
 	bool link;
 	bool speed_query;		/* ask GEN_LINK_SPEED again */
-	uint64_t last_ctrl_tsc;		/* the last sign of life, for keepalives */
-	uint64_t last_data_xfers;	/* bulk transfers at the tick's last look */
+	uint64_t last_ctrl_tsc;		/* the last exchange, for keepalives */
 	struct ch39x_rndis_tx tx_tpl;	/* TX builder as configured */
 	struct ch39x_rndis_ctrl_stats st;
 	uint8_t resp[CH39X_RNDIS_RESP_MAX];	/* last: not reset at init */

@@ -37,7 +37,7 @@
 /* Answers read while waiting for one completion (Linux: 10, 20 ms apart). */
 #define RN_TRIES	10
 #define RN_RETRY_US	20000
-/* A KEEPALIVE after this much silence on the control and data channels. */
+/* A KEEPALIVE after this much silence on the control channel. */
 #define RN_KEEPALIVE_S	5
 
 static const char *
@@ -290,33 +290,9 @@ rndis_notify(struct ch39x_adapter *ad, const struct ch39x_xfer *x)
 }
 
 /*
- * Bulk transfers the port finished in both directions: data the device
- * took or gave is a sign of life as good as a control answer. Read
- * without a lock from the queues' lcore counters (aligned words).
- */
-static uint64_t
-rn_data_xfers(const struct ch39x_adapter *ad)
-{
-	uint64_t n = 0;
-
-	if (ad->rxq != NULL)
-		n += __atomic_load_n(&ad->rxq->c.usb_xfers, __ATOMIC_RELAXED);
-	if (ad->txq != NULL)
-		n += __atomic_load_n(&ad->txq->c.usb_xfers, __ATOMIC_RELAXED);
-	return n;
-}
-
-/*
- * KEEPALIVE after RN_KEEPALIVE_S of silence on the control channel and
- * the data path, as the specification asks of a host (a keepalive when
- * nothing came from the device, control or data); a device that does not
- * complete it is RESET and its filter and list sent again
- * (AddressingReset). Not while data moves: the exchange is synchronous
- * control transfers on EAL's interrupt thread, whose libusb wait reaps
- * the bulk transfers there too (holding libusb's event lock against the
- * forwarding lcore) and which waited up to 500 ms behind a flood's
- * traffic in the VM (doc/perf/rndis_fwd.txt); Linux's rndis_host sends
- * none at all.
+ * KEEPALIVE after RN_KEEPALIVE_S of silence on the control channel, as
+ * the specification asks of a host; a device that does not complete it
+ * is RESET and its filter and list sent again (AddressingReset).
  */
 static void
 rndis_tick(struct ch39x_adapter *ad)
@@ -324,15 +300,9 @@ rndis_tick(struct ch39x_adapter *ad)
 	uint64_t now = rte_get_timer_cycles();
 	uint8_t b[CH39X_RNDIS_RESET_LEN];
 	struct ch39x_rndis_msg m;
-	uint64_t data = rn_data_xfers(ad);
 	uint32_t n;
 	int rc;
 
-	if (data != ad->rndis.last_data_xfers) {
-		ad->rndis.last_data_xfers = data;
-		ad->rndis.last_ctrl_tsc = now;
-		return;
-	}
 	if (now - ad->rndis.last_ctrl_tsc <
 	    (uint64_t)RN_KEEPALIVE_S * rte_get_timer_hz())
 		return;
