@@ -155,6 +155,10 @@ echo "fuzz: built ${harnesses[*]} in $out"
 
 # ---- run ----
 mkdir -p "$out/artifacts" "$out/logs"
+# $out/failures.txt: each failed harness with the lines that say why
+# (scripts/fuzz_report.sh), for the end of scripts/test.sh's log; emptied
+# before the runs, so that no earlier run's report outlives it.
+: > "$out/failures.txt"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()
@@ -184,9 +188,6 @@ for h in "${harnesses[@]}"; do
 	printf '%-12s %12s %10s  %s\n' "$h" "${execs:-?}" "$ncorp" "$result"
 done
 
-# $out/failures.txt: each failed harness with the lines that say why
-# (scripts/fuzz_report.sh), for the end of scripts/test.sh's log.
-: > "$out/failures.txt"
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "fuzz: failures in ${failed[*]}; inputs in $out/artifacts/:" >&2
 	ls -1 "$out/artifacts/" >&2 || true
