@@ -207,6 +207,7 @@ perf_cpu() {
 # pg_run IFNAME SIZE DSTMAC: pktgen on IFNAME for PERF_SECS (bounded: no
 # count, stopped by time)
 pg_setup() {
+	PG_DEV=$1
 	echo "rem_device_all" > $PG/kpktgend_0
 	echo "add_device $1" > $PG/kpktgend_0
 	echo "count 0" > "$PG/$1"
@@ -245,6 +246,11 @@ window() {
 	c1=$(eval "$3")
 	t1=$(up)
 	s1=$(cpu_snap)
+	# A source that stopped by itself (pktgen stops a device that loses
+	# its carrier) makes the sample a wrong one: say so in perf.txt.
+	[ "$1" = pg_start ] && ! grep -qE "Running:.* $PG_DEV( |\$)" $PG/kpktgend_0 &&
+		echo "[warn] $PERF_CELL: pktgen no longer ran $PG_DEV at the window's end ($(grep Result: "$PG/$PG_DEV"))" |
+		tee -a /out/perf.txt > /dev/console
 	[ "$PERF_PROFILE" = 1 ] && [ -n "$PROF_TAG" ] &&
 		sys_profile "perf-profile-$PROF_TAG.data"
 	perf_step "$PERF_CELL: source stops ($2)"
@@ -280,11 +286,6 @@ diag() {
 		perf_line "[diag] $1: no usbmon ($um) or tracefs"
 		return 0
 	fi
-	echo 0 > $tr/tracing_on
-	echo function > $tr/current_tracer
-	echo "dummy_timer usb_hcd_giveback_urb usb_submit_urb" \
-		> $tr/set_ftrace_filter
-	echo 4096 > $tr/buffer_size_kb
 	echo > $tr/trace
 	echo 1 > $tr/tracing_on
 	timeout 2 cat "$um" > /tmp/usbmon.txt
@@ -307,18 +308,35 @@ diag() {
 		if (fn != "") n[fn "@cpu" cpu]++ }
 		END { for (k in n) printf "%s=%.0f/s ", k, n[k] / 2 }' $tr/trace |
 		tr ' ' '\n' | sort | tr '\n' ' ')
-	echo nop > $tr/current_tracer
 	perf_line "[diag] $1 $u; ftrace: $f"
 	rm -f /tmp/usbmon.txt
 }
 
 # diag_traffic KEY PATH: diag with pktgen (as set up) sending meanwhile;
-# nothing (no start, no stop) when diag would not look
+# nothing (no start, no stop) when diag would not look. The function
+# tracer is chosen before pktgen starts and dropped after it stops, its
+# filter set first: switching tracers rewrites the kernel's text under
+# stop_machine, and choosing "function" before the filter traces every
+# kernel function for a moment. Done while kpktgend_0 spun on CPU 0 (and
+# unfiltered), the guest of 2026-12-07 02:33 hung for good ("rcu_preempt
+# self-detected stall on CPU", no timer on CPU 0 for 20 s) at its first
+# diag.
 diag_traffic() {
 	[ "$PERF_DIAG" = 1 ] && [ "${PERF_ROUND:-0}" = 0 ] || return 0
+	tr=/sys/kernel/debug/tracing
+	if [ -d $tr ]; then
+		echo 0 > $tr/tracing_on
+		echo "dummy_timer usb_hcd_giveback_urb usb_submit_urb" \
+			> $tr/set_ftrace_filter
+		echo 4096 > $tr/buffer_size_kb
+		echo function > $tr/current_tracer
+	fi
+	perf_step "$1: diag (tracer armed)"
 	pg_start
 	diag "$1" "$2"
 	pg_stop
+	[ -d $tr ] && echo nop > $tr/current_tracer
+	perf_step "$1: diag done"
 }
 
 # spin_start CPU / spin_stop: a busy loop on CPU (kernel_spin)
@@ -512,7 +530,18 @@ perf_pmd() {
 		return
 	fi
 	# net_ch39x taking the device resets the gadget's link: pktgen on a
-	# netdev without carrier sends nothing (bounded wait).
+	# netdev without carrier sends nothing, and stops (bounded waits).
+	# The gadget's carrier can still read 1 from before that reset
+	# (2026-12-07: a window began 1.5 s after testpmd, the link went and
+	# came back, pktgen had stopped: 0 frames/s): with net_ch39x, first
+	# the port's link-up event (the function's connection notification
+	# comes once it is connected again), then the carrier.
+	i=0
+	while [ "$TP_DRV" = net_ch39x0 ] &&
+	      ! grep -q "link state change event" "$TP_LOG" && [ $i -lt 100 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
 	i=0
 	while [ "$(cat "/sys/class/net/$gif/carrier" 2>/dev/null)" != 1 ] &&
 	      [ $i -lt 100 ]; do
