@@ -85,6 +85,88 @@ DPDK_PMDS=/run/dpdk-pmds-all
 XDP_PROG=$(cd /host && ls usr/lib/*/bpf/xsk_def_xdp_prog.o 2>/dev/null | head -n 1)
 XDP_PROG=${XDP_PROG:+/$XDP_PROG}
 
+# perf_step TEXT: where the measurement is now, a "[perf-step] UPTIME
+# TEXT" console line (not in perf.txt) and /tmp/perf.step for perf_watch.
+# Also called inside $(window ...): hence the console, not stdout.
+perf_step() {
+	echo "$(up) $1" > /tmp/perf.step
+	echo "[perf-step] $(up) $1" > /dev/console
+}
+
+# perf_watch: while /tmp/perf.watch exists, every 10 s: when one step has
+# lasted PERF_STALL seconds, perf_stall's picture of the guest, again
+# every PERF_STALL seconds while it lasts. (A guest that cannot run this
+# loop prints nothing: that silence is itself the finding.)
+PERF_STALL=${PERF_STALL:-90}	# perf.conf's (run.sh's PERF_STALL)
+perf_watch() {
+	last=""
+	since=$(up)
+	while [ -f /tmp/perf.watch ]; do
+		sleep 10
+		cur=$(cat /tmp/perf.step 2>/dev/null)
+		now=$(up)
+		if [ "$cur" != "$last" ]; then
+			last=$cur
+			since=$now
+		elif awk -v a="$now" -v b="$since" -v l="$PERF_STALL" \
+			'BEGIN { exit !(a - b >= l) }'; then
+			perf_stall "$cur" "$since" "$now"
+			since=$now
+		fi
+	done
+}
+
+stall_line() {
+	echo "[perf-stall] $*" > /dev/console
+}
+
+# perf_stall STEP SINCE NOW: "[perf-stall]" console lines: the step, each
+# CPU's user/system/softirq/idle share over 2 s, the tasks running (R) or
+# waiting uninterruptibly (D) and every shell, sleep and cat with where it
+# waits (wchan) and its kernel stack, pktgen's thread and devices, the
+# netdevs' carrier and counters, the softirq counts, the kernel log's tail.
+perf_stall() {
+	stall_line "step '$1' unchanged since uptime $2 (now $3); load $(cat /proc/loadavg)"
+	a=$(grep '^cpu[0-9]' /proc/stat)
+	sleep 2
+	b=$(grep '^cpu[0-9]' /proc/stat)
+	printf '%s\n%s\n' "$a" "$b" | awk '{ if ($1 in u) {
+		t = 0; for (i = 2; i <= 9; i++) t += $i - v[$1, i]
+		if (t <= 0) t = 1
+		printf "%s user %d%% system %d%% irq %d%% softirq %d%% idle %d%%\n", $1,
+			100 * ($2 + $3 - v[$1, 2] - v[$1, 3]) / t,
+			100 * ($4 - v[$1, 4]) / t, 100 * ($7 - v[$1, 7]) / t,
+			100 * ($8 - v[$1, 8]) / t, 100 * ($5 - v[$1, 5]) / t
+		} else { u[$1] = 1; for (i = 2; i <= 9; i++) v[$1, i] = $i } }' |
+		while read -r l; do stall_line "$l"; done
+	for d in /proc/[0-9]*; do
+		st=$(cut -d' ' -f3 "$d/stat" 2>/dev/null)
+		c=$(cat "$d/comm" 2>/dev/null)
+		case "$st:$c" in
+		R:*|D:*|*:sh|*:sleep|*:cat|*:kpktgend_*|*:ksoftirqd*) ;;
+		*) continue ;;
+		esac
+		stall_line "task ${d#/proc/} $c state $st cpu $(cut -d' ' -f39 "$d/stat" 2>/dev/null) wchan $(cat "$d/wchan" 2>/dev/null)"
+		[ "$c" = sh ] || [ "$st" = D ] || [ "$c" = kpktgend_0 ] || continue
+		head -n 8 "$d/stack" 2>/dev/null | while read -r l; do
+			stall_line "  $l"
+		done
+	done
+	for f in "$PG"/*; do
+		[ -f "$f" ] || continue
+		case $f in */pgctrl) continue ;; esac
+		grep -E "Running|Stopped|Result|pkts-sofar|errors" "$f" 2>/dev/null |
+			while read -r l; do stall_line "pktgen ${f##*/}: $l"; done
+	done
+	for n in /sys/class/net/*; do
+		[ "${n##*/}" = lo ] && continue
+		stall_line "netdev ${n##*/} $(cat "$n/operstate") carrier $(cat "$n/carrier" 2>/dev/null) rx $(cat "$n/statistics/rx_packets") tx $(cat "$n/statistics/tx_packets") tx_dropped $(cat "$n/statistics/tx_dropped")"
+	done
+	grep -E "NET_RX|NET_TX|TIMER|HRTIMER" /proc/softirqs |
+		while read -r l; do stall_line "softirqs $l"; done
+	dmesg | tail -n 10 | while read -r l; do stall_line "dmesg $l"; done
+}
+
 perf_line() {	# text
 	echo "$1" >> /out/perf.txt
 	echo "[perf] $1"
@@ -125,6 +207,7 @@ perf_cpu() {
 # pg_run IFNAME SIZE DSTMAC: pktgen on IFNAME for PERF_SECS (bounded: no
 # count, stopped by time)
 pg_setup() {
+	PG_DEV=$1
 	echo "rem_device_all" > $PG/kpktgend_0
 	echo "add_device $1" > $PG/kpktgend_0
 	echo "count 0" > "$PG/$1"
@@ -151,18 +234,28 @@ cpu_snap() {
 # receiver and the CPUs before and after a PERF_SECS window; prints
 # "frames/s cpu0-busy% cpu1-busy% testpmd%"
 window() {
+	perf_step "$PERF_CELL: source starts ($1)"
 	eval "$1"
+	perf_step "$PERF_CELL: source started"
 	sleep 1
 	s0=$(cpu_snap)
 	c0=$(eval "$3")
 	t0=$(up)
+	perf_step "$PERF_CELL: window of $PERF_SECS s"
 	sleep "$PERF_SECS"
 	c1=$(eval "$3")
 	t1=$(up)
 	s1=$(cpu_snap)
+	# A source that stopped by itself (pktgen stops a device that loses
+	# its carrier) makes the sample a wrong one: say so in perf.txt.
+	[ "$1" = pg_start ] && ! grep -qE "Running:.* $PG_DEV( |\$)" $PG/kpktgend_0 &&
+		echo "[warn] $PERF_CELL: pktgen no longer ran $PG_DEV at the window's end ($(grep Result: "$PG/$PG_DEV"))" |
+		tee -a /out/perf.txt > /dev/console
 	[ "$PERF_PROFILE" = 1 ] && [ -n "$PROF_TAG" ] &&
 		sys_profile "perf-profile-$PROF_TAG.data"
+	perf_step "$PERF_CELL: source stops ($2)"
 	eval "$2"
+	perf_step "$PERF_CELL: source stopped"
 	echo "$c0 $c1 $t0 $t1 $s0 $s1" | awk '{ dt = $4 - $3;
 		j0 = $11 - $6; j1 = $13 - $8; b0 = 0; b1 = 0;
 		if (j0 > 0) b0 = 100 * (1 - ($10 - $5) / j0);
@@ -193,11 +286,6 @@ diag() {
 		perf_line "[diag] $1: no usbmon ($um) or tracefs"
 		return 0
 	fi
-	echo 0 > $tr/tracing_on
-	echo function > $tr/current_tracer
-	echo "dummy_timer usb_hcd_giveback_urb usb_submit_urb" \
-		> $tr/set_ftrace_filter
-	echo 4096 > $tr/buffer_size_kb
 	echo > $tr/trace
 	echo 1 > $tr/tracing_on
 	timeout 2 cat "$um" > /tmp/usbmon.txt
@@ -220,9 +308,35 @@ diag() {
 		if (fn != "") n[fn "@cpu" cpu]++ }
 		END { for (k in n) printf "%s=%.0f/s ", k, n[k] / 2 }' $tr/trace |
 		tr ' ' '\n' | sort | tr '\n' ' ')
-	echo nop > $tr/current_tracer
 	perf_line "[diag] $1 $u; ftrace: $f"
 	rm -f /tmp/usbmon.txt
+}
+
+# diag_traffic KEY PATH: diag with pktgen (as set up) sending meanwhile;
+# nothing (no start, no stop) when diag would not look. The function
+# tracer is chosen before pktgen starts and dropped after it stops, its
+# filter set first: switching tracers rewrites the kernel's text under
+# stop_machine, and choosing "function" before the filter traces every
+# kernel function for a moment. Done while kpktgend_0 spun on CPU 0 (and
+# unfiltered), the guest of 2026-12-07 02:33 hung for good ("rcu_preempt
+# self-detected stall on CPU", no timer on CPU 0 for 20 s) at its first
+# diag.
+diag_traffic() {
+	[ "$PERF_DIAG" = 1 ] && [ "${PERF_ROUND:-0}" = 0 ] || return 0
+	tr=/sys/kernel/debug/tracing
+	if [ -d $tr ]; then
+		echo 0 > $tr/tracing_on
+		echo "dummy_timer usb_hcd_giveback_urb usb_submit_urb" \
+			> $tr/set_ftrace_filter
+		echo 4096 > $tr/buffer_size_kb
+		echo function > $tr/current_tracer
+	fi
+	perf_step "$1: diag (tracer armed)"
+	pg_start
+	diag "$1" "$2"
+	pg_stop
+	[ -d $tr ] && echo nop > $tr/current_tracer
+	perf_step "$1: diag done"
 }
 
 # spin_start CPU / spin_stop: a busy loop on CPU (kernel_spin)
@@ -242,13 +356,33 @@ prof_tag() {
 		PROF_TAG="$SPEED-$1-$(echo "$2" | tr ',=' '+.')-$3-$4"
 }
 
+# pg_start: pktgen's "start", in the background (the write returns when
+# every device has stopped). pg_stop: "stop", again every 0.2 s until that
+# write has returned (bounded: 10 s, then the writer is killed and a
+# "[perf-step]" line says so). One "stop" is not enough: kpktgend polls
+# its control word every 100 ms and takes a stop before a start posted in
+# the same pass, so a stop written within ~100 ms of the start (diag's
+# start/stop pair without PERF_DIAG, 2026-12-07) left pktgen sending with
+# no end and the start's writer, and with it the run, waiting for ever
+# (dmesg "pktgen: interface: usb0 is already stopped", the device
+# "Running" with "Result: Starting").
 pg_start() {
 	echo start > $PG/pgctrl &
 	PG_PID=$!
 }
 pg_stop() {
-	echo stop > $PG/pgctrl
-	wait $PG_PID 2>/dev/null
+	i=0
+	while [ $i -lt 50 ]; do
+		echo stop > $PG/pgctrl
+		sleep 0.2
+		kill -0 "$PG_PID" 2>/dev/null || break
+		i=$((i + 1))
+	done
+	if kill -0 "$PG_PID" 2>/dev/null; then
+		perf_step "pktgen did not stop in 10 s; its start's writer killed"
+		kill "$PG_PID" 2>/dev/null
+	fi
+	wait "$PG_PID" 2>/dev/null
 }
 
 # host-side netdev of the kernel driver bound to PATH's interface 0
@@ -293,6 +427,7 @@ tp_rx() {
 perf_kernel() {
 	kl=$6
 	[ "${7:-}" = spin ] && kl=$6+spin
+	perf_step "$SPEED $1 $kl: kdrv_up $2"
 	if ! kdrv_up "$2"; then
 		result FAIL "perf-$1-$kl" "no $6 netdev with carrier on $2"
 		return
@@ -305,12 +440,12 @@ perf_kernel() {
 	for s in $PERF_SIZES; do
 		pg_setup "$3" "$s" "$5"
 		prof_tag "$1" "$kl" "$s" g2h
+		PERF_CELL="$SPEED $1 $kl size=$s g2h"
 		g2h=$(window pg_start pg_stop "nstat $kif rx_packets")
-		pg_start
-		diag "$SPEED $1 $kl size=$s g2h" "$2"
-		pg_stop
+		diag_traffic "$SPEED $1 $kl size=$s g2h" "$2"
 		pg_setup "$kif" "$s" "$4"
 		prof_tag "$1" "$kl" "$s" h2g
+		PERF_CELL="$SPEED $1 $kl size=$s h2g"
 		h2g=$(window pg_start pg_stop "nstat $3 rx_packets")
 		PROF_TAG=""
 		perf_val "$SPEED $1 $kl size=$s" "$g2h" "$h2g"
@@ -383,6 +518,7 @@ perf_pmd() {
 	label=$5
 	TP_PLUGIN=$6
 	TP_DRV=$7
+	perf_step "$SPEED $pn $label: testpmd starts"
 	# Enough mbufs for every PMD: net_af_xdp fills its fill ring (2048
 	# descriptors) from the pool.
 	if ! tp_start "perf-$pn-$label" "$8" --total-num-mbufs=16384 \
@@ -394,7 +530,18 @@ perf_pmd() {
 		return
 	fi
 	# net_ch39x taking the device resets the gadget's link: pktgen on a
-	# netdev without carrier sends nothing (bounded wait).
+	# netdev without carrier sends nothing, and stops (bounded waits).
+	# The gadget's carrier can still read 1 from before that reset
+	# (2026-12-07: a window began 1.5 s after testpmd, the link went and
+	# came back, pktgen had stopped: 0 frames/s): with net_ch39x, first
+	# the port's link-up event (the function's connection notification
+	# comes once it is connected again), then the carrier.
+	i=0
+	while [ "$TP_DRV" = net_ch39x0 ] &&
+	      ! grep -q "link state change event" "$TP_LOG" && [ $i -lt 100 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
 	i=0
 	while [ "$(cat "/sys/class/net/$gif/carrier" 2>/dev/null)" != 1 ] &&
 	      [ $i -lt 100 ]; do
@@ -405,18 +552,16 @@ perf_pmd() {
 	for s in $PERF_SIZES; do
 		pg_setup "$gif" "$s" "$hmac"
 		prof_tag "$pn" "$label" "$s" g2h
+		PERF_CELL="$SPEED $pn $label size=$s g2h"
 		g2h=$(window pg_start pg_stop tp_rx)
-		if [ "$PERF_DIAG" = 1 ] && [ "${PERF_ROUND:-0}" = 0 ]; then
-			pg_start
-			diag "$SPEED $pn $label size=$s g2h" \
-				"$(echo "$8" | sed -n 's/.*path=\([^,]*\).*/\1/p')"
-			pg_stop
-		fi
+		diag_traffic "$SPEED $pn $label size=$s g2h" \
+			"$(echo "$8" | sed -n 's/.*path=\([^,]*\).*/\1/p')"
 		echo "stop" >&3
 		echo "set fwd txonly" >&3
 		echo "set txpkts $s" >&3
 		sleep 0.5
 		prof_tag "$pn" "$label" "$s" h2g
+		PERF_CELL="$SPEED $pn $label size=$s h2g"
 		h2g=$(window 'echo start >&3' 'echo stop >&3' "nstat $gif rx_packets")
 		PROF_TAG=""
 		echo "set fwd rxonly" >&3
@@ -573,6 +718,10 @@ perf_run() {
 		return
 	fi
 	rm -f $PERF_VALS $PERF_CPU
+	: > /tmp/perf.watch
+	perf_step "perf starts"
+	perf_watch &
+	PERF_WATCH_PID=$!
 	[ -f /out/perf.csv ] ||
 		echo "speed,dev,driver,size,dir,median,min,max,n,cpu0,cpu1,testpmd" > /out/perf.csv
 	echo "[guest] perf starts at uptime $(up) s: drivers $PERF_DRIVERS, sizes $PERF_SIZES, xdp_prog=$XDP_PROG"
@@ -596,5 +745,8 @@ perf_run() {
 		perf_app ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:02
 		perf_app ecm 1209:0002 "$P2" "$N2" 02:00:00:00:01:02
 	fi
+	rm -f /tmp/perf.watch
+	kill "$PERF_WATCH_PID" 2>/dev/null
+	wait "$PERF_WATCH_PID" 2>/dev/null
 	echo "[guest] perf done at uptime $(up) s"
 }
