@@ -47,11 +47,6 @@ GLOBALS = {
         'the configuration the nodes take at init() (rte_graph gives '
         'init() no argument)',
     ('main.c', 'opts'): 'the configuration (the options)',
-    ('control/ctl.c', 'the_box'):
-        'the telemetry mailbox for the callers that get no argument: the '
-        'signal handler (POSIX gives a handler only the signal number) '
-        'and, before DPDK 24.11 (no rte_telemetry_register_cmd_arg), the '
-        'telemetry callbacks',
 }
 
 DEF_RE = re.compile(r'^([A-Za-z_]\w*)\(')

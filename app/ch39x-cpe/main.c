@@ -12,7 +12,6 @@
  * a signal or --duration, the statistics at exit.
  */
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +24,6 @@
 #include "graph.h"
 #include "loop.h"
 #include "opts.h"
-
-static void
-on_signal(int sig)
-{
-	RTE_SET_USED(sig);
-	cpe_ctl_stop();
-}
 
 /*
  * The router's options (after "--", or none): 0 to run, 1 when done
@@ -102,13 +94,15 @@ main(int argc, char **argv)
 	if (eal_argv == NULL)
 		return 1;
 	rte_openlog_stream(stderr);
-	rc = rte_eal_init(eal_argc, eal_argv);
+	/* Before EAL's threads start: they inherit the mask, and a signal
+	 * waits in the loop's signalfd (control/ctl.c) whatever its time. */
+	rc = cpe_ctl_block_signals();
+	if (rc == 0)
+		rc = rte_eal_init(eal_argc, eal_argv);
 	if (rc < 0) {
 		fprintf(stderr, "ch39x-cpe: EAL initialisation failed: %s\n",
 			rte_strerror(rte_errno));
 	} else {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
 		rc = cpe_router_run(&opts);
 		rte_eal_cleanup();
 	}

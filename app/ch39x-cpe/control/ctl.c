@@ -6,10 +6,17 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <sys/signalfd.h>
+
+#include <rte_errno.h>
+#include <rte_memzone.h>
 
 #include "ctl.h"
 #include "idle.h"
@@ -36,7 +43,9 @@ struct cpe_ctl {
 	pthread_mutex_t lock;
 	/* Counted on telemetry threads, folded into the loop's by it. */
 	uint64_t bad_requests;
-	uint32_t quit;			/* __atomic: cpe_ctl_stop() */
+	/* SIGINT and SIGTERM (blocked: cpe_ctl_block_signals()), read by
+	 * the loop; -1 once closed. */
+	int sig_fd;
 	struct cpe_router *r;		/* to wake its loop (idle.h) */
 #ifndef CPE_TEL_ARG
 	/* The registered commands, for tel_noarg() to find a callback. */
@@ -46,21 +55,42 @@ struct cpe_ctl {
 #endif
 };
 
+#ifndef CPE_TEL_ARG
 /*
- * The mailbox, for the callers that carry no argument: the signal
- * handler (a POSIX handler gets only the signal's number), and before
- * DPDK 24.11 the telemetry callbacks (rte_telemetry_register_cmd()
- * passes none; from 24.11 rte_telemetry_register_cmd_arg() hands them
- * the mailbox). The control plane's one file-scope pointer: only this
- * file reads it; the router itself is reached through arguments.
+ * Before DPDK 24.11 the telemetry callbacks get no argument
+ * (rte_telemetry_register_cmd(); from 24.11
+ * rte_telemetry_register_cmd_arg() hands them the mailbox): they find it
+ * by name, as DPDK's objects are found (rte_graph_lookup(),
+ * rte_mempool_lookup()), in a memzone of one pointer that
+ * cpe_ctl_init() fills. No file-scope pointer; signals need none either
+ * (a signalfd the loop reads, cpe_ctl_poll()).
  */
-static struct cpe_ctl *the_box;
+#define CTL_MZ			"cpe_ctl_box"
 
 static struct cpe_ctl *
 box(void)
 {
-	return __atomic_load_n(&the_box, __ATOMIC_ACQUIRE);
+	const struct rte_memzone *mz = rte_memzone_lookup(CTL_MZ);
+
+	return mz == NULL ? NULL :
+		__atomic_load_n((struct cpe_ctl **)mz->addr, __ATOMIC_ACQUIRE);
 }
+
+static int
+box_publish(struct cpe_ctl *c)
+{
+	const struct rte_memzone *mz = rte_memzone_reserve(CTL_MZ,
+		sizeof(c), SOCKET_ID_ANY, 0);
+
+	if (mz == NULL) {
+		fprintf(stderr, "ch39x-cpe: no memzone for the telemetry "
+			"mailbox: %s\n", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	__atomic_store_n((struct cpe_ctl **)mz->addr, c, __ATOMIC_RELEASE);
+	return 0;
+}
+#endif
 
 /* An error reply: what is wrong, and what is allowed instead. */
 static int
@@ -200,8 +230,9 @@ cpe_ctl_poll(struct cpe_router *r)
 {
 	struct cpe_ctl *c = r->ctl;
 	uint32_t posted = BOX_POSTED;
+	struct signalfd_siginfo si;
 
-	if (__atomic_load_n(&c->quit, __ATOMIC_RELAXED) != 0)
+	if (c->sig_fd >= 0 && read(c->sig_fd, &si, sizeof(si)) == sizeof(si))
 		r->quit = true;
 	if (__atomic_load_n(&c->bad_requests, __ATOMIC_RELAXED) != 0)
 		r->st.ctl_errors += __atomic_exchange_n(&c->bad_requests, 0,
@@ -268,28 +299,54 @@ cpe_ctl_register(struct cpe_ctl *c, const struct cpe_ctl_cmd *cmds,
 	return 0;
 }
 
+/* The signals that stop the router: SIGINT and SIGTERM. */
+static void
+stop_set(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+}
+
+int
+cpe_ctl_block_signals(void)
+{
+	sigset_t set;
+
+	stop_set(&set);
+	return -pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 int
 cpe_ctl_init(struct cpe_router *r)
 {
+	sigset_t set;
+	int rc;
+
 	r->ctl = calloc(1, sizeof(*r->ctl));
 	if (r->ctl == NULL)
 		return -ENOMEM;
 	pthread_mutex_init(&r->ctl->lock, NULL);
 	r->ctl->r = r;
-	__atomic_store_n(&the_box, r->ctl, __ATOMIC_RELEASE);
+	/* Signals that came during EAL's start wait in it (blocked). */
+	stop_set(&set);
+	r->ctl->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (r->ctl->sig_fd < 0) {
+		rc = -errno;
+		fprintf(stderr, "ch39x-cpe: signalfd: %s\n", strerror(-rc));
+		return rc;
+	}
+#ifndef CPE_TEL_ARG
+	return box_publish(r->ctl);
+#else
 	return 0;
+#endif
 }
 
-/* Async-signal-safe: a flag and an eventfd write. */
-void
-cpe_ctl_stop(void)
+int
+cpe_ctl_signal_fd(const struct cpe_router *r)
 {
-	struct cpe_ctl *c = box();
-
-	if (c == NULL)
-		return;
-	__atomic_store_n(&c->quit, 1, __ATOMIC_RELEASE);
-	cpe_idle_kick(c->r);
+	return r->ctl != NULL ? r->ctl->sig_fd : -1;
 }
 
 void
@@ -297,6 +354,10 @@ cpe_ctl_close(struct cpe_router *r)
 {
 	/* Telemetry keeps its commands and the mailbox they were given
 	 * (never freed): a late command finds no loop to take it and is
-	 * answered "router busy". */
-	RTE_SET_USED(r);
+	 * answered "router busy". Its signalfd closes: signals stay
+	 * blocked until the exit. */
+	if (r->ctl != NULL && r->ctl->sig_fd >= 0) {
+		close(r->ctl->sig_fd);
+		r->ctl->sig_fd = -1;
+	}
 }

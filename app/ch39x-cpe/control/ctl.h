@@ -84,9 +84,14 @@ int cpe_ctl_no_params(struct cpe_ctl *c, struct rte_tel_data *d,
 int cpe_ctl_init(struct cpe_router *r);
 void cpe_ctl_poll(struct cpe_router *r);
 void cpe_ctl_close(struct cpe_router *r);
-/* Asks the loop to stop (from a signal handler, which gets no argument:
- * ctl.c's file-scope pointer to the mailbox). */
-void cpe_ctl_stop(void);
+/*
+ * SIGINT and SIGTERM blocked in the calling thread and the threads it
+ * starts after (main(), before EAL's): cpe_ctl_init() opens a signalfd
+ * for them, cpe_ctl_poll() reads it and stops the loop, the idle wait
+ * watches it (cpe_ctl_signal_fd(), -1 before cpe_ctl_init()). 0 or <0.
+ */
+int cpe_ctl_block_signals(void);
+int cpe_ctl_signal_fd(const struct cpe_router *r);
 
 /* The commands' files: each registers its commands with the mailbox
  * (loop.c calls them after cpe_ctl_init()). */

@@ -28,8 +28,8 @@
  * what other parts asked with cpe_idle_wake_by(), and IDLE_WAIT_MAX_MS,
  * which bounds how late housekeeping (aging, ARP probes) runs while
  * nothing arrives. Descriptors that should end a wait (a TAP) are added
- * with cpe_idle_watch_fd(); other threads and signal handlers end it with
- * cpe_idle_kick().
+ * with cpe_idle_watch_fd() (a TAP, the signals' signalfd); other threads
+ * end it with cpe_idle_kick().
  */
 
 #include <errno.h>
@@ -178,7 +178,7 @@ cpe_idle_watch_fd(struct cpe_router *r, int fd)
 }
 
 /*
- * Any thread, and signal handlers (write(2) is async-signal-safe): ends
+ * Any thread (an eventfd write, async-signal-safe too): ends
  * the forwarding thread's interrupt wait, or its next one. Edge-triggered:
  * every write is an event, the counter is never read.
  */

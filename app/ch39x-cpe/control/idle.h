@@ -19,7 +19,7 @@ int cpe_idle_create(struct cpe_router *r);
 void cpe_idle_init(struct cpe_router *r);	/* the forwarding thread */
 void cpe_idle(struct cpe_router *r, uint32_t got, uint64_t deadline);
 void cpe_idle_wake_by(struct cpe_router *r, uint64_t tsc);
-void cpe_idle_kick(struct cpe_router *r);	/* any thread, signals */
+void cpe_idle_kick(struct cpe_router *r);	/* any thread */
 int cpe_idle_watch_fd(struct cpe_router *r, int fd);
 bool cpe_idle_want_intr(const struct cpe_router *r, uint16_t port_id);
 bool cpe_idle_intr_refused(struct cpe_router *r, uint16_t port_id);

@@ -180,6 +180,11 @@ forward(struct cpe_router *r)
 	last_hk = start - hz / 1000;
 	r->start = start;
 	cpe_idle_init(r);
+	/* SIGINT and SIGTERM end an interrupt wait too. */
+	if (cpe_idle_watch_fd(r, cpe_ctl_signal_fd(r)) != 0)
+		fprintf(stderr, "ch39x-cpe: the signals' descriptor is not in "
+			"the idle wait: SIGTERM waits for the next wake-up "
+			"(at most 1 s)\n");
 	while (!r->quit) {
 		t0 = rte_rdtsc();
 		r->dp->env.now = t0;
@@ -321,7 +326,7 @@ cpe_router_run(struct cpe_opts *o)
 	r->dp->env.now = rte_rdtsc();
 	for (i = 0; i < CPE_MAX_PORTS; i++)
 		r->dp->tap_fd[i] = -1;
-	/* The mailbox first: a signal during the setup stops the loop. */
+	/* The mailbox first: its signalfd holds a signal of the setup. */
 	rc = cpe_ctl_init(r);
 	if (rc == 0)
 		rc = setup(r);

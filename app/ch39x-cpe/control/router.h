@@ -18,8 +18,8 @@
  * control plane's own state. One exists, made by cpe_router_run()
  * (loop.c) and handed to every function as an argument; the telemetry
  * callbacks reach the loop through ctl.c's mailbox only (their argument
- * from DPDK 24.11; before, and for the signal handler, which carries
- * none, ctl.c's pointer to it).
+ * from DPDK 24.11; before, which passes none, ctl.c's pointer to it);
+ * SIGINT and SIGTERM through a signalfd the loop reads (ctl.h).
  */
 
 #include <stdbool.h>
