@@ -275,6 +275,7 @@ cpe_graph_close(struct cpe_router *r)
 	if (r->graph != NULL)
 		rte_graph_destroy(dp->graph_id);
 	r->graph = NULL;
+	cpe_dp_set(NULL);	/* the router frees dp next (loop.c) */
 	cpe_qos_free(dp->qos);
 	cpe_fragdp_free(dp->frag);
 	cpe_fwdp_free(dp->fw);

@@ -203,9 +203,23 @@ cpe_hotplug_close(struct cpe_router *r)
 	const struct cpe_ifaces *ifs = &r->dp->ifs;
 	uint16_t k;
 
-	for (k = 0; r->hp != NULL && k < ifs->nb_phys; k++)
-		if (!ifs->phys[k].gone)
-			callbacks(r->hp, ifs->phys[k].id, false);
+	int rc = 0;
+
+	if (r->hp == NULL)
+		return;
+	for (k = 0; k < ifs->nb_phys; k++)
+		if (!ifs->phys[k].gone && callbacks(r->hp, ifs->phys[k].id,
+						    false) != 0)
+			rc = -1;
+	/* A callback still registered may yet run on the interrupt
+	 * thread: then its state stays (and says so). */
+	if (rc != 0) {
+		fprintf(stderr, "ch39x-cpe: a port's event callback could not "
+			"be removed; its state is kept until the exit\n");
+		return;
+	}
+	free(r->hp);
+	r->hp = NULL;
 }
 
 static bool

@@ -123,6 +123,18 @@ cpe_idle_create(struct cpe_router *r)
 	return 0;
 }
 
+/* After the loop, once no thread can kick (cpe_ctl_close()). */
+void
+cpe_idle_free(struct cpe_router *r)
+{
+	if (r->idle == NULL)
+		return;
+	if (r->idle->kick_fd >= 0)
+		close(r->idle->kick_fd);
+	free(r->idle);
+	r->idle = NULL;
+}
+
 /* Whether a port's start asks it for Rx interrupts (router ports). */
 bool
 cpe_idle_want_intr(const struct cpe_router *r, uint16_t port_id)

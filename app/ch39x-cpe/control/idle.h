@@ -16,6 +16,7 @@
 #include "router.h"
 
 int cpe_idle_create(struct cpe_router *r);
+void cpe_idle_free(struct cpe_router *r);
 void cpe_idle_init(struct cpe_router *r);	/* the forwarding thread */
 void cpe_idle(struct cpe_router *r, uint32_t got, uint64_t deadline);
 void cpe_idle_wake_by(struct cpe_router *r, uint64_t tsc);

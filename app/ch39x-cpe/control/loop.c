@@ -339,5 +339,9 @@ cpe_router_run(struct cpe_opts *o)
 	cpe_ports_close(r);
 	cpe_wan_mbim_free(r);
 	cpe_wan_free(r);
+	cpe_idle_free(r);
+	free(r->trace);
+	free(r->dp);
+	free(r);
 	return rc;
 }
