@@ -36,6 +36,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'scripts'))
+from file_graph import Graph  # noqa: E402  (scripts/: the same circles)
+
 MAX_FILE = 600
 MAX_FUNC = 80
 LAYER_NAMES = {0: 'lib', 1: 'datapath (tables)', 2: 'datapath (nodes)',
@@ -202,47 +206,13 @@ def scan(app):
                 faults.append('%s (%s) depends on %s (%s), a higher layer: '
                               '%s' % (m, LAYER_NAMES[mod_layer[m]], t,
                                       LAYER_NAMES[mod_layer[t]], why))
-    for scc in circles(deps):
+    for scc in Graph.circles(sorted(deps), deps):
         faults.append('circle among %s: %s' % (
             ', '.join(sorted(scc)),
             '; '.join('%s -> %s (%s)' % (m, t, deps[m][t])
                       for m in sorted(scc) for t in sorted(deps[m])
                       if t in scc)))
     return faults, deps, mod_layer
-
-
-def circles(deps):
-    """The strongly connected components of more than one module."""
-    index, low, stack, on, out = {}, {}, [], set(), []
-    counter = [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in deps.get(v, {}):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            scc = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                scc.append(w)
-                if w == v:
-                    break
-            if len(scc) > 1:
-                out.append(scc)
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(deps):
-        if v not in index:
-            visit(v)
-    return out
 
 
 def dot(deps, mod_layer):
