@@ -118,7 +118,11 @@ pcap_frames() {
 pcap_run() {
 	local tag=$1
 	shift
-	timeout $((secs + 60)) "$cpe" --no-huge --no-pci -m 1024 -l 0 \
+	local mem=(--no-huge)
+
+	# BENCH_HUGE=1: in the hugepages bench_cpe_gen mounted (bench_lib.sh).
+	[ "${BENCH_HUGE:-0}" != 1 ] || mem=(--huge-dir "$priv/huge")
+	timeout $((secs + 60)) "$cpe" "${mem[@]}" --no-pci -m 1024 -l 0 \
 		--file-prefix "cb_$id" \
 		--vdev "net_pcap0,rx_pcap=$priv/lan.pcap,infinite_rx=1" \
 		--vdev "net_pcap1,rx_pcap=$priv/empty.pcap" \
