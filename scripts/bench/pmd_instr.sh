@@ -261,6 +261,7 @@ python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" 
 import collections, os, sys
 
 from callgrind import inlined_addrs, parse
+from callgrind import model_share as share_of_model
 
 priv, out, short, long_, top, rev = sys.argv[1:7]
 frames, configs = sys.argv[7].split(), sys.argv[8].split()
@@ -395,22 +396,7 @@ for cfg in configs:
                                           set(a[1]) | set(b[1]) for c in arc}:
             lay[k] = layer(cfg, k, files)
         arcw = {arc: b[1][arc] - a[1][arc] for arc in set(a[1]) | set(b[1])}
-        model_share = {}
-        for _ in range(100):
-            tot = collections.Counter()
-            mod = collections.Counter()
-            for (caller, callee), w in arcw.items():
-                if lay[callee] != "pmd" or w <= 0 or caller == callee:
-                    continue
-                tot[callee] += w
-                mod[callee] += w * (1.0 if lay[caller] == "model" else
-                                    model_share.get(caller, 0.0))
-            new = {k: mod[k] / tot[k] for k in tot if mod[k] > 0}
-            done = set(new) == set(model_share) and all(
-                abs(new[k] - model_share[k]) < 1e-9 for k in new)
-            model_share = new
-            if done:
-                break
+        model_share = share_of_model(arcw, lay)
         per = collections.Counter()
         fns = collections.Counter()
         for k in set(a[0]) | set(b[0]):
