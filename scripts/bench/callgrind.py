@@ -112,6 +112,23 @@ def parse(path, inlined=None, instrs=None, calls=None):
     return selfc, arcs, files
 
 
+def parse_fwd(prefix, inlined=None, instrs=None, calls=None):
+    """parse() of a testpmd run's forwarding lcore, whose profiles
+    (--separate-threads=yes) are PREFIX.out-NN: of the threads other
+    than the main one (-01, EAL's initialisation), the one that ran the
+    most; the others wait in system calls."""
+    import glob
+    files = [f for f in glob.glob(f"{prefix}.out-*")
+             if not f.endswith("-01")]
+
+    def total(f):
+        for line in open(f):
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+        return 0
+    return parse(max(files, key=total), inlined, instrs, calls)
+
+
 def model_share(arcw, lay):
     """The device model's share of each PMD function (benchmarks of the
     simulated device): lib/ch39x serves the model too (the NCM

@@ -40,22 +40,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from callgrind import inlined_addrs, model_share, parse  # noqa: E402
+from callgrind import inlined_addrs, model_share, parse_fwd  # noqa: E402
 
 SUBMIT = ("sim_submit", "lu_submit")
-
-
-def fwd_profile(d, tag, inlined, instrs, calls):
-    """The forwarding lcore's profile (pmd_instr.sh's parse_fwd())."""
-    files = [f for f in glob.glob(f"{d}/{tag}.out-*")
-             if not f.endswith("-01")]
-
-    def total(f):
-        for line in open(f):
-            if line.startswith(("summary:", "totals:")):
-                return int(line.split()[1])
-        return 0
-    return parse(max(files, key=total), inlined, instrs, calls)
 
 
 def layer(key, files):
@@ -75,8 +62,8 @@ def per_packet(d, cfg, fr, copy_addrs):
     runs = []
     for lab in ("short", "long"):
         ins, calls = collections.Counter(), collections.Counter()
-        selfc, arcs, files = fwd_profile(d, f"{cfg}-{fr}-{lab}", None, ins,
-                                         calls)
+        selfc, arcs, files = parse_fwd(f"{d}/{cfg}-{fr}-{lab}", None, ins,
+                                       calls)
         pk = int(open(f"{d}/{cfg}-{fr}-{lab}.pkts").read())
         runs.append((selfc, arcs, files, ins, calls, pk))
     (sa, aa, fa, ia, ca, pa), (sb, ab, fb, ib, cb, pb) = runs
