@@ -1456,11 +1456,17 @@ round_trip(struct ch39x_ncm_tx_cfg *c, unsigned int ntbs)
 			if (rng() % 8 == 0)
 				break;		/* end of burst */
 			f = ch39x_ncm_tx_check(&t, len);
-			/* The inline answer is the full check's. */
+			/*
+			 * The inline answer is the full check's, and so is
+			 * the refusal it records (the close reason).
+			 */
+			t.refused = CH39X_NCM_FIT_OK;
 			ok &= ch39x_ncm_tx_fits(&t, len) ==
 			      (f == CH39X_NCM_FIT_OK);
+			ok &= t.refused == f;
 			ok &= !ch39x_ncm_tx_fits(&t, 0) &&
 			      !ch39x_ncm_tx_fits(&t, maxd + 1);
+			ok &= t.refused == f;
 			if (f != CH39X_NCM_FIT_OK)
 				break;
 			lens[n] = len;

@@ -313,13 +313,25 @@ ch39x_ncm_tx_fits_fast(const struct ch39x_ncm_tx *t, uint32_t len)
 
 /*
  * ch39x_ncm_tx_check() == CH39X_NCM_FIT_OK, with the common case
- * answered inline; anything else, and every refusal, by the full check.
+ * answered inline, and the refusal that closes a full NTB too (once per
+ * NTB when frames are long: 4 in a burst of 32 x 1514 bytes in 16 KiB);
+ * anything else by the full check. That refusal: a front NDP with room
+ * and a datagram of a size an empty NTB takes (1..max_dgram), so that
+ * the fast answer's no can only be its last test, the NTB's end: the
+ * full check's FIT_FULL (its FIT_MAX_DGRAMS cannot be, as max_entries
+ * is at most dev_max_dgrams when the device sets one; init), recorded
+ * as it would.
  */
 static inline bool
 ch39x_ncm_tx_fits(struct ch39x_ncm_tx *t, uint32_t len)
 {
 	if (__builtin_expect(ch39x_ncm_tx_fits_fast(t, len), 1))
 		return true;
+	if (!t->ndp_at_end && len - 1u < t->max_dgram &&
+	    t->n < t->max_entries) {
+		t->refused = CH39X_NCM_FIT_FULL;
+		return false;
+	}
 	return ch39x_ncm_tx_check(t, len) == CH39X_NCM_FIT_OK;
 }
 

@@ -26,7 +26,7 @@ def _sub(tok, last):
     return int(tok, 0)
 
 
-def parse(path, inlined=None, instrs=None):
+def parse(path, inlined=None, instrs=None, calls=None):
     """(self, arcs, files) of the profile at PATH, its first event
     (instructions) only:
     self   Counter of self counts by (object, function);
@@ -41,7 +41,9 @@ def parse(path, inlined=None, instrs=None):
     instrs, a Counter when given, gets the self counts by (object,
     function, instruction address) of a profile made with
     --dump-instr=yes (positions "instr line"; the address as in the
-    object's file, as objdump shows it)."""
+    object's file, as objdump shows it).
+    calls, a Counter when given, gets the number of calls of each call
+    arc, by the arcs' key."""
     names = {"ob": {}, "fl": {}, "fn": {}}
     selfc = collections.Counter()
     arcs = collections.Counter()
@@ -87,6 +89,9 @@ def parse(path, inlined=None, instrs=None):
             # inclusive cost, not the caller's own.
             if line.startswith("calls="):
                 in_call = True
+                if calls is not None:
+                    calls[(ob, fn), (cob or ob, cfn)] += \
+                        int(line[6:].split()[0])
                 continue
             if not line or not (line[0].isdigit() or line[0] in "+-*"):
                 continue
@@ -106,6 +111,51 @@ def parse(path, inlined=None, instrs=None):
                     instrs[(ob, fn, pos[0])] += cost
     return selfc, arcs, files
 
+
+def parse_fwd(prefix, inlined=None, instrs=None, calls=None):
+    """parse() of a testpmd run's forwarding lcore, whose profiles
+    (--separate-threads=yes) are PREFIX.out-NN: of the threads other
+    than the main one (-01, EAL's initialisation), the one that ran the
+    most; the others wait in system calls."""
+    import glob
+    files = [f for f in glob.glob(f"{prefix}.out-*")
+             if not f.endswith("-01")]
+
+    def total(f):
+        for line in open(f):
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+        return 0
+    return parse(max(files, key=total), inlined, instrs, calls)
+
+
+def model_share(arcw, lay):
+    """The device model's share of each PMD function (benchmarks of the
+    simulated device): lib/ch39x serves the model too (the NCM
+    personality builds and parses NTBs with ch39x_ncm.c), so such a
+    function's self count and calls are the model's in the share of its
+    inclusive count that the model's calls into it make, the calls of a
+    function partly the model's counting in that part, down the call
+    graph (to a fixed point: the graph may have cycles). arcw: the call
+    arcs' inclusive counts, lay: each function's layer ("pmd", "model",
+    ...). Returns {function: share} for the functions with one."""
+    share = {}
+    for _ in range(100):
+        tot = collections.Counter()
+        mod = collections.Counter()
+        for (caller, callee), w in arcw.items():
+            if lay[callee] != "pmd" or w <= 0 or caller == callee:
+                continue
+            tot[callee] += w
+            mod[callee] += w * (1.0 if lay[caller] == "model" else
+                                share.get(caller, 0.0))
+        new = {k: mod[k] / tot[k] for k in tot if mod[k] > 0}
+        done = set(new) == set(share) and all(
+            abs(new[k] - share[k]) < 1e-9 for k in new)
+        share = new
+        if done:
+            break
+    return share
 
 
 _INSN = re.compile(r"^\s+([0-9a-f]+):\t(\S+)\s*(.*)$")

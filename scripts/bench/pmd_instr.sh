@@ -260,7 +260,8 @@ python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" 
 	"$calib" <<'PY'
 import collections, os, sys
 
-from callgrind import inlined_addrs, parse
+from callgrind import inlined_addrs, parse, parse_fwd
+from callgrind import model_share as share_of_model
 
 priv, out, short, long_, top, rev = sys.argv[1:7]
 frames, configs = sys.argv[7].split(), sys.argv[8].split()
@@ -320,20 +321,9 @@ def copies(cfg, fr):
 calib = {fr: copy_cost(fr) for fr in frames}
 
 
-def parse_fwd(tag, inlined=None, instrs=None):
-    """The forwarding lcore's profile: of the threads other than the main
-    one (-01, EAL's initialisation), the one that ran the most; the others
-    wait in system calls."""
-    import glob
-    files = [f for f in glob.glob(f"{priv}/{tag}.out-*")
-             if not f.endswith("-01")]
-
-    def total(f):
-        for line in open(f):
-            if line.startswith(("summary:", "totals:")):
-                return int(line.split()[1])
-        return 0
-    return parse(max(files, key=total), inlined, instrs)
+def fwd(tag, inlined=None, instrs=None):
+    """The forwarding lcore's profile of run TAG (callgrind.parse_fwd())."""
+    return parse_fwd(f"{priv}/{tag}", inlined, instrs)
 
 
 def is_copy_file(fi):
@@ -376,8 +366,8 @@ for cfg in configs:
     for fr in frames:
         ia, ib = collections.Counter(), collections.Counter()
         sa, sb = collections.Counter(), collections.Counter()
-        a = parse_fwd(f"{cfg}-{fr}-short", ia, sa)
-        b = parse_fwd(f"{cfg}-{fr}-long", ib, sb)
+        a = fwd(f"{cfg}-{fr}-short", ia, sa)
+        b = fwd(f"{cfg}-{fr}-long", ib, sb)
         files = {**a[2], **b[2]}
         dp = packets(f"{cfg}-{fr}-long") - packets(f"{cfg}-{fr}-short")
         if dp <= 0:
@@ -395,22 +385,7 @@ for cfg in configs:
                                           set(a[1]) | set(b[1]) for c in arc}:
             lay[k] = layer(cfg, k, files)
         arcw = {arc: b[1][arc] - a[1][arc] for arc in set(a[1]) | set(b[1])}
-        model_share = {}
-        for _ in range(100):
-            tot = collections.Counter()
-            mod = collections.Counter()
-            for (caller, callee), w in arcw.items():
-                if lay[callee] != "pmd" or w <= 0 or caller == callee:
-                    continue
-                tot[callee] += w
-                mod[callee] += w * (1.0 if lay[caller] == "model" else
-                                    model_share.get(caller, 0.0))
-            new = {k: mod[k] / tot[k] for k in tot if mod[k] > 0}
-            done = set(new) == set(model_share) and all(
-                abs(new[k] - model_share[k]) < 1e-9 for k in new)
-            model_share = new
-            if done:
-                break
+        model_share = share_of_model(arcw, lay)
         per = collections.Counter()
         fns = collections.Counter()
         for k in set(a[0]) | set(b[0]):

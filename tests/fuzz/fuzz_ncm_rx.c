@@ -763,9 +763,23 @@ run_round_trip(const uint8_t *data, size_t size)
 		 * The inline fast answer is the full check's (NCM: it knows
 		 * nothing of MBIM's sessions).
 		 */
-		if (!s.cfg.ips)
+		if (!s.cfg.ips) {
+			enum ch39x_ncm_fit was = s.t->refused;
+
+			/*
+			 * And it records a refusal as the check does (the
+			 * close reason): the record cleared before, put back
+			 * after.
+			 */
+			s.t->refused = CH39X_NCM_FIT_OK;
 			FUZZ_CHECK(ch39x_ncm_tx_fits(s.t, len) ==
 				   (r == CH39X_NCM_FIT_OK));
+			FUZZ_CHECK(s.t->refused ==
+				   (r == CH39X_NCM_FIT_BAD_LEN ||
+				    r == CH39X_NCM_FIT_TOO_BIG ?
+				    CH39X_NCM_FIT_OK : r));
+			s.t->refused = was;
+		}
 		if (r == CH39X_NCM_FIT_BAD_LEN) {
 			FUZZ_CHECK(len == 0);
 			continue;
