@@ -10,7 +10,11 @@
 # through NAT pass with cpe_netns's assertions (0 % loss, over 1 MB at
 # the WAN server, which sees the router's WAN address), pings after a
 # pause are answered within a generous bound, and the exit statistics
-# (JSON) show the mode and its sleeps or interrupt waits. Functional, not
+# (JSON) show the mode and its sleeps or interrupt waits. The WAN cable
+# is 10 Mbit/s: a UDP flood of 100 Mbit/s LAN -> WAN fills its backlog,
+# and the statistics show the LAN port held back (port_rx's back-pressure)
+# and the loop sleeping on the full backlog (TX waits) instead of reading
+# and dropping, while the WAN server still receives. Functional, not
 # timing: the bounds hold on a loaded machine; CPU figures are the
 # benchmark's (scripts/bench/cpe_cpu.sh).
 #
@@ -23,7 +27,7 @@ cpe_lib_init cpe_idle "$@"
 LAN_RT=192.168.51.1 LAN_H=192.168.51.2 WAN_RT=203.0.113.2 WAN_H=203.0.113.1
 cat > "$priv/cpe.conf" <<CONF
 vdev net_ch39x0,wire=tap:$tl
-vdev net_ch39x1,wire=tap:$tw
+vdev net_ch39x1,wire=tap:$tw,link_speed=10
 lan 0=$LAN_RT/24
 wan 1=$WAN_RT/24
 route default,$WAN_H
@@ -74,9 +78,24 @@ run_mode() {
 	rx=$(json "$priv/srv_$mode.json" 'int(j["end"]["sum_received"]["bytes"])')
 	check '[ "$rh" = "$WAN_RT" ] && [ "${rx:-0}" -gt 1000000 ]' \
 		"$mode: iperf3 TCP through NAT: $rx bytes, the server sees $rh"
+
+	# --- UDP LAN -> WAN beyond the WAN cable's 10 Mbit/s -----------
+	W iperf3 -s -1 -J -B $WAN_H > "$priv/usrv_$mode.json" 2>&1 &
+	sp=$!
+	listening "$wan" 5201
+	L timeout 30 iperf3 -c $WAN_H -u -b 100M -l 1400 -t 2 -J \
+		> "$priv/ucli_$mode.json" 2>&1
+	wait $sp
+	rx=$(json "$priv/usrv_$mode.json" 'int(j["end"]["sum_received"]["bytes"])')
+	check '[ "${rx:-0}" -gt 0 ]' \
+		"$mode: UDP at 100 Mbit/s into the 10 Mbit/s WAN: $rx bytes at the server"
 	stop_router "$mode"
 
-	local j=$priv/$mode.json m s w k ps
+	local j=$priv/$mode.json m s w k ps ph tw
+	ph=$(json "$j" 'j["vlan"]["phys"][0]["rx_held"]')
+	tw=$(json "$j" 'j["idle"]["tx_waits"]')
+	check '[ "${ph:-0}" -gt 0 ] && [ "${tw:-0}" -gt 0 ]' \
+		"$mode: LAN port held back while the WAN backlog was full: ${ph:-none} polls, TX waits ${tw:-none}"
 	m=$(json "$j" 'j["idle"]["mode"]')
 	s=$(json "$j" 'j["idle"]["sleeps"]')
 	w=$(json "$j" 'j["idle"]["intr_waits"]')

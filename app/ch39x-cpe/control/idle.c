@@ -22,6 +22,14 @@
  *              still served: the wait is then bounded by IDLE_SLEEP_MAX_US,
  *              as adaptive.
  *
+ * In adaptive and interrupt modes, a loop that received nothing while a
+ * port's backlog has no room for a burst (cpe_phys_tx_full(): the ports
+ * whose frames go there are not read meanwhile, datapath/port_rx.c)
+ * sleeps too, as adaptive does (IDLE_SLEEP_MIN_US doubling up to
+ * IDLE_SLEEP_MAX_US), instead of retrying that backlog at full speed: the
+ * PMD's ring is full behind it, so the link has at least a ring of frames
+ * to send meanwhile, and the CPU is left to whatever drains it.
+ *
  * The deadline of a wait is the earliest of: the caller's (statistics,
  * --duration), a QoS shaper's next release (cpe_qos_next_tsc() when
  * cpe_qos_pending(), datapath/qos_sched.h),
@@ -85,6 +93,7 @@ struct cpe_idle {
 	uint64_t last_work;		/* TSC of the last loop with packets */
 	uint64_t wake_by;		/* cpe_idle_wake_by(), this loop */
 	uint32_t sleep_us;		/* next adaptive sleep */
+	uint32_t tx_sleep_us;		/* next sleep on a full backlog */
 	uint64_t spin_tsc;		/* --idle-spin in TSC cycles */
 	bool intr[CPE_MAX_PORTS];	/* port index: Rx interrupt in epoll */
 	bool no_intr[RTE_MAX_ETHPORTS];	/* port id: start refused them */
@@ -250,6 +259,7 @@ cpe_idle_init(struct cpe_router *r)
 
 	d->last_work = rte_rdtsc();
 	d->sleep_us = IDLE_SLEEP_MIN_US;
+	d->tx_sleep_us = IDLE_SLEEP_MIN_US;
 	d->spin_tsc = r->dp->env.hz * r->o->idle_spin_us / 1000000;
 	if (r->o->idle != CPE_IDLE_INTERRUPT)
 		return;
@@ -371,6 +381,18 @@ pending(const struct cpe_router *r, uint32_t got)
 	return false;
 }
 
+/* Whether some port's backlog has no room for a burst. */
+static bool
+tx_full(const struct cpe_router *r)
+{
+	uint16_t k;
+
+	for (k = 0; k < r->dp->ifs.nb_phys; k++)
+		if (cpe_phys_tx_full(&r->dp->ifs.phys[k]))
+			return true;
+	return false;
+}
+
 /* Microseconds until the deadline, at most cap; 0 when it is due. */
 static uint64_t
 until_us(const struct cpe_router *r, uint64_t now, uint64_t deadline,
@@ -407,6 +429,27 @@ adaptive(struct cpe_router *r, uint64_t now, uint64_t deadline)
 		return;
 	sleep_us(r, us);
 	r->idle->sleep_us = RTE_MIN(r->idle->sleep_us * 2, IDLE_SLEEP_MAX_US);
+}
+
+/* Nothing came and a backlog is full: a sleep while its device drains. */
+static void
+tx_wait(struct cpe_router *r, uint64_t now, uint64_t deadline)
+{
+	struct cpe_idle *d = r->idle;
+	uint64_t us = until_us(r, now, deadline, d->tx_sleep_us);
+
+	/* Work is waiting: no spin before the next sleep of the idle kind. */
+	d->last_work = now;
+	d->sleep_us = IDLE_SLEEP_MIN_US;
+	if (d->state == ARMED) {
+		arm(r, false);
+		d->state = BUSY;
+	}
+	if (us == 0)
+		return;
+	sleep_us(r, us);
+	r->st.idle_tx_waits++;
+	d->tx_sleep_us = RTE_MIN(d->tx_sleep_us * 2, IDLE_SLEEP_MAX_US);
 }
 
 /* Armed, and the re-poll found nothing: wait for a frame or the deadline. */
@@ -462,6 +505,11 @@ cpe_idle(struct cpe_router *r, uint32_t got, uint64_t deadline)
 	r->dp->env.poll_mask = UINT32_MAX;	/* one loop only */
 	now = rte_rdtsc();
 	deadline = deadline_of(r, deadline);
+	if (!got && tx_full(r)) {
+		tx_wait(r, now, deadline);
+		return;
+	}
+	d->tx_sleep_us = IDLE_SLEEP_MIN_US;
 	if (pending(r, got)) {
 		d->last_work = now;
 		d->sleep_us = IDLE_SLEEP_MIN_US;

@@ -51,6 +51,7 @@ struct cpe_loop_stats {
 	uint64_t ctl_cmds, ctl_errors;
 	uint64_t ctl_route_changes, ctl_neigh_changes, ctl_fw_changes;
 	uint64_t idle_sleeps, idle_intr_waits, idle_intr_wakeups;
+	uint64_t idle_tx_waits;		/* sleeps on a full backlog */
 	uint64_t idle_cycles;
 };
 

@@ -50,6 +50,7 @@ ports(struct cpe_router *r, struct cpe_stats *s)
 		s->phys[k].vlan_unknown = rx->vlan_unknown;
 		s->phys[k].untagged_drops = rx->untagged_drops;
 		s->phys[k].polls_skipped = rx->polls_skipped;
+		s->phys[k].polls_held = rx->polls_held;
 		s->idle_polls_skipped += rx->polls_skipped;
 		s->vlan_rx_offload += rx->vlan_offload;
 		s->vlan_rx_sw += rx->vlan_sw;

@@ -28,6 +28,7 @@ struct cpe_port_stats {
 /* Per DPDK port under the interfaces. */
 struct cpe_phys_stats {
 	uint64_t rx, vlan_unknown, untagged_drops, polls_skipped;
+	uint64_t polls_held;		/* not read: a full backlog */
 };
 
 struct cpe_stats6 {

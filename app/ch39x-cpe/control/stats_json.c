@@ -97,9 +97,11 @@ vlan_json(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
 	for (k = 0; k < ifs->nb_phys; k++)
 		fprintf(f, "%s\n    {\"port\": %u, \"rx\": %" PRIu64
 			", \"vlan_unknown\": %" PRIu64 ", \"untagged_drops\": %"
-			PRIu64 ", \"rx_offload\": %s, \"tx_offload\": %s}",
+			PRIu64 ", \"rx_held\": %" PRIu64 ", \"rx_offload\": %s, "
+			"\"tx_offload\": %s}",
 			k ? "," : "", ifs->phys[k].id, s->phys[k].rx,
 			s->phys[k].vlan_unknown, s->phys[k].untagged_drops,
+			s->phys[k].polls_held,
 			ifs->phys[k].rx_offload ? "true" : "false",
 			ifs->phys[k].tx_offload ? "true" : "false");
 	fprintf(f, "\n  ]},\n");
@@ -221,12 +223,12 @@ cpu_json(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
 		per_pkt(l->clean_cycles, l->clean_pkts), l->preempted_loops);
 	fprintf(f, "  \"idle\": {\"mode\": \"%s\", \"sleeps\": %" PRIu64
 		", \"intr_waits\": %" PRIu64 ", \"intr_wakeups\": %" PRIu64
-		", \"polls_skipped\": %" PRIu64
+		", \"polls_skipped\": %" PRIu64 ", \"tx_waits\": %" PRIu64
 		", \"asleep_s\": %.3f, \"intr_ports\": %u},\n"
 		"  \"process_cpu_s\": %.3f,\n",
 		cpe_idle_mode_name(r->o->idle), l->idle_sleeps,
 		l->idle_intr_waits, l->idle_intr_wakeups,
-		s->idle_polls_skipped,
+		s->idle_polls_skipped, l->idle_tx_waits,
 		(double)l->idle_cycles / (double)r->dp->env.hz,
 		cpe_idle_intr_ports(r), (double)l->process_cpu_ns / 1e9);
 }

@@ -64,9 +64,11 @@ vlan_print(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
 		s->vlan_tx_sw);
 	for (k = 0; k < ifs->nb_phys; k++)
 		fprintf(f, "  dpdk port %u: rx %" PRIu64 " vlan_unknown %"
-			PRIu64 " untagged_drops %" PRIu64 " (tags: %s)\n",
+			PRIu64 " untagged_drops %" PRIu64 " held %" PRIu64
+			" (tags: %s)\n",
 			ifs->phys[k].id, s->phys[k].rx, s->phys[k].vlan_unknown,
-			s->phys[k].untagged_drops, !ifs->phys[k].tagged ?
+			s->phys[k].untagged_drops, s->phys[k].polls_held,
+			!ifs->phys[k].tagged ?
 			"none" : ifs->phys[k].rx_offload &&
 			ifs->phys[k].tx_offload ? "offload" : "software");
 }
@@ -178,11 +180,11 @@ idle_print(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p);
 	fprintf(f, "  idle (%s): sleeps %" PRIu64 " interrupt waits %" PRIu64
 		" woken by frames %" PRIu64 " (polls of other ports skipped %"
-		PRIu64 ") asleep %.3f s, ports with Rx "
+		PRIu64 ") TX waits %" PRIu64 " asleep %.3f s, ports with Rx "
 		"interrupts %u of %u; CPU since start: forwarding thread "
 		"%.3f s, process %.3f s\n", cpe_idle_mode_name(r->o->idle),
 		l->idle_sleeps, l->idle_intr_waits, l->idle_intr_wakeups,
-		s->idle_polls_skipped,
+		s->idle_polls_skipped, l->idle_tx_waits,
 		(double)l->idle_cycles / (double)r->dp->env.hz,
 		cpe_idle_intr_ports(r), r->dp->ifs.nb_phys,
 		(double)t.tv_sec + (double)t.tv_nsec / 1e9,

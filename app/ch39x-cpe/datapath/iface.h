@@ -66,11 +66,28 @@ struct cpe_phys {
 	bool down;
 	bool gone;
 	uint16_t tx_backlog;		/* packets port_tx holds for the PMD */
+	/* The DPDK ports (bit: phys index) whose frames came into that
+	 * backlog since it was last empty: port_rx holds them back while it
+	 * is full (cpe_phys_tx_full()). */
+	uint32_t tx_from;
 	uint8_t vid_if[4096];		/* VLAN id -> interface, 0: untagged */
 };
 
 #define CPE_VLAN_NONE		0xff	/* vid_if: no interface */
 #define CPE_TXQ			(8 * CPE_BURST)	/* port_tx's backlog */
+
+/*
+ * A port's backlog has no room for a burst: its PMD takes nothing more
+ * for now (the far side drains slower than the router brings). What the
+ * ports of its tx_from would give it next would be read, routed and
+ * dropped: they are not read meanwhile (port_rx), and the loop, with
+ * nothing else to do, sleeps a little instead of spinning (control/idle.c).
+ */
+static inline bool
+cpe_phys_tx_full(const struct cpe_phys *ph)
+{
+	return ph->tx_backlog > CPE_TXQ - CPE_BURST;
+}
 
 /*
  * The session a PPPoE WAN carries (pppd's, handed over by its hook) and

@@ -47,6 +47,8 @@ struct cpe_port_rx {
 	uint64_t bad;			/* too short for its tag */
 	uint64_t vlan_offload, vlan_sw;	/* tags the PMD, the node removed */
 	uint64_t polls_skipped;		/* idle: a wake-up did not name it */
+	uint64_t polls_held;		/* a full backlog holds its frames */
+	uint64_t hold_since;		/* TSC of the hold's start, 0: none */
 	uint64_t if_rx[CPE_MAX_PORTS], if_rx_bytes[CPE_MAX_PORTS];
 };
 

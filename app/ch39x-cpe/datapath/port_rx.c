@@ -11,6 +11,16 @@
  * MTU excludes the tag: frames are 4 bytes longer on the cable. A frame
  * goes on with its interface in m->port: to its framing's input node
  * (pppoe_in), or to the flow cache (flow4; eth_in without one).
+ *
+ * Back-pressure: while a port's backlog that this port's frames went to
+ * has no room for a burst (cpe_phys_tx_full(): its device drains slower
+ * than this one brings), this port is not read. Its frames wait in the
+ * device and the kernel, where a flood is dropped for free, instead of
+ * being read, routed and dropped at the full backlog, and the CPU that
+ * would cost is left to whatever drains (with a USB device emulated or
+ * served on the same cores, that is the far side). A held port is read
+ * at least every HOLD_MAX_US all the same: its traffic to other ports
+ * and to Linux moves, slowly, while a stuck device's backlog stays full.
  */
 
 #include <string.h>
@@ -23,6 +33,7 @@
 #include "trace.h"
 
 #define VID_MASK	0x0fff
+#define HOLD_MAX_US	1000u
 
 enum {
 	PORT_RX_FLOW4,
@@ -155,6 +166,33 @@ port_rx_got(struct rte_graph *g, struct rte_node *node,
 	cpe_enqueue(g, node, c->env, node->objs, next, n);
 }
 
+/* Whether a full backlog holds this port's frames back now (counted). */
+static bool
+held(struct cpe_port_rx *c)
+{
+	const struct cpe_ifaces *ifs = c->ifs;
+	uint64_t now;
+	uint16_t j;
+
+	for (j = 0; j < ifs->nb_phys; j++)
+		if (cpe_phys_tx_full(&ifs->phys[j]) &&
+		    ((ifs->phys[j].tx_from >> c->k) & 1))
+			break;
+	if (j == ifs->nb_phys) {
+		c->hold_since = 0;
+		return false;
+	}
+	now = rte_rdtsc();
+	if (c->hold_since == 0)
+		c->hold_since = now;
+	else if (now - c->hold_since >= c->env->hz * HOLD_MAX_US / 1000000) {
+		c->hold_since = now;	/* one read, then held again */
+		return false;
+	}
+	c->polls_held++;
+	return true;
+}
+
 static uint16_t
 port_rx_process(struct rte_graph *g, struct rte_node *node, void **objs,
 		uint16_t cnt)
@@ -174,6 +212,8 @@ port_rx_process(struct rte_graph *g, struct rte_node *node, void **objs,
 		c->polls_skipped++;
 		return 0;
 	}
+	if (unlikely(held(c)))
+		return 0;
 	if (unlikely(env->sample)) {
 		t0 = rte_rdtsc();
 		n = rte_eth_rx_burst(ph->id, 0, (struct rte_mbuf **)node->objs,

@@ -10,7 +10,8 @@
  * does not take waits in the node's backlog (CPE_TXQ packets, beyond it
  * dropped and counted) and goes first at the next burst, which the loop
  * asks for every time round (cpe_port_tx_retry()) whether packets came
- * or not. A port that is down or gone (control/hotplug.c) sends nothing:
+ * or not; while it has no room for a burst, the ports whose frames wait
+ * in it are not read (port_rx). A port that is down or gone (control/hotplug.c) sends nothing:
  * what the router would send there is dropped and counted (down_drops).
  */
 
@@ -84,6 +85,18 @@ burst(struct cpe_port_tx *c, struct rte_mbuf **pkts, const uint32_t *len,
 	return sent;
 }
 
+/* The backlog's size for the others (idle, qos, port_rx's hold); empty,
+ * it holds nobody's frames. */
+static void
+backlog_set(struct cpe_port_tx *c)
+{
+	struct cpe_phys *ph = &c->ifs->phys[c->k];
+
+	ph->tx_backlog = c->nb;
+	if (c->nb == 0)
+		ph->tx_from = 0;
+}
+
 /* The backlog from its start, what the PMD leaves kept in order. */
 static void
 flush(struct cpe_port_tx *c)
@@ -98,7 +111,7 @@ flush(struct cpe_port_tx *c)
 			(c->nb - sent) * sizeof(c->ifx[0]));
 	}
 	c->nb -= sent;
-	c->ifs->phys[c->k].tx_backlog = c->nb;
+	backlog_set(c);
 }
 
 /* pkts to the end of the backlog; beyond its room dropped, counted. */
@@ -107,9 +120,13 @@ keep(struct cpe_port_tx *c, const struct rte_node *node,
      struct rte_mbuf **pkts, const uint32_t *len, const uint8_t *ifx,
      uint16_t n)
 {
-	uint16_t i;
+	uint32_t from = 0;
+	uint16_t i, in;
 
 	for (i = 0; i < n; i++) {
+		in = cpe_in(pkts[i]);
+		if (in < c->ifs->nb)
+			from |= 1u << c->ifs->ifs[in].phys;
 		if (c->nb == CPE_TXQ) {
 			c->if_tx_drops[ifx[i]]++;
 			cpe_kept(c->env, node, pkts[i], CPE_KEPT_DROPPED);
@@ -120,7 +137,8 @@ keep(struct cpe_port_tx *c, const struct rte_node *node,
 		c->len[c->nb] = len[i];
 		c->ifx[c->nb++] = ifx[i];
 	}
-	c->ifs->phys[c->k].tx_backlog = c->nb;
+	c->ifs->phys[c->k].tx_from |= from;
+	backlog_set(c);
 }
 
 /* Its port away: the packets dropped, counted per interface. */
@@ -243,7 +261,7 @@ cpe_port_tx_drop(struct cpe_port_tx *c)
 	if (c->nb)
 		rte_pktmbuf_free_bulk(c->q, c->nb);
 	c->nb = 0;
-	c->ifs->phys[c->k].tx_backlog = 0;
+	backlog_set(c);
 }
 
 static int

@@ -103,8 +103,10 @@ struct ch39x_adapter {
 	 */
 	bool intr_hooked;
 	bool intr_news;
-	/* The transport's event_rounds after the alarm's last look. */
+	/* The transport's event_rounds after the alarm's last look, and the
+	 * RX queue's transfers taken by then. */
 	uint64_t intr_rounds;
+	uint64_t intr_rx_taken;
 	bool gone;			/* the device left the bus */
 	bool rmv_sent;
 	/*

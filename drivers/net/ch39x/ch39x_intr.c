@@ -27,6 +27,7 @@
 #include "ch39x_adapter.h"
 #include "ch39x_intr.h"
 #include "ch39x_presence.h"
+#include "ch39x_rx.h"
 
 /*
  * Looking for a completed interrupt transfer (link events): at most this
@@ -176,20 +177,29 @@ intr_alarm_next(struct ch39x_adapter *ad, bool reaped_elsewhere)
 /*
  * Whether another thread looked for the device's finished transfers
  * since the alarm's last look (then its looks reap the interrupt
- * transfer too); and the count as of now, for the next look.
+ * transfer too); and the count as of now, for the next look. An RX
+ * burst that takes transfers already reaped is such a look as well: the
+ * transport makes no round while the queue still holds finished ones,
+ * and makes one as soon as it has taken them. Under a flood the RX queue
+ * is never empty for long, so rounds alone left the alarm at the short
+ * period (hundreds of EAL thread wake-ups a second, each contending for
+ * libusb's event lock with the lcore; doc/perf/rndis_fwd.txt).
  */
 static bool
 intr_reaped_elsewhere(struct ch39x_adapter *ad)
 {
 	struct ch39x_usb_dev *u = ad->usb;
-	uint64_t n;
+	uint64_t n, taken;
 
 	if (u->ops->event_rounds == NULL)
 		return false;
 	n = u->ops->event_rounds(u);
-	if (n == ad->intr_rounds)
+	taken = ad->rxq != NULL ?
+		__atomic_load_n(&ad->rxq->c.usb_xfers, __ATOMIC_RELAXED) : 0;
+	if (n == ad->intr_rounds && taken == ad->intr_rx_taken)
 		return false;
 	ad->intr_rounds = n;
+	ad->intr_rx_taken = taken;
 	return true;
 }
 
@@ -246,6 +256,7 @@ ch39x_intr_submit(struct ch39x_adapter *ad)
 	ad->intr_news = false;
 	ad->intr_rounds = u->ops->event_rounds != NULL ?
 		u->ops->event_rounds(u) : 0;
+	ad->intr_rx_taken = ad->rxq != NULL ? ad->rxq->c.usb_xfers : 0;
 	return 0;
 }
 
