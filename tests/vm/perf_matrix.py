@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The ch39x authors
+"""The guest RX matrix from tests/vm/perf.sh's per-sample lines.
+
+Reads one or more perf.txt files (run.sh PERF=1 keeps one in each run
+directory) and prints, per speed, size and driver, the gadget -> host
+(the host side's RX) and host -> gadget frames/s as median (min-max) of
+the reps, and for net_ch39x its ratios against cdc_ncm and against
+cdc_ncm with a busy CPU 1 (kernel_spin): the ratio of the medians, and
+the median of the per-rep ratios (the drivers take turns inside each
+rep, so a rep's samples are the closest in time on a drifting host).
+
+    tests/vm/perf_matrix.py --csv OUT.csv RUN/perf.txt [RUN2/perf.txt]
+
+The median of an even count is the lower middle one, as perf.sh's.
+Not part of any default run.
+"""
+
+import argparse
+import csv
+import re
+import sys
+
+SAMPLE = re.compile(r"^(\S+) (\S+) (\S+) size=(\d+) gadget->host=(\d+) "
+                    r"host->gadget=(\d+) frames/s \(CPU0/CPU1/testpmd %: "
+                    r"(\d+)/(\d+)/(\d+), (\d+)/(\d+)/(\d+)\)")
+KERNEL = {"ncm": "cdc_ncm", "ecm": "cdc_ether"}
+
+
+def median(v):
+    s = sorted(v)
+    return s[(len(s) + 1) // 2 - 1] if s else 0
+
+
+def load(paths):
+    """{(speed, dev, size): {driver: [(g2h, h2g, cpu0, cpu1, tp), ...]}}"""
+    cells = {}
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            for line in f:
+                m = SAMPLE.match(line)
+                if not m:
+                    continue
+                speed, dev, drv, size = m.group(1, 2, 3, 4)
+                vals = tuple(int(x) for x in m.groups()[4:])
+                cells.setdefault((speed, dev, int(size)), {}) \
+                     .setdefault(drv, []).append(vals)
+    return cells
+
+
+def ratio(a, b):
+    return a / b if b else 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--csv", help="write the table as CSV here too")
+    ap.add_argument("perf_txt", nargs="+")
+    args = ap.parse_args()
+    cells = load(args.perf_txt)
+    if not cells:
+        sys.exit("no samples in " + " ".join(args.perf_txt))
+    rows = []
+    for (speed, dev, size) in sorted(cells, key=lambda k: (k[0], k[1], k[2])):
+        drv = cells[(speed, dev, size)]
+        kd = KERNEL.get(dev, "")
+        for name, s in drv.items():
+            g = [x[0] for x in s]
+            h = [x[1] for x in s]
+            row = {
+                "speed": speed, "dev": dev, "size": size, "driver": name,
+                "n": len(s),
+                "g2h_median": median(g), "g2h_min": min(g), "g2h_max": max(g),
+                "h2g_median": median(h), "h2g_min": min(h), "h2g_max": max(h),
+                "g2h_cpu0": median([x[2] for x in s]),
+                "g2h_cpu1": median([x[3] for x in s]),
+                "g2h_testpmd": median([x[4] for x in s]),
+            }
+            for ref, tag in ((kd, "kernel"), (kd + "+spin", "spin")):
+                r = drv.get(ref)
+                if not name.startswith("net_ch39x") or not r:
+                    row["g2h_vs_" + tag] = row["g2h_vs_" + tag + "_paired"] = ""
+                    continue
+                row["g2h_vs_" + tag] = "%.2f" % ratio(median(g),
+                                                      median([x[0] for x in r]))
+                pairs = [ratio(a[0], b[0]) for a, b in zip(s, r)]
+                row["g2h_vs_" + tag + "_paired"] = "%.2f" % median(pairs)
+            rows.append(row)
+    # The kernel's own cost of a busy CPU 1: kernel_spin / kernel, of the
+    # medians and paired per rep.
+    for row in rows:
+        row["spin_vs_kernel"] = row["spin_vs_kernel_paired"] = ""
+        if not row["driver"].endswith("+spin"):
+            continue
+        cell = cells[(row["speed"], row["dev"], row["size"])]
+        k = cell.get(KERNEL.get(row["dev"], ""))
+        if not k:
+            continue
+        s = cell[row["driver"]]
+        row["spin_vs_kernel"] = "%.2f" % ratio(row["g2h_median"],
+                                               median([x[0] for x in k]))
+        row["spin_vs_kernel_paired"] = "%.2f" % median(
+            [ratio(a[0], b[0]) for a, b in zip(s, k)])
+    cols = [c for c in rows[0] if not c.startswith("spin_vs")]
+    cols += ["spin_vs_kernel", "spin_vs_kernel_paired"]
+    w = csv.DictWriter(sys.stdout, fieldnames=cols, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=cols, lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+
+
+if __name__ == "__main__":
+    main()
