@@ -9,7 +9,9 @@ missing, or has no packets or no count, is a failure, not a pass. On a
 failure the benchmark's report (TXT) follows, to read what grew.
 
 Usage: instr_ratio.py CSV TXT COLUMN NUM DEN LIMIT WHAT
-  WHAT  what the ratio is, for the ok/FAIL line"""
+  NUM, DEN  a configuration (its first row) or CONFIG@FRAME (its row
+            of that frame size, in a CSV with a frame column)
+  WHAT      what the ratio is, for the ok/FAIL line"""
 import csv
 import sys
 
@@ -19,12 +21,17 @@ def main(argv):
         sys.exit(__doc__)
     path, txt, col, num, den, limit, what = argv[1:]
     limit = float(limit)
+    rows = {}
     with open(path) as f:
-        rows = {r["config"]: r for r in csv.DictReader(f)}
+        for r in csv.DictReader(f):
+            rows.setdefault(r["config"], r)
+            if r.get("frame"):
+                rows["%s@%s" % (r["config"], r["frame"])] = r
     ok = True
     for c in (num, den):
         r = rows.get(c)
-        if r is None or int(r["packets"]) <= 0 or float(r[col]) <= 0:
+        if r is None or int(r["packets"]) <= 0 or not r[col] or \
+                float(r[col]) <= 0:
             print("FAIL: no instruction count for %s" % c)
             ok = False
     if not ok:

@@ -290,3 +290,65 @@ def inlined_addrs(obj, pattern, files=()):
                 inside[i] = True
         addrs.update(a for (a, _, _, _), x in zip(insns, inside) if x)
     return addrs
+
+
+SUBMIT = ("sim_submit", "lu_submit")
+
+
+def xfers_per_packet(calls_a, calls_b, lay, files, dp):
+    """(tx, rx): the bulk OUT and bulk IN transfers the PMD submits per
+    forwarded packet, from the call counts (parse(calls=)) of a short
+    and a long run: calls of the transport's submit op (SUBMIT) from
+    ch39x_tx.c and from ch39x_rx.c, over dp, the packets more."""
+    tx = rx = 0.0
+    for (caller, callee) in set(calls_a) | set(calls_b):
+        if callee[1] not in SUBMIT or lay.get(caller) != "pmd":
+            continue
+        n = (calls_b[caller, callee] - calls_a[caller, callee]) / dp
+        src = (files.get(caller) or "").rsplit("/", 1)[-1]
+        if src == "ch39x_tx.c":
+            tx += n
+        elif src == "ch39x_rx.c":
+            rx += n
+    return tx, rx
+
+
+def xfer_split(small, large):
+    """The per-transfer share of the PMD's work beside the copies, at two
+    frame sizes whose transfers per packet differ. small and large:
+    (cost, rate, n) of each size: cost {key: instructions per packet},
+    rate {key: executions per packet} (an instruction address's count,
+    or a call arc's calls: of the PMD's work beside the copies, the keys
+    summing to work_made), n the transfers per packet, (TX, RX), counted.
+    A key is the transfers' when its executions per packet grow from
+    one size to the other as the transfers do, not as the packets (1x)
+    nor as the bytes: its rate ratio lies between halfway from 1 to R
+    and 1.5 R, R the transfers' ratio (TX's and RX's apart: the smaller
+    gives the lower bound, the larger the upper); or it runs
+    at one size only, at most twice per transfer there (an NTB's close
+    on a refusal, which only full NTBs make). Returns (share_small,
+    share_large): the per-transfer keys' cost at each size; None when
+    the transfers' ratio is within 10 % of 1 (ECM's frame a transfer,
+    a burst an NTB at both sizes: nothing tells a transfer's work from
+    a packet's, and it is the same at both sizes)."""
+    (c0, r0, n0), (c1, r1, n1) = small, large
+    ratios = [b / a for a, b in zip(n0, n1) if a > 0 and b > 0]
+    if not ratios or sum(n0) <= 0 or abs(sum(n1) / sum(n0) - 1) < 0.1:
+        return None
+    lo = (1 + min(ratios)) / 2
+    hi = 1.5 * max(ratios)
+    s0 = s1 = 0.0
+    for k in set(c0) | set(c1):
+        a, b = r0.get(k, 0.0), r1.get(k, 0.0)
+        if a > 0 and b > 0:
+            per = lo <= b / a <= hi
+        elif b > 0:
+            per = b <= 2 * sum(n1)
+        elif a > 0:
+            per = a <= 2 * sum(n0)
+        else:
+            per = False
+        if per:
+            s0 += c0.get(k, 0.0)
+            s1 += c1.get(k, 0.0)
+    return s0, s1

@@ -71,6 +71,9 @@
 # Usage: scripts/bench/pmd_instr.sh [OUT]
 #   SHORT/LONG  seconds of forwarding of the two runs (default 3 and 12)
 #   FRAMES      frame sizes (default "64 1514")
+#   NULL_FRAMES frame sizes of net_null and net_ring (default FRAMES;
+#               their count per packet does not depend on the size:
+#               tests/pmd_instr_guard.sh runs them at 64 B only)
 #   CONFIGS     configurations (default "ch39x ch39x_ncm ch39x_ecm
 #               net_null net_ring")
 #   TOP         functions listed per configuration (default 15)
@@ -99,6 +102,8 @@ out=${1:-$top/doc/perf}
 short=${SHORT:-3}
 long=${LONG:-12}
 frames=${FRAMES:-64 1514}
+null_frames=${NULL_FRAMES:-$frames}
+export NULL_FRAMES=$null_frames
 configs=${CONFIGS:-ch39x ch39x_ncm ch39x_ecm net_null net_ring}
 zc_copybreak=${ZC_COPYBREAK:-1024}
 dump_instr=(--dump-instr=yes)
@@ -211,6 +216,9 @@ else
 fi
 for c in $configs_run; do
 	for f in $frames; do
+		case $c in net_*)
+			[[ " $null_frames " == *" $f "* ]] || continue ;;
+		esac
 		for attempt in 1 2 3; do
 			try "$c" "$f" short "$short"
 			for k in 1 2 4; do
@@ -260,7 +268,8 @@ python3 - "$priv" "$out" "$short" "$long" "${TOP:-15}" "${PMD_REV:-$rev$dirty}" 
 	"$calib" <<'PY'
 import collections, os, sys
 
-from callgrind import inlined_addrs, parse, parse_fwd
+from callgrind import inlined_addrs, parse, parse_fwd, xfer_split
+from callgrind import xfers_per_packet
 from callgrind import model_share as share_of_model
 
 priv, out, short, long_, top, rev = sys.argv[1:7]
@@ -321,9 +330,9 @@ def copies(cfg, fr):
 calib = {fr: copy_cost(fr) for fr in frames}
 
 
-def fwd(tag, inlined=None, instrs=None):
+def fwd(tag, inlined=None, instrs=None, calls=None):
     """The forwarding lcore's profile of run TAG (callgrind.parse_fwd())."""
-    return parse_fwd(f"{priv}/{tag}", inlined, instrs)
+    return parse_fwd(f"{priv}/{tag}", inlined, instrs, calls)
 
 
 def is_copy_file(fi):
@@ -358,16 +367,21 @@ def packets(tag):
 
 LAYERS = ["pmd", "model", "dpdk", "libc", "app", "other"]
 rows, fnrows = [], []
+xin = {}
 by_lines = set()
 pmd_copy = inlined_addrs(f"{priv}/pmd.so", COPY_FN, COPY_FILES) \
     if any(c.startswith("ch39x") for c in configs) and \
     os.environ.get("DUMP_INSTR", "1") == "1" else set()
 for cfg in configs:
     for fr in frames:
+        if cfg.startswith("net_") and \
+                fr not in os.environ["NULL_FRAMES"].split():
+            continue
         ia, ib = collections.Counter(), collections.Counter()
         sa, sb = collections.Counter(), collections.Counter()
-        a = fwd(f"{cfg}-{fr}-short", ia, sa)
-        b = fwd(f"{cfg}-{fr}-long", ib, sb)
+        ca, cb = collections.Counter(), collections.Counter()
+        a = fwd(f"{cfg}-{fr}-short", ia, sa, ca)
+        b = fwd(f"{cfg}-{fr}-long", ib, sb, cb)
         files = {**a[2], **b[2]}
         dp = packets(f"{cfg}-{fr}-long") - packets(f"{cfg}-{fr}-short")
         if dp <= 0:
@@ -419,6 +433,25 @@ for cfg in configs:
             made = inl	# DUMP_INSTR=0: no address in the profiles
             if cfg.startswith("ch39x"):
                 by_lines.add(cfg)
+        # The PMD's work beside the copies as made, by instruction
+        # address and by call arc into DPDK and libc, with how often each
+        # ran (an address's count is its executions): for the per-transfer
+        # share (callgrind.xfer_split()); and the transfers per packet.
+        cost, rate = {}, {}
+        for k in set(sa) | set(sb):
+            if lay.get(k[:2]) != "pmd" or k[2] in pmd_copy:
+                continue
+            n = (sb[k] - sa[k]) / dp
+            cost[k] = n * (1 - model_share.get(k[:2], 0.0))
+            rate[k] = n
+        for arc in set(a[1]) | set(b[1]):
+            if lay[arc[0]] == "pmd" and \
+                    lay[arc[1]] in ("dpdk", "libc", "other"):
+                cost[arc] = (1 - model_share.get(arc[0], 0.0)) * (
+                    b[1][arc] - a[1][arc]) / dp
+                rate[arc] = (cb[arc] - ca[arc]) / dp
+        xin[cfg, fr] = (cost, rate,
+                        xfers_per_packet(ca, cb, lay, files, dp))
         rows.append([cfg, fr, per["pmd"] + own["dpdk"] + own["libc"],
                      per["pmd"], own["dpdk"], own["libc"]] +
                     [per[x] for x in LAYERS[1:]] + [total, dp, made, inl])
@@ -430,21 +463,60 @@ for cfg in configs:
             fnrows.append([cfg, fr, name, k[2], v])
 
 null = {r[1]: r[2] for r in rows if r[0] == "net_null"}
+
+# own = copy as made + per-packet work + per-transfer share: the share is
+# the work of the instructions (and DPDK/libc calls) whose executions
+# per packet follow the transfers per packet from the smallest frame
+# size to the largest (callgrind.xfer_split()), both counted in the run;
+# per transfer, that over the transfers per packet. None where it cannot
+# be told apart (the transfers per packet the same at both sizes, or
+# profiles with no addresses: DUMP_INSTR=0).
+xshare = {}
+sizes = sorted(frames, key=int)
+for cfg in configs:
+    if len(sizes) < 2 or (cfg, sizes[0]) not in xin:
+        continue
+    lo, hi = xin[cfg, sizes[0]], xin[cfg, sizes[-1]]
+    if not lo[0] or not hi[0]:
+        continue
+    sp = xfer_split(lo, hi)
+    if sp is not None:
+        xshare[cfg, sizes[0]], xshare[cfg, sizes[-1]] = sp
+
+
+def xcols(r):
+    """tx_xfers, rx_xfers, xfer_share, xfer_instr, pkt_work of row r."""
+    tx, rx = xin[r[0], r[1]][2] if (r[0], r[1]) in xin else (0.0, 0.0)
+    sh = xshare.get((r[0], r[1]))
+    work = r[2] - r[13]
+    if sh is None:
+        return tx, rx, None, None, work
+    return tx, rx, sh, sh / (tx + rx) if tx + rx else None, work - sh
+
+
+def fmt(v, spec):
+    return "" if v is None else format(v, spec)
+
+
 head = ["config", "frame", "own", "pmd_code", "own_dpdk", "own_libc",
         "model", "dpdk", "libc", "app", "other", "total",
         "own_per_net_null", "packets", "copy_calib", "copies", "copy",
-        "work", "copy_inline", "work_made", "copy_lines"]
+        "work", "copy_inline", "work_made", "copy_lines", "tx_xfers",
+        "rx_xfers", "xfer_share", "xfer_instr", "pkt_work"]
 with open(f"{out}/pmd_instr.csv", "w") as f:
     f.write(",".join(head) + "\n")
     for r in rows:
         ratio = r[2] / null[r[1]] if null.get(r[1]) else float("nan")
         k = copies(r[0], r[1])
         cp = k * calib[r[1]]
+        tx, rx, sh, per, pw = xcols(r)
         f.write(",".join([r[0], r[1]] + [f"{x:.1f}" for x in r[2:12]] +
                          [f"{ratio:.2f}", str(r[12]),
                           f"{calib[r[1]]:.1f}", str(k), f"{cp:.1f}",
                           f"{r[2] - cp:.1f}", f"{r[13]:.1f}",
-                          f"{r[2] - r[13]:.1f}", f"{r[14]:.1f}"]) + "\n")
+                          f"{r[2] - r[13]:.1f}", f"{r[14]:.1f}",
+                          f"{tx:.4f}", f"{rx:.4f}", fmt(sh, ".1f"),
+                          fmt(per, ".1f"), f"{pw:.1f}"]) + "\n")
 with open(f"{out}/pmd_instr_fn.csv", "w") as f:
     f.write("config,frame,function,layer,instr_per_packet\n")
     for r in fnrows:
@@ -453,7 +525,10 @@ with open(f"{out}/pmd_instr_fn.csv", "w") as f:
 
 with open(f"{out}/pmd_instr.txt", "w") as f:
     f.write(f"command: CONFIGS=\"{' '.join(configs)}\" "
-            f"FRAMES=\"{' '.join(frames)}\" SHORT={short} LONG={long_} "
+            f"FRAMES=\"{' '.join(frames)}\" "
+            + ("" if os.environ["NULL_FRAMES"].split() == frames else
+               f"NULL_FRAMES=\"{os.environ['NULL_FRAMES']}\" ") +
+            f"SHORT={short} LONG={long_} "
             f"ZC_COPYBREAK={zc_copybreak} scripts/bench/pmd_instr.sh OUT\n"
             f"run {started}-{ended}\n")
     f.write(f"PMD git {rev}; runs of {short} s and {long_} s (or 2x, 4x)"
@@ -472,6 +547,26 @@ with open(f"{out}/pmd_instr.txt", "w") as f:
                 f"{r[2] - cp:7.1f} {r[13]:9.1f} {r[2] - r[13]:9.1f}"
                 f" {r[14]:10.1f} {r[2] - r[14]:10.1f}\n")
     f.write("\n" + "\n".join(calib_check) + "\n")
+    f.write("\nown = copy_made + pkt_work + xfer_share (instructions per "
+            "forwarded packet): xfer_share = xfers x per_xfer, the work\n"
+            "of the instructions and calls whose executions per packet "
+            "follow the bulk transfers per packet (xfers, TX + RX,\n"
+            "the submissions counted in the run) from "
+            f"{sizes[0] if sizes else '-'} B to "
+            f"{sizes[-1] if sizes else '-'} B; pkt_work the rest of "
+            "work_made ('-': the transfers per packet the same at\n"
+            "both sizes, nothing tells a transfer's work from a "
+            "packet's: pkt_work = work_made)\n")
+    f.write(f"{'config':14} {'frame':>5} {'own':>7} {'copy_made':>9}"
+            f" {'pkt_work':>8} {'xfer_share':>10} {'tx_xfers':>8}"
+            f" {'rx_xfers':>8} {'per_xfer':>8}\n")
+    for r in rows:
+        if not r[0].startswith("ch39x"):
+            continue
+        tx, rx, sh, per, pw = xcols(r)
+        f.write(f"{r[0]:14} {r[1]:>5} {r[2]:7.1f} {r[13]:9.1f} {pw:8.1f}"
+                f" {fmt(sh, '.1f') or '-':>10} {tx:8.4f} {rx:8.4f}"
+                f" {fmt(per, '.1f') or '-':>8}\n")
     if by_lines:
         f.write("copy_made of " + " ".join(sorted(by_lines)) + " by lines "
                 "(DUMP_INSTR=0: no addresses in the profiles)\n")

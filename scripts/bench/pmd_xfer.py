@@ -41,8 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from callgrind import inlined_addrs, model_share, parse_fwd  # noqa: E402
-
-SUBMIT = ("sim_submit", "lu_submit")
+from callgrind import xfers_per_packet  # noqa: E402
 
 
 def layer(key, files):
@@ -84,16 +83,7 @@ def per_packet(d, cfg, fr, copy_addrs):
         if lay[caller] == "pmd" and lay[callee] in ("dpdk", "libc", "other"):
             w = (ab[caller, callee] - aa[caller, callee]) / dp
             work[caller[1]] += w * (1 - share.get(caller, 0.0))
-    tx = rx = 0.0
-    for (caller, callee) in set(ca) | set(cb):
-        if callee[1] not in SUBMIT or lay[caller] != "pmd":
-            continue
-        n = (cb[caller, callee] - ca[caller, callee]) / dp
-        src = (files.get(caller) or "").rsplit("/", 1)[-1]
-        if src == "ch39x_tx.c":
-            tx += n
-        elif src == "ch39x_rx.c":
-            rx += n
+    tx, rx = xfers_per_packet(ca, cb, lay, files, dp)
     return work, tx, rx
 
 
