@@ -438,38 +438,58 @@ tx_write_ndp(struct ch39x_ncm_tx *t, uint32_t off)
 	return ndp_len;
 }
 
+/*
+ * The close reason of an NTB refused a datagram for want of room, by the
+ * refusal (ch39x_ncm_tx_check()): a table read rather than a switch, once
+ * per NTB. CLOSE_BURST marks the refusals that close nothing (none, or a
+ * datagram dropped whatever the NTB): the NTB's own limits then say.
+ */
+static const uint8_t tx_close_of_fit[] = {
+	[CH39X_NCM_FIT_OK] = CH39X_NCM_CLOSE_BURST,
+	[CH39X_NCM_FIT_FULL] = CH39X_NCM_CLOSE_FULL,
+	[CH39X_NCM_FIT_MAX_DGRAMS] = CH39X_NCM_CLOSE_MAX_DGRAMS,
+	[CH39X_NCM_FIT_NDP_FULL] = CH39X_NCM_CLOSE_NDP_FULL,
+	[CH39X_NCM_FIT_TOO_BIG] = CH39X_NCM_CLOSE_BURST,
+	[CH39X_NCM_FIT_BAD_LEN] = CH39X_NCM_CLOSE_BURST,
+	[CH39X_NCM_FIT_SESSION] = CH39X_NCM_CLOSE_SESSION,
+};
+
+_Static_assert(sizeof(tx_close_of_fit) == CH39X_NCM_FIT_SESSION + 1,
+	       "a close reason for each refusal");
+
+/* Each close reason's counter in the stats, by its offset. */
+static const uint8_t tx_close_ctr[] = {
+	[CH39X_NCM_CLOSE_BURST] = offsetof(struct ch39x_ncm_tx_stats,
+					   close_burst),
+	[CH39X_NCM_CLOSE_FULL] = offsetof(struct ch39x_ncm_tx_stats,
+					  close_full),
+	[CH39X_NCM_CLOSE_MAX_DGRAMS] = offsetof(struct ch39x_ncm_tx_stats,
+						close_max_dgrams),
+	[CH39X_NCM_CLOSE_NDP_FULL] = offsetof(struct ch39x_ncm_tx_stats,
+					      close_ndp_full),
+	[CH39X_NCM_CLOSE_SESSION] = offsetof(struct ch39x_ncm_tx_stats,
+					     close_session),
+};
+_Static_assert(sizeof(tx_close_ctr) == CH39X_NCM_CLOSE_SESSION + 1,
+	       "a counter for each close reason");
+
 struct ch39x_ncm_tx_end
 ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 {
 	struct ch39x_ncm_tx_end e = { .dgrams = t->n };
 	uint32_t ndp, ndp_len, len;
+	uint64_t *ctr;
 
 	if (t->n == 0)
 		return e;
 
-	switch (t->refused) {
-	case CH39X_NCM_FIT_FULL:
-		e.reason = CH39X_NCM_CLOSE_FULL;
-		break;
-	case CH39X_NCM_FIT_MAX_DGRAMS:
-		e.reason = CH39X_NCM_CLOSE_MAX_DGRAMS;
-		break;
-	case CH39X_NCM_FIT_NDP_FULL:
-		e.reason = CH39X_NCM_CLOSE_NDP_FULL;
-		break;
-	case CH39X_NCM_FIT_SESSION:
-		e.reason = CH39X_NCM_CLOSE_SESSION;
-		break;
-	case CH39X_NCM_FIT_OK:
-	case CH39X_NCM_FIT_TOO_BIG:
-	case CH39X_NCM_FIT_BAD_LEN:
+	/* refused holds a value of enum ch39x_ncm_fit: set only by it. */
+	e.reason = tx_close_of_fit[t->refused];
+	if (e.reason == CH39X_NCM_CLOSE_BURST) {
 		if (t->dev_max_dgrams && t->n >= t->dev_max_dgrams)
 			e.reason = CH39X_NCM_CLOSE_MAX_DGRAMS;
 		else if (t->n >= t->max_entries)
 			e.reason = CH39X_NCM_CLOSE_NDP_FULL;
-		else
-			e.reason = CH39X_NCM_CLOSE_BURST;
-		break;
 	}
 
 	if (t->ndp_at_end) {
@@ -521,23 +541,9 @@ ch39x_ncm_tx_finish(struct ch39x_ncm_tx *t)
 	t->stats.dgrams += t->n;
 	t->stats.dgram_bytes += t->payload;
 	t->stats.overhead += len - t->payload;
-	switch (e.reason) {
-	case CH39X_NCM_CLOSE_FULL:
-		t->stats.close_full++;
-		break;
-	case CH39X_NCM_CLOSE_MAX_DGRAMS:
-		t->stats.close_max_dgrams++;
-		break;
-	case CH39X_NCM_CLOSE_NDP_FULL:
-		t->stats.close_ndp_full++;
-		break;
-	case CH39X_NCM_CLOSE_BURST:
-		t->stats.close_burst++;
-		break;
-	case CH39X_NCM_CLOSE_SESSION:
-		t->stats.close_session++;
-		break;
-	}
+	/* An offset of a uint64_t member: aligned as the member is. */
+	ctr = (void *)((uint8_t *)&t->stats + tx_close_ctr[e.reason]);
+	(*ctr)++;
 	e.len = len;
 	t->n = 0;
 	t->payload = 0;
