@@ -1383,6 +1383,27 @@ test_rx_burst(void)
 		CHECK_EQ(rx.stats.ntbs, 1);
 	}
 
+	/*
+	 * A batch that ends on the last datagram before a clean null entry
+	 * and no next NDP leaves the NTB used up: no call more to learn it
+	 * (R1's last, (32, 16), in batches of 1 and of 2).
+	 */
+	for (max = 1; max <= 2; max++) {
+		struct ch39x_ncm_dgram d[2];
+		unsigned int k, last = 0;
+
+		ch39x_ncm_rx_init(&rx, &c);
+		n = mk_r1(v);
+		CHECK_EQ(ch39x_ncm_rx_begin(&rx, v, n), 0);
+		while (last != 32 && (k = ch39x_ncm_rx_burst(&rx, d, max)) != 0)
+			last = d[k - 1].offset;
+		CHECK_EQ(last, 32);
+		CHECK(ch39x_ncm_rx_used_up(&rx));
+		CHECK_EQ(ch39x_ncm_rx_burst(&rx, d, max), 0);
+		CHECK_EQ(rx.stats.dgrams, 2);
+		CHECK_EQ(rx.stats.ndp_no_null + rx.stats.empty_ndp, 0);
+	}
+
 	/* The same as one datagram at a time, whatever is wrong. */
 	n = mk_r4(v);
 	burst_vs_next(&c, v, n);
