@@ -799,6 +799,22 @@ ch39x_ncm_rx_next(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d)
 	}
 }
 
+/* The datagram pointer entry at p: wDatagramIndex and wDatagramLength. */
+static inline __attribute__((always_inline)) void
+rx_entry_at(const uint8_t *p, uint32_t *idx, uint32_t *len, const bool n32)
+{
+	uint32_t w;
+
+	if (n32) {
+		*idx = ch39x_get_le32(p);
+		*len = ch39x_get_le32(p + 4);
+	} else {
+		w = ch39x_get_le32(p);	/* both 16-bit fields at once */
+		*idx = w & 0xFFFFu;
+		*len = w >> 16;
+	}
+}
+
 /*
  * The good datagrams of the open NDP from entry rx->entry on, into d[] (at
  * most max): each entry read in one access per field, the checks of
@@ -823,7 +839,7 @@ rx_good_entries(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
 	 * len - min <= lspan (both unsigned: what is below wraps above).
 	 */
 	uint32_t span = block - hdr, lspan = maxd - min;
-	uint32_t idx = 0, len = 0, w;
+	uint32_t idx = 0, len = 0;
 	uint64_t sum = 0;
 	unsigned int n, lim, avail;
 
@@ -836,14 +852,7 @@ rx_good_entries(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
 		lim = 0;	/* nothing is good: the slow path counts */
 	p = b + rx->entry;
 	for (n = 0; n < lim; n++, p += dpe) {
-		if (n32) {
-			idx = ch39x_get_le32(p);
-			len = ch39x_get_le32(p + 4);
-		} else {
-			w = ch39x_get_le32(p);
-			idx = w & 0xFFFFu;
-			len = w >> 16;
-		}
+		rx_entry_at(p, &idx, &len, n32);
 		/*
 		 * min_dgram is at least 1 and the NTH is not empty: a null or
 		 * half-null entry fails here too and is the slow path's.
@@ -867,16 +876,8 @@ rx_good_entries(struct ch39x_ncm_rx *rx, struct ch39x_ncm_dgram *d,
 		 * finds the NTB used up only then: a quarter of a call per
 		 * NTB of ten 1514-byte datagrams in bursts of 32).
 		 */
-		if (n == lim && n < avail) {
-			if (n32) {
-				idx = ch39x_get_le32(p);
-				len = ch39x_get_le32(p + 4);
-			} else {
-				w = ch39x_get_le32(p);
-				idx = w & 0xFFFFu;
-				len = w >> 16;
-			}
-		}
+		if (n == lim && n < avail)
+			rx_entry_at(p, &idx, &len, n32);
 		/*
 		 * A null entry after good ones, the clean end of the NDP: closed
 		 * here as ch39x_ncm_rx_next() would (nothing to count), a call
