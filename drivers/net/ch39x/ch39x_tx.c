@@ -137,8 +137,6 @@ struct tx_state {
 	uint64_t packets0;	/* q->c.packets when x was begun */
 	uint64_t xfers;
 	uint64_t xbytes;
-	uint64_t records;	/* records and their bytes of the xfers */
-	uint64_t rec_bytes;
 	uint64_t until;		/* MBIM: a resumed hold's deadline; 0: fresh */
 };
 
@@ -281,18 +279,8 @@ tx_submit(struct ch39x_txq *q, struct tx_state *st, const enum ch39x_framing fr)
 	}
 	st->xfers++;
 	st->xbytes += e.len;
-	st->records += recs;
-	st->rec_bytes += rec_bytes;
-}
-
-/* The burst's transfers into the queue's counters: once a burst. */
-static __rte_always_inline void
-tx_count_xfers(struct ch39x_txq *q, const struct tx_state *st)
-{
-	q->c.usb_xfers += st->xfers;
-	q->c.usb_bytes += st->xbytes;
-	q->c.records += st->records;
-	q->c.rec_bytes += st->rec_bytes;
+	q->c.records += recs;
+	q->c.rec_bytes += rec_bytes;
 }
 
 /*
@@ -881,7 +869,8 @@ tx_burst(struct ch39x_txq *q, struct rte_mbuf **pkts, uint16_t nb,
 	if (unlikely(!q->ad->dev->data->dev_link.link_status))
 		q->c.link_down += n;
 	tx_free(pkts, n);
-	tx_count_xfers(q, &st);
+	q->c.usb_xfers += st.xfers;
+	q->c.usb_bytes += st.xbytes;
 	ch39x_burst_leave(&q->busy);
 	return n;
 }
@@ -1133,7 +1122,8 @@ tx_mbim_send_held(struct ch39x_txq *q)
 
 	tx_mbim_resume(q, &st);
 	tx_submit(q, &st, CH39X_FRAMING_MBIM);
-	tx_count_xfers(q, &st);
+	q->c.usb_xfers += st.xfers;
+	q->c.usb_bytes += st.xbytes;
 	q->c.mbim_hold_sent++;
 }
 
@@ -1219,7 +1209,8 @@ ch39x_tx_burst_mbim(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 	if (unlikely(!q->ad->dev->data->dev_link.link_status))
 		q->c.link_down += n;
 	tx_free(pkts, n);
-	tx_count_xfers(q, &st);
+	q->c.usb_xfers += st.xfers;
+	q->c.usb_bytes += st.xbytes;
 	ch39x_burst_leave(&q->busy);
 	rte_spinlock_unlock(&q->hold_lock);
 	return n;
