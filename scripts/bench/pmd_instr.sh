@@ -64,6 +64,20 @@
 # the loops' difference and by address: equal, the rule finds the whole
 # copy, and no more (there the set-up lands on rte_memcpy.h's lines).
 # pmd_instr.txt opens with the table own = copy + work of all of them.
+# Then own = copy_made + pkt_work + xfer_share of the ch39x ones: the
+# bulk transfers per packet, TX and RX (tx_xfers, rx_xfers: the calls of
+# the transport's submit op from ch39x_tx.c and ch39x_rx.c, counted in
+# the run), and xfer_share, the work (beside the copies as made) of the
+# instructions, by address, and of the DPDK/libc calls, by call arc,
+# whose executions per packet grow from the smallest frame size to the
+# largest as the transfers per packet do (callgrind.xfer_split());
+# xfer_instr ("per_xfer"), that over the transfers per packet, worked
+# out at each size on its own; pkt_work, the rest of work_made: what a
+# packet costs beside its copies and its share of the transfers. Where
+# the transfers per packet are the same at both sizes (ECM, a frame a
+# transfer; ch39x_ncm_big, a burst an NTB) nothing tells the two apart:
+# no share, pkt_work = work_made. tests/pmd_instr_guard.sh checks that
+# pkt_work at 1514 B is no more than at 64 B (issue 44).
 # Writes OUT/pmd_instr.csv (layers per configuration), OUT/pmd_instr_fn.csv
 # (the TOP functions by self count per configuration) and
 # OUT/pmd_instr.txt (both as tables, with the command and the PMD's git
