@@ -488,8 +488,9 @@ null = {r[1]: r[2] for r in rows if r[0] == "net_null"}
 xshare = {}
 sizes = sorted(frames, key=int)
 for cfg in configs:
-    if len(sizes) < 2 or (cfg, sizes[0]) not in xin:
-        continue
+    if len(sizes) < 2 or (cfg, sizes[0]) not in xin or \
+            (cfg, sizes[-1]) not in xin:
+        continue	# net_null at one size only (NULL_FRAMES)
     lo, hi = xin[cfg, sizes[0]], xin[cfg, sizes[-1]]
     if not lo[0] or not hi[0]:
         continue
