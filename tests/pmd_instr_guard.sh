@@ -18,7 +18,9 @@
 # count per packet (counted) is 4x at 1514 B for NCM (16 KiB NTBs) and
 # 2x-4x for vendor (scripts/bench/pmd_instr.sh, callgrind.xfer_split();
 # ECM carries a frame a transfer at both sizes: its whole work_made).
-# Measured: vendor 182.9 / 182.5, NCM 169.7 / 169.3, ECM 180.4 / 180.4.
+# Measured (5f9360e): vendor 182.9 / 182.5, NCM 167.8 / 167.5, ECM
+# 180.4 / 180.4. The run takes about 300 s, 100 s more than at 64 B
+# alone (303 s against 202 s back to back, load 3-5: six runs more).
 # The 3 % is the run-to-run spread of a count (how bursts fill); a
 # per-byte cost outside the copy (1 instruction a byte is 1450 a packet
 # more) or a per-transfer cost that grows with the frame fails it.
