@@ -814,12 +814,12 @@ udp() {
 }
 
 # udp_full LOAD PPS: the last window's frames at the server against
-# pktgen's offer and PPS (the CSV's last line); FULL when at least 97 %
+# pktgen's offer and PPS (the CSV's last line); FULL when at least 95 %
 # of each, else SHORT
 udp_full() {
 	uf=$(tail -n 1 $CSV | awk -F, -v p="$2" '{ v = "FULL";
-		if ($4 < 0.97 * $6 || $6 < 0.97 * p) v = "SHORT";
-		printf "%s: %d frames/s at the server of %d/s offered (%.1f %%), rate %d/s", v, $4, $6, $6 > 0 ? 100 * $4 / $6 : 0, p }')
+		if ($4 < 0.95 * $6 || $6 < 0.95 * p) v = "SHORT";
+		printf "%s: %d frames/s at the server of %d/s offered (%.1f %%), rate %d/s", v, $4, $6, ($6 > 0 ? 100 * $4 / $6 : 0), p }')
 	cpe_log "rep $REP $ROUTER $1: $uf"
 }
 
