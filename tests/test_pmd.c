@@ -2810,6 +2810,90 @@ tc_rndis_keepalive(void)
 	CHECK(one_frame(b, a, &ma), "no traffic after the reset");
 }
 
+/*
+ * The interrupt alarm's back-off (ch39x_intr.c) with event rounds as the
+ * libusb transport has them (rte_pmd_ch39x_sim_event_rounds()). An RNDIS
+ * device that puts one frame in each transfer, as f_rndis does, flooded
+ * while b reads one frame every 5 ms, behind: a round reaps all of its 32
+ * finished transfers and the bursts after it take them without a round of
+ * their own, for 160 ms, so rounds alone would leave the alarm at its 2 ms
+ * period most of the time (150 looks/s measured so); the bursts that take
+ * transfers count as the application's looks (f68136c), and the alarm
+ * looks every 100 ms (10/s). Nobody reading, it looks every 2 ms again.
+ * Rates of looks (xstat intr_polls) over spans timed here, compared:
+ * reading at most a quarter of not reading. Up to 3 tries, for a loaded
+ * machine that stalls the reader for long.
+ */
+static const struct cdc_case cdc_rndis_behind = {
+	"sim=rndis,sim_quirks=rndis_single,rx_csum=sw,sim_rate=unlimited,"
+	"reconnect=off,rx_xfers=32", 0, false, true,
+};
+
+static bool
+backoff_try(uint16_t a, uint16_t b, unsigned int try)
+{
+	const uint64_t hz = rte_get_timer_hz();
+	struct rte_ether_addr mb;
+	struct rte_mbuf *m, *rx[4];
+	uint64_t looks, t0, t_read, t_idle, end, x0, x1;
+	unsigned int i, k, got = 0;
+	double read_rate, idle_rate;
+
+	rte_eth_macaddr_get(b, &mb);
+	x0 = xstat(b, "rx_usb_xfers");
+	looks = xstat(b, "intr_polls");
+	t0 = rte_get_timer_cycles();
+	end = t0 + hz * 3 / 2;
+	for (i = 0; i < 1000 && !expired(end); i++) {
+		for (k = 0; k < 4; k++) {
+			m = make_frame(&mb, &mb, 60, (uint8_t)k);
+			if (m != NULL && rte_eth_tx_burst(a, 0, &m, 1) != 1)
+				rte_pktmbuf_free(m);
+		}
+		k = rte_eth_rx_burst(b, 0, rx, 1);
+		rte_pktmbuf_free_bulk(rx, k);
+		got += k;
+		rte_delay_us_sleep(5000);
+	}
+	t_read = rte_get_timer_cycles() - t0;
+	looks = xstat(b, "intr_polls") - looks;
+	x1 = xstat(b, "rx_usb_xfers");
+	read_rate = (double)looks * hz / t_read;
+	drain(a);
+	/* Nobody reads b: 50 looks, timed (at most 10 s). */
+	k = 0;
+	looks = xstat(b, "intr_polls");
+	t0 = rte_get_timer_cycles();
+	end = deadline_ms(10000);
+	while (xstat(b, "intr_polls") < looks + 50 && !expired(end) &&
+	       k++ < 10000)
+		usleep(1000);
+	t_idle = rte_get_timer_cycles() - t0;
+	looks = xstat(b, "intr_polls") - looks;
+	idle_rate = (double)looks * hz / t_idle;
+	printf("  intr back-off try %u: reading (%u frames in %" PRIu64
+	       " transfers) %.1f looks/s, not reading %.1f looks/s\n", try,
+	       got, x1 - x0, read_rate, idle_rate);
+	drain(b);
+	return got >= 50 && looks >= 50 && read_rate * 4 <= idle_rate;
+}
+
+static void
+tc_intr_backoff(void)
+{
+	uint16_t a = tc.port[0], b = tc.port[1];
+	unsigned int i;
+	bool ok = false;
+
+	CHECK(rte_pmd_ch39x_sim_event_rounds(b, 1) == 0, "event rounds");
+	cdc_up(a, b, "rndis event rounds");
+	CHECK(rte_pmd_ch39x_sim_event_rounds(b, 0) == -EBUSY,
+	      "event rounds changed on a started port");
+	for (i = 1; i <= 3 && !ok; i++)
+		ok = backoff_try(a, b, i);
+	CHECK(ok, "the alarm did not back off while b was read (above)");
+}
+
 /* The CDC fast paths with zero-copy RX (test_cdc_fast()). */
 static const struct cdc_case cdc_ncm_zc = {
 	"sim=ncm,sim_max_segment=9014,sim_rate=unlimited,reconnect=off,"
@@ -3243,6 +3327,8 @@ static const struct unit_test_case pmd_cases[] = {
 	     &cdc_rndis_single),
 	CASE("rndis_keepalive", setup_cdc, teardown_ports, tc_rndis_keepalive,
 	     &cdc_rndis),
+	CASE("intr_backoff", setup_cdc, teardown_ports, tc_intr_backoff,
+	     &cdc_rndis_behind),
 	CASE("cdc_ecm", setup_cdc, teardown_ports, tc_cdc, &cdc_ecm),
 	CASE("cdc_ecm_faults", setup_cdc, teardown_ports, tc_cdc_faults,
 	     &cdc_ecm),

@@ -331,10 +331,38 @@ cancel_all(struct sim_dev *s, enum ch39x_ep ep)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/*
+ * An event round (rounds_on), on the bulk IN poller's thread: what a
+ * libusb round reaps, the bulk IN transfers and the interrupt transfer,
+ * whose completion is announced through intr_hook.
+ */
+static void
+sim_round(struct sim_dev *s)
+{
+	struct ch39x_xfer *x;
+	bool reaped = false;
+
+	sim_rx_service(s);
+	__atomic_fetch_add(&s->rounds, 1, __ATOMIC_RELEASE);
+	if (s->intr_fn == NULL)
+		return;
+	pthread_mutex_lock(&s->lock);
+	x = s->pend_head[CH39X_EP_INTR_IN];
+	if (x != NULL) {
+		sim_intr_service(s);
+		reaped = s->pend_head[CH39X_EP_INTR_IN] != x;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (reaped)
+		s->intr_fn(s->intr_arg);
+}
+
 static unsigned int
 poll_ep(struct sim_dev *s, enum ch39x_ep ep, struct ch39x_xfer **done,
 	unsigned int max)
 {
+	/* With rounds, another thread completes interrupt transfers too. */
+	bool locked = ep == CH39X_EP_INTR_IN && s->rounds_on;
 	struct ch39x_xfer *x;
 	unsigned int n = 0;
 
@@ -345,7 +373,10 @@ poll_ep(struct sim_dev *s, enum ch39x_ep ep, struct ch39x_xfer **done,
 		if (ep == CH39X_EP_INTR_IN)
 			pthread_mutex_unlock(&s->lock);
 	} else if (ep == CH39X_EP_BULK_IN) {
-		sim_rx_service(s);
+		if (!s->rounds_on)
+			sim_rx_service(s);
+		else if (s->done_head[ep] == NULL)
+			sim_round(s);
 	} else if (ep == CH39X_EP_BULK_OUT) {
 		uint64_t now = s->pend_head[ep] ? now_ns() : 0;
 
@@ -358,10 +389,14 @@ poll_ep(struct sim_dev *s, enum ch39x_ep ep, struct ch39x_xfer **done,
 		sim_intr_service(s);
 		pthread_mutex_unlock(&s->lock);
 	}
+	if (locked)
+		pthread_mutex_lock(&s->lock);
 	while (n < max && (x = q_pop(&s->done_head[ep], &s->done_tail[ep]))) {
 		x->in_flight = false;
 		done[n++] = x;
 	}
+	if (locked)
+		pthread_mutex_unlock(&s->lock);
 	return n;
 }
 
@@ -654,31 +689,71 @@ sim_bus_read(struct ch39x_usb_dev *d)
 	return __atomic_exchange_n(&s->bus_news, 0, __ATOMIC_SEQ_CST);
 }
 
+static void
+sim_intr_hook(struct ch39x_usb_dev *d, void (*fn)(void *arg), void *arg)
+{
+	struct sim_dev *s = to_sim(d);
+
+	s->intr_fn = fn;
+	s->intr_arg = arg;
+}
+
+static uint64_t
+sim_event_rounds(struct ch39x_usb_dev *d)
+{
+	return __atomic_load_n(&to_sim(d)->rounds, __ATOMIC_ACQUIRE);
+}
+
+#define SIM_OPS \
+	.name = "sim", \
+	.get_info = sim_get_info, \
+	.control = sim_control, \
+	.submit = sim_submit, \
+	.cancel_all = sim_cancel_all, \
+	.poll = sim_poll, \
+	.clear_halt = sim_clear_halt, \
+	.close = sim_close, \
+	.get_cdc = sim_get_cdc, \
+	.set_data_alt = sim_set_data_alt, \
+	.rx_wake_fd = sim_rx_wake_fd, \
+	.rx_arm = sim_rx_arm, \
+	.buf_alloc = sim_buf_alloc, \
+	.buf_free = sim_buf_free, \
+	.lookup = sim_lookup, \
+	.reattach = sim_reattach, \
+	.bus_fd = sim_bus_fd, \
+	.bus_read = sim_bus_read
+
 static const struct ch39x_usb_ops sim_ops = {
-	.name = "sim",
-	.get_info = sim_get_info,
-	.control = sim_control,
-	.submit = sim_submit,
-	.cancel_all = sim_cancel_all,
-	.poll = sim_poll,
-	.clear_halt = sim_clear_halt,
-	.close = sim_close,
-	.get_cdc = sim_get_cdc,
-	.set_data_alt = sim_set_data_alt,
-	.rx_wake_fd = sim_rx_wake_fd,
-	.rx_arm = sim_rx_arm,
-	.buf_alloc = sim_buf_alloc,
-	.buf_free = sim_buf_free,
-	.lookup = sim_lookup,
-	.reattach = sim_reattach,
-	.bus_fd = sim_bus_fd,
-	.bus_read = sim_bus_read,
+	SIM_OPS,
+};
+
+/* The same with event rounds (ch39x_sim_set_rounds()). */
+static const struct ch39x_usb_ops sim_rounds_ops = {
+	SIM_OPS,
+	.intr_hook = sim_intr_hook,
+	.event_rounds = sim_event_rounds,
 };
 
 bool
 ch39x_sim_is_sim(const struct ch39x_usb_dev *d)
 {
-	return d != NULL && d->ops == &sim_ops;
+	return d != NULL && (d->ops == &sim_ops || d->ops == &sim_rounds_ops);
+}
+
+void
+ch39x_sim_set_rounds(struct ch39x_usb_dev *d, bool on)
+{
+	struct sim_dev *s = to_sim(d);
+
+	pthread_mutex_lock(&s->lock);
+	s->rounds_on = on;
+	if (!on) {
+		s->intr_fn = NULL;
+		s->intr_arg = NULL;
+	}
+	d->ops = on ? &sim_rounds_ops : &sim_ops;
+	pthread_mutex_unlock(&s->lock);
 }
 
 /* The chip profile for the configuration; 0, or -1 with a message. */

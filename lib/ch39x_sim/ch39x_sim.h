@@ -203,6 +203,18 @@ int ch39x_sim_fault(struct ch39x_usb_dev *d, enum ch39x_ep ep,
 		    enum ch39x_sim_fault f, uint32_t count);
 /* Any thread. The next count control requests stall. */
 void ch39x_sim_fail_ctrl(struct ch39x_usb_dev *d, uint32_t count);
+
+/*
+ * Control thread, the port stopped: the transport's event rounds as the
+ * libusb backend has them (on), or none (off, the default). On, a bulk
+ * IN poll that finds no finished transfer queued makes a round: it serves
+ * the bulk IN and interrupt endpoints and counts (event_rounds), and a
+ * completed interrupt transfer is announced through intr_hook; a poll
+ * that finds some queued only takes them. The PMD's interrupt alarm then
+ * backs off while the application reads (ch39x_intr.c), as with a real
+ * adapter.
+ */
+void ch39x_sim_set_rounds(struct ch39x_usb_dev *d, bool on);
 /*
  * Any thread. The device vanishes from the bus: every transfer in flight
  * completes with CH39X_XFER_NO_DEVICE and every request fails with -ENODEV.

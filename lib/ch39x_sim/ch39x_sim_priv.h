@@ -310,6 +310,17 @@ struct sim_dev {
 	uint32_t local_pending;
 
 	/*
+	 * Event rounds (ch39x_sim_set_rounds()): a bulk IN poll that finds
+	 * no finished transfer queued is a round (counted, atomic), which
+	 * also serves the interrupt endpoint and calls intr_fn(intr_arg)
+	 * when that completed its transfer, as libusb's rounds do.
+	 */
+	bool rounds_on;
+	uint64_t rounds;
+	void (*intr_fn)(void *arg);
+	void *intr_arg;
+
+	/*
 	 * Cycles spent inside the transport ops, per endpoint: each
 	 * endpoint has one thread, so each counter has one writer.
 	 */

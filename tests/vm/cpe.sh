@@ -35,8 +35,10 @@
 # The same traffic through each, from the namespaces: nothing (idle), TCP
 # LAN -> WAN with iperf3 at each of CPE_RATES (-b), TCP at iperf3's
 # maximum, and a UDP flood of 60-byte frames (one flow) from pktgen on the
-# LAN host's netdev. iperf3 (client and server) is pinned to vCPU 0,
-# ch39x-cpe's lcore to vCPU 1; pktgen's thread is on vCPU 0. With
+# LAN host's netdev; with CPE_UDP_RATES, the same UDP at each of those
+# frames/s first (pktgen's ratep: it sleeps on an hrtimer between frames
+# while the gap is 100 us or more, so rates up to ~8k do not spin).
+# iperf3 (client and server) is pinned to vCPU 0, ch39x-cpe's lcore to vCPU 1; pktgen's thread is on vCPU 0. With
 # CPE_SAT=2, also TCP at iperf3's maximum WAN -> LAN (iperf3 -R: the
 # download a CPE mostly carries). Over a CPE_SECS window each sample
 # records: frames/s and Mbit/s received by the WAN host's netdev (after
@@ -71,9 +73,13 @@ CPE_RATES=$(param vmt_cpe_rates | tr ',' ' ')
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
 CPE_MODES=$(param vmt_cpe_modes | tr ',' ' ')
 CPE_MODES=${CPE_MODES:-poll}
+# pktgen's 60-byte UDP at fixed frames/s (N or Nk each), loads udp60-R:
+# below both routers' saturation the same frames cross the same gadgets
+# and generators, so the whole guest's busy CPU compares the routers
+CPE_UDP_RATES=$(param vmt_cpe_udp_rates | tr ',' ' ')
 # 1: after ch39x-cpe's idle window, one more with its system calls counted,
-# and 2 s after each fixed TCP rate's window (strace -c -f: slows the
-# process, so never inside a measured window)
+# and 2 s after each fixed TCP or UDP rate's window (strace -c -f: slows
+# the process, so never inside a measured window)
 CPE_STRACE=$(param vmt_cpe_strace)
 # 1: in the 2 s each fixed TCP rate's iperf3 has left after its window,
 # and after the UDP flood's window with pktgen still sending, a
@@ -599,12 +605,14 @@ thr_ticks() {
 	done
 }
 
-# "COMM % (N wake-ups/s), ..." of each thread between two thr_ticks files
-# over DT s
+# "COMM % (N wake-ups/s[, W per 1k frames]), ..." of each thread between
+# two thr_ticks files over DT s [at PPS frames/s]
 thr_share() {
-	awk -v dt="$3" 'NR == FNR { a[$1] = $3; w[$1] = $6; next } ($1 in a) {
-		printf "%s%s %.1f (%d wake-ups/s)", s, $2, ($3 - a[$1]) / dt,
-			($6 - w[$1]) / dt; s = ", " }' "$1" "$2"
+	awk -v dt="$3" -v pps="${4:-0}" 'NR == FNR { a[$1] = $3; w[$1] = $6; next } ($1 in a) {
+		printf "%s%s %.1f (%d wake-ups/s", s, $2, ($3 - a[$1]) / dt,
+			($6 - w[$1]) / dt; s = ", "
+		if (pps > 0) printf ", %.1f per 1k frames", 1000 * ($6 - w[$1]) / dt / pps
+		printf ")" }' "$1" "$2"
 }
 
 # "user U, system S": the process' user and system time (% of a vCPU)
@@ -670,7 +678,7 @@ measure() {
 	echo "$REP,$ROUTER,$1,$row,${hl:-?}" >> $CSV
 	cpe_log "rep $REP $ROUTER $1: $(echo "$row" | awk -F, '{ printf "%d frames/s %.2f Mbit/s (pktgen sent %d/s); CPU %% busy %.1f (vCPU0 %.1f, vCPU1 %.1f), generators %.1f, ch39x-cpe %.1f, router %.1f; %.2f s", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }'); host load ${hl:-?}"
 	cpe_log "rep $REP $ROUTER $1: softirq (% of a vCPU, charged to whatever ran) $(echo "$q0 $q1 $(echo "$row" | cut -d, -f10)" | awk '{ printf "vCPU0 %.1f (ksoftirqd/0 %.1f), vCPU1 %.1f", ($4 - $1) / $7, ($6 - $3) / $7, ($5 - $2) / $7 }')"
-	[ -n "$RTR_PID" ] && cpe_log "rep $REP $ROUTER $1: ch39x-cpe threads (% of a vCPU): $(thr_share /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)"); process $(thr_us /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)")"
+	[ -n "$RTR_PID" ] && cpe_log "rep $REP $ROUTER $1: ch39x-cpe threads (% of a vCPU): $(thr_share /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)" "$(echo "$row" | cut -d, -f1)"); process $(thr_us /tmp/cpe.t0 /tmp/cpe.t1 "$(echo "$row" | cut -d, -f10)")"
 	# idle: one more window; a TCP rate: the 2 s its iperf3 has left
 	st=""
 	case "$1" in
@@ -760,18 +768,22 @@ tcp() {
 	fi
 }
 
-# udp LOAD: pktgen floods 60-byte UDP frames from the LAN host to the
-# server's discard port, through the router (its LAN MAC from the LAN
-# host's ARP table)
+# udp LOAD [PPS]: pktgen floods 60-byte UDP frames from the LAN host to
+# the server's discard port, through the router (its LAN MAC from the LAN
+# host's ARP table); with PPS at that many frames/s (pktgen's ratep), and
+# the window's frames at the server against pktgen's offer and PPS logged
+# (a fixed-rate comparison holds only where both routers forward it all)
 udp() {
 	mac=$(awk -v a=$RT_LAN '$1 == a { print $4 }' "/proc/$LPID/net/arp")
+	ur="delay 0"
+	[ -n "${2:-}" ] && ur="ratep $2"
 	nsx $LAN_NS /bin/sh -c "P=/proc/net/pktgen
 		echo rem_device_all > \$P/kpktgend_0
 		echo 'add_device $GL' > \$P/kpktgend_0
 		echo 'count 0' > \$P/$GL
 		echo 'clone_skb 0' > \$P/$GL
 		echo 'pkt_size 60' > \$P/$GL
-		echo 'delay 0' > \$P/$GL
+		echo '$ur' > \$P/$GL
 		echo 'dst $WAN_IP' > \$P/$GL
 		echo 'src_min $LAN_IP' > \$P/$GL
 		echo 'src_max $LAN_IP' > \$P/$GL
@@ -785,6 +797,9 @@ udp() {
 	GEN_PIDS=$(kpktgend_pids)
 	measure "$1"
 	GEN_PIDS=""
+	[ -n "${2:-}" ] && udp_full "$1" "$2"
+	[ -n "${2:-}" ] && [ "$CPE_STRACE" = 1 ] && [ -n "$RTR_PID" ] &&
+		udp_strace "$1"
 	# where the CPU goes in the flood itself (pktgen still sending)
 	[ "$CPE_PROFILE" = 1 ] && cpe_profile "$1"
 	nsx $LAN_NS /bin/sh -c 'echo stop > /proc/net/pktgen/pgctrl'
@@ -796,6 +811,29 @@ udp() {
 	u=$(echo "$u0 $u1" | awk '{ print $6 - $2 }')
 	[ "$u" -gt 0 ] ||
 		{ NAT_BAD=$((NAT_BAD + 1)); NAT_WHY="$NAT_WHY $1: no frame through;"; }
+}
+
+# udp_full LOAD PPS: the last window's frames at the server against
+# pktgen's offer and PPS (the CSV's last line); FULL when at least 95 %
+# of each, else SHORT
+udp_full() {
+	uf=$(tail -n 1 $CSV | awk -F, -v p="$2" '{ v = "FULL";
+		if ($4 < 0.95 * $6 || $6 < 0.95 * p) v = "SHORT";
+		printf "%s: %d frames/s at the server of %d/s offered (%.1f %%), rate %d/s", v, $4, $6, ($6 > 0 ? 100 * $4 / $6 : 0), p }')
+	cpe_log "rep $REP $ROUTER $1: $uf"
+}
+
+# udp_strace LOAD: ch39x-cpe's system calls over 2 s, pktgen still sending
+# at its rate (after the window: strace slows the process), with the
+# frames the server received meanwhile: calls per frame
+udp_strace() {
+	us0=$(ndev "$WPID" "$GW")
+	timeout -s INT 2 chroot /host strace -c -f -q -p "$RTR_PID" \
+		> /dev/null 2> "/out/cpe-strace-$REP-$ROUTER-$1.txt"
+	us1=$(ndev "$WPID" "$GW")
+	echo "$us0 $us1" | awk '{ print "frames at the server meanwhile:", $6 - $2 }' \
+		>> "/out/cpe-strace-$REP-$ROUTER-$1.txt"
+	cpe_log "rep $REP $ROUTER $1: system calls over 2 s in cpe-strace-$REP-$ROUTER-$1.txt ($(awk '/total$/ { c = $4 } /meanwhile/ { f = $NF } END { if (f > 0) printf "%.2f a frame", c / f; else print "no frames" }' "/out/cpe-strace-$REP-$ROUTER-$1.txt"))"
 }
 
 # ping_through: the LAN host reaches the server through the router
@@ -851,6 +889,9 @@ round() {
 	for r in $CPE_RATES; do
 		tcp "tcp-$r" "$r"
 	done
+	for r in $CPE_UDP_RATES; do
+		udp "udp60-$r" "$(echo "$r" | sed 's/k$/000/')"
+	done
 	flood="; the UDP flood reached the server"
 	if [ "$CPE_SAT" = 1 ] || [ "$CPE_SAT" = 2 ]; then
 		tcp tcp-max 0
@@ -882,12 +923,13 @@ med() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)], v[1], v[NR], NR; else print 0, 0, 0, 0 }'
 }
 
-# busy_pair KEY LOAD [LINUX]: the whole guest's busy CPU with each router,
-# as medians, and the median (min-max) of the ratio within each rep (the
-# two routers take turns in a rep: the host's load drifts less within one)
+# busy_pair KEY LOAD [LINUX [COLUMN]]: the whole guest's busy CPU (or the
+# CSV's COLUMN) with each router, as medians, and the median (min-max) of
+# the ratio within each rep (the two routers take turns in a rep: the
+# host's load drifts less within one)
 busy_pair() {
-	awk -F, -v k="$1" -v l="$2" -v lk="${3:-linux}" '$3 == l && $2 == lk { a[$1] = $7 }
-		$3 == l && $2 == k { b[$1] = $7 }
+	awk -F, -v k="$1" -v l="$2" -v lk="${3:-linux}" -v c="${4:-7}" '$3 == l && $2 == lk { a[$1] = $c }
+		$3 == l && $2 == k { b[$1] = $c }
 		END { for (r in b) if ((r in a) && a[r] > 0)
 			printf "%s %s %.3f\n", a[r], b[r], b[r] / a[r] }' $CSV > /tmp/cpe.pair
 	if [ ! -s /tmp/cpe.pair ]; then
@@ -903,6 +945,7 @@ cpe_summary() {
 	S=/out/cpe-summary.txt
 	loads="idle"
 	for r in $CPE_RATES; do loads="$loads tcp-$r"; done
+	for r in $CPE_UDP_RATES; do loads="$loads udp60-$r"; done
 	[ "$CPE_SAT" = 1 ] && loads="$loads tcp-max udp60-flood"
 	[ "$CPE_SAT" = 2 ] && loads="$loads tcp-max tcp-max-down udp60-flood"
 	echo "# medians (min-max) of $CPE_REPS reps x $CPE_SECS s; frames/s at the WAN host (tcp-max-down: the LAN host); CPU in % of one vCPU (router = busy - generators)" > $S
@@ -928,8 +971,12 @@ cpe_summary() {
 					if ($4 > 0) c = sprintf("%.2f", $3 / $4);
 					print p, c }')
 				bp=$(busy_pair "ch39x-cpe-$m$WSFX" "$l" "linux$WSFX")
-				cpe_log "$l${WSFX:+ (WAN $CPE_WAN)}: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax) frames/s, router CPU $cc ($ccmin-$ccmax) %; ratios pps ${ra% *}, CPU ${ra#* }; guest busy $bp"
-				echo "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax), CPU $cc ($ccmin-$ccmax); ratio pps ${ra% *} CPU ${ra#* }; guest busy $bp" >> $S
+				rp=""
+				case $l in
+				udp60-[0-9]*) rp="; router CPU $(busy_pair "ch39x-cpe-$m$WSFX" "$l" "linux$WSFX" 12); frames/s $(busy_pair "ch39x-cpe-$m$WSFX" "$l" "linux$WSFX" 4)" ;;
+				esac
+				cpe_log "$l${WSFX:+ (WAN $CPE_WAN)}: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax) frames/s, router CPU $cc ($ccmin-$ccmax) %; ratios pps ${ra% *}, CPU ${ra#* }; guest busy $bp$rp"
+				echo "$l: linux $lp frames/s, router CPU $lc %; ch39x-cpe ($m) $cp ($cpmin-$cpmax), CPU $cc ($ccmin-$ccmax); ratio pps ${ra% *} CPU ${ra#* }; guest busy $bp$rp" >> $S
 			done
 		done
 	done

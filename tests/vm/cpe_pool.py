@@ -15,14 +15,13 @@ different rates: at saturation). "busy" is the whole guest's busy CPU: the same 
 bus and hosts with either router, so the difference is the router's;
 "router" subtracts the generators' process time, which tick accounting
 charges with whatever softirq interrupted them (doc/guides/cpe.rst).
+Every load of the samples (fixed-rate UDP udp60-R too), each ch39x-cpe
+mode (router name) against Linux on its own.
 """
 
 import csv
 import statistics
 import sys
-
-LOADS = ["idle", "tcp-5M", "tcp-10M", "tcp-20M", "tcp-max", "udp60-flood"]
-
 
 def quartiles(v):
     v = sorted(v)
@@ -47,13 +46,13 @@ def per_frame(r):
     return float(r["cpu_busy"]) * 1000 / pps if pps > 0 else None
 
 
-def paired(rows, load, col):
+def paired(rows, load, col, who):
     def val(r):
         return per_frame(r) if col == "per_kpps" else float(r[col])
     lin = {r["rep"]: val(r) for r in rows
            if r["load"] == load and r["router"] == "linux"}
     cpe = {r["rep"]: val(r) for r in rows
-           if r["load"] == load and r["router"] != "linux"}
+           if r["load"] == load and r["router"] == who}
     return [cpe[k] / lin[k] for k in cpe
             if k in lin and lin[k] and cpe[k] is not None]
 
@@ -75,14 +74,15 @@ def main():
                    ["busy_ratio", "busy_ratio_q1", "busy_ratio_q3",
                     "busy_below", "per_kpps_ratio", "per_kpps_ratio_q1",
                     "per_kpps_ratio_q3"])
-        for load in LOADS:
-            rb = paired(rows, load, "cpu_busy")
-            rf = paired(rows, load, "per_kpps")
-            for who in ("linux", "ch39x-cpe"):
+        routers = ["linux"] + sorted({r["router"] for r in rows} - {"linux"})
+        for load in dict.fromkeys(r["load"] for r in rows):
+            for who in routers:
                 sel = [r for r in rows if r["load"] == load and
-                       (r["router"] == "linux") == (who == "linux")]
+                       r["router"] == who]
                 if not sel:
                     continue
+                rb = paired(rows, load, "cpu_busy", who)
+                rf = paired(rows, load, "per_kpps", who)
                 q = [x for c in cols
                      for x in quartiles([float(r[c]) for r in sel])]
                 ratio = ["", "", "", "", "", "", ""]
@@ -93,16 +93,20 @@ def main():
                          ["", "", ""])
                 w.writerow([load, who, len(sel)] +
                            ["%.1f" % x for x in q] + ratio)
-            if rb:
-                m, q1, q3 = quartiles(rb)
-                print("%s: guest busy, ch39x-cpe / linux in each rep: median "
-                      "%.2f (quartiles %.2f-%.2f), below 1 in %d of %d" %
-                      (load, m, q1, q3, sum(x < 1 for x in rb), len(rb)))
-            if rf:
-                m, q1, q3 = quartiles(rf)
-                print("%s: guest busy per frame/s, ch39x-cpe / linux in each "
-                      "rep: median %.2f (quartiles %.2f-%.2f)" % (load, m, q1,
-                                                                  q3))
+                if who != "linux":
+                    report(load, who, rb, rf)
+
+
+def report(load, who, rb, rf):
+    if rb:
+        m, q1, q3 = quartiles(rb)
+        print("%s: guest busy, %s / linux in each rep: median %.2f "
+              "(quartiles %.2f-%.2f), below 1 in %d of %d" %
+              (load, who, m, q1, q3, sum(x < 1 for x in rb), len(rb)))
+    if rf:
+        m, q1, q3 = quartiles(rf)
+        print("%s: guest busy per frame/s, %s / linux in each rep: median "
+              "%.2f (quartiles %.2f-%.2f)" % (load, who, m, q1, q3))
 
 
 if __name__ == "__main__":

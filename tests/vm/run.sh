@@ -62,7 +62,7 @@
 #                                        controls kernel_spin, ch39x_fwd0)
 #   CPE=1 [CPE_REPS=3 CPE_SECS=5 CPE_RATES="0.5M 1M 2M" CPE_MODES=poll
 #   CPE_ARGS=... CPE_STRACE=0 CPE_PROFILE=0 CPE_SAT=0|1|2
-#   CPE_WAN="ncm|rndis [ncm|rndis]"]
+#   CPE_WAN="ncm|rndis [ncm|rndis]" CPE_UDP_RATES="2k 4k 6k"]
 #   ...                                  ch39x-cpe against the Linux router on
 #                                        two NCM gadgets, or an RNDIS WAN,
 #                                        or both WANs in turn in each rep
@@ -70,7 +70,9 @@
 #                                        the TCP maximum WAN -> LAN; a
 #                                        mode W+K=V adds devargs K=V to
 #                                        the WAN port, e.g.
-#                                        adaptive+tx_xfers=48):
+#                                        adaptive+tx_xfers=48;
+#                                        CPE_UDP_RATES: 60-byte UDP at
+#                                        fixed frames/s, loads udp60-R):
 #                                        only that, at super speed unless
 #                                        SPEEDS says otherwise
 #   QOS=1 [CPE_QOS_REPS=3 CPE_QOS_SECS=12 CPE_QOS_RATE=20M
@@ -190,6 +192,10 @@ CPE_STRACE=${CPE_STRACE:-0}	# 1: ch39x-cpe's system calls while idle
 CPE_PROFILE=${CPE_PROFILE:-0}	# 1: where each router's CPU goes (perf)
 BURSTS=${BURSTS:-1}		# transport_test: threaded bursts per function
 CPE_SAT=${CPE_SAT:-1}		# 0: fixed rates only (no TCP max, no UDP flood)
+# pktgen's 60-byte UDP at each of these frames/s (N or Nk), loads udp60-R;
+# none by default
+CPE_UDP_RATES=${CPE_UDP_RATES:-}
+case $CPE_UDP_RATES in *[!0-9k\ ]*) echo "CPE_UDP_RATES=$CPE_UDP_RATES: frames/s, N or Nk"; exit 2 ;; esac
 # rndis: the WAN gadget is f_rndis (rndis_host for Linux, proto=rndis for
 # ch39x-cpe) instead of f_ncm; two words: two WAN gadgets, each router
 # on each in turn (one after the other in every rep)
@@ -244,7 +250,8 @@ done
 # shellcheck disable=SC2086
 [ "$CPE" = 1 ] && { BOOT_TIMEOUT=$((BOOT_TIMEOUT + CPE_REPS *
 	$(perf_n $CPE_WAN) * (1 + $(perf_n $CPE_MODES)) * (90 +
-	($(perf_n $CPE_RATES) + 3 + (CPE_SAT == 2)) * (CPE_SECS + 25))))
+	($(perf_n $CPE_RATES) + $(perf_n $CPE_UDP_RATES) + 3 +
+	(CPE_SAT == 2)) * (CPE_SECS + 25))))
 	VM_MEM=1536; }
 # A shaper round: the router's start and stop (ch39x-cpe: up to 60 s under
 # TCG), then each load's window, its 3 s warm-up and the iperf3 servers'
@@ -660,7 +667,7 @@ for speed in $SPEEDS; do
 		-nodefaults -no-user-config -display none -no-reboot \
 		-serial stdio -monitor none -nic none \
 		-kernel "$VMLINUX" -initrd "$INITRD" \
-		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt.script=$VMDIR/guest.sh ${TREE_ARGS:+vmt.tree=$ROOT }vmt.out=$RUN vmt.bin=$BIN vmt.speed=$speed vmt.kdrv=$KDRV vmt.gadget=$GBIN vmt.pmd=$PMD_SO vmt.pmd_tests=$pmd_tests vmt.replug_cycles=$REPLUG_CYCLES vmt.bursts=$BURSTS vmt.many_n=${MANY_N// /,} vmt.many_secs=$MANY_SECS vmt.perf=$PERF vmt.perf_reps=$PERF_REPS vmt.perf_secs=$PERF_SECS vmt.perf_deep=$PERF_DEEP vmt.perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt.perf_deep_args=$PERF_DEEP_ARGS }vmt.perf_sizes=${PERF_SIZES// /,} vmt.perf_drivers=${PERF_DRIVERS// /,} vmt.perf_app=$PERF_APP vmt.perf_devs=${PERF_DEVS// /,} vmt.perf_profile=$PERF_PROFILE vmt.cpe=$CPE vmt.cpe_reps=$CPE_REPS vmt.cpe_secs=$CPE_SECS vmt.cpe_rates=${CPE_RATES// /,} vmt.cpe_modes=${CPE_MODES// /,} vmt.cpe_strace=$CPE_STRACE vmt.cpe_profile=$CPE_PROFILE vmt.cpe_sat=$CPE_SAT vmt.cpe_wan=${CPE_WAN// /,}${CPE_ARGS:+ vmt.cpe_args=$CPE_ARGS}$QOS_APPEND" \
+		-append "console=$CONSOLE panic=-1 quiet loglevel=4 vmt.script=$VMDIR/guest.sh ${TREE_ARGS:+vmt.tree=$ROOT }vmt.out=$RUN vmt.bin=$BIN vmt.speed=$speed vmt.kdrv=$KDRV vmt.gadget=$GBIN vmt.pmd=$PMD_SO vmt.pmd_tests=$pmd_tests vmt.replug_cycles=$REPLUG_CYCLES vmt.bursts=$BURSTS vmt.many_n=${MANY_N// /,} vmt.many_secs=$MANY_SECS vmt.perf=$PERF vmt.perf_reps=$PERF_REPS vmt.perf_secs=$PERF_SECS vmt.perf_deep=$PERF_DEEP vmt.perf_deep_xfers=$PERF_DEEP_XFERS ${PERF_DEEP_ARGS:+vmt.perf_deep_args=$PERF_DEEP_ARGS }vmt.perf_sizes=${PERF_SIZES// /,} vmt.perf_drivers=${PERF_DRIVERS// /,} vmt.perf_app=$PERF_APP vmt.perf_devs=${PERF_DEVS// /,} vmt.perf_profile=$PERF_PROFILE vmt.cpe=$CPE vmt.cpe_reps=$CPE_REPS vmt.cpe_secs=$CPE_SECS vmt.cpe_rates=${CPE_RATES// /,} vmt.cpe_modes=${CPE_MODES// /,} vmt.cpe_strace=$CPE_STRACE vmt.cpe_profile=$CPE_PROFILE vmt.cpe_sat=$CPE_SAT vmt.cpe_wan=${CPE_WAN// /,}${CPE_ARGS:+ vmt.cpe_args=$CPE_ARGS}${CPE_UDP_RATES:+ vmt.cpe_udp_rates=${CPE_UDP_RATES// /,}}$QOS_APPEND" \
 		-virtfs "local,path=$GUEST_ROOT,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		"${TREE_ARGS[@]}" \
 		-virtfs "local,path=$RUN,mount_tag=out,security_model=none,multidevs=remap" \

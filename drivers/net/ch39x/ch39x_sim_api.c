@@ -5,7 +5,7 @@
 /*
  * net_ch39x: the simulated adapter's API (rte_pmd_ch39x.h), for tests and
  * demonstrations: the cable, fault injection, failing requests, unplug
- * and replug of a port's model. Any application thread; -ENOTSUP on a
+ * and replug of a port's model, its transport's event rounds. Any application thread; -ENOTSUP on a
  * port that is not a simulated ch39x port of the primary process.
  */
 
@@ -101,4 +101,19 @@ rte_pmd_ch39x_sim_replug(uint16_t port_id, enum rte_pmd_ch39x_replug how)
 		return rc;
 	return ch39x_sim_replug(u, (enum ch39x_sim_replug)how) == 0 ?
 		0 : -EINVAL;
+}
+
+int
+rte_pmd_ch39x_sim_event_rounds(uint16_t port_id, int on)
+{
+	struct ch39x_usb_dev *u;
+	int rc;
+
+	u = sim_of(port_id, &rc);
+	if (u == NULL)
+		return rc;
+	if (rte_eth_devices[port_id].data->dev_started)
+		return -EBUSY;
+	ch39x_sim_set_rounds(u, on != 0);
+	return 0;
 }

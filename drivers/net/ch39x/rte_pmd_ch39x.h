@@ -95,6 +95,20 @@ enum rte_pmd_ch39x_replug {
  */
 int rte_pmd_ch39x_sim_replug(uint16_t port_id, enum rte_pmd_ch39x_replug how);
 
+/**
+ * Give a stopped simulated adapter's transport event rounds as the libusb
+ * one has them (on), or none (off, the default): on, an RX poll that
+ * finds no finished transfer queued reaps the interrupt endpoint's too,
+ * so while the application reads the port the PMD looks at that endpoint
+ * seldom (xstat intr_polls), as with a real adapter. For tests of that
+ * back-off.
+ *
+ * @return
+ *   0, -ENODEV (bad port), -ENOTSUP (not a simulated ch39x port) or
+ *   -EBUSY (the port is started).
+ */
+int rte_pmd_ch39x_sim_event_rounds(uint16_t port_id, int on);
+
 /* ---- MBIM modems ---- */
 
 /** Sessions a port drives: session 0 and up to 7 more (sessions=). */
