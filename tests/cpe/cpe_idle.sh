@@ -117,6 +117,10 @@ run_mode() {
 	fi
 	check 'json "$j" "j[\"process_cpu_s\"] >= j[\"thread_cpu_s\"] > 0" | grep -q True' \
 		"$mode: process CPU $(json "$j" 'j["process_cpu_s"]') s >= forwarding thread $(json "$j" 'j["thread_cpu_s"]') s"
+	# The router's share of the busy walks is a part of them (an idle
+	# router's sampled PMD time once made it wrap below zero).
+	check 'json "$j" "0 <= j[\"app_cycles\"] <= j[\"busy_cycles\"] > 0" | grep -q True' \
+		"$mode: router cycles $(json "$j" 'j["app_cycles"]') within the busy walks' $(json "$j" 'j["busy_cycles"]')"
 	# The ports' PMD xstats at exit: the non-zero ones, per port; each
 	# carried the iperf3 run in USB transfers.
 	check 'json "$j" "all(int(j[\"xstats\"][p][\"tx_usb_xfers\"]) > 0 and int(j[\"xstats\"][p][\"rx_usb_xfers\"]) > 0 and min(j[\"xstats\"][p].values()) > 0 for p in (\"0\", \"1\"))" | grep -q True' \

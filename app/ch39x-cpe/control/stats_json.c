@@ -214,11 +214,12 @@ static void
 cpu_json(struct cpe_router *r, const struct cpe_stats *s, FILE *f)
 {
 	const struct cpe_loop_stats *l = &r->st;
+	uint64_t app = cpe_loop_app_cycles(l);
 
 	fprintf(f, "  \"app_cycles\": %" PRIu64 ",\n  \"app_cycles_per_pkt\": "
 		"%.1f,\n  \"thread_cpu_s\": %.3f,\n  \"clean_cycles_per_pkt\": "
-		"%.1f,\n  \"preempted_loops\": %" PRIu64 ",\n", l->app_cycles,
-		per_pkt(l->app_cycles, l->busy_pkts),
+		"%.1f,\n  \"preempted_loops\": %" PRIu64 ",\n", app,
+		per_pkt(app, l->busy_pkts),
 		(double)l->thread_cpu_ns / 1e9,
 		per_pkt(l->clean_cycles, l->clean_pkts), l->preempted_loops);
 	fprintf(f, "  \"idle\": {\"mode\": \"%s\", \"sleeps\": %" PRIu64

@@ -228,8 +228,8 @@ cpe_stats_print(struct cpe_router *r, FILE *f, bool final, double elapsed)
 	fprintf(f, "  cpu: %.1f cycles per packet in busy loops (%.1f in the "
 		"router, %.1f in the PMD), generation %u\n",
 		per_pkt(l->busy_cycles, l->busy_pkts),
-		per_pkt(l->app_cycles, l->busy_pkts),
-		per_pkt(l->busy_cycles - l->app_cycles, l->busy_pkts),
+		per_pkt(cpe_loop_app_cycles(l), l->busy_pkts),
+		per_pkt(l->busy_cycles - cpe_loop_app_cycles(l), l->busy_pkts),
 		r->dp->env.gen);
 	idle_print(r, &s, f);
 	if (final)
