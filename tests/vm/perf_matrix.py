@@ -14,7 +14,14 @@ ratios (the drivers take turns inside each rep, so a rep's samples are
 the closest in time on a drifting host; perf.sh's "rep N order:" lines
 name the rep, and the order alternates per rep unless PERF_ORDER=fixed).
 
-    tests/vm/perf_matrix.py --csv OUT.csv RUN/perf.txt [RUN2/perf.txt]
+    tests/vm/perf_matrix.py [--before PERF.csv] --csv OUT.csv \
+        RUN/perf.txt [RUN2/perf.txt]
+
+--before takes an earlier run's summary (perf.sh's perf.csv, e.g.
+doc/perf/vm_compare_tuned.csv) and adds its gadget -> host median of the
+same cell and driver, and that run's ratio of medians to the kernel
+driver, as before_g2h_median and before_g2h_vs_kernel (empty where the
+earlier run has no such cell).
 
 The median of an even count is the lower middle one, as perf.sh's.
 Not part of any default run.
@@ -72,9 +79,32 @@ def ratio(a, b):
     return a / b if b else 0.0
 
 
+def load_before(path):
+    """{(speed, dev, size, driver): gadget -> host median} of a perf.csv"""
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            if r["dir"] == "g2h":
+                out[(r["speed"], r["dev"], int(r["size"]),
+                     r["driver"])] = int(r["median"])
+    return out
+
+
+def add_before(rows, before):
+    for row in rows:
+        key = (row["speed"], row["dev"], row["size"])
+        b = before.get(key + (row["driver"],))
+        k = before.get(key + (KERNEL.get(row["dev"], ""),))
+        row["before_g2h_median"] = b if b is not None else ""
+        row["before_g2h_vs_kernel"] = "%.2f" % ratio(b, k) \
+            if b is not None and k and not row["driver"].startswith(
+                KERNEL.get(row["dev"], "?")) else ""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--csv", help="write the table as CSV here too")
+    ap.add_argument("--before", help="an earlier run's perf.csv")
     ap.add_argument("perf_txt", nargs="+")
     args = ap.parse_args()
     cells = load(args.perf_txt)
@@ -121,6 +151,9 @@ def main():
         row["spin_vs_kernel_paired"] = "%.2f" % paired(cell[row["driver"]], k)
     cols = [c for c in rows[0] if not c.startswith("spin_vs")]
     cols += ["spin_vs_kernel", "spin_vs_kernel_paired"]
+    if args.before:
+        add_before(rows, load_before(args.before))
+        cols += ["before_g2h_median", "before_g2h_vs_kernel"]
     w = csv.DictWriter(sys.stdout, fieldnames=cols, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
