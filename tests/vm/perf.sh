@@ -72,6 +72,12 @@ PERF_PROFILE=$(param vmt_perf_profile)
 # tracer on the host controller's pass, URB submissions and completions;
 # a "[diag]" line each in perf.txt (diag()).
 PERF_DIAG=0
+# PERF_ORDER (perf.conf too): the drivers' order inside each rep, since a
+# loaded host drifts within a rep by more than the effects measured and a
+# fixed order biases paired per-rep ratios by position: "alternate" (as
+# PERF_DRIVERS lists them in reps 1, 3, ..., reversed in reps 2, 4, ...),
+# "rotate" (rep r starts at the (r mod n)-th driver), "fixed" (as listed)
+PERF_ORDER=alternate
 # shellcheck disable=SC1091
 [ -f /out/perf.conf ] && . /out/perf.conf
 PROF_TAG=""
@@ -455,6 +461,18 @@ perf_kernel() {
 	ip link set "$kif" down
 }
 
+# perf_order ROUND: PERF_DRIVERS in PERF_ORDER's order for rep ROUND
+# (from 0), one a line
+perf_order() {
+	echo "$PERF_DRIVERS" | tr -s ' ' '\n' | sed '/^$/d' |
+		awk -v o="$PERF_ORDER" -v r="$1" '{ d[NR - 1] = $0 }
+		END { for (i = 0; i < NR; i++) {
+			j = i
+			if (o == "alternate" && r % 2 == 1) j = NR - 1 - i
+			else if (o == "rotate") j = (i + r) % NR
+			print d[j] } }'
+}
+
 # perf_gadget NAME VID:PID PATH GADGET-IF GADGET-MAC HOST-MAC DRIVER
 perf_gadget() {
 	pn=$1
@@ -465,7 +483,7 @@ perf_gadget() {
 	hmac=$6
 	drv=$7
 	ip link set "$gif" up
-	for d in $PERF_DRIVERS; do
+	for d in $(perf_order "${PERF_ROUND:-0}"); do
 		case $d in
 		kernel)
 			perf_kernel "$pn" "$path" "$gif" "$gmac" "$hmac" "$drv" ;;
@@ -724,11 +742,12 @@ perf_run() {
 	PERF_WATCH_PID=$!
 	[ -f /out/perf.csv ] ||
 		echo "speed,dev,driver,size,dir,median,min,max,n,cpu0,cpu1,testpmd" > /out/perf.csv
-	echo "[guest] perf starts at uptime $(up) s: drivers $PERF_DRIVERS, sizes $PERF_SIZES, xdp_prog=$XDP_PROG"
+	echo "[guest] perf starts at uptime $(up) s: drivers $PERF_DRIVERS (order $PERF_ORDER), sizes $PERF_SIZES, xdp_prog=$XDP_PROG"
 	perf_line "guest: $(cost_probe)"
 	r=0
 	while [ $r -lt "$PERF_REPS" ]; do
 		PERF_ROUND=$r
+		perf_line "rep $((r + 1)) order: $(perf_order $r | tr '\n' ' ')"
 		case " $PERF_DEVS " in *" ncm "*)
 			perf_gadget ncm 1209:0001 "$P1" "$N1" 02:00:00:00:00:01 \
 				02:00:00:00:00:02 cdc_ncm ;;

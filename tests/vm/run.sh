@@ -56,7 +56,8 @@
 #   PERF=1 [PERF_REPS=3 PERF_SECS=5 PERF_DEEP=0 PERF_DEEP_XFERS=64
 #   PERF_DEEP_ARGS=devargs PERF_SIZES="60 512 1514"
 #   PERF_DRIVERS="kernel ch39x af_packet af_xdp" PERF_APP=1
-#   PERF_DEVS="ncm ecm" PERF_PROFILE=0 PERF_DIAG=0 PERF_STALL=90] ...
+#   PERF_DEVS="ncm ecm" PERF_PROFILE=0 PERF_DIAG=0 PERF_STALL=90
+#   PERF_ORDER=alternate] ...
 #                                        throughput comparison (perf.sh;
 #                                        PERF_DRIVERS may also name the
 #                                        controls kernel_spin, ch39x_fwd0)
@@ -181,6 +182,7 @@ PERF_DEVS=${PERF_DEVS:-ncm ecm}	# the gadgets PERF measures
 PERF_PROFILE=${PERF_PROFILE:-0}	# 1: perf profiles of round 1 (perf.sh)
 PERF_DIAG=${PERF_DIAG:-0}	# 1: usbmon and ftrace in round 1 (perf.sh)
 PERF_STALL=${PERF_STALL:-90}	# s one perf step may last before the guest prints what it waits on
+PERF_ORDER=${PERF_ORDER:-alternate}	# drivers' order per rep: alternate, rotate, fixed (perf.sh)
 CPE_REPS=${CPE_REPS:-3}
 CPE_SECS=${CPE_SECS:-5}
 CPE_RATES=${CPE_RATES:-0.5M 1M 2M}
@@ -633,7 +635,7 @@ for speed in $SPEEDS; do
 		QOS_DOWN_RATE "$CPE_QOS_DOWN_RATE" > "$RUN/qos.conf"
 	# PERF=1's settings beyond the command line's (qos.conf's reason).
 	[ "$PERF" = 1 ] && printf "%s='%s'\n" PERF_DIAG "$PERF_DIAG" \
-		PERF_STALL "$PERF_STALL" > "$RUN/perf.conf"
+		PERF_STALL "$PERF_STALL" PERF_ORDER "$PERF_ORDER" > "$RUN/perf.conf"
 	# The CH397 is a USB 2.0 part: it runs at high speed on either bus.
 	# The replugs (the PMD's, the router's) and the composite devices do
 	# not depend on the bus's speed: once, at high speed, for CI's time;
