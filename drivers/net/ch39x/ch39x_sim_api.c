@@ -5,8 +5,9 @@
 /*
  * net_ch39x: the simulated adapter's API (rte_pmd_ch39x.h), for tests and
  * demonstrations: the cable, fault injection, failing requests, unplug
- * and replug of a port's model, its transport's event rounds. Any application thread; -ENOTSUP on a
- * port that is not a simulated ch39x port of the primary process.
+ * and replug of a port's model, its transport's event rounds. Any
+ * application thread; -ENOTSUP on a port that is not a simulated ch39x
+ * port of the primary process.
  */
 
 #include <errno.h>
