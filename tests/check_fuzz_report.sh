@@ -6,6 +6,10 @@
 # only the frames in the checkout's sources, the summary, and the input in
 # base64 that decodes to the saved bytes; no base64 of a large input.
 set -euo pipefail
+# The assertions read "$out" from here-strings, not "echo | grep -q": under
+# pipefail a grep -q that stops at its match can kill echo, which writes a
+# line at a time, with SIGPIPE and fail a match (seen once on a busy CI
+# rehearsal); tests/check.sh's check() says the same.
 report=$1
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
@@ -30,24 +34,24 @@ echo "$out"
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$(echo "$out" | head -1)" = "fuzz_devargs: fuzz_devargs-crash-f50f" ] ||
 	fail "the first line names the harness and its input"
-echo "$out" | grep -q '^    .*fuzz_devargs.c:74: invariant violated' ||
+grep -q '^    .*fuzz_devargs.c:74: invariant violated' <<< "$out" ||
 	fail "the invariant line"
-echo "$out" | grep -q '^    ==627== ERROR: libFuzzer: deadly signal' ||
+grep -q '^    ==627== ERROR: libFuzzer: deadly signal' <<< "$out" ||
 	fail "the error line"
-[ "$(echo "$out" | grep -c '^    #[0-9]')" = 2 ] ||
+[ "$(grep -c '^    #[0-9]' <<< "$out")" = 2 ] ||
 	fail "only the two frames in $src"
-echo "$out" | grep -q '#7 .* in check_args /src/ch39x/tests/fuzz/fuzz_devargs.c:71:2$' ||
+grep -q '#7 .* in check_args /src/ch39x/tests/fuzz/fuzz_devargs.c:71:2$' <<< "$out" ||
 	fail "frame 7 whole"
-echo "$out" | grep -q 'fuzzer::' && fail "a libFuzzer frame"
-echo "$out" | grep -q '^    SUMMARY: libFuzzer: deadly signal' || fail "the summary"
-b64=$(echo "$out" | sed -n 's/^    input (base64): //p')
+grep -q 'fuzzer::' <<< "$out" && fail "a libFuzzer frame"
+grep -q '^    SUMMARY: libFuzzer: deadly signal' <<< "$out" || fail "the summary"
+b64=$(sed -n 's/^    input (base64): //p' <<< "$out")
 [ -n "$b64" ] || fail "no base64 of a 16-byte input"
 echo "$b64" | base64 -d | cmp - "$w/artifacts/fuzz_devargs-crash-f50f" ||
 	fail "the base64 is not the input"
 # A large input is named, not printed.
 head -c 5000 /dev/zero > "$w/artifacts/fuzz_devargs-crash-f50f"
-bash "$report" devargs "$w" "$src" | grep -q 'base64' &&
-	fail "a 5000-byte input printed"
+out=$(bash "$report" devargs "$w" "$src")
+grep -q 'base64' <<< "$out" && fail "a 5000-byte input printed"
 # A harness without a log says so.
 [ "$(bash "$report" tso "$w" "$src")" = "fuzz_tso: no input saved
     no log $w/logs/fuzz_tso.log" ] || fail "the missing log"
