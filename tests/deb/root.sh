@@ -30,7 +30,9 @@ mirror=$(
 		awk '$1 == "deb" && $3 == "bookworm" { print $2 }' /etc/apt/sources.list
 	true
 )
-mirror=$(echo "$mirror" | head -n 1)
+# The first line, by expansion: "echo | head -n 1" under pipefail can
+# fail when head exits before echo has written every line.
+mirror=${mirror%%$'\n'*}
 [ -n "$mirror" ] || { echo "deb-root: no bookworm archive in /etc/apt/sources.list*" >&2; exit 1; }
 command -v debootstrap >/dev/null || {
 	echo "deb-root: debootstrap missing (scripts/setup.sh --deb installs it)" >&2; exit 1; }
