@@ -25,7 +25,9 @@
 # (slow path out with NAT, the reply back), a packet without a route
 # ending at drop-no_route beside its ICMP error, and a WAN packet for a
 # LAN host ending at drop-nat. The same router process serves everything
-# and exits 0.
+# and exits 0, stopped while two more clients send /cpe/wan back to back:
+# commands come through the router's tear-down and EAL's clean-up, as a
+# PPPoE hook's may (one read EAL's freed memory and crashed the router).
 #
 # Usage: cpe_ctl.sh path/to/ch39x-cpe path/to/librte_net_ch39x.so
 # Exit 77 (skip) when not root.
@@ -408,7 +410,24 @@ check '[ -n "$rpid" ] && [ "$(router_pid)" = "$rpid" ]' \
 s3=$(tel /cpe/stats)
 echo "  /cpe/stats: $s3"
 kill "$tel_pid" 2>/dev/null; tel_pid=
+# The end under a storm of commands: SIGTERM once both clients have had
+# a reply; each goes on until the router has gone (120 s at most).
+storm_pids=
+for k in 1 2; do
+	timeout 150 python3 "$(dirname "$0")/cpe_tel.py" --storm "$sock" \
+		/cpe/wan 120 "$priv/sigterm" > "$priv/storm$k.out" 2>&1 &
+	storm_pids="$storm_pids $!" bg_pids="${bg_pids:-} $!"
+done
+for i in $(seq 600); do
+	[ "$(cat "$priv"/storm[12].out 2>/dev/null | grep -c '^ready$')" = 2 ] && break
+	sleep 0.1
+done
+check '[ "$(cat "$priv"/storm[12].out | grep -c "^ready$")" = 2 ]' "two more clients send /cpe/wan back to back"
+touch "$priv/sigterm"
 stop_router ctl
+wait $storm_pids
+storm=$(cat "$priv"/storm[12].out | awk '$1 == "replies" { for (i = 1; i < NF; i += 2) n[$i] += $(i + 1) } END { printf "%d %d %d %d", n["replies"], n["after_mark"], n["stopped"], n["busy"] }')
+check '[ "$(echo $storm | cut -d" " -f2)" -ge 1 ]' "commands after SIGTERM answered until the end (replies, after SIGTERM, \"router stopped\", \"router busy\": $storm)"
 j="$priv/ctl.json"
 c=$(json "$j" '"%d %d %d" % (j["ctl"]["route_changes"], j["ctl"]["neigh_changes"], j["ctl"]["errors"])')
 check '[ "${c% * *}" = 7 ]' "exit stats: 7 route changes (3 IPv4, 4 IPv6) ($c)"

@@ -16,8 +16,6 @@
 #include <sys/signalfd.h>
 
 #include <rte_common.h>
-#include <rte_errno.h>
-#include <rte_memzone.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CTL_LSAN 1
@@ -59,6 +57,8 @@ struct cpe_ctl {
 	 * the loop; -1 once closed. */
 	int sig_fd;
 	struct cpe_router *r;		/* to wake its loop (idle.h) */
+	/* __atomic: cpe_ctl_close() began; the loop takes no more. */
+	bool closing;
 #ifndef CPE_TEL_ARG
 	/* The registered commands, for tel_noarg() to find a callback. */
 	const struct cpe_ctl_cmd *sets[CTL_SETS];
@@ -72,35 +72,27 @@ struct cpe_ctl {
  * Before DPDK 24.11 the telemetry callbacks get no argument
  * (rte_telemetry_register_cmd(); from 24.11
  * rte_telemetry_register_cmd_arg() hands them the mailbox): they find it
- * by name, as DPDK's objects are found (rte_graph_lookup(),
- * rte_mempool_lookup()), in a memzone of one pointer that
- * cpe_ctl_init() fills. No file-scope pointer; signals need none either
- * (a signalfd the loop reads, cpe_ctl_poll()).
+ * in the one pointer this file keeps, written once by cpe_ctl_init()
+ * before any command is registered and never cleared; the mailbox is
+ * never freed (box_kept()). Not in EAL's memory (a memzone, as DPDK's
+ * objects are found): rte_eal_cleanup() unmaps that while telemetry's
+ * threads still take commands, and a command in that window read
+ * unmapped memory (SIGSEGV at exit, tests/cpe/cpe_ctl.sh's storm).
+ * Signals need no such pointer (a signalfd the loop reads,
+ * cpe_ctl_poll()).
  */
-#define CTL_MZ			"cpe_ctl_box"
+static struct cpe_ctl *tel_box;
 
 static struct cpe_ctl *
 box(void)
 {
-	const struct rte_memzone *mz = rte_memzone_lookup(CTL_MZ);
-
-	return mz == NULL ? NULL :
-		__atomic_load_n((struct cpe_ctl **)mz->addr, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&tel_box, __ATOMIC_ACQUIRE);
 }
 
-static int
+static void
 box_publish(struct cpe_ctl *c)
 {
-	const struct rte_memzone *mz = rte_memzone_reserve(CTL_MZ,
-		sizeof(c), SOCKET_ID_ANY, 0);
-
-	if (mz == NULL) {
-		fprintf(stderr, "ch39x-cpe: no memzone for the telemetry "
-			"mailbox: %s\n", rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	__atomic_store_n((struct cpe_ctl **)mz->addr, c, __ATOMIC_RELEASE);
-	return 0;
+	__atomic_store_n(&tel_box, c, __ATOMIC_RELEASE);
 }
 #endif
 
@@ -189,13 +181,18 @@ now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-/* Withdrawn past the deadline if not taken (then d is still ours). */
+/*
+ * Withdrawn if not taken past the deadline, or at once when the loop has
+ * ended (then d is still ours).
+ */
 static bool
 withdrawn(struct cpe_ctl *c, uint64_t deadline, uint32_t st)
 {
 	uint32_t posted = BOX_POSTED;
 
-	return st == BOX_POSTED && now_ms() >= deadline &&
+	return st == BOX_POSTED &&
+		(__atomic_load_n(&c->closing, __ATOMIC_ACQUIRE) ||
+		 now_ms() >= deadline) &&
 		__atomic_compare_exchange_n(&c->state, &posted, BOX_IDLE,
 					    false, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE);
@@ -230,6 +227,9 @@ cpe_ctl_call(struct cpe_ctl *c, cpe_ctl_fn fn, const void *arg, size_t len,
 	       BOX_DONE) {
 		if (withdrawn(c, deadline, st)) {
 			pthread_mutex_unlock(&c->lock);
+			if (__atomic_load_n(&c->closing, __ATOMIC_ACQUIRE))
+				return reply_error(d, "router stopped: it is "
+						   "shutting down", NULL);
 			__atomic_fetch_add(&c->bad_requests, 1,
 					   __ATOMIC_RELAXED);
 			return reply_error(d, "router busy: the forwarding "
@@ -339,9 +339,9 @@ cpe_ctl_block_signals(void)
  * The mailbox outlives the router: telemetry keeps the commands it was
  * given and may call one until the process ends (DPDK has no way to
  * withdraw a command), so cpe_ctl_close() detaches the mailbox from the
- * router and never frees it. Before DPDK 24.11 only a memzone (memory
- * that LeakSanitizer does not scan) holds its address: say that it is
- * kept on purpose, so that the sanitizer build reports real leaks only.
+ * router and never frees it: say that it is kept on purpose, so that
+ * the sanitizer build reports real leaks only, whoever holds its address
+ * at exit (tel_box before DPDK 24.11, telemetry's table from 24.11).
  */
 static void
 box_kept(struct cpe_ctl *c)
@@ -374,10 +374,9 @@ cpe_ctl_init(struct cpe_router *r)
 		return rc;
 	}
 #ifndef CPE_TEL_ARG
-	return box_publish(r->ctl);
-#else
-	return 0;
+	box_publish(r->ctl);
 #endif
+	return 0;
 }
 
 int
@@ -393,10 +392,12 @@ cpe_ctl_close(struct cpe_router *r)
 
 	if (c == NULL)
 		return;
-	/* After a command in flight (taken, or withdrawn as busy), the
-	 * mailbox lets go of the router, which is freed next: a later
-	 * command is answered "router stopped" (box_kept()). Its signalfd
-	 * closes: signals stay blocked until the exit. */
+	/* After a command in flight (taken, or withdrawn at once as the
+	 * loop has ended: not after 2 s as busy), the mailbox lets go of
+	 * the router, which is freed next: a later command is answered
+	 * "router stopped" (box_kept()). Its signalfd closes: signals stay
+	 * blocked until the exit. */
+	__atomic_store_n(&c->closing, true, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&c->lock);
 	c->r = NULL;
 	pthread_mutex_unlock(&c->lock);
