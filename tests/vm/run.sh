@@ -366,6 +366,9 @@ else
 	# runs through the kernel's netdev.
 	[ -x /usr/sbin/usbip ] || need+=(usbip)
 	command -v iperf3 >/dev/null || need+=(iperf3)
+	# Its MBIM modem answers Linux's own client first (usbip.sh: the
+	# guest runs this host's mbimcli through cdc-wdm).
+	[ -x /usr/bin/mbimcli ] || need+=(libmbim-utils)
 fi
 if [ ${#need[@]} -gt 0 ]; then
 	log "installing ${need[*]}"
