@@ -418,11 +418,9 @@ for k in 1 2; do
 		/cpe/wan 120 "$priv/sigterm" > "$priv/storm$k.out" 2>&1 &
 	storm_pids="$storm_pids $!" bg_pids="${bg_pids:-} $!"
 done
-for i in $(seq 600); do
-	[ "$(cat "$priv"/storm[12].out 2>/dev/null | grep -c '^ready$')" = 2 ] && break
-	sleep 0.1
-done
-check '[ "$(cat "$priv"/storm[12].out | grep -c "^ready$")" = 2 ]' "two more clients send /cpe/wan back to back"
+storm_ready() { [ "$(cat "$priv"/storm[12].out 2>/dev/null | grep -c '^ready$')" = 2 ]; }
+until_ok 60 storm_ready
+check storm_ready "two more clients send /cpe/wan back to back"
 touch "$priv/sigterm"
 stop_router ctl
 wait $storm_pids

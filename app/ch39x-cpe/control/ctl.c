@@ -198,6 +198,13 @@ withdrawn(struct cpe_ctl *c, uint64_t deadline, uint32_t st)
 					    __ATOMIC_ACQUIRE);
 }
 
+/* The router is exiting: no command runs any more (box_kept()). */
+static int
+reply_stopped(struct rte_tel_data *d)
+{
+	return reply_error(d, "router stopped: it is shutting down", NULL);
+}
+
 int
 cpe_ctl_call(struct cpe_ctl *c, cpe_ctl_fn fn, const void *arg, size_t len,
 	     struct rte_tel_data *d)
@@ -212,8 +219,7 @@ cpe_ctl_call(struct cpe_ctl *c, cpe_ctl_fn fn, const void *arg, size_t len,
 	if (c->r == NULL) {
 		/* cpe_ctl_close(): the loop is gone, not busy. */
 		pthread_mutex_unlock(&c->lock);
-		return reply_error(d, "router stopped: it is shutting down",
-				   NULL);
+		return reply_stopped(d);
 	}
 	c->fn = fn;
 	if (len)
@@ -228,8 +234,7 @@ cpe_ctl_call(struct cpe_ctl *c, cpe_ctl_fn fn, const void *arg, size_t len,
 		if (withdrawn(c, deadline, st)) {
 			pthread_mutex_unlock(&c->lock);
 			if (__atomic_load_n(&c->closing, __ATOMIC_ACQUIRE))
-				return reply_error(d, "router stopped: it is "
-						   "shutting down", NULL);
+				return reply_stopped(d);
 			__atomic_fetch_add(&c->bad_requests, 1,
 					   __ATOMIC_RELAXED);
 			return reply_error(d, "router busy: the forwarding "
